@@ -1,0 +1,1 @@
+//! libibprof (placeholder until the collector issue lands).

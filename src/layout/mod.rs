@@ -1,0 +1,1 @@
+//! Node positions: the fat-tree layout of the thesis, and more.

@@ -1,0 +1,364 @@
+//! One subnet (rail) of a cluster: nodes, ports, physical links and the switches' forwarding tables.
+//!
+//! The graph is a petgraph `UnGraph`; an edge's stored endpoint order fixes its orientation, so a
+//! link has an **A end** (`edge_endpoints().0`) and a **B end**. Traffic is credited per link end:
+//! bytes the A node sends into the link count on the A end (see [`LinkEnd`]).
+
+use std::collections::{BTreeMap, HashMap};
+
+use petgraph::graph::{EdgeIndex, NodeIndex, UnGraph};
+
+use super::ids::{DROP_PORT, Guid, Lid, PortNum, RailId};
+use super::lft::Lft;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum NodeKind {
+    Switch,
+    /// A channel adapter (HCA) port on a host, storage or management node.
+    Ca,
+    Router,
+}
+
+impl NodeKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NodeKind::Switch => "SW",
+            NodeKind::Ca => "CA",
+            NodeKind::Router => "RT",
+        }
+    }
+}
+
+/// What a port knows about itself: its GUID and its LID range (base LID .. base + 2^LMC).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PortInfo {
+    pub guid: Option<Guid>,
+    pub lid: Lid,
+    pub lmc: u8,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Node {
+    pub guid: Guid,
+    pub system_guid: Option<Guid>,
+    pub kind: NodeKind,
+    /// The node description, e.g. `n0001 HCA-1` or `L1-00-03`.
+    pub description: String,
+    /// The number of physical ports the node reports.
+    pub num_ports: u8,
+    /// Ports that have a LID or a link. A switch's LID lives on port 0.
+    pub ports: BTreeMap<PortNum, PortInfo>,
+}
+
+impl Node {
+    /// The host name: the first word of the node description (`n0001 HCA-1` → `n0001`).
+    pub fn host_name(&self) -> &str {
+        self.description.split_whitespace().next().unwrap_or("")
+    }
+
+    /// The node's base LID: port 0 for a switch, else its lowest-numbered port with a LID.
+    pub fn base_lid(&self) -> Option<Lid> {
+        self.ports.values().map(|p| p.lid).find(|lid| lid.0 != 0)
+    }
+}
+
+/// One physical cable: the A end is `(edge source, a_port)`, the B end `(edge target, b_port)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Link {
+    pub a_port: PortNum,
+    pub b_port: PortNum,
+    /// `PHY=` width (`4x`), if given.
+    pub width: Option<String>,
+    /// `SPD=` speed (`10`, `FDR`), if given.
+    pub speed: Option<String>,
+}
+
+/// Which end of a link: the A end sends A → B, the B end sends B → A.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Side {
+    A,
+    B,
+}
+
+/// A link end: the bytes it carries are the bytes its node sent into the link.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LinkEnd {
+    pub edge: EdgeIndex,
+    pub side: Side,
+}
+
+impl LinkEnd {
+    /// A dense index (`2 * edge + side`) for per-link-end arrays.
+    pub fn index(self) -> usize {
+        self.edge.index() * 2 + usize::from(self.side == Side::B)
+    }
+
+    pub fn from_index(index: usize) -> LinkEnd {
+        let side = if index % 2 == 0 { Side::A } else { Side::B };
+        LinkEnd { edge: EdgeIndex::new(index / 2), side }
+    }
+}
+
+/// Where a LID leads: a node and the port that owns the LID.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LidOwner {
+    pub node: NodeIndex,
+    pub port: PortNum,
+}
+
+/// One rail: the graph plus lookups by GUID, by LID and by (node, port).
+#[derive(Clone, Debug, Default)]
+pub struct Fabric {
+    pub rail: RailId,
+    pub graph: UnGraph<Node, Link>,
+    by_guid: HashMap<Guid, NodeIndex>,
+    /// Indexed by LID; covers every LID of every LMC range.
+    by_lid: Vec<Option<LidOwner>>,
+    port_links: HashMap<(NodeIndex, PortNum), EdgeIndex>,
+    /// Forwarding tables, indexed by node index; `None` for non-switches and switches without one.
+    lfts: Vec<Option<Lft>>,
+}
+
+impl Fabric {
+    pub fn new(rail: RailId) -> Self {
+        Fabric { rail, ..Default::default() }
+    }
+
+    pub fn node(&self, index: NodeIndex) -> &Node {
+        &self.graph[index]
+    }
+
+    pub fn node_by_guid(&self, guid: Guid) -> Option<NodeIndex> {
+        self.by_guid.get(&guid).copied()
+    }
+
+    pub fn owner_of_lid(&self, lid: Lid) -> Option<LidOwner> {
+        self.by_lid.get(usize::from(lid.0)).copied().flatten()
+    }
+
+    /// The link plugged into `(node, port)`, if any.
+    pub fn link_at(&self, node: NodeIndex, port: PortNum) -> Option<EdgeIndex> {
+        self.port_links.get(&(node, port)).copied()
+    }
+
+    /// The link end through which `node` sends out of `port`, and the node and port at the far end.
+    pub fn out_through(&self, node: NodeIndex, port: PortNum) -> Option<(LinkEnd, NodeIndex, PortNum)> {
+        let edge = self.link_at(node, port)?;
+        let (a, b) = self.graph.edge_endpoints(edge)?;
+        let link = &self.graph[edge];
+        if a == node && link.a_port == port {
+            Some((LinkEnd { edge, side: Side::A }, b, link.b_port))
+        } else {
+            Some((LinkEnd { edge, side: Side::B }, a, link.a_port))
+        }
+    }
+
+    /// The node at the sending end and the one at the receiving end of a link end.
+    pub fn link_end_nodes(&self, end: LinkEnd) -> Option<((NodeIndex, PortNum), (NodeIndex, PortNum))> {
+        let (a, b) = self.graph.edge_endpoints(end.edge)?;
+        let link = &self.graph[end.edge];
+        Some(match end.side {
+            Side::A => ((a, link.a_port), (b, link.b_port)),
+            Side::B => ((b, link.b_port), (a, link.a_port)),
+        })
+    }
+
+    pub fn lft(&self, switch: NodeIndex) -> Option<&Lft> {
+        self.lfts.get(switch.index()).and_then(Option::as_ref)
+    }
+
+    pub fn link_count(&self) -> usize {
+        self.graph.edge_count()
+    }
+
+    pub fn link_end_count(&self) -> usize {
+        self.graph.edge_count() * 2
+    }
+
+    pub fn switches(&self) -> impl Iterator<Item = NodeIndex> + '_ {
+        self.graph.node_indices().filter(|&n| self.graph[n].kind == NodeKind::Switch)
+    }
+
+    pub fn cas(&self) -> impl Iterator<Item = NodeIndex> + '_ {
+        self.graph.node_indices().filter(|&n| self.graph[n].kind == NodeKind::Ca)
+    }
+
+    /// Switches that have a forwarding table.
+    pub fn switches_with_lft(&self) -> usize {
+        self.lfts.iter().filter(|l| l.is_some()).count()
+    }
+}
+
+/// Why a fact from a dump could not be added to the fabric. The parser turns it into a [`Warning`]
+/// with the file and line it came from.
+///
+/// [`Warning`]: super::Warning
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BuildIssue {
+    #[error("node {guid} was described before as a {was:?}, now as a {now:?}; kept the first")]
+    KindConflict { guid: Guid, was: NodeKind, now: NodeKind },
+    #[error("LID {lid} is claimed by {first} and by {second}; kept the first")]
+    DuplicateLid { lid: Lid, first: Guid, second: Guid },
+    #[error("LID {lid} with LMC {lmc} runs past the unicast range; skipped")]
+    LidOutOfRange { lid: Lid, lmc: u8 },
+    #[error("port {guid}/{port} is cabled to itself; link skipped")]
+    SelfCable { guid: Guid, port: PortNum },
+    #[error("port {guid}/{port} is already linked to {peer}/{peer_port}; second link skipped")]
+    PortAlreadyLinked { guid: Guid, port: PortNum, peer: Guid, peer_port: PortNum },
+    #[error("unknown node {guid}; skipped")]
+    UnknownNode { guid: Guid },
+    #[error("node {guid} is not a switch; its forwarding table is ignored")]
+    NotASwitch { guid: Guid },
+    #[error("switch {guid} got a second forwarding table; it replaces the first")]
+    LftReplaced { guid: Guid },
+}
+
+/// Builds a [`Fabric`] from facts in any order, merging repeats (OpenSM lists every link twice).
+#[derive(Debug, Default)]
+pub struct FabricBuilder {
+    fabric: Fabric,
+}
+
+impl FabricBuilder {
+    pub fn new(rail: RailId) -> Self {
+        FabricBuilder { fabric: Fabric::new(rail) }
+    }
+
+    /// Adds a node, or returns the existing one with that GUID (filling in what it lacked).
+    pub fn add_node(&mut self, node: Node) -> Result<NodeIndex, BuildIssue> {
+        if let Some(&index) = self.fabric.by_guid.get(&node.guid) {
+            let existing = &mut self.fabric.graph[index];
+            if existing.kind != node.kind {
+                return Err(BuildIssue::KindConflict { guid: node.guid, was: existing.kind, now: node.kind });
+            }
+            existing.num_ports = existing.num_ports.max(node.num_ports);
+            if existing.description.is_empty() {
+                existing.description = node.description;
+            }
+            if existing.system_guid.is_none() {
+                existing.system_guid = node.system_guid;
+            }
+            let ports = node.ports;
+            for (port, info) in ports {
+                self.set_port(index, port, info)?;
+            }
+            return Ok(index);
+        }
+        let ports = node.ports.clone();
+        let index = self.fabric.graph.add_node(Node { ports: BTreeMap::new(), ..node });
+        self.fabric.by_guid.insert(self.fabric.graph[index].guid, index);
+        for (port, info) in ports {
+            self.set_port(index, port, info)?;
+        }
+        Ok(index)
+    }
+
+    /// Records a port's GUID and LID range, and indexes every LID in the range.
+    pub fn set_port(&mut self, node: NodeIndex, port: PortNum, info: PortInfo) -> Result<(), BuildIssue> {
+        let guid = self.fabric.graph[node].guid;
+        let count = 1u32 << info.lmc.min(7);
+        if info.lid.0 != 0 {
+            let last = u32::from(info.lid.0) + count - 1;
+            if last >= u32::from(super::ids::MULTICAST_START) {
+                return Err(BuildIssue::LidOutOfRange { lid: info.lid, lmc: info.lmc });
+            }
+            let by_lid = &mut self.fabric.by_lid;
+            if by_lid.len() <= last as usize {
+                by_lid.resize(last as usize + 1, None);
+            }
+            for value in u32::from(info.lid.0)..=last {
+                let slot = &mut by_lid[value as usize];
+                match slot {
+                    Some(owner) if owner.node != node => {
+                        let first = self.fabric.graph[owner.node].guid;
+                        return Err(BuildIssue::DuplicateLid { lid: Lid(value as u16), first, second: guid });
+                    }
+                    _ => *slot = Some(LidOwner { node, port }),
+                }
+            }
+        }
+        let entry = self.fabric.graph[node].ports.entry(port).or_insert(info);
+        if entry.guid.is_none() {
+            entry.guid = info.guid;
+        }
+        if entry.lid.0 == 0 {
+            entry.lid = info.lid;
+            entry.lmc = info.lmc;
+        }
+        Ok(())
+    }
+
+    /// Adds a link once; the same link seen from the other end (or again) is merged.
+    pub fn add_link(
+        &mut self,
+        a: (NodeIndex, PortNum),
+        b: (NodeIndex, PortNum),
+        width: Option<String>,
+        speed: Option<String>,
+    ) -> Result<Option<EdgeIndex>, BuildIssue> {
+        let graph = &self.fabric.graph;
+        if a == b {
+            return Err(BuildIssue::SelfCable { guid: graph[a.0].guid, port: a.1 });
+        }
+        let existing_a = self.fabric.port_links.get(&a).copied();
+        let existing_b = self.fabric.port_links.get(&b).copied();
+        if let (Some(ea), Some(eb)) = (existing_a, existing_b)
+            && ea == eb
+        {
+            return Ok(None); // the same cable, listed again
+        }
+        for (end, existing) in [(a, existing_a), (b, existing_b)] {
+            if let Some(edge) = existing {
+                let (peer, peer_port) = self.peer_of(edge, end);
+                return Err(BuildIssue::PortAlreadyLinked {
+                    guid: graph[end.0].guid,
+                    port: end.1,
+                    peer: graph[peer].guid,
+                    peer_port,
+                });
+            }
+        }
+        let edge = self.fabric.graph.add_edge(a.0, b.0, Link { a_port: a.1, b_port: b.1, width, speed });
+        self.fabric.port_links.insert(a, edge);
+        self.fabric.port_links.insert(b, edge);
+        Ok(Some(edge))
+    }
+
+    fn peer_of(&self, edge: EdgeIndex, end: (NodeIndex, PortNum)) -> (NodeIndex, PortNum) {
+        let (x, y) = self.fabric.graph.edge_endpoints(edge).unwrap_or((end.0, end.0));
+        let link = &self.fabric.graph[edge];
+        if (x, link.a_port) == end { (y, link.b_port) } else { (x, link.a_port) }
+    }
+
+    pub fn node_by_guid(&self, guid: Guid) -> Option<NodeIndex> {
+        self.fabric.node_by_guid(guid)
+    }
+
+    pub fn fabric(&self) -> &Fabric {
+        &self.fabric
+    }
+
+    /// Attaches a switch's forwarding table.
+    pub fn set_lft(&mut self, switch_guid: Guid, lft: Lft) -> Result<(), BuildIssue> {
+        let node =
+            self.fabric.node_by_guid(switch_guid).ok_or(BuildIssue::UnknownNode { guid: switch_guid })?;
+        if self.fabric.graph[node].kind != NodeKind::Switch {
+            return Err(BuildIssue::NotASwitch { guid: switch_guid });
+        }
+        let lfts = &mut self.fabric.lfts;
+        if lfts.len() <= node.index() {
+            lfts.resize(node.index() + 1, None);
+        }
+        let replaced = lfts[node.index()].replace(lft).is_some();
+        if replaced { Err(BuildIssue::LftReplaced { guid: switch_guid }) } else { Ok(()) }
+    }
+
+    pub fn build(mut self) -> Fabric {
+        let nodes = self.fabric.graph.node_count();
+        self.fabric.lfts.resize(nodes, None);
+        self.fabric
+    }
+}
+
+/// The port value that [`Lft`] stores for "drop this LID".
+pub const DROP: PortNum = PortNum(DROP_PORT);

@@ -1,0 +1,15 @@
+//! Plain data for fabrics and profiles. Knows no file format and no pixel.
+
+pub mod cluster;
+pub mod fabric;
+pub mod ids;
+pub mod lft;
+pub mod profile;
+pub mod warning;
+
+pub use cluster::{Cluster, Host};
+pub use fabric::{BuildIssue, Fabric, FabricBuilder, Link, LinkEnd, Node, NodeKind, PortInfo, Side};
+pub use ids::{Guid, Lid, PortNum, RailId};
+pub use lft::{Lft, LftEntry};
+pub use profile::{Dump, EpochMicros, LidBytes, LocalPort, PeerBytes, Profile, ProfileSource, RankSection};
+pub use warning::Warning;

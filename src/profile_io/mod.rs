@@ -1,0 +1,6 @@
+//! Readers and writers, one file per format. Each reader returns model types plus the
+//! [`Warning`](crate::model::Warning)s for what it skipped: `Result<(T, Vec<Warning>), ParseError>`.
+
+pub mod error;
+
+pub use error::ParseError;

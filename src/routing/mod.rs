@@ -1,0 +1,1 @@
+//! Forwarding-table tracing and profile → link-end loads.
