@@ -1,0 +1,110 @@
+//! Bytes per link end per region, with the accounting that proves nothing was lost.
+
+use petgraph::graph::NodeIndex;
+
+use crate::model::{EpochMicros, Lid, LinkEnd};
+
+/// Why a trace stopped before the destination.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum DropReason {
+    /// The switch's table has no row for the destination LID.
+    MissingEntry,
+    /// The row says `UNREACHABLE` or port 255.
+    Unreachable,
+    /// The output port has no link plugged in.
+    DeadPort,
+    /// The path came back to a switch it had already crossed.
+    Loop,
+    /// The switch has no forwarding table at all.
+    NoTable,
+    /// No port in the fabric owns the destination LID.
+    UnknownDestination,
+    /// No port in the fabric owns the source LID, or the source host is not on this rail.
+    UnknownSource,
+    /// The path ran into a CA that is not the destination.
+    WrongEndpoint,
+}
+
+/// Bytes that could not be delivered, grouped by where and why they stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Undelivered {
+    /// The switch (or CA) where the trace stopped; `None` when it never started.
+    pub at: Option<NodeIndex>,
+    pub destination: Lid,
+    pub reason: DropReason,
+    pub bytes: u64,
+}
+
+/// One rail's link-end loads for one region.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RailLoad {
+    /// Indexed by [`LinkEnd::index`]: bytes the node at that end sent into the link.
+    pub bytes: Vec<u64>,
+    /// Bytes put onto this rail by sources (CAs).
+    pub injected: u64,
+    /// Bytes that reached their destination CA.
+    pub delivered: u64,
+    /// Bytes that stopped on the way; `undelivered_detail` says where.
+    pub undelivered: u64,
+    pub undelivered_detail: Vec<Undelivered>,
+}
+
+impl RailLoad {
+    pub fn with_link_ends(link_ends: usize) -> Self {
+        RailLoad { bytes: vec![0; link_ends], ..Default::default() }
+    }
+
+    pub fn at(&self, end: LinkEnd) -> u64 {
+        self.bytes.get(end.index()).copied().unwrap_or(0)
+    }
+
+    /// Injected = delivered + undelivered.
+    pub fn is_conserved(&self) -> bool {
+        self.injected == self.delivered + self.undelivered
+    }
+}
+
+/// Which traffic a [`RegionLoads`] holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RegionKey {
+    /// Region N's own traffic: dump N − dump N−1.
+    Region(u32),
+    /// Everything up to the last dump.
+    Total,
+}
+
+/// Loads for one region on every rail.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RegionLoads {
+    pub region: Option<u32>,
+    pub name: Option<String>,
+    pub dumptime: Option<EpochMicros>,
+    /// Indexed by rail.
+    pub rails: Vec<RailLoad>,
+    /// Bytes between ranks on the same host: counted, not traced.
+    pub intra_node_bytes: u64,
+    /// Bytes whose source or destination rank could not be placed on any rail.
+    pub unplaced_bytes: u64,
+}
+
+impl RegionLoads {
+    pub fn key(&self) -> RegionKey {
+        self.region.map_or(RegionKey::Total, RegionKey::Region)
+    }
+}
+
+/// Per-region loads plus their total, in region order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Loads {
+    pub regions: Vec<RegionLoads>,
+    pub total: RegionLoads,
+}
+
+impl Loads {
+    pub fn get(&self, key: RegionKey) -> Option<&RegionLoads> {
+        match key {
+            RegionKey::Total => Some(&self.total),
+            RegionKey::Region(n) => self.regions.iter().find(|r| r.region == Some(n)),
+        }
+    }
+}
