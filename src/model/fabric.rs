@@ -167,6 +167,11 @@ impl Fabric {
         self.lfts.get(switch.index()).and_then(Option::as_ref)
     }
 
+    /// For what-if edits of a table (and tests that break one on purpose).
+    pub fn lft_mut(&mut self, switch: NodeIndex) -> Option<&mut Lft> {
+        self.lfts.get_mut(switch.index()).and_then(Option::as_mut)
+    }
+
     pub fn link_count(&self) -> usize {
         self.graph.edge_count()
     }

@@ -1,0 +1,197 @@
+//! Walks one LID → LID path through the switches' forwarding tables, hop by hop.
+//!
+//! This is what `ibtracert` does on a live fabric. A path stops at the destination, or at the
+//! first loop, hole (no row, `UNREACHABLE`, port 255) or dead port, and says where and why.
+
+use petgraph::graph::NodeIndex;
+
+use crate::model::{Fabric, LftEntry, Lid, LinkEnd, NodeKind, PortNum};
+
+use super::loads::DropReason;
+
+/// Longer than any real fabric's diameter; a path this long is a loop the visited check missed.
+pub const MAX_HOPS: usize = 64;
+
+/// One node on a path, with the port the path came in by and the port it left by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hop {
+    pub node: NodeIndex,
+    pub in_port: Option<PortNum>,
+    pub out_port: Option<PortNum>,
+}
+
+/// How a trace ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Delivered,
+    /// Stopped at `at` (the last hop) for `reason`.
+    Dropped {
+        at: Option<NodeIndex>,
+        reason: DropReason,
+    },
+}
+
+/// A traced path: the nodes crossed and the link ends that carried the bytes, in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Path {
+    pub hops: Vec<Hop>,
+    /// `link_ends[i]` leaves `hops[i]`: the end whose node sent the bytes.
+    pub link_ends: Vec<LinkEnd>,
+    pub outcome: Outcome,
+}
+
+impl Path {
+    pub fn delivered(&self) -> bool {
+        self.outcome == Outcome::Delivered
+    }
+
+    fn dropped(hops: Vec<Hop>, link_ends: Vec<LinkEnd>, reason: DropReason) -> Path {
+        let at = hops.last().map(|h| h.node);
+        Path { hops, link_ends, outcome: Outcome::Dropped { at, reason } }
+    }
+}
+
+/// Traces the path from the port owning `src` to the port owning `dst`.
+pub fn trace(fabric: &Fabric, src: Lid, dst: Lid) -> Path {
+    let Some(source) = fabric.owner_of_lid(src) else {
+        return Path::dropped(Vec::new(), Vec::new(), DropReason::UnknownSource);
+    };
+    let Some(destination) = fabric.owner_of_lid(dst) else {
+        let hop = Hop { node: source.node, in_port: None, out_port: None };
+        return Path::dropped(vec![hop], Vec::new(), DropReason::UnknownDestination);
+    };
+    let mut hops = Vec::with_capacity(8);
+    let mut link_ends = Vec::with_capacity(8);
+    let mut node = source.node;
+    let mut in_port = None;
+    // A CA sends out of the port that owns the source LID; a switch consults its table.
+    let mut forced_out = (fabric.node(node).kind != NodeKind::Switch).then_some(source.port);
+    loop {
+        if node == destination.node {
+            hops.push(Hop { node, in_port, out_port: None });
+            return Path { hops, link_ends, outcome: Outcome::Delivered };
+        }
+        let is_switch = fabric.node(node).kind == NodeKind::Switch;
+        if hops.iter().any(|h: &Hop| h.node == node) || hops.len() >= MAX_HOPS {
+            hops.push(Hop { node, in_port, out_port: None });
+            return Path::dropped(hops, link_ends, DropReason::Loop);
+        }
+        let out = match forced_out.take() {
+            Some(port) => port,
+            None if !is_switch => {
+                hops.push(Hop { node, in_port, out_port: None });
+                return Path::dropped(hops, link_ends, DropReason::WrongEndpoint);
+            }
+            None => match next_port(fabric, node, dst) {
+                Ok(port) => port,
+                Err(reason) => {
+                    hops.push(Hop { node, in_port, out_port: None });
+                    return Path::dropped(hops, link_ends, reason);
+                }
+            },
+        };
+        hops.push(Hop { node, in_port, out_port: Some(out) });
+        let Some((end, next, next_in)) = fabric.out_through(node, out) else {
+            return Path::dropped(hops, link_ends, DropReason::DeadPort);
+        };
+        link_ends.push(end);
+        node = next;
+        in_port = Some(next_in);
+    }
+}
+
+/// The port a switch forwards `dst` to, or why it does not.
+pub fn next_port(fabric: &Fabric, switch: NodeIndex, dst: Lid) -> Result<PortNum, DropReason> {
+    let lft = fabric.lft(switch).ok_or(DropReason::NoTable)?;
+    match lft.get(dst) {
+        LftEntry::Port(PortNum(0)) => Err(DropReason::WrongEndpoint),
+        LftEntry::Port(port) => Ok(port),
+        LftEntry::Unreachable => Err(DropReason::Unreachable),
+        LftEntry::Missing => Err(DropReason::MissingEntry),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::routing::test_fabric::{TwoLeaves, two_leaves};
+
+    #[test]
+    fn a_path_between_leaves_crosses_the_spine_and_credits_each_sending_end() {
+        let TwoLeaves { fabric, h, leaf, spine } = two_leaves();
+        let path = trace(&fabric, Lid(0x10), Lid(0x13));
+        assert!(path.delivered());
+        let nodes: Vec<_> = path.hops.iter().map(|hop| hop.node).collect();
+        assert_eq!(nodes, vec![h[0], leaf[0], spine, leaf[1], h[3]]);
+        assert_eq!(path.link_ends.len(), 4);
+        for (i, end) in path.link_ends.iter().enumerate() {
+            let ((from, _), (to, _)) = fabric.link_end_nodes(*end).unwrap();
+            assert_eq!((from, to), (nodes[i], nodes[i + 1]));
+        }
+        assert_eq!(path.hops[1].in_port, Some(PortNum(1)));
+        assert_eq!(path.hops[1].out_port, Some(PortNum(3)));
+    }
+
+    #[test]
+    fn a_path_within_a_leaf_stays_below_the_spine() {
+        let TwoLeaves { fabric, h, leaf, .. } = two_leaves();
+        let path = trace(&fabric, Lid(0x10), Lid(0x11));
+        let nodes: Vec<_> = path.hops.iter().map(|hop| hop.node).collect();
+        assert_eq!(nodes, vec![h[0], leaf[0], h[1]]);
+    }
+
+    #[test]
+    fn any_lid_of_an_lmc_range_reaches_its_port() {
+        let TwoLeaves { fabric, h, .. } = two_leaves();
+        // h[3] has LMC 1: LIDs 0x13 and 0x14; the tables route 0x14 over the second spine port.
+        let path = trace(&fabric, Lid(0x10), Lid(0x14));
+        assert!(path.delivered());
+        assert_eq!(path.hops.last().unwrap().node, h[3]);
+    }
+
+    #[test]
+    fn a_missing_row_stops_the_trace_at_that_switch() {
+        let TwoLeaves { mut fabric, leaf, .. } = two_leaves();
+        crate::routing::test_fabric::set_row(&mut fabric, leaf[0], Lid(0x13), LftEntry::Missing);
+        let path = trace(&fabric, Lid(0x10), Lid(0x13));
+        assert_eq!(path.outcome, Outcome::Dropped { at: Some(leaf[0]), reason: DropReason::MissingEntry });
+    }
+
+    #[test]
+    fn an_unreachable_row_is_a_drop_not_a_route() {
+        let TwoLeaves { mut fabric, spine, .. } = two_leaves();
+        crate::routing::test_fabric::set_row(&mut fabric, spine, Lid(0x13), LftEntry::Unreachable);
+        let path = trace(&fabric, Lid(0x10), Lid(0x13));
+        assert_eq!(path.outcome, Outcome::Dropped { at: Some(spine), reason: DropReason::Unreachable });
+    }
+
+    #[test]
+    fn a_loop_between_two_switches_is_detected() {
+        let TwoLeaves { mut fabric, leaf, spine, .. } = two_leaves();
+        // The spine sends 0x13 back down to leaf 0, which sends it up again.
+        crate::routing::test_fabric::set_row(&mut fabric, spine, Lid(0x13), LftEntry::Port(PortNum(1)));
+        let path = trace(&fabric, Lid(0x10), Lid(0x13));
+        assert_eq!(path.outcome, Outcome::Dropped { at: Some(leaf[0]), reason: DropReason::Loop });
+    }
+
+    #[test]
+    fn a_port_with_no_cable_is_a_dead_port() {
+        let TwoLeaves { mut fabric, leaf, .. } = two_leaves();
+        crate::routing::test_fabric::set_row(&mut fabric, leaf[0], Lid(0x13), LftEntry::Port(PortNum(9)));
+        let path = trace(&fabric, Lid(0x10), Lid(0x13));
+        assert_eq!(path.outcome, Outcome::Dropped { at: Some(leaf[0]), reason: DropReason::DeadPort });
+    }
+
+    #[test]
+    fn unknown_lids_are_reported_not_traced() {
+        let TwoLeaves { fabric, .. } = two_leaves();
+        assert_eq!(
+            trace(&fabric, Lid(0x99), Lid(0x10)).outcome,
+            Outcome::Dropped { at: None, reason: DropReason::UnknownSource }
+        );
+        assert!(matches!(
+            trace(&fabric, Lid(0x10), Lid(0x99)).outcome,
+            Outcome::Dropped { reason: DropReason::UnknownDestination, .. }
+        ));
+    }
+}
