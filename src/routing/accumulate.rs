@@ -1,0 +1,402 @@
+//! Credits many flows to link ends at once, by accumulating along each destination's routing tree.
+//!
+//! InfiniBand forwarding is destination-based: for one destination LID the tables form a tree
+//! (or, in a broken fabric, a graph with a loop). Instead of walking every source → destination
+//! path (pairs × hops), each destination's demand is pushed once down its tree, deepest switch
+//! first, so the cost is pairs + switches per destination. Destinations whose tree has a loop fall
+//! back to per-pair [`trace`](super::trace::trace), so loops are reported exactly as a trace would.
+
+use std::collections::HashMap;
+
+use petgraph::graph::NodeIndex;
+use rayon::prelude::*;
+
+use crate::model::{Fabric, Lid, LinkEnd, NodeKind};
+
+use super::loads::{DropReason, RailLoad, Undelivered};
+use super::trace::{Outcome, next_port, trace};
+
+/// Bytes from one LID to another on one rail.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Flow {
+    pub src: Lid,
+    pub dst: Lid,
+    pub bytes: u64,
+}
+
+/// Traces every flow and returns the rail's load. Conserves bytes: injected = delivered + undelivered.
+pub fn accumulate(fabric: &Fabric, flows: &[Flow]) -> RailLoad {
+    let mut order: Vec<usize> = (0..flows.len()).collect();
+    order.sort_unstable_by_key(|&i| flows[i].dst);
+    let groups: Vec<&[usize]> = order.chunk_by(|&a, &b| flows[a].dst == flows[b].dst).collect();
+    let partial = groups
+        .par_iter()
+        .fold(
+            || Accumulator::new(fabric),
+            |mut acc, group| {
+                acc.add_destination(flows, group);
+                acc
+            },
+        )
+        .reduce(|| Accumulator::new(fabric), Accumulator::merge);
+    partial.finish()
+}
+
+/// Where a switch sends one destination's bytes.
+#[derive(Clone, Copy)]
+enum Next {
+    /// On to another switch.
+    Switch(LinkEnd, NodeIndex),
+    /// Into the destination CA (or the destination switch).
+    Deliver(LinkEnd),
+    /// Into a CA that is not the destination.
+    WrongEndpoint(LinkEnd, NodeIndex),
+    /// This switch is the destination.
+    Here,
+    Drop(DropReason),
+}
+
+const IN_PROGRESS: u32 = u32::MAX;
+
+/// Where a flow stands after leaving its source CA.
+#[derive(Clone, Copy)]
+struct Entry {
+    /// The source CA's own link end, if the flow left a CA.
+    first: Option<LinkEnd>,
+    state: EntryState,
+}
+
+#[derive(Clone, Copy)]
+enum EntryState {
+    AtSwitch(NodeIndex),
+    Delivered,
+    Dropped(Option<NodeIndex>, DropReason),
+}
+
+struct Accumulator<'f> {
+    fabric: &'f Fabric,
+    load: RailLoad,
+    dropped: HashMap<(Option<NodeIndex>, Lid, DropReason), u64>,
+    // Scratch indexed by node; `depth`/`next` are valid where `stamp == generation`.
+    // `demand` is all zero between destinations.
+    generation: u32,
+    stamp: Vec<u32>,
+    depth: Vec<u32>,
+    next: Vec<Next>,
+    demand: Vec<u64>,
+    entries: Vec<Entry>,
+    chain: Vec<NodeIndex>,
+}
+
+impl<'f> Accumulator<'f> {
+    fn new(fabric: &'f Fabric) -> Self {
+        let nodes = fabric.graph.node_count();
+        Accumulator {
+            fabric,
+            load: RailLoad::with_link_ends(fabric.link_end_count()),
+            dropped: HashMap::new(),
+            generation: 0,
+            stamp: vec![0; nodes],
+            depth: vec![0; nodes],
+            next: vec![Next::Here; nodes],
+            demand: vec![0; nodes],
+            entries: Vec::new(),
+            chain: Vec::new(),
+        }
+    }
+
+    fn drop_bytes(&mut self, at: Option<NodeIndex>, dst: Lid, reason: DropReason, bytes: u64) {
+        self.load.undelivered += bytes;
+        *self.dropped.entry((at, dst, reason)).or_insert(0) += bytes;
+    }
+
+    fn add_destination(&mut self, flows: &[Flow], group: &[usize]) {
+        let Some(&first) = group.first() else { return };
+        let dst = flows[first].dst;
+        for &i in group {
+            self.load.injected += flows[i].bytes;
+        }
+        let Some(destination) = self.fabric.owner_of_lid(dst) else {
+            for &i in group {
+                let at = self.fabric.owner_of_lid(flows[i].src).map(|o| o.node);
+                let reason =
+                    if at.is_some() { DropReason::UnknownDestination } else { DropReason::UnknownSource };
+                self.drop_bytes(at, dst, reason, flows[i].bytes);
+            }
+            return;
+        };
+        self.generation += 1;
+        self.chain.clear();
+        let mut entries = std::mem::take(&mut self.entries);
+        entries.clear();
+        entries.extend(group.iter().map(|&i| self.entry_of(flows[i], destination.node)));
+        let looped = entries.iter().any(|e| match e.state {
+            EntryState::AtSwitch(s) => !self.resolve_chain(s, dst, destination.node),
+            _ => false,
+        });
+        if looped {
+            self.trace_each(flows, group);
+        } else {
+            for (e, &i) in entries.iter().zip(group) {
+                self.credit_entry(*e, flows[i]);
+            }
+            self.push_demand(dst);
+        }
+        self.entries = entries;
+    }
+
+    /// Where a flow enters the switch fabric: its source CA's link, then the switch behind it.
+    fn entry_of(&self, flow: Flow, destination: NodeIndex) -> Entry {
+        let fabric = self.fabric;
+        let Some(source) = fabric.owner_of_lid(flow.src) else {
+            return Entry { first: None, state: EntryState::Dropped(None, DropReason::UnknownSource) };
+        };
+        let mut entry = Entry { first: None, state: EntryState::AtSwitch(source.node) };
+        let mut node = source.node;
+        if node != destination && fabric.node(node).kind != NodeKind::Switch {
+            let Some((end, next, _)) = fabric.out_through(node, source.port) else {
+                entry.state = EntryState::Dropped(Some(node), DropReason::DeadPort);
+                return entry;
+            };
+            entry.first = Some(end);
+            node = next;
+        }
+        entry.state = if node == destination {
+            EntryState::Delivered
+        } else if fabric.node(node).kind != NodeKind::Switch {
+            EntryState::Dropped(Some(node), DropReason::WrongEndpoint)
+        } else {
+            EntryState::AtSwitch(node)
+        };
+        entry
+    }
+
+    fn credit_entry(&mut self, entry: Entry, flow: Flow) {
+        if let Some(end) = entry.first {
+            self.load.bytes[end.index()] += flow.bytes;
+        }
+        match entry.state {
+            EntryState::AtSwitch(s) => self.demand[s.index()] += flow.bytes,
+            EntryState::Delivered => self.load.delivered += flow.bytes,
+            EntryState::Dropped(at, reason) => self.drop_bytes(at, flow.dst, reason, flow.bytes),
+        }
+    }
+
+    /// Follows a switch's chain toward the destination, recording each switch's depth (hops to
+    /// the chain's end). Returns false if the chain loops.
+    fn resolve_chain(&mut self, start: NodeIndex, dst: Lid, destination: NodeIndex) -> bool {
+        let mut stack = Vec::new();
+        let mut node = start;
+        loop {
+            let i = node.index();
+            if self.stamp[i] == self.generation {
+                if self.depth[i] == IN_PROGRESS {
+                    return false;
+                }
+                break;
+            }
+            self.stamp[i] = self.generation;
+            self.depth[i] = IN_PROGRESS;
+            stack.push(node);
+            self.chain.push(node);
+            let next = self.next_of(node, dst, destination);
+            self.next[i] = next;
+            match next {
+                Next::Switch(_, n) => node = n,
+                _ => break,
+            }
+        }
+        while let Some(n) = stack.pop() {
+            self.depth[n.index()] = match self.next[n.index()] {
+                Next::Switch(_, m) => self.depth[m.index()] + 1,
+                _ => 0,
+            };
+        }
+        true
+    }
+
+    fn next_of(&self, switch: NodeIndex, dst: Lid, destination: NodeIndex) -> Next {
+        let fabric = self.fabric;
+        if switch == destination {
+            return Next::Here;
+        }
+        let port = match next_port(fabric, switch, dst) {
+            Ok(port) => port,
+            Err(reason) => return Next::Drop(reason),
+        };
+        match fabric.out_through(switch, port) {
+            None => Next::Drop(DropReason::DeadPort),
+            Some((end, n, _)) if n == destination => Next::Deliver(end),
+            Some((end, n, _)) if fabric.node(n).kind == NodeKind::Switch => Next::Switch(end, n),
+            Some((end, n, _)) => Next::WrongEndpoint(end, n),
+        }
+    }
+
+    /// Pushes demand from the deepest switches toward the destination, leaving `demand` all zero.
+    fn push_demand(&mut self, dst: Lid) {
+        let mut chain = std::mem::take(&mut self.chain);
+        chain.sort_unstable_by_key(|n| std::cmp::Reverse(self.depth[n.index()]));
+        for &node in &chain {
+            let bytes = std::mem::take(&mut self.demand[node.index()]);
+            if bytes == 0 {
+                continue;
+            }
+            match self.next[node.index()] {
+                Next::Switch(end, n) => {
+                    self.load.bytes[end.index()] += bytes;
+                    self.demand[n.index()] += bytes;
+                }
+                Next::Deliver(end) => {
+                    self.load.bytes[end.index()] += bytes;
+                    self.load.delivered += bytes;
+                }
+                Next::WrongEndpoint(end, n) => {
+                    self.load.bytes[end.index()] += bytes;
+                    self.drop_bytes(Some(n), dst, DropReason::WrongEndpoint, bytes);
+                }
+                Next::Here => self.load.delivered += bytes,
+                Next::Drop(reason) => self.drop_bytes(Some(node), dst, reason, bytes),
+            }
+        }
+        self.chain = chain;
+    }
+
+    /// The exact per-pair walk, for a destination whose tables loop.
+    fn trace_each(&mut self, flows: &[Flow], group: &[usize]) {
+        for &i in group {
+            let flow = flows[i];
+            let path = trace(self.fabric, flow.src, flow.dst);
+            for end in &path.link_ends {
+                self.load.bytes[end.index()] += flow.bytes;
+            }
+            match path.outcome {
+                Outcome::Delivered => self.load.delivered += flow.bytes,
+                Outcome::Dropped { at, reason } => self.drop_bytes(at, flow.dst, reason, flow.bytes),
+            }
+        }
+    }
+
+    fn merge(mut self, other: Accumulator<'f>) -> Self {
+        for (a, b) in self.load.bytes.iter_mut().zip(&other.load.bytes) {
+            *a += b;
+        }
+        self.load.injected += other.load.injected;
+        self.load.delivered += other.load.delivered;
+        self.load.undelivered += other.load.undelivered;
+        for (k, v) in other.dropped {
+            *self.dropped.entry(k).or_insert(0) += v;
+        }
+        self
+    }
+
+    fn finish(self) -> RailLoad {
+        let mut load = self.load;
+        let mut detail: Vec<Undelivered> = self
+            .dropped
+            .into_iter()
+            .map(|((at, destination, reason), bytes)| Undelivered { at, destination, reason, bytes })
+            .collect();
+        detail.sort_by(|a, b| {
+            b.bytes.cmp(&a.bytes).then(a.destination.cmp(&b.destination)).then(a.reason.cmp(&b.reason))
+        });
+        load.undelivered_detail = detail;
+        load
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{LftEntry, PortNum};
+    use crate::routing::test_fabric::{TwoLeaves, set_row, two_leaves};
+
+    const LIDS: [u16; 5] = [0x10, 0x11, 0x12, 0x13, 0x14];
+
+    fn all_pairs(bytes: u64) -> Vec<Flow> {
+        let mut flows = Vec::new();
+        for (i, &s) in LIDS[..4].iter().enumerate() {
+            for (j, &d) in LIDS.iter().enumerate() {
+                if s != d && !(s == 0x13 && d == 0x14) {
+                    flows.push(Flow { src: Lid(s), dst: Lid(d), bytes: bytes + (i * 10 + j) as u64 });
+                }
+            }
+        }
+        flows
+    }
+
+    /// The reference: walk every flow's path and credit each link end on it.
+    fn traced_one_by_one(fabric: &Fabric, flows: &[Flow]) -> (Vec<u64>, u64, u64) {
+        let mut bytes = vec![0; fabric.link_end_count()];
+        let (mut delivered, mut undelivered) = (0, 0);
+        for f in flows {
+            let path = trace(fabric, f.src, f.dst);
+            for end in &path.link_ends {
+                bytes[end.index()] += f.bytes;
+            }
+            if path.delivered() { delivered += f.bytes } else { undelivered += f.bytes }
+        }
+        (bytes, delivered, undelivered)
+    }
+
+    fn assert_matches_per_pair_tracing(fabric: &Fabric, flows: &[Flow]) -> RailLoad {
+        let load = accumulate(fabric, flows);
+        let (bytes, delivered, undelivered) = traced_one_by_one(fabric, flows);
+        assert_eq!(load.bytes, bytes);
+        assert_eq!((load.delivered, load.undelivered), (delivered, undelivered));
+        assert!(load.is_conserved());
+        assert_eq!(load.undelivered_detail.iter().map(|u| u.bytes).sum::<u64>(), load.undelivered);
+        load
+    }
+
+    #[test]
+    fn accumulating_by_destination_equals_tracing_every_pair() {
+        let TwoLeaves { fabric, .. } = two_leaves();
+        let load = assert_matches_per_pair_tracing(&fabric, &all_pairs(1000));
+        assert_eq!(load.undelivered, 0);
+    }
+
+    #[test]
+    fn holes_are_undelivered_at_the_switch_that_dropped_them() {
+        let TwoLeaves { mut fabric, spine, .. } = two_leaves();
+        set_row(&mut fabric, spine, Lid(0x12), LftEntry::Missing);
+        let load = assert_matches_per_pair_tracing(&fabric, &all_pairs(1000));
+        assert!(load.undelivered > 0);
+        assert!(load.undelivered_detail.iter().all(|u| u.at == Some(spine)
+            && u.destination == Lid(0x12)
+            && u.reason == DropReason::MissingEntry));
+    }
+
+    #[test]
+    fn a_looping_destination_falls_back_to_exact_tracing() {
+        let TwoLeaves { mut fabric, spine, .. } = two_leaves();
+        set_row(&mut fabric, spine, Lid(0x13), LftEntry::Port(PortNum(1)));
+        let load = assert_matches_per_pair_tracing(&fabric, &all_pairs(1000));
+        assert!(load.undelivered_detail.iter().any(|u| u.reason == DropReason::Loop));
+    }
+
+    #[test]
+    fn unknown_lids_are_injected_and_undelivered() {
+        let TwoLeaves { fabric, .. } = two_leaves();
+        let flows = [
+            Flow { src: Lid(0x10), dst: Lid(0x77), bytes: 5 },
+            Flow { src: Lid(0x77), dst: Lid(0x10), bytes: 7 },
+        ];
+        let load = accumulate(&fabric, &flows);
+        assert_eq!((load.injected, load.delivered, load.undelivered), (12, 0, 12));
+        assert!(load.is_conserved());
+    }
+
+    #[test]
+    fn each_direction_of_a_link_is_credited_to_its_own_end() {
+        let TwoLeaves { fabric, h, leaf, .. } = two_leaves();
+        let flows = [
+            Flow { src: Lid(0x10), dst: Lid(0x11), bytes: 100 },
+            Flow { src: Lid(0x11), dst: Lid(0x10), bytes: 3 },
+        ];
+        let load = accumulate(&fabric, &flows);
+        let (up, _, _) = fabric.out_through(h[0], PortNum(1)).unwrap();
+        let (down, _, _) = fabric.out_through(leaf[0], PortNum(1)).unwrap();
+        assert_eq!(up.edge, down.edge);
+        assert_eq!((load.at(up), load.at(down)), (100, 3));
+    }
+}
