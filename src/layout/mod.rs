@@ -3,6 +3,11 @@
 //! Units are abstract: x counts slots in a level, y counts levels. y grows upward; hosts sit at
 //! y = 0, rail 0's switches at y = +level, rail 1's at y = −level.
 
+pub mod crossings;
+pub mod fat_tree;
+
+pub use fat_tree::{FatTreeOptions, layout_fat_tree};
+
 /// A point in layout units.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Position {

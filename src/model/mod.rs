@@ -5,6 +5,7 @@ pub mod fabric;
 pub mod ids;
 pub mod lft;
 pub mod profile;
+pub mod synthetic;
 pub mod warning;
 
 pub use cluster::{Cluster, Host};
