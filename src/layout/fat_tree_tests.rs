@@ -38,10 +38,7 @@ fn crossings(cluster: &Cluster, layout: &ClusterLayout) -> u64 {
                 else {
                     continue;
                 };
-                edges.push((
-                    (pu.x * 16.0) as i64 as u32 ^ 0x8000_0000,
-                    (pl.x * 16.0) as i64 as u32 ^ 0x8000_0000,
-                ));
+                edges.push((slot(pu.x), slot(pl.x)));
             }
             total += count_crossings(&mut edges);
         }

@@ -1,12 +1,18 @@
 //! Forwarding-table tracing and profile → link-end loads.
 
 pub mod accumulate;
+pub mod flows;
+pub mod hot;
 pub mod loads;
+pub mod profile_loads;
 pub mod trace;
 
 #[cfg(test)]
 pub(crate) mod test_fabric;
 
 pub use accumulate::{Flow, accumulate};
+pub use flows::{FlowBuilder, FlowSet, HostMap, RailPolicy, RankTraffic};
+pub use hot::{HotEnd, hottest};
 pub use loads::{DropReason, Loads, RailLoad, RegionKey, RegionLoads, Undelivered};
+pub use profile_loads::{LoadOptions, RegionInput, compute_loads, region_loads};
 pub use trace::{Hop, Outcome, Path, trace};

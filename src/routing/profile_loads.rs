@@ -1,0 +1,81 @@
+//! Profile → per-region link-end loads on every rail.
+
+use rayon::prelude::*;
+
+use crate::model::{Cluster, EpochMicros, Warning};
+
+use super::accumulate::accumulate;
+use super::flows::{FlowBuilder, FlowSet, HostMap, RailPolicy, RankTraffic};
+use super::loads::{Loads, RegionLoads};
+
+/// The counters of one region (or of the cumulative total) for every rank.
+#[derive(Clone, Debug, Default)]
+pub struct RegionInput<'a> {
+    /// `None` for the cumulative total.
+    pub region: Option<u32>,
+    pub name: Option<String>,
+    pub dumptime: Option<EpochMicros>,
+    pub ranks: Vec<RankTraffic<'a>>,
+}
+
+/// How rank-level traffic is placed.
+#[derive(Clone, Debug, Default)]
+pub struct LoadOptions {
+    pub policy: RailPolicy,
+    pub host_map: HostMap,
+}
+
+/// Traces one region's flows on every rail.
+pub fn region_loads(cluster: &Cluster, input: &RegionInput<'_>, flows: &FlowSet) -> RegionLoads {
+    let rails = cluster
+        .rails
+        .par_iter()
+        .zip(flows.flows.par_iter())
+        .map(|(fabric, rail_flows)| accumulate(fabric, rail_flows))
+        .collect();
+    RegionLoads {
+        region: input.region,
+        name: input.name.clone(),
+        dumptime: input.dumptime,
+        rails,
+        intra_node_bytes: flows.intra_node_bytes,
+        unplaced_bytes: flows.unplaced_bytes,
+    }
+}
+
+/// Loads for every region and the total. Warnings name each distinct placement problem once,
+/// and any rail whose accounting does not balance (a bug, reported rather than hidden).
+pub fn compute_loads(
+    cluster: &Cluster,
+    regions: &[RegionInput<'_>],
+    total: &RegionInput<'_>,
+    options: &LoadOptions,
+    source: &str,
+) -> (Loads, Vec<Warning>) {
+    let mut builder = FlowBuilder::new(cluster, options.policy, &options.host_map);
+    let mut loads = Loads::default();
+    for input in regions {
+        let flows = builder.flows(&input.ranks);
+        loads.regions.push(region_loads(cluster, input, &flows));
+    }
+    let flows = builder.flows(&total.ranks);
+    loads.total = region_loads(cluster, total, &flows);
+    let mut warnings = builder.warnings(source);
+    for region in loads.regions.iter().chain([&loads.total]) {
+        for (r, rail) in region.rails.iter().enumerate() {
+            if !rail.is_conserved() {
+                warnings.push(Warning::in_file(
+                    source,
+                    format!(
+                        "rail {r}, region {:?}: injected {} != delivered {} + undelivered {}",
+                        region.key(),
+                        rail.injected,
+                        rail.delivered,
+                        rail.undelivered
+                    ),
+                ));
+            }
+        }
+    }
+    (loads, warnings)
+}
