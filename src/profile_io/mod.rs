@@ -2,5 +2,6 @@
 //! [`Warning`](crate::model::Warning)s for what it skipped: `Result<(T, Vec<Warning>), ParseError>`.
 
 pub mod error;
+pub mod export_tables;
 
 pub use error::ParseError;

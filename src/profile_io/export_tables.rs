@@ -1,0 +1,168 @@
+//! `shoal convert`'s output: node positions and per-link-end loads as CSV or YAML tables.
+//!
+//! This replaces the thesis's converter. `nodes` has one row per node per rail (a host's CA on
+//! each rail it is cabled to); `links` one row per physical link per region, plus region
+//! `total`, unused links included with zero bytes. Formats are documented in
+//! `docs/formats/convert.md`.
+
+use std::io::Write;
+
+use serde::Serialize;
+
+use crate::layout::ClusterLayout;
+use crate::model::{Cluster, LinkEnd, Side};
+use crate::routing::{Loads, RegionLoads};
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct NodeRow {
+    pub rail: u8,
+    pub guid: String,
+    pub name: String,
+    pub kind: &'static str,
+    pub level: Option<u32>,
+    pub x: Option<f32>,
+    pub y: Option<f32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LinkRow {
+    pub rail: u8,
+    pub a_guid: String,
+    pub a_port: u8,
+    pub b_guid: String,
+    pub b_port: u8,
+    /// The region number, or `total`.
+    pub region: String,
+    pub bytes_a_to_b: u64,
+    pub bytes_b_to_a: u64,
+}
+
+/// Output table format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableFormat {
+    Csv,
+    Yaml,
+}
+
+pub fn node_rows(cluster: &Cluster, layout: &ClusterLayout) -> Vec<NodeRow> {
+    let mut rows = Vec::new();
+    for (r, fabric) in cluster.rails.iter().enumerate() {
+        let rail = layout.rails.get(r);
+        for node in fabric.graph.node_indices() {
+            let n = fabric.node(node);
+            let position = rail.and_then(|l| l.positions.get(node.index()).copied().flatten());
+            rows.push(NodeRow {
+                rail: r as u8,
+                guid: n.guid.to_string(),
+                name: n.description.clone(),
+                kind: n.kind.as_str(),
+                level: rail.and_then(|l| l.levels.get(node.index()).copied().flatten()),
+                x: position.map(|p| p.x),
+                y: position.map(|p| p.y),
+            });
+        }
+    }
+    rows
+}
+
+/// Rows for every link in every region, then the total.
+pub fn link_rows(cluster: &Cluster, loads: &Loads) -> Vec<LinkRow> {
+    let mut rows = Vec::new();
+    for region in loads.regions.iter().chain([&loads.total]) {
+        push_region_rows(cluster, region, &mut rows);
+    }
+    rows
+}
+
+fn push_region_rows(cluster: &Cluster, region: &RegionLoads, rows: &mut Vec<LinkRow>) {
+    let label = region.region.map_or_else(|| "total".to_string(), |n| n.to_string());
+    for (r, fabric) in cluster.rails.iter().enumerate() {
+        let load = region.rails.get(r);
+        for edge in fabric.graph.edge_indices() {
+            let Some((a, b)) = fabric.graph.edge_endpoints(edge) else { continue };
+            let link = &fabric.graph[edge];
+            let bytes = |side| load.map_or(0, |l| l.at(LinkEnd { edge, side }));
+            rows.push(LinkRow {
+                rail: r as u8,
+                a_guid: fabric.node(a).guid.to_string(),
+                a_port: link.a_port.0,
+                b_guid: fabric.node(b).guid.to_string(),
+                b_port: link.b_port.0,
+                region: label.clone(),
+                bytes_a_to_b: bytes(Side::A),
+                bytes_b_to_a: bytes(Side::B),
+            });
+        }
+    }
+}
+
+/// Writes rows as a CSV table (with a header) or a YAML list.
+pub fn write_table<T: Serialize>(rows: &[T], format: TableFormat, out: impl Write) -> std::io::Result<()> {
+    match format {
+        TableFormat::Csv => {
+            let mut writer = csv::Writer::from_writer(out);
+            for row in rows {
+                writer.serialize(row).map_err(std::io::Error::other)?;
+            }
+            writer.flush()
+        }
+        TableFormat::Yaml => serde_saphyr::to_io_writer(&mut { out }, &rows).map_err(std::io::Error::other),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::{FatTreeOptions, layout_fat_tree};
+    use crate::model::synthetic::TwoLevel;
+    use crate::routing::{RailLoad, RegionLoads};
+
+    fn cluster() -> Cluster {
+        Cluster::new(vec![TwoLevel::new(2, 2, 1).build()])
+    }
+
+    #[test]
+    fn every_link_gets_a_row_per_region_and_a_total_even_when_unused() {
+        let cluster = cluster();
+        let mut region =
+            RegionLoads { region: Some(1), rails: vec![RailLoad::with_link_ends(12)], ..Default::default() };
+        region.rails[0].bytes[1] = 42;
+        let loads = Loads {
+            regions: vec![region],
+            total: RegionLoads { rails: vec![RailLoad::with_link_ends(12)], ..Default::default() },
+        };
+        let rows = link_rows(&cluster, &loads);
+        assert_eq!(rows.len(), 2 * cluster.rails[0].link_count());
+        assert_eq!(rows.iter().filter(|r| r.region == "total").count(), 6);
+        assert_eq!(rows[0].bytes_b_to_a, 42);
+        assert_eq!(rows[0].bytes_a_to_b, 0);
+    }
+
+    #[test]
+    fn csv_tables_have_the_documented_columns() {
+        let cluster = cluster();
+        let layout = layout_fat_tree(&cluster, &FatTreeOptions::default());
+        let mut out = Vec::new();
+        write_table(&node_rows(&cluster, &layout), TableFormat::Csv, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.starts_with("rail,guid,name,kind,level,x,y\n"));
+        assert!(text.contains(",n0001 HCA-1,CA,0,"));
+        let mut out = Vec::new();
+        write_table(&link_rows(&cluster, &Loads::default()), TableFormat::Csv, &mut out).unwrap();
+        let header = String::from_utf8(out).unwrap();
+        assert!(header.starts_with("rail,a_guid,a_port,b_guid,b_port,region,bytes_a_to_b,bytes_b_to_a\n"));
+    }
+
+    #[test]
+    fn yaml_tables_parse_back() {
+        let cluster = cluster();
+        let layout = layout_fat_tree(&cluster, &FatTreeOptions::default());
+        let mut out = Vec::new();
+        write_table(&node_rows(&cluster, &layout), TableFormat::Yaml, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let back: Vec<std::collections::BTreeMap<String, serde_json::Value>> =
+            serde_saphyr::from_str(&text).unwrap();
+        assert_eq!(back.len(), 7); // 1 spine, 2 leaves, 4 hosts
+        assert_eq!(back[0]["kind"], "SW");
+    }
+}
