@@ -13,7 +13,7 @@ Naming, so that rails can be matched and GUIDs are unique across rails:
     same on every rail. The CA's node description is "<host> <--hca-desc>", e.g. "n0001 HCA-1":
     the host name is its first word.
   * --extra N hangs N single-rail nodes (storage, "stor01 HCA-1", ...) on free edge ports,
-    spread round-robin over the edge switches so they do not all share one leaf.
+    spread evenly over the edge switches (use --down < k/2 to leave ports free).
   * --ca-guid / --sw-guid set ibsim's GUID bases (ibsim's `caguid=` / `switchguid=` lines);
     use different bases per rail. ibsim gives each CA node GUID base+2i and port GUID +1.
   * switch descriptions look like Mellanox ones: "MF0;<--sw-tag>-L1-00-00:SX6036/U1".
@@ -36,6 +36,7 @@ def add_link(sw, a, ap, b, bp):
 def testbed(a):
     """Two switches with a.down hosts each and a.isl links between them."""
     k = a.radix
+    a.down = a.down or k // 2
     if a.down + a.isl > k:
         sys.exit(f"testbed: {a.down} hosts + {a.isl} ISLs do not fit on {k} ports")
     sw = {"L1-00": [k, {}], "L1-01": [k, {}]}
@@ -46,6 +47,7 @@ def testbed(a):
 
 
 def two_level(a):
+    a.down = a.down or 4
     sw = {}
     for l in range(a.leaves):
         sw[f"L1-{l:02d}"] = [a.radix, {}]
@@ -73,11 +75,14 @@ def three_level(a):
             sw[f"L2-{p:02d}-{g:02d}"] = [k, {}]
     for c in range(ncores):
         sw[f"L3-{c:03d}"] = [k, {}]
+    down = a.down or half
+    if down > half:
+        sys.exit(f"3-level: {down} hosts per edge switch do not fit beside {half} uplinks")
     edges = []
     for p in range(pods):
         for e in range(half):
             edge = f"L1-{p:02d}-{e:02d}"
-            edges.append((edge, list(range(1, half + 1))))
+            edges.append((edge, list(range(1, down + 1))))
             for g in range(half):
                 add_link(sw, edge, half + g + 1, f"L2-{p:02d}-{g:02d}", e + 1)
         for g in range(half):
@@ -99,7 +104,7 @@ def main():
     ap.add_argument("--levels", type=int, default=2, choices=(1, 2, 3))
     ap.add_argument("--radix", type=int, default=8)
     ap.add_argument("--leaves", type=int, default=4)
-    ap.add_argument("--down", type=int, default=4)
+    ap.add_argument("--down", type=int, default=None, help="hosts per edge switch (3-level default: k/2; 2-level: 4)")
     ap.add_argument("--up", type=int, default=4)
     ap.add_argument("--isl", type=int, default=15, help="testbed: links between the two switches")
     ap.add_argument("--pods", type=int, default=0)
@@ -123,21 +128,14 @@ def main():
         for p in ports:
             hosts[f"{a.prefix}{h:04d}"] = (edge, p)
             h += 1
-    # storage nodes: round-robin over edge switches, on their first free port
-    e = 0
-    while e < a.extra:
-        placed = False
-        for edge, _ in edges:
-            if e >= a.extra:
-                break
-            ports, conn = sw[edge]
-            free = [p for p in range(1, ports + 1) if p not in conn and p not in _used(hosts, edge)]
-            if free:
-                hosts[f"{a.extra_prefix}{e + 1:02d}"] = (edge, free[0])
-                e += 1
-                placed = True
-        if not placed:
-            sys.exit(f"no free edge port left for storage node {e + 1}")
+    # storage nodes: spread evenly over the edge switches, each on its edge's first free port
+    for e in range(a.extra):
+        edge = edges[e * len(edges) // a.extra][0]
+        used = {p for s, p in hosts.values() if s == edge}
+        free = [p for p in range(1, sw[edge][0] + 1) if p not in sw[edge][1] and p not in used]
+        if not free:
+            sys.exit(f"no free port on {edge} for storage node {e + 1}")
+        hosts[f"{a.extra_prefix}{e + 1:02d}"] = (edge, free[0])
     for hn, (s, p) in hosts.items():
         sw[s][1][p] = (hn, 1)
 
@@ -165,10 +163,6 @@ def main():
             out.append(f'[{p}]\t"{peer}"[{pp}]')
         out.append("")
     sys.stdout.write("\n".join(out) + "\n")
-
-
-def _used(hosts, edge):
-    return {p for s, p in hosts.values() if s == edge}
 
 
 if __name__ == "__main__":

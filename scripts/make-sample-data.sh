@@ -61,7 +61,7 @@ tworail() {
 			storage=6
 			trace_args="--storage 12"
 		fi
-		python3 $gen --levels 3 --radix 16 --pods 4 --extra $storage --sw-tag r$r \
+		python3 $gen --levels 3 --radix 16 --pods 4 --cores 16 --down 7 --extra $storage --sw-tag r$r \
 			--hca-desc HCA-$((r + 1)) --ca-guid "$ca_guid" --sw-guid "$sw_guid" >$d/ibsim.net
 		TRACE_DIR=$fix/tworail/rail$r TRACE_N=130 TRACE_ARGS="$trace_args" $run $d/ibsim.net $d ftree n0001
 	done
