@@ -11,3 +11,4 @@ pub mod layout;
 pub mod model;
 pub mod profile_io;
 pub mod routing;
+pub mod units;
