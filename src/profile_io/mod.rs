@@ -2,5 +2,14 @@
 //! [`Warning`](crate::model::Warning)s for what it skipped: `Result<(T, Vec<Warning>), ParseError>`.
 
 pub mod error;
+pub mod fdbs;
+pub mod ibdiagnet_lst;
+pub mod input;
+pub mod lfts_dump;
+pub mod line_warnings;
+pub mod rail;
+pub mod tables;
 
 pub use error::ParseError;
+pub use input::Input;
+pub use rail::{load_cluster, load_rail};
