@@ -3,5 +3,15 @@
 
 pub mod error;
 pub mod export_tables;
+pub mod fdbs;
+pub mod host_map;
+pub mod ibdiagnet_lst;
+pub mod input;
+pub mod lfts_dump;
+pub mod line_warnings;
+pub mod rail;
+pub mod tables;
 
 pub use error::ParseError;
+pub use input::Input;
+pub use rail::{load_cluster, load_rail};

@@ -1,0 +1,221 @@
+//! `.fdbs` unicast forwarding tables, as OpenSM (`opensm.fdbs`) and ibdiagnet (`ibdiagnet.fdbs`,
+//! `ibdiagnet2.fdbs`) write them:
+//!
+//! ```text
+//! dump_ucast_routes: Switch 0x0002c90200010000
+//! LID    : Port : Hops : Optimal
+//! 0x0001 : 001  : 01   : yes
+//! 0x0002 : 000  : 00   : yes
+//! 0x0003 : UNREACHABLE
+//! ```
+//!
+//! - The header's function name changed over the years: `__osm_ucast_mgr_dump_ucast_routes:`
+//!   (OpenSM before 2007), `ucast_mgr_dump_ucast_routes:` (briefly), `dump_ucast_routes:`
+//!   (`osm_dump.c` today), `osm_ucast_mgr_dump_ucast_routes:` (ibdiagnet). Any word ending in
+//!   `dump_ucast_routes:` followed by `Switch 0x<guid>` starts a block.
+//! - Rows: the LID in hex (upper case from OpenSM, lower case from ibdiagnet2), the port in
+//!   **decimal**, then hops and whether the path is optimal, which shoal ignores; the tail may also
+//!   read `HOPS UNKNOWN` or `No 2 hop path possible via port 3!` and the port still stands.
+//!   `UNREACHABLE` (or port 255) means no route.
+//! - ibdiagnet2 writes `PLFT_NUM: n` lines on switches with private LFTs. Shoal traces pLFT 0,
+//!   the table every port uses unless mapped otherwise: rows of other pLFTs are skipped, with one
+//!   note per file.
+//! - `#` lines, blank lines and the `LID : Port : …` column header are skipped. A row cut short by
+//!   a truncated file (no second `:` after the port) is skipped with a warning.
+
+use crate::model::{Guid, LftEntry, Lid, PortNum, Warning};
+
+use super::error::ParseError;
+use super::input::Input;
+use super::line_warnings::LineWarnings;
+use super::tables::{SwitchTable, SwitchTables, TableCollector};
+
+/// Reads every switch block of a `.fdbs` file. An error if the file has no switch block at all.
+pub fn parse_fdbs(input: &Input) -> Result<(SwitchTables, Vec<Warning>), ParseError> {
+    let mut warnings = LineWarnings::new(input.display());
+    let mut tables = TableCollector::default();
+    let truncated = input.unterminated_last_line();
+    let mut plft: u32 = 0;
+    let (mut plft_seen, mut plft_skipped) = (false, 0usize);
+    let mut blocks = 0usize;
+    for (number, line) in input.lines() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if let Some(row) = line.strip_prefix("0x").or_else(|| line.strip_prefix("0X")) {
+            if plft > 0 && tables.current().is_some() {
+                plft_skipped += 1;
+                continue;
+            }
+            match parse_row(row, truncated == Some(number)) {
+                Ok((lid, entry)) => {
+                    if !tables.row(number, lid, entry, &mut warnings) {
+                        warnings.line(number, "row before any `dump_ucast_routes: Switch` header; skipped");
+                    }
+                }
+                Err(reason) => warnings.line(number, format!("skipped row: {reason}")),
+            }
+        } else if let Some(at) = line.find("dump_ucast_routes:") {
+            let rest = line[at + "dump_ucast_routes:".len()..].trim_start();
+            let guid = rest.strip_prefix("Switch").map(str::trim).and_then(|g| g.split_whitespace().next());
+            match guid.and_then(Guid::parse_hex) {
+                Some(guid) => {
+                    blocks += 1;
+                    plft = 0;
+                    tables.start(guid, SwitchTable { line: number, ..Default::default() }, &mut warnings);
+                }
+                None => {
+                    tables.close(&mut warnings);
+                    warnings.line(
+                        number,
+                        "switch header without a valid `Switch 0x<guid>`; its rows are skipped",
+                    );
+                }
+            }
+        } else if let Some(n) = line.strip_prefix("PLFT_NUM:") {
+            plft_seen = true;
+            match n.trim().parse::<u32>() {
+                Ok(n) => plft = n,
+                Err(_) => warnings.line(number, format!("bad PLFT_NUM `{}`", n.trim())),
+            }
+        } else if line.starts_with("LID") {
+            continue; // column header
+        } else {
+            warnings.line(number, "unrecognised line; skipped");
+        }
+    }
+    let tables = tables.finish(&mut warnings);
+    if blocks == 0 {
+        return Err(ParseError::invalid(input.display(), "no `dump_ucast_routes: Switch 0x…` block found"));
+    }
+    if plft_seen {
+        warnings.file(format!(
+            "has private LFTs (PLFT_NUM); shoal traces pLFT 0 and skipped {plft_skipped} rows of other pLFTs"
+        ));
+    }
+    if let Some(warning) = input.truncation_warning() {
+        warnings.push(warning);
+    }
+    Ok((tables, warnings.finish()))
+}
+
+/// Parses a row after its `0x`: `LLLL : PPP  : HH   : yes` or `LLLL : UNREACHABLE`.
+fn parse_row(row: &str, last_unterminated: bool) -> Result<(Lid, LftEntry), String> {
+    let (lid, rest) = row.split_once(':').ok_or("no `:` after the LID")?;
+    let lid = Lid::parse_hex(lid).ok_or_else(|| format!("bad LID `0x{}`", lid.trim()))?;
+    let rest = rest.trim_start();
+    if rest.starts_with("UNREACHABLE") {
+        return Ok((lid, LftEntry::Unreachable));
+    }
+    let (port, tail) = match rest.split_once(':') {
+        Some((port, tail)) => (port.trim(), Some(tail)),
+        None => (rest.trim(), None),
+    };
+    if tail.is_none() && last_unterminated {
+        return Err(format!("the last line is truncated after port `{port}`"));
+    }
+    let port: u8 = port.parse().map_err(|_| format!("bad port `{port}` (expected 0 to 255)"))?;
+    let entry = if port == crate::model::ids::DROP_PORT {
+        LftEntry::Unreachable
+    } else {
+        LftEntry::Port(PortNum(port))
+    };
+    Ok((lid, entry))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The first rows of both switches of the testbed's real `opensm.fdbs`.
+    const OPENSM: &str = include_str!("../../tests/fixtures/fragments/opensm.fdbs");
+
+    fn parse(text: &str) -> (SwitchTables, Vec<Warning>) {
+        parse_fdbs(&Input::from_text("t.fdbs", text)).unwrap()
+    }
+
+    const SW0: Guid = Guid(0x0002c90200010000);
+
+    #[test]
+    fn opensm_rows_give_decimal_ports_for_hex_lids() {
+        let (tables, warnings) = parse(OPENSM);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert_eq!(tables.len(), 2);
+        let lft = &tables[&SW0].lft;
+        assert_eq!(lft.get(Lid(0x2)), LftEntry::Port(PortNum(0)));
+        assert_eq!(lft.get(Lid(0x3)), LftEntry::Port(PortNum(28)));
+        assert_eq!(lft.get(Lid(0xA)), LftEntry::Port(PortNum(8)));
+        assert_eq!(tables[&SW0].line, 1);
+    }
+
+    #[test]
+    fn all_three_header_spellings_start_a_block() {
+        let rows = "LID    : Port : Hops : Optimal\n0x0001 : 003  : 01   : yes\n";
+        for header in
+            ["dump_ucast_routes:", "osm_ucast_mgr_dump_ucast_routes:", "__osm_ucast_mgr_dump_ucast_routes:"]
+        {
+            let (tables, warnings) = parse(&format!("{header} Switch 0x0002c90200010000\n{rows}"));
+            assert!(warnings.is_empty(), "{header}: {warnings:?}");
+            assert_eq!(tables[&SW0].lft.get(Lid(1)), LftEntry::Port(PortNum(3)), "{header}");
+        }
+    }
+
+    #[test]
+    fn unreachable_rows_and_port_255_mean_no_route() {
+        let text = "dump_ucast_routes: Switch 0x0002c90200010000\n\
+                    0x0001 : UNREACHABLE\n0x0002 : 255  : 00   : yes\n0x0003 : 007  : HOPS UNKNOWN\n\
+                    0x0004 : 002  : 03   : No 2 hop path possible via port 5!\n";
+        let (tables, warnings) = parse(text);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        let lft = &tables[&SW0].lft;
+        assert_eq!(lft.get(Lid(1)), LftEntry::Unreachable);
+        assert_eq!(lft.get(Lid(2)), LftEntry::Unreachable);
+        assert_eq!(lft.get(Lid(3)), LftEntry::Port(PortNum(7)));
+        assert_eq!(lft.get(Lid(4)), LftEntry::Port(PortNum(2)));
+    }
+
+    #[test]
+    fn ibdiagnet2_lower_case_rows_with_comments_and_plft_lines_give_plft_zero_and_one_note() {
+        let text = "# This database file was automatically generated by IBDIAG\n\n\
+                    osm_ucast_mgr_dump_ucast_routes: Switch 0x0002c90200010000\nPLFT_NUM: 0\n\
+                    LID    : Port : Hops : Optimal\n0x000a : 005  : 00   : yes\n0x000b : UNREACHABLE\n\
+                    PLFT_NUM: 1\nLID    : Port : Hops : Optimal\n0x000a : 009  : 00   : yes\n\
+                    osm_ucast_mgr_dump_ucast_routes: Switch 0x0002c90200010001\n0x000a : 001  : 00   : yes\n";
+        let (tables, warnings) = parse(text);
+        assert_eq!(tables[&SW0].lft.get(Lid(0xa)), LftEntry::Port(PortNum(5)));
+        assert_eq!(tables[&SW0].lft.get(Lid(0xb)), LftEntry::Unreachable);
+        assert_eq!(tables[&Guid(0x0002c90200010001)].lft.get(Lid(0xa)), LftEntry::Port(PortNum(1)));
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(warnings[0].message.contains("skipped 1 rows of other pLFTs"), "{}", warnings[0]);
+    }
+
+    #[test]
+    fn bad_rows_are_warned_with_their_line_and_the_rest_kept() {
+        let text = "0x0001 : 001  : 01   : yes\ndump_ucast_routes: Switch 0x0002c90200010000\n\
+                    0x0001 : 0x1  : 01   : yes\n0xZZ : 001 : 01 : yes\nhello\n0x0002 : 004  : 01   : yes\n\
+                    0x0002 : 005  : 01   : yes\n";
+        let (tables, warnings) = parse(text);
+        assert_eq!(tables[&SW0].lft.get(Lid(2)), LftEntry::Port(PortNum(4)));
+        assert_eq!(tables[&SW0].lft.len(), 1);
+        let lines: Vec<_> = warnings.iter().map(|w| w.line.unwrap()).collect();
+        assert_eq!(lines, vec![1, 3, 4, 5, 7]);
+        assert!(warnings[1].message.contains("bad port `0x1`"), "{}", warnings[1]);
+        assert!(warnings[4].message.contains("kept the first"), "{}", warnings[4]);
+    }
+
+    #[test]
+    fn a_row_cut_short_at_the_end_of_the_file_is_skipped_with_a_warning() {
+        let (tables, warnings) = parse(&format!("{OPENSM}0x0030 : 00"));
+        assert_eq!(tables[&Guid(0x0002c90200010001)].lft.get(Lid(0x30)), LftEntry::Missing);
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        assert!(warnings[0].message.contains("truncated after port `00`"), "{}", warnings[0]);
+        assert!(warnings[1].message.contains("without a line end"), "{}", warnings[1]);
+    }
+
+    #[test]
+    fn a_file_without_switch_blocks_is_an_error() {
+        let err = parse_fdbs(&Input::from_text("x.fdbs", "# empty\n")).unwrap_err();
+        assert!(err.to_string().contains("no `dump_ucast_routes"), "{err}");
+    }
+}

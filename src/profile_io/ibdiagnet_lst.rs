@@ -1,0 +1,469 @@
+//! `.lst` link lists: OpenSM's `opensm-subnet.lst` / `subnet.lst`, ibdiagnet v1's `ibdiagnet.lst`
+//! and ibdiagnet2's `ibdiagnet2.lst`. One line per link end pair:
+//!
+//! ```text
+//! { SW Ports:24 SystemGUID:… NodeGUID:… PortGUID:… VenID:0002C9 DevID:C738 Rev:000000A1 {MF0;tb-L1-00:SX6036/U1} LID:0002 PN:01 } { CA-SM Ports:01 … {n0001 HCA-1} LID:0001 PN:01 } PHY=4x LOG=ACT SPD=10
+//! ```
+//!
+//! What the writers really do (OpenSM `osm_dump.c` `dump_topology_node`, ibutils' `ibdm` parser):
+//! - `Ports`, `LID` and `PN` are hexadecimal; GUIDs are hex with or without `0x`, any case
+//!   (ibdiagnet2 prints lower case and `#` comment lines).
+//! - The node type may carry `-SM` (the master SM's port): `CA-SM`, `SW-SM`; routers are `Rt`.
+//! - `VenID`/`DevID`/`Rev` have mixed widths: OpenSM prints the local `VenID` with 6 digits and the
+//!   peer's with 8, and the peer's `DevID` through a 32-bit byte swap (`10030000`); old files add
+//!   `0000` to `DevID`. Shoal does not model them, so they are not interpreted at all.
+//! - The node description sits between `{` and the `}` before ` LID:`; it may contain spaces and
+//!   even braces. ibdiagnet2 sometimes prints no description.
+//! - For a switch, `LID` is the switch's LID, which belongs to port 0 (and `PortGUID` is port 0's
+//!   GUID); a CA prints the LID of the cabled port itself.
+//! - `PHY`, `LOG` and `SPD` are optional (old ibdiagnet lists have no `SPD`). A link whose
+//!   `LOG=DWN` carries no traffic and is skipped with a warning.
+//! - OpenSM lists every link twice, once from each end; [`FabricBuilder::add_link`] merges them.
+//!
+//! Parsing borrows from the input text ([`LstLink`]) so that the LMC can be inferred from the
+//! forwarding tables before the fabric is built (see [`super::tables::infer_lmc`]).
+
+use crate::model::{Fabric, FabricBuilder, Guid, Lid, Node, NodeKind, PortInfo, PortNum, RailId, Warning};
+
+use super::error::ParseError;
+use super::input::Input;
+use super::line_warnings::LineWarnings;
+
+/// One end of a link as a `.lst` line describes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LstEnd<'a> {
+    pub kind: NodeKind,
+    /// The type was printed with `-SM`: this port is the master subnet manager's.
+    pub master_sm: bool,
+    /// `Ports:` (hex); 0 when absent.
+    pub num_ports: u8,
+    pub system_guid: Option<Guid>,
+    pub node_guid: Guid,
+    /// For a switch this is port 0's GUID.
+    pub port_guid: Option<Guid>,
+    /// The node description, `""` when the line has none.
+    pub description: &'a str,
+    /// For a switch the switch's (port 0) LID, for a CA or router the cabled port's base LID.
+    pub lid: Lid,
+    /// The cabled port (`PN:`, hex).
+    pub port: PortNum,
+}
+
+/// One `.lst` line: a link between two ports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LstLink<'a> {
+    /// 1-based line number in its file.
+    pub line: usize,
+    pub ends: [LstEnd<'a>; 2],
+    /// `PHY=` (`4x`), `None` when absent or `??`.
+    pub width: Option<&'a str>,
+    /// `LOG=` (`ACT`, `ARM`, `INI`, `DWN`).
+    pub state: Option<&'a str>,
+    /// `SPD=` (`10`, `FDR10`, `25`), `None` when absent or `??`.
+    pub speed: Option<&'a str>,
+}
+
+impl LstLink<'_> {
+    /// False for `LOG=DWN`: the port is cabled but the link is not up.
+    pub fn is_up(&self) -> bool {
+        !self.state.is_some_and(|s| s.eq_ignore_ascii_case("DWN"))
+    }
+}
+
+/// LID Mask Control values to give the ports, which `.lst` files do not record. OpenSM uses one
+/// LMC for every CA and router port, and for switch port 0 only with `lmc_esp0`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Lmc {
+    pub ca: u8,
+    pub switch: u8,
+}
+
+/// Parses one link line (without its line end). The error says what is wrong.
+pub fn parse_lst_line(line: &str, line_number: usize) -> Result<LstLink<'_>, String> {
+    let (first, rest) = parse_end(line).map_err(|e| format!("first port: {e}"))?;
+    let (second, rest) = parse_end(rest).map_err(|e| format!("second port: {e}"))?;
+    let (mut width, mut state, mut speed) = (None, None, None);
+    for token in rest.split_ascii_whitespace() {
+        if let Some(v) = token.strip_prefix("PHY=") {
+            width = known(v);
+        } else if let Some(v) = token.strip_prefix("LOG=") {
+            state = known(v);
+        } else if let Some(v) = token.strip_prefix("SPD=") {
+            speed = known(v);
+        }
+    }
+    Ok(LstLink { line: line_number, ends: [first, second], width, state, speed })
+}
+
+/// Reads every link line of a `.lst` file. Blank and `#` lines are skipped; every other line that
+/// does not parse becomes a warning.
+pub fn read_lst(input: &Input) -> (Vec<LstLink<'_>>, Vec<Warning>) {
+    let mut warnings = LineWarnings::new(input.display());
+    let truncated = input.unterminated_last_line();
+    let mut links = Vec::with_capacity(input.text().len() / 300 + 1);
+    for (number, line) in input.lines() {
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        match parse_lst_line(trimmed, number) {
+            Ok(link) => links.push(link),
+            Err(reason) if truncated == Some(number) => {
+                warnings.line(number, format!("last line is truncated (no line end); skipped: {reason}"));
+            }
+            Err(reason) => warnings.line(number, format!("skipped unparseable link line: {reason}")),
+        }
+    }
+    if let (Some(number), Some(last)) = (truncated, links.last())
+        && last.line == number
+    {
+        warnings.line(number, "the file ends without a line end; the last link's speed may be cut short");
+    }
+    (links, warnings.finish())
+}
+
+/// Adds the nodes, port LIDs and links of `links` to `builder`. `file` names the source in
+/// warnings. Returns the warnings (builder conflicts, down links).
+pub fn add_links(builder: &mut FabricBuilder, file: &str, links: &[LstLink<'_>], lmc: Lmc) -> Vec<Warning> {
+    let mut warnings = LineWarnings::new(file);
+    let mut down = 0usize;
+    'links: for link in links {
+        if !link.is_up() {
+            down += 1;
+            warnings.line(link.line, "link is down (LOG=DWN); skipped");
+            continue;
+        }
+        let mut nodes = [(petgraph::graph::NodeIndex::new(0), PortNum(0)); 2];
+        for (slot, end) in nodes.iter_mut().zip(&link.ends) {
+            match add_end(builder, end, lmc) {
+                Ok(index) => *slot = (index, end.port),
+                Err(issue) => {
+                    warnings.line(link.line, format!("{issue}; link skipped"));
+                    continue 'links;
+                }
+            }
+        }
+        let width = link.width.map(str::to_string);
+        let speed = link.speed.map(str::to_string);
+        if let Err(issue) = builder.add_link(nodes[0], nodes[1], width, speed) {
+            warnings.line(link.line, issue.to_string());
+        }
+    }
+    if down > 0 {
+        warnings.file(format!("{down} down links (LOG=DWN) were left out of the fabric"));
+    }
+    warnings.finish()
+}
+
+/// Parses a whole `.lst` file into a fabric with no forwarding tables and LMC 0.
+/// An error if the file holds no link line at all.
+pub fn parse_lst(input: &Input, rail: RailId) -> Result<(Fabric, Vec<Warning>), ParseError> {
+    let (links, mut warnings) = read_lst(input);
+    if links.is_empty() {
+        return Err(ParseError::invalid(input.display(), "no link lines (`{ … } { … } PHY=…`) found"));
+    }
+    let mut builder = FabricBuilder::new(rail);
+    warnings.extend(add_links(&mut builder, input.display(), &links, Lmc::default()));
+    Ok((builder.build(), warnings))
+}
+
+fn add_end(
+    builder: &mut FabricBuilder,
+    end: &LstEnd<'_>,
+    lmc: Lmc,
+) -> Result<petgraph::graph::NodeIndex, crate::model::BuildIssue> {
+    let node = Node {
+        guid: end.node_guid,
+        system_guid: end.system_guid,
+        kind: end.kind,
+        description: end.description.to_string(),
+        num_ports: end.num_ports.max(end.port.0),
+        ports: Default::default(),
+    };
+    let index = builder.add_node(node)?;
+    if end.kind == NodeKind::Switch {
+        let port0 = PortInfo { guid: end.port_guid, lid: end.lid, lmc: lmc.switch };
+        builder.set_port(index, PortNum(0), port0)?;
+        builder.set_port(index, end.port, PortInfo { guid: None, lid: Lid(0), lmc: 0 })?;
+    } else {
+        builder.set_port(index, end.port, PortInfo { guid: end.port_guid, lid: end.lid, lmc: lmc.ca })?;
+    }
+    Ok(index)
+}
+
+fn known(value: &str) -> Option<&str> {
+    (!value.is_empty() && !value.starts_with('?')).then_some(value)
+}
+
+/// Parses `{ TYPE key:value … {description} LID:x PN:y }` at the start of `s`; returns the rest.
+fn parse_end(s: &str) -> Result<(LstEnd<'_>, &str), String> {
+    let mut rest = s.trim_start().strip_prefix('{').ok_or("expected `{`")?;
+    let mut kind = None;
+    let mut master_sm = false;
+    let (mut num_ports, mut system_guid, mut node_guid, mut port_guid) = (0, None, None, None);
+    let (mut description, mut lid, mut port) = ("", None, None);
+    loop {
+        rest = rest.trim_start();
+        if rest.is_empty() {
+            return Err("the line ends inside the port block".into());
+        }
+        if let Some(after) = rest.strip_prefix('}') {
+            rest = after;
+            break;
+        }
+        if rest.starts_with('{') {
+            let (desc, after) = split_description(rest)?;
+            description = desc;
+            rest = after;
+            continue;
+        }
+        let len = rest.find(|c: char| c.is_ascii_whitespace() || c == '}').unwrap_or(rest.len());
+        let (token, after) = rest.split_at(len);
+        rest = after;
+        let Some((key, value)) = token.split_once(':') else {
+            if kind.is_some() {
+                return Err(format!("unexpected `{token}`"));
+            }
+            let (name, sm) = match token.len().checked_sub(3).map(|i| token.split_at(i)) {
+                Some((name, suffix)) if suffix.eq_ignore_ascii_case("-SM") => (name, true),
+                _ => (token, false),
+            };
+            kind = Some(node_kind(name).ok_or_else(|| format!("unknown node type `{token}`"))?);
+            master_sm = sm;
+            continue;
+        };
+        let bad = || format!("bad {key} value `{value}`");
+        match key {
+            "Ports" => num_ports = hex_u8(value).ok_or_else(bad)?,
+            "SystemGUID" => system_guid = Some(Guid::parse_hex(value).ok_or_else(bad)?),
+            "NodeGUID" => node_guid = Some(Guid::parse_hex(value).ok_or_else(bad)?),
+            "PortGUID" => port_guid = Some(Guid::parse_hex(value).ok_or_else(bad)?),
+            "LID" => lid = Some(Lid::parse_hex(value).ok_or_else(bad)?),
+            "PN" => port = Some(PortNum(hex_u8(value).ok_or_else(bad)?)),
+            // VenID, DevID, Rev (mixed widths, see the module doc) and anything newer: not modelled.
+            _ => {}
+        }
+    }
+    let kind = kind.ok_or("no node type (SW, CA or Rt)")?;
+    let node_guid = node_guid.ok_or("no NodeGUID")?;
+    let lid = lid.ok_or("no LID")?;
+    let port = port.ok_or("no port number (PN)")?;
+    let end =
+        LstEnd { kind, master_sm, num_ports, system_guid, node_guid, port_guid, description, lid, port };
+    Ok((end, rest))
+}
+
+/// Splits `{description} LID:…` into the description and what follows its closing brace. The
+/// closing brace is the `}` before the first `LID:<hex> PN:`, so descriptions may hold spaces,
+/// braces and even `} LID:` text.
+fn split_description(s: &str) -> Result<(&str, &str), String> {
+    let mut from = 1;
+    while let Some(found) = s[from..].find("LID:") {
+        let at = from + found;
+        let before = s[..at].trim_end();
+        if before.len() > 1 && before.ends_with('}') && lid_then_port(&s[at + 4..]) {
+            let close = before.len() - 1;
+            return Ok((&s[1..close], &s[close + 1..]));
+        }
+        from = at + 4;
+    }
+    // No ` LID:` after a `}`: take the first `}` and let the caller report what is missing.
+    let close = s.find('}').ok_or("the node description is not closed with `}`")?;
+    Ok((&s[1..close], &s[close + 1..]))
+}
+
+/// True if `s` starts like `0002 PN:` (the value of `LID:` and the `PN:` key that follows).
+fn lid_then_port(s: &str) -> bool {
+    let value_len = s.find(|c: char| c.is_ascii_whitespace()).unwrap_or(s.len());
+    let (value, rest) = s.split_at(value_len);
+    Lid::parse_hex(value).is_some() && rest.trim_start().starts_with("PN:")
+}
+
+fn node_kind(name: &str) -> Option<NodeKind> {
+    if name.eq_ignore_ascii_case("SW") {
+        Some(NodeKind::Switch)
+    } else if name.eq_ignore_ascii_case("CA") {
+        Some(NodeKind::Ca)
+    } else if name.eq_ignore_ascii_case("Rt") {
+        Some(NodeKind::Router)
+    } else {
+        None
+    }
+}
+
+fn hex_u8(value: &str) -> Option<u8> {
+    let digits = value.strip_prefix("0x").or_else(|| value.strip_prefix("0X")).unwrap_or(value);
+    u8::from_str_radix(digits, 16).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const OPENSM: &str = include_str!("../../tests/fixtures/fragments/opensm-subnet.lst");
+    const IBDIAGNET_V1: &str = include_str!("../../tests/fixtures/fragments/ibdiagnet-v1.lst");
+    const IBDIAGNET2: &str = include_str!("../../tests/fixtures/fragments/ibdiagnet2.lst");
+
+    fn fabric(text: &str) -> (Fabric, Vec<Warning>) {
+        parse_lst(&Input::from_text("t.lst", text), RailId(0)).unwrap()
+    }
+
+    fn by_guid(fabric: &Fabric, guid: u64) -> &Node {
+        fabric.node(fabric.node_by_guid(Guid(guid)).unwrap())
+    }
+
+    #[test]
+    fn opensm_line_gives_both_ends_with_hex_ports_and_lids() {
+        let first = OPENSM.lines().next().unwrap();
+        let link = parse_lst_line(first, 1).unwrap();
+        let [sw, ca] = link.ends;
+        assert_eq!((sw.kind, sw.num_ports, sw.port, sw.lid), (NodeKind::Switch, 0x24, PortNum(1), Lid(2)));
+        assert_eq!(sw.description, "MF0;tb-L1-00:SX6036/U1");
+        assert_eq!(sw.port_guid, Some(Guid(0x0002c90200010000)));
+        assert_eq!((ca.kind, ca.master_sm, ca.lid), (NodeKind::Ca, true, Lid(1)));
+        assert_eq!(ca.description, "n0001 HCA-1");
+        assert_eq!((link.width, link.state, link.speed), (Some("4x"), Some("ACT"), Some("10")));
+    }
+
+    #[test]
+    fn opensm_lists_every_link_twice_and_we_keep_one() {
+        // Lines 1 and 2 of the fragment are the same cable seen from each end.
+        let (fabric, warnings) = fabric(OPENSM);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert_eq!(fabric.link_count(), 3);
+        assert_eq!(fabric.graph.node_count(), 4);
+    }
+
+    #[test]
+    fn switch_lid_goes_to_port_zero_and_ca_lid_to_its_cabled_port() {
+        let (fabric, _) = fabric(OPENSM);
+        let sw = by_guid(&fabric, 0x0002c90200010000);
+        assert_eq!(sw.ports[&PortNum(0)].lid, Lid(2));
+        assert_eq!(sw.ports[&PortNum(0)].guid, Some(Guid(0x0002c90200010000)));
+        assert_eq!(sw.ports[&PortNum(1)].lid, Lid(0));
+        let owner = fabric.owner_of_lid(Lid(2)).unwrap();
+        assert_eq!((fabric.node(owner.node).kind, owner.port), (NodeKind::Switch, PortNum(0)));
+        let ca = by_guid(&fabric, 0x0002c90300010052);
+        assert_eq!(ca.ports[&PortNum(1)].lid, Lid(0x2c));
+        assert_eq!(ca.ports[&PortNum(1)].guid, Some(Guid(0x0002c90300010053)));
+        assert_eq!(ca.host_name(), "n0042");
+    }
+
+    #[test]
+    fn ibdiagnet_v1_lines_without_spd_and_with_long_devids_parse() {
+        let (fabric, warnings) = fabric(IBDIAGNET_V1);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert_eq!(fabric.link_count(), 3);
+        let sw = by_guid(&fabric, 0x0002c90109fb0018);
+        assert_eq!(sw.description, "MT43132 Mellanox Technologies");
+        assert_eq!(sw.ports[&PortNum(0)].lid, Lid(0xc));
+        let edge = fabric.link_at(fabric.node_by_guid(sw.guid).unwrap(), PortNum(4)).unwrap();
+        assert_eq!(fabric.graph[edge].speed, None);
+        assert_eq!(fabric.graph[edge].width.as_deref(), Some("4x"));
+        let host = by_guid(&fabric, 0x0002c90000000002);
+        assert_eq!(host.description, "H-1 MT23108 Infinihost-II Mellanox Technologies");
+    }
+
+    #[test]
+    fn ibdiagnet2_lower_case_lines_with_comment_headers_and_no_description_parse() {
+        let (fabric, warnings) = fabric(IBDIAGNET2);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert_eq!(fabric.link_count(), 1);
+        let sw = by_guid(&fabric, 0x0002c90300688830);
+        assert_eq!((sw.num_ports, sw.description.as_str()), (36, ""));
+        let ca = fabric.node_by_guid(Guid(0x0002c90300165e60)).unwrap();
+        let edge = fabric.link_at(ca, PortNum(1)).unwrap();
+        let (_, peer, peer_port) = fabric.out_through(ca, PortNum(1)).unwrap();
+        assert_eq!((fabric.node(peer).guid, peer_port), (sw.guid, PortNum(0x14)));
+        assert_eq!(fabric.graph[edge].speed.as_deref(), Some("2.5"));
+    }
+
+    #[test]
+    fn lower_case_hex_with_0x_prefixes_parses_like_upper_case() {
+        let line = "{ sw Ports:0x24 SystemGUID:0x0002c9020001000a NodeGUID:0x0002c9020001000a \
+                    PortGUID:0x0002c9020001000a VenID:0x2c9 DevID:0xc738 Rev:0xa1 {spine one} LID:0x001a PN:0x1f } \
+                    { ca Ports:1 NodeGUID:0x0002c9030001000b PortGUID:0x0002c9030001000c {n9 HCA-1} LID:0x00ff PN:1 } \
+                    PHY=4x LOG=ACT SPD=25";
+        let link = parse_lst_line(line, 1).unwrap();
+        assert_eq!(
+            (link.ends[0].kind, link.ends[0].lid, link.ends[0].port),
+            (NodeKind::Switch, Lid(0x1a), PortNum(31))
+        );
+        assert_eq!((link.ends[1].lid, link.ends[1].system_guid), (Lid(0xff), None));
+    }
+
+    #[test]
+    fn descriptions_may_hold_braces_and_the_lid_token_inside_them() {
+        let line = OPENSM.lines().next().unwrap().replace("{n0001 HCA-1}", "{n0001 {odd} LID:x HCA-1}");
+        let link = parse_lst_line(&line, 1).unwrap();
+        assert_eq!(link.ends[1].description, "n0001 {odd} LID:x HCA-1");
+        assert_eq!(link.ends[1].lid, Lid(1));
+    }
+
+    #[test]
+    fn routers_and_unknown_node_types() {
+        let line = OPENSM.lines().next().unwrap();
+        let router = line.replacen("{ SW ", "{ Rt ", 1);
+        assert_eq!(parse_lst_line(&router, 1).unwrap().ends[0].kind, NodeKind::Router);
+        let err = parse_lst_line(&line.replacen("{ SW ", "{ ** ", 1), 1).unwrap_err();
+        assert_eq!(err, "first port: unknown node type `**`");
+    }
+
+    #[test]
+    fn unparseable_lines_are_warnings_with_line_numbers_and_the_rest_is_kept() {
+        let mut text = String::from(OPENSM);
+        text.insert_str(0, "garbage here\n");
+        text.push_str("{ SW Ports:24 NodeGUID:zz LID:0002 PN:01 } { CA NodeGUID:1 LID:1 PN:1 }\n");
+        let (fabric, warnings) = fabric(&text);
+        assert_eq!(fabric.link_count(), 3);
+        let lines: Vec<_> = warnings.iter().map(|w| w.line).collect();
+        assert_eq!(lines, vec![Some(1), Some(7)]);
+        assert!(warnings[0].message.contains("expected `{`"), "{}", warnings[0]);
+        assert!(warnings[1].message.contains("bad NodeGUID value `zz`"), "{}", warnings[1]);
+    }
+
+    #[test]
+    fn a_truncated_last_line_is_a_warning_not_an_error() {
+        let last = OPENSM.lines().last().unwrap();
+        let text = format!("{}{}", OPENSM.strip_suffix(&format!("{last}\n")).unwrap(), &last[..150]);
+        let (fabric, warnings) = fabric(&text);
+        assert_eq!(fabric.link_count(), 3);
+        assert_eq!(warnings.len(), 1);
+        assert_eq!(warnings[0].line, Some(5));
+        assert!(warnings[0].message.starts_with("last line is truncated"), "{}", warnings[0]);
+    }
+
+    #[test]
+    fn a_last_line_without_line_end_that_parses_is_kept_with_a_warning() {
+        let (fabric, warnings) = fabric(OPENSM.trim_end());
+        assert_eq!(fabric.link_count(), 3);
+        assert_eq!(warnings.len(), 1);
+        assert_eq!(warnings[0].line, Some(5));
+    }
+
+    #[test]
+    fn down_links_are_left_out_with_a_warning() {
+        let text = OPENSM.replacen("LOG=ACT", "LOG=DWN", 1).replacen("LOG=ACT", "LOG=DWN", 1);
+        let (fabric, warnings) = fabric(&text);
+        assert_eq!(fabric.link_count(), 2);
+        assert_eq!(warnings.len(), 3);
+        assert!(warnings[2].message.starts_with("2 down links"));
+    }
+
+    #[test]
+    fn a_port_cabled_twice_keeps_the_first_cable_and_warns() {
+        let first = OPENSM.lines().next().unwrap();
+        let other = first.replace("NodeGUID:0002c90300010000", "NodeGUID:0002c903000100aa");
+        let other = other.replace("LID:0001 PN:01", "LID:0041 PN:01");
+        let (fabric, warnings) = fabric(&format!("{first}\n{other}\n"));
+        assert_eq!(fabric.link_count(), 1);
+        assert_eq!(warnings.len(), 1);
+        assert!(warnings[0].message.contains("already linked"), "{}", warnings[0]);
+    }
+
+    #[test]
+    fn a_file_without_link_lines_is_an_error() {
+        let err = parse_lst(&Input::from_text("empty.lst", "# nothing\n"), RailId(0)).unwrap_err();
+        assert!(err.to_string().starts_with("empty.lst: no link lines"), "{err}");
+    }
+}

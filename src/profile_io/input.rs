@@ -1,0 +1,175 @@
+//! Opening an input: plain or gzip-compressed (detected by its magic bytes, not by its name), read
+//! whole into memory and handed out as numbered lines.
+//!
+//! Fabric dumps are small (about 1 MB per 1,300-host rail), so reading the whole file once and
+//! slicing lines out of it is both the simplest and the fastest way: the parsers borrow `&str`
+//! slices from [`Input::text`] and allocate only for what they keep.
+
+use std::io::Read;
+use std::path::Path;
+
+use flate2::read::MultiGzDecoder;
+
+use super::error::ParseError;
+use crate::model::Warning;
+
+/// The two bytes every gzip member starts with.
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+/// A whole input file, decompressed and decoded, with the name used in warnings.
+#[derive(Clone, Debug)]
+pub struct Input {
+    display: String,
+    text: String,
+}
+
+impl Input {
+    /// Reads `path`, gunzipping it if it starts with the gzip magic bytes (whatever its name).
+    /// Bytes that are not UTF-8 are replaced (with one warning), so a Latin-1 node description
+    /// does not lose the whole file.
+    pub fn open(path: &Path) -> Result<(Input, Vec<Warning>), ParseError> {
+        let display = path.display().to_string();
+        let bytes = std::fs::read(path).map_err(|e| ParseError::io(&display, e))?;
+        Input::from_bytes(display, bytes)
+    }
+
+    /// Builds an input from bytes already in memory (plain or gzip), named `display` in warnings.
+    pub fn from_bytes(
+        display: impl Into<String>,
+        bytes: Vec<u8>,
+    ) -> Result<(Input, Vec<Warning>), ParseError> {
+        let display = display.into();
+        let bytes = if bytes.starts_with(&GZIP_MAGIC) {
+            let mut out = Vec::with_capacity(bytes.len() * 8);
+            MultiGzDecoder::new(bytes.as_slice())
+                .read_to_end(&mut out)
+                .map_err(|e| ParseError::invalid(&display, format!("cannot decompress gzip data: {e}")))?;
+            out
+        } else {
+            bytes
+        };
+        let mut warnings = Vec::new();
+        let text = match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(e) => {
+                let bytes = e.into_bytes();
+                let first_bad = std::str::from_utf8(&bytes).err().map_or(0, |e| e.valid_up_to());
+                let line = 1 + bytes[..first_bad].iter().filter(|&&b| b == b'\n').count();
+                warnings.push(Warning::at(
+                    &display,
+                    line,
+                    "text is not valid UTF-8; invalid bytes were replaced with U+FFFD",
+                ));
+                String::from_utf8_lossy(&bytes).into_owned()
+            }
+        };
+        Ok((Input { display, text }, warnings))
+    }
+
+    /// Builds an input from text (tests, or data that is already decoded).
+    pub fn from_text(display: impl Into<String>, text: impl Into<String>) -> Input {
+        Input { display: display.into(), text: text.into() }
+    }
+
+    /// The name used in warnings: the path as the user gave it.
+    pub fn display(&self) -> &str {
+        &self.display
+    }
+
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Every line with its 1-based number, without the line end (`\n` or `\r\n`).
+    pub fn lines(&self) -> impl Iterator<Item = (usize, &str)> + '_ {
+        self.text.lines().enumerate().map(|(i, line)| (i + 1, line))
+    }
+
+    /// The number of the last line when the file does not end with a line end: every dump
+    /// writer ends its lines with `\n`, so such a last line was most likely cut short.
+    pub fn unterminated_last_line(&self) -> Option<usize> {
+        if self.text.is_empty() || self.text.ends_with('\n') { None } else { Some(self.text.lines().count()) }
+    }
+
+    /// The warning every parser gives for [`Input::unterminated_last_line`], if any.
+    pub fn truncation_warning(&self) -> Option<Warning> {
+        self.unterminated_last_line().map(|line| {
+            Warning::at(
+                &self.display,
+                line,
+                "the file ends without a line end; its last line may be truncated",
+            )
+        })
+    }
+
+    /// The first lines that are neither blank nor `#` comments, for guessing what a file is.
+    pub fn first_meaningful_lines(&self, count: usize) -> impl Iterator<Item = &str> + '_ {
+        self.text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).take(count)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+
+    use flate2::Compression;
+    use flate2::write::GzEncoder;
+
+    use super::*;
+
+    fn gzip(text: &str) -> Vec<u8> {
+        let mut encoder = GzEncoder::new(Vec::new(), Compression::fast());
+        encoder.write_all(text.as_bytes()).unwrap();
+        encoder.finish().unwrap()
+    }
+
+    #[test]
+    fn gzip_is_detected_by_magic_bytes_whatever_the_name() {
+        let (input, warnings) = Input::from_bytes("opensm.fdbs", gzip("a\nb\n")).unwrap();
+        assert!(warnings.is_empty());
+        assert_eq!(input.lines().collect::<Vec<_>>(), vec![(1, "a"), (2, "b")]);
+    }
+
+    #[test]
+    fn plain_text_named_gz_is_read_as_plain_text() {
+        let (input, _) = Input::from_bytes("x.lst.gz", b"plain\n".to_vec()).unwrap();
+        assert_eq!(input.text(), "plain\n");
+    }
+
+    #[test]
+    fn corrupt_gzip_is_an_error_naming_the_file() {
+        let mut bytes = gzip("some text that compresses\n");
+        bytes.truncate(12);
+        let err = Input::from_bytes("rail0/opensm.fdbs.gz", bytes).unwrap_err();
+        assert!(err.to_string().starts_with("rail0/opensm.fdbs.gz: cannot decompress"), "{err}");
+    }
+
+    #[test]
+    fn invalid_utf8_is_replaced_with_one_warning_on_its_line() {
+        let (input, warnings) = Input::from_bytes("f", b"ok\nn\xe9ud\n".to_vec()).unwrap();
+        assert_eq!(warnings.len(), 1);
+        assert_eq!(warnings[0].line, Some(2));
+        assert_eq!(input.lines().nth(1), Some((2, "n\u{fffd}ud")));
+    }
+
+    #[test]
+    fn crlf_line_ends_are_stripped() {
+        let input = Input::from_text("f", "a\r\nb\r\n");
+        assert_eq!(input.lines().map(|(_, l)| l).collect::<Vec<_>>(), vec!["a", "b"]);
+        assert_eq!(input.unterminated_last_line(), None);
+    }
+
+    #[test]
+    fn a_missing_final_line_end_is_reported_as_possible_truncation() {
+        let input = Input::from_text("f", "a\nb\nc");
+        assert_eq!(input.unterminated_last_line(), Some(3));
+        assert_eq!(input.truncation_warning().and_then(|w| w.line), Some(3));
+        assert_eq!(Input::from_text("f", "").unterminated_last_line(), None);
+    }
+
+    #[test]
+    fn first_meaningful_lines_skip_blanks_and_comments() {
+        let input = Input::from_text("f", "\n# header\n  \nfirst\nsecond\n");
+        assert_eq!(input.first_meaningful_lines(5).collect::<Vec<_>>(), vec!["first", "second"]);
+    }
+}
