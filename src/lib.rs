@@ -11,4 +11,5 @@ pub mod layout;
 pub mod model;
 pub mod profile_io;
 pub mod routing;
+pub mod scene;
 pub mod units;

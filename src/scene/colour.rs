@@ -1,0 +1,250 @@
+//! Colours, colour maps and the value → colour scale shared by every painter.
+//!
+//! Sequential maps (copper, viridis, cividis, magma) colour loads from 0 up; diverging maps
+//! (RdBu, PuOr) colour signed differences around 0, red/orange for positive (A > B).
+//! The curves come from `colorous`, except copper, which is matplotlib's linear formula that
+//! Boxfish used as its default.
+
+use std::fmt;
+
+/// A straight-alpha sRGB colour.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Rgba(pub [u8; 4]);
+
+impl Rgba {
+    pub const WHITE: Rgba = Rgba([255, 255, 255, 255]);
+    pub const BLACK: Rgba = Rgba([0, 0, 0, 255]);
+    pub const TRANSPARENT: Rgba = Rgba([0, 0, 0, 0]);
+
+    pub const fn rgb(r: u8, g: u8, b: u8) -> Rgba {
+        Rgba([r, g, b, 255])
+    }
+
+    pub fn with_alpha(self, alpha: u8) -> Rgba {
+        let [r, g, b, _] = self.0;
+        Rgba([r, g, b, alpha])
+    }
+
+    /// Mixes toward `other` by `t` in 0..=1 (alpha too).
+    pub fn lerp(self, other: Rgba, t: f32) -> Rgba {
+        let t = t.clamp(0.0, 1.0);
+        let mut out = [0u8; 4];
+        for (i, o) in out.iter_mut().enumerate() {
+            let (a, b) = (f32::from(self.0[i]), f32::from(other.0[i]));
+            *o = (a + (b - a) * t).round() as u8;
+        }
+        Rgba(out)
+    }
+
+    /// `#rrggbb`, as SVG wants it (alpha goes in a separate attribute).
+    pub fn hex(self) -> String {
+        let [r, g, b, _] = self.0;
+        format!("#{r:02x}{g:02x}{b:02x}")
+    }
+
+    pub fn alpha_f32(self) -> f32 {
+        f32::from(self.0[3]) / 255.0
+    }
+}
+
+/// A named colour map.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ColourMap {
+    /// Boxfish's default: black → copper.
+    #[default]
+    Copper,
+    Viridis,
+    Cividis,
+    Magma,
+    /// Diverging blue (negative) – white – red (positive).
+    RdBu,
+    /// Diverging purple (negative) – white – orange (positive).
+    PuOr,
+}
+
+impl ColourMap {
+    pub const ALL: [ColourMap; 6] = [
+        ColourMap::Copper,
+        ColourMap::Viridis,
+        ColourMap::Cividis,
+        ColourMap::Magma,
+        ColourMap::RdBu,
+        ColourMap::PuOr,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ColourMap::Copper => "copper",
+            ColourMap::Viridis => "viridis",
+            ColourMap::Cividis => "cividis",
+            ColourMap::Magma => "magma",
+            ColourMap::RdBu => "rdbu",
+            ColourMap::PuOr => "puor",
+        }
+    }
+
+    /// Parses a name as [`name`](Self::name) prints it, case-insensitively.
+    pub fn parse(name: &str) -> Option<ColourMap> {
+        let lower = name.to_ascii_lowercase();
+        ColourMap::ALL.into_iter().find(|m| m.name() == lower)
+    }
+
+    pub fn is_diverging(self) -> bool {
+        matches!(self, ColourMap::RdBu | ColourMap::PuOr)
+    }
+
+    /// The colour at `t` in 0..=1 (0 = low / most negative, 1 = high / most positive).
+    pub fn at(self, t: f64) -> Rgba {
+        let t = if t.is_nan() { 0.0 } else { t.clamp(0.0, 1.0) };
+        let c = match self {
+            ColourMap::Copper => {
+                let channel = |x: f64| (x.clamp(0.0, 1.0) * 255.0).round() as u8;
+                return Rgba::rgb(channel(1.25 * t), channel(0.7812 * t), channel(0.4975 * t));
+            }
+            ColourMap::Viridis => colorous::VIRIDIS.eval_continuous(t),
+            ColourMap::Cividis => colorous::CIVIDIS.eval_continuous(t),
+            ColourMap::Magma => colorous::MAGMA.eval_continuous(t),
+            // colorous runs red → blue and purple → orange; we put positive at the red/orange end.
+            ColourMap::RdBu => colorous::RED_BLUE.eval_continuous(1.0 - t),
+            ColourMap::PuOr => colorous::PURPLE_ORANGE.eval_continuous(1.0 - t),
+        };
+        Rgba::rgb(c.r, c.g, c.b)
+    }
+
+    /// A 256-entry table, so painting thousands of links does not evaluate splines.
+    pub fn lut(self) -> [Rgba; 256] {
+        let mut lut = [Rgba::BLACK; 256];
+        for (i, c) in lut.iter_mut().enumerate() {
+            *c = self.at(i as f64 / 255.0);
+        }
+        lut
+    }
+}
+
+impl fmt::Display for ColourMap {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How values are spread over the colour map.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ScaleKind {
+    #[default]
+    Linear,
+    /// `ln(1 + |v|)`: keeps small loads distinguishable next to a few huge ones.
+    Log,
+}
+
+impl ScaleKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ScaleKind::Linear => "linear",
+            ScaleKind::Log => "log",
+        }
+    }
+}
+
+/// Value → colour: a map, a scale and the value range `[min, max]` the map spans.
+/// For a diverging map the range is symmetric around 0 (`min = -max`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ColourScale {
+    pub map: ColourMap,
+    pub kind: ScaleKind,
+    pub min: f64,
+    pub max: f64,
+    lut: [Rgba; 256],
+}
+
+impl ColourScale {
+    /// A scale over `[min, max]`; a diverging map widens the range to be symmetric around 0.
+    pub fn new(map: ColourMap, kind: ScaleKind, min: f64, max: f64) -> Self {
+        let (min, max) = if map.is_diverging() {
+            let m = min.abs().max(max.abs());
+            (-m, m)
+        } else {
+            (min.min(max), max.max(min))
+        };
+        ColourScale { map, kind, min, max, lut: map.lut() }
+    }
+
+    /// Where `value` falls on the map, 0..=1.
+    pub fn position(&self, value: f64) -> f64 {
+        let f = |v: f64| match self.kind {
+            ScaleKind::Linear => v,
+            ScaleKind::Log => v.signum() * v.abs().ln_1p(),
+        };
+        let (lo, hi) = (f(self.min), f(self.max));
+        if hi <= lo {
+            return if self.map.is_diverging() { 0.5 } else { 0.0 };
+        }
+        ((f(value) - lo) / (hi - lo)).clamp(0.0, 1.0)
+    }
+
+    /// The value at map position `t` (the inverse of [`position`](Self::position)), for legends.
+    pub fn value_at(&self, t: f64) -> f64 {
+        let f = |v: f64| match self.kind {
+            ScaleKind::Linear => v,
+            ScaleKind::Log => v.signum() * v.abs().ln_1p(),
+        };
+        let (lo, hi) = (f(self.min), f(self.max));
+        let x = lo + (hi - lo) * t;
+        match self.kind {
+            ScaleKind::Linear => x,
+            ScaleKind::Log => x.signum() * x.abs().exp_m1(),
+        }
+    }
+
+    pub fn colour(&self, value: f64) -> Rgba {
+        self.lut[(self.position(value) * 255.0).round() as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn copper_runs_from_black_to_copper() {
+        assert_eq!(ColourMap::Copper.at(0.0), Rgba::BLACK);
+        assert_eq!(ColourMap::Copper.at(1.0), Rgba::rgb(255, 199, 127));
+    }
+
+    #[test]
+    fn diverging_maps_are_white_at_zero_and_red_for_positive() {
+        let scale = ColourScale::new(ColourMap::RdBu, ScaleKind::Linear, -10.0, 4.0);
+        assert_eq!((scale.min, scale.max), (-10.0, 10.0));
+        let [r, g, b, _] = scale.colour(0.0).0;
+        assert!(r > 230 && g > 230 && b > 230, "{r} {g} {b}");
+        let [r, _, b, _] = scale.colour(10.0).0;
+        assert!(r > b);
+        let [r, _, b, _] = scale.colour(-10.0).0;
+        assert!(b > r);
+    }
+
+    #[test]
+    fn log_scale_spreads_small_values_and_inverts() {
+        let lin = ColourScale::new(ColourMap::Viridis, ScaleKind::Linear, 0.0, 1e9);
+        let log = ColourScale::new(ColourMap::Viridis, ScaleKind::Log, 0.0, 1e9);
+        assert!(log.position(1e3) > 0.3);
+        assert!(lin.position(1e3) < 0.01);
+        for t in [0.0, 0.25, 0.5, 1.0] {
+            assert!((log.position(log.value_at(t)) - t).abs() < 1e-9);
+        }
+    }
+
+    #[test]
+    fn an_empty_range_maps_to_the_bottom_of_the_map() {
+        let s = ColourScale::new(ColourMap::Magma, ScaleKind::Linear, 0.0, 0.0);
+        assert_eq!(s.position(5.0), 0.0);
+    }
+
+    #[test]
+    fn map_names_parse_back() {
+        for m in ColourMap::ALL {
+            assert_eq!(ColourMap::parse(m.name()), Some(m));
+        }
+        assert_eq!(ColourMap::parse("Viridis"), Some(ColourMap::Viridis));
+        assert_eq!(ColourMap::parse("jet"), None);
+    }
+}

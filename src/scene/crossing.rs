@@ -1,0 +1,82 @@
+//! Who crossed a link end: the source → destination pairs (hosts and ranks) whose traced paths
+//! use it, with their bytes, largest first. The same tracing that `routing::hottest` does, for
+//! one picked end.
+
+use std::collections::HashMap;
+
+use rayon::prelude::*;
+
+use crate::model::{Cluster, LinkEnd};
+use crate::routing::{FlowSet, trace};
+
+/// One row of the "crossing this link end" table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Crossing {
+    pub src_host: Option<usize>,
+    pub dst_host: Option<usize>,
+    pub src_rank: u32,
+    pub dst_rank: Option<u32>,
+    pub bytes: u64,
+}
+
+/// The pairs crossing `end` on `rail` in these flow sets, merged by (hosts, ranks), largest first
+/// (ties by source rank then destination rank, so the order is stable), at most `limit` rows.
+pub fn crossings(
+    cluster: &Cluster,
+    flows: &[&FlowSet],
+    rail: usize,
+    end: LinkEnd,
+    limit: usize,
+) -> Vec<Crossing> {
+    let Some(fabric) = cluster.rails.get(rail) else { return Vec::new() };
+    let mut merged: HashMap<(Option<usize>, Option<usize>, u32, Option<u32>), u64> = HashMap::new();
+    for set in flows {
+        let (Some(rail_flows), Some(origins)) = (set.flows.get(rail), set.origins.get(rail)) else {
+            continue;
+        };
+        let hits: Vec<_> = rail_flows
+            .par_iter()
+            .zip(origins.par_iter())
+            .filter(|(flow, _)| trace(fabric, flow.src, flow.dst).link_ends.contains(&end))
+            .map(|(flow, o)| ((o.src_host, o.dst_host, o.src_rank, o.dst_rank), flow.bytes))
+            .collect();
+        for (key, bytes) in hits {
+            *merged.entry(key).or_insert(0) += bytes;
+        }
+    }
+    let mut rows: Vec<Crossing> = merged
+        .into_iter()
+        .map(|((src_host, dst_host, src_rank, dst_rank), bytes)| Crossing {
+            src_host,
+            dst_host,
+            src_rank,
+            dst_rank,
+            bytes,
+        })
+        .collect();
+    rows.sort_by(|a, b| {
+        b.bytes.cmp(&a.bytes).then(a.src_rank.cmp(&b.src_rank)).then(a.dst_rank.cmp(&b.dst_rank))
+    });
+    rows.truncate(limit);
+    rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::routing::RegionKey;
+    use crate::scene::dataset::Dataset;
+
+    #[test]
+    fn the_pairs_crossing_an_end_add_up_to_its_load() {
+        let d = Dataset::synthetic(4, 2, 2, 1);
+        let load = &d.loads.total.rails[0];
+        let (index, &bytes) = load.bytes.iter().enumerate().max_by_key(|(_, b)| **b).unwrap();
+        let end = LinkEnd::from_index(index);
+        let flows = [&d.flows[&RegionKey::Total]];
+        let rows = crossings(&d.cluster, &flows, 0, end, usize::MAX);
+        assert_eq!(rows.iter().map(|r| r.bytes).sum::<u64>(), bytes);
+        assert!(rows.windows(2).all(|w| w[0].bytes >= w[1].bytes));
+        assert_eq!(crossings(&d.cluster, &flows, 0, end, 3).len(), 3.min(rows.len()));
+    }
+}

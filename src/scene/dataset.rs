@@ -1,0 +1,182 @@
+//! One opened data set: a cluster (its rails), its layout, a profile's loads per region and the
+//! flows behind them (for "who crosses this link end"), plus every warning met on the way.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use crate::layout::{ClusterLayout, FatTreeOptions, layout_fat_tree};
+use crate::model::synthetic::TwoLevel;
+use crate::model::{Cluster, EpochMicros, Lid, Profile, RailId, Warning};
+use crate::routing::flows::FlowOrigin;
+use crate::routing::{Flow, FlowSet, Loads, RailLoad, RegionKey, RegionLoads, accumulate};
+
+use super::highlight::RankHosts;
+use super::values::RegionSelection;
+
+/// A region as the region list shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RegionInfo {
+    pub number: u32,
+    pub name: Option<String>,
+    pub dumptime: Option<EpochMicros>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Dataset {
+    /// Shown in titles: the rail directories' or the profile's name.
+    pub name: String,
+    /// What it was loaded from (watched for changes): one list per rail.
+    pub rail_paths: Vec<Vec<PathBuf>>,
+    pub profile_path: Option<PathBuf>,
+    pub cluster: Cluster,
+    pub layout: ClusterLayout,
+    pub profile: Option<Profile>,
+    pub loads: Loads,
+    /// The flows of each region and of the total, to find who crossed a link end.
+    pub flows: BTreeMap<RegionKey, FlowSet>,
+    pub rank_hosts: RankHosts,
+    pub warnings: Vec<Warning>,
+}
+
+impl Dataset {
+    /// Lays out the cluster and indexes ranks by host.
+    pub fn assemble(
+        name: String,
+        cluster: Cluster,
+        profile: Option<Profile>,
+        loads: Loads,
+        flows: BTreeMap<RegionKey, FlowSet>,
+        warnings: Vec<Warning>,
+    ) -> Dataset {
+        let layout = layout_fat_tree(&cluster, &FatTreeOptions::default());
+        let rank_hosts = profile
+            .iter()
+            .flat_map(|p| p.ranks.iter())
+            .filter_map(|r| Some((r.rank, cluster.host_index(&r.host)?)))
+            .collect();
+        Dataset {
+            name,
+            rail_paths: Vec::new(),
+            profile_path: None,
+            cluster,
+            layout,
+            profile,
+            loads,
+            flows,
+            rank_hosts,
+            warnings,
+        }
+    }
+
+    pub fn regions(&self) -> Vec<RegionInfo> {
+        self.loads
+            .regions
+            .iter()
+            .filter_map(|r| {
+                Some(RegionInfo { number: r.region?, name: r.name.clone(), dumptime: r.dumptime })
+            })
+            .collect()
+    }
+
+    /// The flow sets behind a selection (for a diff: those of A, the side that has the bytes).
+    pub fn flows_for(&self, selection: RegionSelection) -> Vec<&FlowSet> {
+        let get = |k: RegionKey| self.flows.get(&k);
+        match selection {
+            RegionSelection::Total => get(RegionKey::Total).into_iter().collect(),
+            RegionSelection::Region(n) => get(RegionKey::Region(n)).into_iter().collect(),
+            RegionSelection::Cumulative(n) => self
+                .flows
+                .iter()
+                .filter(|(k, _)| matches!(k, RegionKey::Region(m) if *m <= n))
+                .map(|(_, f)| f)
+                .collect(),
+            RegionSelection::Diff(a, _) => get(a).into_iter().collect(),
+        }
+    }
+
+    /// A synthetic two-level fat tree on `rails` rails with two regions of traffic, for tests and
+    /// benchmarks: region 1 an all-to-all of 1 KiB per pair, region 2 every host sending 1 MiB to
+    /// the host half the machine and one further away (a shift that loads the spines unevenly).
+    pub fn synthetic(leaves: usize, hosts_per_leaf: usize, spines: usize, rails: usize) -> Dataset {
+        let fabrics = (0..rails)
+            .map(|r| {
+                TwoLevel::new(leaves, hosts_per_leaf, spines).rail(RailId(r as u8), (r as u64) << 32).build()
+            })
+            .collect();
+        let cluster = Cluster::new(fabrics);
+        let n = cluster.hosts.len();
+        let all_to_all: Vec<(usize, usize, u64)> =
+            (0..n).flat_map(|s| (0..n).filter(move |&d| d != s).map(move |d| (s, d, 1024))).collect();
+        let shift: Vec<(usize, usize, u64)> = (0..n).map(|s| (s, (s + n / 2 + 1) % n, 1 << 20)).collect();
+        let region1 = flow_set(&cluster, &all_to_all);
+        let region2 = flow_set(&cluster, &shift);
+        let total = flow_set(&cluster, &[all_to_all, shift].concat());
+        let loads_of = |set: &FlowSet, region: Option<u32>, name: &str| RegionLoads {
+            region,
+            name: Some(name.to_string()),
+            dumptime: region.map(|r| EpochMicros(1_700_000_000_000_000 + i64::from(r) * 1_000_000)),
+            rails: cluster
+                .rails
+                .iter()
+                .zip(&set.flows)
+                .map(|(f, fl)| accumulate(f, fl))
+                .collect::<Vec<RailLoad>>(),
+            ..Default::default()
+        };
+        let loads = Loads {
+            regions: vec![loads_of(&region1, Some(1), "all-to-all"), loads_of(&region2, Some(2), "shift")],
+            total: loads_of(&total, None, "total"),
+        };
+        let flows = BTreeMap::from([
+            (RegionKey::Region(1), region1),
+            (RegionKey::Region(2), region2),
+            (RegionKey::Total, total),
+        ]);
+        let name = format!("synthetic {leaves}×{hosts_per_leaf}, {spines} spines, {rails} rails");
+        Dataset::assemble(name, cluster, None, loads, flows, Vec::new())
+    }
+}
+
+/// Host → host bytes split evenly over the rails (rank = host index), as `RailPolicy::Split` does.
+fn flow_set(cluster: &Cluster, pairs: &[(usize, usize, u64)]) -> FlowSet {
+    let rails = cluster.rails.len();
+    let mut set =
+        FlowSet { flows: vec![Vec::new(); rails], origins: vec![Vec::new(); rails], ..Default::default() };
+    let lid = |h: usize, r: usize| -> Option<Lid> {
+        cluster.hosts[h].on_rail(r).first().and_then(|&ca| cluster.rails[r].node(ca).base_lid())
+    };
+    for &(s, d, bytes) in pairs {
+        for r in 0..rails {
+            let (Some(src), Some(dst)) = (lid(s, r), lid(d, r)) else { continue };
+            let share = bytes / rails as u64 + u64::from((r as u64) < bytes % rails as u64);
+            set.flows[r].push(Flow { src, dst, bytes: share });
+            set.origins[r].push(FlowOrigin {
+                src_rank: s as u32,
+                dst_rank: Some(d as u32),
+                src_host: Some(s),
+                dst_host: Some(d),
+            });
+        }
+    }
+    set
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_synthetic_dataset_routes_every_byte_and_lists_its_regions() {
+        let d = Dataset::synthetic(4, 4, 2, 2);
+        assert_eq!(d.cluster.hosts.len(), 16);
+        for region in d.loads.regions.iter().chain([&d.loads.total]) {
+            for rail in &region.rails {
+                assert!(rail.is_conserved());
+                assert_eq!(rail.undelivered, 0);
+            }
+        }
+        let names: Vec<_> = d.regions().into_iter().map(|r| (r.number, r.name)).collect();
+        assert_eq!(names, [(1, Some("all-to-all".into())), (2, Some("shift".into()))]);
+        assert_eq!(d.flows_for(RegionSelection::Cumulative(2)).len(), 2);
+    }
+}

@@ -1,0 +1,233 @@
+//! A scene on a pixel canvas: the [`DrawList`] every painter consumes (egui, PNG, SVG), and
+//! picking (which glyph is under the cursor).
+//!
+//! The canvas is split once, here, so all painters agree: a title strip on top, level labels on
+//! the left, the plot in the middle (links and nodes are clipped to it), the legends on the right.
+
+use crate::layout::Position;
+
+use super::camera::{Camera, ScreenRect, Transform};
+use super::colour::Rgba;
+use super::{Emphasis, MarkOf, Scene};
+
+const TITLE_H: f32 = 26.0;
+const LEFT_W: f32 = 46.0;
+const RIGHT_W: f32 = 176.0;
+const BOTTOM_H: f32 = 10.0;
+const LEGEND_STEPS: usize = 64;
+pub const INK: Rgba = Rgba::rgb(40, 40, 48);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Align {
+    Start,
+    Centre,
+    End,
+}
+
+/// A straight line; link halves carry their index into `Scene::halves`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Line {
+    pub a: [f32; 2],
+    pub b: [f32; 2],
+    pub width: f32,
+    pub colour: Rgba,
+    pub half: usize,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Shape {
+    Circle,
+    Square,
+}
+
+/// A node mark: `radius` is half the side of a square.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Dot {
+    pub centre: [f32; 2],
+    pub radius: f32,
+    pub shape: Shape,
+    pub fill: Rgba,
+    /// An outline, drawn for highlighted marks.
+    pub ring: Option<Rgba>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rect {
+    pub rect: ScreenRect,
+    pub fill: Rgba,
+    pub stroke: Option<Rgba>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Text {
+    pub pos: [f32; 2],
+    pub size: f32,
+    pub colour: Rgba,
+    /// Horizontal, then vertical alignment of the text box on `pos`.
+    pub align: (Align, Align),
+    pub text: String,
+}
+
+/// Pixel-space primitives, painted in this order: background, `lines` and `dots` clipped to
+/// `plot`, then `rects` and `texts` unclipped.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DrawList {
+    pub width: f32,
+    pub height: f32,
+    pub background: Rgba,
+    pub plot: ScreenRect,
+    pub lines: Vec<Line>,
+    pub dots: Vec<Dot>,
+    pub rects: Vec<Rect>,
+    pub texts: Vec<Text>,
+}
+
+/// The plot rectangle of a `width × height` canvas.
+pub fn plot_rect(width: f32, height: f32) -> ScreenRect {
+    ScreenRect::new(LEFT_W, TITLE_H, width - LEFT_W - RIGHT_W, height - TITLE_H - BOTTOM_H)
+}
+
+/// Sizes in pixels for the current zoom: (line width, mark radius).
+pub fn glyph_sizes(scene: &Scene, t: &Transform) -> (f32, f32) {
+    let slot_px = scene.slot * t.scale[0];
+    ((slot_px * 0.25).clamp(1.0, 3.0), (slot_px * 0.35).clamp(1.5, 6.0))
+}
+
+pub fn draw_list(scene: &Scene, camera: &Camera, width: f32, height: f32) -> DrawList {
+    let plot = plot_rect(width, height);
+    let t = Transform::new(camera, &scene.bounds, plot);
+    let mut out = DrawList { width, height, background: scene.background, plot, ..Default::default() };
+    link_lines(scene, &t, &mut out.lines);
+    node_dots(scene, &t, &mut out.dots);
+    chrome(scene, &t, &mut out);
+    out
+}
+
+/// The visible link halves as lines (culled to the plot).
+pub fn link_lines(scene: &Scene, t: &Transform, out: &mut Vec<Line>) {
+    let (width, _) = glyph_sizes(scene, t);
+    let p = t.plot;
+    out.reserve(scene.halves.len());
+    for (i, h) in scene.halves.iter().enumerate() {
+        let (a, b) = (t.to_screen(h.from), t.to_screen(h.to));
+        if a[0].max(b[0]) < p.x
+            || a[0].min(b[0]) > p.right()
+            || a[1].max(b[1]) < p.y
+            || a[1].min(b[1]) > p.bottom()
+        {
+            continue;
+        }
+        let w = if h.emphasis == Emphasis::Lit { width * 2.0 + 1.0 } else { width };
+        out.push(Line { a, b, width: w, colour: h.colour, half: i });
+    }
+}
+
+fn node_dots(scene: &Scene, t: &Transform, out: &mut Vec<Dot>) {
+    let (_, radius) = glyph_sizes(scene, t);
+    for m in &scene.marks {
+        let centre = t.to_screen(m.at);
+        if !t.plot.contains(centre) {
+            continue;
+        }
+        let shape = if matches!(m.of, MarkOf::Host(_)) { Shape::Circle } else { Shape::Square };
+        let ring = (m.emphasis == Emphasis::Lit).then_some(Rgba::rgb(0, 150, 255));
+        out.push(Dot { centre, radius, shape, fill: m.colour, ring });
+    }
+}
+
+fn text(pos: [f32; 2], size: f32, align: (Align, Align), s: impl Into<String>) -> Text {
+    Text { pos, size, colour: INK, align, text: s.into() }
+}
+
+/// Title, level labels, plot frame and legends.
+fn chrome(scene: &Scene, t: &Transform, out: &mut DrawList) {
+    let plot = t.plot;
+    out.texts.push(text([LEFT_W, TITLE_H / 2.0], 15.0, (Align::Start, Align::Centre), scene.title.clone()));
+    for label in &scene.labels {
+        let y = t.to_screen(Position { x: 0.0, y: label.y })[1];
+        if y >= plot.y && y <= plot.bottom() {
+            out.texts.push(text([LEFT_W - 6.0, y], 12.0, (Align::End, Align::Centre), label.text.clone()));
+        }
+    }
+    out.rects.push(Rect { rect: plot, fill: Rgba::TRANSPARENT, stroke: Some(Rgba::rgb(200, 200, 200)) });
+    let top = plot.y + 22.0;
+    let bottom = (plot.bottom() - 58.0).max(top + 20.0);
+    for (i, legend) in scene.legends.iter().enumerate() {
+        let x = plot.right() + 14.0 + i as f32 * 82.0;
+        let bar = ScreenRect::new(x, top, 14.0, bottom - top);
+        out.texts.push(text([x + 7.0, top - 6.0], 14.0, (Align::Centre, Align::End), legend.title.clone()));
+        let step = bar.h / LEGEND_STEPS as f32;
+        for s in 0..LEGEND_STEPS {
+            let v = (s as f64 + 0.5) / LEGEND_STEPS as f64;
+            let y = bar.bottom() - (s + 1) as f32 * step;
+            let fill = legend.scale.colour(legend.scale.value_at(v));
+            out.rects.push(Rect { rect: ScreenRect::new(bar.x, y, bar.w, step + 0.5), fill, stroke: None });
+        }
+        out.rects.push(Rect { rect: bar, fill: Rgba::TRANSPARENT, stroke: Some(INK) });
+        for (pos, label) in &legend.ticks {
+            let y = bar.bottom() - *pos as f32 * bar.h;
+            out.rects.push(Rect {
+                rect: ScreenRect::new(bar.right(), y - 0.5, 4.0, 1.0),
+                fill: INK,
+                stroke: None,
+            });
+            out.texts.push(text([bar.right() + 6.0, y], 11.0, (Align::Start, Align::Centre), label.clone()));
+        }
+        out.texts.push(text(
+            [x + 7.0, bar.bottom() + 6.0],
+            11.0,
+            (Align::Centre, Align::Start),
+            legend.scale_name(),
+        ));
+    }
+    for (i, legend) in scene.legends.iter().enumerate() {
+        let y = bottom + 26.0 + i as f32 * 15.0;
+        let caption = format!("{}: {}", legend.title, legend.caption);
+        out.texts.push(text([plot.right() + 14.0, y], 11.0, (Align::Start, Align::Start), caption));
+    }
+}
+
+/// What is under the cursor.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Picked {
+    Mark(usize),
+    Half(usize),
+}
+
+/// The mark under `cursor` (within its radius plus 3 px), else the nearest link half within
+/// 4 px, else nothing. Indices point into the scene's `marks` / `halves`.
+pub fn pick(scene: &Scene, t: &Transform, cursor: [f32; 2]) -> Option<Picked> {
+    if !t.plot.contains(cursor) {
+        return None;
+    }
+    let (width, radius) = glyph_sizes(scene, t);
+    let dist2 = |p: [f32; 2]| (p[0] - cursor[0]).powi(2) + (p[1] - cursor[1]).powi(2);
+    let reach = (radius + 3.0).powi(2);
+    let best_mark = scene
+        .marks
+        .iter()
+        .enumerate()
+        .map(|(i, m)| (i, dist2(t.to_screen(m.at))))
+        .filter(|&(_, d)| d <= reach)
+        .min_by(|a, b| a.1.total_cmp(&b.1));
+    if let Some((i, _)) = best_mark {
+        return Some(Picked::Mark(i));
+    }
+    let reach = (width / 2.0 + 4.0).powi(2);
+    scene
+        .halves
+        .iter()
+        .enumerate()
+        .map(|(i, h)| (i, segment_dist2(t.to_screen(h.from), t.to_screen(h.to), cursor)))
+        .filter(|&(_, d)| d <= reach)
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(i, _)| Picked::Half(i))
+}
+
+fn segment_dist2(a: [f32; 2], b: [f32; 2], p: [f32; 2]) -> f32 {
+    let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
+    let len2 = dx * dx + dy * dy;
+    let t = if len2 > 0.0 { (((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / len2).clamp(0.0, 1.0) } else { 0.0 };
+    let (x, y) = (a[0] + t * dx, a[1] + t * dy);
+    (x - p[0]).powi(2) + (y - p[1]).powi(2)
+}

@@ -1,0 +1,150 @@
+//! What is drawn, as plain data: the one [`Scene`] that the egui painter, the PNG writer and the
+//! SVG writer all paint, so an export is exactly what the window shows.
+//!
+//! Conventions: a scene is in **world units**, the layout's (x counts slots in a level, y counts
+//! levels, y grows upward, hosts at y = 0, rail 0 above). [`draw::draw_list`] maps a scene
+//! through a [`camera::Camera`] onto a pixel canvas (y down) as a [`draw::DrawList`], which is
+//! what painters consume. Colours are straight-alpha sRGB. Bytes are bytes.
+//!
+//! Each link is two [`Half`]s, from each end's node to the link's midpoint, coloured by the bytes
+//! that end's node sent, so both directions of a full-duplex link show.
+//!
+//! The evaluation that decides what is drawn lives here too, free of any GUI: [`filter`] (which
+//! link ends pass), [`highlight`] (what a pick lights across domains), [`linking`] (what linked
+//! views share), [`values`] (which region's numbers).
+
+pub mod camera;
+pub mod colour;
+pub mod crossing;
+pub mod dataset;
+pub mod draw;
+pub mod fat_tree;
+pub mod filter;
+pub mod highlight;
+pub mod legend;
+pub mod linking;
+pub mod values;
+pub mod view;
+
+use petgraph::graph::NodeIndex;
+
+pub use camera::{Camera, ScreenRect};
+pub use colour::{ColourMap, ColourScale, Rgba, ScaleKind};
+pub use dataset::Dataset;
+pub use draw::{DrawList, draw_list};
+pub use fat_tree::{SceneOptions, build_fat_tree_scene};
+pub use filter::{Attribute, Clause, Combine, Filter, Relation};
+pub use highlight::{Highlight, Lit, RankHosts, Seed};
+pub use legend::Legend;
+pub use values::{LinkValues, NodeAttribute, NodeValues, RegionSelection};
+pub use view::{ViewSpec, scene_for};
+
+use crate::layout::Position;
+use crate::model::LinkEnd;
+
+/// How a glyph stands relative to the current highlight.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Emphasis {
+    /// Nothing is highlighted.
+    #[default]
+    Normal,
+    /// Part of the highlight: drawn wider, on top.
+    Lit,
+    /// Something else is highlighted: drawn faded.
+    Dim,
+}
+
+/// Half of a link: from the node at `end` to the link's midpoint.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Half {
+    pub from: Position,
+    pub to: Position,
+    pub colour: Rgba,
+    pub rail: u8,
+    pub end: LinkEnd,
+    pub emphasis: Emphasis,
+}
+
+/// What a node mark stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MarkOf {
+    /// A host (drawn once for all rails), index into `Cluster::hosts`.
+    Host(usize),
+    /// A switch (or router) on a rail.
+    Switch { rail: u8, node: NodeIndex },
+}
+
+/// A node: a filled circle (hosts) or square (switches).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Mark {
+    pub at: Position,
+    pub colour: Rgba,
+    pub of: MarkOf,
+    pub emphasis: Emphasis,
+}
+
+/// A level label (`1a`, `2b`, `hosts`) at the left edge, at world height `y`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LevelLabel {
+    pub y: f32,
+    pub text: String,
+}
+
+/// A world-space rectangle.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Bounds {
+    pub min: Position,
+    pub max: Position,
+}
+
+impl Bounds {
+    pub fn width(&self) -> f32 {
+        self.max.x - self.min.x
+    }
+
+    pub fn height(&self) -> f32 {
+        self.max.y - self.min.y
+    }
+
+    pub fn centre(&self) -> Position {
+        Position { x: (self.min.x + self.max.x) / 2.0, y: (self.min.y + self.max.y) / 2.0 }
+    }
+}
+
+/// Everything one view draws.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Scene {
+    pub title: String,
+    pub background: Rgba,
+    /// The world area that "fit" shows.
+    pub bounds: Bounds,
+    /// World distance between neighbouring hosts; marks and lines are sized from it.
+    pub slot: f32,
+    /// Visible link halves; lit ones last, so they paint on top.
+    pub halves: Vec<Half>,
+    pub marks: Vec<Mark>,
+    pub labels: Vec<LevelLabel>,
+    /// The node legend ("N") then the link legend ("L").
+    pub legends: Vec<Legend>,
+}
+
+impl Scene {
+    /// Links with at least one visible half.
+    pub fn visible_link_count(&self) -> usize {
+        let mut links: Vec<(u8, usize)> = self.halves.iter().map(|h| (h.rail, h.end.edge.index())).collect();
+        links.sort_unstable();
+        links.dedup();
+        links.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn glyphs_stay_small() {
+        assert!(std::mem::size_of::<Half>() <= 40, "{}", std::mem::size_of::<Half>());
+        assert!(std::mem::size_of::<Mark>() <= 32, "{}", std::mem::size_of::<Mark>());
+    }
+}

@@ -1,0 +1,229 @@
+//! The numbers a view colours by: bytes per link end for a region selection, and per node.
+//!
+//! Loads are linear in the traffic, so a cumulative view is the sum of the region deltas up to a
+//! region, and a diff is one selection minus another, value by value.
+
+use crate::model::{Cluster, LinkEnd, NodeKind};
+use crate::routing::{Loads, RegionKey};
+
+/// Which traffic a view shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum RegionSelection {
+    /// Everything up to the last dump.
+    #[default]
+    Total,
+    /// Region N's own traffic (its delta).
+    Region(u32),
+    /// Regions up to and including N, summed.
+    Cumulative(u32),
+    /// A − B, value by value (signed).
+    Diff(RegionKey, RegionKey),
+}
+
+impl RegionSelection {
+    pub fn is_diff(self) -> bool {
+        matches!(self, RegionSelection::Diff(..))
+    }
+
+    /// A short label for titles and legends: `total`, `region 3`, `regions ≤ 3`, `region 2 − region 1`.
+    pub fn label(self) -> String {
+        let key = |k: RegionKey| match k {
+            RegionKey::Total => "total".to_string(),
+            RegionKey::Region(n) => format!("region {n}"),
+        };
+        match self {
+            RegionSelection::Total => "total".into(),
+            RegionSelection::Region(n) => format!("region {n}"),
+            RegionSelection::Cumulative(n) => format!("regions ≤ {n}"),
+            RegionSelection::Diff(a, b) => format!("{} − {}", key(a), key(b)),
+        }
+    }
+}
+
+/// Bytes per link end, per rail (`rails[r][LinkEnd::index]`); signed for a diff.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LinkValues {
+    pub rails: Vec<Vec<f64>>,
+    pub signed: bool,
+}
+
+impl LinkValues {
+    /// All zero, shaped like the cluster (a fabric with no profile).
+    pub fn zeros(cluster: &Cluster) -> Self {
+        LinkValues {
+            rails: cluster.rails.iter().map(|f| vec![0.0; f.link_end_count()]).collect(),
+            signed: false,
+        }
+    }
+
+    /// The values a selection names; `None` if it names a region the loads do not have.
+    pub fn select(loads: &Loads, selection: RegionSelection) -> Option<LinkValues> {
+        let of_key = |key: RegionKey| -> Option<Vec<Vec<f64>>> {
+            let region = loads.get(key)?;
+            Some(region.rails.iter().map(|r| r.bytes.iter().map(|&b| b as f64).collect()).collect())
+        };
+        let rails = match selection {
+            RegionSelection::Total => of_key(RegionKey::Total)?,
+            RegionSelection::Region(n) => of_key(RegionKey::Region(n))?,
+            RegionSelection::Cumulative(n) => {
+                if !loads.regions.iter().any(|r| r.region == Some(n)) {
+                    return None;
+                }
+                let mut sum: Vec<Vec<f64>> =
+                    loads.total.rails.iter().map(|r| vec![0.0; r.bytes.len()]).collect();
+                for region in loads.regions.iter().filter(|r| r.region.is_some_and(|m| m <= n)) {
+                    add_into(&mut sum, region.rails.iter().map(|r| r.bytes.as_slice()), 1.0);
+                }
+                sum
+            }
+            RegionSelection::Diff(a, b) => {
+                let mut a = of_key(a)?;
+                let b = loads.get(b)?;
+                add_into(&mut a, b.rails.iter().map(|r| r.bytes.as_slice()), -1.0);
+                return Some(LinkValues { rails: a, signed: true });
+            }
+        };
+        Some(LinkValues { rails, signed: false })
+    }
+
+    pub fn at(&self, rail: usize, end: LinkEnd) -> f64 {
+        self.rails.get(rail).and_then(|r| r.get(end.index())).copied().unwrap_or(0.0)
+    }
+
+    /// The smallest and largest value over all rails (`(0, 0)` when empty).
+    pub fn range(&self) -> (f64, f64) {
+        let mut it = self.rails.iter().flatten().copied();
+        let Some(first) = it.next() else { return (0.0, 0.0) };
+        it.fold((first, first), |(lo, hi), v| (lo.min(v), hi.max(v)))
+    }
+
+    pub fn max_abs(&self) -> f64 {
+        self.rails.iter().flatten().fold(0.0f64, |m, v| m.max(v.abs()))
+    }
+}
+
+fn add_into<'a>(sum: &mut [Vec<f64>], rails: impl Iterator<Item = &'a [u64]>, sign: f64) {
+    for (s, r) in sum.iter_mut().zip(rails) {
+        for (x, &b) in s.iter_mut().zip(r) {
+            *x += sign * b as f64;
+        }
+    }
+}
+
+/// What colours the nodes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum NodeAttribute {
+    /// Bytes the node sent into its links.
+    #[default]
+    Injected,
+    /// Bytes its links delivered to it.
+    Received,
+    /// A neutral colour.
+    None,
+}
+
+impl NodeAttribute {
+    pub const ALL: [NodeAttribute; 3] =
+        [NodeAttribute::Injected, NodeAttribute::Received, NodeAttribute::None];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            NodeAttribute::Injected => "bytes injected",
+            NodeAttribute::Received => "bytes received",
+            NodeAttribute::None => "none",
+        }
+    }
+}
+
+/// Per-node values: `rails[r][node index]` for switches, `hosts[h]` summed over the host's CAs on
+/// every rail (a host is drawn once).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NodeValues {
+    pub rails: Vec<Vec<f64>>,
+    pub hosts: Vec<f64>,
+}
+
+impl NodeValues {
+    pub fn compute(cluster: &Cluster, links: &LinkValues, attribute: NodeAttribute) -> NodeValues {
+        let mut rails = Vec::with_capacity(cluster.rails.len());
+        for (r, fabric) in cluster.rails.iter().enumerate() {
+            let mut v = vec![0.0; fabric.graph.node_count()];
+            if attribute != NodeAttribute::None {
+                for edge in fabric.graph.edge_indices() {
+                    let Some((a, b)) = fabric.graph.edge_endpoints(edge) else { continue };
+                    let from_a = links.at(r, LinkEnd { edge, side: crate::model::Side::A });
+                    let from_b = links.at(r, LinkEnd { edge, side: crate::model::Side::B });
+                    let (to_a, to_b) = match attribute {
+                        NodeAttribute::Injected => (from_a, from_b),
+                        _ => (from_b, from_a),
+                    };
+                    v[a.index()] += to_a;
+                    v[b.index()] += to_b;
+                }
+            }
+            rails.push(v);
+        }
+        let hosts = cluster
+            .hosts
+            .iter()
+            .map(|h| {
+                (0..cluster.rails.len())
+                    .flat_map(|r| h.on_rail(r).iter().map(move |&ca| (r, ca)))
+                    .filter(|&(r, ca)| cluster.rails[r].node(ca).kind == NodeKind::Ca)
+                    .map(|(r, ca)| rails[r][ca.index()])
+                    .sum()
+            })
+            .collect();
+        NodeValues { rails, hosts }
+    }
+
+    pub fn range(&self) -> (f64, f64) {
+        let mut it = self.hosts.iter().chain(self.rails.iter().flatten()).copied();
+        let Some(first) = it.next() else { return (0.0, 0.0) };
+        it.fold((first, first), |(lo, hi), v| (lo.min(v), hi.max(v)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::routing::{RailLoad, RegionLoads};
+
+    fn region(n: Option<u32>, bytes: Vec<u64>) -> RegionLoads {
+        RegionLoads { region: n, rails: vec![RailLoad { bytes, ..Default::default() }], ..Default::default() }
+    }
+
+    fn loads() -> Loads {
+        Loads {
+            regions: vec![region(Some(1), vec![1, 0, 5]), region(Some(2), vec![2, 3, 0])],
+            total: region(None, vec![3, 3, 5]),
+        }
+    }
+
+    #[test]
+    fn cumulative_sums_the_deltas_up_to_the_region() {
+        let v = LinkValues::select(&loads(), RegionSelection::Cumulative(2)).unwrap();
+        assert_eq!(v.rails, vec![vec![3.0, 3.0, 5.0]]);
+        let v = LinkValues::select(&loads(), RegionSelection::Cumulative(1)).unwrap();
+        assert_eq!(v.rails, vec![vec![1.0, 0.0, 5.0]]);
+    }
+
+    #[test]
+    fn the_diff_of_a_region_with_itself_is_all_zero() {
+        let key = RegionKey::Region(2);
+        let v = LinkValues::select(&loads(), RegionSelection::Diff(key, key)).unwrap();
+        assert!(v.signed);
+        assert!(v.rails.iter().flatten().all(|&x| x == 0.0));
+        let v =
+            LinkValues::select(&loads(), RegionSelection::Diff(RegionKey::Region(2), RegionKey::Region(1)))
+                .unwrap();
+        assert_eq!(v.rails, vec![vec![1.0, 3.0, -5.0]]);
+        assert_eq!(v.range(), (-5.0, 3.0));
+    }
+
+    #[test]
+    fn a_missing_region_selects_nothing() {
+        assert!(LinkValues::select(&loads(), RegionSelection::Region(9)).is_none());
+        assert!(LinkValues::select(&loads(), RegionSelection::Cumulative(9)).is_none());
+    }
+}
