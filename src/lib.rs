@@ -7,6 +7,7 @@
 //! traffic in bytes (`u64`), times in Unix epoch microseconds. Layout y grows upward: rail 0's
 //! switches are above the hosts (y > 0), rail 1's below (y < 0).
 
+pub mod export;
 pub mod layout;
 pub mod model;
 pub mod profile_io;

@@ -23,6 +23,8 @@ pub mod filter;
 pub mod highlight;
 pub mod legend;
 pub mod linking;
+pub mod load;
+pub mod profile_loads;
 pub mod values;
 pub mod view;
 

@@ -1,0 +1,90 @@
+//! Scene → file: PNG (tiny-skia) and SVG (text), both painting the same [`DrawList`] the window
+//! paints, so an export is what you see. [`render_cmd`] is `shoal render` on top of them.
+
+pub mod png;
+pub mod render_cmd;
+pub mod svg;
+pub mod text;
+
+use std::path::Path;
+
+use crate::scene::Scene;
+use crate::scene::camera::Camera;
+use crate::scene::draw::{DrawList, draw_list};
+
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    #[error("cannot paint a {width}×{height} image")]
+    Size { width: u32, height: u32 },
+    #[error("the bundled font could not be read")]
+    Font,
+    #[error("PNG encoding failed: {0}")]
+    Png(String),
+    #[error("{path}: {source}")]
+    Io { path: String, source: std::io::Error },
+    #[error("{0}: unknown image format (use .png or .svg)")]
+    Format(String),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Png,
+    Svg,
+}
+
+impl Format {
+    /// From the file extension (`.png`, `.svg`, any case).
+    pub fn of_path(path: &Path) -> Option<Format> {
+        match path.extension()?.to_str()?.to_ascii_lowercase().as_str() {
+            "png" => Some(Format::Png),
+            "svg" => Some(Format::Svg),
+            _ => None,
+        }
+    }
+}
+
+/// How many pixels per point an export of `width × height` pixels uses: big canvases scale the
+/// text and lines up instead of shrinking them (a 3840×2160 export is laid out as 1280×720).
+pub fn pixels_per_point_for(width: u32, height: u32) -> f32 {
+    (width as f32 / 1280.0).min(height as f32 / 720.0).max(1.0)
+}
+
+/// The draw list for an export of `width × height` pixels at `pixels_per_point`.
+pub fn export_list(
+    scene: &Scene,
+    camera: &Camera,
+    width: u32,
+    height: u32,
+    pixels_per_point: f32,
+) -> DrawList {
+    draw_list(scene, camera, width as f32 / pixels_per_point, height as f32 / pixels_per_point)
+}
+
+/// Encodes a scene as PNG or SVG bytes.
+pub fn encode(
+    scene: &Scene,
+    camera: &Camera,
+    width: u32,
+    height: u32,
+    format: Format,
+) -> Result<Vec<u8>, ExportError> {
+    let ppp = pixels_per_point_for(width, height);
+    let list = export_list(scene, camera, width, height, ppp);
+    match format {
+        Format::Png => png::encode(&png::paint_pixmap(&list, ppp)?),
+        Format::Svg => Ok(svg::to_svg(scene, &list, ppp).into_bytes()),
+    }
+}
+
+/// Writes a scene to `path`, the format chosen by its extension.
+pub fn write(
+    scene: &Scene,
+    camera: &Camera,
+    width: u32,
+    height: u32,
+    path: &Path,
+) -> Result<(), ExportError> {
+    let format = Format::of_path(path).ok_or_else(|| ExportError::Format(path.display().to_string()))?;
+    let bytes = encode(scene, camera, width, height, format)?;
+    std::fs::write(path, bytes).map_err(|source| ExportError::Io { path: path.display().to_string(), source })
+}

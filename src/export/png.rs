@@ -1,0 +1,144 @@
+//! DrawList → PNG with tiny-skia: anti-aliased lines and marks clipped to the plot, legends and
+//! text on top. Lines of one colour and width are stroked as one path (there are only 256
+//! colours per map), which keeps a 3840×2160 export of a TSUBAME-sized fabric well under a second.
+
+use std::collections::HashMap;
+
+use tiny_skia::{
+    Color, FillRule, LineCap, Mask, Paint, PathBuilder, Pixmap, PremultipliedColorU8, Rect, Stroke, Transform,
+};
+
+use crate::scene::colour::Rgba;
+use crate::scene::draw::{DrawList, Shape};
+
+use super::ExportError;
+use super::text::Face;
+
+fn paint(c: Rgba) -> Paint<'static> {
+    let [r, g, b, a] = c.0;
+    let mut p = Paint::default();
+    p.set_color_rgba8(r, g, b, a);
+    p.anti_alias = true;
+    p
+}
+
+/// Paints `list` (in points) at `pixels_per_point` pixels per point.
+pub fn paint_pixmap(list: &DrawList, pixels_per_point: f32) -> Result<Pixmap, ExportError> {
+    let s = pixels_per_point;
+    let (w, h) = ((list.width * s).round() as u32, (list.height * s).round() as u32);
+    let mut pixmap = Pixmap::new(w, h).ok_or(ExportError::Size { width: w, height: h })?;
+    let [r, g, b, a] = list.background.0;
+    pixmap.fill(Color::from_rgba8(r, g, b, a));
+    let scale = Transform::from_scale(s, s);
+
+    let mut clip = Mask::new(w, h).ok_or(ExportError::Size { width: w, height: h })?;
+    let p = list.plot;
+    if let Some(rect) = Rect::from_xywh(p.x, p.y, p.w, p.h) {
+        clip.fill_path(&PathBuilder::from_rect(rect), FillRule::Winding, false, scale);
+    }
+
+    // Group lines by (colour, width), keeping first-appearance order so lit lines stay on top.
+    let mut groups: Vec<((Rgba, u32), PathBuilder)> = Vec::new();
+    let mut index: HashMap<(Rgba, u32), usize> = HashMap::new();
+    for line in &list.lines {
+        let key = (line.colour, line.width.to_bits());
+        let i = *index.entry(key).or_insert_with(|| {
+            groups.push((key, PathBuilder::new()));
+            groups.len() - 1
+        });
+        let pb = &mut groups[i].1;
+        pb.move_to(line.a[0], line.a[1]);
+        pb.line_to(line.b[0], line.b[1]);
+    }
+    for ((colour, width), pb) in groups {
+        if let Some(path) = pb.finish() {
+            let stroke =
+                Stroke { width: f32::from_bits(width), line_cap: LineCap::Butt, ..Default::default() };
+            pixmap.stroke_path(&path, &paint(colour), &stroke, scale, Some(&clip));
+        }
+    }
+    for dot in &list.dots {
+        let [x, y] = dot.centre;
+        let path = match dot.shape {
+            Shape::Circle => PathBuilder::from_circle(x, y, dot.radius),
+            Shape::Square => {
+                Rect::from_xywh(x - dot.radius, y - dot.radius, 2.0 * dot.radius, 2.0 * dot.radius)
+                    .map(PathBuilder::from_rect)
+            }
+        };
+        let Some(path) = path else { continue };
+        pixmap.fill_path(&path, &paint(dot.fill), FillRule::Winding, scale, Some(&clip));
+        if let Some(ring) = dot.ring {
+            let stroke = Stroke { width: 1.5, ..Default::default() };
+            pixmap.stroke_path(&path, &paint(ring), &stroke, scale, Some(&clip));
+        }
+    }
+    for rect in &list.rects {
+        let r = rect.rect;
+        let Some(shape) = Rect::from_xywh(r.x, r.y, r.w.max(0.01), r.h.max(0.01)) else { continue };
+        if rect.fill.0[3] > 0 {
+            pixmap.fill_rect(shape, &paint(rect.fill), scale, None);
+        }
+        if let Some(stroke_colour) = rect.stroke {
+            let path = PathBuilder::from_rect(shape);
+            pixmap.stroke_path(
+                &path,
+                &paint(stroke_colour),
+                &Stroke { width: 1.0, ..Default::default() },
+                scale,
+                None,
+            );
+        }
+    }
+    if !list.texts.is_empty() {
+        let face = Face::bundled().ok_or(ExportError::Font)?;
+        for text in &list.texts {
+            let pos = [text.pos[0] * s, text.pos[1] * s];
+            let colour = text.colour;
+            face.rasterise(&text.text, text.size * s, pos, text.align, |x, y, coverage| {
+                blend(&mut pixmap, x, y, colour, coverage);
+            });
+        }
+    }
+    Ok(pixmap)
+}
+
+/// Source-over blend of one text pixel.
+fn blend(pixmap: &mut Pixmap, x: i32, y: i32, c: Rgba, coverage: f32) {
+    let (w, h) = (pixmap.width() as i32, pixmap.height() as i32);
+    if x < 0 || y < 0 || x >= w || y >= h {
+        return;
+    }
+    let i = (y * w + x) as usize;
+    let a = coverage.clamp(0.0, 1.0) * c.alpha_f32();
+    let dst = pixmap.pixels()[i];
+    let mix = |s: u8, d: u8| (f32::from(s) * a + f32::from(d) * (1.0 - a)).round() as u8;
+    let alpha = mix(255, dst.alpha());
+    let out = PremultipliedColorU8::from_rgba(
+        mix(c.0[0], dst.red()).min(alpha),
+        mix(c.0[1], dst.green()).min(alpha),
+        mix(c.0[2], dst.blue()).min(alpha),
+        alpha,
+    );
+    if let Some(out) = out {
+        pixmap.pixels_mut()[i] = out;
+    }
+}
+
+/// Encodes straight-alpha RGBA with fast compression (a 3840×2160 canvas in tens of ms).
+pub fn encode(pixmap: &Pixmap) -> Result<Vec<u8>, ExportError> {
+    let mut rgba = Vec::with_capacity(pixmap.data().len());
+    for p in pixmap.pixels() {
+        let c = p.demultiply();
+        rgba.extend_from_slice(&[c.red(), c.green(), c.blue(), c.alpha()]);
+    }
+    let mut out = Vec::new();
+    let mut encoder = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_compression(png::Compression::Fast);
+    let mut writer = encoder.write_header().map_err(|e| ExportError::Png(e.to_string()))?;
+    writer.write_image_data(&rgba).map_err(|e| ExportError::Png(e.to_string()))?;
+    writer.finish().map_err(|e| ExportError::Png(e.to_string()))?;
+    Ok(out)
+}
