@@ -305,3 +305,31 @@ fn warn_switches_without_tables(fabric: &Fabric, name: &str, warnings: &mut Vec<
         warnings.push(Warning::in_file(name, message));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_names_give_their_kind_with_or_without_gz() {
+        assert_eq!(kind_from_name("opensm-subnet.lst.gz"), Some(DumpKind::LinkList));
+        assert_eq!(kind_from_name("ibdiagnet2.lst"), Some(DumpKind::LinkList));
+        assert_eq!(kind_from_name("ibdiagnet2.fdbs"), Some(DumpKind::Fdbs));
+        assert_eq!(kind_from_name("opensm-lfts.dump.gz"), Some(DumpKind::LftsDump));
+        assert_eq!(kind_from_name("opensm.mcfdbs"), None);
+        assert_eq!(kind_from_name("opensm-lid-matrix.dump"), None);
+        assert_eq!(kind_from_name("ibsim.net"), None);
+    }
+
+    #[test]
+    fn content_decides_the_kind_past_comments_and_blank_lines() {
+        let kind = |text: &str| kind_from_content(&Input::from_text("f", text));
+        assert_eq!(
+            kind("# IBDIAG\n\n{ CA Ports:02 NodeGUID:1 LID:1 PN:1 } { … }\n"),
+            Some(DumpKind::LinkList)
+        );
+        assert_eq!(kind("osm_ucast_mgr_dump_ucast_routes: Switch 0x1\n"), Some(DumpKind::Fdbs));
+        assert_eq!(kind("Unicast lids [0-4] of switch Lid 1 guid 0x1 ('s'):\n"), Some(DumpKind::LftsDump));
+        assert_eq!(kind("Switch: guid 0x0002c90200010000\n0x0001: 01 02\n"), None);
+    }
+}
