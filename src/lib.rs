@@ -9,6 +9,7 @@
 
 pub mod layout;
 pub mod model;
+pub mod pipeline;
 pub mod profile_io;
 pub mod routing;
 pub mod units;

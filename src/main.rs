@@ -1,3 +1,50 @@
-fn main() {
-    println!("shoal");
+//! The `shoal` binary: turns flags into validated arguments and calls the library.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod cli;
+
+/// Shoal: see which InfiniBand links an MPI job's bytes crossed.
+///
+/// A RAIL is one subnet's dumps: a directory holding OpenSM or ibdiagnet files
+/// (opensm-subnet.lst / ibdiagnet.lst plus opensm.fdbs / ibdiagnet.fdbs or opensm-lfts.dump,
+/// optionally gzipped), or a comma-separated list of such files. Give one RAIL per subnet of a
+/// multi-rail cluster, rail 0 first.
+#[derive(Parser, Debug)]
+#[command(name = "shoal", version, about, long_about, after_help = cli::EXAMPLES)]
+struct Args {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Write node positions and per-link-end loads as tables (nodes.csv, links.csv).
+    Convert(cli::convert::ConvertArgs),
+    /// Print the path one LID takes to another through the forwarding tables.
+    Trace(cli::trace::TraceArgs),
+    /// Rank the busiest link ends, with the host pairs whose bytes put them there.
+    Hot(cli::hot::HotArgs),
+    /// Summarise what was found in the dumps (and profile): counts, coverage, warnings.
+    Info(cli::info::InfoArgs),
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let result = match args.command {
+        Some(Command::Convert(a)) => cli::convert::run(&a),
+        Some(Command::Trace(a)) => cli::trace::run(&a),
+        Some(Command::Hot(a)) => cli::hot::run(&a),
+        Some(Command::Info(a)) => cli::info::run(&a),
+        None => cli::info::run_sample(),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("shoal: error: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
 }

@@ -27,7 +27,8 @@ pub fn format_bytes_f64(bytes: f64) -> String {
         2
     };
     let text = format!("{value:.decimals$}");
-    let text = if text.contains('.') { text.trim_end_matches('0').trim_end_matches('.').to_string() } else { text };
+    let text =
+        if text.contains('.') { text.trim_end_matches('0').trim_end_matches('.').to_string() } else { text };
     format!("{sign}{text} {}", UNITS[unit])
 }
 
