@@ -149,3 +149,112 @@ fn subtract<T, K: Ord + Copy>(
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Lid;
+
+    fn dump(region: u32, peers: &[(u32, u64, u64)]) -> Dump {
+        Dump {
+            region,
+            name: Some(format!("r{region}")),
+            dumptime: EpochMicros(i64::from(region)),
+            peers: peers.iter().map(|&(peer, sent, recv)| PeerBytes { peer, sent, recv }).collect(),
+            lids: Vec::new(),
+        }
+    }
+
+    fn rank(rank: u32, dumps: Vec<Dump>) -> RankSection {
+        RankSection { rank, host: format!("n{rank}"), dumps, ..Default::default() }
+    }
+
+    #[test]
+    fn each_region_holds_only_its_own_bytes() {
+        let profile = Profile {
+            ranks: vec![rank(
+                0,
+                vec![
+                    dump(1, &[(1, 100, 10)]),
+                    dump(2, &[(1, 250, 10), (2, 7, 0)]),
+                    dump(3, &[(1, 250, 40), (2, 7, 0)]),
+                ],
+            )],
+            ..Default::default()
+        };
+        let (table, warnings) = region_table(&profile, "p");
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert_eq!(table.regions.iter().map(|r| r.number).collect::<Vec<_>>(), [1, 2, 3]);
+        let peers = |region: usize| table.deltas[region][0].peers.clone();
+        assert_eq!(peers(0), vec![PeerBytes { peer: 1, sent: 100, recv: 10 }]);
+        assert_eq!(
+            peers(1),
+            vec![PeerBytes { peer: 1, sent: 150, recv: 0 }, PeerBytes { peer: 2, sent: 7, recv: 0 }]
+        );
+        assert_eq!(
+            peers(2),
+            vec![PeerBytes { peer: 1, sent: 0, recv: 30 }, PeerBytes { peer: 2, sent: 0, recv: 0 }]
+        );
+    }
+
+    #[test]
+    fn a_shrinking_counter_is_clamped_to_zero_and_reported() {
+        let profile = Profile {
+            ranks: vec![rank(3, vec![dump(1, &[(1, 100, 0)]), dump(2, &[(1, 60, 0)])])],
+            ..Default::default()
+        };
+        let (table, warnings) = region_table(&profile, "p.ibprof");
+        assert_eq!(table.deltas[1][0].peers[0].sent, 0);
+        assert_eq!(warnings.len(), 1);
+        assert!(warnings[0].message.contains("rank 3 region 2") && warnings[0].message.contains("peer 1"));
+    }
+
+    #[test]
+    fn a_rank_missing_a_region_is_unchanged_there_and_its_next_delta_spans_both() {
+        let profile = Profile {
+            ranks: vec![
+                rank(0, vec![dump(1, &[(1, 10, 0)]), dump(2, &[(1, 30, 0)]), dump(3, &[(1, 60, 0)])]),
+                rank(1, vec![dump(1, &[(0, 5, 0)]), dump(3, &[(0, 50, 0)])]),
+            ],
+            ..Default::default()
+        };
+        let (table, warnings) = region_table(&profile, "p");
+        assert_eq!(warnings.len(), 1);
+        assert!(warnings[0].message.contains("rank 1 has no dump for region 2"));
+        assert!(table.deltas[1][1].peers.is_empty());
+        assert_eq!(table.deltas[2][1].peers[0].sent, 45);
+    }
+
+    #[test]
+    fn port_level_counters_are_differenced_by_port_and_lid() {
+        let mut d1 = dump(1, &[]);
+        d1.lids = vec![
+            LidBytes { port: 0, lid: Lid(5), sent: 10, recv: 1 },
+            LidBytes { port: 1, lid: Lid(5), sent: 3, recv: 0 },
+        ];
+        let mut d2 = dump(2, &[]);
+        d2.lids = vec![
+            LidBytes { port: 1, lid: Lid(5), sent: 4, recv: 0 },
+            LidBytes { port: 0, lid: Lid(5), sent: 15, recv: 1 },
+        ];
+        let profile = Profile { ranks: vec![rank(0, vec![d1, d2])], ..Default::default() };
+        let (table, _) = region_table(&profile, "p");
+        let sent: Vec<u64> = table.deltas[1][0].lids.iter().map(|l| l.sent).collect();
+        assert_eq!(sent, [1, 5]);
+    }
+
+    #[test]
+    fn regions_take_the_latest_dump_time_and_the_first_name_given() {
+        let mut a = dump(1, &[]);
+        a.dumptime = EpochMicros(10);
+        let mut b = dump(1, &[]);
+        b.dumptime = EpochMicros(20);
+        b.name = None;
+        let profile = Profile { ranks: vec![rank(0, vec![b]), rank(1, vec![a])], ..Default::default() };
+        let (table, _) = region_table(&profile, "p");
+        assert_eq!(
+            table.regions,
+            vec![RegionInfo { number: 1, name: Some("r1".into()), dumptime: EpochMicros(20) }]
+        );
+    }
+}
