@@ -82,7 +82,9 @@ pub fn region_flows(cluster: &Cluster, analysis: &ProfileAnalysis, key: RegionKe
         RegionKey::Total => &total,
         RegionKey::Region(n) => inputs.iter().find(|i| i.region == Some(n)).unwrap_or(&total),
     };
-    FlowBuilder::new(cluster, analysis.options.policy, &analysis.options.host_map).flows(&input.ranks)
+    FlowBuilder::new(cluster, analysis.options.policy, &analysis.options.host_map)
+        .keep_origins(true)
+        .flows(&input.ranks)
 }
 
 pub use crate::model::RegionTable;
