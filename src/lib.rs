@@ -10,6 +10,7 @@
 pub mod export;
 pub mod layout;
 pub mod model;
+pub mod pipeline;
 pub mod profile_io;
 pub mod routing;
 pub mod scene;

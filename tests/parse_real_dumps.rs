@@ -1,6 +1,7 @@
 //! Parses the whole testbed rail (2 switches, 42 hosts, 15 inter-switch links) as OpenSM dumped
 //! it on an ibsim fabric (`tests/fixtures/testbed/`, copied from `sample-data/testbed/`), and
-//! checks the rail loader's discovery rules on copies of those files.
+//! checks the rail loader's discovery rules on copies of those files. Also the LMC 1 testbed
+//! (`tests/fixtures/lmc1/`) and rail 0 of the gzipped two-rail sample (`sample-data/tworail/`).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -182,4 +183,57 @@ fn two_rails_load_into_one_cluster_with_hosts_matched_by_name() {
     assert_eq!(cluster.rails.len(), 2);
     assert_eq!(cluster.hosts.len(), 42);
     assert!(cluster.hosts.iter().all(|h| h.on_rail(0).len() == 1 && h.on_rail(1).len() == 1));
+}
+
+fn fixture(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+#[test]
+fn lmc_1_is_inferred_from_the_tables_of_the_lmc1_testbed() {
+    // The testbed routed by minhop with `-l 1`: every CA owns two LIDs, the .lst shows the base.
+    let (fabric, warnings) = load_rail(&[fixture("tests/fixtures/lmc1")], RailId(0)).unwrap();
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    assert!(warnings[1].message.contains("LMC 1 inferred (switch port 0: LMC 0)"), "{}", warnings[1]);
+    assert_is_the_testbed(&fabric);
+    for ca in fabric.cas() {
+        let (&port, info) = fabric.node(ca).ports.iter().next().unwrap();
+        assert_eq!((info.lmc, info.lid.0 % 2), (1, 0), "{}", fabric.node(ca).description);
+        let second = fabric.owner_of_lid(shoal::model::Lid(info.lid.0 + 1)).unwrap();
+        assert_eq!((second.node, second.port), (ca, port));
+    }
+    for sw in fabric.switches() {
+        assert_eq!(fabric.node(sw).ports[&shoal::model::PortNum(0)].lmc, 0);
+    }
+}
+
+#[test]
+fn the_lmc1_fdbs_and_lfts_dump_give_identical_tables() {
+    let dir = fixture("tests/fixtures/lmc1");
+    let (fdbs, _) = parse_fdbs(&Input::open(&dir.join("opensm.fdbs")).unwrap().0).unwrap();
+    let (lfts, _) = parse_lfts_dump(&Input::open(&dir.join("opensm-lfts.dump")).unwrap().0).unwrap();
+    assert_eq!(fdbs.len(), 2);
+    for (guid, table) in &fdbs {
+        assert!(same_routes(&table.lft, &lfts[guid].lft), "switch {guid}");
+    }
+}
+
+#[test]
+fn the_gzipped_tworail_rail0_keeps_its_1264_unreachable_rows_and_matches_its_lfts_dump() {
+    let dir = fixture("sample-data/tworail/rail0");
+    let (fabric, warnings) =
+        load_rail(&[dir.join("opensm-subnet.lst.gz"), dir.join("opensm.fdbs.gz")], RailId(0)).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!((fabric.switches().count(), fabric.cas().count(), fabric.link_count()), (80, 230, 742));
+    assert_eq!(fabric.switches_with_lft(), 80);
+    let unreachable: usize = fabric
+        .switches()
+        .map(|sw| fabric.lft(sw).unwrap().entries().filter(|(_, e)| *e == LftEntry::Unreachable).count())
+        .sum();
+    assert_eq!(unreachable, 1264);
+    let (fdbs, _) = parse_fdbs(&Input::open(&dir.join("opensm.fdbs.gz")).unwrap().0).unwrap();
+    let (lfts, w) = parse_lfts_dump(&Input::open(&dir.join("opensm-lfts.dump.gz")).unwrap().0).unwrap();
+    assert!(w.is_empty(), "{w:?}");
+    assert_eq!(fdbs.len(), lfts.len());
+    assert!(fdbs.iter().all(|(guid, table)| same_routes(&table.lft, &lfts[guid].lft)));
 }

@@ -5,6 +5,7 @@ pub mod fabric;
 pub mod ids;
 pub mod lft;
 pub mod profile;
+pub mod regions;
 pub mod synthetic;
 pub mod warning;
 
@@ -13,4 +14,5 @@ pub use fabric::{BuildIssue, Fabric, FabricBuilder, Link, LinkEnd, Node, NodeKin
 pub use ids::{Guid, Lid, PortNum, RailId};
 pub use lft::{Lft, LftEntry};
 pub use profile::{Dump, EpochMicros, LidBytes, LocalPort, PeerBytes, Profile, ProfileSource, RankSection};
+pub use regions::{RankCounters, RegionInfo, RegionTable, region_table};
 pub use warning::Warning;

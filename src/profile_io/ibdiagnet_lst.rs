@@ -217,7 +217,7 @@ fn parse_end(s: &str) -> Result<(LstEnd<'_>, &str), String> {
             rest = after;
             continue;
         }
-        let len = rest.find(|c: char| c.is_ascii_whitespace() || c == '}').unwrap_or(rest.len());
+        let len = rest.bytes().position(|c| c.is_ascii_whitespace() || c == b'}').unwrap_or(rest.len());
         let (token, after) = rest.split_at(len);
         rest = after;
         let Some((key, value)) = token.split_once(':') else {

@@ -6,6 +6,7 @@ pub mod export_tables;
 pub mod fdbs;
 pub mod host_map;
 pub mod ibdiagnet_lst;
+pub mod ibprof;
 pub mod input;
 pub mod lfts_dump;
 pub mod line_warnings;

@@ -88,31 +88,47 @@ impl RailInputs {
     }
 }
 
-/// Opens the dump files of a rail: directories by known names, files by content.
+/// Opens the dump files of a rail: directories by known names, files by content. The files are
+/// read and decompressed in parallel.
 pub fn open_rail(paths: &[PathBuf]) -> Result<(RailInputs, Vec<Warning>), ParseError> {
-    let mut inputs = RailInputs::default();
     let mut warnings = Vec::new();
+    // (kind known from a directory listing, path)
+    let mut files: Vec<(Option<DumpKind>, PathBuf)> = Vec::new();
     for path in paths {
         if path.is_dir() {
-            for (kind, file) in discover(path, &mut warnings)? {
-                let (input, w) = Input::open(&file)?;
-                warnings.extend(w);
-                inputs.push(kind, input);
-            }
+            files.extend(discover(path, &mut warnings)?.into_iter().map(|(kind, file)| (Some(kind), file)));
         } else {
-            let (input, w) = Input::open(path)?;
-            warnings.extend(w);
-            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            let kind = kind_from_content(&input).or_else(|| kind_from_name(name)).ok_or_else(|| {
-                ParseError::invalid(
-                    input.display(),
-                    "not a fabric dump shoal knows (expected a .lst link list, a .fdbs or an opensm-lfts.dump)",
-                )
-            })?;
-            inputs.push(kind, input);
+            files.push((None, path.clone()));
         }
     }
+    let opened: Vec<(DumpKind, Input, Vec<Warning>)> = files
+        .par_iter()
+        .map(|(kind, path)| {
+            let (input, warnings) = Input::open(path)?;
+            let kind = match kind {
+                Some(kind) => *kind,
+                None => file_kind(path, &input)?,
+            };
+            Ok((kind, input, warnings))
+        })
+        .collect::<Result<_, ParseError>>()?;
+    let mut inputs = RailInputs::default();
+    for (kind, input, w) in opened {
+        warnings.extend(w);
+        inputs.push(kind, input);
+    }
     Ok((inputs, warnings))
+}
+
+/// The kind of a file given by itself: by content, else by name, else an error.
+fn file_kind(path: &Path, input: &Input) -> Result<DumpKind, ParseError> {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    kind_from_content(input).or_else(|| kind_from_name(name)).ok_or_else(|| {
+        ParseError::invalid(
+            input.display(),
+            "not a fabric dump shoal knows (expected a .lst link list, a .fdbs or an opensm-lfts.dump)",
+        )
+    })
 }
 
 /// The files of a rail directory to read: the best link list, `.fdbs` and lfts dump by name.
@@ -287,5 +303,33 @@ fn warn_switches_without_tables(fabric: &Fabric, name: &str, warnings: &mut Vec<
         let more = if missing.len() > 5 { format!(" and {} more", missing.len() - 5) } else { String::new() };
         let message = format!("{} switches have no forwarding table: {shown}{more}", missing.len());
         warnings.push(Warning::in_file(name, message));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_names_give_their_kind_with_or_without_gz() {
+        assert_eq!(kind_from_name("opensm-subnet.lst.gz"), Some(DumpKind::LinkList));
+        assert_eq!(kind_from_name("ibdiagnet2.lst"), Some(DumpKind::LinkList));
+        assert_eq!(kind_from_name("ibdiagnet2.fdbs"), Some(DumpKind::Fdbs));
+        assert_eq!(kind_from_name("opensm-lfts.dump.gz"), Some(DumpKind::LftsDump));
+        assert_eq!(kind_from_name("opensm.mcfdbs"), None);
+        assert_eq!(kind_from_name("opensm-lid-matrix.dump"), None);
+        assert_eq!(kind_from_name("ibsim.net"), None);
+    }
+
+    #[test]
+    fn content_decides_the_kind_past_comments_and_blank_lines() {
+        let kind = |text: &str| kind_from_content(&Input::from_text("f", text));
+        assert_eq!(
+            kind("# IBDIAG\n\n{ CA Ports:02 NodeGUID:1 LID:1 PN:1 } { … }\n"),
+            Some(DumpKind::LinkList)
+        );
+        assert_eq!(kind("osm_ucast_mgr_dump_ucast_routes: Switch 0x1\n"), Some(DumpKind::Fdbs));
+        assert_eq!(kind("Unicast lids [0-4] of switch Lid 1 guid 0x1 ('s'):\n"), Some(DumpKind::LftsDump));
+        assert_eq!(kind("Switch: guid 0x0002c90200010000\n0x0001: 01 02\n"), None);
     }
 }

@@ -26,9 +26,8 @@ pub struct Flow {
 
 /// Traces every flow and returns the rail's load. Conserves bytes: injected = delivered + undelivered.
 pub fn accumulate(fabric: &Fabric, flows: &[Flow]) -> RailLoad {
-    let mut order: Vec<usize> = (0..flows.len()).collect();
-    order.sort_unstable_by_key(|&i| flows[i].dst);
-    let groups: Vec<&[usize]> = order.chunk_by(|&a, &b| flows[a].dst == flows[b].dst).collect();
+    let (order, groups) = group_by_destination(flows);
+    let groups: Vec<&[usize]> = groups.into_iter().map(|range| &order[range]).collect();
     let partial = groups
         .par_iter()
         .fold(
@@ -40,6 +39,27 @@ pub fn accumulate(fabric: &Fabric, flows: &[Flow]) -> RailLoad {
         )
         .reduce(|| Accumulator::new(fabric), Accumulator::merge);
     partial.finish()
+}
+
+/// Flow indices ordered by destination LID (stable within a destination), and each
+/// destination's range in that order. A counting sort: LIDs are 16-bit, so this is O(flows).
+fn group_by_destination(flows: &[Flow]) -> (Vec<usize>, Vec<std::ops::Range<usize>>) {
+    let mut start = vec![0usize; usize::from(u16::MAX) + 2];
+    for flow in flows {
+        start[usize::from(flow.dst.0) + 1] += 1;
+    }
+    for i in 1..start.len() {
+        start[i] += start[i - 1];
+    }
+    let mut next = start.clone();
+    let mut order = vec![0; flows.len()];
+    for (i, flow) in flows.iter().enumerate() {
+        let slot = &mut next[usize::from(flow.dst.0)];
+        order[*slot] = i;
+        *slot += 1;
+    }
+    let groups = start.windows(2).filter(|w| w[0] < w[1]).map(|w| w[0]..w[1]).collect();
+    (order, groups)
 }
 
 /// Where a switch sends one destination's bytes.

@@ -49,11 +49,33 @@ impl Dataset {
         warnings: Vec<Warning>,
     ) -> Dataset {
         let layout = layout_fat_tree(&cluster, &FatTreeOptions::default());
-        let rank_hosts = profile
-            .iter()
-            .flat_map(|p| p.ranks.iter())
-            .filter_map(|r| Some((r.rank, cluster.host_index(&r.host)?)))
-            .collect();
+        let rank_hosts = rank_hosts(&cluster, profile.as_ref());
+        Dataset {
+            name,
+            rail_paths: Vec::new(),
+            profile_path: None,
+            cluster,
+            layout,
+            profile,
+            loads,
+            flows,
+            rank_hosts,
+            warnings,
+        }
+    }
+
+    /// A data set from a pipeline analysis (its layout is kept).
+    pub fn from_analysis(
+        name: String,
+        analysis: crate::pipeline::Analysis,
+        flows: BTreeMap<RegionKey, FlowSet>,
+    ) -> Dataset {
+        let crate::pipeline::Analysis { cluster, layout, profile, warnings } = analysis;
+        let (profile, loads) = match profile {
+            Some(p) => (Some(p.profile), p.loads),
+            None => (None, Loads::default()),
+        };
+        let rank_hosts = rank_hosts(&cluster, profile.as_ref());
         Dataset {
             name,
             rail_paths: Vec::new(),
@@ -135,6 +157,14 @@ impl Dataset {
         let name = format!("synthetic {leaves}×{hosts_per_leaf}, {spines} spines, {rails} rails");
         Dataset::assemble(name, cluster, None, loads, flows, Vec::new())
     }
+}
+
+fn rank_hosts(cluster: &Cluster, profile: Option<&Profile>) -> RankHosts {
+    profile
+        .iter()
+        .flat_map(|p| p.ranks.iter())
+        .filter_map(|r| Some((r.rank, cluster.host_index(&r.host)?)))
+        .collect()
 }
 
 /// Host → host bytes split evenly over the rails (rank = host index), as `RailPolicy::Split` does.

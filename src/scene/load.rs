@@ -1,12 +1,13 @@
-//! Loading a data set from files: rails (directories or dump files) and an optional profile,
-//! reporting progress, for the GUI's background loader and `shoal render`.
+//! Loading a data set from files through [`crate::pipeline`], reporting progress, for the GUI's
+//! background loader and `shoal render`.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use crate::model::Warning;
-use crate::profile_io::load_cluster;
-use crate::routing::Loads;
+use rayon::prelude::*;
+
+use crate::pipeline::{self, Analysis};
+use crate::routing::{FlowSet, LoadOptions, RegionKey};
 
 use super::dataset::Dataset;
 
@@ -31,34 +32,36 @@ pub enum LoadError {
     NoRails,
     #[error(transparent)]
     Parse(#[from] crate::profile_io::ParseError),
-    #[error("{0}")]
-    Profile(String),
 }
 
-/// Loads the rails, lays them out, and (with a profile) traces every region.
+/// Loads the rails and the profile, traces every region, lays the fabric out, and rebuilds the
+/// flows of each region with their origins (for the "who crossed this link end" table).
 pub fn load_dataset(request: &LoadRequest, progress: &dyn Fn(Progress)) -> Result<Dataset, LoadError> {
     if request.rails.is_empty() {
         return Err(LoadError::NoRails);
     }
-    progress(Progress { fraction: 0.05, stage: "reading the fabric dumps".into() });
-    let (cluster, mut warnings) = load_cluster(&request.rails)?;
-    let (profile, loads, flows) = match &request.profile {
-        None => (None, Loads::default(), BTreeMap::new()),
-        Some(path) => {
-            progress(Progress { fraction: 0.4, stage: "reading the profile".into() });
-            let (profile, loads, flows, more) =
-                super::profile_loads::trace_profile(&cluster, path, progress)?;
-            warnings.extend(more);
-            (Some(profile), loads, flows)
-        }
-    };
-    progress(Progress { fraction: 0.9, stage: "laying out the fat tree".into() });
-    let name = name_of(request);
-    let mut dataset = Dataset::assemble(name, cluster, profile, loads, flows, warnings);
+    let stage = |fraction: f32, stage: &str| progress(Progress { fraction, stage: stage.into() });
+    stage(0.05, "reading the dumps and the profile, tracing every region");
+    let analysis = pipeline::analyse(&request.rails, request.profile.as_deref(), &LoadOptions::default())?;
+    stage(0.8, "collecting who sent what");
+    let flows = flows_of(&analysis);
+    let mut dataset = Dataset::from_analysis(name_of(request), analysis, flows);
     dataset.rail_paths = request.rails.clone();
     dataset.profile_path = request.profile.clone();
-    progress(Progress { fraction: 1.0, stage: "done".into() });
+    stage(1.0, "done");
     Ok(dataset)
+}
+
+fn flows_of(analysis: &Analysis) -> BTreeMap<RegionKey, FlowSet> {
+    let Some(profile) = &analysis.profile else { return BTreeMap::new() };
+    let keys: Vec<RegionKey> = profile
+        .regions
+        .regions
+        .iter()
+        .map(|r| RegionKey::Region(r.number))
+        .chain([RegionKey::Total])
+        .collect();
+    keys.into_par_iter().map(|k| (k, pipeline::region_flows(&analysis.cluster, profile, k))).collect()
 }
 
 fn name_of(request: &LoadRequest) -> String {
@@ -70,7 +73,11 @@ fn name_of(request: &LoadRequest) -> String {
     }
 }
 
-/// Warnings as the panel lists them, for tests and the CLI.
-pub fn warning_lines(warnings: &[Warning]) -> Vec<String> {
-    warnings.iter().map(ToString::to_string).collect()
+/// The bundled two-rail sample: `sample-data/tworail` with the samplesort profile.
+pub fn sample_request() -> LoadRequest {
+    let base = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("sample-data/tworail");
+    LoadRequest {
+        rails: vec![vec![base.join("rail0")], vec![base.join("rail1")]],
+        profile: Some(base.join("samplesort.ibprof.gz")),
+    }
 }

@@ -24,7 +24,6 @@ pub mod highlight;
 pub mod legend;
 pub mod linking;
 pub mod load;
-pub mod profile_loads;
 pub mod values;
 pub mod view;
 

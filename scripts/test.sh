@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The README's test command: installs the Debian packages the tests need (only what is
+# missing), then runs every test of the workspace. CI runs exactly this (see .ci/run).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Mesa's lavapipe renders the headless GUI tests; MPI runs the collector's tests.
+packages=(mesa-vulkan-drivers libgl1-mesa-dri libxkbcommon-x11-0 openmpi-bin libopenmpi-dev mpich gfortran)
+missing=()
+for pkg in "${packages[@]}"; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+done
+if ((${#missing[@]})); then
+  echo "scripts/test.sh: installing ${missing[*]}"
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# Snapshots are taken on lavapipe through Vulkan; other backends render slightly differently.
+export WGPU_BACKEND=vulkan
+export RUST_BACKTRACE=1
+
+cargo test --workspace --all-targets
+if [ -x scripts/test-collector.sh ]; then
+  scripts/test-collector.sh
+fi

@@ -1,0 +1,116 @@
+//! What the subcommands share: rail and profile arguments, loading, and warning reports.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use shoal::model::{Cluster, Warning};
+use shoal::pipeline::{self, Analysis};
+use shoal::routing::{HostMap, LoadOptions, RailPolicy};
+
+/// The fabric: one RAIL per subnet.
+#[derive(Args, Debug, Clone)]
+pub struct RailArgs {
+    /// One subnet's dumps: a directory, or files joined by commas. Repeat for each rail.
+    #[arg(value_name = "RAIL", required = true)]
+    pub rails: Vec<String>,
+    /// List every warning instead of a summary.
+    #[arg(short, long)]
+    pub verbose: bool,
+}
+
+impl RailArgs {
+    pub fn rail_paths(&self) -> Vec<Vec<PathBuf>> {
+        self.rails
+            .iter()
+            .map(|r| r.split(',').filter(|p| !p.is_empty()).map(PathBuf::from).collect())
+            .collect()
+    }
+}
+
+/// A profile and how its rank-level bytes are placed on rails.
+#[derive(Args, Debug, Clone)]
+pub struct ProfileArgs {
+    /// An ibprof v1 profile (file, .gz, or a directory of *.ibprof files).
+    #[arg(long, value_name = "P")]
+    pub profile: Option<PathBuf>,
+    /// `split` spreads rank-level bytes over the rails both hosts share; `rail:N` uses rail N.
+    #[arg(long, value_name = "POLICY", default_value = "split", value_parser = parse_policy)]
+    pub rail_policy: RailPolicy,
+    /// Two-column file `profile-host fabric-host` mapping the profile's host names onto the
+    /// fabric's (node descriptions' first words). `#` starts a comment.
+    #[arg(long, value_name = "FILE")]
+    pub host_map: Option<PathBuf>,
+}
+
+fn parse_policy(text: &str) -> Result<RailPolicy, String> {
+    match text {
+        "split" => Ok(RailPolicy::Split),
+        _ => text
+            .strip_prefix("rail:")
+            .and_then(|n| n.parse::<u8>().ok())
+            .map(RailPolicy::Rail)
+            .ok_or_else(|| format!("expected `split` or `rail:N`, got `{text}`")),
+    }
+}
+
+impl ProfileArgs {
+    pub fn load_options(&self) -> Result<(LoadOptions, Vec<Warning>)> {
+        let (host_map, warnings) = match &self.host_map {
+            Some(path) => pipeline::read_host_map(path)
+                .with_context(|| format!("reading --host-map {}", path.display()))?,
+            None => (HostMap::default(), Vec::new()),
+        };
+        Ok((LoadOptions { policy: self.rail_policy, host_map }, warnings))
+    }
+}
+
+/// Loads the rails, printing the warning summary.
+pub fn load_cluster(rails: &RailArgs) -> Result<Cluster> {
+    let (cluster, warnings) = pipeline::load_cluster(&rails.rail_paths())?;
+    report_warnings(&warnings, rails.verbose);
+    Ok(cluster)
+}
+
+/// Loads rails and profile, and traces the profile, printing the warning summary.
+pub fn analyse(rails: &RailArgs, profile: &ProfileArgs) -> Result<Analysis> {
+    let (options, mut warnings) = profile.load_options()?;
+    let analysis = pipeline::analyse(&rails.rail_paths(), profile.profile.as_deref(), &options)?;
+    warnings.extend(analysis.warnings.iter().cloned());
+    report_warnings(&warnings, rails.verbose);
+    Ok(analysis)
+}
+
+/// Prints warnings to stderr: all of them with `--verbose`, else a count and the first few.
+pub fn report_warnings(warnings: &[Warning], verbose: bool) {
+    const SHOWN: usize = 5;
+    if warnings.is_empty() {
+        return;
+    }
+    let shown = if verbose { warnings.len() } else { SHOWN.min(warnings.len()) };
+    for warning in &warnings[..shown] {
+        eprintln!("warning: {warning}");
+    }
+    if shown < warnings.len() {
+        eprintln!(
+            "shoal: {} warnings ({} more not shown; --verbose lists them all)",
+            warnings.len(),
+            warnings.len() - shown
+        );
+    } else {
+        eprintln!("shoal: {} warning{}", warnings.len(), if warnings.len() == 1 { "" } else { "s" });
+    }
+}
+
+/// Parses a LID given as hex (`0x12`) or, with no prefix, hex as the InfiniBand tools print it.
+pub fn parse_lid(text: &str) -> Result<shoal::model::Lid, String> {
+    shoal::model::Lid::parse_hex(text)
+        .ok_or_else(|| format!("`{text}` is not a LID (hexadecimal, e.g. 0x0012)"))
+}
+
+pub fn require_profile(profile: &ProfileArgs) -> Result<()> {
+    if profile.profile.is_none() {
+        bail!("this command needs --profile");
+    }
+    Ok(())
+}

@@ -1,0 +1,64 @@
+//! `shoal hot`: the busiest link ends and who sent their bytes.
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use shoal::pipeline::region_flows;
+use shoal::routing::{RegionKey, hottest};
+use shoal::units::format_bytes;
+
+use super::common::{ProfileArgs, RailArgs, analyse, require_profile};
+
+#[derive(Args, Debug)]
+pub struct HotArgs {
+    #[command(flatten)]
+    pub rails: RailArgs,
+    #[command(flatten)]
+    pub profile: ProfileArgs,
+    /// The region to rank (its own bytes: dump N − dump N−1). Default: the whole run.
+    #[arg(long)]
+    pub region: Option<u32>,
+    /// How many link ends to list.
+    #[arg(long, default_value_t = 20)]
+    pub top: usize,
+    /// How many source → destination host pairs to name per link end.
+    #[arg(long, default_value_t = 3)]
+    pub pairs: usize,
+}
+
+pub fn run(args: &HotArgs) -> Result<()> {
+    require_profile(&args.profile)?;
+    let analysis = analyse(&args.rails, &args.profile)?;
+    let data = analysis.profile.as_ref().context("no profile was loaded")?;
+    let key = args.region.map_or(RegionKey::Total, RegionKey::Region);
+    let Some(loads) = data.loads.get(key) else {
+        let known: Vec<String> =
+            data.loads.regions.iter().filter_map(|r| r.region).map(|n| n.to_string()).collect();
+        bail!("the profile has no region {:?}; it has {}", args.region.unwrap_or_default(), known.join(", "));
+    };
+    let cluster = &analysis.cluster;
+    let flows = region_flows(cluster, data, key);
+    let hot = hottest(cluster, loads, &flows, args.top, args.pairs);
+    let max = hot.first().map_or(0, |h| h.bytes).max(1);
+    let title = match key {
+        RegionKey::Total => "the whole run".to_string(),
+        RegionKey::Region(n) => match &loads.name {
+            Some(name) => format!("region {n} \"{name}\""),
+            None => format!("region {n}"),
+        },
+    };
+    println!("Busiest link ends in {title}:");
+    println!("{:>4}  {:>4}  {:<60} {:>10} {:>6}", "#", "rail", "from (port) -> to (port)", "bytes", "share");
+    for (i, end) in hot.iter().enumerate() {
+        let fabric = &cluster.rails[end.rail];
+        let Some(((a, ap), (b, bp))) = fabric.link_end_nodes(end.end) else { continue };
+        let link = format!("{} ({ap}) -> {} ({bp})", fabric.node(a).description, fabric.node(b).description);
+        let share = 100.0 * end.bytes as f64 / max as f64;
+        println!("{:>4}  {:>4}  {link:<60} {:>10} {share:>5.1}%", i + 1, end.rail, format_bytes(end.bytes));
+        for (src, dst, bytes) in &end.pairs {
+            let name =
+                |h: &Option<usize>| h.map_or_else(|| "?".to_string(), |h| cluster.hosts[h].name.clone());
+            println!("{:>12}{} -> {}  {}", "", name(src), name(dst), format_bytes(*bytes));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,17 @@
+//! Subcommands. Each file parses nothing itself: clap hands it validated arguments.
+
+pub mod common;
+pub mod convert;
+pub mod hot;
+pub mod info;
+pub mod render;
+pub mod trace;
+
+pub const EXAMPLES: &str = "\
+Examples:
+  shoal convert sample-data/tworail/rail0 sample-data/tworail/rail1 \\
+      --profile sample-data/tworail/samplesort.ibprof.gz --out /tmp/out
+  shoal trace sample-data/tworail/rail0 --from 0x0012 --to 0x0040 --json
+  shoal hot sample-data/tworail/rail0 sample-data/tworail/rail1 \\
+      --profile sample-data/tworail/samplesort.ibprof.gz --region 2 --top 20
+  shoal info sample-data/tworail/rail0 sample-data/tworail/rail1";

@@ -1,0 +1,118 @@
+//! `shoal trace`: one LID → LID path, as `ibtracert` would print it, or as JSON.
+
+use anyhow::{Result, bail};
+use clap::Args;
+use serde::Serialize;
+use shoal::model::{Fabric, Lid};
+use shoal::routing::{Outcome, Path, trace};
+
+use super::common::{RailArgs, load_cluster, parse_lid};
+
+#[derive(Args, Debug)]
+pub struct TraceArgs {
+    #[command(flatten)]
+    pub rails: RailArgs,
+    /// Which of the given rails to trace on (0 = the first RAIL).
+    #[arg(long, default_value_t = 0)]
+    pub rail: usize,
+    /// Source LID (hexadecimal, e.g. 0x0012).
+    #[arg(long, value_parser = parse_lid)]
+    pub from: Lid,
+    /// Destination LID (hexadecimal).
+    #[arg(long, value_parser = parse_lid)]
+    pub to: Lid,
+    /// Print `{"delivered":…,"hops":[{"guid","name","lid","in_port","out_port"},…]}`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Serialize)]
+struct JsonPath {
+    delivered: bool,
+    hops: Vec<JsonHop>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stopped: Option<JsonStop>,
+}
+
+#[derive(Serialize)]
+struct JsonHop {
+    guid: String,
+    name: String,
+    lid: Option<String>,
+    in_port: Option<u8>,
+    out_port: Option<u8>,
+}
+
+#[derive(Serialize)]
+struct JsonStop {
+    reason: String,
+    at_guid: Option<String>,
+}
+
+pub fn run(args: &TraceArgs) -> Result<()> {
+    let cluster = load_cluster(&args.rails)?;
+    let Some(fabric) = cluster.rails.get(args.rail) else {
+        bail!("--rail {} but only {} rail(s) were given", args.rail, cluster.rails.len());
+    };
+    let path = trace(fabric, args.from, args.to);
+    if args.json {
+        println!("{}", serde_json::to_string(&json_path(fabric, &path))?);
+    } else {
+        print!("{}", text_path(fabric, &path, args.from, args.to));
+    }
+    if !path.delivered() {
+        bail!("{} does not reach {} on rail {}", args.from, args.to, args.rail);
+    }
+    Ok(())
+}
+
+fn json_path(fabric: &Fabric, path: &Path) -> JsonPath {
+    let hops = path
+        .hops
+        .iter()
+        .map(|hop| {
+            let node = fabric.node(hop.node);
+            JsonHop {
+                guid: node.guid.to_string(),
+                name: node.description.clone(),
+                lid: node.base_lid().map(|l| l.to_string()),
+                in_port: hop.in_port.map(|p| p.0),
+                out_port: hop.out_port.map(|p| p.0),
+            }
+        })
+        .collect();
+    let stopped = match path.outcome {
+        Outcome::Delivered => None,
+        Outcome::Dropped { at, reason } => Some(JsonStop {
+            reason: format!("{reason:?}"),
+            at_guid: at.map(|n| fabric.node(n).guid.to_string()),
+        }),
+    };
+    JsonPath { delivered: path.delivered(), hops, stopped }
+}
+
+fn text_path(fabric: &Fabric, path: &Path, from: Lid, to: Lid) -> String {
+    let mut out = format!("From {from} to {to}:\n");
+    for (i, hop) in path.hops.iter().enumerate() {
+        let node = fabric.node(hop.node);
+        let lid = node.base_lid().map_or_else(|| "-".to_string(), |l| l.to_string());
+        let port = |p: Option<shoal::model::PortNum>| p.map_or_else(|| "-".to_string(), |p| p.to_string());
+        out += &format!(
+            "  [{i}] {kind} {guid} lid {lid} in {inp} out {outp} \"{desc}\"\n",
+            kind = node.kind.as_str(),
+            guid = node.guid,
+            inp = port(hop.in_port),
+            outp = port(hop.out_port),
+            desc = node.description,
+        );
+    }
+    match path.outcome {
+        Outcome::Delivered => out += &format!("delivered in {} link hops\n", path.link_ends.len()),
+        Outcome::Dropped { at, reason } => {
+            let at =
+                at.map_or_else(|| "before the first hop".to_string(), |n| fabric.node(n).description.clone());
+            out += &format!("NOT delivered: {reason:?} at {at}\n");
+        }
+    }
+    out
+}

@@ -1,0 +1,133 @@
+//! The whole one-way flow in one call: files → fabric → profile → loads → layout.
+//!
+//! The CLI, the GUI and the benchmarks all start here, so they see the same numbers.
+
+use std::path::{Path, PathBuf};
+
+use crate::layout::{ClusterLayout, FatTreeOptions, layout_fat_tree};
+use crate::model::{Cluster, Profile, Warning};
+use crate::profile_io::ParseError;
+use crate::routing::{
+    FlowBuilder, FlowSet, LoadOptions, Loads, RankTraffic, RegionInput, RegionKey, compute_loads,
+};
+
+pub use crate::profile_io::host_map::read_host_map;
+pub use crate::profile_io::load_cluster;
+
+/// A loaded profile, its regions and the loads it puts on the fabric.
+#[derive(Clone, Debug)]
+pub struct ProfileAnalysis {
+    pub path: PathBuf,
+    pub profile: Profile,
+    pub regions: RegionTable,
+    pub loads: Loads,
+    pub options: LoadOptions,
+}
+
+/// Everything a view or a report needs.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    pub cluster: Cluster,
+    pub layout: ClusterLayout,
+    pub profile: Option<ProfileAnalysis>,
+    pub warnings: Vec<Warning>,
+}
+
+/// Loads the rails and (optionally) a profile, traces it and lays the fabric out.
+pub fn analyse(
+    rails: &[Vec<PathBuf>],
+    profile: Option<&Path>,
+    options: &LoadOptions,
+) -> Result<Analysis, ParseError> {
+    let (cluster, profile) = rayon::join(
+        || load_cluster(rails),
+        || profile.map(|p| read_profile(p).map(|(prof, w)| (p.to_path_buf(), prof, w))).transpose(),
+    );
+    let ((cluster, mut warnings), profile) = (cluster?, profile?);
+    let (layout, profile) = rayon::join(
+        || layout_fat_tree(&cluster, &FatTreeOptions::default()),
+        || {
+            profile.map(|(path, profile, read_warnings)| {
+                let (analysis, more) = analyse_profile(&cluster, path, profile, options);
+                (analysis, read_warnings.into_iter().chain(more).collect::<Vec<_>>())
+            })
+        },
+    );
+    let profile = profile.map(|(analysis, more)| {
+        warnings.extend(more);
+        analysis
+    });
+    Ok(Analysis { cluster, layout, profile, warnings })
+}
+
+/// Traces a profile already read.
+pub fn analyse_profile(
+    cluster: &Cluster,
+    path: PathBuf,
+    profile: Profile,
+    options: &LoadOptions,
+) -> (ProfileAnalysis, Vec<Warning>) {
+    let (regions, mut warnings) = region_table(&profile, &path);
+    let source = path.display().to_string();
+    let (inputs, total) = region_inputs(&profile, &regions);
+    let (loads, more) = compute_loads(cluster, &inputs, &total, options, &source);
+    warnings.extend(more);
+    (ProfileAnalysis { path, profile, regions, loads, options: options.clone() }, warnings)
+}
+
+/// The flows of one region again, for questions about who sent what (`hot`, pair tables).
+pub fn region_flows(cluster: &Cluster, analysis: &ProfileAnalysis, key: RegionKey) -> FlowSet {
+    let (inputs, total) = region_inputs(&analysis.profile, &analysis.regions);
+    let input = match key {
+        RegionKey::Total => &total,
+        RegionKey::Region(n) => inputs.iter().find(|i| i.region == Some(n)).unwrap_or(&total),
+    };
+    FlowBuilder::new(cluster, analysis.options.policy, &analysis.options.host_map)
+        .keep_origins(true)
+        .flows(&input.ranks)
+}
+
+pub use crate::model::RegionTable;
+pub use crate::profile_io::ibprof::read_profile;
+
+/// Rank counters per region (deltas) and for the total (each rank's last dump), as the tracer
+/// wants them.
+pub fn region_inputs<'p>(
+    profile: &'p Profile,
+    table: &'p RegionTable,
+) -> (Vec<RegionInput<'p>>, RegionInput<'p>) {
+    let inputs = table
+        .regions
+        .iter()
+        .zip(&table.deltas)
+        .map(|(info, deltas)| RegionInput {
+            region: Some(info.number),
+            name: info.name.clone(),
+            dumptime: Some(info.dumptime),
+            ranks: profile
+                .ranks
+                .iter()
+                .zip(deltas)
+                .map(|(section, c)| RankTraffic { section, peers: &c.peers, lids: &c.lids })
+                .collect(),
+        })
+        .collect();
+    let total = RegionInput {
+        region: None,
+        name: None,
+        dumptime: table.regions.last().map(|r| r.dumptime),
+        ranks: profile
+            .ranks
+            .iter()
+            .filter_map(|section| {
+                let dump = crate::model::regions::last_dump(section)?;
+                Some(RankTraffic { section, peers: &dump.peers, lids: &dump.lids })
+            })
+            .collect(),
+    };
+    (inputs, total)
+}
+
+fn region_table(profile: &Profile, path: &Path) -> (RegionTable, Vec<Warning>) {
+    crate::model::region_table(profile, &path.display().to_string())
+}

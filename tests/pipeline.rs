@@ -1,0 +1,110 @@
+//! The whole pipeline on the bundled sample data: parse → trace → layout → tables.
+
+use std::path::PathBuf;
+
+use shoal::model::{NodeKind, RailId};
+use shoal::pipeline::{Analysis, analyse};
+use shoal::routing::{Flow, LoadOptions, RailPolicy, RegionKey, accumulate, trace};
+
+fn sample(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("sample-data").join(rel)
+}
+
+fn two_rails(profile: &str, options: &LoadOptions) -> Analysis {
+    let rails = vec![vec![sample("tworail/rail0")], vec![sample("tworail/rail1")]];
+    analyse(&rails, Some(&sample(profile)), options).unwrap()
+}
+
+#[test]
+fn bytes_are_conserved_on_every_rail_and_region() {
+    let analysis = two_rails("tworail/samplesort.ibprof.gz", &LoadOptions::default());
+    let data = analysis.profile.as_ref().unwrap();
+    assert_eq!(data.loads.regions.len(), 2);
+    for region in data.loads.regions.iter().chain([&data.loads.total]) {
+        for (r, rail) in region.rails.iter().enumerate() {
+            assert!(rail.is_conserved(), "rail {r} region {:?}", region.key());
+            assert!(rail.injected > 0);
+        }
+    }
+    assert!(analysis.warnings.iter().all(|w| !w.message.contains("injected")), "{:?}", analysis.warnings);
+}
+
+#[test]
+fn region_loads_add_up_to_the_cumulative_total() {
+    let analysis = two_rails("tworail/samplesort.ibprof.gz", &LoadOptions::default());
+    let loads = &analysis.profile.as_ref().unwrap().loads;
+    for r in 0..2 {
+        let summed: Vec<u64> = (0..loads.total.rails[r].bytes.len())
+            .map(|i| loads.regions.iter().map(|region| region.rails[r].bytes[i]).sum())
+            .collect();
+        assert_eq!(summed, loads.total.rails[r].bytes, "rail {r}");
+    }
+}
+
+#[test]
+fn accumulated_loads_equal_tracing_every_pair_on_a_real_fabric() {
+    let analysis = two_rails("tworail/samplesort.ibprof.gz", &LoadOptions::default());
+    let fabric = &analysis.cluster.rails[0];
+    let lids: Vec<_> = fabric.cas().filter_map(|n| fabric.node(n).base_lid()).collect();
+    let flows: Vec<Flow> = lids
+        .iter()
+        .enumerate()
+        .flat_map(|(i, &s)| {
+            lids.iter().enumerate().map(move |(j, &d)| Flow { src: s, dst: d, bytes: (i * 7 + j) as u64 })
+        })
+        .collect();
+    let load = accumulate(fabric, &flows);
+    let mut expected = vec![0u64; fabric.link_end_count()];
+    for f in &flows {
+        for end in trace(fabric, f.src, f.dst).link_ends {
+            expected[end.index()] += f.bytes;
+        }
+    }
+    assert_eq!(load.bytes, expected);
+    assert_eq!(load.undelivered, 0);
+}
+
+#[test]
+fn a_bcast_over_rail_0_only_leaves_rail_1_idle() {
+    let analysis = two_rails("tworail/bcast-rail0-only.ibprof", &LoadOptions::default());
+    let total = &analysis.profile.as_ref().unwrap().loads.total;
+    assert!(total.rails[0].injected > 0);
+    assert_eq!(total.rails[1].injected, 0);
+    let both = two_rails("tworail/bcast-both-rails.ibprof", &LoadOptions::default());
+    let total = &both.profile.as_ref().unwrap().loads.total;
+    assert_eq!(total.rails[0].injected, total.rails[1].injected);
+}
+
+#[test]
+fn pinning_rank_traffic_to_one_rail_moves_every_byte_there() {
+    let analysis = two_rails(
+        "tworail/samplesort.ibprof.gz",
+        &LoadOptions { policy: RailPolicy::Rail(1), ..Default::default() },
+    );
+    let total = analysis.profile.as_ref().unwrap().loads.get(RegionKey::Total).unwrap();
+    assert_eq!(total.rails[0].injected, 0);
+    assert!(total.rails[1].injected > 0);
+}
+
+#[test]
+fn the_real_fat_tree_lays_out_by_level_with_rail_1_below() {
+    let analysis = two_rails("tworail/samplesort.ibprof.gz", &LoadOptions::default());
+    for (r, (fabric, layout)) in analysis.cluster.rails.iter().zip(&analysis.layout.rails).enumerate() {
+        assert_eq!(fabric.rail, RailId(r as u8));
+        assert_eq!(layout.max_level, 3);
+        for node in fabric.graph.node_indices() {
+            let n = fabric.node(node);
+            let level = layout.levels[node.index()].unwrap();
+            let position = layout.positions[node.index()].unwrap();
+            let expected = match n.kind {
+                NodeKind::Ca => 0,
+                _ if n.description.contains("-L1-") => 1,
+                _ if n.description.contains("-L2-") => 2,
+                _ => 3,
+            };
+            assert_eq!(level, expected, "{}", n.description);
+            let sign = if r == 0 { 1.0 } else { -1.0 };
+            assert_eq!(position.y, sign * level as f32, "{}", n.description);
+        }
+    }
+}
