@@ -8,8 +8,12 @@
 //! switches are above the hosts (y > 0), rail 1's below (y < 0).
 
 pub mod export;
+#[cfg(feature = "gui")]
+pub mod gui;
 pub mod layout;
 pub mod model;
+#[cfg(feature = "gui")]
+pub mod modules;
 pub mod pipeline;
 pub mod profile_io;
 pub mod routing;

@@ -41,6 +41,9 @@ fn main() -> ExitCode {
         Some(Command::Hot(a)) => cli::hot::run(&a),
         Some(Command::Info(a)) => cli::info::run(&a),
         Some(Command::Render(a)) => cli::render::run(&a),
+        #[cfg(feature = "gui")]
+        None => shoal::gui::run_sample(),
+        #[cfg(not(feature = "gui"))]
         None => cli::info::run_sample(),
     };
     match result {

@@ -22,6 +22,7 @@ pub fn run(args: &InfoArgs) -> Result<()> {
 }
 
 /// With no subcommand: describe the bundled two-rail sample.
+#[cfg_attr(feature = "gui", allow(dead_code))] // without the GUI, `shoal` alone runs this
 pub fn run_sample() -> Result<()> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("sample-data/tworail");
     let rails = vec![vec![root.join("rail0")], vec![root.join("rail1")]];

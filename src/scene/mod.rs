@@ -17,6 +17,7 @@ pub mod camera;
 pub mod colour;
 pub mod crossing;
 pub mod dataset;
+pub mod diff;
 pub mod draw;
 pub mod fat_tree;
 pub mod filter;
@@ -24,6 +25,7 @@ pub mod highlight;
 pub mod legend;
 pub mod linking;
 pub mod load;
+pub mod stats;
 pub mod values;
 pub mod view;
 

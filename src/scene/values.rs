@@ -21,6 +21,14 @@ pub enum RegionSelection {
 }
 
 impl RegionSelection {
+    /// The selection showing one region key's traffic.
+    pub fn from_key(key: RegionKey) -> Self {
+        match key {
+            RegionKey::Total => RegionSelection::Total,
+            RegionKey::Region(n) => RegionSelection::Region(n),
+        }
+    }
+
     pub fn is_diff(self) -> bool {
         matches!(self, RegionSelection::Diff(..))
     }

@@ -1,0 +1,583 @@
+//! The desktop app (eframe, wgpu): opening files (dialog, drag and drop, recent list), loading
+//! off the UI thread with progress, watching files, the warnings panel, the shared panels and
+//! the views.
+
+pub mod loader;
+pub mod recent;
+pub mod watch;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, channel};
+
+use egui::{Key, KeyboardShortcut, Modifiers, Ui};
+
+use crate::model::Warning;
+use crate::modules::fat_tree::FatTree;
+use crate::modules::filter::FilterPanelState;
+use crate::modules::highlight::HighlightPanelState;
+use crate::modules::plots::PlotCache;
+use crate::modules::regions::RegionsPanelState;
+use crate::modules::tables::{CrossingCache, DiffCache};
+use crate::modules::{Command, ViewContext, ViewModule, Workspace};
+use crate::scene::dataset::Dataset;
+use crate::scene::load::{LoadRequest, sample_request};
+use loader::{Loader, Reason};
+
+/// Which panel the side bar shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tab {
+    Regions,
+    Filter,
+    Highlight,
+    Linking,
+    Plots,
+}
+
+/// What a file dialog (run on its own thread) came back with.
+enum Dialog {
+    Open(Vec<PathBuf>),
+    Profile(PathBuf),
+    Export(PathBuf),
+}
+
+pub struct ShoalApp {
+    pub ws: Workspace,
+    pub loader: Loader,
+    watcher: Option<watch::Watcher>,
+    /// The request the data on screen came from.
+    pub current: Option<LoadRequest>,
+    pub recent: Vec<LoadRequest>,
+    pub warnings: Vec<Warning>,
+    /// Errors of loads and exports; the data on screen stays.
+    pub errors: Vec<String>,
+    pub tab: Tab,
+    pub show_warnings: bool,
+    pub filter_state: FilterPanelState,
+    pub highlight_state: HighlightPanelState,
+    pub regions_state: RegionsPanelState,
+    plots: PlotCache,
+    crossings: CrossingCache,
+    diff_table: DiffCache,
+    dialogs: (std::sync::mpsc::Sender<Dialog>, Receiver<Dialog>),
+    pub status: String,
+}
+
+const SHORTCUT_OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
+
+impl ShoalApp {
+    /// An app with nothing loaded.
+    pub fn empty() -> ShoalApp {
+        ShoalApp {
+            ws: Workspace::default(),
+            loader: Loader::default(),
+            watcher: None,
+            current: None,
+            recent: Vec::new(),
+            warnings: Vec::new(),
+            errors: Vec::new(),
+            tab: Tab::Filter,
+            show_warnings: false,
+            filter_state: FilterPanelState::default(),
+            highlight_state: HighlightPanelState::default(),
+            regions_state: RegionsPanelState::default(),
+            plots: PlotCache::default(),
+            crossings: CrossingCache::default(),
+            diff_table: DiffCache::default(),
+            dialogs: channel(),
+            status: String::new(),
+        }
+    }
+
+    /// An app showing a data set already in memory (tests, benchmarks).
+    pub fn with_dataset(dataset: Dataset) -> ShoalApp {
+        let mut app = ShoalApp::empty();
+        app.install(dataset, None);
+        app
+    }
+
+    /// The app as `shoal` opens it: loading `request` in the background, recent files restored.
+    pub fn new(cc: &eframe::CreationContext<'_>, request: Option<LoadRequest>) -> ShoalApp {
+        let mut app = ShoalApp::empty();
+        if let Some(storage) = cc.storage
+            && let Some(text) = storage.get_string(recent::KEY)
+        {
+            app.recent = recent::decode(&text);
+        }
+        if let Some(request) = request {
+            app.open(request, &cc.egui_ctx);
+        }
+        app
+    }
+
+    /// Starts loading files; the current data stays on screen until the load succeeds.
+    pub fn open(&mut self, request: LoadRequest, ctx: &egui::Context) {
+        self.status = format!("loading {}", describe(&request));
+        self.loader.start(request, Reason::Open, ctx);
+    }
+
+    /// Shows a freshly loaded data set (views keep their settings).
+    fn install(&mut self, dataset: Dataset, request: Option<LoadRequest>) {
+        self.warnings = dataset.warnings.clone();
+        self.status = format!(
+            "{}: {} rails, {} hosts, {} warnings",
+            dataset.name,
+            dataset.cluster.rails.len(),
+            dataset.cluster.hosts.len(),
+            self.warnings.len()
+        );
+        let regions = dataset.regions();
+        if self.regions_state.a.is_none() {
+            self.regions_state.a = regions.first().map(|r| r.number);
+            self.regions_state.b = regions.get(1).or(regions.first()).map(|r| r.number);
+        }
+        self.ws.dataset = Some(Arc::new(dataset));
+        self.ws.generation += 1;
+        self.current = request;
+    }
+
+    /// Handles a finished load: success replaces the data, failure keeps it and says why.
+    pub fn finish_load(&mut self, loaded: loader::Loaded, ctx: Option<&egui::Context>) {
+        match loaded.result {
+            Ok(dataset) => {
+                if loaded.reason == Reason::Open {
+                    recent::push(&mut self.recent, loaded.request.clone());
+                }
+                if let Some(ctx) = ctx {
+                    self.watcher = match watch::Watcher::new(&loaded.request, ctx) {
+                        Ok(w) => Some(w),
+                        Err(e) => {
+                            self.errors.push(format!("cannot watch the files for changes: {e}"));
+                            None
+                        }
+                    };
+                }
+                self.install(dataset, Some(loaded.request));
+            }
+            Err(e) => {
+                let what = match loaded.reason {
+                    Reason::Open => "could not open",
+                    Reason::Reload => "reload failed, still showing the last good data;",
+                };
+                self.errors.push(format!("{what} {}: {e}", describe(&loaded.request)));
+                self.status = "load failed".into();
+            }
+        }
+    }
+
+    fn spawn_dialog(&self, make: impl FnOnce() -> Option<Dialog> + Send + 'static, ctx: &egui::Context) {
+        let tx = self.dialogs.0.clone();
+        let ctx = ctx.clone();
+        std::thread::spawn(move || {
+            if let Some(d) = make() {
+                let _ = tx.send(d);
+                ctx.request_repaint();
+            }
+        });
+    }
+
+    fn open_dialog(&self, ctx: &egui::Context) {
+        self.spawn_dialog(
+            || {
+                rfd::FileDialog::new()
+                    .set_title("Open rail directories (one per rail)")
+                    .pick_folders()
+                    .map(Dialog::Open)
+            },
+            ctx,
+        );
+    }
+
+    fn profile_dialog(&self, ctx: &egui::Context) {
+        self.spawn_dialog(
+            || {
+                rfd::FileDialog::new()
+                    .set_title("Open an ibprof profile")
+                    .add_filter("ibprof profile", &["ibprof", "gz"])
+                    .pick_file()
+                    .map(Dialog::Profile)
+            },
+            ctx,
+        );
+    }
+
+    fn export_dialog(&self, ctx: &egui::Context) {
+        self.spawn_dialog(
+            || {
+                rfd::FileDialog::new()
+                    .set_title("Export the view")
+                    .add_filter("PNG image", &["png"])
+                    .add_filter("SVG drawing", &["svg"])
+                    .set_file_name("shoal.png")
+                    .save_file()
+                    .map(Dialog::Export)
+            },
+            ctx,
+        );
+    }
+
+    /// Writes the focused view as it is on screen (its size, camera and legend) at 2× pixels.
+    pub fn export_focused(&mut self, path: &std::path::Path) -> Result<(), String> {
+        let view = self.ws.focused().ok_or("no view")?;
+        let scene = view.state.scene.as_ref().ok_or("nothing drawn yet")?;
+        let size = view.state.size;
+        let (w, h) = ((size.x.max(320.0) * 2.0) as u32, (size.y.max(240.0) * 2.0) as u32);
+        let format = crate::export::Format::of_path(path).ok_or("export to a .png or .svg file")?;
+        let list = crate::scene::draw::draw_list(scene, &view.camera, w as f32 / 2.0, h as f32 / 2.0);
+        let bytes = match format {
+            crate::export::Format::Png => {
+                crate::export::png::paint_pixmap(&list, 2.0).and_then(|p| crate::export::png::encode(&p))
+            }
+            crate::export::Format::Svg => Ok(crate::export::svg::to_svg(scene, &list, 2.0).into_bytes()),
+        }
+        .map_err(|e| e.to_string())?;
+        std::fs::write(path, bytes).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// Per-frame bookkeeping that needs no UI: finished loads, file changes, dialogs, drops.
+    fn housekeeping(&mut self, ctx: &egui::Context) {
+        if let Some(loaded) = self.loader.poll() {
+            self.finish_load(loaded, Some(ctx));
+        }
+        if self.watcher.as_ref().is_some_and(watch::Watcher::changed)
+            && let Some(request) = self.current.clone()
+            && !self.loader.busy()
+        {
+            self.status = "files changed; reloading".into();
+            self.loader.start(request, Reason::Reload, ctx);
+        }
+        while let Ok(d) = self.dialogs.1.try_recv() {
+            match d {
+                Dialog::Open(paths) => {
+                    if let Some(r) = recent::request_from_paths(&paths, self.current.as_ref()) {
+                        self.open(r, ctx);
+                    }
+                }
+                Dialog::Profile(p) => match self.current.clone() {
+                    Some(mut r) => {
+                        r.profile = Some(p);
+                        self.open(r, ctx);
+                    }
+                    None => self.errors.push("open rails before a profile".into()),
+                },
+                Dialog::Export(p) => match self.export_focused(&p) {
+                    Ok(()) => self.status = format!("exported {}", p.display()),
+                    Err(e) => self.errors.push(format!("export failed: {e}")),
+                },
+            }
+        }
+        let dropped: Vec<PathBuf> = ctx.input(|i| {
+            i.raw
+                .dropped_files
+                .iter()
+                .map(|f| f.path().to_path_buf())
+                .filter(|p| !p.as_os_str().is_empty())
+                .collect()
+        });
+        if !dropped.is_empty() {
+            match recent::request_from_paths(&dropped, self.current.as_ref()) {
+                Some(r) => self.open(r, ctx),
+                None => self
+                    .errors
+                    .push("dropped a profile with no rails open: drop the rail directories too".into()),
+            }
+        }
+    }
+
+    fn menu_bar(&mut self, ui: &mut Ui) {
+        egui::MenuBar::new().ui(ui, |ui| {
+            ui.menu_button("File", |ui| {
+                if ui
+                    .add(
+                        egui::Button::new("Open rails…")
+                            .shortcut_text(ui.ctx().format_shortcut(&SHORTCUT_OPEN)),
+                    )
+                    .clicked()
+                {
+                    self.open_dialog(ui.ctx());
+                }
+                if ui.button("Open profile…").clicked() {
+                    self.profile_dialog(ui.ctx());
+                }
+                if ui.button("Open the bundled sample").clicked() {
+                    self.open(sample_request(), ui.ctx());
+                }
+                ui.menu_button("Recent", |ui| {
+                    if self.recent.is_empty() {
+                        ui.label("nothing yet");
+                    }
+                    for r in self.recent.clone() {
+                        if ui.button(describe(&r)).clicked() {
+                            self.open(r, ui.ctx());
+                        }
+                    }
+                });
+                ui.separator();
+                if ui.button("Export view (PNG/SVG)…").clicked() {
+                    self.export_dialog(ui.ctx());
+                }
+            });
+            ui.menu_button("View", |ui| {
+                ui.checkbox(&mut self.show_warnings, "warnings panel");
+                if ui.button("fit (F)").clicked() {
+                    for v in &mut self.ws.views {
+                        v.camera.fit();
+                    }
+                }
+            });
+            for (tab, name) in [
+                (Tab::Regions, "Regions"),
+                (Tab::Filter, "Filter"),
+                (Tab::Highlight, "Highlight"),
+                (Tab::Linking, "Linking"),
+                (Tab::Plots, "Plots"),
+            ] {
+                ui.selectable_value(&mut self.tab, tab, name);
+            }
+            ui.separator();
+            let warn = format!("⚠ {} warnings", self.warnings.len());
+            if ui.selectable_label(self.show_warnings, warn).clicked() {
+                self.show_warnings = !self.show_warnings;
+            }
+        });
+    }
+
+    fn side_panel(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
+        let Some(d) = self.ws.dataset.clone() else {
+            ui.label("open rail directories (File → Open, Ctrl+O, or drop them here)");
+            return;
+        };
+        let generation = self.ws.generation;
+        let focus = self.ws.focus;
+        if self.ws.views.len() > 1 {
+            ui.horizontal(|ui| {
+                ui.label("panels act on");
+                for i in 0..self.ws.views.len() {
+                    ui.selectable_value(&mut self.ws.focus, i, format!("view {}", i + 1));
+                }
+            });
+        }
+        egui::ScrollArea::vertical().show(ui, |ui| match self.tab {
+            Tab::Regions => crate::modules::regions::panel(ui, &mut self.regions_state, &mut self.ws),
+            Tab::Filter => {
+                let Some(view) = self.ws.views.get_mut(focus) else { return };
+                crate::modules::filter::panel(
+                    ui,
+                    &mut self.filter_state,
+                    &mut view.spec.filter,
+                    view.state.values.as_ref(),
+                );
+                ui.separator();
+                view_options(ui, &mut view.spec);
+            }
+            Tab::Highlight => {
+                let Some(view) = self.ws.views.get(focus) else { return };
+                let Some(group) = self.ws.group(view.group) else { return };
+                crate::modules::highlight::panel(ui, &mut self.highlight_state, &d, group, commands);
+                ui.separator();
+                match view.selected_end {
+                    Some(end) => crate::modules::tables::crossings_ui(
+                        ui,
+                        &mut self.crossings,
+                        &d,
+                        generation,
+                        view.spec.selection,
+                        end,
+                    ),
+                    None => {
+                        ui.small("click a link end to list the pairs whose bytes cross it");
+                    }
+                }
+            }
+            Tab::Linking => crate::modules::linking::panel(ui, &mut self.ws),
+            Tab::Plots => {
+                let Some(view) = self.ws.views.get(focus) else { return };
+                crate::modules::plots::panel(ui, &mut self.plots, &d, generation, view.spec.selection);
+            }
+        });
+    }
+
+    fn views(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
+        let Some(d) = self.ws.dataset.clone() else {
+            ui.centered_and_justified(|ui| {
+                ui.label(self.loader.progress().map_or("nothing open".into(), |p| p.stage))
+            });
+            return;
+        };
+        let ranges = self.ws.group_ranges();
+        let n = self.ws.views.len();
+        let diff = self.ws.views.iter().find(|v| v.spec.selection.is_diff()).map(|v| v.spec.selection);
+        if let Some(selection) = diff {
+            egui::Panel::right("diff table").default_size(360.0).show(ui, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    crate::modules::tables::diff_ui(
+                        ui,
+                        &mut self.diff_table,
+                        &d,
+                        self.ws.generation,
+                        selection,
+                    )
+                });
+            });
+        }
+        let rect = ui.available_rect_before_wrap();
+        let width = rect.width() / n.max(1) as f32;
+        let ws = &mut self.ws;
+        for i in 0..n {
+            let r = egui::Rect::from_min_size(
+                rect.min + egui::vec2(i as f32 * width, 0.0),
+                egui::vec2(width, rect.height()),
+            );
+            let mut child = ui.new_child(egui::UiBuilder::new().max_rect(r.shrink(2.0)).id_salt(("view", i)));
+            let (group_id, shared) = {
+                let v = &ws.views[i];
+                (v.group, ws.group(v.group).and_then(|g| g.shared_camera))
+            };
+            let Some(group) = ws.groups.iter().find(|g| g.id == group_id).cloned() else { continue };
+            let link_range = ranges.iter().find(|g| g.0 == group_id).and_then(|g| g.1);
+            let view = &mut ws.views[i];
+            let ctx = ViewContext {
+                dataset: &d,
+                generation: ws.generation,
+                view: i,
+                spec: &view.spec,
+                group: &group,
+                link_range,
+                selected_end: view.selected_end,
+            };
+            let mut camera = shared.unwrap_or(view.camera);
+            FatTree.ui(&ctx, &mut view.state, &mut camera, &mut child, commands);
+            if child.response().contains_pointer() || child.ui_contains_pointer() {
+                ws.focus = i;
+            }
+            match shared {
+                Some(_) => {
+                    if let Some(g) = ws.group_mut(group_id) {
+                        g.shared_camera = Some(camera);
+                    }
+                }
+                None => ws.views[i].camera = camera,
+            }
+        }
+    }
+
+    fn warnings_panel(&mut self, ui: &mut Ui) {
+        egui::ScrollArea::vertical().max_height(160.0).show(ui, |ui| {
+            for e in &self.errors {
+                ui.colored_label(ui.visuals().error_fg_color, e);
+            }
+            if self.warnings.is_empty() {
+                ui.small("no parser or trace warnings");
+            }
+            for w in &self.warnings {
+                ui.monospace(w.to_string());
+            }
+        });
+    }
+}
+
+/// Colour map, scale and node colouring of one view.
+fn view_options(ui: &mut Ui, spec: &mut crate::scene::view::ViewSpec) {
+    use crate::scene::colour::{ColourMap, ScaleKind};
+    use crate::scene::values::NodeAttribute;
+    let o = &mut spec.options;
+    egui::ComboBox::from_label("colour map").selected_text(o.link_map.name()).show_ui(ui, |ui| {
+        for m in ColourMap::ALL.into_iter().filter(|m| !m.is_diverging()) {
+            if ui.selectable_value(&mut o.link_map, m, m.name()).changed() {
+                o.node_map = m;
+            }
+        }
+    });
+    egui::ComboBox::from_label("diff map").selected_text(o.diverging_map.name()).show_ui(ui, |ui| {
+        for m in ColourMap::ALL.into_iter().filter(|m| m.is_diverging()) {
+            ui.selectable_value(&mut o.diverging_map, m, m.name());
+        }
+    });
+    ui.horizontal(|ui| {
+        ui.label("scale");
+        ui.radio_value(&mut o.scale, ScaleKind::Linear, "linear");
+        ui.radio_value(&mut o.scale, ScaleKind::Log, "log");
+    });
+    egui::ComboBox::from_label("nodes coloured by").selected_text(o.node_attribute.name()).show_ui(
+        ui,
+        |ui| {
+            for a in NodeAttribute::ALL {
+                ui.selectable_value(&mut o.node_attribute, a, a.name());
+            }
+        },
+    );
+}
+
+fn describe(r: &LoadRequest) -> String {
+    let rails: Vec<String> =
+        r.rails.iter().filter_map(|x| x.first()).map(|p| p.display().to_string()).collect();
+    match &r.profile {
+        Some(p) => format!("{} + {}", rails.join(", "), p.display()),
+        None => rails.join(", "),
+    }
+}
+
+impl eframe::App for ShoalApp {
+    fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
+        let ctx = ui.ctx().clone();
+        self.housekeeping(&ctx);
+        if ctx.input_mut(|i| i.consume_shortcut(&SHORTCUT_OPEN)) {
+            self.open_dialog(&ctx);
+        }
+        let mut commands = Vec::new();
+        egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui));
+        egui::Panel::bottom("status").show(ui, |ui| {
+            ui.horizontal(|ui| {
+                if let Some(p) = self.loader.progress() {
+                    ui.add(egui::ProgressBar::new(p.fraction).desired_width(220.0).text(p.stage));
+                } else if self.loader.busy() {
+                    ui.spinner();
+                }
+                ui.label(&self.status);
+                if !self.errors.is_empty() {
+                    ui.colored_label(
+                        ui.visuals().error_fg_color,
+                        format!("{} error(s): see warnings", self.errors.len()),
+                    );
+                }
+            });
+        });
+        if self.show_warnings || !self.errors.is_empty() {
+            egui::Panel::bottom("warnings").resizable(true).show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    ui.strong("Warnings");
+                    if !self.errors.is_empty() && ui.small_button("clear errors").clicked() {
+                        self.errors.clear();
+                    }
+                });
+                self.warnings_panel(ui);
+            });
+        }
+        egui::Panel::left("panels").default_size(330.0).show(ui, |ui| self.side_panel(ui, &mut commands));
+        egui::CentralPanel::default().show(ui, |ui| self.views(ui, &mut commands));
+        if ctx.input(|i| i.key_pressed(Key::Escape)) && !commands.contains(&Command::ClearSelection) {
+            commands.push(Command::ClearSelection);
+        }
+        self.ws.apply(commands);
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        storage.set_string(recent::KEY, recent::encode(&self.recent));
+    }
+}
+
+/// Opens the app on `request` (in the background) and runs it until the window closes.
+pub fn run(request: Option<LoadRequest>) -> anyhow::Result<()> {
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default().with_inner_size([1440.0, 900.0]).with_drag_and_drop(true),
+        renderer: eframe::Renderer::Wgpu,
+        ..Default::default()
+    };
+    eframe::run_native("shoal", options, Box::new(move |cc| Ok(Box::new(ShoalApp::new(cc, request)))))
+        .map_err(|e| anyhow::anyhow!("the window could not open: {e}"))
+}
+
+/// `shoal` with no subcommand: the bundled two-rail sample.
+pub fn run_sample() -> anyhow::Result<()> {
+    run(Some(sample_request()))
+}

@@ -1,0 +1,49 @@
+//! Watching the opened files: a change reloads after a debounce, so a dump rewritten in several
+//! writes is read once, after the writer is done.
+
+use std::path::PathBuf;
+use std::sync::mpsc::{Receiver, channel};
+use std::time::Duration;
+
+use notify_debouncer_full::notify::{RecommendedWatcher, RecursiveMode};
+use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, new_debouncer};
+
+use crate::scene::load::LoadRequest;
+
+pub const DEBOUNCE: Duration = Duration::from_millis(600);
+
+pub struct Watcher {
+    _debouncer: Debouncer<RecommendedWatcher, RecommendedCache>,
+    rx: Receiver<DebounceEventResult>,
+}
+
+impl Watcher {
+    /// Watches every path of a request (rail directories recursively).
+    pub fn new(request: &LoadRequest, ctx: &egui::Context) -> Result<Watcher, String> {
+        let (tx, rx) = channel();
+        let c = ctx.clone();
+        let mut debouncer = new_debouncer(DEBOUNCE, None, move |r: DebounceEventResult| {
+            let _ = tx.send(r);
+            c.request_repaint();
+        })
+        .map_err(|e| e.to_string())?;
+        let paths: Vec<&PathBuf> = request.rails.iter().flatten().chain(request.profile.iter()).collect();
+        for p in paths {
+            debouncer
+                .watch(p, RecursiveMode::Recursive)
+                .map_err(|e| format!("watching {}: {e}", p.display()))?;
+        }
+        Ok(Watcher { _debouncer: debouncer, rx })
+    }
+
+    /// True if any watched file changed (content, not just access) since the last call.
+    pub fn changed(&self) -> bool {
+        let mut changed = false;
+        while let Ok(result) = self.rx.try_recv() {
+            if let Ok(events) = result {
+                changed |= events.iter().any(|e| !e.kind.is_access() && !e.kind.is_other());
+            }
+        }
+        changed
+    }
+}
