@@ -94,3 +94,16 @@ mod tests {
         assert!(covered > 10);
     }
 }
+#[cfg(test)]
+mod glyph_tests {
+    use ab_glyph::Font;
+
+    /// Labels use only characters the bundled face has (egui would draw tofu, kittest panics).
+    #[test]
+    fn the_bundled_face_has_the_characters_labels_use() {
+        let f = ab_glyph::FontRef::try_from_slice(epaint_default_fonts::UBUNTU_LIGHT).unwrap();
+        for c in "−≤—…×·".chars() {
+            assert_ne!(f.glyph_id(c).0, 0, "{c}");
+        }
+    }
+}

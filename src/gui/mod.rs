@@ -335,7 +335,7 @@ impl ShoalApp {
                 ui.selectable_value(&mut self.tab, tab, name);
             }
             ui.separator();
-            let warn = format!("⚠ {} warnings", self.warnings.len());
+            let warn = format!("{} warnings", self.warnings.len());
             if ui.selectable_label(self.show_warnings, warn).clicked() {
                 self.show_warnings = !self.show_warnings;
             }
@@ -344,7 +344,7 @@ impl ShoalApp {
 
     fn side_panel(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
         let Some(d) = self.ws.dataset.clone() else {
-            ui.label("open rail directories (File → Open, Ctrl+O, or drop them here)");
+            ui.label("open rail directories (File -> Open, Ctrl+O, or drop them here)");
             return;
         };
         let generation = self.ws.generation;

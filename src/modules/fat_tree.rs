@@ -202,7 +202,7 @@ fn tooltip(ui: &mut Ui, cluster: &Cluster, scene: &Scene, values: &LinkValues, p
                     node.description.clone()
                 }
             };
-            ui.strong(format!("{} port {sp} → {} port {dp}", name(s), name(d)));
+            ui.strong(format!("{} port {sp} -> {} port {dp}", name(s), name(d)));
             let reverse = LinkEnd { edge: h.end.edge, side: other(h.end.side) };
             let (here, back) = (values.at(rail, h.end), values.at(rail, reverse));
             let max = values.max_abs();

@@ -47,7 +47,7 @@ pub fn clauses_ui(ui: &mut Ui, id: &str, filter: &mut Filter) {
                     .desired_width(80.0)
                     .hint_text(hint(clause.attribute)),
             );
-            if ui.small_button("✖").on_hover_text("remove this clause").clicked() {
+            if ui.small_button("x").on_hover_text("remove this clause").clicked() {
                 remove = Some(i);
             }
         });
@@ -55,7 +55,7 @@ pub fn clauses_ui(ui: &mut Ui, id: &str, filter: &mut Filter) {
     if let Some(i) = remove {
         filter.clauses.remove(i);
     }
-    if ui.button("＋ clause").clicked() {
+    if ui.button("+ clause").clicked() {
         filter.clauses.push(Clause {
             attribute: Attribute::Bytes,
             relation: Relation::Ge,
@@ -85,14 +85,15 @@ pub fn threshold_ui(ui: &mut Ui, state: &mut FilterPanelState, filter: &mut Filt
     let current = filter.bytes_range.map_or(0.0, |(lo, _)| lo);
     let changed = if state.percent {
         let mut pct = if max > 0.0 { 100.0 * current / max } else { 0.0 };
-        let r = ui.add(egui::Slider::new(&mut pct, 0.0..=100.0).suffix(" %"));
+        let r = ui.add(egui::Slider::new(&mut pct, 0.0..=100.0).suffix(" %").text("threshold"));
         (r.changed()).then_some(pct / 100.0 * max)
     } else {
         let mut bytes = current;
         let r = ui.add(
             egui::Slider::new(&mut bytes, 0.0..=max.max(1.0))
                 .logarithmic(true)
-                .custom_formatter(|v, _| format_bytes_f64(v)),
+                .custom_formatter(|v, _| format_bytes_f64(v))
+                .text("threshold"),
         );
         r.changed().then_some(bytes)
     };

@@ -31,7 +31,7 @@ pub fn describe(d: &Dataset, seed: Seed) -> String {
             format!("{name} (rail {rail})")
         }
         Seed::LinkEnd { rail, end } => format!("link end {} on rail {rail}", end.index()),
-        Seed::Route { src, dst } => format!("route {} → {}", host(src), host(dst)),
+        Seed::Route { src, dst } => format!("route {} -> {}", host(src), host(dst)),
     }
 }
 
@@ -68,7 +68,7 @@ pub fn panel(
     ui.horizontal(|ui| {
         ui.label("route");
         ui.add(egui::TextEdit::singleline(&mut state.route_from).hint_text("from host").desired_width(70.0));
-        ui.label("→");
+        ui.label("->");
         ui.add(egui::TextEdit::singleline(&mut state.route_to).hint_text("to host").desired_width(70.0));
         if ui.button("show").clicked() {
             let (a, b) =
@@ -92,7 +92,7 @@ pub fn panel(
     let mut removed = false;
     for &seed in &group.highlight.seeds {
         ui.horizontal(|ui| {
-            if ui.small_button("✖").clicked() {
+            if ui.small_button("x").clicked() {
                 removed = true;
             } else {
                 keep.push(seed);

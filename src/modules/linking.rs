@@ -22,7 +22,7 @@ pub fn panel(ui: &mut Ui, ws: &mut Workspace) {
             });
         });
     }
-    if ui.button("＋ new group").clicked() {
+    if ui.button("+ new group").clicked() {
         ws.new_group();
     }
     ui.separator();

@@ -30,7 +30,7 @@ pub fn end_name(d: &Dataset, rail: usize, end: LinkEnd) -> String {
             node.description.clone()
         }
     };
-    format!("{} p{sp} → {} p{tp}", name(s), name(t))
+    format!("{} p{sp} -> {} p{tp}", name(s), name(t))
 }
 
 pub fn crossings_ui(
@@ -54,7 +54,7 @@ pub fn crossings_ui(
     let host =
         |h: Option<usize>| h.and_then(|h| d.cluster.hosts.get(h)).map_or("?".to_string(), |x| x.name.clone());
     egui::Grid::new("crossings").striped(true).num_columns(3).show(ui, |ui| {
-        ui.strong("source → destination");
+        ui.strong("source -> destination");
         ui.strong("ranks");
         ui.strong("bytes");
         ui.end_row();
@@ -62,8 +62,8 @@ pub fn crossings_ui(
             row(
                 ui,
                 &[
-                    format!("{} → {}", host(r.src_host), host(r.dst_host)),
-                    format!("{} → {}", r.src_rank, r.dst_rank.map_or("port".into(), |x| x.to_string())),
+                    format!("{} -> {}", host(r.src_host), host(r.dst_host)),
+                    format!("{} -> {}", r.src_rank, r.dst_rank.map_or("port".into(), |x| x.to_string())),
                     format_bytes_f64(r.bytes as f64),
                 ],
             );

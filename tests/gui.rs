@@ -1,0 +1,163 @@
+//! The desktop app, driven headless with egui_kittest (wgpu on lavapipe; `WGPU_BACKEND=vulkan`).
+//! Assertions read the app's scenes, which are what the window paints.
+
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+
+use shoal::gui::ShoalApp;
+use shoal::gui::loader::Reason;
+use shoal::modules::regions;
+use shoal::routing::RegionKey;
+use shoal::scene::load::{LoadRequest, sample_request};
+use shoal::scene::{Dataset, Emphasis, RegionSelection};
+
+fn harness(app: impl FnOnce(&egui::Context) -> ShoalApp + 'static) -> Harness<'static, ShoalApp> {
+    Harness::builder().with_size(egui::vec2(1280.0, 800.0)).build_eframe(move |cc| app(&cc.egui_ctx))
+}
+
+fn synthetic() -> Harness<'static, ShoalApp> {
+    let mut h = harness(|_| ShoalApp::with_dataset(Dataset::synthetic(6, 4, 3, 2)));
+    h.run();
+    h
+}
+
+/// Waits for the background load, then lets the app take it in.
+fn finish_loading(h: &mut Harness<'static, ShoalApp>) {
+    let ctx = h.ctx.clone();
+    let app = h.state_mut();
+    if let Some(loaded) = app.loader.wait() {
+        app.finish_load(loaded, Some(&ctx));
+    }
+    h.run();
+}
+
+fn visible_links(h: &Harness<'static, ShoalApp>, view: usize) -> usize {
+    h.state().ws.views[view].state.scene.as_ref().map_or(0, |s| s.visible_link_count())
+}
+
+#[test]
+fn the_sample_opens_and_the_threshold_slider_hides_cold_links() {
+    let mut h = harness(|ctx| {
+        let mut app = ShoalApp::empty();
+        app.open(sample_request(), ctx);
+        app
+    });
+    finish_loading(&mut h);
+    assert!(h.state().errors.is_empty(), "{:?}", h.state().errors);
+    let all = visible_links(&h, 0);
+    assert_eq!(all, 742 + 736, "every link of both tworail rails is drawn");
+    h.get_by_label("% of max").click();
+    h.run();
+    h.get_by_role(Role::Slider).set_value_accesskit(50.0);
+    h.run();
+    let hot = visible_links(&h, 0);
+    assert!(hot > 0 && hot < all, "{hot} of {all} links above half the maximum");
+    let filter = &h.state().ws.views[0].spec.filter;
+    assert!(filter.bytes_range.is_some_and(|(lo, _)| lo > 0.0));
+}
+
+#[test]
+fn two_linked_views_of_two_regions_report_the_same_colour_range() {
+    let mut h = synthetic();
+    regions::compare(&mut h.state_mut().ws, 1, 2);
+    h.run();
+    let ws = &h.state().ws;
+    assert_eq!(ws.views.len(), 2);
+    let range = |i: usize| {
+        let s = ws.views[i].state.scene.as_ref().unwrap().legends[1].scale.clone();
+        (s.min, s.max)
+    };
+    assert_eq!(range(0), range(1));
+    let d = ws.dataset.as_ref().unwrap();
+    let own1 = shoal::scene::view::own_range(d, RegionSelection::Region(1)).unwrap();
+    let own2 = shoal::scene::view::own_range(d, RegionSelection::Region(2)).unwrap();
+    assert_eq!(range(0).1, own1.1.max(own2.1), "the shared range is the union");
+}
+
+#[test]
+fn a_highlighted_host_lights_its_links_in_every_linked_view() {
+    let mut h = synthetic();
+    regions::compare(&mut h.state_mut().ws, 1, 2);
+    h.state_mut().tab = shoal::gui::Tab::Highlight;
+    h.state_mut().highlight_state.query = "n0005".into();
+    h.run();
+    h.get_by_label("highlight").click();
+    h.run();
+    for v in 0..2 {
+        let scene = h.state().ws.views[v].state.scene.as_ref().unwrap();
+        let lit: Vec<_> = scene.halves.iter().filter(|x| x.emphasis == Emphasis::Lit).collect();
+        assert_eq!(lit.len(), 4, "one host link per rail, two halves each");
+        assert!(scene.marks.iter().any(|m| m.emphasis == Emphasis::Lit));
+    }
+    h.key_press(egui::Key::Escape);
+    h.run();
+    let scene = h.state().ws.views[0].state.scene.as_ref().unwrap();
+    assert!(scene.halves.iter().all(|x| x.emphasis == Emphasis::Normal), "Esc clears the highlight");
+}
+
+#[test]
+fn the_diff_of_a_region_with_itself_is_all_zero() {
+    let mut h = synthetic();
+    regions::diff(&mut h.state_mut().ws, 2, 2);
+    h.run();
+    let view = &h.state().ws.views[0];
+    assert_eq!(view.spec.selection, RegionSelection::Diff(RegionKey::Region(2), RegionKey::Region(2)));
+    let scene = view.state.scene.as_ref().unwrap();
+    let scale = &scene.legends[1].scale;
+    assert!(scale.map.is_diverging());
+    assert!(scene.halves.iter().all(|x| x.colour == scale.colour(0.0)));
+    h.get_by_label("no link end changed");
+}
+
+#[test]
+fn bad_files_opened_through_the_gui_show_an_error_and_the_app_keeps_running() {
+    let dir = std::env::temp_dir().join(format!("shoal-gui-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // A half-written gzip: the magic bytes and nothing else.
+    std::fs::write(dir.join("opensm-subnet.lst.gz"), [0x1f, 0x8b, 0x08]).unwrap();
+    let mut h = synthetic();
+    let before = h.state().ws.generation;
+    let ctx = h.ctx.clone();
+    let bad = LoadRequest { rails: vec![vec![dir.clone()]], profile: None };
+    h.state_mut().open(bad.clone(), &ctx);
+    finish_loading(&mut h);
+    assert_eq!(h.state().errors.len(), 1, "{:?}", h.state().errors);
+    assert_eq!(h.state().ws.generation, before, "the data on screen stays");
+    h.get_by_label_contains("could not open");
+    // A watched file rewritten badly: the reload fails, the last good state stays.
+    h.state_mut().loader.start(bad, Reason::Reload, &ctx);
+    finish_loading(&mut h);
+    assert!(h.state().errors[1].contains("still showing the last good data"));
+    assert_eq!(h.state().ws.generation, before);
+    assert!(visible_links(&h, 0) > 0);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn f_fits_the_view_after_zooming_and_panning_does_not_rebuild_the_scene() {
+    let mut h = synthetic();
+    let builds = h.state().ws.views[0].state.builds;
+    let centre = egui::pos2(800.0, 400.0);
+    h.hover_at(centre);
+    h.event(egui::Event::MouseWheel {
+        unit: egui::MouseWheelUnit::Point,
+        delta: egui::vec2(0.0, 240.0),
+        modifiers: egui::Modifiers::NONE,
+        phase: egui::TouchPhase::Move,
+        source: egui::MouseWheelSource::Wheel,
+    });
+    h.run();
+    assert!(h.state().ws.views[0].camera.zoom > 1.0);
+    h.key_press(egui::Key::F);
+    h.run();
+    assert_eq!(h.state().ws.views[0].camera, shoal::scene::Camera::default());
+    assert_eq!(h.state().ws.views[0].state.builds, builds, "camera moves reuse the scene");
+}
+
+#[test]
+fn default_view_snapshot() {
+    let mut h = harness(|_| ShoalApp::with_dataset(Dataset::synthetic(6, 4, 3, 2)));
+    h.run();
+    h.snapshot("default_view");
+}
