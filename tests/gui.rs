@@ -161,3 +161,36 @@ fn default_view_snapshot() {
     h.run();
     h.snapshot("default_view");
 }
+
+/// Renders the synthetic view with links drawn by the mesh or by the GPU callback.
+fn render_links(threshold: usize, hide_links: bool) -> image::RgbaImage {
+    let mut h = Harness::builder().with_size(egui::vec2(1000.0, 700.0)).wgpu().build_eframe(move |cc| {
+        if let Some(rs) = cc.wgpu_render_state.as_ref() {
+            shoal::modules::gpu_links::install(rs, &cc.egui_ctx);
+        }
+        let mut app = ShoalApp::with_dataset(Dataset::synthetic(6, 4, 3, 2));
+        app.ws.views[0].state.gpu_threshold = Some(threshold);
+        if hide_links {
+            app.ws.views[0].spec.filter.bytes_range = Some((f64::MAX, f64::MAX));
+        }
+        app
+    });
+    h.run();
+    h.render().unwrap()
+}
+
+fn differing(a: &image::RgbaImage, b: &image::RgbaImage) -> f64 {
+    let n = a.pixels().zip(b.pixels()).filter(|(p, q)| p.0.iter().zip(q.0).any(|(x, y)| x.abs_diff(y) > 60)).count();
+    n as f64 / a.pixels().len() as f64
+}
+
+#[test]
+fn the_gpu_callback_draws_the_same_links_as_the_mesh() {
+    let mesh = render_links(usize::MAX, false);
+    let gpu = render_links(0, false);
+    let none = render_links(usize::MAX, true);
+    let links_area = differing(&mesh, &none);
+    assert!(links_area > 0.02, "links cover {:.3} of the image", links_area);
+    let gap = differing(&mesh, &gpu);
+    assert!(gap < links_area * 0.25, "GPU and mesh differ on {gap:.4} of the image; links cover {links_area:.4}");
+}

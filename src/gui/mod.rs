@@ -61,6 +61,55 @@ pub struct ShoalApp {
     diff_table: DiffCache,
     dialogs: (std::sync::mpsc::Sender<Dialog>, Receiver<Dialog>),
     pub status: String,
+    /// A view set-up to apply once data arrives (`SHOAL_VIEW`, for scripted screenshots).
+    pub pending: Option<Setup>,
+}
+
+/// A scripted starting view, from the `SHOAL_VIEW` environment variable:
+/// `threshold:PCT`, `compare:A,B`, `diff:A,B` or `highlight:TEXT`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Setup {
+    Threshold(f64),
+    Compare(u32, u32),
+    Diff(u32, u32),
+    Highlight(String),
+}
+
+impl Setup {
+    pub fn parse(text: &str) -> Option<Setup> {
+        let (kind, arg) = text.split_once(':')?;
+        let pair = || {
+            let (a, b) = arg.split_once(',')?;
+            Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
+        };
+        match kind {
+            "threshold" => arg.trim().parse().ok().map(Setup::Threshold),
+            "compare" => pair().map(|(a, b)| Setup::Compare(a, b)),
+            "diff" => pair().map(|(a, b)| Setup::Diff(a, b)),
+            "highlight" => Some(Setup::Highlight(arg.to_string())),
+            _ => None,
+        }
+    }
+
+    /// Applies the set-up to a workspace that has data.
+    pub fn apply(&self, ws: &mut Workspace) {
+        match self {
+            Setup::Threshold(pct) => {
+                let Some(d) = ws.dataset.clone() else { return };
+                let Some(view) = ws.focused_mut() else { return };
+                let max = crate::scene::view::values_for(&d, view.spec.selection).map_or(0.0, |v| v.max_abs());
+                view.spec.filter.bytes_range = Some((max * pct / 100.0, f64::INFINITY));
+            }
+            Setup::Compare(a, b) => crate::modules::regions::compare(ws, *a, *b),
+            Setup::Diff(a, b) => crate::modules::regions::diff(ws, *a, *b),
+            Setup::Highlight(text) => {
+                let Some(d) = ws.dataset.clone() else { return };
+                let seeds = crate::scene::highlight::search(&d.cluster, &d.rank_hosts, text);
+                let group = ws.focused().map(|v| v.group).unwrap_or_default();
+                ws.apply(vec![Command::Highlight { group, seeds, add: false }]);
+            }
+        }
+    }
 }
 
 const SHORTCUT_OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
@@ -86,6 +135,7 @@ impl ShoalApp {
             diff_table: DiffCache::default(),
             dialogs: channel(),
             status: String::new(),
+            pending: None,
         }
     }
 
@@ -99,6 +149,10 @@ impl ShoalApp {
     /// The app as `shoal` opens it: loading `request` in the background, recent files restored.
     pub fn new(cc: &eframe::CreationContext<'_>, request: Option<LoadRequest>) -> ShoalApp {
         let mut app = ShoalApp::empty();
+        if let Some(render_state) = cc.wgpu_render_state.as_ref() {
+            crate::modules::gpu_links::install(render_state, &cc.egui_ctx);
+        }
+        app.pending = std::env::var("SHOAL_VIEW").ok().and_then(|v| Setup::parse(&v));
         if let Some(storage) = cc.storage
             && let Some(text) = storage.get_string(recent::KEY)
         {
@@ -134,6 +188,14 @@ impl ShoalApp {
         self.ws.dataset = Some(Arc::new(dataset));
         self.ws.generation += 1;
         self.current = request;
+        if let Some(setup) = self.pending.take() {
+            self.tab = match setup {
+                Setup::Threshold(_) => Tab::Filter,
+                Setup::Compare(..) | Setup::Diff(..) => Tab::Regions,
+                Setup::Highlight(_) => Tab::Highlight,
+            };
+            setup.apply(&mut self.ws);
+        }
     }
 
     /// Handles a finished load: success replaces the data, failure keeps it and says why.

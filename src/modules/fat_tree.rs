@@ -40,6 +40,8 @@ pub struct FatTreeState {
     /// How many scenes were built (tests check that panning does not rebuild).
     pub builds: u64,
     pub gpu: gpu_links::GpuLinkState,
+    /// Overrides [`GPU_THRESHOLD`] (tests draw small fabrics both ways).
+    pub gpu_threshold: Option<usize>,
 }
 
 impl FatTreeState {
@@ -120,12 +122,20 @@ impl ViewModule for FatTree {
             }
         }
 
-        let list = draw_list(scene, camera, rect.width(), rect.height());
-        let use_gpu = list.lines.len() > GPU_THRESHOLD && gpu_links::available(ui);
+        let threshold = state.gpu_threshold.unwrap_or(GPU_THRESHOLD);
+        let use_gpu = scene.halves.len() > threshold && gpu_links::available(ui);
         let painter = ui.painter_at(rect);
-        paint::paint(&painter, &list, rect.min, !use_gpu);
         if use_gpu {
-            gpu_links::paint(ui, &painter, &mut state.gpu, scene, camera, rect, ctx.generation);
+            // Marks and chrome through the painter; the links stay on the GPU.
+            let light = scene.clone_without_halves();
+            let list = draw_list(&light, camera, rect.width(), rect.height());
+            paint::paint_with(&painter, &list, rect.min, |clipped| {
+                let v = ctx.view as u64;
+                gpu_links::paint(clipped, &mut state.gpu, ctx.dataset, scene, state.builds, camera, rect, ctx.generation, v);
+            });
+        } else {
+            let list = draw_list(scene, camera, rect.width(), rect.height());
+            paint::paint(&painter, &list, rect.min);
         }
 
         let t = Transform::new(camera, &scene.bounds, plot);

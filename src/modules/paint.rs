@@ -66,16 +66,22 @@ fn align2(align: (Align, Align)) -> Align2 {
     Align2([h, v])
 }
 
-/// Paints a draw list at `origin`. `links` false leaves the lines to a GPU paint callback.
-pub fn paint(painter: &Painter, list: &DrawList, origin: Pos2, links: bool) {
-    let full = Rect::from_min_size(origin, vec2(list.width, list.height));
-    painter.rect_filled(full, 0.0, colour(list.background));
-    let clipped = painter.with_clip_rect(rect_of(list.plot, origin).intersect(painter.clip_rect()));
-    if links {
+/// Paints a draw list at `origin`, its lines as one mesh.
+pub fn paint(painter: &Painter, list: &DrawList, origin: Pos2) {
+    paint_with(painter, list, origin, |clipped| {
         let mut mesh = Mesh::default();
         line_mesh(&list.lines, origin, &mut mesh);
         clipped.add(Shape::mesh(mesh));
-    }
+    });
+}
+
+/// Paints a draw list at `origin`, letting `links` draw the links (clipped to the plot) between
+/// the background and the marks, e.g. with a GPU paint callback.
+pub fn paint_with(painter: &Painter, list: &DrawList, origin: Pos2, links: impl FnOnce(&Painter)) {
+    let full = Rect::from_min_size(origin, vec2(list.width, list.height));
+    painter.rect_filled(full, 0.0, colour(list.background));
+    let clipped = painter.with_clip_rect(rect_of(list.plot, origin).intersect(painter.clip_rect()));
+    links(&clipped);
     paint_dots(&clipped, list, origin);
     paint_chrome(painter, list, origin);
 }
