@@ -180,7 +180,11 @@ fn render_links(threshold: usize, hide_links: bool) -> image::RgbaImage {
 }
 
 fn differing(a: &image::RgbaImage, b: &image::RgbaImage) -> f64 {
-    let n = a.pixels().zip(b.pixels()).filter(|(p, q)| p.0.iter().zip(q.0).any(|(x, y)| x.abs_diff(y) > 60)).count();
+    let n = a
+        .pixels()
+        .zip(b.pixels())
+        .filter(|(p, q)| p.0.iter().zip(q.0).any(|(x, y)| x.abs_diff(y) > 60))
+        .count();
     n as f64 / a.pixels().len() as f64
 }
 
@@ -192,5 +196,8 @@ fn the_gpu_callback_draws_the_same_links_as_the_mesh() {
     let links_area = differing(&mesh, &none);
     assert!(links_area > 0.02, "links cover {:.3} of the image", links_area);
     let gap = differing(&mesh, &gpu);
-    assert!(gap < links_area * 0.25, "GPU and mesh differ on {gap:.4} of the image; links cover {links_area:.4}");
+    assert!(
+        gap < links_area * 0.25,
+        "GPU and mesh differ on {gap:.4} of the image; links cover {links_area:.4}"
+    );
 }

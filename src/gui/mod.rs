@@ -97,7 +97,8 @@ impl Setup {
             Setup::Threshold(pct) => {
                 let Some(d) = ws.dataset.clone() else { return };
                 let Some(view) = ws.focused_mut() else { return };
-                let max = crate::scene::view::values_for(&d, view.spec.selection).map_or(0.0, |v| v.max_abs());
+                let max =
+                    crate::scene::view::values_for(&d, view.spec.selection).map_or(0.0, |v| v.max_abs());
                 view.spec.filter.bytes_range = Some((max * pct / 100.0, f64::INFINITY));
             }
             Setup::Compare(a, b) => crate::modules::regions::compare(ws, *a, *b),

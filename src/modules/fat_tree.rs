@@ -131,7 +131,17 @@ impl ViewModule for FatTree {
             let list = draw_list(&light, camera, rect.width(), rect.height());
             paint::paint_with(&painter, &list, rect.min, |clipped| {
                 let v = ctx.view as u64;
-                gpu_links::paint(clipped, &mut state.gpu, ctx.dataset, scene, state.builds, camera, rect, ctx.generation, v);
+                gpu_links::paint(
+                    clipped,
+                    &mut state.gpu,
+                    ctx.dataset,
+                    scene,
+                    state.builds,
+                    camera,
+                    rect,
+                    ctx.generation,
+                    v,
+                );
             });
         } else {
             let list = draw_list(scene, camera, rect.width(), rect.height());

@@ -186,6 +186,12 @@ pub fn install(render_state: &egui_wgpu::RenderState, ctx: &egui::Context) {
     ctx.data_mut(|d| d.insert_temp(egui::Id::unique(FLAG), true));
 }
 
+/// Marks the GPU path as usable without a renderer, so a benchmark measures its CPU side
+/// (egui frame, uniform, styles) with no device. Never call it in the app.
+pub fn assume_available(ctx: &egui::Context) {
+    ctx.data_mut(|d| d.insert_temp(egui::Id::unique(FLAG), true));
+}
+
 /// Whether [`install`] ran (on a wgpu renderer).
 pub fn available(ui: &egui::Ui) -> bool {
     ui.ctx().data(|d| d.get_temp::<bool>(egui::Id::unique(FLAG))).unwrap_or(false)
@@ -200,7 +206,8 @@ pub fn geometry(dataset: &Dataset) -> (Vec<[f32; 4]>, Vec<usize>) {
         offsets.push(out.len());
         let pos = |i: usize| dataset.layout.rails.get(r).and_then(|l| l.positions.get(i).copied().flatten());
         for edge in fabric.graph.edge_indices() {
-            let ends = fabric.graph.edge_endpoints(edge).and_then(|(a, b)| Some((pos(a.index())?, pos(b.index())?)));
+            let ends =
+                fabric.graph.edge_endpoints(edge).and_then(|(a, b)| Some((pos(a.index())?, pos(b.index())?)));
             let (pa, pb) = ends.unwrap_or((Position::default(), Position::default()));
             let mid = [(pa.x + pb.x) / 2.0, (pa.y + pb.y) / 2.0];
             out.push([pa.x, pa.y, mid[0], mid[1]]);
@@ -370,7 +377,8 @@ pub fn paint(
     view: u64,
 ) {
     let plot = plot_rect(rect.width(), rect.height());
-    let plot_rect = egui::Rect::from_min_size(rect.min + egui::vec2(plot.x, plot.y), egui::vec2(plot.w, plot.h));
+    let plot_rect =
+        egui::Rect::from_min_size(rect.min + egui::vec2(plot.x, plot.y), egui::vec2(plot.w, plot.h));
     let cb = frame_callback(state, dataset, generation, scene, scene_version, camera, [plot.w, plot.h], view);
     painter.add(egui_wgpu::Callback::new_paint_callback(plot_rect, cb));
 }

@@ -117,8 +117,9 @@ impl Dataset {
     }
 
     /// A synthetic two-level fat tree on `rails` rails with two regions of traffic, for tests and
-    /// benchmarks: region 1 an all-to-all of 1 KiB per pair, region 2 every host sending 1 MiB to
-    /// the host half the machine and one further away (a shift that loads the spines unevenly).
+    /// benchmarks: region 1 an all-to-all of 1 KiB per pair (only up to 512 hosts; above, each
+    /// host sends 1 KiB to 16 others spread over the machine), region 2 every host sending 1 MiB
+    /// to the host half the machine and one further away (a shift that loads the spines unevenly).
     pub fn synthetic(leaves: usize, hosts_per_leaf: usize, spines: usize, rails: usize) -> Dataset {
         let fabrics = (0..rails)
             .map(|r| {
@@ -127,12 +128,30 @@ impl Dataset {
             .collect();
         let cluster = Cluster::new(fabrics);
         let n = cluster.hosts.len();
-        let all_to_all: Vec<(usize, usize, u64)> =
-            (0..n).flat_map(|s| (0..n).filter(move |&d| d != s).map(move |d| (s, d, 1024))).collect();
+        let spread: Vec<(usize, usize, u64)> = if n <= 512 {
+            (0..n).flat_map(|s| (0..n).filter(move |&d| d != s).map(move |d| (s, d, 1024))).collect()
+        } else {
+            (0..n).flat_map(|s| (1..=16).map(move |k| (s, (s + k * n / 17) % n, 1024))).collect()
+        };
         let shift: Vec<(usize, usize, u64)> = (0..n).map(|s| (s, (s + n / 2 + 1) % n, 1 << 20)).collect();
-        let region1 = flow_set(&cluster, &all_to_all);
-        let region2 = flow_set(&cluster, &shift);
-        let total = flow_set(&cluster, &[all_to_all, shift].concat());
+        let name = format!("synthetic {leaves}×{hosts_per_leaf}, {spines} spines, {rails} rails");
+        Dataset::from_host_traffic(
+            name,
+            cluster,
+            vec![("all-to-all".into(), spread), ("shift".into(), shift)],
+        )
+    }
+
+    /// A data set whose traffic is given as host → host bytes per region (regions numbered from
+    /// 1; rank = host index), split evenly over the rails as `RailPolicy::Split` does.
+    pub fn from_host_traffic(
+        name: String,
+        cluster: Cluster,
+        regions: Vec<(String, Vec<(usize, usize, u64)>)>,
+    ) -> Dataset {
+        let mut loads = Loads::default();
+        let mut flows = BTreeMap::new();
+        let all: Vec<(usize, usize, u64)> = regions.iter().flat_map(|(_, p)| p.iter().copied()).collect();
         let loads_of = |set: &FlowSet, region: Option<u32>, name: &str| RegionLoads {
             region,
             name: Some(name.to_string()),
@@ -145,16 +164,15 @@ impl Dataset {
                 .collect::<Vec<RailLoad>>(),
             ..Default::default()
         };
-        let loads = Loads {
-            regions: vec![loads_of(&region1, Some(1), "all-to-all"), loads_of(&region2, Some(2), "shift")],
-            total: loads_of(&total, None, "total"),
-        };
-        let flows = BTreeMap::from([
-            (RegionKey::Region(1), region1),
-            (RegionKey::Region(2), region2),
-            (RegionKey::Total, total),
-        ]);
-        let name = format!("synthetic {leaves}×{hosts_per_leaf}, {spines} spines, {rails} rails");
+        for (i, (region_name, pairs)) in regions.iter().enumerate() {
+            let number = i as u32 + 1;
+            let set = flow_set(&cluster, pairs);
+            loads.regions.push(loads_of(&set, Some(number), region_name));
+            flows.insert(RegionKey::Region(number), set);
+        }
+        let total = flow_set(&cluster, &all);
+        loads.total = loads_of(&total, None, "total");
+        flows.insert(RegionKey::Total, total);
         Dataset::assemble(name, cluster, None, loads, flows, Vec::new())
     }
 }

@@ -124,7 +124,12 @@ pub fn link_lines(scene: &Scene, t: &Transform, out: &mut Vec<Line>) {
 
 fn node_dots(scene: &Scene, t: &Transform, out: &mut Vec<Dot>) {
     let (_, radius) = glyph_sizes(scene, t);
+    // Hosts closer than 1.5 px would only smear into a band: leave them out (lit ones stay).
+    let dense = scene.slot * t.scale[0] < 1.5;
     for m in &scene.marks {
+        if dense && matches!(m.of, MarkOf::Host(_)) && m.emphasis != Emphasis::Lit {
+            continue;
+        }
         let centre = t.to_screen(m.at);
         if !t.plot.contains(centre) {
             continue;
