@@ -128,13 +128,28 @@ pub(super) fn parse_chunk(text: &str, prelude: bool, ctx: &Context) -> Result<Ch
         place: Place::Prelude,
         peers: Dedup::default(),
         lids: Dedup::default(),
+        size_hint: (0, 0),
+        rank_limit: ctx.rank_limit(),
+        max_peer: 0,
     };
-    for raw in text.split_inclusive('\n') {
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while at < bytes.len() {
         parser.line += 1;
-        let line = raw.strip_suffix('\n').unwrap_or(raw);
-        parser.line(line)?;
+        if parser.out.header_seen
+            && let Some(next) = parser.canonical(text, at)
+        {
+            at = next;
+            continue;
+        }
+        let end = bytes[at..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |i| at + i);
+        parser.line(&text[at..end])?;
+        at = end + 1;
     }
     parser.close_rank();
+    if parser.max_peer > 0 {
+        parser.seen_rank(parser.max_peer);
+    }
     parser.out.lines = parser.line;
     Ok(parser.out)
 }
@@ -146,6 +161,12 @@ struct Parser<'c> {
     place: Place,
     peers: Dedup,
     lids: Dedup,
+    /// Capacity for a rank's first dump: the counts of the previous rank's first dump.
+    size_hint: (usize, usize),
+    /// `ctx.rank_limit()`, looked up once.
+    rank_limit: u32,
+    /// The highest peer kept (0 if none), folded into `max_rank_seen` at the end.
+    max_peer: u32,
 }
 
 impl Parser<'_> {
@@ -172,24 +193,24 @@ impl Parser<'_> {
         }
     }
 
-    fn line(&mut self, line: &str) -> Result<(), Fatal> {
-        if self.out.header_seen {
-            match line.as_bytes().first() {
-                Some(b'p') => {
-                    if let Some((peer, sent, recv)) = Canonical::new(line).peer() {
-                        self.peer(peer, sent, recv);
-                        return Ok(());
-                    }
-                }
-                Some(b'l') => {
-                    if let Some((port, lid, sent, recv)) = Canonical::new(line).lid() {
-                        self.lid(port, Lid(lid), sent, recv);
-                        return Ok(());
-                    }
-                }
-                _ => {}
+    /// The fast path: a canonical `peer` or `lid` line at byte `at`; the next line's start.
+    fn canonical(&mut self, text: &str, at: usize) -> Option<usize> {
+        match text.as_bytes().get(at) {
+            Some(b'p') => {
+                let (peer, sent, recv, next) = Canonical::at(text, at).peer()?;
+                self.peer(peer, sent, recv);
+                Some(next)
             }
+            Some(b'l') => {
+                let (port, lid, sent, recv, next) = Canonical::at(text, at).lid()?;
+                self.lid(port, Lid(lid), sent, recv);
+                Some(next)
+            }
+            _ => None,
         }
+    }
+
+    fn line(&mut self, line: &str) -> Result<(), Fatal> {
         let mut tokens = Tokens::new(line);
         let first = match tokens.next_token() {
             Ok(Some(first)) => first,
@@ -321,7 +342,7 @@ impl Parser<'_> {
             (_, _, _, None) => Some("rank line without `starttime`".to_string()),
             _ => None,
         };
-        let limit = self.ctx.rank_limit();
+        let limit = self.rank_limit;
         let number = rank.as_ref().and_then(|t| t.bare()).and_then(parse_u32);
         let problem = problem.or_else(|| match number {
             Some(r) if r < limit => None,
@@ -372,6 +393,9 @@ impl Parser<'_> {
             Place::Rank(mut state) => {
                 if let RegionPlace::Skip(skip) = std::mem::replace(&mut state.region, RegionPlace::NoneYet) {
                     self.end_skip(skip, "counter lines");
+                }
+                if let Some(first) = state.section.dumps.first() {
+                    self.size_hint = (first.peers.len(), first.lids.len());
                 }
                 self.out.sections.push((state.line, state.section));
             }
@@ -509,7 +533,9 @@ impl Parser<'_> {
         self.peers.reset();
         self.lids.reset();
         if let Place::Rank(state) = &mut self.place {
-            let sizes = state.section.dumps.last().map_or((0, 0), |d| (d.peers.len(), d.lids.len()));
+            // Sized like this rank's previous dump, or the previous rank's first: counter lists
+            // of one job are much alike, and growing 1,000 peers by doubling costs copies.
+            let sizes = state.section.dumps.last().map_or(self.size_hint, |d| (d.peers.len(), d.lids.len()));
             state.section.dumps.push(Dump {
                 region: number.unwrap_or_default(),
                 name: name.map(|t| t.text().to_string()),
@@ -590,15 +616,18 @@ impl Parser<'_> {
     }
 
     fn peer(&mut self, peer: u32, sent: u64, recv: u64) {
-        if !self.counter_allowed("peer") {
-            return;
-        }
-        let limit = self.ctx.rank_limit();
-        if peer >= limit {
-            self.warn(format!("peer {peer} is not a rank of this job ({limit} ranks); line skipped"));
-            return;
-        }
-        let Some(dump) = active_dump(&mut self.place) else { return };
+        let limit = self.rank_limit;
+        let dump = match active_dump(&mut self.place) {
+            Some(dump) if peer < limit => dump,
+            Some(_) => {
+                self.warn(format!("peer {peer} is not a rank of this job ({limit} ranks); line skipped"));
+                return;
+            }
+            None => {
+                self.counter_allowed("peer");
+                return;
+            }
+        };
         let peers = &mut dump.peers;
         let duplicate = match self.peers.find(u64::from(peer), peers.len(), |i| u64::from(peers[i].peer)) {
             None => {
@@ -615,7 +644,7 @@ impl Parser<'_> {
         if let Some(region) = duplicate {
             self.warn(format!("peer {peer} appears twice in region {region}; the counts are summed"));
         }
-        self.seen_rank(peer);
+        self.max_peer = self.max_peer.max(peer);
     }
 
     fn lid(&mut self, port: u32, lid: Lid, sent: u64, recv: u64) {

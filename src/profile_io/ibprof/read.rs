@@ -26,22 +26,53 @@ pub(super) struct Parsed {
     pub rank_lines: Vec<usize>,
 }
 
-/// Byte offsets of the lines that start with `rank` and a space or tab.
-fn section_starts(text: &str) -> Vec<usize> {
+/// Chunks are at least this big, so that small files are not cut into crumbs.
+const MIN_CHUNK_BYTES: usize = 64 * 1024;
+
+/// How many chunks a large text is cut into (a few per core keeps the cores evenly busy).
+const CHUNKS: usize = 64;
+
+/// True if a line starting at `at` is a `rank` line (`rank` and a space or tab).
+fn is_rank_line(bytes: &[u8], at: usize) -> bool {
+    bytes.get(at..at + 5).is_some_and(|w| w.starts_with(b"rank") && matches!(w[4], b' ' | b'\t'))
+}
+
+/// The first `rank` line starting at or after byte `from`.
+fn next_rank_line(text: &str, from: usize) -> Option<usize> {
     let bytes = text.as_bytes();
-    let starts_rank =
-        |at: usize| bytes[at..].starts_with(b"rank") && matches!(bytes.get(at + 4), Some(b' ' | b'\t'));
-    let mut starts: Vec<usize> = Vec::new();
-    if starts_rank(0) {
-        starts.push(0);
+    if from == 0 && is_rank_line(bytes, 0) {
+        return Some(0);
     }
-    starts.extend(text.match_indices("\nrank").map(|(at, _)| at + 1).filter(|&at| starts_rank(at)));
+    // From the byte before `from`, so that a line starting exactly at `from` is found. Bytes,
+    // not `str` slicing: `from` need not be a character boundary.
+    let mut search = from.saturating_sub(1);
+    while let Some(newline) = bytes.get(search..)?.iter().position(|&b| b == b'\n') {
+        let at = search + newline + 1;
+        if is_rank_line(bytes, at) {
+            return Some(at);
+        }
+        search = at;
+    }
+    None
+}
+
+/// Where chunks start: the first at the first `rank` line (before it is the prelude), then the
+/// first `rank` line after every chunk-size step. Only the bytes after each step are searched,
+/// not the whole text.
+fn chunk_starts(text: &str) -> Vec<usize> {
+    let step = (text.len() / CHUNKS).max(MIN_CHUNK_BYTES);
+    let mut starts = Vec::new();
+    let mut next = next_rank_line(text, 0);
+    while let Some(at) = next {
+        starts.push(at);
+        next = next_rank_line(text, at + step);
+    }
     starts
 }
 
 /// Parses a whole ibprof v1 text. `display` names it in warnings and errors.
 pub(super) fn parse_text(text: &str, display: &str) -> Result<Parsed, ParseError> {
-    let starts = section_starts(text);
+    let starts = chunk_starts(text);
     let prelude_end = starts.first().copied().unwrap_or(text.len());
     let prelude = parse_chunk(&text[..prelude_end], true, &Context::default())
         .map_err(|(line, message)| ParseError::syntax(display, line, message))?;
@@ -158,12 +189,27 @@ mod tests {
     use super::*;
 
     #[test]
-    fn sections_start_only_at_lines_beginning_with_the_rank_keyword() {
+    fn chunks_start_only_at_lines_beginning_with_the_rank_keyword() {
         let text =
             "ibprof 1\nrank 0 host a starttime 1\n  rank 1\nranks 2\n# rank 3\nrank\t4 host b starttime 1\n";
-        let starts = section_starts(text);
-        let firsts: Vec<&str> = starts.iter().map(|&at| &text[at..at + 6]).collect();
-        assert_eq!(firsts, ["rank 0", "rank\t4"]);
-        assert_eq!(section_starts("rank 0 host a\n"), [0]);
+        assert_eq!(next_rank_line(text, 0), Some(9));
+        let after = next_rank_line(text, 10).unwrap();
+        assert_eq!(&text[after..after + 6], "rank\t4");
+        assert_eq!(next_rank_line(text, after + 1), None);
+        assert_eq!(next_rank_line("rank 0 host a\n", 0), Some(0));
+        assert_eq!(next_rank_line("rank", 0), None);
+        assert_eq!(next_rank_line("x", 5), None);
+        let wide = "ibprof 1\nrank 0 host \"é\" starttime 1\nrank 1 host b starttime 1\n";
+        assert_eq!(next_rank_line(wide, 22), Some(38));
+    }
+
+    #[test]
+    fn large_texts_are_cut_into_chunks_at_rank_lines() {
+        let section = format!("rank 0 host a starttime 1\n{}", "peer 1 sent 1 recv 1\n".repeat(1000));
+        let text = format!("ibprof 1\n{}", section.repeat(400));
+        let starts = chunk_starts(&text);
+        assert!(starts.len() > 16 && starts.len() <= CHUNKS + 1, "{}", starts.len());
+        assert!(starts.iter().all(|&at| text[at..].starts_with("rank 0 ")));
+        assert!(starts.windows(2).all(|w| w[0] < w[1]));
     }
 }
