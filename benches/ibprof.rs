@@ -53,7 +53,7 @@ fn alltoall(ranks: u32) -> Profile {
                         index: i,
                         device: Some(format!("mlx5_{i}")),
                         portnum: Some(1),
-                        guid: Guid(0x0002_c903_0000_0000 + u64::from(i) << 20 | u64::from(r)),
+                        guid: Guid(0x0002_c903_0000_0000 | u64::from(i) << 20 | u64::from(r)),
                         lid: Lid((r + 1) as u16),
                         lmc: 0,
                     })

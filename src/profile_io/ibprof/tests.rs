@@ -419,6 +419,16 @@ fn many_ranks_parse_in_parallel_chunks_with_exact_line_numbers() {
 }
 
 #[test]
+fn an_indented_first_rank_line_is_read_too() {
+    let text = "ibprof 1\njob ranks 2\n rank 0 host a starttime 1\nregion 1 dumptime 1\npeer 1 sent 1 recv 1\n\
+                rank 1 host b starttime 1\nbad\n";
+    let (profile, warnings) = parse(text);
+    assert_eq!(profile.ranks.iter().map(|r| r.rank).collect::<Vec<_>>(), [0, 1]);
+    assert_eq!(profile.ranks[0].dumps[0].peers.len(), 1);
+    assert_eq!(lines(&warnings), [(Some(7), "unknown keyword `bad`; line skipped")]);
+}
+
+#[test]
 fn an_indented_rank_line_still_starts_a_new_section() {
     let text = "ibprof 1\njob ranks 2\nrank 0 host a starttime 1\n  rank 1 host b starttime 1\nregion 1 dumptime 1\n";
     let (profile, warnings) = parse(text);
