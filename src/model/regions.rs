@@ -45,8 +45,18 @@ pub struct RegionTable {
     pub regions: Vec<RegionInfo>,
     /// `deltas[r][i]`: the bytes of rank section `profile.ranks[i]` in region `regions[r]` alone.
     pub deltas: Vec<Vec<RankCounters>>,
-    /// `total[i]`: the cumulative bytes of `profile.ranks[i]` at its last dump.
-    pub total: Vec<RankCounters>,
+    /// Per rank section: where its cumulative total is. Read with [`RegionTable::total`].
+    totals: Vec<Total>,
+}
+
+/// Where a rank's cumulative total is. Usually its last dump as written, which is not copied:
+/// a copy of every total would cost as much as the deltas of a whole region.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Total {
+    /// `RankSection::dumps[i]`.
+    Dump(usize),
+    /// A total that is no single dump as written: counters carried forward, a dump sorted, or none.
+    Own(RankCounters),
 }
 
 impl RegionTable {
@@ -62,6 +72,20 @@ impl RegionTable {
     }
 }
 
+impl RegionTable {
+    /// The cumulative counters of `profile.ranks[rank_index]` (`profile` being the one the table
+    /// was made from): its last dump, plus any counter an earlier dump had and the last lacks.
+    /// Empty for a rank without dumps or an index out of range.
+    pub fn total<'a>(&'a self, profile: &'a Profile, rank_index: usize) -> (&'a [PeerBytes], &'a [LidBytes]) {
+        let dump = |i: usize| profile.ranks.get(rank_index).and_then(|r| r.dumps.get(i));
+        match self.totals.get(rank_index) {
+            Some(Total::Dump(i)) => dump(*i).map_or((&[], &[]), |d| (&d.peers, &d.lids)),
+            Some(Total::Own(c)) => (&c.peers, &c.lids),
+            None => (&[], &[]),
+        }
+    }
+}
+
 /// A rank's last dump, if it has any: its cumulative counters as written.
 pub fn last_dump(rank: &RankSection) -> Option<&Dump> {
     rank.dumps.iter().max_by_key(|d| d.region)
@@ -71,20 +95,20 @@ pub fn last_dump(rank: &RankSection) -> Option<&Dump> {
 /// `source` names the profile in warnings.
 pub fn region_table(profile: &Profile, source: &str) -> (RegionTable, Vec<Warning>) {
     let (regions, mut messages) = job_regions(profile);
-    let per_rank: Vec<(Vec<RankCounters>, RankCounters, Vec<String>)> =
+    let per_rank: Vec<(Vec<RankCounters>, Total, Vec<String>)> =
         profile.ranks.par_iter().map(|rank| rank_deltas(rank, &regions)).collect();
     let mut deltas: Vec<Vec<RankCounters>> =
         (0..regions.len()).map(|_| Vec::with_capacity(profile.ranks.len())).collect();
-    let mut total = Vec::with_capacity(profile.ranks.len());
-    for (counters, cumulative, notes) in per_rank {
+    let mut totals = Vec::with_capacity(profile.ranks.len());
+    for (counters, total, notes) in per_rank {
         for (column, c) in deltas.iter_mut().zip(counters) {
             column.push(c);
         }
-        total.push(cumulative);
+        totals.push(total);
         messages.extend(notes);
     }
     let warnings = messages.into_iter().map(|m| Warning::in_file(source, m)).collect();
-    (RegionTable { regions, deltas, total }, warnings)
+    (RegionTable { regions, deltas, totals }, warnings)
 }
 
 /// The union of the ranks' regions, with a warning for a region two ranks name differently.
@@ -175,12 +199,12 @@ struct Notes {
 }
 
 /// A rank's deltas for every job region, its cumulative total, and its warnings.
-fn rank_deltas(rank: &RankSection, regions: &[RegionInfo]) -> (Vec<RankCounters>, RankCounters, Vec<String>) {
+fn rank_deltas(rank: &RankSection, regions: &[RegionInfo]) -> (Vec<RankCounters>, Total, Vec<String>) {
     let r = rank.rank;
     let mut messages = Vec::new();
-    let mut dumps: Vec<&Dump> = rank.dumps.iter().collect();
-    dumps.sort_by_key(|d| d.region);
-    dumps.dedup_by(|later, first| {
+    let mut dumps: Vec<(usize, &Dump)> = rank.dumps.iter().enumerate().collect();
+    dumps.sort_by_key(|(_, d)| d.region);
+    dumps.dedup_by(|(_, later), (_, first)| {
         let same = later.region == first.region;
         if same {
             messages
@@ -189,11 +213,12 @@ fn rank_deltas(rank: &RankSection, regions: &[RegionInfo]) -> (Vec<RankCounters>
         same
     });
     let mut dumps = dumps.into_iter().peekable();
-    let (mut peers, mut lids): (Vec<PeerBytes>, Vec<LidBytes>) = (Vec::new(), Vec::new());
+    let (mut peers, mut lids): (Cow<'_, [PeerBytes]>, Cow<'_, [LidBytes]>) = Default::default();
     let mut out = Vec::with_capacity(regions.len());
     let mut absent = Vec::new();
+    let mut last = None;
     for info in regions {
-        let Some(dump) = dumps.next_if(|d| d.region == info.number) else {
+        let Some((index, dump)) = dumps.next_if(|(_, d)| d.region == info.number) else {
             absent.push(info.number.to_string());
             out.push(RankCounters::default());
             continue;
@@ -202,6 +227,7 @@ fn rank_deltas(rank: &RankSection, regions: &[RegionInfo]) -> (Vec<RankCounters>
         let (peer_delta, peer_state) = step(&peers, &dump.peers, &mut notes);
         let (lid_delta, lid_state) = step(&lids, &dump.lids, &mut notes);
         (peers, lids) = (peer_state, lid_state);
+        last = Some(index);
         out.push(RankCounters { peers: peer_delta, lids: lid_delta });
         let n = info.number;
         if !notes.twice.is_empty() {
@@ -227,7 +253,12 @@ fn rank_deltas(rank: &RankSection, regions: &[RegionInfo]) -> (Vec<RankCounters>
             absent.join(", ")
         ));
     }
-    (out, RankCounters { peers, lids }, messages)
+    // Both borrowed means both are the last dump's own lists, as written.
+    let total = match (last, &peers, &lids) {
+        (Some(i), Cow::Borrowed(_), Cow::Borrowed(_)) => Total::Dump(i),
+        _ => Total::Own(RankCounters { peers: peers.into_owned(), lids: lids.into_owned() }),
+    };
+    (out, total, messages)
 }
 
 /// "peer 3 sent 10 → 4" or "3 counters (peer 3 …, peer 5 …, peer 9 …, and 1 more)".
@@ -266,30 +297,31 @@ fn sorted<'d, C: Counter>(dump: &'d [C], notes: &mut Notes) -> Cow<'d, [C]> {
 }
 
 /// One step from the cumulative `state` (sorted by key) to the next dump: the delta, and the new
-/// state (the dump, plus the counters it lacks carried forward).
-fn step<C: Counter>(state: &[C], dump: &[C], notes: &mut Notes) -> (Vec<C>, Vec<C>) {
+/// state: the dump itself (borrowed, when it is sorted and lacks nothing), or the dump plus the
+/// counters it lacks carried forward.
+fn step<'d, C: Counter>(state: &[C], dump: &'d [C], notes: &mut Notes) -> (Vec<C>, Cow<'d, [C]>) {
+    use std::cmp::Ordering;
     let current = sorted(dump, notes);
     let mut delta = Vec::with_capacity(current.len());
-    let mut next = Vec::with_capacity(current.len().max(state.len()));
     let (mut i, mut j) = (0, 0);
+    let mut lacking = false;
     while i < state.len() || j < current.len() {
         let order = match (state.get(i), current.get(j)) {
             (Some(s), Some(c)) => s.key().cmp(&c.key()),
-            (Some(_), None) => std::cmp::Ordering::Less,
-            _ => std::cmp::Ordering::Greater,
+            (Some(_), None) => Ordering::Less,
+            _ => Ordering::Greater,
         };
         match order {
-            std::cmp::Ordering::Less => {
+            Ordering::Less => {
                 notes.missing.push(state[i].describe());
-                next.push(state[i]);
+                lacking = true;
                 i += 1;
             }
-            std::cmp::Ordering::Greater => {
+            Ordering::Greater => {
                 delta.push(current[j]);
-                next.push(current[j]);
                 j += 1;
             }
-            std::cmp::Ordering::Equal => {
+            Ordering::Equal => {
                 let ((ps, pr), (cs, cr)) = (state[i].bytes(), current[j].bytes());
                 for (what, before, now) in [("sent", ps, cs), ("recv", pr, cr)] {
                     if now < before {
@@ -297,13 +329,19 @@ fn step<C: Counter>(state: &[C], dump: &[C], notes: &mut Notes) -> (Vec<C>, Vec<
                     }
                 }
                 delta.push(current[j].with_bytes(cs.saturating_sub(ps), cr.saturating_sub(pr)));
-                next.push(current[j]);
                 i += 1;
                 j += 1;
             }
         }
     }
-    (delta, next)
+    if !lacking {
+        return (delta, current);
+    }
+    let mut next: Vec<C> = current.iter().copied().chain(state.iter().copied()).collect();
+    // Stable: for a key in both, the current value comes first and is the one kept.
+    next.sort_by_key(C::key);
+    next.dedup_by_key(|c| c.key());
+    (delta, Cow::Owned(next))
 }
 
 #[cfg(test)]
@@ -357,8 +395,12 @@ mod tests {
         assert_eq!(table.deltas[1][0].peers, peers(&[(1, 150, 0), (2, 0, 5), (3, 7, 0)]));
         assert_eq!(table.deltas[1][0].lids, lids(&[(0, 0x11, 150, 0), (0, 0x12, 5, 5)]));
         assert_eq!(table.deltas[1][1].peers, peers(&[(0, 0, 150)]));
-        assert_eq!(table.total[0].peers, p.ranks[0].dumps[1].peers);
-        assert_eq!(table.total[1].peers, peers(&[(0, 10, 250)]));
+        assert_eq!(table.total(&p, 0).0, p.ranks[0].dumps[1].peers);
+        assert!(
+            std::ptr::eq(table.total(&p, 0).0, p.ranks[0].dumps[1].peers.as_slice()),
+            "borrowed, not copied"
+        );
+        assert_eq!(table.total(&p, 1).0, peers(&[(0, 10, 250)]));
         assert_eq!(
             table.region(2).map(|(info, ranks)| (info.name.clone(), ranks.len())),
             Some((Some("r2".into()), 2))
@@ -407,7 +449,7 @@ mod tests {
         let (table, warnings) = region_table(&p, "p");
         assert_eq!(table.deltas[1][0].peers, peers(&[(1, 5, 0)]));
         assert_eq!(table.deltas[2][0].peers, peers(&[(1, 0, 0), (2, 6, 0)]));
-        assert_eq!(table.total[0].peers, peers(&[(1, 15, 0), (2, 26, 0)]));
+        assert_eq!(table.total(&p, 0).0, peers(&[(1, 15, 0), (2, 26, 0)]));
         assert_eq!(warnings.len(), 1);
         assert!(warnings[0].message.contains("region 2: peer 2 of earlier dumps missing"), "{warnings:?}");
     }
@@ -419,7 +461,7 @@ mod tests {
             vec![dump(1, &[(1, 10, 0), (2, 20, 0)], &[]), dump(2, &[(1, 15, 0)], &[])],
         )]);
         let (table, _) = region_table(&p, "p");
-        assert_eq!(table.total[0].peers, peers(&[(1, 15, 0), (2, 20, 0)]));
+        assert_eq!(table.total(&p, 0).0, peers(&[(1, 15, 0), (2, 20, 0)]));
     }
 
     #[test]
@@ -477,7 +519,8 @@ mod tests {
         let p = profile(vec![rank(0, vec![dump(1, &[(1, 1, 1)], &[])]), rank(1, vec![])]);
         let (table, warnings) = region_table(&p, "p");
         assert_eq!(table.deltas[0][1], RankCounters::default());
-        assert_eq!(table.total[1], RankCounters::default());
+        assert_eq!(table.total(&p, 1), (&[][..], &[][..]));
+        assert_eq!(table.total(&p, 9), (&[][..], &[][..]));
         assert_eq!(warnings.len(), 1);
     }
 
@@ -495,7 +538,7 @@ mod tests {
                 sum[c.peer as usize].1 += c.recv;
             }
         }
-        let total: Vec<(u64, u64)> = table.total[0].peers.iter().map(|c| (c.sent, c.recv)).collect();
+        let total: Vec<(u64, u64)> = table.total(&p, 0).0.iter().map(|c| (c.sent, c.recv)).collect();
         assert_eq!(sum.to_vec(), total);
     }
 }
