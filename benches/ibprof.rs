@@ -1,6 +1,7 @@
 //! ibprof v1 reader speed on the size the pipeline budget is set for: an all-to-all profile of
 //! 1,296 ranks × 1,295 peers × 2 regions (3.4 M `peer` lines, ~130 MB), generated in memory with
-//! `write_profile`. Also the region deltas of that profile, and the writer.
+//! `write_profile`. Also the same from a file (`read_profile`), the region deltas of that
+//! profile, and the writer.
 //!
 //! `cargo bench --bench ibprof` (divan prints bytes/s for the parse and write benches).
 
@@ -101,4 +102,23 @@ fn write(bencher: Bencher, ranks: u32) {
         write_profile(&profile, &mut out).unwrap();
         out
     });
+}
+
+/// The 1,296-rank profile written once to a file, for the benches that start from disk.
+fn profile_file() -> &'static std::path::PathBuf {
+    static PATH: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    PATH.get_or_init(|| {
+        let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("alltoall-1296.ibprof");
+        std::fs::write(&path, text(1296)).unwrap();
+        path
+    })
+}
+
+/// From disk: read the file, check it is UTF-8, parse. The pipeline's profile stage.
+#[divan::bench(sample_count = 10)]
+fn read_profile_file(bencher: Bencher) {
+    let path = profile_file();
+    bencher
+        .counter(BytesCount::new(std::fs::metadata(path).unwrap().len()))
+        .bench(|| shoal::profile_io::ibprof::read_profile(path).unwrap().0);
 }
