@@ -192,7 +192,8 @@ impl Parser<'_> {
             && skip.lines > 0
         {
             let (_, message) = &mut self.out.warnings[at];
-            message.push_str(&format!(" ({} {what} skipped with it)", skip.lines));
+            let s = if skip.lines == 1 { "" } else { "s" };
+            message.push_str(&format!(" ({} {what}{s} skipped with it)", skip.lines));
         }
     }
 
@@ -246,10 +247,10 @@ impl Parser<'_> {
     fn close_rank(&mut self) {
         match std::mem::replace(&mut self.place, Place::Prelude) {
             Place::Prelude => {}
-            Place::SkipRank(skip) => self.end_skip(skip, "lines"),
+            Place::SkipRank(skip) => self.end_skip(skip, "line"),
             Place::Rank(mut state) => {
                 if let RegionPlace::Skip(skip) = std::mem::replace(&mut state.region, RegionPlace::NoneYet) {
-                    self.end_skip(skip, "counter lines");
+                    self.end_skip(skip, "counter line");
                 }
                 if let Some(first) = state.section.dumps.first() {
                     self.size_hint = (first.peers.len(), first.lids.len());

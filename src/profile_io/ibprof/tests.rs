@@ -253,7 +253,7 @@ fn a_bad_rank_line_skips_its_whole_section_with_one_counted_warning() {
             (Some(3), "rank line without `host`; this rank's section is skipped (2 lines skipped with it)"),
             (
                 Some(6),
-                "rank 7 is not a rank of this job (2 ranks); this rank's section is skipped (1 lines skipped with it)"
+                "rank 7 is not a rank of this job (2 ranks); this rank's section is skipped (1 line skipped with it)"
             ),
         ]
     );
@@ -313,6 +313,28 @@ fn an_unterminated_quote_skips_only_its_line() {
     assert_eq!(lines(&warnings)[0], (Some(2), "quoted string does not end on this line; line skipped"));
     assert_eq!(profile.ranks[0].host, "a b");
     assert_eq!(profile.mpi, None);
+}
+
+#[test]
+fn a_broken_quote_in_a_rank_or_region_line_skips_what_that_line_starts() {
+    let text = "ibprof 1\njob ranks 2\nrank \"0 host a starttime 1\npeer 1 sent 1 recv 1\nrank 1 host b starttime 1\n\
+                region 1 dumptime 1\npeer 0 sent 1 recv 1\nregion 2 name \"x dumptime 2\npeer 0 sent 5 recv 5\n";
+    let (profile, warnings) = parse(text);
+    assert_eq!(
+        lines(&warnings),
+        [
+            (
+                Some(3),
+                "quoted string does not end on this line; this rank's section is skipped (1 line skipped with it)"
+            ),
+            (
+                Some(8),
+                "quoted string does not end on this line; region skipped (1 counter line skipped with it)"
+            ),
+        ]
+    );
+    assert_eq!(profile.ranks.len(), 1);
+    assert_eq!(profile.ranks[0].dumps.len(), 1);
 }
 
 #[test]

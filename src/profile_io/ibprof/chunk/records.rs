@@ -52,7 +52,8 @@ impl Parser<'_> {
             0 => ranks = Some(value),
             1 => mpi = Some(value),
             _ => source = Some(value),
-        })?;
+        })
+        .map_err(line_skipped)?;
         for note in notes {
             self.warn(note);
         }
@@ -96,7 +97,14 @@ impl Parser<'_> {
 
     pub(super) fn rank(&mut self, mut tokens: Tokens<'_>) -> Result<(), String> {
         self.close_rank();
-        let rank = tokens.next_token().ok().flatten();
+        let rank = match tokens.next_token() {
+            Ok(rank) => rank,
+            Err(e) => {
+                self.place =
+                    Place::SkipRank(self.skip_from_here(format!("{e}; this rank's section is skipped")));
+                return Ok(());
+            }
+        };
         let (mut host, mut pid, mut start) = (None, None, None);
         let fields =
             read_fields(&mut tokens, "rank", &["host", "pid", "starttime"], |key, value| match key {
@@ -163,7 +171,7 @@ impl Parser<'_> {
                 dump.region
             ));
         }
-        let index = tokens.next_token().ok().flatten();
+        let index = tokens.next_token().map_err(|e| format!("{e}; line skipped"))?;
         let (mut device, mut portnum, mut guid, mut lid, mut lmc) = (None, None, None, None, None);
         let notes =
             read_fields(&mut tokens, "port", &["device", "portnum", "guid", "lid", "lmc"], |key, value| {
@@ -174,7 +182,8 @@ impl Parser<'_> {
                     3 => lid = Some(value),
                     _ => lmc = Some(value),
                 }
-            })?;
+            })
+            .map_err(line_skipped)?;
         let shown = |t: &Option<Token<'_>>| t.as_ref().map_or("(missing)".to_string(), Token::shown);
         let index = match index.as_ref().and_then(Token::bare).and_then(parse_u32) {
             Some(i) if i < MAX_PORTS => i,
@@ -231,14 +240,18 @@ impl Parser<'_> {
         let previous = state.section.dumps.last().map(|d| d.region);
         let ended = std::mem::replace(&mut state.region, RegionPlace::NoneYet);
         if let RegionPlace::Skip(skip) = ended {
-            self.end_skip(skip, "counter lines");
+            self.end_skip(skip, "counter line");
         }
-        let number_token = tokens.next_token().ok().flatten();
+        let number_token = tokens.next_token();
         let (mut name, mut dumptime) = (None, None);
-        let fields = read_fields(&mut tokens, "region", &["name", "dumptime"], |key, value| match key {
-            0 => name = Some(value),
-            _ => dumptime = Some(value),
-        });
+        let fields = match &number_token {
+            Err(e) => Err(e.to_string()),
+            Ok(_) => read_fields(&mut tokens, "region", &["name", "dumptime"], |key, value| match key {
+                0 => name = Some(value),
+                _ => dumptime = Some(value),
+            }),
+        };
+        let number_token = number_token.ok().flatten();
         let number = number_token.as_ref().and_then(Token::bare).and_then(parse_u32);
         let time = dumptime.as_ref().and_then(Token::bare).and_then(EpochMicros::parse);
         let problem = match (&fields, number, time) {
@@ -298,7 +311,8 @@ impl Parser<'_> {
         let notes = read_fields(&mut tokens, keyword, &["sent", "recv"], |key, value| match key {
             0 => sent = Some(value),
             _ => recv = Some(value),
-        })?;
+        })
+        .map_err(line_skipped)?;
         let count = |t: &Option<Token<'_>>, what: &str| {
             t.as_ref().and_then(Token::bare).and_then(parse_u64).ok_or_else(|| {
                 let shown = t.as_ref().map_or("(missing)".to_string(), Token::shown);
@@ -330,9 +344,13 @@ impl Parser<'_> {
     }
 }
 
+fn line_skipped(problem: String) -> String {
+    format!("{problem}; line skipped")
+}
+
 /// Reads `key value` pairs to the end of the line, handing each known key (by its index in
 /// `keys`) to `field`. Returns notes for what was ignored (unknown or repeated keys, a key
-/// without a value), or `Err` if the line cannot be tokenised.
+/// without a value), or `Err` if the line cannot be tokenised (the caller says what it skips).
 fn read_fields<'a>(
     tokens: &mut Tokens<'a>,
     keyword: &str,
@@ -345,11 +363,11 @@ fn read_fields<'a>(
         let key = match tokens.next_token() {
             Ok(Some(key)) => key,
             Ok(None) => return Ok(notes),
-            Err(e) => return Err(format!("{e}; line skipped")),
+            Err(e) => return Err(e.to_string()),
         };
         let value = match tokens.next_token() {
             Ok(value) => value,
-            Err(e) => return Err(format!("{e}; line skipped")),
+            Err(e) => return Err(e.to_string()),
         };
         let shown = key.shown();
         match (keys.iter().position(|k| key.bare() == Some(*k)), value) {
