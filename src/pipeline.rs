@@ -70,7 +70,9 @@ pub fn analyse_profile(
     let (regions, mut warnings) = region_table(&profile, &path);
     let source = path.display().to_string();
     let (inputs, total) = region_inputs(&profile, &regions);
-    let (loads, more) = compute_loads(cluster, &inputs, &total, options, &source);
+    // Sums of exact deltas are the cumulative counters; re-trace only when a counter shrank.
+    let total = if regions.clamped { Some(&total) } else { None };
+    let (loads, more) = compute_loads(cluster, &inputs, total, options, &source);
     warnings.extend(more);
     (ProfileAnalysis { path, profile, regions, loads, options: options.clone() }, warnings)
 }

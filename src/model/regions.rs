@@ -29,6 +29,8 @@ pub struct RankCounters {
 pub struct RegionTable {
     pub regions: Vec<RegionInfo>,
     pub deltas: Vec<Vec<RankCounters>>,
+    /// Some counter shrank and was clamped, so the deltas no longer add up to the last dumps.
+    pub clamped: bool,
 }
 
 impl RegionTable {
@@ -61,24 +63,27 @@ pub fn region_table(profile: &Profile, source: &str) -> (RegionTable, Vec<Warnin
         }
     }
     regions.sort_by_key(|r| r.number);
-    let per_rank: Vec<(Vec<RankCounters>, Vec<String>)> =
+    let per_rank: Vec<(Vec<RankCounters>, Vec<String>, bool)> =
         profile.ranks.par_iter().map(|rank| rank_deltas(rank, &regions)).collect();
     let mut deltas = vec![Vec::with_capacity(profile.ranks.len()); regions.len()];
     let mut warnings = Vec::new();
-    for (counters, messages) in per_rank {
+    let mut clamped = false;
+    for (counters, messages, shrank) in per_rank {
+        clamped |= shrank;
         for (region, c) in counters.into_iter().enumerate() {
             deltas[region].push(c);
         }
         warnings.extend(messages.into_iter().map(|m| Warning::in_file(source, m)));
     }
-    (RegionTable { regions, deltas }, warnings)
+    (RegionTable { regions, deltas, clamped }, warnings)
 }
 
-fn rank_deltas(rank: &RankSection, regions: &[RegionInfo]) -> (Vec<RankCounters>, Vec<String>) {
+fn rank_deltas(rank: &RankSection, regions: &[RegionInfo]) -> (Vec<RankCounters>, Vec<String>, bool) {
     let mut out = Vec::with_capacity(regions.len());
     let mut messages = Vec::new();
     let empty = Dump::default();
     let mut previous = &empty;
+    let mut clamped = false;
     for info in regions {
         let Some(dump) = rank.dumps.iter().find(|d| d.region == info.number) else {
             messages.push(format!(
@@ -108,6 +113,7 @@ fn rank_deltas(rank: &RankSection, regions: &[RegionInfo]) -> (Vec<RankCounters>
             |l| format!("port {} LID {}", l.port, l.lid),
         );
         if let Some(first) = shrunk.first() {
+            clamped = true;
             messages.push(format!(
                 "rank {} region {}: {} counter(s) shrank since the previous dump (first: {first}); clamped to 0",
                 rank.rank,
@@ -118,7 +124,7 @@ fn rank_deltas(rank: &RankSection, regions: &[RegionInfo]) -> (Vec<RankCounters>
         out.push(RankCounters { peers, lids });
         previous = dump;
     }
-    (out, messages)
+    (out, messages, clamped)
 }
 
 /// `current − previous` per key; keys only in `previous` are gone (delta 0, counted as shrunk).
