@@ -294,6 +294,16 @@ impl<'a> SectionParser<'a> {
         let mut tokens = Vec::with_capacity(8);
         for (i, line) in text.lines().enumerate() {
             let n = first_line + i;
+            // Nearly every line of a big profile is a plain `peer` line: skip the tokenizer.
+            if let Some((peer, sent, recv)) = plain_peer_line(line) {
+                if !self.skip_section
+                    && !self.skip_region
+                    && let Err(message) = self.add_peer(peer, sent, recv)
+                {
+                    self.warn(n, format!("{message}; line skipped"));
+                }
+                continue;
+            }
             if let Err(e) = tokenize(line, &mut tokens) {
                 self.warn(n, format!("{e}; line skipped"));
                 continue;
@@ -454,6 +464,10 @@ impl<'a> SectionParser<'a> {
     fn peer(&mut self, t: &[Cow<'_, str>]) -> Result<(), String> {
         let peer: u32 = number(t.get(1).ok_or("`peer` needs a rank")?)?;
         let (sent, recv) = Self::counters(t, 2)?;
+        self.add_peer(peer, sent, recv)
+    }
+
+    fn add_peer(&mut self, peer: u32, sent: u64, recv: u64) -> Result<(), String> {
         let limit = if self.job.ranks > 0 { self.job.ranks } else { MAX_RANKS };
         if peer >= limit {
             return Err(format!("peer {peer} is outside the job's {limit} ranks"));
@@ -498,4 +512,26 @@ impl<'a> SectionParser<'a> {
         self.lid_slots.insert((port, lid), index);
         Ok(())
     }
+}
+
+/// `peer R sent B recv B` with single spaces and nothing else, as writers emit it; `None` sends
+/// the line through the general tokenizer (which also reports what is wrong with it).
+fn plain_peer_line(line: &str) -> Option<(u32, u64, u64)> {
+    let rest = line.strip_prefix("peer ")?;
+    let (peer, rest) = leading_number(rest)?;
+    let (sent, rest) = leading_number(rest.strip_prefix(" sent ")?)?;
+    let (recv, rest) = leading_number(rest.strip_prefix(" recv ")?)?;
+    rest.trim_end().is_empty().then_some((u32::try_from(peer).ok()?, sent, recv))
+}
+
+fn leading_number(text: &str) -> Option<(u64, &str)> {
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 {
+        return None;
+    }
+    let mut value: u64 = 0;
+    for b in &text.as_bytes()[..digits] {
+        value = value.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
+    }
+    Some((value, &text[digits..]))
 }
