@@ -25,6 +25,21 @@ pub enum DropReason {
     WrongEndpoint,
 }
 
+impl std::fmt::Display for DropReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            DropReason::MissingEntry => "no forwarding-table row for the destination",
+            DropReason::Unreachable => "the forwarding table marks the destination unreachable",
+            DropReason::DeadPort => "the output port has no link",
+            DropReason::Loop => "the path loops",
+            DropReason::NoTable => "the switch has no forwarding table",
+            DropReason::UnknownDestination => "no port owns the destination LID",
+            DropReason::UnknownSource => "no port owns the source LID",
+            DropReason::WrongEndpoint => "the path ends at a node that is not the destination",
+        })
+    }
+}
+
 /// Bytes that could not be delivered, grouped by where and why they stopped.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Undelivered {
