@@ -94,7 +94,7 @@ impl LinkEnd {
     }
 
     pub fn from_index(index: usize) -> LinkEnd {
-        let side = if index % 2 == 0 { Side::A } else { Side::B };
+        let side = if index.is_multiple_of(2) { Side::A } else { Side::B };
         LinkEnd { edge: EdgeIndex::new(index / 2), side }
     }
 }
