@@ -137,6 +137,20 @@ fn subtract<T, K: Ord + Copy>(
     shrunk: &mut Vec<String>,
     name: impl Fn(&T) -> String,
 ) -> Vec<T> {
+    // Fast path: dumps of one rank usually list the same keys in the same order.
+    if current.len() == previous.len() && current.iter().zip(previous).all(|(c, p)| key(c) == key(p)) {
+        return current
+            .iter()
+            .zip(previous)
+            .map(|(c, p)| {
+                let ((sent, recv), (ps, pr)) = (values(c), values(p));
+                if sent < ps || recv < pr {
+                    shrunk.push(name(c));
+                }
+                with(c, (sent.saturating_sub(ps), recv.saturating_sub(pr)))
+            })
+            .collect();
+    }
     let mut prev: Vec<(K, (u64, u64))> = previous.iter().map(|p| (key(p), values(p))).collect();
     prev.sort_unstable_by_key(|p| p.0);
     let mut out = Vec::with_capacity(current.len());
