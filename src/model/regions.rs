@@ -45,6 +45,9 @@ pub struct RegionTable {
     pub regions: Vec<RegionInfo>,
     /// `deltas[r][i]`: the bytes of rank section `profile.ranks[i]` in region `regions[r]` alone.
     pub deltas: Vec<Vec<RankCounters>>,
+    /// Some counter went down and was clamped, so the deltas no longer add up to the totals.
+    /// When false, for every rank the sum of its region deltas is exactly its total.
+    pub clamped: bool,
     /// Per rank section: where its cumulative total is. Read with [`RegionTable::total`].
     totals: Vec<Total>,
 }
@@ -95,12 +98,14 @@ pub fn last_dump(rank: &RankSection) -> Option<&Dump> {
 /// `source` names the profile in warnings.
 pub fn region_table(profile: &Profile, source: &str) -> (RegionTable, Vec<Warning>) {
     let (regions, mut messages) = job_regions(profile);
-    let per_rank: Vec<(Vec<RankCounters>, Total, Vec<String>)> =
+    let per_rank: Vec<(Vec<RankCounters>, Total, Vec<String>, bool)> =
         profile.ranks.par_iter().map(|rank| rank_deltas(rank, &regions)).collect();
     let mut deltas: Vec<Vec<RankCounters>> =
         (0..regions.len()).map(|_| Vec::with_capacity(profile.ranks.len())).collect();
     let mut totals = Vec::with_capacity(profile.ranks.len());
-    for (counters, total, notes) in per_rank {
+    let mut clamped = false;
+    for (counters, total, notes, went_down) in per_rank {
+        clamped |= went_down;
         for (column, c) in deltas.iter_mut().zip(counters) {
             column.push(c);
         }
@@ -108,7 +113,7 @@ pub fn region_table(profile: &Profile, source: &str) -> (RegionTable, Vec<Warnin
         messages.extend(notes);
     }
     let warnings = messages.into_iter().map(|m| Warning::in_file(source, m)).collect();
-    (RegionTable { regions, deltas, totals }, warnings)
+    (RegionTable { regions, deltas, clamped, totals }, warnings)
 }
 
 /// The union of the ranks' regions, with a warning for a region two ranks name differently.
@@ -198,8 +203,9 @@ struct Notes {
     twice: Vec<String>,
 }
 
-/// A rank's deltas for every job region, its cumulative total, and its warnings.
-fn rank_deltas(rank: &RankSection, regions: &[RegionInfo]) -> (Vec<RankCounters>, Total, Vec<String>) {
+/// A rank's deltas for every job region, its cumulative total, its warnings, and whether a
+/// counter went down.
+fn rank_deltas(rank: &RankSection, regions: &[RegionInfo]) -> (Vec<RankCounters>, Total, Vec<String>, bool) {
     let r = rank.rank;
     let mut messages = Vec::new();
     let mut dumps: Vec<(usize, &Dump)> = rank.dumps.iter().enumerate().collect();
@@ -217,6 +223,7 @@ fn rank_deltas(rank: &RankSection, regions: &[RegionInfo]) -> (Vec<RankCounters>
     let mut out = Vec::with_capacity(regions.len());
     let mut absent = Vec::new();
     let mut last = None;
+    let mut went_down = false;
     for info in regions {
         let Some((index, dump)) = dumps.next_if(|(_, d)| d.region == info.number) else {
             absent.push(info.number.to_string());
@@ -234,8 +241,9 @@ fn rank_deltas(rank: &RankSection, regions: &[RegionInfo]) -> (Vec<RankCounters>
             messages.push(format!("rank {r}, region {n}: {} listed twice; summed", listing(&notes.twice)));
         }
         if !notes.went_down.is_empty() {
+            went_down = true;
             messages.push(format!(
-                "rank {r}, region {n}: {} went down since the previous dump; delta clamped at 0",
+                "rank {r}, region {n}: {} shrank since the previous dump; delta clamped at 0",
                 listing(&notes.went_down)
             ));
         }
@@ -258,7 +266,7 @@ fn rank_deltas(rank: &RankSection, regions: &[RegionInfo]) -> (Vec<RankCounters>
         (Some(i), Cow::Borrowed(_), Cow::Borrowed(_)) => Total::Dump(i),
         _ => Total::Own(RankCounters { peers: peers.into_owned(), lids: lids.into_owned() }),
     };
-    (out, total, messages)
+    (out, total, messages, went_down)
 }
 
 /// "peer 3 sent 10 → 4" or "3 counters (peer 3 …, peer 5 …, peer 9 …, and 1 more)".
@@ -411,12 +419,13 @@ mod tests {
     fn a_counter_that_goes_down_is_clamped_at_zero_and_named_in_a_warning() {
         let p = profile(vec![rank(3, vec![dump(1, &[(1, 100, 9)], &[]), dump(2, &[(1, 60, 12)], &[])])]);
         let (table, warnings) = region_table(&p, "p.ibprof");
+        assert!(table.clamped);
         assert_eq!(table.deltas[1][0].peers, peers(&[(1, 0, 3)]));
         assert_eq!(warnings.len(), 1);
         assert_eq!(warnings[0].file, "p.ibprof");
         assert_eq!(
             warnings[0].message,
-            "rank 3, region 2: peer 1 sent 100 → 60 went down since the previous dump; delta clamped at 0"
+            "rank 3, region 2: peer 1 sent 100 → 60 shrank since the previous dump; delta clamped at 0"
         );
     }
 
@@ -450,6 +459,7 @@ mod tests {
         assert_eq!(table.deltas[1][0].peers, peers(&[(1, 5, 0)]));
         assert_eq!(table.deltas[2][0].peers, peers(&[(1, 0, 0), (2, 6, 0)]));
         assert_eq!(table.total(&p, 0).0, peers(&[(1, 15, 0), (2, 26, 0)]));
+        assert!(!table.clamped, "the deltas still add up to the total");
         assert_eq!(warnings.len(), 1);
         assert!(warnings[0].message.contains("region 2: peer 2 of earlier dumps missing"), "{warnings:?}");
     }
@@ -531,6 +541,7 @@ mod tests {
         let p = profile(vec![rank(0, dumps)]);
         let (table, warnings) = region_table(&p, "p");
         assert!(warnings.is_empty());
+        assert!(!table.clamped);
         let mut sum = [(0u64, 0u64); 2];
         for region in &table.deltas {
             for c in &region[0].peers {

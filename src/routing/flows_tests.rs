@@ -114,7 +114,11 @@ fn port_level_counters_flow_from_the_port_and_reads_flow_toward_it() {
         fabric.node(cluster.hosts[cluster.host_index("n0005").unwrap()].on_rail(1)[0]).base_lid().unwrap();
     let lids = [LidBytes { port: 0, lid: far, sent: 40, recv: 2 }];
     let map = HostMap::default();
-    let set = FlowBuilder::new(&cluster, RailPolicy::Split, &map).flows(&[traffic(&section, &[], &lids)]);
+    let set = FlowBuilder::new(&cluster, RailPolicy::Split, &map).keep_origins(true).flows(&[traffic(
+        &section,
+        &[],
+        &lids,
+    )]);
     assert!(set.flows[0].is_empty());
     assert_eq!(
         set.flows[1],

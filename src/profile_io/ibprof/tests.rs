@@ -459,6 +459,18 @@ fn an_indented_rank_line_still_starts_a_new_section() {
     assert_eq!(profile.ranks[1].dumps.len(), 1);
 }
 
+#[test]
+fn peer_lines_read_the_same_with_odd_spacing_comments_and_overflow() {
+    let text = "ibprof 1\njob ranks 4\nrank 0 host a starttime 1\nregion 1 dumptime 2\npeer 1 sent 5 recv 6\npeer  2\tsent 7 recv 8 # spaced\npeer 3 sent 99999999999999999999 recv 1\n";
+    let (profile, warnings) = parse(text);
+    assert_eq!(
+        profile.ranks[0].dumps[0].peers,
+        vec![PeerBytes { peer: 1, sent: 5, recv: 6 }, PeerBytes { peer: 2, sent: 7, recv: 8 }]
+    );
+    assert_eq!(warnings.len(), 1);
+    assert_eq!(warnings[0].line, Some(7));
+}
+
 mod round_trip {
     use proptest::prelude::*;
 
