@@ -121,9 +121,10 @@ pub fn region_inputs<'p>(
         ranks: profile
             .ranks
             .iter()
-            .filter_map(|section| {
-                let dump = crate::model::regions::last_dump(section)?;
-                Some(RankTraffic { section, peers: &dump.peers, lids: &dump.lids })
+            .enumerate()
+            .map(|(i, section)| {
+                let (peers, lids) = table.total(profile, i);
+                RankTraffic { section, peers, lids }
             })
             .collect(),
     };
