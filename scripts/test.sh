@@ -22,7 +22,9 @@ fi
 export WGPU_BACKEND=vulkan
 export RUST_BACKTRACE=1
 
-cargo test --workspace --all-targets
+# Benchmarks are compiled (so they cannot rot) but not run: figures come from `cargo bench`.
+cargo check --workspace --benches
+cargo test --workspace
 if [ -x scripts/test-collector.sh ]; then
   scripts/test-collector.sh
 fi

@@ -82,6 +82,40 @@ fn port_index(cluster: &Cluster) -> PortIndex {
     index
 }
 
+/// Rank → host index (`None` inside: the host is in no fabric). Dense when ranks are, since this
+/// is asked once per counter.
+enum RankHosts {
+    Dense(Vec<Option<Option<usize>>>),
+    Sparse(HashMap<u32, Option<usize>>),
+}
+
+impl RankHosts {
+    fn new(pairs: impl Iterator<Item = (u32, Option<usize>)> + Clone) -> Self {
+        let (count, max) = pairs.clone().fold((0usize, 0u32), |(n, m), (r, _)| (n + 1, m.max(r)));
+        if (max as usize) < 4 * count + 1024 {
+            let mut dense = vec![None; max as usize + 1];
+            for (rank, host) in pairs {
+                dense[rank as usize].get_or_insert(host);
+            }
+            RankHosts::Dense(dense)
+        } else {
+            let mut sparse = HashMap::new();
+            for (rank, host) in pairs {
+                sparse.entry(rank).or_insert(host);
+            }
+            RankHosts::Sparse(sparse)
+        }
+    }
+
+    /// `None`: the rank is not in the profile.
+    fn get(&self, rank: u32) -> Option<Option<usize>> {
+        match self {
+            RankHosts::Dense(v) => v.get(rank as usize).copied().flatten(),
+            RankHosts::Sparse(m) => m.get(&rank).copied(),
+        }
+    }
+}
+
 /// Placement problems seen, keyed by message, with the bytes they cost.
 type Problems = BTreeMap<String, u64>;
 
@@ -138,8 +172,8 @@ impl<'c> FlowBuilder<'c> {
     /// Flows for one region, given every rank's counters for it. Ranks are placed in parallel;
     /// the result is the same as placing them one by one, in order.
     pub fn flows(&mut self, ranks: &[RankTraffic<'_>]) -> FlowSet {
-        let host_of_rank: HashMap<u32, Option<usize>> =
-            ranks.iter().map(|t| (t.section.rank, self.host_index(&t.section.host))).collect();
+        let host_of_rank =
+            RankHosts::new(ranks.iter().map(|t| (t.section.rank, self.host_index(&t.section.host))));
         let this = &*self;
         let parts: Vec<(FlowSet, Problems)> = ranks
             .par_chunks(RANKS_PER_CHUNK)
@@ -184,15 +218,15 @@ impl<'c> FlowBuilder<'c> {
         set: &mut FlowSet,
         problems: &mut Problems,
         traffic: &RankTraffic<'_>,
-        host_of_rank: &HashMap<u32, Option<usize>>,
+        host_of_rank: &RankHosts,
     ) {
         let src_rank = traffic.section.rank;
-        let src_host = host_of_rank.get(&src_rank).copied().flatten();
+        let src_host = host_of_rank.get(src_rank).flatten();
         for peer in traffic.peers {
             if peer.sent == 0 {
                 continue;
             }
-            let Some(&dst_host) = host_of_rank.get(&peer.peer) else {
+            let Some(dst_host) = host_of_rank.get(peer.peer) else {
                 let message =
                     format!("rank {} is not in the profile; bytes sent to it are unplaced", peer.peer);
                 problem(problems, message, peer.sent);
