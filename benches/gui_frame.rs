@@ -85,7 +85,7 @@ impl Frame {
 
     fn run(&mut self, d: &Dataset, rebuild: bool) -> usize {
         self.tick += 1;
-        self.camera.zoom = if self.tick % 2 == 0 { 1.0 } else { 1.01 };
+        self.camera.zoom = if self.tick.is_multiple_of(2) { 1.0 } else { 1.01 };
         if rebuild {
             self.group.highlight =
                 Highlight { seeds: [Seed::Host((self.tick as usize * 37) % d.cluster.hosts.len())].into() };

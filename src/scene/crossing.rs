@@ -9,6 +9,9 @@ use rayon::prelude::*;
 use crate::model::{Cluster, LinkEnd};
 use crate::routing::{FlowSet, trace};
 
+/// (source host, destination host, source rank, destination rank).
+type PairKey = (Option<usize>, Option<usize>, u32, Option<u32>);
+
 /// One row of the "crossing this link end" table.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Crossing {
@@ -29,7 +32,7 @@ pub fn crossings(
     limit: usize,
 ) -> Vec<Crossing> {
     let Some(fabric) = cluster.rails.get(rail) else { return Vec::new() };
-    let mut merged: HashMap<(Option<usize>, Option<usize>, u32, Option<u32>), u64> = HashMap::new();
+    let mut merged: HashMap<PairKey, u64> = HashMap::new();
     for set in flows {
         let (Some(rail_flows), Some(origins)) = (set.flows.get(rail), set.origins.get(rail)) else {
             continue;

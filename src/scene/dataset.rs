@@ -13,6 +13,10 @@ use crate::routing::{Flow, FlowSet, Loads, RailLoad, RegionKey, RegionLoads, acc
 use super::highlight::RankHosts;
 use super::values::RegionSelection;
 
+/// Bytes from one host to another: (source host, destination host, bytes), hosts indexing
+/// `Cluster::hosts`.
+pub type HostBytes = (usize, usize, u64);
+
 /// A region as the region list shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RegionInfo {
@@ -147,7 +151,7 @@ impl Dataset {
     pub fn from_host_traffic(
         name: String,
         cluster: Cluster,
-        regions: Vec<(String, Vec<(usize, usize, u64)>)>,
+        regions: Vec<(String, Vec<HostBytes>)>,
     ) -> Dataset {
         let mut loads = Loads::default();
         let mut flows = BTreeMap::new();
