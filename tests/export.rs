@@ -82,3 +82,45 @@ fn exported_svg_parses_with_one_line_per_visible_link_half() {
         assert!(texts.contains(&label), "{label} missing from {texts:?}");
     }
 }
+
+fn render_args(out: &std::path::Path) -> shoal::export::render_cmd::RenderArgs {
+    let request = shoal::scene::load::sample_request();
+    shoal::export::render_cmd::RenderArgs {
+        rails: request.rails,
+        profile: request.profile,
+        region: None,
+        diff: None,
+        threshold: None,
+        colour_map: None,
+        scale: shoal::scene::ScaleKind::Linear,
+        hide_unused: false,
+        width: 800,
+        height: 500,
+        out: out.to_path_buf(),
+    }
+}
+
+#[test]
+fn shoal_render_draws_the_sample_thresholded_and_diffed_and_names_missing_regions() {
+    use shoal::export::render_cmd::{Threshold, render};
+    let dir = std::env::temp_dir().join(format!("shoal-render-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let all = render(&render_args(&dir.join("all.svg"))).unwrap();
+    assert_eq!(all.visible_links, 742 + 736);
+    let mut args = render_args(&dir.join("hot.png"));
+    args.threshold = Some(Threshold::Percent(50.0));
+    let hot = render(&args).unwrap();
+    assert!(hot.visible_links > 0 && hot.visible_links < all.visible_links);
+    let (w, h, _) = decode(&std::fs::read(dir.join("hot.png")).unwrap());
+    assert_eq!((w, h), (800, 500));
+    let mut args = render_args(&dir.join("diff.svg"));
+    args.diff = Some((2, 1));
+    render(&args).unwrap();
+    let svg = std::fs::read_to_string(dir.join("diff.svg")).unwrap();
+    assert!(svg.contains("region 2 − region 1"));
+    let mut args = render_args(&dir.join("none.png"));
+    args.region = Some(9);
+    let error = render(&args).unwrap_err().to_string();
+    assert!(error.contains("it has: 1, 2"), "{error}");
+    let _ = std::fs::remove_dir_all(dir);
+}
