@@ -102,6 +102,7 @@ impl Frame {
             spec: &self.spec,
             group: &self.group,
             link_range: None,
+            node_range: None,
             selected_end: None,
         };
         let out = self.ctx.run_ui(input, |ui| {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates docs/screenshots/*.png: the app on the bundled two-rail sample, in a real window
 # under Xvfb (wgpu on Mesa lavapipe), captured with ImageMagick's `import`.
-# Needs: xvfb, mesa-vulkan-drivers, libgl1-mesa-dri, libxkbcommon-x11-0, imagemagick.
+# Needs: xvfb, xdotool, mesa-vulkan-drivers, libgl1-mesa-dri, libxkbcommon-x11-0, imagemagick.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,6 +22,9 @@ shot() {
     XDG_CONFIG_HOME="$(mktemp -d)" XDG_DATA_HOME="$(mktemp -d)" "$bin" >/dev/null 2>&1 &
   local app=$!
   sleep "${SHOAL_SCREENSHOT_WAIT:-12}"
+  # Park the pointer off the fabric so no tooltip covers it, and let a frame pass.
+  DISPLAY="$display" xdotool mousemove 1435 895 || true
+  sleep 1
   DISPLAY="$display" import -window root "$out/$name.png"
   kill "$app" 2>/dev/null || true
   wait "$app" 2>/dev/null || true
@@ -30,6 +33,6 @@ shot() {
 
 shot default none:
 shot threshold threshold:50
-shot compare compare:1,2
+shot compare 'compare:1,2;log'
 shot diff diff:2,1
 shot highlight highlight:n0042

@@ -69,6 +69,11 @@ fn two_linked_views_of_two_regions_report_the_same_colour_range() {
         (s.min, s.max)
     };
     assert_eq!(range(0), range(1));
+    let node_range = |i: usize| {
+        let s = ws.views[i].state.scene.as_ref().unwrap().legends[0].scale.clone();
+        (s.min, s.max)
+    };
+    assert_eq!(node_range(0), node_range(1), "nodes share one scale too");
     let d = ws.dataset.as_ref().unwrap();
     let own1 = shoal::scene::view::own_range(d, RegionSelection::Region(1)).unwrap();
     let own2 = shoal::scene::view::own_range(d, RegionSelection::Region(2)).unwrap();

@@ -62,20 +62,29 @@ pub struct ShoalApp {
     dialogs: (std::sync::mpsc::Sender<Dialog>, Receiver<Dialog>),
     pub status: String,
     /// A view set-up to apply once data arrives (`SHOAL_VIEW`, for scripted screenshots).
-    pub pending: Option<Setup>,
+    pub pending: Vec<Setup>,
 }
 
-/// A scripted starting view, from the `SHOAL_VIEW` environment variable:
-/// `threshold:PCT`, `compare:A,B`, `diff:A,B` or `highlight:TEXT`.
+/// A scripted starting view, from the `SHOAL_VIEW` environment variable: `;`-separated steps
+/// `threshold:PCT`, `compare:A,B`, `diff:A,B`, `highlight:TEXT`, `log`.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Setup {
     Threshold(f64),
     Compare(u32, u32),
     Diff(u32, u32),
     Highlight(String),
+    /// Log colour scale in every view.
+    Log,
 }
 
 impl Setup {
+    /// Parses `step;step;…`, skipping steps it does not know.
+    pub fn parse_list(text: &str) -> Vec<Setup> {
+        text.split(';')
+            .filter_map(|s| if s.trim() == "log" { Some(Setup::Log) } else { Setup::parse(s.trim()) })
+            .collect()
+    }
+
     pub fn parse(text: &str) -> Option<Setup> {
         let (kind, arg) = text.split_once(':')?;
         let pair = || {
@@ -103,6 +112,11 @@ impl Setup {
             }
             Setup::Compare(a, b) => crate::modules::regions::compare(ws, *a, *b),
             Setup::Diff(a, b) => crate::modules::regions::diff(ws, *a, *b),
+            Setup::Log => {
+                for v in &mut ws.views {
+                    v.spec.options.scale = crate::scene::colour::ScaleKind::Log;
+                }
+            }
             Setup::Highlight(text) => {
                 let Some(d) = ws.dataset.clone() else { return };
                 let seeds = crate::scene::highlight::search(&d.cluster, &d.rank_hosts, text);
@@ -136,7 +150,7 @@ impl ShoalApp {
             diff_table: DiffCache::default(),
             dialogs: channel(),
             status: String::new(),
-            pending: None,
+            pending: Vec::new(),
         }
     }
 
@@ -153,7 +167,7 @@ impl ShoalApp {
         if let Some(render_state) = cc.wgpu_render_state.as_ref() {
             crate::modules::gpu_links::install(render_state, &cc.egui_ctx);
         }
-        app.pending = std::env::var("SHOAL_VIEW").ok().and_then(|v| Setup::parse(&v));
+        app.pending = std::env::var("SHOAL_VIEW").map(|v| Setup::parse_list(&v)).unwrap_or_default();
         if let Some(storage) = cc.storage
             && let Some(text) = storage.get_string(recent::KEY)
         {
@@ -189,11 +203,12 @@ impl ShoalApp {
         self.ws.dataset = Some(Arc::new(dataset));
         self.ws.generation += 1;
         self.current = request;
-        if let Some(setup) = self.pending.take() {
+        for setup in std::mem::take(&mut self.pending) {
             self.tab = match setup {
                 Setup::Threshold(_) => Tab::Filter,
                 Setup::Compare(..) | Setup::Diff(..) => Tab::Regions,
                 Setup::Highlight(_) => Tab::Highlight,
+                Setup::Log => self.tab,
             };
             setup.apply(&mut self.ws);
         }
@@ -497,7 +512,8 @@ impl ShoalApp {
                 (v.group, ws.group(v.group).and_then(|g| g.shared_camera))
             };
             let Some(group) = ws.groups.iter().find(|g| g.id == group_id).cloned() else { continue };
-            let link_range = ranges.iter().find(|g| g.0 == group_id).and_then(|g| g.1);
+            let agreed = ranges.iter().find(|g| g.group == group_id);
+            let (link_range, node_range) = (agreed.and_then(|g| g.links), agreed.and_then(|g| g.nodes));
             let view = &mut ws.views[i];
             let ctx = ViewContext {
                 dataset: &d,
@@ -506,6 +522,7 @@ impl ShoalApp {
                 spec: &view.spec,
                 group: &group,
                 link_range,
+                node_range,
                 selected_end: view.selected_end,
             };
             let mut camera = shared.unwrap_or(view.camera);
@@ -626,6 +643,19 @@ impl eframe::App for ShoalApp {
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         storage.set_string(recent::KEY, recent::encode(&self.recent));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scripted_views_parse_as_steps() {
+        assert_eq!(Setup::parse_list("compare:1,2;log"), [Setup::Compare(1, 2), Setup::Log]);
+        assert_eq!(Setup::parse_list("threshold:50"), [Setup::Threshold(50.0)]);
+        assert_eq!(Setup::parse_list("none:;diff:2,x"), []);
+        assert_eq!(Setup::parse_list("highlight:n0042"), [Setup::Highlight("n0042".into())]);
     }
 }
 

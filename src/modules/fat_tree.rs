@@ -26,6 +26,7 @@ struct SceneKey {
     group_filter: crate::scene::filter::Filter,
     highlight: Highlight,
     link_range: Option<(f64, f64)>,
+    node_range: Option<(f64, f64)>,
 }
 
 /// Per-view state that survives frames.
@@ -49,6 +50,7 @@ impl FatTreeState {
     pub fn refresh(&mut self, ctx: &ViewContext<'_>) -> Option<&Scene> {
         let mut spec = ctx.spec.clone();
         spec.options.link_range = ctx.link_range.or(spec.options.link_range);
+        spec.options.node_range = ctx.node_range.or(spec.options.node_range);
         if spec.options.title.is_empty() {
             spec.options.title =
                 format!("view {} — {} — {}", ctx.view + 1, spec.selection.label(), ctx.dataset.name);
@@ -58,6 +60,7 @@ impl FatTreeState {
             group_filter: ctx.group.filter.clone(),
             highlight: ctx.group.highlight.clone(),
             link_range: spec.options.link_range,
+            node_range: spec.options.node_range,
             spec,
         };
         if self.key.as_ref() != Some(&key) {

@@ -32,8 +32,9 @@ pub struct ViewContext<'a> {
     pub view: usize,
     pub spec: &'a ViewSpec,
     pub group: &'a LinkGroup,
-    /// The colour range the group agreed on (the union over its members).
+    /// The colour ranges the group agreed on (the unions over its members).
     pub link_range: Option<(f64, f64)>,
+    pub node_range: Option<(f64, f64)>,
     pub selected_end: Option<(usize, LinkEnd)>,
 }
 
@@ -85,6 +86,16 @@ impl View {
     }
 }
 
+/// A link group's shared colour ranges.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GroupRanges {
+    pub group: GroupId,
+    pub links: Option<(f64, f64)>,
+    pub nodes: Option<(f64, f64)>,
+}
+
+type RangeKey = Vec<(GroupId, crate::scene::values::RegionSelection, crate::scene::values::NodeAttribute)>;
+
 /// Everything the panels work on: the data set, the views and their link groups.
 pub struct Workspace {
     pub dataset: Option<Arc<Dataset>>,
@@ -93,6 +104,7 @@ pub struct Workspace {
     pub groups: Vec<LinkGroup>,
     /// The view the panels edit.
     pub focus: usize,
+    ranges: Option<(u64, RangeKey, Vec<GroupRanges>)>,
 }
 
 impl Default for Workspace {
@@ -103,6 +115,7 @@ impl Default for Workspace {
             views: vec![View::new(ViewSpec::default(), GroupId(0))],
             groups: vec![LinkGroup::new(GroupId(0), "group 1")],
             focus: 0,
+            ranges: None,
         }
     }
 }
@@ -131,20 +144,34 @@ impl Workspace {
         id
     }
 
-    /// The colour range of each group: the union of its members' own ranges.
-    pub fn group_ranges(&self) -> Vec<(GroupId, Option<(f64, f64)>)> {
-        let Some(d) = &self.dataset else { return Vec::new() };
-        self.groups
+    /// The colour ranges of each group: the unions of its members' own link and node ranges.
+    /// Cached: recomputed only when the data, a view's group, selection or node colouring change.
+    pub fn group_ranges(&mut self) -> Vec<GroupRanges> {
+        let Some(d) = self.dataset.clone() else { return Vec::new() };
+        let key: Vec<_> =
+            self.views.iter().map(|v| (v.group, v.spec.selection, v.spec.options.node_attribute)).collect();
+        if let Some((generation, k, ranges)) = &self.ranges
+            && *generation == self.generation
+            && *k == key
+        {
+            return ranges.clone();
+        }
+        let ranges: Vec<GroupRanges> = self
+            .groups
             .iter()
             .map(|g| {
-                let ranges = self
-                    .views
-                    .iter()
-                    .filter(|v| v.group == g.id)
-                    .filter_map(|v| crate::scene::view::own_range(d, v.spec.selection));
-                (g.id, crate::scene::linking::union_range(ranges))
+                let members = || self.views.iter().filter(|v| v.group == g.id);
+                let links = members().filter_map(|v| crate::scene::view::own_range(&d, v.spec.selection));
+                let nodes = members().filter_map(|v| crate::scene::view::own_node_range(&d, &v.spec));
+                GroupRanges {
+                    group: g.id,
+                    links: crate::scene::linking::union_range(links),
+                    nodes: crate::scene::linking::union_range(nodes),
+                }
             })
-            .collect()
+            .collect();
+        self.ranges = Some((self.generation, key, ranges.clone()));
+        ranges
     }
 
     /// Applies the frame's commands.

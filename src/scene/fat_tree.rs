@@ -67,6 +67,17 @@ pub fn value_range(values: &LinkValues) -> (f64, f64) {
     }
 }
 
+/// The default node colour range: `[0, max]`, or symmetric for signed values.
+pub fn node_range(nodes: &NodeValues, signed: bool) -> (f64, f64) {
+    let (a, b) = nodes.range();
+    if signed {
+        let m = a.abs().max(b.abs());
+        (-m, m)
+    } else {
+        (0.0, b.max(0.0))
+    }
+}
+
 pub fn build_fat_tree_scene(input: &SceneInput<'_>, options: &SceneOptions) -> Scene {
     let SceneInput { cluster, layout, values, mask, lit } = *input;
     let signed = values.signed;
@@ -76,10 +87,7 @@ pub fn build_fat_tree_scene(input: &SceneInput<'_>, options: &SceneOptions) -> S
 
     let node_values = NodeValues::compute(cluster, values, options.node_attribute);
     let node_scale = {
-        let (lo, hi) = options.node_range.unwrap_or_else(|| {
-            let (a, b) = node_values.range();
-            if signed { (-a.abs().max(b.abs()), a.abs().max(b.abs())) } else { (0.0, b.max(0.0)) }
-        });
+        let (lo, hi) = options.node_range.unwrap_or_else(|| node_range(&node_values, signed));
         ColourScale::new(pick_map(options.node_map), options.scale, lo, hi)
     };
     let emphasis = |is_lit: bool| match (lit.none, is_lit) {

@@ -29,6 +29,13 @@ pub fn own_range(dataset: &Dataset, selection: RegionSelection) -> Option<(f64, 
     values_for(dataset, selection).map(|v| value_range(&v))
 }
 
+/// The node colour range a view would use on its own.
+pub fn own_node_range(dataset: &Dataset, spec: &ViewSpec) -> Option<(f64, f64)> {
+    let values = values_for(dataset, spec.selection)?;
+    let nodes = super::values::NodeValues::compute(&dataset.cluster, &values, spec.options.node_attribute);
+    Some(super::fat_tree::node_range(&nodes, values.signed))
+}
+
 /// Builds the scene. `group_filter` is ANDed with the view's own; `highlight` is the group's.
 pub fn scene_for(
     dataset: &Dataset,
