@@ -52,8 +52,7 @@ impl FatTreeState {
         spec.options.link_range = ctx.link_range.or(spec.options.link_range);
         spec.options.node_range = ctx.node_range.or(spec.options.node_range);
         if spec.options.title.is_empty() {
-            spec.options.title =
-                format!("view {} — {} — {}", ctx.view + 1, spec.selection.label(), ctx.dataset.name);
+            spec.options.title = format!("view {}: {}", ctx.view + 1, spec.selection.label());
         }
         let key = SceneKey {
             generation: ctx.generation,
