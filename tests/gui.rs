@@ -206,3 +206,48 @@ fn the_gpu_callback_draws_the_same_links_as_the_mesh() {
         "GPU and mesh differ on {gap:.4} of the image; links cover {links_area:.4}"
     );
 }
+
+#[test]
+fn a_clause_added_in_the_filter_panel_filters_the_view() {
+    let mut h = synthetic();
+    let all = visible_links(&h, 0);
+    h.get_by_label("+ clause").click();
+    h.run();
+    let clause = &h.state().ws.views[0].spec.filter.clauses[0];
+    assert_eq!(clause.to_string(), "bytes >= 1 MiB");
+    let hot = visible_links(&h, 0);
+    assert!(hot > 0 && hot < all, "{hot} of {all}");
+    h.get_by_label("any (or)").click();
+    h.get_by_label("hide unused links").click();
+    h.run();
+    assert!(h.state().ws.views[0].spec.filter.hide_unused);
+}
+
+#[test]
+fn the_plots_tab_shows_rail_bytes_and_imbalance() {
+    let mut h = synthetic();
+    h.get_by_label("Plots").click();
+    h.run();
+    h.get_by_label_contains("imbalance max/mean = 1.000");
+    h.get_by_label("link-end load CCDF per level");
+}
+
+#[test]
+fn the_focused_view_exports_as_it_is_on_screen() {
+    let mut h = synthetic();
+    let dir = std::env::temp_dir().join(format!("shoal-gui-export-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let size = h.state().ws.views[0].state.size;
+    h.state_mut().export_focused(&dir.join("view.png")).unwrap();
+    h.state_mut().export_focused(&dir.join("view.svg")).unwrap();
+    let png = std::fs::read(dir.join("view.png")).unwrap();
+    let decoder = png::Decoder::new(std::io::Cursor::new(png));
+    let info = decoder.read_info().unwrap();
+    let (w, hgt) = (info.info().width, info.info().height);
+    assert_eq!((w, hgt), ((size.x * 2.0) as u32, (size.y * 2.0) as u32));
+    let svg = std::fs::read_to_string(dir.join("view.svg")).unwrap();
+    let halves = h.state().ws.views[0].state.scene.as_ref().unwrap().halves.len();
+    assert_eq!(svg.matches("class=\"half\"").count(), halves);
+    assert!(h.state_mut().export_focused(&dir.join("view.jpg")).is_err());
+    let _ = std::fs::remove_dir_all(dir);
+}

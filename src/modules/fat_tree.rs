@@ -9,7 +9,7 @@ use crate::scene::camera::{Camera, Transform};
 use crate::scene::draw::{Picked, draw_list, pick, plot_rect};
 use crate::scene::highlight::{Highlight, Seed};
 use crate::scene::values::LinkValues;
-use crate::scene::view::{ViewSpec, scene_for, values_for};
+use crate::scene::view::{ViewSpec, scene_from_values, values_for};
 use crate::scene::{MarkOf, Scene};
 use crate::units::format_bytes_f64;
 
@@ -36,6 +36,7 @@ pub struct FatTreeState {
     pub scene: Option<Scene>,
     /// The values of the view's selection (tooltips, the filter histogram).
     pub values: Option<LinkValues>,
+    values_key: Option<(u64, crate::scene::values::RegionSelection)>,
     /// The view's last size in points (for exports of "the current view").
     pub size: egui::Vec2,
     /// How many scenes were built (tests check that panning does not rebuild).
@@ -63,8 +64,14 @@ impl FatTreeState {
             spec,
         };
         if self.key.as_ref() != Some(&key) {
-            self.scene = scene_for(ctx.dataset, &key.spec, Some(&key.group_filter), &key.highlight);
-            self.values = values_for(ctx.dataset, key.spec.selection);
+            let values_key = (key.generation, key.spec.selection);
+            if self.values_key != Some(values_key) {
+                self.values = values_for(ctx.dataset, key.spec.selection);
+                self.values_key = Some(values_key);
+            }
+            self.scene = self.values.as_ref().map(|values| {
+                scene_from_values(ctx.dataset, &key.spec, Some(&key.group_filter), &key.highlight, values)
+            });
             self.builds += 1;
             self.key = Some(key);
         }

@@ -33,6 +33,10 @@ pub fn clauses_ui(ui: &mut Ui, id: &str, filter: &mut Filter) {
                     for a in Attribute::ALL {
                         ui.selectable_value(&mut clause.attribute, a, a.name());
                     }
+                })
+                .response
+                .widget_info(|| {
+                    egui::WidgetInfo::labeled(egui::WidgetType::ComboBox, true, "clause attribute")
                 });
             ComboBox::from_id_salt((id, "rel", i))
                 .width(36.0)
@@ -41,6 +45,10 @@ pub fn clauses_ui(ui: &mut Ui, id: &str, filter: &mut Filter) {
                     for r in Relation::ALL {
                         ui.selectable_value(&mut clause.relation, r, r.symbol());
                     }
+                })
+                .response
+                .widget_info(|| {
+                    egui::WidgetInfo::labeled(egui::WidgetType::ComboBox, true, "clause relation")
                 });
             ui.add(
                 egui::TextEdit::singleline(&mut clause.value)

@@ -2,6 +2,8 @@
 //! (`1a 2a 3a` above the hosts for rail 0, `1b 2b 3b` below for rail 1, as in the thesis) and
 //! the N and L legends.
 
+use rayon::prelude::*;
+
 use crate::layout::{ClusterLayout, Position};
 use crate::model::{Cluster, LinkEnd, Side};
 
@@ -97,26 +99,40 @@ pub fn build_fat_tree_scene(input: &SceneInput<'_>, options: &SceneOptions) -> S
     };
     let fade = |c: Rgba, e: Emphasis| if e == Emphasis::Dim { c.lerp(BACKGROUND, 0.8) } else { c };
 
-    let mut halves = Vec::new();
-    let mut lit_halves = Vec::new();
-    for (r, fabric) in cluster.rails.iter().enumerate() {
-        let Some(rail_layout) = layout.rails.get(r) else { continue };
-        let pos = |i: usize| rail_layout.positions.get(i).copied().flatten();
-        for edge in fabric.graph.edge_indices() {
-            let Some((a, b)) = fabric.graph.edge_endpoints(edge) else { continue };
-            let (Some(pa), Some(pb)) = (pos(a.index()), pos(b.index())) else { continue };
-            let mid = Position { x: (pa.x + pb.x) / 2.0, y: (pa.y + pb.y) / 2.0 };
-            for (side, from) in [(Side::A, pa), (Side::B, pb)] {
-                let end = LinkEnd { edge, side };
-                if !mask.get(r).and_then(|m| m.get(end.index())).copied().unwrap_or(true) {
-                    continue;
+    // Rails in parallel: each yields its unlit and lit halves; lit ones go last, on top.
+    let per_rail: Vec<(Vec<Half>, Vec<Half>)> = cluster
+        .rails
+        .par_iter()
+        .enumerate()
+        .map(|(r, fabric)| {
+            let (mut plain, mut lit_halves) = (Vec::with_capacity(fabric.link_end_count()), Vec::new());
+            let Some(rail_layout) = layout.rails.get(r) else { return (plain, lit_halves) };
+            let pos = |i: usize| rail_layout.positions.get(i).copied().flatten();
+            let rail_mask = mask.get(r);
+            for edge in fabric.graph.edge_indices() {
+                let Some((a, b)) = fabric.graph.edge_endpoints(edge) else { continue };
+                let (Some(pa), Some(pb)) = (pos(a.index()), pos(b.index())) else { continue };
+                let mid = Position { x: (pa.x + pb.x) / 2.0, y: (pa.y + pb.y) / 2.0 };
+                for (side, from) in [(Side::A, pa), (Side::B, pb)] {
+                    let end = LinkEnd { edge, side };
+                    if !rail_mask.and_then(|m| m.get(end.index())).copied().unwrap_or(true) {
+                        continue;
+                    }
+                    let e = emphasis(lit.end(r, end));
+                    let colour = fade(link_scale.colour(values.at(r, end)), e);
+                    let half = Half { from, to: mid, colour, rail: r as u8, end, emphasis: e };
+                    if e == Emphasis::Lit { lit_halves.push(half) } else { plain.push(half) }
                 }
-                let e = emphasis(lit.end(r, end));
-                let colour = fade(link_scale.colour(values.at(r, end)), e);
-                let half = Half { from, to: mid, colour, rail: r as u8, end, emphasis: e };
-                if e == Emphasis::Lit { lit_halves.push(half) } else { halves.push(half) }
             }
-        }
+            (plain, lit_halves)
+        })
+        .collect();
+    let total: usize = per_rail.iter().map(|(p, l)| p.len() + l.len()).sum();
+    let mut halves = Vec::with_capacity(total);
+    let mut lit_halves = Vec::new();
+    for (plain, lit_part) in per_rail {
+        halves.extend(plain);
+        lit_halves.extend(lit_part);
     }
     halves.extend(lit_halves);
 

@@ -44,16 +44,23 @@ pub fn scene_for(
     highlight: &Highlight,
 ) -> Option<Scene> {
     let values = values_for(dataset, spec.selection)?;
+    Some(scene_from_values(dataset, spec, group_filter, highlight, &values))
+}
+
+/// As [`scene_for`], with the selection's values already at hand (a view keeps them while only
+/// its filter or highlight changes).
+pub fn scene_from_values(
+    dataset: &Dataset,
+    spec: &ViewSpec,
+    group_filter: Option<&Filter>,
+    highlight: &Highlight,
+    values: &LinkValues,
+) -> Scene {
     let mut filters = vec![&spec.filter];
     filters.extend(group_filter);
     let mask = link_mask(&dataset.cluster, &dataset.layout, &values, &filters);
     let lit = project(&dataset.cluster, &dataset.rank_hosts, highlight);
-    let input = SceneInput {
-        cluster: &dataset.cluster,
-        layout: &dataset.layout,
-        values: &values,
-        mask: &mask,
-        lit: &lit,
-    };
-    Some(build_fat_tree_scene(&input, &spec.options))
+    let input =
+        SceneInput { cluster: &dataset.cluster, layout: &dataset.layout, values, mask: &mask, lit: &lit };
+    build_fat_tree_scene(&input, &spec.options)
 }
