@@ -646,19 +646,6 @@ impl eframe::App for ShoalApp {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn scripted_views_parse_as_steps() {
-        assert_eq!(Setup::parse_list("compare:1,2;log"), [Setup::Compare(1, 2), Setup::Log]);
-        assert_eq!(Setup::parse_list("threshold:50"), [Setup::Threshold(50.0)]);
-        assert_eq!(Setup::parse_list("none:;diff:2,x"), []);
-        assert_eq!(Setup::parse_list("highlight:n0042"), [Setup::Highlight("n0042".into())]);
-    }
-}
-
 /// Opens the app on `request` (in the background) and runs it until the window closes.
 pub fn run(request: Option<LoadRequest>) -> anyhow::Result<()> {
     let options = eframe::NativeOptions {
@@ -673,4 +660,17 @@ pub fn run(request: Option<LoadRequest>) -> anyhow::Result<()> {
 /// `shoal` with no subcommand: the bundled two-rail sample.
 pub fn run_sample() -> anyhow::Result<()> {
     run(Some(sample_request()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scripted_views_parse_as_steps() {
+        assert_eq!(Setup::parse_list("compare:1,2;log"), [Setup::Compare(1, 2), Setup::Log]);
+        assert_eq!(Setup::parse_list("threshold:50"), [Setup::Threshold(50.0)]);
+        assert_eq!(Setup::parse_list("none:;diff:2,x"), []);
+        assert_eq!(Setup::parse_list("highlight:n0042"), [Setup::Highlight("n0042".into())]);
+    }
 }

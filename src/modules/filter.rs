@@ -35,9 +35,7 @@ pub fn clauses_ui(ui: &mut Ui, id: &str, filter: &mut Filter) {
                     }
                 })
                 .response
-                .widget_info(|| {
-                    egui::WidgetInfo::labeled(egui::WidgetType::ComboBox, true, "clause attribute")
-                });
+                .widget_info(|| egui::WidgetInfo::labeled(egui::Role::ComboBox, true, "clause attribute"));
             ComboBox::from_id_salt((id, "rel", i))
                 .width(36.0)
                 .selected_text(clause.relation.symbol())
@@ -47,9 +45,7 @@ pub fn clauses_ui(ui: &mut Ui, id: &str, filter: &mut Filter) {
                     }
                 })
                 .response
-                .widget_info(|| {
-                    egui::WidgetInfo::labeled(egui::WidgetType::ComboBox, true, "clause relation")
-                });
+                .widget_info(|| egui::WidgetInfo::labeled(egui::Role::ComboBox, true, "clause relation"));
             ui.add(
                 egui::TextEdit::singleline(&mut clause.value)
                     .desired_width(80.0)

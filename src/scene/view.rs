@@ -58,7 +58,7 @@ pub fn scene_from_values(
 ) -> Scene {
     let mut filters = vec![&spec.filter];
     filters.extend(group_filter);
-    let mask = link_mask(&dataset.cluster, &dataset.layout, &values, &filters);
+    let mask = link_mask(&dataset.cluster, &dataset.layout, values, &filters);
     let lit = project(&dataset.cluster, &dataset.rank_hosts, highlight);
     let input =
         SceneInput { cluster: &dataset.cluster, layout: &dataset.layout, values, mask: &mask, lit: &lit };
