@@ -105,9 +105,11 @@ impl Frame {
             node_range: None,
             selected_end: None,
         };
-        let out = self.ctx.run_ui(input, |ui| {
+        let mut out = self.ctx.run_ui(input, |ui| {
             CentralPanel::default().show(ui, |ui| FatTree.ui(&ctx, state, camera, ui, &mut Vec::new()));
         });
+        // No renderer here: the font atlas upload is dropped on purpose.
+        out.textures_delta.clear();
         self.ctx.tessellate(out.shapes, out.pixels_per_point).len()
     }
 }
