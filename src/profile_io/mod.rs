@@ -6,11 +6,15 @@ pub mod export_tables;
 pub mod fdbs;
 pub mod host_map;
 pub mod ibdiagnet_lst;
+pub mod ibnetdiscover;
+pub mod ibnetdiscover_ports;
 pub mod ibprof;
+pub mod ibroute;
 pub mod input;
 pub mod lfts_dump;
 pub mod line_warnings;
 pub mod rail;
+pub mod stray;
 pub mod tables;
 
 pub use error::ParseError;

@@ -1,0 +1,228 @@
+//! Per-switch forwarding tables as infiniband-diags' `ibroute <lid>` and `dump_fts` print them:
+//!
+//! ```text
+//! Unicast lids [0x0-0x2c] of switch Lid 2 guid 0x0002c90200010000 (MF0;tb-L1-00:SX6036/U1):
+//!   Lid  Out   Destination
+//!        Port     Info
+//! 0x0001 001 : (Channel Adapter portguid 0x0002c90300010001: 'n0001 HCA-1')
+//! 0x0003 028 : (Switch portguid 0x0002c90200010001: 'MF0;tb-L1-01:SX6036/U1')
+//! 44 valid lids dumped
+//! ```
+//!
+//! - `ibroute` names the switch by `Lid N` (decimal); `dump_fts` by `DR path slid 0; dlid 0;
+//!   0,1,22`. Both give the node GUID and the description in `(…)`.
+//! - Rows: LID in hex, output port in **decimal**; what follows (`: (destination)`, or nothing
+//!   with `-n`) is ignored. Only valid routes are printed, so a LID without a row has no route
+//!   (as in `opensm-lfts.dump`); with `-a` port 255 reads as unreachable.
+//! - One file per switch, several switches concatenated (`dump_fts`, or `cat`), or a folder of
+//!   per-switch files (the rail loader reads them all). `Multicast mlids` blocks (`-M`) are not
+//!   unicast routes and are skipped with one note.
+//! - Lines that are none of these (a captured stderr line) are skipped with a warning.
+
+use crate::model::{Guid, LftEntry, Lid, PortNum, Warning};
+
+use super::error::ParseError;
+use super::input::Input;
+use super::line_warnings::LineWarnings;
+use super::stray;
+use super::tables::{SwitchTable, SwitchTables, TableCollector};
+
+const UNICAST: &str = "Unicast lids [";
+const MULTICAST: &str = "Multicast mlids [";
+
+/// True when the file starts like `ibroute`/`dump_fts` output (not OpenSM's `opensm-lfts.dump`,
+/// whose header quotes the description `('…')` and whose rows carry `#` comments).
+pub fn looks_like_ibroute(input: &Input) -> bool {
+    let mut lines = input.first_meaningful_lines(6);
+    lines.any(|line| {
+        line.starts_with("Lid  Out")
+            || (line.starts_with(UNICAST) && (line.contains("DR path") || !line.contains("('")))
+            || line.starts_with("0x") && line.contains(" : (")
+    })
+}
+
+/// Reads every unicast block. An error if there is none.
+pub fn parse_ibroute(input: &Input) -> Result<(SwitchTables, Vec<Warning>), ParseError> {
+    let mut warnings = LineWarnings::new(input.display());
+    let mut tables = TableCollector::default();
+    let mut in_block = false;
+    let (mut blocks, mut multicast) = (0usize, 0usize);
+    let mut skipping_multicast = false;
+    for (number, line) in input.lines() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if let Some(row) = line.strip_prefix("0x") {
+            if skipping_multicast {
+                continue;
+            }
+            match parse_row(row.as_bytes()) {
+                Some((lid, entry)) => {
+                    if !in_block || !tables.row(number, lid, entry, &mut warnings) {
+                        warnings.line(number, "row outside a `Unicast lids` block; skipped");
+                    }
+                }
+                None if stray::looks_like_stderr(line) => warnings.line(number, stray::skipped(line)),
+                None => warnings.line(number, format!("skipped row: `{}`", truncate(line))),
+            }
+        } else if let Some(header) = line.strip_prefix(UNICAST) {
+            skipping_multicast = false;
+            match parse_header(header) {
+                Ok((guid, table)) => {
+                    blocks += 1;
+                    in_block = true;
+                    tables.start(guid, SwitchTable { line: number, ..table }, &mut warnings);
+                }
+                Err(reason) => {
+                    in_block = false;
+                    tables.close(&mut warnings);
+                    warnings.line(number, format!("bad block header ({reason}); its rows are skipped"));
+                }
+            }
+        } else if line.starts_with(MULTICAST) {
+            multicast += 1;
+            skipping_multicast = true;
+            in_block = false;
+            tables.close(&mut warnings);
+        } else if line.ends_with("lids dumped") {
+            in_block = false;
+            tables.close(&mut warnings);
+        } else if line.starts_with("Lid") || line.starts_with("Port") {
+            continue; // the two column-header lines
+        } else if !skipping_multicast {
+            warnings.line(number, stray::skipped(line));
+        }
+    }
+    let tables = tables.finish(&mut warnings);
+    if blocks == 0 {
+        return Err(ParseError::invalid(input.display(), "no `Unicast lids [...] of switch` block found"));
+    }
+    if multicast > 0 {
+        warnings
+            .file(format!("skipped {multicast} multicast (`Multicast mlids`) blocks: shoal traces unicast"));
+    }
+    if let Some(warning) = input.truncation_warning() {
+        warnings.push(warning);
+    }
+    Ok((tables, warnings.finish()))
+}
+
+fn truncate(line: &str) -> String {
+    line.chars().take(60).collect()
+}
+
+/// Parses what follows `Unicast lids [`:
+/// `0x0-0x2c] of switch Lid 2 guid 0x… (desc):` or `… of switch DR path slid 0; dlid 0; 0,1 guid 0x… (desc):`.
+fn parse_header(header: &str) -> Result<(Guid, SwitchTable), String> {
+    let (_, rest) = header.split_once(']').ok_or("no `]`")?;
+    let rest = rest.trim_start().strip_prefix("of switch").ok_or("no `of switch`")?.trim_start();
+    let lid = match rest.strip_prefix("Lid") {
+        Some(after) => {
+            Some(after.split_whitespace().next().and_then(Lid::parse_dec).ok_or("bad switch Lid")?)
+        }
+        None => None,
+    };
+    let at = rest.find(" guid ").ok_or("no `guid`")?;
+    let after = &rest[at + 6..];
+    let guid = after.split_whitespace().next().and_then(Guid::parse_hex).ok_or("bad switch guid")?;
+    let description = match (after.find('('), after.rfind(')')) {
+        (Some(open), Some(close)) if close > open => Some(after[open + 1..close].trim().to_string()),
+        _ => None,
+    };
+    Ok((guid, SwitchTable { line: 0, lid, description, lft: Default::default() }))
+}
+
+/// `0001 001 : (…)` (after the `0x`): hex LID, whitespace, decimal port, then anything.
+fn parse_row(row: &[u8]) -> Option<(Lid, LftEntry)> {
+    let lid_len = row.iter().take_while(|b| b.is_ascii_hexdigit()).count();
+    if lid_len == 0 || lid_len > 4 {
+        return None;
+    }
+    let lid =
+        row[..lid_len].iter().try_fold(0u16, |v, &b| Some(v * 16 + (b as char).to_digit(16)? as u16))?;
+    let rest = &row[lid_len..];
+    let spaces = rest.iter().take_while(|b| b.is_ascii_whitespace()).count();
+    let rest = &rest[spaces..];
+    let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+    if spaces == 0 || digits == 0 || digits > 3 || rest.get(digits).is_some_and(|b| !b.is_ascii_whitespace())
+    {
+        return None;
+    }
+    let port = rest[..digits].iter().fold(0u16, |v, &b| v * 10 + u16::from(b - b'0'));
+    let entry = match u8::try_from(port).ok()? {
+        crate::model::ids::DROP_PORT => LftEntry::Unreachable,
+        port => LftEntry::Port(PortNum(port)),
+    };
+    Some((Lid(lid), entry))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const IBROUTE: &str = "Unicast lids [0x0-0x2c] of switch Lid 2 guid 0x0002c90200010000 (MF0;tb-L1-00:SX6036/U1):\n\
+          Lid  Out   Destination\n       Port     Info \n\
+        0x0001 001 : (Channel Adapter portguid 0x0002c90300010001: 'n0001 HCA-1')\n\
+        0x0003 028 : (Switch portguid 0x0002c90200010001: 'MF0;tb-L1-01:SX6036/U1')\n\
+        2 valid lids dumped \n";
+    const DUMP_FTS: &str = "Unicast lids [0x0-0x2c] of switch DR path slid 0; dlid 0; 0,1,22 guid 0x0002c90200010001 (MF0;tb-L1-01:SX6036/U1):\n\
+          Lid  Out   Destination\n       Port     Info \n\
+        0x0001 022 : (Channel Adapter portguid 0x0002c90300010001: 'n0001 HCA-1')\n\
+        0x0057 028 : (path #2 out of 2: portguid 0x0002c90300010053)\n\
+        2 valid lids dumped \n";
+    const SW0: Guid = Guid(0x0002c90200010000);
+    const SW1: Guid = Guid(0x0002c90200010001);
+
+    fn parse(text: &str) -> (SwitchTables, Vec<Warning>) {
+        parse_ibroute(&Input::from_text("t.txt", text)).unwrap()
+    }
+
+    #[test]
+    fn ibroute_and_dump_fts_blocks_concatenate_with_decimal_ports() {
+        let (tables, warnings) = parse(&format!("{IBROUTE}{DUMP_FTS}"));
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert_eq!(tables[&SW0].lid, Some(Lid(2)));
+        assert_eq!(tables[&SW0].description.as_deref(), Some("MF0;tb-L1-00:SX6036/U1"));
+        assert_eq!(tables[&SW0].lft.get(Lid(3)), LftEntry::Port(PortNum(28)));
+        assert_eq!(tables[&SW0].lft.get(Lid(2)), LftEntry::Missing);
+        assert_eq!(tables[&SW1].lid, None);
+        assert_eq!(tables[&SW1].lft.get(Lid(0x57)), LftEntry::Port(PortNum(28)));
+        assert_eq!(tables[&SW1].line, 7);
+    }
+
+    #[test]
+    fn no_dests_rows_and_port_255_are_read() {
+        let text = "Unicast lids [0x0-0x3] of switch Lid 2 guid 0x0002c90200010000 (sw):\n0x0001 001 \n0x0002 255 \n";
+        let (tables, _) = parse(text);
+        assert_eq!(tables[&SW0].lft.get(Lid(1)), LftEntry::Port(PortNum(1)));
+        assert_eq!(tables[&SW0].lft.get(Lid(2)), LftEntry::Unreachable);
+    }
+
+    #[test]
+    fn repeated_lids_stderr_lines_and_multicast_blocks_are_warned_and_skipped() {
+        let text = format!(
+            "{}0x0001 005 : (dup)\nibwarn: [7] mad_rpc: _do_madrpc failed; dport (Lid 2)\n\
+             Multicast mlids [0xc000-0xc3ff] of switch Lid 2 guid 0x0002c90200010000 (sw):\n0xc000 1 2\n{DUMP_FTS}",
+            IBROUTE.replace("2 valid lids dumped \n", "")
+        );
+        let (tables, warnings) = parse(&text);
+        assert_eq!(tables[&SW0].lft.get(Lid(1)), LftEntry::Port(PortNum(1)));
+        assert_eq!(tables.len(), 2);
+        let shown: Vec<_> = warnings.iter().map(|w| (w.line, w.message.as_str())).collect();
+        assert_eq!(shown.len(), 3, "{shown:?}");
+        assert_eq!(shown[0].0, Some(6));
+        assert!(shown[0].1.contains("listed again"));
+        assert_eq!(shown[1].0, Some(7));
+        assert!(shown[1].1.contains("tool's error message"));
+        assert!(shown[2].1.contains("multicast"));
+    }
+
+    #[test]
+    fn detection_tells_ibroute_from_opensm_lfts_dump() {
+        assert!(looks_like_ibroute(&Input::from_text("x", IBROUTE)));
+        assert!(looks_like_ibroute(&Input::from_text("x", DUMP_FTS)));
+        let opensm = "Unicast lids [0-44] of switch Lid 2 guid 0x0002c90200010000 ('sw'):\n0x0001 001 # Channel Adapter portguid 0x1: 'n'\n";
+        assert!(!looks_like_ibroute(&Input::from_text("x", opensm)));
+    }
+}
