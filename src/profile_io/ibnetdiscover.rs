@@ -1,14 +1,15 @@
 //! `ibnetdiscover` topology files (infiniband-diags), and ibdiagnet2's copy of them:
 //!
 //! ```text
+//! (tabs shown as spaces)
 //! sysimgguid=0x2c90200010001
 //! switchguid=0x2c90200010001(2c90200010001)
-//! Switch	36 "S-0002c90200010001"		# "MF0;tb-L1-01:SX6036/U1" base port 0 lid 3 lmc 0
-//! [1]	"H-0002c9030001002a"[1](2c9030001002b) 		# "n0022 HCA-1" lid 24 4xQDR
-//! [22]	"S-0002c90200010000"[22]		# "MF0;tb-L1-00:SX6036/U1" lid 2 4xQDR
+//! Switch    36 "S-0002c90200010001"        # "MF0;tb-L1-01:SX6036/U1" base port 0 lid 3 lmc 0
+//! [1]    "H-0002c9030001002a"[1](2c9030001002b)         # "n0022 HCA-1" lid 24 4xQDR
+//! [22]    "S-0002c90200010000"[22]        # "MF0;tb-L1-00:SX6036/U1" lid 2 4xQDR
 //!
-//! Ca	1 "H-0002c90300010052"		# "n0042 HCA-1"
-//! [1](2c90300010053) 	"S-0002c90200010001"[21]		# lid 44 lmc 0 "MF0;tb-L1-01:SX6036/U1" lid 3 4xQDR
+//! Ca    1 "H-0002c90300010052"        # "n0042 HCA-1"
+//! [1](2c90300010053)     "S-0002c90200010001"[21]        # lid 44 lmc 0 "MF0;tb-L1-01:SX6036/U1" lid 3 4xQDR
 //! ```
 //!
 //! - A block starts with `Switch`, `Ca` or `Rt`, the port count, and `"S-|H-|R-<node guid>"`; a
@@ -151,7 +152,7 @@ fn assignment(line: &str) -> Option<(&str, &str)> {
     (!key.is_empty() && key.bytes().all(|b| b.is_ascii_alphanumeric())).then_some((key, value.trim()))
 }
 
-/// `Switch	36 "S-…"	# "desc" base port 0 lid 3 lmc 0`, `Ca	1 "H-…"	# "desc"`.
+/// `Switch    36 "S-…"    # "desc" base port 0 lid 3 lmc 0`, `Ca    1 "H-…"    # "desc"`.
 fn parse_block_header(line: &str) -> Result<Block<'_>, String> {
     let (fields, comment) = line.split_once('#').unwrap_or((line, ""));
     let mut words = fields.split_whitespace();

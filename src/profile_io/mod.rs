@@ -1,10 +1,12 @@
 //! Readers and writers, one file per format. Each reader returns model types plus the
 //! [`Warning`](crate::model::Warning)s for what it skipped: `Result<(T, Vec<Warning>), ParseError>`.
 
+pub mod discover;
 pub mod error;
 pub mod export_tables;
 pub mod fdbs;
 pub mod host_map;
+pub mod ibdiagnet2_csv;
 pub mod ibdiagnet_lst;
 pub mod ibnetdiscover;
 pub mod ibnetdiscover_ports;
@@ -15,6 +17,7 @@ pub mod lfts_dump;
 pub mod line_warnings;
 pub mod rail;
 pub mod stray;
+pub mod table_checks;
 pub mod tables;
 
 pub use error::ParseError;
