@@ -17,7 +17,7 @@
 #            concatenated into ibroute-all.txt.gz (as `cat lid-*.txt` would)
 #   tsubame  benches/data/tsubame/rail0/        ibnetdiscover.txt.gz, ibnetdiscover-p.txt.gz,
 #            dump_fts.txt.gz (benchmark inputs; 1,296 hosts, 180 switches)
-#   ibdiagnet2  ibdiagnet2.lst/.db_csv/.fdbs for testbed, tworail rail 0 and tsubame rail 0,
+#   ibdiagnet2  ibdiagnet2/ibdiagnet2.lst/.db_csv/.fdbs beside testbed, tworail rail 0 and tsubame rail 0,
 #            WRITTEN by scripts/make-ibdiagnet2.py from the real dumps above (ibdiagnet2 is not
 #            in Debian, so it cannot be run here; see tests/fixtures/formats/README.md).
 #
@@ -96,9 +96,9 @@ tsubame() {
 }
 
 ibdiagnet2() {
-	python3 scripts/make-ibdiagnet2.py $fx/testbed/ibnetdiscover.txt sample-data/testbed/opensm.fdbs $fx/testbed
+	python3 scripts/make-ibdiagnet2.py $fx/testbed/ibnetdiscover.txt sample-data/testbed/opensm.fdbs $fx/testbed/ibdiagnet2
 	python3 scripts/make-ibdiagnet2.py $fx/tworail-rail0/ibnetdiscover.txt.gz sample-data/tworail/rail0/opensm.fdbs.gz \
-		$fx/tworail-rail0 --gzip
+		$fx/tworail-rail0/ibdiagnet2 --gzip
 	python3 scripts/make-ibdiagnet2.py benches/data/tsubame/rail0/ibnetdiscover.txt.gz benches/data/tsubame/rail0/opensm.fdbs.gz \
 		benches/data/tsubame/rail0/ibdiagnet2 --gzip
 }

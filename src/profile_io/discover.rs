@@ -4,9 +4,9 @@
 //! file whose name says nothing is recognised by its first lines (gunzipped if needed; only the
 //! head is read to decide). Per directory one **topology** is used, the best by kind
 //! ([`DumpKind::TOPOLOGY_PREFERENCE`], and for link lists by name as before); the others are
-//! named in a warning. Of the forwarding tables, the best `.fdbs`, the `opensm-lfts.dump` and
-//! every `ibroute`/`dump_fts` file are passed on, and the rail builder uses the best kind
-//! ([`DumpKind::TABLE_PREFERENCE`]). When the directory itself holds no tables, its
+//! named in a warning. Of the forwarding tables only the best kind present is opened
+//! ([`DumpKind::TABLE_PREFERENCE`]): the best `.fdbs` by name, else the `opensm-lfts.dump`, else
+//! every `ibroute`/`dump_fts` file; a note names the rest. When the directory itself holds no tables, its
 //! sub-directories (one level) are searched for `ibroute` files: a folder of per-switch dumps
 //! beside the topology makes the rail's routing.
 
@@ -66,15 +66,23 @@ pub fn discover(dir: &Path, warnings: &mut Vec<Warning>) -> Result<Vec<(DumpKind
         found.iter().filter(|(k, _)| wanted(*k)).cloned().collect::<Vec<_>>()
     };
     pick_one(of_kind(&|k| k.is_topology()), &|n| name_rank(n, &LINK_LIST_NAMES));
-    pick_one(of_kind(&|k| k == DumpKind::Fdbs), &|n| name_rank(n, &FDBS_NAMES));
-    pick_one(of_kind(&|k| k == DumpKind::LftsDump), &|n| name_rank(n, &[]));
-    // ibroute/dump_fts: one file per switch or concatenated, so all of them.
-    let ibroute = of_kind(&|k| k == DumpKind::Ibroute);
-    let has_tables = !ibroute.is_empty() || chosen.iter().any(|(k, _)| !k.is_topology());
-    chosen.extend(ibroute);
-    if !has_tables {
-        for sub in subdirectories(dir)? {
-            chosen.extend(recognised_files(&sub)?.into_iter().filter(|(k, _)| *k == DumpKind::Ibroute));
+    // One kind of forwarding tables, the best present; the others are named and not opened.
+    let table_kind = DumpKind::TABLE_PREFERENCE.into_iter().find(|&k| found.iter().any(|(f, _)| *f == k));
+    match table_kind {
+        Some(DumpKind::Ibroute) => chosen.extend(of_kind(&|k| k == DumpKind::Ibroute)),
+        Some(kind) => pick_one(of_kind(&|k| k == kind), &|n| name_rank(n, &FDBS_NAMES)),
+        None => {
+            // A folder of per-switch ibroute dumps beside the topology.
+            for sub in subdirectories(dir)? {
+                chosen.extend(recognised_files(&sub)?.into_iter().filter(|(k, _)| *k == DumpKind::Ibroute));
+            }
+        }
+    }
+    if let Some(used) = table_kind {
+        for (_, path) in found.iter().filter(|(k, _)| !k.is_topology() && *k != used) {
+            let message =
+                format!("using the {} forwarding tables; {} is not read", used.describe(), path.display());
+            warnings.push(Warning::in_file(&display, message));
         }
     }
     Ok(chosen)
