@@ -17,6 +17,7 @@
 //! topology is an error; no forwarding table is a warning. After the build, the tables are
 //! checked against the links ([`check_tables`]).
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
@@ -34,7 +35,7 @@ use super::ibroute::{looks_like_ibroute, parse_ibroute};
 use super::input::Input;
 use super::lfts_dump::parse_lfts_dump;
 use super::table_checks::check_tables;
-use super::tables::{SwitchTable, SwitchTables, infer_lmc};
+use super::tables::{SwitchTable, SwitchTables, infer_lmc, same_routes};
 
 /// The kinds of fabric dump a rail is made of.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -275,16 +276,34 @@ pub fn build_rail(
         },
     );
     let mut merged: Vec<(&str, Guid, SwitchTable)> = Vec::new();
+    let mut index: HashMap<Guid, usize> = HashMap::new();
     for (file, parsed) in tables {
         let (switches, w) = parsed?;
         warnings.extend(w);
+        let mut repeated: Vec<(Guid, &str)> = Vec::new();
         for (guid, table) in switches {
-            if let Some((first_file, _, _)) = merged.iter().find(|(_, g, _)| *g == guid) {
-                let message = format!("switch {guid} also has a table in {first_file}; kept that one");
-                warnings.push(Warning::at(file, table.line, message));
-            } else {
-                merged.push((file, guid, table));
+            match index.get(&guid).map(|&i| &merged[i]) {
+                // The same switch dumped twice alike (dump_fts beside per-switch ibroute files).
+                Some((first_file, _, first)) if same_routes(&first.lft, &table.lft) => {
+                    repeated.push((guid, first_file))
+                }
+                Some((first_file, _, _)) => {
+                    let message =
+                        format!("switch {guid} also has a different table in {first_file}; kept that one");
+                    warnings.push(Warning::at(file, table.line, message));
+                }
+                None => {
+                    index.insert(guid, merged.len());
+                    merged.push((file, guid, table));
+                }
             }
+        }
+        if let Some((_, first_file)) = repeated.first() {
+            let message = format!(
+                "{} switch tables here repeat, route for route, tables already read (e.g. from {first_file}); skipped",
+                repeated.len()
+            );
+            warnings.push(Warning::in_file(file, message));
         }
     }
     if table_inputs.is_empty() {
