@@ -31,7 +31,8 @@ impl RailArgs {
 /// A profile and how its rank-level bytes are placed on rails.
 #[derive(Args, Debug, Clone)]
 pub struct ProfileArgs {
-    /// An ibprof v1 profile (file, .gz, or a directory of *.ibprof files).
+    /// A profile: ibprof v1 (file, .gz, or a directory of *.ibprof files) or PFProf JSON (a rank
+    /// file, or a directory of them), told apart by content.
     #[arg(long, value_name = "P")]
     pub profile: Option<PathBuf>,
     /// `split` spreads rank-level bytes over the rails both hosts share; `rail:N` uses rail N.

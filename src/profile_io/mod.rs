@@ -15,6 +15,8 @@ pub mod ibroute;
 pub mod input;
 pub mod lfts_dump;
 pub mod line_warnings;
+pub mod pfprof;
+pub mod profiles;
 pub mod rail;
 pub mod stray;
 pub mod table_checks;

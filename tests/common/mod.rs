@@ -19,9 +19,12 @@ pub fn load(paths: &[PathBuf]) -> (Fabric, Vec<Warning>) {
 
 /// A fabric described without GUIDs (an `ibnetdiscover -p` report has no CA node GUIDs):
 /// nodes by kind, description and LID ranges, links and LID owners by (description, port).
+/// A node: kind, description, and (port, LID, LMC) of each port with a LID.
+pub type NodeSummary = (NodeKind, String, Vec<(u8, u16, u8)>);
+
 #[derive(Debug, PartialEq, Eq)]
 pub struct Summary {
-    pub nodes: BTreeSet<(NodeKind, String, Vec<(u8, u16, u8)>)>,
+    pub nodes: BTreeSet<NodeSummary>,
     pub links: BTreeSet<((String, u8), (String, u8))>,
     pub lids: Vec<(u16, String, u8)>,
     /// Routed rows per switch description (`UNREACHABLE` and missing rows both mean no route).
