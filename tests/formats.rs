@@ -167,7 +167,7 @@ fn the_lmc_comes_from_ibnetdiscover_and_is_inferred_for_the_ports_list() {
 #[test]
 fn a_format_directory_uses_the_topology_and_names_what_it_does_not_read() {
     let (_, dir, _, _, _) = fabrics().remove(0);
-    let (_, warnings) = load(&[dir.clone()]);
+    let (_, warnings) = load(std::slice::from_ref(&dir));
     let notes: Vec<_> = warnings.iter().map(|w| w.message.as_str()).collect();
     assert_eq!(notes, vec!["using ibnetdiscover.txt; also found ibnetdiscover-p.txt"], "{warnings:?}");
     // The tsubame rail directory holds OpenSM's pair and the infiniband-diags output.

@@ -56,12 +56,92 @@ struct PortRow<'a> {
     state: Option<&'a str>,
 }
 
-/// The columns of the section being read, by name.
-struct Columns<'a>(Vec<&'a str>);
+/// The columns shoal reads, in any section.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Col {
+    NodeDesc,
+    NumPorts,
+    NodeType,
+    SystemImageGuid,
+    /// `NodeGUID` in NODES, `NodeGuid` in PORTS.
+    NodeGuid,
+    /// `PortGUID` in NODES, `PortGuid` in PORTS.
+    PortGuid,
+    PortNum,
+    Lid,
+    Lmc,
+    LinkWidthActv,
+    LinkSpeedActv,
+    LinkSpeedExtActv,
+    PortState,
+    NodeGuid1,
+    PortNum1,
+    NodeGuid2,
+    PortNum2,
+}
 
-impl<'a> Columns<'a> {
-    fn get(&self, fields: &[&'a str], name: &str) -> Option<&'a str> {
-        let at = self.0.iter().position(|c| c.eq_ignore_ascii_case(name))?;
+impl Col {
+    const ALL: [Col; 17] = [
+        Col::NodeDesc,
+        Col::NumPorts,
+        Col::NodeType,
+        Col::SystemImageGuid,
+        Col::NodeGuid,
+        Col::PortGuid,
+        Col::PortNum,
+        Col::Lid,
+        Col::Lmc,
+        Col::LinkWidthActv,
+        Col::LinkSpeedActv,
+        Col::LinkSpeedExtActv,
+        Col::PortState,
+        Col::NodeGuid1,
+        Col::PortNum1,
+        Col::NodeGuid2,
+        Col::PortNum2,
+    ];
+
+    /// The header name (matched without regard to case).
+    fn name(self) -> &'static str {
+        match self {
+            Col::NodeDesc => "NodeDesc",
+            Col::NumPorts => "NumPorts",
+            Col::NodeType => "NodeType",
+            Col::SystemImageGuid => "SystemImageGUID",
+            Col::NodeGuid => "NodeGUID",
+            Col::PortGuid => "PortGUID",
+            Col::PortNum => "PortNum",
+            Col::Lid => "LID",
+            Col::Lmc => "LMC",
+            Col::LinkWidthActv => "LinkWidthActv",
+            Col::LinkSpeedActv => "LinkSpeedActv",
+            Col::LinkSpeedExtActv => "LinkSpeedExtActv",
+            Col::PortState => "PortState",
+            Col::NodeGuid1 => "NodeGuid1",
+            Col::PortNum1 => "PortNum1",
+            Col::NodeGuid2 => "NodeGuid2",
+            Col::PortNum2 => "PortNum2",
+        }
+    }
+}
+
+/// Where each [`Col`] sits in the section being read, found once from its header row.
+struct Columns {
+    at: [Option<usize>; Col::ALL.len()],
+}
+
+impl Columns {
+    fn new(header: &[&str]) -> Self {
+        let mut at = [None; Col::ALL.len()];
+        for (slot, col) in at.iter_mut().zip(Col::ALL) {
+            *slot = header.iter().position(|c| c.eq_ignore_ascii_case(col.name()));
+        }
+        Columns { at }
+    }
+
+    /// The field of `col` in a row; `None` when absent, empty or `N/A`.
+    fn get<'a>(&self, fields: &[&'a str], col: Col) -> Option<&'a str> {
+        let at = self.at[col as usize]?;
         fields.get(at).copied().filter(|v| !v.is_empty() && *v != "N/A")
     }
 }
@@ -73,7 +153,8 @@ pub fn read_db_csv(input: &Input) -> Result<(Vec<LstLink<'_>>, Vec<Warning>), Pa
     let mut ports: HashMap<(Guid, u8), PortRow<'_>> = HashMap::new();
     let mut link_rows: Vec<(usize, Guid, u8, Guid, u8)> = Vec::new();
     let mut switches = 0usize;
-    let mut section: Option<(&str, Option<Columns<'_>>)> = None;
+    let mut section: Option<(&str, Option<Columns>)> = None;
+    let mut fields: Vec<&str> = Vec::with_capacity(64);
     let mut sections_seen = 0usize;
     for (number, raw) in input.lines() {
         let line = raw.trim();
@@ -96,9 +177,9 @@ pub fn read_db_csv(input: &Input) -> Result<(Vec<LstLink<'_>>, Vec<Warning>), Pa
         if !matches!(*name, "NODES" | "PORTS" | "LINKS" | "SWITCHES") {
             continue;
         }
-        let fields = split_csv(line);
+        split_csv(line, &mut fields);
         let Some(columns) = columns.as_ref() else {
-            *columns = Some(Columns(fields));
+            *columns = Some(Columns::new(&fields));
             continue;
         };
         let result = match *name {
@@ -178,18 +259,20 @@ fn end<'a>(
     Ok((lst_end, row))
 }
 
-fn guid(columns: &Columns<'_>, fields: &[&str], name: &str) -> Result<Guid, String> {
-    let value = columns.get(fields, name).ok_or_else(|| format!("no {name}"))?;
+fn guid(columns: &Columns, fields: &[&str], col: Col) -> Result<Guid, String> {
+    let name = col.name();
+    let value = columns.get(fields, col).ok_or_else(|| format!("no {name}"))?;
     Guid::parse_hex(value).ok_or_else(|| format!("bad {name} `{value}`"))
 }
 
-fn number<T: std::str::FromStr>(columns: &Columns<'_>, fields: &[&str], name: &str) -> Result<T, String> {
-    let value = columns.get(fields, name).ok_or_else(|| format!("no {name}"))?;
+fn number<T: std::str::FromStr>(columns: &Columns, fields: &[&str], col: Col) -> Result<T, String> {
+    let name = col.name();
+    let value = columns.get(fields, col).ok_or_else(|| format!("no {name}"))?;
     value.parse().map_err(|_| format!("bad {name} `{value}`"))
 }
 
-fn node_row<'a>(columns: &Columns<'a>, fields: &[&'a str]) -> Result<(Guid, NodeRow<'a>), String> {
-    let kind = match number::<u8>(columns, fields, "NodeType")? {
+fn node_row<'a>(columns: &Columns, fields: &[&'a str]) -> Result<(Guid, NodeRow<'a>), String> {
+    let kind = match number::<u8>(columns, fields, Col::NodeType)? {
         1 => NodeKind::Ca,
         2 => NodeKind::Switch,
         3 => NodeKind::Router,
@@ -197,20 +280,20 @@ fn node_row<'a>(columns: &Columns<'a>, fields: &[&'a str]) -> Result<(Guid, Node
     };
     let row = NodeRow {
         kind,
-        num_ports: number(columns, fields, "NumPorts")?,
-        system_guid: guid(columns, fields, "SystemImageGUID").ok(),
-        port_guid: guid(columns, fields, "PortGUID").ok(),
-        description: columns.get(fields, "NodeDesc").unwrap_or("").trim(),
+        num_ports: number(columns, fields, Col::NumPorts)?,
+        system_guid: guid(columns, fields, Col::SystemImageGuid).ok(),
+        port_guid: guid(columns, fields, Col::PortGuid).ok(),
+        description: columns.get(fields, Col::NodeDesc).unwrap_or("").trim(),
     };
-    Ok((guid(columns, fields, "NodeGUID")?, row))
+    Ok((guid(columns, fields, Col::NodeGuid)?, row))
 }
 
-fn port_row<'a>(columns: &Columns<'a>, fields: &[&'a str]) -> Result<((Guid, u8), PortRow<'a>), String> {
-    let node = guid(columns, fields, "NodeGuid")?;
-    let port: u8 = number(columns, fields, "PortNum")?;
-    let lid = Lid(number(columns, fields, "LID")?);
-    let lmc = number(columns, fields, "LMC").unwrap_or(0);
-    let width = match number::<u32>(columns, fields, "LinkWidthActv") {
+fn port_row<'a>(columns: &Columns, fields: &[&'a str]) -> Result<((Guid, u8), PortRow<'a>), String> {
+    let node = guid(columns, fields, Col::NodeGuid)?;
+    let port: u8 = number(columns, fields, Col::PortNum)?;
+    let lid = Lid(number(columns, fields, Col::Lid)?);
+    let lmc = number(columns, fields, Col::Lmc).unwrap_or(0);
+    let width = match number::<u32>(columns, fields, Col::LinkWidthActv) {
         Ok(1) => Some("1x"),
         Ok(2) => Some("4x"),
         Ok(4) => Some("8x"),
@@ -218,8 +301,8 @@ fn port_row<'a>(columns: &Columns<'a>, fields: &[&'a str]) -> Result<((Guid, u8)
         Ok(16) => Some("2x"),
         _ => None,
     };
-    let ext = number::<u32>(columns, fields, "LinkSpeedExtActv").unwrap_or(0);
-    let speed = match (ext, number::<u32>(columns, fields, "LinkSpeedActv")) {
+    let ext = number::<u32>(columns, fields, Col::LinkSpeedExtActv).unwrap_or(0);
+    let speed = match (ext, number::<u32>(columns, fields, Col::LinkSpeedActv)) {
         (1, _) => Some("14"),
         (2, _) => Some("25"),
         (4, _) => Some("50"),
@@ -228,30 +311,31 @@ fn port_row<'a>(columns: &Columns<'a>, fields: &[&'a str]) -> Result<((Guid, u8)
         (_, Ok(4)) => Some("10"),
         _ => None,
     };
-    let state = match number::<u8>(columns, fields, "PortState") {
+    let state = match number::<u8>(columns, fields, Col::PortState) {
         Ok(1) => Some("DWN"),
         Ok(2) => Some("INI"),
         Ok(3) => Some("ARM"),
         Ok(4) => Some("ACT"),
         _ => None,
     };
-    let row = PortRow { guid: guid(columns, fields, "PortGuid").ok(), lid, lmc, width, speed, state };
+    let row = PortRow { guid: guid(columns, fields, Col::PortGuid).ok(), lid, lmc, width, speed, state };
     Ok(((node, port), row))
 }
 
-fn link_row(columns: &Columns<'_>, fields: &[&str]) -> Result<(Guid, u8, Guid, u8), String> {
+fn link_row(columns: &Columns, fields: &[&str]) -> Result<(Guid, u8, Guid, u8), String> {
     Ok((
-        guid(columns, fields, "NodeGuid1")?,
-        number(columns, fields, "PortNum1")?,
-        guid(columns, fields, "NodeGuid2")?,
-        number(columns, fields, "PortNum2")?,
+        guid(columns, fields, Col::NodeGuid1)?,
+        number(columns, fields, Col::PortNum1)?,
+        guid(columns, fields, Col::NodeGuid2)?,
+        number(columns, fields, Col::PortNum2)?,
     ))
 }
 
-/// Splits one CSV line; a quoted field is returned without its quotes (a doubled `""` inside
-/// stays doubled: descriptions with quotes are rare and only displayed).
-fn split_csv(line: &str) -> Vec<&str> {
-    let mut fields = Vec::with_capacity(16);
+/// Splits one CSV line into `fields` (cleared first); a quoted field is returned without its
+/// quotes (a doubled `""` inside stays doubled: descriptions with quotes are rare and only
+/// displayed).
+fn split_csv<'a>(line: &'a str, fields: &mut Vec<&'a str>) {
+    fields.clear();
     let mut rest = line;
     loop {
         if let Some(quoted) = rest.strip_prefix('"') {
@@ -271,7 +355,7 @@ fn split_csv(line: &str) -> Vec<&str> {
             rest = quoted.get(close + 1..).unwrap_or("");
             match rest.find(',') {
                 Some(at) => rest = &rest[at + 1..],
-                None => return fields,
+                None => return,
             }
         } else {
             match rest.split_once(',') {
@@ -281,7 +365,7 @@ fn split_csv(line: &str) -> Vec<&str> {
                 }
                 None => {
                     fields.push(rest.trim());
-                    return fields;
+                    return;
                 }
             }
         }
@@ -343,8 +427,11 @@ mod tests {
 
     #[test]
     fn quoted_fields_keep_commas() {
-        assert_eq!(split_csv("\"a, b\",1,\"c\"\"d\",x"), vec!["a, b", "1", "c\"\"d", "x"]);
-        assert_eq!(split_csv("1,,3"), vec!["1", "", "3"]);
+        let mut fields = Vec::new();
+        split_csv("\"a, b\",1,\"c\"\"d\",x", &mut fields);
+        assert_eq!(fields, vec!["a, b", "1", "c\"\"d", "x"]);
+        split_csv("1,,3", &mut fields);
+        assert_eq!(fields, vec!["1", "", "3"]);
     }
 
     #[test]

@@ -19,6 +19,8 @@
 //!   unicast routes and are skipped with one note.
 //! - Lines that are none of these (a captured stderr line) are skipped with a warning.
 
+use rayon::prelude::*;
+
 use crate::model::{Guid, LftEntry, Lid, PortNum, Warning};
 
 use super::error::ParseError;
@@ -41,14 +43,98 @@ pub fn looks_like_ibroute(input: &Input) -> bool {
     })
 }
 
+/// Bytes per chunk below which a file is parsed in one piece.
+const CHUNK_BYTES: usize = 1 << 20;
+
+/// What one chunk of a file gave, with line numbers counted from the chunk's first line.
+struct Chunk {
+    tables: Vec<(Guid, SwitchTable)>,
+    warnings: Vec<Warning>,
+    lines: usize,
+    blocks: usize,
+    multicast: usize,
+}
+
 /// Reads every unicast block. An error if there is none.
+///
+/// `dump_fts` of a 1,300-host rail is ~24 MB, so the text is cut at block headers into chunks
+/// parsed in parallel; line numbers are shifted back afterwards, and a switch whose table is in
+/// two chunks keeps the first, as within one chunk.
 pub fn parse_ibroute(input: &Input) -> Result<(SwitchTables, Vec<Warning>), ParseError> {
-    let mut warnings = LineWarnings::new(input.display());
+    let text = input.text();
+    let starts = chunk_starts(text);
+    let chunks: Vec<Chunk> =
+        starts.par_windows(2).map(|w| parse_chunk(&text[w[0]..w[1]], input.display())).collect();
+    let mut tables = SwitchTables::new();
+    let mut warnings = Vec::new();
+    let (mut offset, mut blocks, mut multicast) = (0usize, 0usize, 0usize);
+    for chunk in chunks {
+        for mut warning in chunk.warnings {
+            warning.line = warning.line.map(|l| l + offset);
+            warnings.push(warning);
+        }
+        for (guid, mut table) in chunk.tables {
+            table.line += offset;
+            match tables.get(&guid) {
+                Some(first) => warnings.push(Warning::at(
+                    input.display(),
+                    table.line,
+                    format!(
+                        "switch {guid} has a second table (the first is at line {}); kept the first",
+                        first.line
+                    ),
+                )),
+                None => {
+                    tables.insert(guid, table);
+                }
+            }
+        }
+        offset += chunk.lines;
+        blocks += chunk.blocks;
+        multicast += chunk.multicast;
+    }
+    if blocks == 0 {
+        return Err(ParseError::invalid(input.display(), "no `Unicast lids [...] of switch` block found"));
+    }
+    if multicast > 0 {
+        let message =
+            format!("skipped {multicast} multicast (`Multicast mlids`) blocks: shoal traces unicast");
+        warnings.push(Warning::in_file(input.display(), message));
+    }
+    if let Some(warning) = input.truncation_warning() {
+        warnings.push(warning);
+    }
+    Ok((tables, warnings))
+}
+
+/// Byte offsets where chunks start (each at a `Unicast lids [` line but the first), plus the end.
+fn chunk_starts(text: &str) -> Vec<usize> {
+    let pieces = (text.len() / CHUNK_BYTES).clamp(1, 4 * rayon::current_num_threads());
+    let mut starts = vec![0];
+    for k in 1..pieces {
+        let from = (k * text.len() / pieces).max(*starts.last().unwrap_or(&0));
+        let Some(found) = text.get(from..).and_then(|rest| rest.find("\nUnicast lids [")) else {
+            break;
+        };
+        let at = from + found + 1;
+        if at > *starts.last().unwrap_or(&0) {
+            starts.push(at);
+        }
+    }
+    starts.push(text.len());
+    starts
+}
+
+/// Parses one chunk; line numbers start at 1 in the chunk.
+fn parse_chunk(text: &str, display: &str) -> Chunk {
+    let mut warnings = LineWarnings::new(display);
     let mut tables = TableCollector::default();
     let mut in_block = false;
-    let (mut blocks, mut multicast) = (0usize, 0usize);
+    let (mut blocks, mut multicast, mut lines) = (0usize, 0usize, 0usize);
     let mut skipping_multicast = false;
-    for (number, line) in input.lines() {
+    for (index, line) in text.lines().enumerate() {
+        let number = index + 1;
+        lines = number;
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
@@ -94,18 +180,8 @@ pub fn parse_ibroute(input: &Input) -> Result<(SwitchTables, Vec<Warning>), Pars
             warnings.line(number, stray::skipped(line));
         }
     }
-    let tables = tables.finish(&mut warnings);
-    if blocks == 0 {
-        return Err(ParseError::invalid(input.display(), "no `Unicast lids [...] of switch` block found"));
-    }
-    if multicast > 0 {
-        warnings
-            .file(format!("skipped {multicast} multicast (`Multicast mlids`) blocks: shoal traces unicast"));
-    }
-    if let Some(warning) = input.truncation_warning() {
-        warnings.push(warning);
-    }
-    Ok((tables, warnings.finish()))
+    let tables = tables.finish(&mut warnings).into_iter().collect();
+    Chunk { tables, warnings: warnings.finish(), lines, blocks, multicast }
 }
 
 fn truncate(line: &str) -> String {
@@ -216,6 +292,36 @@ mod tests {
         assert_eq!(shown[1].0, Some(7));
         assert!(shown[1].1.contains("tool's error message"));
         assert!(shown[2].1.contains("multicast"));
+    }
+
+    #[test]
+    fn a_big_file_parsed_in_chunks_keeps_file_line_numbers_and_the_first_of_two_tables() {
+        let block = IBROUTE.replace("2 valid lids dumped \n", "");
+        let filler = "0x0001 001 : (x)\n".repeat(70_000);
+        let text = format!(
+            "{block}{filler}2 valid lids dumped \n{DUMP_FTS}{}{block}ibwarn: [1] oops\n",
+            filler.replace("0x0001 001", "0x0002 002")
+        );
+        let input = Input::from_text("big.txt", text.clone());
+        assert!(chunk_starts(input.text()).len() > 2, "the test needs several chunks");
+        let (tables, warnings) = parse_ibroute(&input).unwrap();
+        let line_of = |needle: &str| text.lines().position(|l| l.starts_with(needle)).unwrap() + 1;
+        assert_eq!(tables[&SW1].line, line_of("Unicast lids [0x0-0x2c] of switch DR path"));
+        let last_header = text.lines().count() - 5;
+        let shown: Vec<_> = warnings
+            .iter()
+            .filter(|w| !w.message.contains("listed again"))
+            .map(|w| (w.line, w.message.as_str()))
+            .collect();
+        assert!(
+            shown.iter().any(|(l, m)| *l == Some(last_header) && m.contains("second table")),
+            "{shown:?}"
+        );
+        assert!(
+            shown.iter().any(|(l, m)| *l == Some(text.lines().count()) && m.contains("tool's error message")),
+            "{shown:?}"
+        );
+        assert_eq!(tables[&SW0].lft.get(Lid(3)), LftEntry::Port(PortNum(28)));
     }
 
     #[test]

@@ -64,7 +64,7 @@ impl<'de> Deserialize<'de> for Count {
                 u64::try_from(v).map(Count).map_err(|_| E::custom(format!("negative count {v}")))
             }
             fn visit_f64<E: de::Error>(self, v: f64) -> Result<Count, E> {
-                if v.is_finite() && v >= 0.0 && v < 1.8e19 {
+                if (0.0..1.8e19).contains(&v) {
                     Ok(Count(v.round() as u64))
                 } else {
                     Err(E::custom(format!("bad count {v}")))

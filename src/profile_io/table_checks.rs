@@ -36,11 +36,15 @@ pub fn check_tables(fabric: &Fabric, tables: &[(&str, Guid, usize)]) -> Vec<Warn
             );
             warnings.push(Warning::at(file, line, message));
         }
+        // Which ports have a cable, looked up once per switch rather than once per row.
+        let mut linked = [false; 256];
+        for (port, slot) in linked.iter_mut().enumerate() {
+            *slot = port == 0 || fabric.link_at(node, PortNum(port as u8)).is_some();
+        }
         let mut dead: BTreeMap<PortNum, Vec<u16>> = BTreeMap::new();
         for (lid, entry) in lft.entries() {
             if let LftEntry::Port(port) = entry
-                && port.0 != 0
-                && fabric.link_at(node, port).is_none()
+                && !linked[usize::from(port.0)]
             {
                 dead.entry(port).or_default().push(lid.0);
             }
