@@ -113,6 +113,13 @@ fn parse_ibdiagnet2_fdbs(bencher: Bencher) {
     bencher.bench(|| parse_fdbs(&tables).unwrap());
 }
 
+/// Gunzip alone, for the files that dominate `load` (a gzip stream decompresses on one core).
+#[divan::bench(args = ["dump_fts.txt.gz", "opensm.fdbs.gz", "ibnetdiscover.txt.gz"], sample_count = 20)]
+fn gunzip(bencher: Bencher, name: &str) {
+    let bytes = std::fs::read(rail0().join(name)).unwrap();
+    bencher.with_inputs(|| bytes.clone()).bench_values(|bytes| Input::from_bytes(name, bytes).unwrap());
+}
+
 /// Topology + tables already in memory → `Fabric`.
 #[divan::bench(args = NAMES, sample_count = 20)]
 fn build(bencher: Bencher, name: &str) {

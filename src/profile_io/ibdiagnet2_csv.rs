@@ -128,6 +128,8 @@ impl Col {
 /// Where each [`Col`] sits in the section being read, found once from its header row.
 struct Columns {
     at: [Option<usize>; Col::ALL.len()],
+    /// Fields past the last one read are not split at all (PORTS rows have 50+ columns).
+    needed: usize,
 }
 
 impl Columns {
@@ -136,7 +138,8 @@ impl Columns {
         for (slot, col) in at.iter_mut().zip(Col::ALL) {
             *slot = header.iter().position(|c| c.eq_ignore_ascii_case(col.name()));
         }
-        Columns { at }
+        let needed = at.iter().flatten().max().map_or(0, |&last| last + 1);
+        Columns { at, needed }
     }
 
     /// The field of `col` in a row; `None` when absent, empty or `N/A`.
@@ -149,8 +152,9 @@ impl Columns {
 /// Reads the nodes, ports and links of a `db_csv` into the link list every topology becomes.
 pub fn read_db_csv(input: &Input) -> Result<(Vec<LstLink<'_>>, Vec<Warning>), ParseError> {
     let mut warnings = LineWarnings::new(input.display());
-    let mut nodes: HashMap<Guid, NodeRow<'_>> = HashMap::new();
-    let mut ports: HashMap<(Guid, u8), PortRow<'_>> = HashMap::new();
+    let rows = input.text().len() / 128;
+    let mut nodes: HashMap<Guid, NodeRow<'_>> = HashMap::with_capacity(rows / 8);
+    let mut ports: HashMap<(Guid, u8), PortRow<'_>> = HashMap::with_capacity(rows);
     let mut link_rows: Vec<(usize, Guid, u8, Guid, u8)> = Vec::new();
     let mut switches = 0usize;
     let mut section: Option<(&str, Option<Columns>)> = None;
@@ -177,11 +181,12 @@ pub fn read_db_csv(input: &Input) -> Result<(Vec<LstLink<'_>>, Vec<Warning>), Pa
         if !matches!(*name, "NODES" | "PORTS" | "LINKS" | "SWITCHES") {
             continue;
         }
-        split_csv(line, &mut fields);
         let Some(columns) = columns.as_ref() else {
+            split_csv(line, usize::MAX, &mut fields);
             *columns = Some(Columns::new(&fields));
             continue;
         };
+        split_csv(line, columns.needed, &mut fields);
         let result = match *name {
             "NODES" => node_row(columns, &fields).map(|(guid, row)| {
                 nodes.insert(guid, row);
@@ -334,10 +339,10 @@ fn link_row(columns: &Columns, fields: &[&str]) -> Result<(Guid, u8, Guid, u8), 
 /// Splits one CSV line into `fields` (cleared first); a quoted field is returned without its
 /// quotes (a doubled `""` inside stays doubled: descriptions with quotes are rare and only
 /// displayed).
-fn split_csv<'a>(line: &'a str, fields: &mut Vec<&'a str>) {
+fn split_csv<'a>(line: &'a str, limit: usize, fields: &mut Vec<&'a str>) {
     fields.clear();
     let mut rest = line;
-    loop {
+    while fields.len() < limit {
         if let Some(quoted) = rest.strip_prefix('"') {
             let mut close = 0;
             let bytes = quoted.as_bytes();
@@ -428,10 +433,12 @@ mod tests {
     #[test]
     fn quoted_fields_keep_commas() {
         let mut fields = Vec::new();
-        split_csv("\"a, b\",1,\"c\"\"d\",x", &mut fields);
+        split_csv("\"a, b\",1,\"c\"\"d\",x", usize::MAX, &mut fields);
         assert_eq!(fields, vec!["a, b", "1", "c\"\"d", "x"]);
-        split_csv("1,,3", &mut fields);
+        split_csv("1,,3", usize::MAX, &mut fields);
         assert_eq!(fields, vec!["1", "", "3"]);
+        split_csv("1,2,3,4", 2, &mut fields);
+        assert_eq!(fields, vec!["1", "2"]);
     }
 
     #[test]
