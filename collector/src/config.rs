@@ -4,7 +4,7 @@
 //! |--------------------------|----------------------------------------------------------------------|
 //! | `IBPROF_OUT`             | output file (default `<program>.ibprof` in the working directory)    |
 //! | `IBPROF`                 | collectives to count, e.g. `ALLTOALL,BCAST` (default: everything)   |
-//! | `IBPROF_PER_RANK=1`      | one file per rank, `<out without .ibprof>.rank<R>.ibprof`            |
+//! | `IBPROF_PER_RANK=1`      | also one file per rank, `<out without .ibprof>.rank<R>.ibprof`       |
 //! | `IBPROF_OMPI_MONITORING=1` | Open MPI only: actual per-peer bytes from the monitoring components |
 //! | `IBPROF_PERUSE=0`        | do not look for the PERUSE InfiniBand send event                     |
 //! | `IBPROF_SYSFS_ROOT`      | read InfiniBand ports under this directory instead of `/sys`        |

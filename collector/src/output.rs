@@ -8,7 +8,8 @@
 //!    (in chunks of at most 1 GiB) and appends it. Memory on rank 0 is one section at a time.
 //!
 //! A write error on rank 0 is reported once; rank 0 still receives everything, so no sender
-//! waits forever. With `IBPROF_PER_RANK=1` each rank writes its own complete file instead.
+//! waits forever. With `IBPROF_PER_RANK=1` each rank also writes its own complete file, for
+//! debugging; the gathered file is then their sections concatenated under one header.
 
 use std::ffi::{c_int, c_void};
 use std::fs::File;
@@ -24,9 +25,8 @@ const CHUNK: usize = 1 << 30;
 pub fn write(st: &State, section: &str) {
     if st.config.per_rank {
         per_rank(st, section);
-    } else {
-        gathered(st, section);
     }
+    gathered(st, section);
 }
 
 fn per_rank(st: &State, section: &str) {

@@ -1,8 +1,10 @@
 //! Completion wrappers (`MPI_Wait*`, `MPI_Test*`): count the receives that complete.
 //!
 //! While no receive is pending in the table, each wrapper is a plain forward. Otherwise the
-//! request handles are read *before* the call (MPI overwrites completed ones with
-//! `MPI_REQUEST_NULL`), and a status array of our own stands in for `MPI_STATUS(ES)_IGNORE`.
+//! request handles are read and their receives taken out of the table *before* the call (MPI
+//! overwrites completed handles with `MPI_REQUEST_NULL` and may reuse their values at once, see
+//! [`crate::requests`]); a status array of our own stands in for `MPI_STATUS(ES)_IGNORE`.
+//! Afterwards the completed receives are counted and the others put back.
 
 #![allow(non_snake_case)]
 #![allow(clippy::missing_safety_doc)]
@@ -11,6 +13,8 @@ use std::ffi::{c_int, c_void};
 
 use super::guard;
 use crate::ffi::{Handle, mpi};
+use crate::requests::Taken;
+use crate::scope::Kind;
 use crate::state::{State, state};
 
 type I = c_int;
@@ -51,11 +55,28 @@ impl Statuses {
     }
 }
 
-/// Counts request `handle`'s receive from `status` if it is tracked.
-fn done(st: &State, handle: Handle, status: *const c_void) {
-    guard("counting a completed receive", || {
-        if let Some(comm) = st.requests.complete_recv(handle) {
-            unsafe { st.count_received_ref(&comm, status) }
+/// Settles the taken receives after the call: those `completed` says are done (by position in
+/// the request array, with the status at that status slot) are counted; persistent ones and
+/// unfinished ones go back into the table.
+fn settle(
+    st: &State,
+    taken: Vec<Taken>,
+    rc: I,
+    statuses: &Statuses,
+    completed: impl Fn(usize) -> Option<usize>,
+) {
+    guard("counting completed receives", || {
+        let counting = st.scope.counts(Kind::P2p);
+        for t in taken {
+            let slot = if rc == 0 { completed(t.index) } else { None };
+            if let Some(slot) = slot
+                && counting
+            {
+                unsafe { st.count_received_ref(&t.comm, statuses.at(slot)) };
+            }
+            if slot.is_none() || t.persistent {
+                st.requests.put_back(t);
+            }
         }
     });
 }
@@ -70,50 +91,42 @@ fn handles(st: &State, reqs: M, n: I) -> Vec<Handle> {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn MPI_Wait(req: M, status: M) -> I {
     let f = mpi().f.wait;
-    let Some(st) = pending().filter(|_| !req.is_null()) else { return unsafe { f(req, status) } };
-    let h = unsafe { st.mpi.abi().handle_at(req, 0) };
-    if !st.requests.is_recv(h) {
+    let Some(st) = pending() else { return unsafe { f(req, status) } };
+    let taken = st.requests.take_recvs(&handles(st, req, 1));
+    if taken.is_empty() {
         return unsafe { f(req, status) };
     }
     let s = Statuses::new(st, status, 1);
     let rc = unsafe { f(req, s.ptr()) };
-    if rc == 0 {
-        done(st, h, s.at(0));
-    }
+    settle(st, taken, rc, &s, |_| Some(0));
     rc
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn MPI_Test(req: M, flag: *mut I, status: M) -> I {
     let f = mpi().f.test;
-    let Some(st) = pending().filter(|_| !req.is_null()) else { return unsafe { f(req, flag, status) } };
-    let h = unsafe { st.mpi.abi().handle_at(req, 0) };
-    if !st.requests.is_recv(h) {
+    let Some(st) = pending() else { return unsafe { f(req, flag, status) } };
+    let taken = st.requests.take_recvs(&handles(st, req, 1));
+    if taken.is_empty() {
         return unsafe { f(req, flag, status) };
     }
     let s = Statuses::new(st, status, 1);
     let rc = unsafe { f(req, flag, s.ptr()) };
-    if rc == 0 && !flag.is_null() && unsafe { *flag } != 0 {
-        done(st, h, s.at(0));
-    }
+    let done = !flag.is_null() && unsafe { *flag } != 0;
+    settle(st, taken, rc, &s, |_| done.then_some(0));
     rc
 }
 
 /// Shared body of `MPI_Waitall` / `MPI_Testall`: `call` gets the status array to use and
 /// returns the MPI result and whether everything completed.
 unsafe fn all(st: &State, n: I, reqs: M, statuses: M, call: impl FnOnce(M) -> (I, bool)) -> I {
-    let hs = handles(st, reqs, n);
-    let recvs = st.requests.recv_positions(&hs);
-    if recvs.is_empty() {
+    let taken = st.requests.take_recvs(&handles(st, reqs, n));
+    if taken.is_empty() {
         return call(statuses).0;
     }
-    let s = Statuses::new(st, statuses, hs.len());
+    let s = Statuses::new(st, statuses, n.max(0) as usize);
     let (rc, complete) = call(s.ptr());
-    if rc == 0 && complete {
-        for i in recvs {
-            done(st, hs[i], s.at(i));
-        }
-    }
+    settle(st, taken, rc, &s, |i| complete.then_some(i));
     rc
 }
 
@@ -140,20 +153,17 @@ pub unsafe extern "C" fn MPI_Testall(n: I, reqs: M, flag: *mut I, statuses: M) -
     }
 }
 
-/// Shared body of `MPI_Waitany` / `MPI_Testany`.
+/// Shared body of `MPI_Waitany` / `MPI_Testany`; `call` returns the result and whether a
+/// request completed (its position is then in `*index`).
 unsafe fn any(st: &State, n: I, reqs: M, index: *mut I, status: M, call: impl FnOnce(M) -> (I, bool)) -> I {
-    let hs = handles(st, reqs, n);
-    if st.requests.recv_positions(&hs).is_empty() {
+    let taken = st.requests.take_recvs(&handles(st, reqs, n));
+    if taken.is_empty() {
         return call(status).0;
     }
     let s = Statuses::new(st, status, 1);
     let (rc, complete) = call(s.ptr());
-    if rc == 0 && complete && !index.is_null() {
-        let i = unsafe { *index };
-        if let Some(&h) = usize::try_from(i).ok().and_then(|i| hs.get(i)) {
-            done(st, h, s.at(0));
-        }
-    }
+    let which = if complete && !index.is_null() { usize::try_from(unsafe { *index }).ok() } else { None };
+    settle(st, taken, rc, &s, |i| (Some(i) == which).then_some(0));
     rc
 }
 
@@ -190,21 +200,18 @@ unsafe fn some(
     statuses: M,
     call: impl FnOnce(M) -> I,
 ) -> I {
-    let hs = handles(st, reqs, n);
-    if st.requests.recv_positions(&hs).is_empty() {
+    let taken = st.requests.take_recvs(&handles(st, reqs, n));
+    if taken.is_empty() {
         return call(statuses);
     }
-    let s = Statuses::new(st, statuses, hs.len());
+    let s = Statuses::new(st, statuses, n.max(0) as usize);
     let rc = call(s.ptr());
+    let mut slots = Vec::new();
     if rc == 0 && !outcount.is_null() && !indices.is_null() {
-        let done_n = usize::try_from(unsafe { *outcount }).unwrap_or(0).min(hs.len());
-        for k in 0..done_n {
-            let i = unsafe { *indices.add(k) };
-            if let Some(&h) = usize::try_from(i).ok().and_then(|i| hs.get(i)) {
-                done(st, h, s.at(k));
-            }
-        }
+        let k = usize::try_from(unsafe { *outcount }).unwrap_or(0).min(n.max(0) as usize);
+        slots = (0..k).map(|j| unsafe { *indices.add(j) }).collect();
     }
+    settle(st, taken, rc, &s, |i| slots.iter().position(|&x| x as usize == i));
     rc
 }
 

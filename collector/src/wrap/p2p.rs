@@ -226,15 +226,18 @@ pub unsafe extern "C" fn MPI_Startall(n: I, reqs: M) -> I {
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn MPI_Request_free(req: M) -> I {
-    let before = match state() {
+    let taken = match state() {
         Some(st) if !st.requests.is_empty() && !req.is_null() => {
-            Some((st, unsafe { st.mpi.abi().handle_at(req, 0) }))
+            let h = unsafe { st.mpi.abi().handle_at(req, 0) };
+            guard("MPI_Request_free", || st.requests.take(h)).flatten().map(|t| (st, h, t))
         }
         _ => None,
     };
     let rc = unsafe { (mpi().f.request_free)(req) };
-    if let Some((st, h)) = before {
-        guard("MPI_Request_free", || st.requests.remove(h));
+    if rc != 0
+        && let Some((st, h, t)) = taken
+    {
+        st.requests.insert(h, t);
     }
     rc
 }
