@@ -128,6 +128,12 @@ impl Scope {
         self.live.load(Ordering::Relaxed) & kind.bit() != 0
     }
 
+    /// True unless profiling is paused by `MPI_Pcontrol(0)` (or nothing is selected).
+    #[inline(always)]
+    pub fn active(&self) -> bool {
+        self.live.load(Ordering::Relaxed) != 0
+    }
+
     pub fn selected(&self) -> u32 {
         self.selected
     }

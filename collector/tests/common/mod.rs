@@ -67,30 +67,63 @@ pub fn workdir(test: &str) -> PathBuf {
 
 /// Compiles `collector/tests/mpi/<source>` with `mpi`'s wrapper, once per test process.
 pub fn build(mpi: Mpi, source: &str) -> PathBuf {
-    static BUILT: OnceLock<Mutex<HashMap<(Mpi, String), PathBuf>>> = OnceLock::new();
+    build_with(mpi, source, "", &[])
+}
+
+/// Like [`build`], naming the output `<stem><suffix>` and adding `extra` compiler arguments
+/// (`{bin}` in them stands for the output directory). A suffix ending in `.so` builds a shared
+/// library.
+pub fn build_with(mpi: Mpi, source: &str, suffix: &str, extra: &[&str]) -> PathBuf {
+    static BUILT: OnceLock<Mutex<HashMap<(Mpi, String, String), PathBuf>>> = OnceLock::new();
+    let key = (mpi, source.to_string(), suffix.to_string());
     let mut built = BUILT.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner());
-    if let Some(p) = built.get(&(mpi, source.to_string())) {
+    if let Some(p) = built.get(&key) {
         return p.clone();
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let src = root.join("tests/mpi").join(source);
-    let out_dir = scratch().join("bin");
+    let out_dir = scratch().join("bin").join(mpi.tag());
     std::fs::create_dir_all(&out_dir).expect("create bin dir");
     let stem = Path::new(source).file_stem().and_then(|s| s.to_str()).unwrap_or("prog");
-    let exe = out_dir.join(format!("{stem}-{}", mpi.tag()));
+    let exe = out_dir.join(format!("{stem}{suffix}"));
     let fortran = source.ends_with(".f90");
     let mut cmd = Command::new(if fortran { mpi.fc() } else { mpi.cc() });
     cmd.arg("-O1").arg("-g");
     if !fortran {
         cmd.arg("-I").arg(root.join("include")).arg("-pthread");
     }
+    if suffix.ends_with(".so") {
+        cmd.args(["-shared", "-fPIC"]);
+    }
     cmd.arg(&src).arg("-o").arg(&exe);
+    let bin = out_dir.display().to_string();
+    cmd.args(extra.iter().map(|a| a.replace("{bin}", &bin)));
     let out = cmd.output().unwrap_or_else(|e| {
         panic!("cannot run {:?} ({e}); install the MPI packages or run scripts/test-collector.sh", cmd)
     });
     assert!(out.status.success(), "compiling {source}: {}", String::from_utf8_lossy(&out.stderr));
-    built.insert((mpi, source.to_string()), exe.clone());
+    built.insert(key, exe.clone());
     exe
+}
+
+/// A fake sysfs tree with active InfiniBand ports `(device, port, lid)`, for `IBPROF_SYSFS_ROOT`.
+pub fn fake_sysfs(dir: &Path, ports: &[(&str, u8, u16)]) -> PathBuf {
+    let root = dir.join("sysfs");
+    for (i, (dev, num, lid)) in ports.iter().enumerate() {
+        let p = root.join("class/infiniband").join(dev).join("ports").join(num.to_string());
+        std::fs::create_dir_all(p.join("gids")).expect("create fake sysfs");
+        let files = [
+            ("lid", format!("0x{lid:x}")),
+            ("lid_mask_count", "0".to_string()),
+            ("state", "4: ACTIVE".to_string()),
+            ("link_layer", "InfiniBand".to_string()),
+            ("gids/0", format!("fe80:0000:0000:0000:0002:c903:0000:{:04x}", i + 1)),
+        ];
+        for (name, text) in files {
+            std::fs::write(p.join(name), text + "\n").expect("write fake sysfs");
+        }
+    }
+    root
 }
 
 /// MPI jobs run one at a time: the machine has few cores and each job oversubscribes them.
