@@ -74,7 +74,8 @@ pub fn build(mpi: Mpi, source: &str) -> PathBuf {
 /// (`{bin}` in them stands for the output directory). A suffix ending in `.so` builds a shared
 /// library.
 pub fn build_with(mpi: Mpi, source: &str, suffix: &str, extra: &[&str]) -> PathBuf {
-    static BUILT: OnceLock<Mutex<HashMap<(Mpi, String, String), PathBuf>>> = OnceLock::new();
+    type Built = HashMap<(Mpi, String, String), PathBuf>;
+    static BUILT: OnceLock<Mutex<Built>> = OnceLock::new();
     let key = (mpi, source.to_string(), suffix.to_string());
     let mut built = BUILT.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner());
     if let Some(p) = built.get(&key) {
