@@ -21,6 +21,7 @@ pub mod comms;
 pub mod config;
 pub mod count;
 pub mod counters;
+pub mod dumps;
 pub mod ffi;
 pub mod guard;
 pub mod output;

@@ -12,6 +12,7 @@ use crate::backend::{Backend, DumpData};
 use crate::comms::CommTable;
 use crate::config::Config;
 use crate::counters::{Each, LidCounters, PeerCounters};
+use crate::dumps::{self, DumpRecord};
 use crate::ffi::{Handle, HandleCell, Mpi, mpi};
 use crate::requests::Requests;
 use crate::scope::Scope;
@@ -42,13 +43,7 @@ pub struct State {
     pub track_inside: bool,
     /// A duplicate of `MPI_COMM_WORLD` for the collector's own traffic at finalize.
     pub private: Handle,
-    dumps: Mutex<DumpLog>,
-}
-
-#[derive(Default)]
-struct DumpLog {
-    text: String,
-    next_region: u32,
+    dumps: Mutex<Vec<DumpRecord>>,
 }
 
 static STATE: AtomicPtr<State> = AtomicPtr::new(std::ptr::null_mut());
@@ -98,6 +93,9 @@ pub fn start() {
 }
 
 /// Called in `MPI_Finalize` before the MPI library's: the last dump, then the output.
+///
+/// Counting stops (the state is unpublished) before the collector's own communication, which
+/// goes straight to `PMPI_*` on a private communicator and is identical on every rank.
 pub fn finish() {
     let Some(st) = state() else { return };
     for b in &st.backends {
@@ -105,7 +103,10 @@ pub fn finish() {
     }
     guard::guard("final dump", || st.dump(Some("MPI_Finalize")));
     STATE.store(std::ptr::null_mut(), Ordering::Release);
-    let section = guard::guard("writing the rank section", || st.section()).unwrap_or_default();
+    let mut taken = std::mem::take(&mut *st.dumps.lock().unwrap_or_else(|p| p.into_inner()));
+    let sent_only = st.backends.iter().any(|b| b.knows_only_sent());
+    guard::guard("completing recv columns", || dumps::fill_recv_from_senders(st, sent_only, &mut taken));
+    let section = guard::guard("writing the rank section", || st.section(&taken)).unwrap_or_default();
     output::write(st, &section);
 }
 
@@ -151,7 +152,7 @@ impl State {
             backends,
             track_inside,
             private: private.get(mpi.abi()),
-            dumps: Mutex::new(DumpLog::default()),
+            dumps: Mutex::new(Vec::new()),
             config,
         })
     }
@@ -178,28 +179,20 @@ impl State {
         }
         let time = writer::now_micros();
         let mut log = self.dumps.lock().unwrap_or_else(|p| p.into_inner());
-        let region = log.next_region;
-        log.next_region += 1;
-        let out = &mut log.text;
-        writer::region_line(out, region, name, time);
-        for (peer, &(sent, recv)) in data.peers.iter().enumerate() {
-            if sent != 0 || recv != 0 {
-                writer::peer_line(out, peer as u32, sent, recv);
-            }
-        }
-        for &(port, lid, sent, recv) in &data.lids {
-            writer::lid_line(out, port, lid, sent, recv);
-        }
+        let region = log.len() as u32;
+        log.push(DumpRecord::new(region, name, time, data));
     }
 
     /// This rank's whole section: identity, ports, dumps.
-    pub fn section(&self) -> String {
+    pub fn section(&self, dumps: &[DumpRecord]) -> String {
         let mut out = String::new();
         writer::rank_line(&mut out, self.rank, &self.host, Some(self.pid), self.starttime);
         for p in self.ports.lock().unwrap_or_else(|p| p.into_inner()).iter() {
             writer::port_line(&mut out, p);
         }
-        out.push_str(&self.dumps.lock().unwrap_or_else(|p| p.into_inner()).text);
+        for d in dumps {
+            d.write(&mut out);
+        }
         out
     }
 

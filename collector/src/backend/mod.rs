@@ -37,6 +37,12 @@ pub trait Backend: Send + Sync {
         false
     }
 
+    /// True if the backend's peer counters know only what this rank sent; the `recv` columns
+    /// are then filled at finalize from the other ranks' `sent` ([`crate::dumps`]).
+    fn knows_only_sent(&self) -> bool {
+        false
+    }
+
     /// Called once in `MPI_Finalize`, before the last dump, while MPI still works.
     fn finish(&self, _st: &State) {}
 }
