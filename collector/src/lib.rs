@@ -23,6 +23,7 @@ pub mod count;
 pub mod counters;
 pub mod dumps;
 pub mod ffi;
+pub mod fortran;
 pub mod guard;
 pub mod output;
 pub mod requests;

@@ -251,3 +251,37 @@ on_both_mpis!(threads_counting_at_once_lose_no_bytes);
 fn the_collector_library_is_built_before_these_tests() {
     assert!(libibprof().metadata().map(|m| m.len() > 0).unwrap_or(false));
 }
+
+fn fortran_programs_are_counted_too(mpi: Mpi) {
+    let lib = libibprof();
+    let deps = lib.parent().expect("deps dir").display().to_string();
+    let exe = common::build_with(
+        mpi,
+        "fortran.f90",
+        "",
+        &[&format!("-L{deps}"), "-l:libibprof.so", &format!("-Wl,-rpath,{deps}")],
+    );
+    let dir = workdir(&format!("fortran-{}", mpi.tag()));
+    run_ok(mpi, &exe, &dir, true, &[("IBPROF_OUT", dir.join("f.ibprof").display().to_string())]);
+    let p = read_profile(&dir.join("f.ibprof"));
+    let mut transfers = Vec::new();
+    for r in 0..RANKS {
+        transfers.push(Transfer { region: 0, kind: "P2P", from: r, to: (r + 1) % RANKS, bytes: 400 });
+        transfers.push(Transfer { region: 0, kind: "P2P", from: r, to: (r + RANKS - 1) % RANKS, bytes: 120 });
+        for d in (0..RANKS).filter(|&d| d != r) {
+            transfers.push(Transfer { region: 1, kind: "ALLTOALL", from: r, to: d, bytes: 40 + 20 });
+            transfers.push(Transfer { region: 1, kind: "ALLREDUCE", from: r, to: d, bytes: 12 });
+            if r == 2 {
+                transfers.push(Transfer { region: 1, kind: "BCAST", from: r, to: d, bytes: 256 });
+            }
+        }
+    }
+    for (&r, rank) in &p.ranks {
+        let names: Vec<_> = rank.regions.iter().map(|g| g.name.as_deref().unwrap_or("")).collect();
+        assert_eq!(names, ["p2p", "MPI_Pcontrol(1)", "MPI_Finalize"], "rank {r}");
+        for (i, region) in rank.regions.iter().enumerate() {
+            assert_eq!(region.peers, expected(&transfers, r, i.min(1), None), "rank {r} region {i}");
+        }
+    }
+}
+on_both_mpis!(fortran_programs_are_counted_too);
