@@ -28,6 +28,7 @@ use crate::state::State;
 type P = *const c_void;
 type IP = *const c_int;
 
+#[inline]
 fn intra(st: &State, comm: Handle) -> Option<View<'_>> {
     st.view(comm).filter(|v| !v.is_inter())
 }
@@ -49,6 +50,7 @@ fn per_member(st: &State, v: View<'_>, sent: bool, mut bytes: impl FnMut(usize) 
     }
 }
 
+#[inline]
 pub fn bcast(st: &State, count: c_int, dt: Handle, root: c_int, comm: Handle) {
     let Some(v) = intra(st, comm) else { return };
     let bytes = st.bytes(count, dt);
@@ -59,6 +61,7 @@ pub fn bcast(st: &State, count: c_int, dt: Handle, root: c_int, comm: Handle) {
     }
 }
 
+#[inline]
 pub fn reduce(st: &State, count: c_int, dt: Handle, root: c_int, comm: Handle) {
     let Some(v) = intra(st, comm) else { return };
     let bytes = st.bytes(count, dt);
@@ -70,6 +73,7 @@ pub fn reduce(st: &State, count: c_int, dt: Handle, root: c_int, comm: Handle) {
 }
 
 /// Allreduce and Reduce_scatter_block: the same amount to and from every other rank.
+#[inline]
 pub fn symmetric(st: &State, count: c_int, dt: Handle, comm: Handle) {
     let Some(v) = intra(st, comm) else { return };
     let bytes = st.bytes(count, dt);
@@ -157,7 +161,11 @@ pub unsafe fn scatterv(
 pub fn blocks(st: &State, sbuf: P, scount: c_int, stype: Handle, rcount: c_int, rtype: Handle, comm: Handle) {
     let Some(v) = intra(st, comm) else { return };
     let recv = st.bytes(rcount, rtype);
-    let sent = if st.mpi.c.is_in_place(sbuf) { recv } else { st.bytes(scount, stype) };
+    let sent = if st.mpi.c.is_in_place(sbuf) || (scount == rcount && stype == rtype) {
+        recv
+    } else {
+        st.bytes(scount, stype)
+    };
     v.each(st).add(sent, recv);
 }
 

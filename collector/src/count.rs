@@ -91,10 +91,7 @@ impl State {
     /// Size of one element of `dt`, in bytes.
     #[inline(always)]
     pub fn type_bytes(&self, dt: Handle) -> u64 {
-        let mut size: i64 = 0;
-        // SAFETY: a datatype the application passes with a non-zero count must be valid.
-        unsafe { (self.mpi.f.type_size_x)(dt, &mut size) };
-        u64::try_from(size).unwrap_or(0)
+        self.types.size(self.mpi, dt)
     }
 
     /// `count` elements of `dt`, in bytes; the type is not looked at when the count is zero

@@ -30,5 +30,6 @@ pub mod requests;
 pub mod scope;
 pub mod state;
 pub mod sysfs;
+pub mod typesize;
 pub mod wrap;
 pub mod writer;

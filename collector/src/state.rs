@@ -16,6 +16,7 @@ use crate::dumps::{self, DumpRecord};
 use crate::ffi::{Handle, HandleCell, Mpi, mpi};
 use crate::requests::Requests;
 use crate::scope::Scope;
+use crate::typesize::TypeSizes;
 use crate::writer::{self, LocalPort};
 use crate::{backend, guard, output, sysfs};
 
@@ -30,6 +31,7 @@ pub struct State {
     pub starttime: i64,
     pub library: Option<String>,
     pub scope: Scope,
+    pub types: TypeSizes,
     pub peers: PeerCounters,
     /// Even shares of collectives on `MPI_COMM_WORLD`.
     pub world_each: Each,
@@ -143,6 +145,7 @@ impl State {
             starttime,
             library: library_version(mpi),
             scope: Scope::new(config.selection),
+            types: TypeSizes::new(mpi),
             peers: PeerCounters::new(size as usize),
             world_each: Each::default(),
             comms,
