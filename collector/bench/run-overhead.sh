@@ -12,7 +12,13 @@
 #    waiting for peers), from the difference between two iteration counts, which cancels the
 #    fixed cost of MPI_Init/MPI_Finalize.
 #
+# 3. Wall-clock cost per call: the same benchmark on 1 rank (1 KiB, 200,000 calls; nothing to
+#    wait for, so the difference between modes is the collector's own time), the minimum of
+#    `rounds` interleaved runs; and from it the estimated overhead summed over sizes >= 1 KiB
+#    (cost × number of sizes / sum of the minimum latencies without preload, from part 1).
+#
 # Usage: collector/bench/run-overhead.sh [openmpi|mpich] [rounds] [ranks]
+# IBPROF_BENCH_PARTS=latency,callgrind,cost (default: all three) selects parts.
 # Needs openmpi-bin libopenmpi-dev / mpich, valgrind, python3.
 set -euo pipefail
 mpi=${1:-openmpi}
@@ -21,7 +27,8 @@ ranks=${3:-2}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${IBPROF_BENCH_DIR:-$root/target/ibprof-bench}/$mpi
 mkdir -p "$out"
-rm -f "$out"/lat-*.txt
+parts=${IBPROF_BENCH_PARTS:-latency,callgrind,cost}
+has() { [[ ",$parts," == *",$1,"* ]]; }
 
 cargo build --release -q -p ibprof --manifest-path "$root/Cargo.toml"
 lib=$root/target/release/libibprof.so
@@ -46,8 +53,10 @@ launch() {
     fi
 }
 
-echo "== latency: $mpi, $ranks ranks, $rounds interleaved rounds"
 modes=(none preload filtered)
+if has latency; then
+rm -f "$out"/lat-*.txt
+echo "== latency: $mpi, $ranks ranks, $rounds interleaved rounds"
 for round in $(seq "$rounds"); do
     for coll in alltoall bcast; do
         other=$([ "$coll" = alltoall ] && echo BCAST || echo ALLTOALL)
@@ -83,7 +92,9 @@ for coll in ("alltoall", "bcast"):
             tot = sum(stat[mode][s][k] for s in big)
             print(f"{coll} {mode}: {100 * (tot - base) / base:+.2f} % summed over sizes >= 1 KiB ({what})")
 PY
+fi
 
+if has callgrind; then
 echo
 echo "== instructions per call (callgrind, 1 rank, 1 KiB)"
 # ir MODE COLL ITERS → "total own": all instructions, and those executed in libibprof's code.
@@ -112,3 +123,41 @@ for coll in alltoall bcast; do
     echo "  counting: +$((((b2 - b1) - (a2 - a1)) / d)) instr/call in total, $(((o2 - o1) / d)) of them in libibprof's code"
     echo "  filtered: +$((((c2 - c1) - (a2 - a1)) / d)) instr/call in total, $(((p2 - p1) / d)) of them in libibprof's code"
 done
+fi
+
+if has cost; then
+echo
+echo "== wall-clock cost per call: 1 rank, 1 KiB, minimum of $rounds interleaved runs"
+rm -f "$out"/cost-*.txt
+for round in $(seq "$rounds"); do
+    for coll in alltoall bcast; do
+        other=$([ "$coll" = alltoall ] && echo BCAST || echo ALLTOALL)
+        for mode in "${modes[@]}"; do
+            launch 1 "$mode" "$other" -- "$out/osu_coll" "$coll" 1024 1024 200000 2>/dev/null \
+                | sed "s/^/$mode /" >>"$out/cost-$coll.txt"
+        done
+    done
+done
+python3 - "$out" <<'PY'
+import collections, os, sys
+out = sys.argv[1]
+for coll in ("alltoall", "bcast"):
+    best = {}
+    for line in open(f"{out}/cost-{coll}.txt"):
+        mode, _, us = line.split()
+        best[mode] = min(best.get(mode, 1e9), float(us))
+    cost = {m: 1000 * (best[m] - best["none"]) for m in ("preload", "filtered")}
+    print(f"{coll}: MPI alone {1000 * best['none']:.0f} ns/call; libibprof adds {cost['preload']:.0f} ns "
+          f"(counting), {cost['filtered']:.0f} ns (filtered out)")
+    lat = f"{out}/lat-{coll}-none.txt"
+    if os.path.exists(lat):
+        per = collections.defaultdict(list)
+        for line in open(lat):
+            _, size, us = line.split()
+            per[int(size)].append(float(us))
+        big = [min(v) for s, v in per.items() if s >= 1024]
+        est = 100 * cost["preload"] / 1000 * len(big) / sum(big)
+        print(f"  estimated overhead summed over the {len(big)} sizes >= 1 KiB: {est:.2f} % "
+              f"(at 1 KiB alone: {100 * cost['preload'] / 1000 / min(per[1024]):.1f} %)")
+PY
+fi
