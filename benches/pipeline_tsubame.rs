@@ -147,3 +147,40 @@ fn stage_4_layout(bencher: divan::Bencher) {
 fn whole_pipeline() -> shoal::pipeline::Analysis {
     analyse(&rails(), Some(profile_path()), &LoadOptions::default()).unwrap()
 }
+
+/// The parts of stage 3, to see where tracing time goes.
+mod stage_3_parts {
+    use super::*;
+    use shoal::model::region_table;
+    use shoal::pipeline::region_inputs;
+    use shoal::routing::{FlowBuilder, HostMap, RailPolicy, accumulate};
+
+    fn inputs() -> &'static (Cluster, Profile) {
+        static DATA: OnceLock<(Cluster, Profile)> = OnceLock::new();
+        DATA.get_or_init(|| (load_cluster(&rails()).unwrap().0, read_profile(profile_path()).unwrap().0))
+    }
+
+    #[divan::bench(sample_count = 10)]
+    fn region_deltas() -> shoal::model::RegionTable {
+        region_table(&inputs().1, "p").0
+    }
+
+    #[divan::bench(sample_count = 10)]
+    fn place_flows_of_the_total(bencher: divan::Bencher) {
+        let (cluster, profile) = inputs();
+        let (table, _) = region_table(profile, "p");
+        let (_, total) = region_inputs(profile, &table);
+        let map = HostMap::default();
+        bencher.bench_local(|| FlowBuilder::new(cluster, RailPolicy::Split, &map).flows(&total.ranks));
+    }
+
+    #[divan::bench(sample_count = 10)]
+    fn accumulate_one_rail_of_the_total(bencher: divan::Bencher) {
+        let (cluster, profile) = inputs();
+        let (table, _) = region_table(profile, "p");
+        let (_, total) = region_inputs(profile, &table);
+        let map = HostMap::default();
+        let flows = FlowBuilder::new(cluster, RailPolicy::Split, &map).flows(&total.ranks);
+        bencher.bench_local(|| accumulate(&cluster.rails[0], &flows.flows[0]));
+    }
+}

@@ -70,7 +70,9 @@ pub fn analyse_profile(
     let (regions, mut warnings) = region_table(&profile, &path);
     let source = path.display().to_string();
     let (inputs, total) = region_inputs(&profile, &regions);
-    let (loads, more) = compute_loads(cluster, &inputs, &total, options, &source);
+    // Sums of exact deltas are the cumulative counters; re-trace only when a counter shrank.
+    let total = if regions.clamped { Some(&total) } else { None };
+    let (loads, more) = compute_loads(cluster, &inputs, total, options, &source);
     warnings.extend(more);
     (ProfileAnalysis { path, profile, regions, loads, options: options.clone() }, warnings)
 }
@@ -82,7 +84,9 @@ pub fn region_flows(cluster: &Cluster, analysis: &ProfileAnalysis, key: RegionKe
         RegionKey::Total => &total,
         RegionKey::Region(n) => inputs.iter().find(|i| i.region == Some(n)).unwrap_or(&total),
     };
-    FlowBuilder::new(cluster, analysis.options.policy, &analysis.options.host_map).flows(&input.ranks)
+    FlowBuilder::new(cluster, analysis.options.policy, &analysis.options.host_map)
+        .keep_origins(true)
+        .flows(&input.ranks)
 }
 
 pub use crate::model::RegionTable;
@@ -117,9 +121,10 @@ pub fn region_inputs<'p>(
         ranks: profile
             .ranks
             .iter()
-            .filter_map(|section| {
-                let dump = crate::model::regions::last_dump(section)?;
-                Some(RankTraffic { section, peers: &dump.peers, lids: &dump.lids })
+            .enumerate()
+            .map(|(i, section)| {
+                let (peers, lids) = table.total(profile, i);
+                RankTraffic { section, peers, lids }
             })
             .collect(),
     };

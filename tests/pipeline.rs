@@ -108,3 +108,44 @@ fn the_real_fat_tree_lays_out_by_level_with_rail_1_below() {
         }
     }
 }
+
+#[test]
+fn when_a_counter_shrinks_the_total_is_traced_from_the_last_dumps_not_summed() {
+    let dir = std::env::temp_dir().join(format!("shoal-shrink-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let profile = dir.join("p.ibprof");
+    std::fs::write(
+        &profile,
+        "ibprof 1\njob ranks 2\nrank 0 host n0001 starttime 0\nregion 1 dumptime 1\npeer 1 sent 1000 recv 0\n\
+         region 2 dumptime 2\npeer 1 sent 400 recv 0\nrank 1 host n0030 starttime 0\nregion 1 dumptime 1\nregion 2 dumptime 2\n",
+    )
+    .unwrap();
+    let rails = vec![vec![sample("testbed")]];
+    let analysis = analyse(&rails, Some(&profile), &LoadOptions::default()).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let loads = &analysis.profile.as_ref().unwrap().loads;
+    assert!(analysis.warnings.iter().any(|w| w.message.contains("shrank")));
+    assert_eq!(loads.regions[0].rails[0].injected, 1000);
+    assert_eq!(loads.regions[1].rails[0].injected, 0);
+    assert_eq!(loads.total.rails[0].injected, 400);
+}
+
+#[test]
+fn a_real_collector_profile_traces_onto_the_fabric_through_a_host_map() {
+    let (map, warnings) =
+        shoal::pipeline::read_host_map(&sample("tworail/collector-samplesort-8.hostmap")).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let analysis = two_rails(
+        "tworail/collector-samplesort-8.ibprof",
+        &LoadOptions { host_map: map, ..Default::default() },
+    );
+    let data = analysis.profile.as_ref().unwrap();
+    let names: Vec<_> = data.regions.regions.iter().map(|r| r.name.clone().unwrap_or_default()).collect();
+    assert_eq!(names, ["splitters", "exchange", "MPI_Finalize"]);
+    let total = &data.loads.total;
+    assert_eq!((total.unplaced_bytes, total.intra_node_bytes), (0, 0));
+    let sent: u64 =
+        data.profile.ranks.iter().flat_map(|r| &r.dumps.last().unwrap().peers).map(|p| p.sent).sum();
+    assert_eq!(total.rails.iter().map(|r| r.injected).sum::<u64>(), sent);
+    assert!(total.rails.iter().all(|r| r.is_conserved() && r.undelivered == 0));
+}

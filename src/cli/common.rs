@@ -38,8 +38,8 @@ pub struct ProfileArgs {
     /// `split` spreads rank-level bytes over the rails both hosts share; `rail:N` uses rail N.
     #[arg(long, value_name = "POLICY", default_value = "split", value_parser = parse_policy)]
     pub rail_policy: RailPolicy,
-    /// Two-column file `profile-host fabric-host` mapping the profile's host names onto the
-    /// fabric's (node descriptions' first words). `#` starts a comment.
+    /// Maps the profile's ranks onto the fabric's hosts (node descriptions' first words): lines
+    /// `profile-host fabric-host`, or `rank R fabric-host` for one rank. `#` starts a comment.
     #[arg(long, value_name = "FILE")]
     pub host_map: Option<PathBuf>,
 }

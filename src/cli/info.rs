@@ -31,6 +31,10 @@ struct RailReport {
 pub fn run(args: &InfoArgs) -> Result<()> {
     let reports = load(&args.rails.rail_paths())?;
     print!("{}", describe(&reports, args.rails.verbose));
+    let warnings: usize = reports.iter().map(|r| r.warnings.len()).sum();
+    if warnings > 0 {
+        eprintln!("shoal: {warnings} warning{} (listed in the report)", if warnings == 1 { "" } else { "s" });
+    }
     Ok(())
 }
 

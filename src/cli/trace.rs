@@ -84,7 +84,7 @@ fn json_path(fabric: &Fabric, path: &Path) -> JsonPath {
     let stopped = match path.outcome {
         Outcome::Delivered => None,
         Outcome::Dropped { at, reason } => Some(JsonStop {
-            reason: format!("{reason:?}"),
+            reason: reason.to_string(),
             at_guid: at.map(|n| fabric.node(n).guid.to_string()),
         }),
     };
@@ -111,7 +111,7 @@ fn text_path(fabric: &Fabric, path: &Path, from: Lid, to: Lid) -> String {
         Outcome::Dropped { at, reason } => {
             let at =
                 at.map_or_else(|| "before the first hop".to_string(), |n| fabric.node(n).description.clone());
-            out += &format!("NOT delivered: {reason:?} at {at}\n");
+            out += &format!("NOT delivered: {reason}, at {at}\n");
         }
     }
     out

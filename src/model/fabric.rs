@@ -94,7 +94,7 @@ impl LinkEnd {
     }
 
     pub fn from_index(index: usize) -> LinkEnd {
-        let side = if index % 2 == 0 { Side::A } else { Side::B };
+        let side = if index.is_multiple_of(2) { Side::A } else { Side::B };
         LinkEnd { edge: EdgeIndex::new(index / 2), side }
     }
 }
@@ -114,7 +114,9 @@ pub struct Fabric {
     by_guid: HashMap<Guid, NodeIndex>,
     /// Indexed by LID; covers every LID of every LMC range.
     by_lid: Vec<Option<LidOwner>>,
-    port_links: HashMap<(NodeIndex, PortNum), EdgeIndex>,
+    /// `port_links[node][port]`: the link plugged into that port. Dense, because tracing asks
+    /// this once per hop.
+    port_links: Vec<Vec<Option<EdgeIndex>>>,
     /// Forwarding tables, indexed by node index; `None` for non-switches and switches without one.
     lfts: Vec<Option<Lft>>,
 }
@@ -138,7 +140,7 @@ impl Fabric {
 
     /// The link plugged into `(node, port)`, if any.
     pub fn link_at(&self, node: NodeIndex, port: PortNum) -> Option<EdgeIndex> {
-        self.port_links.get(&(node, port)).copied()
+        self.port_links.get(node.index())?.get(usize::from(port.0)).copied().flatten()
     }
 
     /// The link end through which `node` sends out of `port`, and the node and port at the far end.
@@ -307,8 +309,8 @@ impl FabricBuilder {
         if a.0 == b.0 {
             return Err(BuildIssue::SelfCable { guid: graph[a.0].guid, port: a.1, peer_port: b.1 });
         }
-        let existing_a = self.fabric.port_links.get(&a).copied();
-        let existing_b = self.fabric.port_links.get(&b).copied();
+        let existing_a = self.fabric.link_at(a.0, a.1);
+        let existing_b = self.fabric.link_at(b.0, b.1);
         if let (Some(ea), Some(eb)) = (existing_a, existing_b)
             && ea == eb
         {
@@ -326,8 +328,17 @@ impl FabricBuilder {
             }
         }
         let edge = self.fabric.graph.add_edge(a.0, b.0, Link { a_port: a.1, b_port: b.1, width, speed });
-        self.fabric.port_links.insert(a, edge);
-        self.fabric.port_links.insert(b, edge);
+        for (node, port) in [a, b] {
+            let links = &mut self.fabric.port_links;
+            if links.len() <= node.index() {
+                links.resize(node.index() + 1, Vec::new());
+            }
+            let ports = &mut links[node.index()];
+            if ports.len() <= usize::from(port.0) {
+                ports.resize(usize::from(port.0) + 1, None);
+            }
+            ports[usize::from(port.0)] = Some(edge);
+        }
         Ok(Some(edge))
     }
 

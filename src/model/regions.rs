@@ -1,8 +1,20 @@
 //! Per-region traffic from cumulative dumps: region N's own bytes are dump N − dump N−1.
 //!
-//! The job's region list is the union of every rank's region numbers. A rank with no dump for a
-//! region is taken as unchanged there (delta 0); a counter that shrinks between dumps is clamped
-//! to 0. Both are warnings, one per rank and region, never silent.
+//! - The job's region list is the union of every rank's region numbers, in increasing order, each
+//!   with the first name a rank gave it and the latest dump time.
+//! - Counters are matched by peer rank (`peer`) or by (local port, LID) (`lid`). A counter seen for
+//!   the first time counts whole (the first region is "minus zero").
+//! - A counter that goes down is clamped at a delta of 0, with a warning naming the rank, region
+//!   and counter (one warning per rank and region, listing the first few counters).
+//! - A rank with no dump for a region that others have is taken as unchanged there (delta 0), and
+//!   so is a counter that an earlier dump had and a later one lacks: the next delta is taken
+//!   against the last value seen, so no byte is counted twice. Both are warnings.
+//! - The cumulative total of a rank is its last dump (plus any counter carried forward as above).
+//!
+//! Everything is `[region][rank]` with ranks aligned to `Profile::ranks`, the order a tracer
+//! walks: regions → ranks → counters. Counters are sorted by peer, or by (port, LID).
+
+use std::borrow::Cow;
 
 use rayon::prelude::*;
 
@@ -17,137 +29,327 @@ pub struct RegionInfo {
     pub dumptime: EpochMicros,
 }
 
-/// One rank's counters for one region.
+/// One rank's counters for one region (a delta) or for the whole run (cumulative).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RankCounters {
+    /// Sorted by peer rank.
     pub peers: Vec<PeerBytes>,
+    /// Sorted by (port, LID).
     pub lids: Vec<LidBytes>,
 }
 
-/// Regions and their deltas: `deltas[region][rank section index]`.
+/// Regions and their deltas.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RegionTable {
+    /// In increasing region number.
     pub regions: Vec<RegionInfo>,
+    /// `deltas[r][i]`: the bytes of rank section `profile.ranks[i]` in region `regions[r]` alone.
     pub deltas: Vec<Vec<RankCounters>>,
+    /// Some counter went down and was clamped, so the deltas no longer add up to the totals.
+    /// When false, for every rank the sum of its region deltas is exactly its total.
+    pub clamped: bool,
+    /// Per rank section: where its cumulative total is. Read with [`RegionTable::total`].
+    totals: Vec<Total>,
+}
+
+/// Where a rank's cumulative total is. Usually its last dump as written, which is not copied:
+/// a copy of every total would cost as much as the deltas of a whole region.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Total {
+    /// `RankSection::dumps[i]`.
+    Dump(usize),
+    /// A total that is no single dump as written: counters carried forward, a dump sorted, or none.
+    Own(RankCounters),
 }
 
 impl RegionTable {
+    /// The position of region `number` in [`RegionTable::regions`].
     pub fn index_of(&self, number: u32) -> Option<usize> {
-        self.regions.iter().position(|r| r.number == number)
+        self.regions.binary_search_by_key(&number, |r| r.number).ok()
+    }
+
+    /// Region `number` and its per-rank deltas.
+    pub fn region(&self, number: u32) -> Option<(&RegionInfo, &[RankCounters])> {
+        let at = self.index_of(number)?;
+        Some((&self.regions[at], self.deltas.get(at).map_or(&[][..], Vec::as_slice)))
     }
 }
 
-/// The cumulative total of a rank: its last dump, if it has any.
+impl RegionTable {
+    /// The cumulative counters of `profile.ranks[rank_index]` (`profile` being the one the table
+    /// was made from): its last dump, plus any counter an earlier dump had and the last lacks.
+    /// Empty for a rank without dumps or an index out of range.
+    pub fn total<'a>(&'a self, profile: &'a Profile, rank_index: usize) -> (&'a [PeerBytes], &'a [LidBytes]) {
+        let dump = |i: usize| profile.ranks.get(rank_index).and_then(|r| r.dumps.get(i));
+        match self.totals.get(rank_index) {
+            Some(Total::Dump(i)) => dump(*i).map_or((&[], &[]), |d| (&d.peers, &d.lids)),
+            Some(Total::Own(c)) => (&c.peers, &c.lids),
+            None => (&[], &[]),
+        }
+    }
+}
+
+/// A rank's last dump, if it has any: its cumulative counters as written.
 pub fn last_dump(rank: &RankSection) -> Option<&Dump> {
-    rank.dumps.last()
+    rank.dumps.iter().max_by_key(|d| d.region)
 }
 
-/// Derives the region list and every rank's per-region deltas.
+/// Derives the region list, every rank's per-region deltas, and the cumulative totals.
+/// `source` names the profile in warnings.
 pub fn region_table(profile: &Profile, source: &str) -> (RegionTable, Vec<Warning>) {
-    let mut regions: Vec<RegionInfo> = Vec::new();
-    for dump in profile.ranks.iter().flat_map(|r| &r.dumps) {
-        match regions.iter_mut().find(|r| r.number == dump.region) {
-            Some(info) => {
-                info.dumptime = info.dumptime.max(dump.dumptime);
-                if info.name.is_none() {
-                    info.name = dump.name.clone();
-                }
-            }
-            None => regions.push(RegionInfo {
-                number: dump.region,
-                name: dump.name.clone(),
-                dumptime: dump.dumptime,
-            }),
-        }
-    }
-    regions.sort_by_key(|r| r.number);
-    let per_rank: Vec<(Vec<RankCounters>, Vec<String>)> =
+    let (regions, mut messages) = job_regions(profile);
+    let per_rank: Vec<(Vec<RankCounters>, Total, Vec<String>, bool)> =
         profile.ranks.par_iter().map(|rank| rank_deltas(rank, &regions)).collect();
-    let mut deltas = vec![Vec::with_capacity(profile.ranks.len()); regions.len()];
-    let mut warnings = Vec::new();
-    for (counters, messages) in per_rank {
-        for (region, c) in counters.into_iter().enumerate() {
-            deltas[region].push(c);
+    let mut deltas: Vec<Vec<RankCounters>> =
+        (0..regions.len()).map(|_| Vec::with_capacity(profile.ranks.len())).collect();
+    let mut totals = Vec::with_capacity(profile.ranks.len());
+    let mut clamped = false;
+    for (counters, total, notes, went_down) in per_rank {
+        clamped |= went_down;
+        for (column, c) in deltas.iter_mut().zip(counters) {
+            column.push(c);
         }
-        warnings.extend(messages.into_iter().map(|m| Warning::in_file(source, m)));
+        totals.push(total);
+        messages.extend(notes);
     }
-    (RegionTable { regions, deltas }, warnings)
+    let warnings = messages.into_iter().map(|m| Warning::in_file(source, m)).collect();
+    (RegionTable { regions, deltas, clamped, totals }, warnings)
 }
 
-fn rank_deltas(rank: &RankSection, regions: &[RegionInfo]) -> (Vec<RankCounters>, Vec<String>) {
-    let mut out = Vec::with_capacity(regions.len());
+/// The union of the ranks' regions, with a warning for a region two ranks name differently.
+fn job_regions(profile: &Profile) -> (Vec<RegionInfo>, Vec<String>) {
+    struct Seen {
+        info: RegionInfo,
+        named_by: u32,
+        warned: bool,
+    }
+    let mut regions: Vec<Seen> = Vec::new();
     let mut messages = Vec::new();
-    let empty = Dump::default();
-    let mut previous = &empty;
+    let mut all: Vec<(&Dump, u32)> =
+        profile.ranks.iter().flat_map(|r| r.dumps.iter().map(move |d| (d, r.rank))).collect();
+    all.sort_by_key(|(d, _)| d.region);
+    for (dump, rank) in all {
+        let seen = match regions.last_mut() {
+            Some(seen) if seen.info.number == dump.region => seen,
+            _ => {
+                let info =
+                    RegionInfo { number: dump.region, name: dump.name.clone(), dumptime: dump.dumptime };
+                regions.push(Seen { info, named_by: rank, warned: false });
+                continue;
+            }
+        };
+        seen.info.dumptime = seen.info.dumptime.max(dump.dumptime);
+        match (&seen.info.name, &dump.name) {
+            (None, Some(name)) => (seen.info.name, seen.named_by) = (Some(name.clone()), rank),
+            (Some(a), Some(b)) if a != b && !seen.warned => {
+                seen.warned = true;
+                messages.push(format!(
+                    "region {} is named {a:?} by rank {} and {b:?} by rank {rank}; keeping {a:?}",
+                    seen.info.number, seen.named_by
+                ));
+            }
+            _ => {}
+        }
+    }
+    (regions.into_iter().map(|seen| seen.info).collect(), messages)
+}
+
+/// A counter that can be differenced: a key to match it across dumps, and two byte counts.
+trait Counter: Copy {
+    type Key: Ord + Copy;
+    fn key(&self) -> Self::Key;
+    fn bytes(&self) -> (u64, u64);
+    fn with_bytes(&self, sent: u64, recv: u64) -> Self;
+    fn describe(&self) -> String;
+}
+
+impl Counter for PeerBytes {
+    type Key = u32;
+    fn key(&self) -> u32 {
+        self.peer
+    }
+    fn bytes(&self) -> (u64, u64) {
+        (self.sent, self.recv)
+    }
+    fn with_bytes(&self, sent: u64, recv: u64) -> Self {
+        PeerBytes { sent, recv, ..*self }
+    }
+    fn describe(&self) -> String {
+        format!("peer {}", self.peer)
+    }
+}
+
+impl Counter for LidBytes {
+    type Key = (u32, u16);
+    fn key(&self) -> (u32, u16) {
+        (self.port, self.lid.0)
+    }
+    fn bytes(&self) -> (u64, u64) {
+        (self.sent, self.recv)
+    }
+    fn with_bytes(&self, sent: u64, recv: u64) -> Self {
+        LidBytes { sent, recv, ..*self }
+    }
+    fn describe(&self) -> String {
+        format!("lid {} {}", self.port, self.lid)
+    }
+}
+
+/// What one rank's step from one dump to the next found wrong, as short descriptions.
+#[derive(Default)]
+struct Notes {
+    went_down: Vec<String>,
+    missing: Vec<String>,
+    twice: Vec<String>,
+}
+
+/// A rank's deltas for every job region, its cumulative total, its warnings, and whether a
+/// counter went down.
+fn rank_deltas(rank: &RankSection, regions: &[RegionInfo]) -> (Vec<RankCounters>, Total, Vec<String>, bool) {
+    let r = rank.rank;
+    let mut messages = Vec::new();
+    let mut dumps: Vec<(usize, &Dump)> = rank.dumps.iter().enumerate().collect();
+    dumps.sort_by_key(|(_, d)| d.region);
+    dumps.dedup_by(|(_, later), (_, first)| {
+        let same = later.region == first.region;
+        if same {
+            messages
+                .push(format!("rank {r} has two dumps for region {}; the second is ignored", first.region));
+        }
+        same
+    });
+    let mut dumps = dumps.into_iter().peekable();
+    let (mut peers, mut lids): (Cow<'_, [PeerBytes]>, Cow<'_, [LidBytes]>) = Default::default();
+    let mut out = Vec::with_capacity(regions.len());
+    let mut absent = Vec::new();
+    let mut last = None;
+    let mut went_down = false;
     for info in regions {
-        let Some(dump) = rank.dumps.iter().find(|d| d.region == info.number) else {
-            messages.push(format!(
-                "rank {} has no dump for region {}; taken as unchanged there",
-                rank.rank, info.number
-            ));
+        let Some((index, dump)) = dumps.next_if(|(_, d)| d.region == info.number) else {
+            absent.push(info.number.to_string());
             out.push(RankCounters::default());
             continue;
         };
-        let mut shrunk = Vec::new();
-        let peers = subtract(
-            &dump.peers,
-            &previous.peers,
-            |p| p.peer,
-            |p| (p.sent, p.recv),
-            |p, (sent, recv)| PeerBytes { sent, recv, ..*p },
-            &mut shrunk,
-            |p| format!("peer {}", p.peer),
-        );
-        let lids = subtract(
-            &dump.lids,
-            &previous.lids,
-            |l| (l.port, l.lid),
-            |l| (l.sent, l.recv),
-            |l, (sent, recv)| LidBytes { sent, recv, ..*l },
-            &mut shrunk,
-            |l| format!("port {} LID {}", l.port, l.lid),
-        );
-        if let Some(first) = shrunk.first() {
+        let mut notes = Notes::default();
+        let (peer_delta, peer_state) = step(&peers, &dump.peers, &mut notes);
+        let (lid_delta, lid_state) = step(&lids, &dump.lids, &mut notes);
+        (peers, lids) = (peer_state, lid_state);
+        last = Some(index);
+        out.push(RankCounters { peers: peer_delta, lids: lid_delta });
+        let n = info.number;
+        if !notes.twice.is_empty() {
+            messages.push(format!("rank {r}, region {n}: {} listed twice; summed", listing(&notes.twice)));
+        }
+        if !notes.went_down.is_empty() {
+            went_down = true;
             messages.push(format!(
-                "rank {} region {}: {} counter(s) shrank since the previous dump (first: {first}); clamped to 0",
-                rank.rank,
-                info.number,
-                shrunk.len()
+                "rank {r}, region {n}: {} shrank since the previous dump; delta clamped at 0",
+                listing(&notes.went_down)
             ));
         }
-        out.push(RankCounters { peers, lids });
-        previous = dump;
+        if !notes.missing.is_empty() {
+            messages.push(format!(
+                "rank {r}, region {n}: {} of earlier dumps missing; taken as unchanged",
+                listing(&notes.missing)
+            ));
+        }
     }
-    (out, messages)
+    if !absent.is_empty() {
+        let s = if absent.len() == 1 { "" } else { "s" };
+        messages.push(format!(
+            "rank {r} has no dump for region{s} {} that other ranks have; its counters are taken as unchanged there",
+            absent.join(", ")
+        ));
+    }
+    // Both borrowed means both are the last dump's own lists, as written.
+    let total = match (last, &peers, &lids) {
+        (Some(i), Cow::Borrowed(_), Cow::Borrowed(_)) => Total::Dump(i),
+        _ => Total::Own(RankCounters { peers: peers.into_owned(), lids: lids.into_owned() }),
+    };
+    (out, total, messages, went_down)
 }
 
-/// `current − previous` per key; keys only in `previous` are gone (delta 0, counted as shrunk).
-fn subtract<T, K: Ord + Copy>(
-    current: &[T],
-    previous: &[T],
-    key: impl Fn(&T) -> K,
-    values: impl Fn(&T) -> (u64, u64),
-    with: impl Fn(&T, (u64, u64)) -> T,
-    shrunk: &mut Vec<String>,
-    name: impl Fn(&T) -> String,
-) -> Vec<T> {
-    let mut prev: Vec<(K, (u64, u64))> = previous.iter().map(|p| (key(p), values(p))).collect();
-    prev.sort_unstable_by_key(|p| p.0);
-    let mut out = Vec::with_capacity(current.len());
-    for item in current {
-        let (sent, recv) = values(item);
-        let (ps, pr) = prev.binary_search_by_key(&key(item), |p| p.0).map_or((0, 0), |i| prev[i].1);
-        if sent < ps || recv < pr {
-            shrunk.push(name(item));
+/// "peer 3 sent 10 → 4" or "3 counters (peer 3 …, peer 5 …, peer 9 …, and 1 more)".
+fn listing(items: &[String]) -> String {
+    const SHOWN: usize = 3;
+    match items {
+        [one] => one.clone(),
+        _ => {
+            let head = items.iter().take(SHOWN).cloned().collect::<Vec<_>>().join(", ");
+            let more = items.len().saturating_sub(SHOWN);
+            let tail = if more > 0 { format!(", and {more} more") } else { String::new() };
+            format!("{} counters ({head}{tail})", items.len())
         }
-        out.push(with(item, (sent.saturating_sub(ps), recv.saturating_sub(pr))));
     }
-    let mut now: Vec<K> = current.iter().map(&key).collect();
-    now.sort_unstable();
-    for p in previous.iter().filter(|p| now.binary_search(&key(p)).is_err()) {
-        shrunk.push(format!("{} vanished", name(p)));
+}
+
+/// `dump` sorted by key with repeated keys summed (noted); borrowed when already so.
+fn sorted<'d, C: Counter>(dump: &'d [C], notes: &mut Notes) -> Cow<'d, [C]> {
+    if dump.windows(2).all(|w| w[0].key() < w[1].key()) {
+        return Cow::Borrowed(dump);
     }
-    out
+    let mut v = dump.to_vec();
+    v.sort_by_key(C::key);
+    let mut out: Vec<C> = Vec::with_capacity(v.len());
+    for c in v {
+        match out.last_mut() {
+            Some(last) if last.key() == c.key() => {
+                let ((a, b), (x, y)) = (last.bytes(), c.bytes());
+                *last = last.with_bytes(a.saturating_add(x), b.saturating_add(y));
+                notes.twice.push(c.describe());
+            }
+            _ => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// One step from the cumulative `state` (sorted by key) to the next dump: the delta, and the new
+/// state: the dump itself (borrowed, when it is sorted and lacks nothing), or the dump plus the
+/// counters it lacks carried forward.
+fn step<'d, C: Counter>(state: &[C], dump: &'d [C], notes: &mut Notes) -> (Vec<C>, Cow<'d, [C]>) {
+    use std::cmp::Ordering;
+    let current = sorted(dump, notes);
+    let mut delta = Vec::with_capacity(current.len());
+    let (mut i, mut j) = (0, 0);
+    let mut lacking = false;
+    while i < state.len() || j < current.len() {
+        let order = match (state.get(i), current.get(j)) {
+            (Some(s), Some(c)) => s.key().cmp(&c.key()),
+            (Some(_), None) => Ordering::Less,
+            _ => Ordering::Greater,
+        };
+        match order {
+            Ordering::Less => {
+                notes.missing.push(state[i].describe());
+                lacking = true;
+                i += 1;
+            }
+            Ordering::Greater => {
+                delta.push(current[j]);
+                j += 1;
+            }
+            Ordering::Equal => {
+                let ((ps, pr), (cs, cr)) = (state[i].bytes(), current[j].bytes());
+                for (what, before, now) in [("sent", ps, cs), ("recv", pr, cr)] {
+                    if now < before {
+                        notes.went_down.push(format!("{} {what} {before} → {now}", current[j].describe()));
+                    }
+                }
+                delta.push(current[j].with_bytes(cs.saturating_sub(ps), cr.saturating_sub(pr)));
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    if !lacking {
+        return (delta, current);
+    }
+    let mut next: Vec<C> = current.iter().copied().chain(state.iter().copied()).collect();
+    // Stable: for a key in both, the current value comes first and is the one kept.
+    next.sort_by_key(C::key);
+    next.dedup_by_key(|c| c.key());
+    (delta, Cow::Owned(next))
 }
 
 #[cfg(test)]
@@ -155,13 +357,21 @@ mod tests {
     use super::*;
     use crate::model::Lid;
 
-    fn dump(region: u32, peers: &[(u32, u64, u64)]) -> Dump {
+    fn peers(list: &[(u32, u64, u64)]) -> Vec<PeerBytes> {
+        list.iter().map(|&(peer, sent, recv)| PeerBytes { peer, sent, recv }).collect()
+    }
+
+    fn lids(list: &[(u32, u16, u64, u64)]) -> Vec<LidBytes> {
+        list.iter().map(|&(port, lid, sent, recv)| LidBytes { port, lid: Lid(lid), sent, recv }).collect()
+    }
+
+    fn dump(region: u32, p: &[(u32, u64, u64)], l: &[(u32, u16, u64, u64)]) -> Dump {
         Dump {
             region,
             name: Some(format!("r{region}")),
-            dumptime: EpochMicros(i64::from(region)),
-            peers: peers.iter().map(|&(peer, sent, recv)| PeerBytes { peer, sent, recv }).collect(),
-            lids: Vec::new(),
+            dumptime: EpochMicros(i64::from(region) * 1_000_000),
+            peers: peers(p),
+            lids: lids(l),
         }
     }
 
@@ -169,92 +379,177 @@ mod tests {
         RankSection { rank, host: format!("n{rank}"), dumps, ..Default::default() }
     }
 
+    fn profile(ranks: Vec<RankSection>) -> Profile {
+        Profile { job_ranks: ranks.len() as u32, ranks, ..Default::default() }
+    }
+
+    /// Worked by hand: region 2's delta is dump 2 minus dump 1, counter by counter.
     #[test]
-    fn each_region_holds_only_its_own_bytes() {
-        let profile = Profile {
-            ranks: vec![rank(
+    fn each_region_holds_only_its_own_bytes_for_peers_and_lids() {
+        let p = profile(vec![
+            rank(
                 0,
                 vec![
-                    dump(1, &[(1, 100, 10)]),
-                    dump(2, &[(1, 250, 10), (2, 7, 0)]),
-                    dump(3, &[(1, 250, 40), (2, 7, 0)]),
+                    dump(1, &[(1, 100, 10), (2, 50, 0)], &[(0, 0x11, 100, 0)]),
+                    dump(2, &[(1, 250, 10), (2, 50, 5), (3, 7, 0)], &[(0, 0x11, 250, 0), (0, 0x12, 5, 5)]),
                 ],
-            )],
-            ..Default::default()
-        };
-        let (table, warnings) = region_table(&profile, "p");
+            ),
+            rank(1, vec![dump(1, &[(0, 10, 100)], &[]), dump(2, &[(0, 10, 250)], &[])]),
+        ]);
+        let (table, warnings) = region_table(&p, "p.ibprof");
         assert!(warnings.is_empty(), "{warnings:?}");
-        assert_eq!(table.regions.iter().map(|r| r.number).collect::<Vec<_>>(), [1, 2, 3]);
-        let peers = |region: usize| table.deltas[region][0].peers.clone();
-        assert_eq!(peers(0), vec![PeerBytes { peer: 1, sent: 100, recv: 10 }]);
-        assert_eq!(
-            peers(1),
-            vec![PeerBytes { peer: 1, sent: 150, recv: 0 }, PeerBytes { peer: 2, sent: 7, recv: 0 }]
+        assert_eq!(table.regions.iter().map(|r| r.number).collect::<Vec<_>>(), [1, 2]);
+        assert_eq!(table.deltas[0][0].peers, peers(&[(1, 100, 10), (2, 50, 0)]));
+        assert_eq!(table.deltas[1][0].peers, peers(&[(1, 150, 0), (2, 0, 5), (3, 7, 0)]));
+        assert_eq!(table.deltas[1][0].lids, lids(&[(0, 0x11, 150, 0), (0, 0x12, 5, 5)]));
+        assert_eq!(table.deltas[1][1].peers, peers(&[(0, 0, 150)]));
+        assert_eq!(table.total(&p, 0).0, p.ranks[0].dumps[1].peers);
+        assert!(
+            std::ptr::eq(table.total(&p, 0).0, p.ranks[0].dumps[1].peers.as_slice()),
+            "borrowed, not copied"
         );
+        assert_eq!(table.total(&p, 1).0, peers(&[(0, 10, 250)]));
         assert_eq!(
-            peers(2),
-            vec![PeerBytes { peer: 1, sent: 0, recv: 30 }, PeerBytes { peer: 2, sent: 0, recv: 0 }]
+            table.region(2).map(|(info, ranks)| (info.name.clone(), ranks.len())),
+            Some((Some("r2".into()), 2))
         );
     }
 
     #[test]
-    fn a_shrinking_counter_is_clamped_to_zero_and_reported() {
-        let profile = Profile {
-            ranks: vec![rank(3, vec![dump(1, &[(1, 100, 0)]), dump(2, &[(1, 60, 0)])])],
-            ..Default::default()
-        };
-        let (table, warnings) = region_table(&profile, "p.ibprof");
-        assert_eq!(table.deltas[1][0].peers[0].sent, 0);
+    fn a_counter_that_goes_down_is_clamped_at_zero_and_named_in_a_warning() {
+        let p = profile(vec![rank(3, vec![dump(1, &[(1, 100, 9)], &[]), dump(2, &[(1, 60, 12)], &[])])]);
+        let (table, warnings) = region_table(&p, "p.ibprof");
+        assert!(table.clamped);
+        assert_eq!(table.deltas[1][0].peers, peers(&[(1, 0, 3)]));
         assert_eq!(warnings.len(), 1);
-        assert!(warnings[0].message.contains("rank 3 region 2") && warnings[0].message.contains("peer 1"));
+        assert_eq!(warnings[0].file, "p.ibprof");
+        assert_eq!(
+            warnings[0].message,
+            "rank 3, region 2: peer 1 sent 100 → 60 shrank since the previous dump; delta clamped at 0"
+        );
     }
 
     #[test]
     fn a_rank_missing_a_region_is_unchanged_there_and_its_next_delta_spans_both() {
-        let profile = Profile {
-            ranks: vec![
-                rank(0, vec![dump(1, &[(1, 10, 0)]), dump(2, &[(1, 30, 0)]), dump(3, &[(1, 60, 0)])]),
-                rank(1, vec![dump(1, &[(0, 5, 0)]), dump(3, &[(0, 50, 0)])]),
+        let p = profile(vec![
+            rank(
+                0,
+                vec![dump(1, &[(1, 10, 0)], &[]), dump(2, &[(1, 30, 0)], &[]), dump(3, &[(1, 60, 0)], &[])],
+            ),
+            rank(1, vec![dump(1, &[(0, 5, 0)], &[]), dump(3, &[(0, 50, 0)], &[])]),
+        ]);
+        let (table, warnings) = region_table(&p, "p");
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(warnings[0].message.starts_with("rank 1 has no dump for region 2 that other ranks have"));
+        assert_eq!(table.deltas[1][1], RankCounters::default());
+        assert_eq!(table.deltas[2][1].peers, peers(&[(0, 45, 0)]));
+    }
+
+    #[test]
+    fn a_counter_missing_from_a_later_dump_is_carried_forward_not_counted_twice() {
+        let p = profile(vec![rank(
+            0,
+            vec![
+                dump(1, &[(1, 10, 0), (2, 20, 0)], &[]),
+                dump(2, &[(1, 15, 0)], &[]),
+                dump(3, &[(1, 15, 0), (2, 26, 0)], &[]),
             ],
-            ..Default::default()
-        };
-        let (table, warnings) = region_table(&profile, "p");
+        )]);
+        let (table, warnings) = region_table(&p, "p");
+        assert_eq!(table.deltas[1][0].peers, peers(&[(1, 5, 0)]));
+        assert_eq!(table.deltas[2][0].peers, peers(&[(1, 0, 0), (2, 6, 0)]));
+        assert_eq!(table.total(&p, 0).0, peers(&[(1, 15, 0), (2, 26, 0)]));
+        assert!(!table.clamped, "the deltas still add up to the total");
         assert_eq!(warnings.len(), 1);
-        assert!(warnings[0].message.contains("rank 1 has no dump for region 2"));
-        assert!(table.deltas[1][1].peers.is_empty());
-        assert_eq!(table.deltas[2][1].peers[0].sent, 45);
+        assert!(warnings[0].message.contains("region 2: peer 2 of earlier dumps missing"), "{warnings:?}");
     }
 
     #[test]
-    fn port_level_counters_are_differenced_by_port_and_lid() {
-        let mut d1 = dump(1, &[]);
-        d1.lids = vec![
-            LidBytes { port: 0, lid: Lid(5), sent: 10, recv: 1 },
-            LidBytes { port: 1, lid: Lid(5), sent: 3, recv: 0 },
-        ];
-        let mut d2 = dump(2, &[]);
-        d2.lids = vec![
-            LidBytes { port: 1, lid: Lid(5), sent: 4, recv: 0 },
-            LidBytes { port: 0, lid: Lid(5), sent: 15, recv: 1 },
-        ];
-        let profile = Profile { ranks: vec![rank(0, vec![d1, d2])], ..Default::default() };
-        let (table, _) = region_table(&profile, "p");
-        let sent: Vec<u64> = table.deltas[1][0].lids.iter().map(|l| l.sent).collect();
-        assert_eq!(sent, [1, 5]);
+    fn a_counter_missing_from_the_last_dump_stays_in_the_total() {
+        let p = profile(vec![rank(
+            0,
+            vec![dump(1, &[(1, 10, 0), (2, 20, 0)], &[]), dump(2, &[(1, 15, 0)], &[])],
+        )]);
+        let (table, _) = region_table(&p, "p");
+        assert_eq!(table.total(&p, 0).0, peers(&[(1, 15, 0), (2, 20, 0)]));
     }
 
     #[test]
-    fn regions_take_the_latest_dump_time_and_the_first_name_given() {
-        let mut a = dump(1, &[]);
+    fn unsorted_dumps_are_matched_by_key_and_repeated_counters_summed() {
+        let d1 = dump(1, &[], &[(1, 5, 3, 0), (0, 5, 10, 1)]);
+        let d2 = dump(2, &[(2, 1, 1), (1, 1, 1), (2, 1, 1)], &[(1, 5, 4, 0), (0, 5, 15, 1)]);
+        let (table, warnings) = region_table(&profile(vec![rank(0, vec![d1, d2])]), "p");
+        assert_eq!(table.deltas[1][0].lids, lids(&[(0, 5, 5, 0), (1, 5, 1, 0)]));
+        assert_eq!(table.deltas[1][0].peers, peers(&[(1, 1, 1), (2, 2, 2)]));
+        assert_eq!(warnings.len(), 1);
+        assert_eq!(warnings[0].message, "rank 0, region 2: peer 2 listed twice; summed");
+    }
+
+    #[test]
+    fn many_problems_in_one_region_make_one_warning_listing_the_first_three() {
+        let before: Vec<(u32, u64, u64)> = (0..5).map(|p| (p, 100, 0)).collect();
+        let after: Vec<(u32, u64, u64)> = (0..5).map(|p| (p, 1, 0)).collect();
+        let p = profile(vec![rank(0, vec![dump(1, &before, &[]), dump(2, &after, &[])])]);
+        let (_, warnings) = region_table(&p, "p");
+        assert_eq!(warnings.len(), 1);
+        assert!(
+            warnings[0].message.contains(
+                "5 counters (peer 0 sent 100 → 1, peer 1 sent 100 → 1, peer 2 sent 100 → 1, and 2 more)"
+            ),
+            "{}",
+            warnings[0].message
+        );
+    }
+
+    #[test]
+    fn regions_take_the_latest_dump_time_and_the_first_name_and_warn_on_a_second_name() {
+        let mut a = dump(1, &[], &[]);
         a.dumptime = EpochMicros(10);
-        let mut b = dump(1, &[]);
+        let mut b = dump(1, &[], &[]);
         b.dumptime = EpochMicros(20);
         b.name = None;
-        let profile = Profile { ranks: vec![rank(0, vec![b]), rank(1, vec![a])], ..Default::default() };
-        let (table, _) = region_table(&profile, "p");
+        let mut c = dump(1, &[], &[]);
+        c.name = Some("other".into());
+        c.dumptime = EpochMicros(15);
+        let p = profile(vec![rank(0, vec![b]), rank(1, vec![a]), rank(2, vec![c])]);
+        let (table, warnings) = region_table(&p, "p");
         assert_eq!(
             table.regions,
             vec![RegionInfo { number: 1, name: Some("r1".into()), dumptime: EpochMicros(20) }]
         );
+        assert_eq!(warnings.len(), 1);
+        assert!(
+            warnings[0].message.contains(r#"named "r1" by rank 1 and "other" by rank 2"#),
+            "{warnings:?}"
+        );
+    }
+
+    #[test]
+    fn a_rank_without_dumps_has_empty_deltas_and_total() {
+        let p = profile(vec![rank(0, vec![dump(1, &[(1, 1, 1)], &[])]), rank(1, vec![])]);
+        let (table, warnings) = region_table(&p, "p");
+        assert_eq!(table.deltas[0][1], RankCounters::default());
+        assert_eq!(table.total(&p, 1), (&[][..], &[][..]));
+        assert_eq!(table.total(&p, 9), (&[][..], &[][..]));
+        assert_eq!(warnings.len(), 1);
+    }
+
+    #[test]
+    fn the_sum_of_the_deltas_is_the_total_when_nothing_goes_down() {
+        let dumps =
+            (1..=4).map(|n| dump(n, &[(0, u64::from(n * n), 3), (1, 7, u64::from(n))], &[])).collect();
+        let p = profile(vec![rank(0, dumps)]);
+        let (table, warnings) = region_table(&p, "p");
+        assert!(warnings.is_empty());
+        assert!(!table.clamped);
+        let mut sum = [(0u64, 0u64); 2];
+        for region in &table.deltas {
+            for c in &region[0].peers {
+                sum[c.peer as usize].0 += c.sent;
+                sum[c.peer as usize].1 += c.recv;
+            }
+        }
+        let total: Vec<(u64, u64)> = table.total(&p, 0).0.iter().map(|c| (c.sent, c.recv)).collect();
+        assert_eq!(sum.to_vec(), total);
     }
 }

@@ -40,9 +40,15 @@ use crate::model::{Dump, EpochMicros, PeerBytes, Profile, RankSection, Warning};
 use super::error::ParseError;
 use super::input::Input;
 
-/// True when the text is JSON (an object or an array of them), not ibprof text.
+/// True when the text is a JSON object or an array of objects, not ibprof text (nor, say, a
+/// TOML file that starts with `[section]`).
 pub fn looks_like_pfprof(text: &str) -> bool {
-    matches!(text.trim_start().as_bytes().first(), Some(b'{' | b'['))
+    let text = text.trim_start();
+    if let Some(rest) = text.strip_prefix('[') {
+        return rest.trim_start().starts_with('{');
+    }
+    text.strip_prefix('{')
+        .is_some_and(|rest| matches!(rest.trim_start().as_bytes().first(), Some(b'"' | b'}')))
 }
 
 /// A byte or message count: an integer, or a float that nlohmann or a script wrote.
@@ -293,6 +299,9 @@ mod tests {
     #[test]
     fn a_rank_file_becomes_one_cumulative_dump_of_peer_bytes() {
         assert!(looks_like_pfprof(RANK1));
+        assert!(looks_like_pfprof(" [\n {\"rank\": 0}]"));
+        assert!(!looks_like_pfprof("[workspace]\nmembers = []\n"));
+        assert!(!looks_like_pfprof("ibprof 1\n"));
         let (sections, n_procs, warnings) = parse_pfprof(RANK1, "r1.json").unwrap();
         assert!(warnings.is_empty(), "{warnings:?}");
         assert_eq!(n_procs, 3);

@@ -13,7 +13,7 @@ use rayon::prelude::*;
 
 use crate::model::{Fabric, Lid, LinkEnd, NodeKind};
 
-use super::loads::{DropReason, RailLoad, Undelivered};
+use super::loads::{DropReason, RailLoad, Undelivered, merge_undelivered};
 use super::trace::{Outcome, next_port, trace};
 
 /// Bytes from one LID to another on one rail.
@@ -26,20 +26,41 @@ pub struct Flow {
 
 /// Traces every flow and returns the rail's load. Conserves bytes: injected = delivered + undelivered.
 pub fn accumulate(fabric: &Fabric, flows: &[Flow]) -> RailLoad {
-    let mut order: Vec<usize> = (0..flows.len()).collect();
-    order.sort_unstable_by_key(|&i| flows[i].dst);
-    let groups: Vec<&[usize]> = order.chunk_by(|&a, &b| flows[a].dst == flows[b].dst).collect();
+    let sources = source_table(fabric, flows);
+    let (order, groups) = group_by_destination(flows);
+    let groups: Vec<&[usize]> = groups.into_iter().map(|range| &order[range]).collect();
     let partial = groups
         .par_iter()
         .fold(
-            || Accumulator::new(fabric),
+            || Accumulator::new(fabric, &sources),
             |mut acc, group| {
                 acc.add_destination(flows, group);
                 acc
             },
         )
-        .reduce(|| Accumulator::new(fabric), Accumulator::merge);
+        .reduce(|| Accumulator::new(fabric, &sources), Accumulator::merge);
     partial.finish()
+}
+
+/// Flow indices ordered by destination LID (stable within a destination), and each
+/// destination's range in that order. A counting sort: LIDs are 16-bit, so this is O(flows).
+fn group_by_destination(flows: &[Flow]) -> (Vec<usize>, Vec<std::ops::Range<usize>>) {
+    let mut start = vec![0usize; usize::from(u16::MAX) + 2];
+    for flow in flows {
+        start[usize::from(flow.dst.0) + 1] += 1;
+    }
+    for i in 1..start.len() {
+        start[i] += start[i - 1];
+    }
+    let mut next = start.clone();
+    let mut order = vec![0; flows.len()];
+    for (i, flow) in flows.iter().enumerate() {
+        let slot = &mut next[usize::from(flow.dst.0)];
+        order[*slot] = i;
+        *slot += 1;
+    }
+    let groups = start.windows(2).filter(|w| w[0] < w[1]).map(|w| w[0]..w[1]).collect();
+    (order, groups)
 }
 
 /// Where a switch sends one destination's bytes.
@@ -73,8 +94,50 @@ enum EntryState {
     Dropped(Option<NodeIndex>, DropReason),
 }
 
+/// Where a source LID's bytes enter the switches; the same for every destination.
+#[derive(Clone, Copy)]
+struct Source {
+    /// The node owning the source LID.
+    origin: NodeIndex,
+    /// The origin CA's own link end (none when the origin is a switch).
+    first: Option<LinkEnd>,
+    /// The node the bytes reach first (the origin itself for a switch); `None`: dead port.
+    next: Option<NodeIndex>,
+    next_is_switch: bool,
+}
+
+/// Sources indexed by LID, computed once per call for every LID that sends.
+fn source_table(fabric: &Fabric, flows: &[Flow]) -> Vec<Option<Source>> {
+    let Some(max) = flows.iter().map(|f| f.src.0).max() else { return Vec::new() };
+    let mut table = vec![None; usize::from(max) + 1];
+    let mut done = vec![false; table.len()];
+    for flow in flows {
+        let i = usize::from(flow.src.0);
+        if std::mem::replace(&mut done[i], true) {
+            continue;
+        }
+        let Some(owner) = fabric.owner_of_lid(flow.src) else { continue };
+        let origin = owner.node;
+        table[i] = Some(if fabric.node(origin).kind == NodeKind::Switch {
+            Source { origin, first: None, next: Some(origin), next_is_switch: true }
+        } else {
+            match fabric.out_through(origin, owner.port) {
+                None => Source { origin, first: None, next: None, next_is_switch: false },
+                Some((end, next, _)) => Source {
+                    origin,
+                    first: Some(end),
+                    next: Some(next),
+                    next_is_switch: fabric.node(next).kind == NodeKind::Switch,
+                },
+            }
+        });
+    }
+    table
+}
+
 struct Accumulator<'f> {
     fabric: &'f Fabric,
+    sources: &'f [Option<Source>],
     load: RailLoad,
     dropped: HashMap<(Option<NodeIndex>, Lid, DropReason), u64>,
     // Scratch indexed by node; `depth`/`next` are valid where `stamp == generation`.
@@ -89,10 +152,11 @@ struct Accumulator<'f> {
 }
 
 impl<'f> Accumulator<'f> {
-    fn new(fabric: &'f Fabric) -> Self {
+    fn new(fabric: &'f Fabric, sources: &'f [Option<Source>]) -> Self {
         let nodes = fabric.graph.node_count();
         Accumulator {
             fabric,
+            sources,
             load: RailLoad::with_link_ends(fabric.link_end_count()),
             dropped: HashMap::new(),
             generation: 0,
@@ -147,28 +211,24 @@ impl<'f> Accumulator<'f> {
 
     /// Where a flow enters the switch fabric: its source CA's link, then the switch behind it.
     fn entry_of(&self, flow: Flow, destination: NodeIndex) -> Entry {
-        let fabric = self.fabric;
-        let Some(source) = fabric.owner_of_lid(flow.src) else {
-            return Entry { first: None, state: EntryState::Dropped(None, DropReason::UnknownSource) };
+        let dropped = |at, reason| Entry { first: None, state: EntryState::Dropped(at, reason) };
+        let Some(source) = self.sources.get(usize::from(flow.src.0)).copied().flatten() else {
+            return dropped(None, DropReason::UnknownSource);
         };
-        let mut entry = Entry { first: None, state: EntryState::AtSwitch(source.node) };
-        let mut node = source.node;
-        if node != destination && fabric.node(node).kind != NodeKind::Switch {
-            let Some((end, next, _)) = fabric.out_through(node, source.port) else {
-                entry.state = EntryState::Dropped(Some(node), DropReason::DeadPort);
-                return entry;
-            };
-            entry.first = Some(end);
-            node = next;
+        if source.origin == destination {
+            return Entry { first: None, state: EntryState::Delivered };
         }
-        entry.state = if node == destination {
+        let Some(node) = source.next else {
+            return dropped(Some(source.origin), DropReason::DeadPort);
+        };
+        let state = if node == destination {
             EntryState::Delivered
-        } else if fabric.node(node).kind != NodeKind::Switch {
+        } else if !source.next_is_switch {
             EntryState::Dropped(Some(node), DropReason::WrongEndpoint)
         } else {
             EntryState::AtSwitch(node)
         };
-        entry
+        Entry { first: source.first, state }
     }
 
     fn credit_entry(&mut self, entry: Entry, flow: Flow) {
@@ -291,15 +351,12 @@ impl<'f> Accumulator<'f> {
 
     fn finish(self) -> RailLoad {
         let mut load = self.load;
-        let mut detail: Vec<Undelivered> = self
+        let detail = self
             .dropped
             .into_iter()
             .map(|((at, destination, reason), bytes)| Undelivered { at, destination, reason, bytes })
             .collect();
-        detail.sort_by(|a, b| {
-            b.bytes.cmp(&a.bytes).then(a.destination.cmp(&b.destination)).then(a.reason.cmp(&b.reason))
-        });
-        load.undelivered_detail = detail;
+        load.undelivered_detail = merge_undelivered(detail);
         load
     }
 }

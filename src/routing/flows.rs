@@ -12,6 +12,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use rayon::prelude::*;
+
 use crate::model::{Cluster, Guid, Lid, LidBytes, PeerBytes, RankSection, Warning};
 
 use super::accumulate::Flow;
@@ -44,7 +46,7 @@ pub struct FlowOrigin {
     pub dst_host: Option<usize>,
 }
 
-/// Flows per rail (with their origins alongside), plus what was not traced.
+/// Flows per rail (with their origins alongside, if asked for), plus what was not traced.
 #[derive(Clone, Debug, Default)]
 pub struct FlowSet {
     pub flows: Vec<Vec<Flow>>,
@@ -53,13 +55,25 @@ pub struct FlowSet {
     pub unplaced_bytes: u64,
 }
 
-/// Maps profile host names onto fabric host names (`--host-map`); identity where absent.
+/// Maps a profile's ranks onto fabric hosts (`--host-map`): by host name, or rank by rank
+/// (a rank entry wins). Identity where absent.
 #[derive(Clone, Debug, Default)]
-pub struct HostMap(pub HashMap<String, String>);
+pub struct HostMap {
+    /// Profile host name → fabric host name.
+    pub hosts: HashMap<String, String>,
+    /// World rank → fabric host name, for profiles whose ranks ran elsewhere (a single-node
+    /// test run) or whose host names are missing.
+    pub ranks: HashMap<u32, String>,
+}
 
 impl HostMap {
     pub fn fabric_name<'a>(&'a self, profile_name: &'a str) -> &'a str {
-        self.0.get(profile_name).map_or(profile_name, String::as_str)
+        self.hosts.get(profile_name).map_or(profile_name, String::as_str)
+    }
+
+    /// The fabric host name of a rank that the profile places on `profile_name`.
+    pub fn host_of_rank<'a>(&'a self, rank: u32, profile_name: &'a str) -> &'a str {
+        self.ranks.get(&rank).map_or_else(|| self.fabric_name(profile_name), String::as_str)
     }
 }
 
@@ -80,75 +94,188 @@ fn port_index(cluster: &Cluster) -> PortIndex {
     index
 }
 
-/// Builds flows from the given ranks' counters. `warnings` collects one warning per distinct
-/// problem (not per counter), so a thousand-rank profile with one unknown host says so once.
+/// Rank → host index (`None` inside: the host is in no fabric). Dense when ranks are, since this
+/// is asked once per counter.
+enum RankHosts {
+    Dense(Vec<Option<Option<usize>>>),
+    Sparse(HashMap<u32, Option<usize>>),
+}
+
+impl RankHosts {
+    fn new(pairs: impl Iterator<Item = (u32, Option<usize>)> + Clone) -> Self {
+        let (count, max) = pairs.clone().fold((0usize, 0u32), |(n, m), (r, _)| (n + 1, m.max(r)));
+        if (max as usize) < 4 * count + 1024 {
+            let mut dense = vec![None; max as usize + 1];
+            for (rank, host) in pairs {
+                dense[rank as usize].get_or_insert(host);
+            }
+            RankHosts::Dense(dense)
+        } else {
+            let mut sparse = HashMap::new();
+            for (rank, host) in pairs {
+                sparse.entry(rank).or_insert(host);
+            }
+            RankHosts::Sparse(sparse)
+        }
+    }
+
+    /// `None`: the rank is not in the profile.
+    fn get(&self, rank: u32) -> Option<Option<usize>> {
+        match self {
+            RankHosts::Dense(v) => v.get(rank as usize).copied().flatten(),
+            RankHosts::Sparse(m) => m.get(&rank).copied(),
+        }
+    }
+}
+
+/// Placement problems seen, keyed by message, with the bytes they cost.
+type Problems = BTreeMap<String, u64>;
+
+fn problem(problems: &mut Problems, message: String, bytes: u64) {
+    *problems.entry(message).or_insert(0) += bytes;
+}
+
+/// Builds flows from the given ranks' counters. Problems are collected as one warning per
+/// distinct problem (not per counter), so a thousand-rank profile with one unknown host says so
+/// once, with the bytes it cost.
 pub struct FlowBuilder<'c> {
     cluster: &'c Cluster,
     policy: RailPolicy,
     host_map: &'c HostMap,
     ports: PortIndex,
-    /// Problems seen, keyed by message, with the bytes they cost.
-    problems: BTreeMap<String, u64>,
+    /// `host_lids[host][rail]`: the LID rank-level traffic of that host uses on that rail.
+    host_lids: Vec<Vec<Option<Lid>>>,
+    keep_origins: bool,
+    problems: Problems,
 }
+
+/// Ranks per parallel work item: large enough to amortise, small enough to balance.
+const RANKS_PER_CHUNK: usize = 64;
 
 impl<'c> FlowBuilder<'c> {
     pub fn new(cluster: &'c Cluster, policy: RailPolicy, host_map: &'c HostMap) -> Self {
-        FlowBuilder { cluster, policy, host_map, ports: port_index(cluster), problems: BTreeMap::new() }
+        let host_lids = cluster
+            .hosts
+            .iter()
+            .map(|host| {
+                (0..cluster.rails.len())
+                    .map(|r| host.on_rail(r).first().and_then(|&ca| cluster.rails[r].node(ca).base_lid()))
+                    .collect()
+            })
+            .collect();
+        FlowBuilder {
+            cluster,
+            policy,
+            host_map,
+            ports: port_index(cluster),
+            host_lids,
+            keep_origins: false,
+            problems: BTreeMap::new(),
+        }
     }
 
-    /// Flows for one region, given every rank's counters for it.
+    /// Also record who sent each flow (for "which pairs cross this link" questions). Off by
+    /// default: origins cost more memory than the flows themselves.
+    pub fn keep_origins(mut self, keep: bool) -> Self {
+        self.keep_origins = keep;
+        self
+    }
+
+    /// Flows for one region, given every rank's counters for it. Ranks are placed in parallel;
+    /// the result is the same as placing them one by one, in order.
     pub fn flows(&mut self, ranks: &[RankTraffic<'_>]) -> FlowSet {
-        let rails = self.cluster.rails.len();
-        let mut set = FlowSet {
-            flows: vec![Vec::new(); rails],
-            origins: vec![Vec::new(); rails],
-            ..Default::default()
-        };
-        let host_of_rank: HashMap<u32, Option<usize>> =
-            ranks.iter().map(|t| (t.section.rank, self.host_index(&t.section.host))).collect();
-        for traffic in ranks {
-            let src_rank = traffic.section.rank;
-            let src_host = host_of_rank.get(&src_rank).copied().flatten();
-            for peer in traffic.peers {
-                if peer.sent == 0 {
-                    continue;
+        let host_of_rank = RankHosts::new(
+            ranks.iter().map(|t| (t.section.rank, self.host_index(t.section.rank, &t.section.host))),
+        );
+        let this = &*self;
+        let parts: Vec<(FlowSet, Problems)> = ranks
+            .par_chunks(RANKS_PER_CHUNK)
+            .map(|chunk| {
+                let mut set = this.empty_set();
+                let mut problems = Problems::new();
+                for traffic in chunk {
+                    this.add_rank(&mut set, &mut problems, traffic, &host_of_rank);
                 }
-                let dst_host = match host_of_rank.get(&peer.peer) {
-                    Some(h) => *h,
-                    None => {
-                        self.problem(
-                            format!(
-                                "rank {} is not in the profile; bytes sent to it are unplaced",
-                                peer.peer
-                            ),
-                            peer.sent,
-                        );
-                        set.unplaced_bytes += peer.sent;
-                        continue;
-                    }
-                };
-                let origin = FlowOrigin { src_rank, dst_rank: Some(peer.peer), src_host, dst_host };
-                self.add_rank_flow(&mut set, origin, &traffic.section.host, peer.sent);
+                (set, problems)
+            })
+            .collect();
+        let mut set = self.empty_set();
+        for (part, problems) in parts {
+            for (all, more) in set.flows.iter_mut().zip(part.flows) {
+                all.extend(more);
             }
-            for lid in traffic.lids {
-                self.add_port_flows(&mut set, traffic, src_host, lid);
+            for (all, more) in set.origins.iter_mut().zip(part.origins) {
+                all.extend(more);
+            }
+            set.intra_node_bytes += part.intra_node_bytes;
+            set.unplaced_bytes += part.unplaced_bytes;
+            for (message, bytes) in problems {
+                problem(&mut self.problems, message, bytes);
             }
         }
         set
     }
 
-    fn host_index(&self, profile_host: &str) -> Option<usize> {
-        self.cluster.host_index(self.host_map.fabric_name(profile_host))
+    fn empty_set(&self) -> FlowSet {
+        let rails = self.cluster.rails.len();
+        let origins = if self.keep_origins { rails } else { 0 };
+        FlowSet { flows: vec![Vec::new(); rails], origins: vec![Vec::new(); origins], ..Default::default() }
     }
 
-    fn add_rank_flow(&mut self, set: &mut FlowSet, origin: FlowOrigin, host_name: &str, bytes: u64) {
-        let (Some(src), Some(dst)) = (origin.src_host, origin.dst_host) else {
-            let name = if origin.src_host.is_none() {
-                host_name.to_string()
-            } else {
-                format!("of rank {:?}", origin.dst_rank)
+    fn host_index(&self, rank: u32, profile_host: &str) -> Option<usize> {
+        self.cluster.host_index(self.host_map.host_of_rank(rank, profile_host))
+    }
+
+    fn add_rank(
+        &self,
+        set: &mut FlowSet,
+        problems: &mut Problems,
+        traffic: &RankTraffic<'_>,
+        host_of_rank: &RankHosts,
+    ) {
+        let src_rank = traffic.section.rank;
+        let src_host = host_of_rank.get(src_rank).flatten();
+        for peer in traffic.peers {
+            if peer.sent == 0 {
+                continue;
+            }
+            let Some(dst_host) = host_of_rank.get(peer.peer) else {
+                let message =
+                    format!("rank {} is not in the profile; bytes sent to it are unplaced", peer.peer);
+                problem(problems, message, peer.sent);
+                set.unplaced_bytes += peer.sent;
+                continue;
             };
-            self.problem(
+            let origin = FlowOrigin { src_rank, dst_rank: Some(peer.peer), src_host, dst_host };
+            self.add_rank_flow(set, problems, origin, traffic, peer.sent);
+        }
+        for lid in traffic.lids {
+            self.add_port_flows(set, problems, traffic, src_host, lid);
+        }
+    }
+
+    fn push(&self, set: &mut FlowSet, rail: usize, flow: Flow, origin: FlowOrigin) {
+        set.flows[rail].push(flow);
+        if self.keep_origins {
+            set.origins[rail].push(origin);
+        }
+    }
+
+    fn add_rank_flow(
+        &self,
+        set: &mut FlowSet,
+        problems: &mut Problems,
+        origin: FlowOrigin,
+        traffic: &RankTraffic<'_>,
+        bytes: u64,
+    ) {
+        let (Some(src), Some(dst)) = (origin.src_host, origin.dst_host) else {
+            let name = match origin.src_host {
+                None => traffic.section.host.clone(),
+                Some(_) => format!("of rank {}", origin.dst_rank.unwrap_or_default()),
+            };
+            problem(
+                problems,
                 format!("host {name} is not in any fabric (use --host-map); its bytes are unplaced"),
                 bytes,
             );
@@ -159,94 +286,83 @@ impl<'c> FlowBuilder<'c> {
             set.intra_node_bytes += bytes;
             return;
         }
-        let hosts = &self.cluster.hosts;
-        let lid_on = |h: usize, r: usize| {
-            hosts[h].on_rail(r).first().and_then(|&ca| self.cluster.rails[r].node(ca).base_lid())
+        let usable = |r: usize| match self.policy {
+            RailPolicy::Split => true,
+            RailPolicy::Rail(n) => r == usize::from(n),
         };
-        let shared: Vec<(usize, Lid, Lid)> = (0..self.cluster.rails.len())
-            .filter(|&r| match self.policy {
-                RailPolicy::Split => true,
-                RailPolicy::Rail(n) => r == usize::from(n),
+        let (src_lids, dst_lids) = (&self.host_lids[src], &self.host_lids[dst]);
+        let shared = || {
+            src_lids.iter().zip(dst_lids).enumerate().filter_map(move |(r, pair)| match pair {
+                (Some(s), Some(d)) if usable(r) => Some((r, *s, *d)),
+                _ => None,
             })
-            .filter_map(|r| Some((r, lid_on(src, r)?, lid_on(dst, r)?)))
-            .collect();
-        if shared.is_empty() {
+        };
+        let k = shared().count() as u64;
+        if k == 0 {
+            let hosts = &self.cluster.hosts;
             let what = match self.policy {
                 RailPolicy::Split => "share no rail".to_string(),
                 RailPolicy::Rail(n) => format!("are not both on rail {n}"),
             };
-            self.problem(
-                format!("hosts {} and {} {what}; their bytes are unplaced", hosts[src].name, hosts[dst].name),
-                bytes,
-            );
+            let message =
+                format!("hosts {} and {} {what}; their bytes are unplaced", hosts[src].name, hosts[dst].name);
+            problem(problems, message, bytes);
             set.unplaced_bytes += bytes;
             return;
         }
-        let k = shared.len() as u64;
-        for (i, &(r, s, d)) in shared.iter().enumerate() {
+        for (i, (r, s, d)) in shared().enumerate() {
             let share = bytes / k + u64::from((i as u64) < bytes % k);
             if share > 0 {
-                set.flows[r].push(Flow { src: s, dst: d, bytes: share });
-                set.origins[r].push(origin);
+                self.push(set, r, Flow { src: s, dst: d, bytes: share }, origin);
             }
         }
     }
 
     fn add_port_flows(
-        &mut self,
+        &self,
         set: &mut FlowSet,
+        problems: &mut Problems,
         traffic: &RankTraffic<'_>,
         src_host: Option<usize>,
         lid: &LidBytes,
     ) {
         let section = traffic.section;
+        let bytes = lid.sent + lid.recv;
         let Some(port) = section.ports.iter().find(|p| p.index == lid.port) else {
-            self.problem(
-                format!(
-                    "rank {} counts traffic on port {} but declares no such port",
-                    section.rank, lid.port
-                ),
-                lid.sent + lid.recv,
+            let message = format!(
+                "rank {} counts traffic on port {} but declares no such port",
+                section.rank, lid.port
             );
-            set.unplaced_bytes += lid.sent + lid.recv;
+            problem(problems, message, bytes);
+            set.unplaced_bytes += bytes;
             return;
         };
         let Some(&(rail, own_lid)) = self.ports.get(&port.guid) else {
-            self.problem(
-                format!(
-                    "port GUID {} (rank {}, port {}) is in no fabric; its bytes are unplaced",
-                    port.guid, section.rank, port.index
-                ),
-                lid.sent + lid.recv,
+            let message = format!(
+                "port GUID {} (rank {}, port {}) is in no fabric; its bytes are unplaced",
+                port.guid, section.rank, port.index
             );
-            set.unplaced_bytes += lid.sent + lid.recv;
+            problem(problems, message, bytes);
+            set.unplaced_bytes += bytes;
             return;
         };
         if own_lid != port.lid {
-            self.problem(
-                format!(
-                    "port GUID {} has LID {} in the profile but {} in the fabric; using the fabric's",
-                    port.guid, port.lid, own_lid
-                ),
-                0,
+            let message = format!(
+                "port GUID {} has LID {} in the profile but {} in the fabric; using the fabric's",
+                port.guid, port.lid, own_lid
             );
+            problem(problems, message, 0);
         }
         let fabric = &self.cluster.rails[rail];
         let dst_host = fabric.owner_of_lid(lid.lid).and_then(|o| self.cluster.host_of(rail, o.node));
         let origin = FlowOrigin { src_rank: section.rank, dst_rank: None, src_host, dst_host };
         if lid.sent > 0 {
-            set.flows[rail].push(Flow { src: own_lid, dst: lid.lid, bytes: lid.sent });
-            set.origins[rail].push(origin);
+            self.push(set, rail, Flow { src: own_lid, dst: lid.lid, bytes: lid.sent }, origin);
         }
         if lid.recv > 0 {
             let pulled = FlowOrigin { src_host: dst_host, dst_host: src_host, ..origin };
-            set.flows[rail].push(Flow { src: lid.lid, dst: own_lid, bytes: lid.recv });
-            set.origins[rail].push(pulled);
+            self.push(set, rail, Flow { src: lid.lid, dst: own_lid, bytes: lid.recv }, pulled);
         }
-    }
-
-    fn problem(&mut self, message: String, bytes: u64) {
-        *self.problems.entry(message).or_insert(0) += bytes;
     }
 
     /// One warning per distinct problem, with the bytes it affected over every region.

@@ -10,6 +10,9 @@ use super::flows::FlowSet;
 use super::loads::RegionLoads;
 use super::trace::trace;
 
+/// Source and destination host (indices into `Cluster::hosts`) of some bytes.
+pub type HostPair = (Option<usize>, Option<usize>);
+
 /// One hot link end: its load and its largest contributors.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HotEnd {
@@ -40,15 +43,14 @@ pub fn hottest(
     ends.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
     ends.truncate(top);
     let wanted: HashSet<(usize, usize)> = ends.iter().map(|&(_, r, i)| (r, i)).collect();
-    let mut contributions: HashMap<(usize, usize), HashMap<(Option<usize>, Option<usize>), u64>> =
-        HashMap::new();
+    let mut contributions: HashMap<(usize, usize), HashMap<HostPair, u64>> = HashMap::new();
     for (r, fabric) in cluster.rails.iter().enumerate() {
         if !wanted.iter().any(|&(wr, _)| wr == r) {
             continue;
         }
         let rail_flows = flows.flows.get(r).map(Vec::as_slice).unwrap_or(&[]);
         let origins = flows.origins.get(r).map(Vec::as_slice).unwrap_or(&[]);
-        let found: Vec<(usize, (Option<usize>, Option<usize>), u64)> = rail_flows
+        let found: Vec<(usize, HostPair, u64)> = rail_flows
             .par_iter()
             .zip(origins.par_iter())
             .flat_map_iter(|(flow, origin)| {

@@ -25,6 +25,21 @@ pub enum DropReason {
     WrongEndpoint,
 }
 
+impl std::fmt::Display for DropReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            DropReason::MissingEntry => "no forwarding-table row for the destination",
+            DropReason::Unreachable => "the forwarding table marks the destination unreachable",
+            DropReason::DeadPort => "the output port has no link",
+            DropReason::Loop => "the path loops",
+            DropReason::NoTable => "the switch has no forwarding table",
+            DropReason::UnknownDestination => "no port owns the destination LID",
+            DropReason::UnknownSource => "no port owns the source LID",
+            DropReason::WrongEndpoint => "the path ends at a node that is not the destination",
+        })
+    }
+}
+
 /// Bytes that could not be delivered, grouped by where and why they stopped.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Undelivered {
@@ -88,6 +103,36 @@ pub struct RegionLoads {
 }
 
 impl RegionLoads {
+    /// The element-wise sum of several regions' loads: the whole run, when every region's
+    /// counters are exact deltas of monotone cumulative dumps.
+    pub fn sum<'a>(regions: impl IntoIterator<Item = &'a RegionLoads>) -> RegionLoads {
+        let mut total = RegionLoads::default();
+        for region in regions {
+            if total.rails.len() < region.rails.len() {
+                total.rails.resize(region.rails.len(), RailLoad::default());
+            }
+            for (sum, rail) in total.rails.iter_mut().zip(&region.rails) {
+                if sum.bytes.len() < rail.bytes.len() {
+                    sum.bytes.resize(rail.bytes.len(), 0);
+                }
+                for (a, b) in sum.bytes.iter_mut().zip(&rail.bytes) {
+                    *a += b;
+                }
+                sum.injected += rail.injected;
+                sum.delivered += rail.delivered;
+                sum.undelivered += rail.undelivered;
+                sum.undelivered_detail.extend(rail.undelivered_detail.iter().cloned());
+            }
+            total.intra_node_bytes += region.intra_node_bytes;
+            total.unplaced_bytes += region.unplaced_bytes;
+            total.dumptime = total.dumptime.max(region.dumptime);
+        }
+        for rail in &mut total.rails {
+            rail.undelivered_detail = merge_undelivered(std::mem::take(&mut rail.undelivered_detail));
+        }
+        total
+    }
+
     pub fn key(&self) -> RegionKey {
         self.region.map_or(RegionKey::Total, RegionKey::Region)
     }
@@ -107,4 +152,25 @@ impl Loads {
             RegionKey::Region(n) => self.regions.iter().find(|r| r.region == Some(n)),
         }
     }
+}
+
+/// Adds up entries with the same place, destination and reason; largest first.
+pub fn merge_undelivered(entries: Vec<Undelivered>) -> Vec<Undelivered> {
+    let mut merged: std::collections::HashMap<(Option<NodeIndex>, Lid, DropReason), u64> =
+        std::collections::HashMap::new();
+    for u in entries {
+        *merged.entry((u.at, u.destination, u.reason)).or_insert(0) += u.bytes;
+    }
+    let mut out: Vec<Undelivered> = merged
+        .into_iter()
+        .map(|((at, destination, reason), bytes)| Undelivered { at, destination, reason, bytes })
+        .collect();
+    out.sort_by(|a, b| {
+        b.bytes
+            .cmp(&a.bytes)
+            .then(a.destination.cmp(&b.destination))
+            .then(a.reason.cmp(&b.reason))
+            .then(a.at.cmp(&b.at))
+    });
+    out
 }

@@ -6,7 +6,7 @@ use crate::model::{Cluster, EpochMicros, Warning};
 
 use super::accumulate::accumulate;
 use super::flows::{FlowBuilder, FlowSet, HostMap, RailPolicy, RankTraffic};
-use super::loads::{Loads, RegionLoads};
+use super::loads::{Loads, RailLoad, RegionLoads};
 
 /// The counters of one region (or of the cumulative total) for every rank.
 #[derive(Clone, Debug, Default)]
@@ -43,12 +43,14 @@ pub fn region_loads(cluster: &Cluster, input: &RegionInput<'_>, flows: &FlowSet)
     }
 }
 
-/// Loads for every region and the total. Warnings name each distinct placement problem once,
+/// Loads for every region and the total. With `total: None` the total is the sum of the
+/// regions (exact when the dumps were monotone, and then cheaper than tracing again); otherwise
+/// the given cumulative counters are traced. Warnings name each distinct placement problem once,
 /// and any rail whose accounting does not balance (a bug, reported rather than hidden).
 pub fn compute_loads(
     cluster: &Cluster,
     regions: &[RegionInput<'_>],
-    total: &RegionInput<'_>,
+    total: Option<&RegionInput<'_>>,
     options: &LoadOptions,
     source: &str,
 ) -> (Loads, Vec<Warning>) {
@@ -58,8 +60,17 @@ pub fn compute_loads(
         let flows = builder.flows(&input.ranks);
         loads.regions.push(region_loads(cluster, input, &flows));
     }
-    let flows = builder.flows(&total.ranks);
-    loads.total = region_loads(cluster, total, &flows);
+    loads.total = match total {
+        Some(total) => {
+            let flows = builder.flows(&total.ranks);
+            region_loads(cluster, total, &flows)
+        }
+        None => {
+            let mut sum = RegionLoads::sum(&loads.regions);
+            sum.rails.resize_with(cluster.rails.len(), || RailLoad::with_link_ends(0));
+            sum
+        }
+    };
     let mut warnings = builder.warnings(source);
     for region in loads.regions.iter().chain([&loads.total]) {
         for (r, rail) in region.rails.iter().enumerate() {

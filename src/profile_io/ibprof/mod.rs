@@ -1,11 +1,58 @@
-//! The ibprof v1 traffic profile: reader and writer (format: `docs/formats/ibprof.md`).
+//! The ibprof v1 traffic profile: reader and writer. The format is pinned in
+//! `docs/formats/ibprof.md`; in short:
+//!
+//! ```text
+//! ibprof 1
+//! job ranks 2 mpi "Open MPI 4.1.5" source pmpi
+//! rank 0 host n0001 pid 4242 starttime 1700000000.000000
+//! port 0 device mlx5_0 portnum 1 guid 0x0002c903000a0001 lid 0x0001
+//! region 1 name "exchange" dumptime 1700000001.500000
+//! peer 1 sent 1048576 recv 1048576
+//! lid 0 0x0002 sent 1048576 recv 0
+//! ```
+//!
+//! Every dump is cumulative since `starttime`; per-region deltas are derived in
+//! [`crate::model::regions`]. Anything unusable in a line is a [`Warning`] with file and line;
+//! only a file without the `ibprof 1` header (or one that cannot be read) is a [`ParseError`].
+//!
+//! Speed: the reader works on the bytes of the text, parses numbers by hand, takes a fast path
+//! for canonical `peer` and `lid` lines, and parses rank sections in parallel (`read.rs`).
 
+mod chunk;
+mod files;
 mod read;
 mod tokens;
 mod write;
 
-pub use read::{MAX_RANKS, parse_profile, read_profile};
+use std::path::Path;
+
+use crate::model::{Profile, Warning};
+
+use super::error::ParseError;
+
 pub use write::write_profile;
+
+/// The most ranks a job may have (`job ranks`, `rank R`, `peer R`): 16,777,216. Larger numbers
+/// are warnings. Nothing is allocated by these numbers; the bound only rejects nonsense.
+pub const MAX_RANKS: u32 = 1 << 24;
+
+/// Local port indices of a rank are `0..MAX_PORTS`.
+pub const MAX_PORTS: u32 = 256;
+
+/// The largest LID mask control: InfiniBand's LMC has 3 bits.
+pub const MAX_LMC: u32 = 7;
+
+/// Reads a profile file (plain or gzip, detected by its magic bytes) or a directory of
+/// `*.ibprof` / `*.ibprof.gz` files, merged in name order.
+pub fn read_profile(path: &Path) -> Result<(Profile, Vec<Warning>), ParseError> {
+    files::read_path(path)
+}
+
+/// Parses ibprof v1 text; `display_path` names it in warnings and errors.
+pub fn parse_profile(text: &str, display_path: &str) -> Result<(Profile, Vec<Warning>), ParseError> {
+    let parsed = read::parse_text(text, display_path)?;
+    Ok((parsed.profile, parsed.warnings))
+}
 
 #[cfg(test)]
 mod tests;

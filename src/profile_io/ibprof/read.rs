@@ -1,501 +1,216 @@
-//! Reading ibprof v1 (see `docs/formats/ibprof.md`).
+//! Reading one ibprof text: cut it into chunks at lines that start a rank section, parse the
+//! chunks in parallel (rayon), then join them in file order with absolute line numbers.
 //!
-//! A profile can be 100+ MB of `peer` lines, so the text is cut at `rank` lines into sections
-//! that are parsed in parallel; warnings keep their file line numbers and their order.
+//! Why cut at `rank` lines: a rank's section is self-contained (its ports, regions and counters),
+//! so the only state a chunk needs is the job line from the prelude. Chunks hold whole sections,
+//! about 1/64 of the text each: an all-to-all profile of 1,296 ranks (107 MB) makes 64 chunks of
+//! ~20 sections, enough to keep every core busy to the end.
 
-use std::borrow::Cow;
 use std::collections::HashMap;
-use std::path::Path;
 
 use rayon::prelude::*;
 
-use crate::model::{
-    Dump, EpochMicros, Guid, Lid, LidBytes, LocalPort, PeerBytes, Profile, ProfileSource, RankSection,
-    Warning,
-};
-use crate::profile_io::{Input, ParseError};
+use crate::model::{Profile, Warning};
+use crate::profile_io::error::ParseError;
+use crate::profile_io::line_warnings::MAX_LINE_WARNINGS;
 
-use super::tokens::tokenize;
+use super::chunk::{Chunk, Context, Job, parse_chunk};
 
-/// More ranks than any machine has had; a larger claim is a corrupt file, not a job.
-pub const MAX_RANKS: u32 = 1 << 24;
-
-/// Reads a profile file (plain or gzip), or merges every `*.ibprof[.gz]` file of a directory.
-pub fn read_profile(path: &Path) -> Result<(Profile, Vec<Warning>), ParseError> {
-    if path.is_dir() {
-        return read_directory(path);
-    }
-    let (input, mut warnings) = Input::open(path)?;
-    let (profile, more) = parse_profile(input.text(), input.display())?;
-    warnings.extend(more);
-    Ok((profile, warnings))
+/// One parsed text, with what a directory merge needs to know about it.
+#[derive(Debug)]
+pub(super) struct Parsed {
+    pub profile: Profile,
+    pub warnings: Vec<Warning>,
+    /// The job line and its line number, if the text had one.
+    pub job: Option<(Job, usize)>,
+    /// The line of each rank's `rank` line, aligned with `profile.ranks`.
+    pub rank_lines: Vec<usize>,
 }
 
-fn read_directory(dir: &Path) -> Result<(Profile, Vec<Warning>), ParseError> {
-    let display = dir.display().to_string();
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .map_err(|e| ParseError::io(&display, e))?
-        .filter_map(|entry| entry.ok().map(|e| e.path()))
-        .filter(|p| {
-            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            p.is_file() && (name.ends_with(".ibprof") || name.ends_with(".ibprof.gz"))
-        })
-        .collect();
-    files.sort();
-    if files.is_empty() {
-        return Err(ParseError::invalid(display, "no *.ibprof files in this directory"));
-    }
-    let parsed: Vec<(Profile, Vec<Warning>)> =
-        files.par_iter().map(|f| read_profile(f)).collect::<Result<_, _>>()?;
-    let mut merged = Profile::default();
-    let mut warnings = Vec::new();
-    let mut seen: HashMap<u32, String> = HashMap::new();
-    for ((profile, more), file) in parsed.into_iter().zip(&files) {
-        warnings.extend(more);
-        let file = file.display().to_string();
-        if merged.ranks.is_empty() && merged.job_ranks == 0 {
-            (merged.job_ranks, merged.mpi, merged.source) =
-                (profile.job_ranks, profile.mpi.clone(), profile.source);
-        } else if (profile.job_ranks, &profile.mpi, profile.source)
-            != (merged.job_ranks, &merged.mpi, merged.source)
-        {
-            warnings.push(Warning::in_file(
-                &file,
-                "its job line differs from the first file's; the first is kept",
-            ));
-        }
-        for rank in profile.ranks {
-            match seen.get(&rank.rank) {
-                Some(first) => warnings.push(Warning::in_file(
-                    &file,
-                    format!("rank {} is also in {first}; this copy is skipped", rank.rank),
-                )),
-                None => {
-                    seen.insert(rank.rank, file.clone());
-                    merged.ranks.push(rank);
-                }
-            }
-        }
-    }
-    merged.ranks.sort_by_key(|r| r.rank);
-    Ok((merged, warnings))
+/// Chunks are at least this big, so that small files are not cut into crumbs.
+const MIN_CHUNK_BYTES: usize = 64 * 1024;
+
+/// How many chunks a large text is cut into (a few per core keeps the cores evenly busy).
+const CHUNKS: usize = 64;
+
+/// True if a line starting at `at` is a `rank` line (`rank` and a space or tab).
+fn is_rank_line(bytes: &[u8], at: usize) -> bool {
+    bytes.get(at..at + 5).is_some_and(|w| w.starts_with(b"rank") && matches!(w[4], b' ' | b'\t'))
 }
 
-/// The job line's contents.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-struct Job {
-    ranks: u32,
-    mpi: Option<String>,
-    source: Option<ProfileSource>,
+/// The first `rank` line starting at or after byte `from`.
+fn next_rank_line(text: &str, from: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    if from == 0 && is_rank_line(bytes, 0) {
+        return Some(0);
+    }
+    // From the byte before `from`, so that a line starting exactly at `from` is found. Bytes,
+    // not `str` slicing: `from` need not be a character boundary.
+    let mut search = from.saturating_sub(1);
+    while let Some(newline) = bytes.get(search..)?.iter().position(|&b| b == b'\n') {
+        let at = search + newline + 1;
+        if is_rank_line(bytes, at) {
+            return Some(at);
+        }
+        search = at;
+    }
+    None
 }
 
-/// Parses profile text; `display` names the file in warnings.
-pub fn parse_profile(text: &str, display: &str) -> Result<(Profile, Vec<Warning>), ParseError> {
-    let mut warnings = Vec::new();
-    let body_start = text.find("\nrank").map_or(text.len(), |i| i + 1);
-    let (job, header_lines) = parse_header(&text[..body_start], display, &mut warnings)?;
-    let chunks = chunk_starts(text, body_start);
-    let first_lines: Vec<usize> = {
-        let counts: Vec<usize> = chunks
-            .par_windows(2)
-            .map(|w| text.as_bytes()[w[0]..w[1]].iter().filter(|&&b| b == b'\n').count())
-            .collect();
-        let mut line = header_lines + 1;
-        let mut out = Vec::with_capacity(counts.len());
-        for c in counts {
-            out.push(line);
-            line += c;
-        }
-        out
-    };
-    let parsed: Vec<(Vec<RankSection>, Vec<Warning>)> = chunks
-        .par_windows(2)
-        .zip(first_lines.par_iter())
-        .map(|(w, &first_line)| SectionParser::new(display, &job).parse(&text[w[0]..w[1]], first_line))
-        .collect();
-    let mut profile = Profile { job_ranks: job.ranks, mpi: job.mpi, source: job.source, ranks: Vec::new() };
-    for (sections, more) in parsed {
-        profile.ranks.extend(sections);
-        warnings.extend(more);
-    }
-    let mut seen = std::collections::HashSet::new();
-    profile.ranks.retain(|r| {
-        let first = seen.insert(r.rank);
-        if !first {
-            warnings.push(Warning::in_file(
-                display,
-                format!("rank {} has a second section; it is skipped", r.rank),
-            ));
-        }
-        first
-    });
-    if profile.job_ranks > 0 {
-        for r in profile.ranks.iter().filter(|r| r.rank >= profile.job_ranks) {
-            warnings.push(Warning::in_file(
-                display,
-                format!("rank {} is outside `job ranks {}`", r.rank, profile.job_ranks),
-            ));
-        }
-    }
-    Ok((profile, warnings))
-}
-
-/// Byte offsets where rank sections start (plus the end), at most a few hundred chunks.
-fn chunk_starts(text: &str, body_start: usize) -> Vec<usize> {
-    let mut starts = vec![body_start];
-    let target = (text.len() - body_start) / 256 + 1;
-    let mut from = body_start;
-    while from < text.len() {
-        let probe = (from + target).min(text.len());
-        match text[probe..].find("\nrank") {
-            Some(i) if probe + i + 1 < text.len() => {
-                from = probe + i + 1;
-                starts.push(from);
-            }
-            _ => break,
-        }
-    }
-    starts.push(text.len());
-    starts.dedup();
-    if starts.len() == 1 {
-        starts.push(text.len());
+/// Where chunks start: the first at the first `rank` line (before it is the prelude), then the
+/// first `rank` line after every chunk-size step. Only the bytes after each step are searched,
+/// not the whole text.
+fn chunk_starts(text: &str) -> Vec<usize> {
+    let step = (text.len() / CHUNKS).max(MIN_CHUNK_BYTES);
+    let mut starts = Vec::new();
+    let mut next = next_rank_line(text, 0);
+    while let Some(at) = next {
+        starts.push(at);
+        next = next_rank_line(text, at + step);
     }
     starts
 }
 
-fn parse_header(
-    header: &str,
-    display: &str,
-    warnings: &mut Vec<Warning>,
-) -> Result<(Job, usize), ParseError> {
-    let mut tokens = Vec::new();
-    let mut job = None;
-    let mut version_seen = false;
-    let mut lines = 0;
-    for (i, line) in header.lines().enumerate() {
-        lines = i + 1;
-        let n = i + 1;
-        if let Err(e) = tokenize(line, &mut tokens) {
-            warnings.push(Warning::at(display, n, format!("{e}; line skipped")));
-            continue;
-        }
-        let Some(first) = tokens.first() else { continue };
-        if !version_seen {
-            return match (first.as_ref(), tokens.get(1).map(Cow::as_ref)) {
-                ("ibprof", Some("1")) => {
-                    version_seen = true;
-                    continue;
-                }
-                ("ibprof", Some(v)) => Err(ParseError::syntax(
-                    display,
-                    n,
-                    format!("ibprof version {v} is not supported (only 1)"),
-                )),
-                _ => Err(ParseError::syntax(
-                    display,
-                    n,
-                    "not an ibprof profile: the first line must be `ibprof 1`",
-                )),
-            };
-        }
-        match first.as_ref() {
-            "job" => match parse_job(&tokens) {
-                Ok(j) if job.is_none() => job = Some(j),
-                Ok(_) => warnings.push(Warning::at(display, n, "a second job line; skipped")),
-                Err(e) => warnings.push(Warning::at(display, n, format!("{e}; line skipped"))),
-            },
-            other => warnings.push(Warning::at(
+/// Parses a whole ibprof v1 text. `display` names it in warnings and errors.
+pub(super) fn parse_text(text: &str, display: &str) -> Result<Parsed, ParseError> {
+    let starts = chunk_starts(text);
+    let prelude_end = starts.first().copied().unwrap_or(text.len());
+    let prelude = parse_chunk(&text[..prelude_end], true, &Context::default())
+        .map_err(|(line, message)| ParseError::syntax(display, line, message))?;
+    if !prelude.header_seen {
+        return Err(match starts.is_empty() {
+            true => ParseError::invalid(display, "empty profile: no `ibprof 1` header line"),
+            false => ParseError::syntax(
                 display,
-                n,
-                format!("`{other}` before the first rank line; skipped"),
-            )),
-        }
+                prelude.lines + 1,
+                "not an ibprof profile: a `rank` line before the `ibprof 1` header",
+            ),
+        });
     }
-    if !version_seen {
-        return Err(ParseError::syntax(
-            display,
-            1,
-            "not an ibprof profile: the first line must be `ibprof 1`",
-        ));
-    }
-    if job.is_none() {
-        warnings.push(Warning::in_file(display, "no job line; the rank count is unknown"));
-    }
-    Ok((job.unwrap_or_default(), lines))
+    let ctx = Context { job: prelude.job.clone() };
+    let chunks: Vec<Chunk> = starts
+        .par_iter()
+        .enumerate()
+        .map(|(i, &start)| {
+            let end = starts.get(i + 1).copied().unwrap_or(text.len());
+            // A section chunk never fails: only the prelude checks the header.
+            parse_chunk(&text[start..end], false, &ctx).unwrap_or_default()
+        })
+        .collect();
+    Ok(assemble(text, display, prelude, chunks))
 }
 
-fn parse_job(tokens: &[Cow<'_, str>]) -> Result<Job, String> {
-    let mut job = Job::default();
-    let mut saw_ranks = false;
-    for pair in tokens[1..].chunks(2) {
-        let [key, value] = pair else { return Err(format!("`{}` has no value", pair[0])) };
-        match key.as_ref() {
-            "ranks" => {
-                job.ranks = number(value)?;
-                if job.ranks > MAX_RANKS {
-                    return Err(format!(
-                        "{} ranks is more than the {MAX_RANKS} a profile may claim",
-                        job.ranks
-                    ));
+/// Joins the chunks in order: absolute line numbers, duplicate ranks, the job, warnings in
+/// line order with the usual cap.
+fn assemble(text: &str, display: &str, mut prelude: Chunk, chunks: Vec<Chunk>) -> Parsed {
+    let job = prelude.job.take();
+    let mut lines: Vec<(usize, String)> = Vec::new();
+    let mut suppressed = 0;
+    let mut file_notes: Vec<String> = Vec::new();
+    let mut max_rank_seen = None;
+    let mut profile = Profile::default();
+    let mut rank_lines = Vec::new();
+    let mut first_line_of: HashMap<u32, usize> = HashMap::new();
+    let mut offset = 0;
+    // The prelude can hold sections too: a first `rank` line indented is not a chunk boundary.
+    for chunk in std::iter::once(prelude).chain(chunks) {
+        suppressed += chunk.suppressed;
+        lines.extend(chunk.warnings.into_iter().map(|(line, message)| (offset + line, message)));
+        max_rank_seen = max_rank_seen.max(chunk.max_rank_seen);
+        for (line, section) in chunk.sections {
+            let line = offset + line;
+            match first_line_of.get(&section.rank) {
+                Some(first) => lines.push((
+                    line,
+                    format!(
+                        "rank {} appears again (first on line {first}); this section is skipped",
+                        section.rank
+                    ),
+                )),
+                None => {
+                    first_line_of.insert(section.rank, line);
+                    rank_lines.push(line);
+                    profile.ranks.push(section);
                 }
-                saw_ranks = true;
-            }
-            "mpi" => job.mpi = Some(value.to_string()),
-            "source" => {
-                job.source = Some(ProfileSource::parse(value).ok_or(format!("unknown source `{value}`"))?)
-            }
-            other => return Err(format!("unknown job field `{other}`")),
-        }
-    }
-    if !saw_ranks {
-        return Err("the job line has no `ranks N`".into());
-    }
-    Ok(job)
-}
-
-fn number<T: std::str::FromStr>(text: &str) -> Result<T, String> {
-    text.parse().map_err(|_| format!("`{text}` is not a valid number here"))
-}
-
-/// Parses the lines of one or more rank sections.
-struct SectionParser<'a> {
-    display: &'a str,
-    job: &'a Job,
-    sections: Vec<RankSection>,
-    warnings: Vec<Warning>,
-    /// For duplicate peers in the current dump: `peer_stamp[p] == dump_serial` if seen, at `peer_slot[p]`.
-    peer_stamp: Vec<u32>,
-    peer_slot: Vec<u32>,
-    dump_serial: u32,
-    lid_slots: HashMap<(u32, Lid), usize>,
-    /// After an unusable `rank` line, its section's lines are skipped (one warning says so).
-    skip_section: bool,
-    /// After an out-of-order `region` line, its counters are skipped likewise.
-    skip_region: bool,
-}
-
-impl<'a> SectionParser<'a> {
-    fn new(display: &'a str, job: &'a Job) -> Self {
-        SectionParser {
-            display,
-            job,
-            sections: Vec::new(),
-            warnings: Vec::new(),
-            peer_stamp: Vec::new(),
-            peer_slot: Vec::new(),
-            dump_serial: 0,
-            lid_slots: HashMap::new(),
-            skip_section: false,
-            skip_region: false,
-        }
-    }
-
-    fn parse(mut self, text: &str, first_line: usize) -> (Vec<RankSection>, Vec<Warning>) {
-        let mut tokens = Vec::with_capacity(8);
-        for (i, line) in text.lines().enumerate() {
-            let n = first_line + i;
-            if let Err(e) = tokenize(line, &mut tokens) {
-                self.warn(n, format!("{e}; line skipped"));
-                continue;
-            }
-            if tokens.is_empty() {
-                continue;
-            }
-            if let Err(message) = self.line(&tokens) {
-                self.warn(n, format!("{message}; line skipped"));
             }
         }
-        (self.sections, self.warnings)
+        offset += chunk.lines;
     }
-
-    fn warn(&mut self, line: usize, message: String) {
-        self.warnings.push(Warning::at(self.display, line, message));
-    }
-
-    fn line(&mut self, t: &[Cow<'_, str>]) -> Result<(), String> {
-        let keyword = t[0].as_ref();
-        if keyword == "rank" {
-            self.skip_section = false;
-            self.skip_region = false;
-        } else if self.skip_section || (self.skip_region && keyword != "region") {
-            return Ok(());
-        }
-        match keyword {
-            "peer" => self.peer(t),
-            "lid" => self.lid(t),
-            "region" => self.region(t),
-            "port" => self.port(t),
-            "rank" => self.rank(t).map_err(|e| {
-                self.skip_section = true;
-                format!("{e}; the whole rank section is skipped")
-            }),
-            "ibprof" if t.get(1).map(Cow::as_ref) == Some("1") => Ok(()),
-            "job" => match parse_job(t) {
-                Ok(j) if j == *self.job => Ok(()),
-                Ok(_) => Err("a job line that differs from the header's".into()),
-                Err(e) => Err(e),
-            },
-            other => Err(format!("unknown keyword `{other}`")),
+    let last = text.rsplit('\n').next().unwrap_or("");
+    if !last.trim().is_empty() {
+        const CUT: &str = "the file ends without a line end; its last line may be truncated";
+        match lines.iter_mut().rev().find(|(line, _)| *line == offset) {
+            Some((_, message)) => message.push_str(&format!(" ({CUT})")),
+            None => lines.push((offset, CUT.into())),
         }
     }
-
-    fn section(&mut self) -> Result<&mut RankSection, String> {
-        self.sections.last_mut().ok_or_else(|| "outside a rank section".to_string())
-    }
-
-    fn dump(&mut self, what: &str) -> Result<&mut Dump, String> {
-        let section = self.section()?;
-        section.dumps.last_mut().ok_or_else(|| format!("`{what}` before the rank's first region line"))
-    }
-
-    fn rank(&mut self, t: &[Cow<'_, str>]) -> Result<(), String> {
-        let rank = number(t.get(1).ok_or("`rank` needs a number")?)?;
-        let mut section = RankSection { rank, ..Default::default() };
-        let (mut host, mut start) = (false, false);
-        for pair in t[2..].chunks(2) {
-            let [key, value] = pair else { return Err(format!("`{}` has no value", pair[0])) };
-            match key.as_ref() {
-                "host" => (section.host, host) = (value.to_string(), true),
-                "pid" => section.pid = Some(number(value)?),
-                "starttime" => {
-                    section.starttime =
-                        EpochMicros::parse(value).ok_or(format!("`{value}` is not a time"))?;
-                    start = true;
-                }
-                other => return Err(format!("unknown rank field `{other}`")),
-            }
+    match &job {
+        Some((job, _)) => {
+            profile.job_ranks = job.ranks.unwrap_or_else(|| max_rank_seen.map_or(0, |m| m.saturating_add(1)));
+            profile.mpi = job.mpi.clone();
+            profile.source = job.source;
         }
-        if !host || !start {
-            return Err(format!("rank {rank} needs `host H` and `starttime T`"));
-        }
-        self.sections.push(section);
-        Ok(())
-    }
-
-    fn port(&mut self, t: &[Cow<'_, str>]) -> Result<(), String> {
-        let mut port =
-            LocalPort { index: number(t.get(1).ok_or("`port` needs an index")?)?, ..Default::default() };
-        let (mut guid, mut lid) = (false, false);
-        for pair in t[2..].chunks(2) {
-            let [key, value] = pair else { return Err(format!("`{}` has no value", pair[0])) };
-            match key.as_ref() {
-                "device" => port.device = Some(value.to_string()),
-                "portnum" => port.portnum = Some(number(value)?),
-                "guid" => {
-                    (port.guid, guid) =
-                        (Guid::parse_hex(value).ok_or(format!("`{value}` is not a GUID"))?, true)
-                }
-                "lid" => {
-                    (port.lid, lid) = (Lid::parse_hex(value).ok_or(format!("`{value}` is not a LID"))?, true)
-                }
-                "lmc" => {
-                    port.lmc = number(value)?;
-                    if port.lmc > 7 {
-                        return Err(format!("LMC {} is over 7", port.lmc));
-                    }
-                }
-                other => return Err(format!("unknown port field `{other}`")),
-            }
-        }
-        if !guid || !lid {
-            return Err("a port line needs `guid` and `lid`".into());
-        }
-        let section = self.section()?;
-        if section.ports.iter().any(|p| p.index == port.index) {
-            return Err(format!("port {} is declared twice", port.index));
-        }
-        section.ports.push(port);
-        Ok(())
-    }
-
-    fn region(&mut self, t: &[Cow<'_, str>]) -> Result<(), String> {
-        let mut dump =
-            Dump { region: number(t.get(1).ok_or("`region` needs a number")?)?, ..Default::default() };
-        let mut time = false;
-        for pair in t[2..].chunks(2) {
-            let [key, value] = pair else { return Err(format!("`{}` has no value", pair[0])) };
-            match key.as_ref() {
-                "name" => dump.name = Some(value.to_string()),
-                "dumptime" => {
-                    (dump.dumptime, time) =
-                        (EpochMicros::parse(value).ok_or(format!("`{value}` is not a time"))?, true)
-                }
-                other => return Err(format!("unknown region field `{other}`")),
-            }
-        }
-        if !time {
-            return Err("a region line needs `dumptime T`".into());
-        }
-        self.skip_region = false;
-        let section = self.section()?;
-        if let Some(last) = section.dumps.last()
-            && last.region >= dump.region
-        {
-            let last = last.region;
-            self.skip_region = true;
-            return Err(format!(
-                "region {} does not follow region {last}; its counters are skipped",
-                dump.region
+        None => {
+            profile.job_ranks = max_rank_seen.map_or(0, |m| m.saturating_add(1));
+            file_notes.push(format!(
+                "no `job` line; job ranks taken as {}, one more than the highest rank or peer",
+                profile.job_ranks
             ));
         }
-        section.dumps.push(dump);
-        self.dump_serial += 1;
-        self.lid_slots.clear();
-        Ok(())
+    }
+    Parsed { profile, warnings: finish_warnings(display, lines, suppressed, file_notes), job, rank_lines }
+}
+
+/// Sorts line warnings by line (stable), keeps the first [`MAX_LINE_WARNINGS`], counts the rest.
+fn finish_warnings(
+    display: &str,
+    mut lines: Vec<(usize, String)>,
+    mut suppressed: usize,
+    file_notes: Vec<String>,
+) -> Vec<Warning> {
+    lines.sort_by_key(|(line, _)| *line);
+    if lines.len() > MAX_LINE_WARNINGS {
+        suppressed += lines.len() - MAX_LINE_WARNINGS;
+        lines.truncate(MAX_LINE_WARNINGS);
+    }
+    let mut warnings: Vec<Warning> =
+        lines.into_iter().map(|(line, message)| Warning::at(display, line, message)).collect();
+    warnings.extend(file_notes.into_iter().map(|message| Warning::in_file(display, message)));
+    if suppressed > 0 {
+        warnings.push(Warning::in_file(
+            display,
+            format!("{suppressed} more problem lines not listed (only the first {MAX_LINE_WARNINGS} are)"),
+        ));
+    }
+    warnings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunks_start_only_at_lines_beginning_with_the_rank_keyword() {
+        let text =
+            "ibprof 1\nrank 0 host a starttime 1\n  rank 1\nranks 2\n# rank 3\nrank\t4 host b starttime 1\n";
+        assert_eq!(next_rank_line(text, 0), Some(9));
+        let after = next_rank_line(text, 10).unwrap();
+        assert_eq!(&text[after..after + 6], "rank\t4");
+        assert_eq!(next_rank_line(text, after + 1), None);
+        assert_eq!(next_rank_line("rank 0 host a\n", 0), Some(0));
+        assert_eq!(next_rank_line("rank", 0), None);
+        assert_eq!(next_rank_line("x", 5), None);
+        let wide = "ibprof 1\nrank 0 host \"é\" starttime 1\nrank 1 host b starttime 1\n";
+        assert_eq!(next_rank_line(wide, 22), Some(38));
     }
 
-    fn counters(t: &[Cow<'_, str>], at: usize) -> Result<(u64, u64), String> {
-        match t.get(at..) {
-            Some([s, sent, r, recv]) if s == "sent" && r == "recv" => Ok((number(sent)?, number(recv)?)),
-            _ => Err("expected `sent B recv B`".into()),
-        }
-    }
-
-    fn peer(&mut self, t: &[Cow<'_, str>]) -> Result<(), String> {
-        let peer: u32 = number(t.get(1).ok_or("`peer` needs a rank")?)?;
-        let (sent, recv) = Self::counters(t, 2)?;
-        let limit = if self.job.ranks > 0 { self.job.ranks } else { MAX_RANKS };
-        if peer >= limit {
-            return Err(format!("peer {peer} is outside the job's {limit} ranks"));
-        }
-        let serial = self.dump_serial;
-        let p = peer as usize;
-        if self.peer_stamp.len() <= p {
-            self.peer_stamp.resize(p + 1, 0);
-            self.peer_slot.resize(p + 1, 0);
-        }
-        let duplicate = self.peer_stamp[p] == serial;
-        let slot = self.peer_slot[p] as usize;
-        let dump = self.dump("peer")?;
-        if duplicate {
-            let entry = &mut dump.peers[slot];
-            entry.sent = entry.sent.saturating_add(sent);
-            entry.recv = entry.recv.saturating_add(recv);
-            return Err(format!("peer {peer} appears twice in this region; the counts were added"));
-        }
-        let index = dump.peers.len() as u32;
-        dump.peers.push(PeerBytes { peer, sent, recv });
-        self.peer_stamp[p] = serial;
-        self.peer_slot[p] = index;
-        Ok(())
-    }
-
-    fn lid(&mut self, t: &[Cow<'_, str>]) -> Result<(), String> {
-        let port: u32 = number(t.get(1).ok_or("`lid` needs a port index")?)?;
-        let lid_text = t.get(2).ok_or("`lid` needs a LID")?;
-        let lid = Lid::parse_hex(lid_text).ok_or(format!("`{lid_text}` is not a LID"))?;
-        let (sent, recv) = Self::counters(t, 3)?;
-        let existing = self.lid_slots.get(&(port, lid)).copied();
-        let dump = self.dump("lid")?;
-        if let Some(slot) = existing {
-            let entry = &mut dump.lids[slot];
-            entry.sent = entry.sent.saturating_add(sent);
-            entry.recv = entry.recv.saturating_add(recv);
-            return Err(format!("port {port} LID {lid} appears twice in this region; the counts were added"));
-        }
-        let index = dump.lids.len();
-        dump.lids.push(LidBytes { port, lid, sent, recv });
-        self.lid_slots.insert((port, lid), index);
-        Ok(())
+    #[test]
+    fn large_texts_are_cut_into_chunks_at_rank_lines() {
+        let section = format!("rank 0 host a starttime 1\n{}", "peer 1 sent 1 recv 1\n".repeat(1000));
+        let text = format!("ibprof 1\n{}", section.repeat(400));
+        let starts = chunk_starts(&text);
+        assert!(starts.len() > 16 && starts.len() <= CHUNKS + 1, "{}", starts.len());
+        assert!(starts.iter().all(|&at| text[at..].starts_with("rank 0 ")));
+        assert!(starts.windows(2).all(|w| w[0] < w[1]));
     }
 }

@@ -1,0 +1,89 @@
+//! The `shoal` command line, run as a user would run it.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn shoal(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_shoal"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("shoal runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+const RAIL0: &str = "sample-data/tworail/rail0";
+const RAIL1: &str = "sample-data/tworail/rail1";
+const SORT: &str = "sample-data/tworail/samplesort.ibprof.gz";
+
+#[test]
+fn trace_prints_the_documented_json_from_source_ca_to_destination_ca() {
+    let (ok, out, _) = shoal(&["trace", RAIL0, "--from", "0x0118", "--to", "0x010c", "--json"]);
+    assert!(ok);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["delivered"], true);
+    let hops = json["hops"].as_array().unwrap();
+    assert_eq!(hops.first().unwrap()["name"], "stor04 HCA-1");
+    assert_eq!(hops.last().unwrap()["name"], "n0222 HCA-1");
+    assert_eq!(hops[1]["in_port"], 8);
+    assert_eq!(hops[1]["out_port"], 13);
+    for key in ["guid", "name", "lid", "in_port", "out_port"] {
+        assert!(hops[2].get(key).is_some(), "{key}");
+    }
+}
+
+#[test]
+fn an_undeliverable_trace_says_where_it_stopped_and_exits_non_zero() {
+    let (ok, out, err) = shoal(&["trace", RAIL0, "--from", "0x0118", "--to", "0x0fff"]);
+    assert!(!ok);
+    assert!(out.contains("NOT delivered"));
+    assert!(err.contains("does not reach"));
+}
+
+#[test]
+fn convert_writes_node_and_link_tables_with_a_row_per_link_per_region() {
+    let dir = std::env::temp_dir().join(format!("shoal-cli-convert-{}", std::process::id()));
+    let (ok, out, err) = shoal(&["convert", RAIL0, RAIL1, "--profile", SORT, "--out", dir.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    assert!(out.contains("nodes.csv") && out.contains("links.csv"));
+    let links = std::fs::read_to_string(dir.join("links.csv")).unwrap();
+    let nodes = std::fs::read_to_string(dir.join("nodes.csv")).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(links.lines().count() - 1, (742 + 736) * 3, "two regions plus the total");
+    assert!(links.lines().any(|l| l.ends_with(",total,0,0")), "unused links are kept");
+    assert!(nodes.lines().skip(1).all(|l| l.split(',').count() == 7));
+}
+
+#[test]
+fn hot_names_the_busiest_link_end_and_who_filled_it() {
+    let (ok, out, err) = shoal(&["hot", RAIL0, RAIL1, "--profile", SORT, "--region", "2", "--top", "3"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("region 2 \"exchange\""));
+    assert_eq!(out.lines().filter(|l| l.contains("->") && l.contains('%')).count(), 3);
+    assert!(out.lines().any(|l| l.trim_start().starts_with('n') && l.contains(" -> ")));
+}
+
+#[test]
+fn bad_inputs_are_errors_on_stderr_with_a_non_zero_exit() {
+    let (ok, _, err) = shoal(&["info", "/nonexistent/rail"]);
+    assert!(!ok);
+    assert!(err.starts_with("shoal: error:"), "{err}");
+    let (ok, _, err) = shoal(&["hot", RAIL0, "--profile", SORT, "--region", "9"]);
+    assert!(!ok);
+    assert!(err.contains("no region 9"), "{err}");
+    let (ok, _, err) = shoal(&["convert", RAIL0, "--profile", "Cargo.toml", "--out", "/tmp/x"]);
+    assert!(!ok);
+    assert!(err.contains("ibprof 1"), "{err}");
+}
+
+#[test]
+fn warnings_are_summarised_with_a_count() {
+    let fragment =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fragments/opensm-subnet.lst");
+    let (_, _, err) = shoal(&["info", fragment.to_str().unwrap()]);
+    assert!(err.contains("warning"), "{err}");
+}
