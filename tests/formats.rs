@@ -176,3 +176,27 @@ fn a_format_directory_uses_the_topology_and_names_what_it_does_not_read() {
     assert!(warnings.iter().any(|w| w.message.contains("using the .fdbs forwarding tables; ")
         && w.message.contains("dump_fts.txt.gz is not read")));
 }
+
+#[test]
+fn the_tsubame_sized_rail_traces_ibtracerts_paths_from_the_infiniband_diags_output_too() {
+    let dir = root().join("benches/data/tsubame/rail0");
+    let recorded = ibtracert(&root().join("tests/fixtures/ibtracert/tsubame/rail0/ibtracert.txt"));
+    let (reference, _) = load(&[dir.join("opensm-subnet.lst.gz"), dir.join("opensm.fdbs.gz")]);
+    let want = summary(&reference);
+    for paths in [
+        vec![dir.join("ibnetdiscover.txt.gz"), dir.join("dump_fts.txt.gz")],
+        vec![dir.join("ibnetdiscover-p.txt.gz"), dir.join("dump_fts.txt.gz")],
+        vec![dir.join("ibdiagnet2/ibdiagnet2.db_csv.gz"), dir.join("ibdiagnet2/ibdiagnet2.fdbs.gz")],
+    ] {
+        let (fabric, warnings) = load(&paths);
+        assert_no_line_warnings(&format!("{paths:?}"), &warnings);
+        let got = summary(&fabric);
+        assert_eq!(
+            (got.links, got.lids, got.routes),
+            (want.links.clone(), want.lids.clone(), want.routes.clone())
+        );
+        for pair in &recorded {
+            assert_eq!(traced(&fabric, pair.src, pair.dst).as_ref(), Some(&pair.steps), "{paths:?}");
+        }
+    }
+}
