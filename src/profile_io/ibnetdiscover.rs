@@ -98,7 +98,7 @@ pub fn read_ibnetdiscover(input: &Input) -> Result<(Vec<LstLink<'_>>, Vec<Warnin
                 }
                 _ => {}
             }
-        } else if line.starts_with("Switch") || line.starts_with("Ca") || line.starts_with("Rt") {
+        } else if matches!(line.split_whitespace().next(), Some("Switch" | "Ca" | "Rt")) {
             match parse_block_header(line) {
                 Ok(mut header) => {
                     blocks += 1;
@@ -363,6 +363,7 @@ mod tests {
             Switch\t36 \"S-0002c90200010001\"\t\t# \"MF0;tb-L1-01:SX6036/U1       \" enhanced port 0 lid 128 lmc 0\n\
             [1](1/1/1)\t\"H-0002c9030001002a\"[1](2c9030001002b) \t\t# \"n0022 HCA-1            \" lid 24 4x???\n\
             src/query_smp.c:228; umad (DR path slid 0; dlid 0; 0,1,3 Attr 0x11:0) bad status 110; Connection timed out\n\
+            Can't reach node 0x0002c90200010005\n\
             [2]\t\t# unconnected\n\
             [3](1/1/3)\t\"S-0002c90200010000\"[22]\t\t# \"sw\" lid 2 ???\n";
         let input = input(text);
@@ -374,8 +375,10 @@ mod tests {
         assert_eq!((links[0].width, links[0].speed), (Some("4x"), None));
         assert_eq!((links[1].width, links[1].speed), (None, None));
         let lines: Vec<_> = warnings.iter().map(|w| w.line).collect();
-        assert_eq!(lines, vec![Some(1), Some(4)], "{warnings:?}");
-        assert!(warnings.iter().all(|w| w.message.contains("tool's error message")), "{warnings:?}");
+        assert_eq!(lines, vec![Some(1), Some(4), Some(5)], "{warnings:?}");
+        assert!(warnings[..2].iter().all(|w| w.message.contains("tool's error message")), "{warnings:?}");
+        // A stray line starting like `Ca` is not taken for a block header: the block goes on.
+        assert!(warnings[2].message.starts_with("unrecognised line"), "{}", warnings[2]);
     }
 
     #[test]

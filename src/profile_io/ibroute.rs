@@ -174,14 +174,25 @@ fn parse_chunk(text: &str, display: &str) -> Chunk {
         } else if line.ends_with("lids dumped") {
             in_block = false;
             tables.close(&mut warnings);
-        } else if line.starts_with("Lid") || line.starts_with("Port") {
-            continue; // the two column-header lines
+        } else if is_column_header(line) {
+            continue;
         } else if !skipping_multicast {
             warnings.line(number, stray::skipped(line));
         }
     }
     let tables = tables.finish(&mut warnings).into_iter().collect();
     Chunk { tables, warnings: warnings.finish(), lines, blocks, multicast }
+}
+
+/// The two column-header lines under each block header: `Lid  Out   Destination` and
+/// `Port     Info`.
+fn is_column_header(line: &str) -> bool {
+    let mut words = line.split_whitespace();
+    match words.next() {
+        Some("Lid") => words.eq(["Out", "Destination"]),
+        Some("Port") => words.eq(["Info"]),
+        _ => false,
+    }
 }
 
 fn truncate(line: &str) -> String {

@@ -8,9 +8,8 @@
 pub fn looks_like_stderr(line: &str) -> bool {
     let line = line.trim_start();
     let first = line.split_whitespace().next().unwrap_or("");
-    first.starts_with("ibwarn:")
-        || first.starts_with("ibpanic:")
-        || first.starts_with("ibwarn")
+    first.starts_with("ibwarn")
+        || first.starts_with("ibpanic")
         || line.contains("iberror:")
         || is_source_location(first)
         || line.contains("_do_madrpc")
