@@ -217,10 +217,10 @@ fn rail_name(paths: &[PathBuf], rail: RailId) -> String {
     format!("rail {rail} ({})", shown.join(", "))
 }
 
-type Parsed<'i, T> = Result<(T, Vec<Warning>), ParseError>;
+type Parsed<T> = Result<(T, Vec<Warning>), ParseError>;
 
 /// Reads the links of one topology input, whatever its kind.
-fn read_topology(kind: DumpKind, input: &Input) -> Parsed<'_, Vec<LstLink<'_>>> {
+fn read_topology(kind: DumpKind, input: &Input) -> Parsed<Vec<LstLink<'_>>> {
     match kind {
         DumpKind::LinkList => Ok(read_lst(input)),
         DumpKind::Ibdiagnet2Csv => read_db_csv(input),
@@ -230,7 +230,7 @@ fn read_topology(kind: DumpKind, input: &Input) -> Parsed<'_, Vec<LstLink<'_>>> 
     }
 }
 
-fn read_tables(kind: DumpKind, input: &Input) -> Parsed<'_, SwitchTables> {
+fn read_tables(kind: DumpKind, input: &Input) -> Parsed<SwitchTables> {
     match kind {
         DumpKind::Fdbs => parse_fdbs(input),
         DumpKind::LftsDump => parse_lfts_dump(input),
@@ -275,37 +275,7 @@ pub fn build_rail(
                 .collect::<Vec<_>>()
         },
     );
-    let mut merged: Vec<(&str, Guid, SwitchTable)> = Vec::new();
-    let mut index: HashMap<Guid, usize> = HashMap::new();
-    for (file, parsed) in tables {
-        let (switches, w) = parsed?;
-        warnings.extend(w);
-        let mut repeated: Vec<(Guid, &str)> = Vec::new();
-        for (guid, table) in switches {
-            match index.get(&guid).map(|&i| &merged[i]) {
-                // The same switch dumped twice alike (dump_fts beside per-switch ibroute files).
-                Some((first_file, _, first)) if same_routes(&first.lft, &table.lft) => {
-                    repeated.push((guid, first_file))
-                }
-                Some((first_file, _, _)) => {
-                    let message =
-                        format!("switch {guid} also has a different table in {first_file}; kept that one");
-                    warnings.push(Warning::at(file, table.line, message));
-                }
-                None => {
-                    index.insert(guid, merged.len());
-                    merged.push((file, guid, table));
-                }
-            }
-        }
-        if let Some((_, first_file)) = repeated.first() {
-            let message = format!(
-                "{} switch tables here repeat, route for route, tables already read (e.g. from {first_file}); skipped",
-                repeated.len()
-            );
-            warnings.push(Warning::in_file(file, message));
-        }
-    }
+    let merged = merge_tables(tables, &mut warnings)?;
     if table_inputs.is_empty() {
         warnings.push(Warning::in_file(
             name,
@@ -351,6 +321,46 @@ pub fn build_rail(
     let fabric = builder.build();
     warnings.extend(check_tables(&fabric, &sources));
     Ok((fabric, warnings))
+}
+
+/// Merges the tables of several files: a switch seen again keeps its first table; an identical
+/// repeat (a `dump_fts` beside per-switch `ibroute` files) is one note per file, a different one
+/// a warning at its header line.
+fn merge_tables<'f>(
+    tables: Vec<(&'f str, Parsed<SwitchTables>)>,
+    warnings: &mut Vec<Warning>,
+) -> Result<Vec<(&'f str, Guid, SwitchTable)>, ParseError> {
+    let mut merged: Vec<(&str, Guid, SwitchTable)> = Vec::new();
+    let mut index: HashMap<Guid, usize> = HashMap::new();
+    for (file, parsed) in tables {
+        let (switches, w) = parsed?;
+        warnings.extend(w);
+        let mut repeated: Vec<&str> = Vec::new();
+        for (guid, table) in switches {
+            match index.get(&guid).map(|&i| &merged[i]) {
+                Some((first_file, _, first)) if same_routes(&first.lft, &table.lft) => {
+                    repeated.push(first_file)
+                }
+                Some((first_file, _, _)) => {
+                    let message =
+                        format!("switch {guid} also has a different table in {first_file}; kept that one");
+                    warnings.push(Warning::at(file, table.line, message));
+                }
+                None => {
+                    index.insert(guid, merged.len());
+                    merged.push((file, guid, table));
+                }
+            }
+        }
+        if let Some(first_file) = repeated.first() {
+            let message = format!(
+                "{} switch tables here repeat, route for route, tables already read (e.g. from {first_file}); skipped",
+                repeated.len()
+            );
+            warnings.push(Warning::in_file(file, message));
+        }
+    }
+    Ok(merged)
 }
 
 fn attach_tables(
@@ -415,5 +425,59 @@ mod tests {
         assert_eq!(kind("osm_ucast_mgr_dump_ucast_routes: Switch 0x1\n"), Some(DumpKind::Fdbs));
         assert_eq!(kind("Unicast lids [0-4] of switch Lid 1 guid 0x1 ('s'):\n"), Some(DumpKind::LftsDump));
         assert_eq!(kind("Switch: guid 0x0002c90200010000\n0x0001: 01 02\n"), None);
+    }
+
+    #[test]
+    fn a_switch_table_repeated_alike_is_one_note_and_a_different_one_a_warning_at_its_line() {
+        use crate::model::{LftEntry, Lid, PortNum};
+        let table = |port: u8, line: usize| {
+            let mut t = SwitchTable { line, ..Default::default() };
+            t.lft.set(Lid(1), LftEntry::Port(PortNum(port)));
+            t
+        };
+        let file = |entries: Vec<(u64, SwitchTable)>| -> Parsed<SwitchTables> {
+            Ok((entries.into_iter().map(|(g, t)| (Guid(g), t)).collect(), Vec::new()))
+        };
+        let tables = vec![
+            ("a.txt", file(vec![(1, table(3, 1)), (2, table(4, 9))])),
+            ("b.txt", file(vec![(1, table(3, 5)), (2, table(7, 12))])),
+        ];
+        let mut warnings = Vec::new();
+        let merged = merge_tables(tables, &mut warnings).unwrap();
+        assert_eq!(merged.len(), 2);
+        assert!(merged.iter().all(|(f, _, _)| *f == "a.txt"));
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        assert_eq!((warnings[0].file.as_str(), warnings[0].line), ("b.txt", Some(12)));
+        assert!(warnings[0].message.contains("different table in a.txt"));
+        assert_eq!((warnings[1].file.as_str(), warnings[1].line), ("b.txt", None));
+        assert!(warnings[1].message.starts_with("1 switch tables here repeat"));
+    }
+
+    #[test]
+    fn content_tells_every_new_format_apart_whatever_the_name() {
+        let kind = |text: &str| kind_from_content(&Input::from_text("f", text));
+        assert_eq!(kind("# IBDIAG\n\nSTART_NODES\nNodeDesc,NumPorts\n"), Some(DumpKind::Ibdiagnet2Csv));
+        assert_eq!(
+            kind(
+                "ibwarn: [1] x\nvendid=0x2c9\ndevid=0xc738\nSwitch\t36 \"S-1\"\t# \"a\" base port 0 lid 3 lmc 0\n"
+            ),
+            Some(DumpKind::Ibnetdiscover)
+        );
+        assert_eq!(
+            kind("CA    44  1 0x0002c90300010053 4x QDR - SW     3 21 0x0002c90200010001 ( 'a' - 'b' )\n"),
+            Some(DumpKind::PortsList)
+        );
+        assert_eq!(
+            kind(
+                "Unicast lids [0x0-0x2c] of switch DR path slid 0; dlid 0; 0,1 guid 0x1 (sw):\n  Lid  Out   Destination\n"
+            ),
+            Some(DumpKind::Ibroute)
+        );
+        assert_eq!(
+            kind("Unicast lids [0-44] of switch Lid 2 guid 0x1 ('sw'):\n0x0001 001 # Channel Adapter\n"),
+            Some(DumpKind::LftsDump)
+        );
+        assert_eq!(kind_from_name("ibdiagnet2.db_csv.gz"), Some(DumpKind::Ibdiagnet2Csv));
+        assert_eq!(kind_from_name("ibnetdiscover.txt"), None);
     }
 }
