@@ -200,3 +200,18 @@ fn the_tsubame_sized_rail_traces_ibtracerts_paths_from_the_infiniband_diags_outp
         }
     }
 }
+
+#[test]
+fn a_folder_of_per_switch_ibroute_dumps_beside_the_topology_is_the_rails_routing() {
+    let (_, fx, reference, _, _) = fabrics().remove(0);
+    let dir = common::scratch("ibroute-folder");
+    std::fs::copy(fx.join("ibnetdiscover.txt"), dir.join("topo.out")).unwrap();
+    std::fs::create_dir_all(dir.join("lfts")).unwrap();
+    for name in ["lid-2.txt", "lid-3.txt"] {
+        std::fs::copy(fx.join("ibroute").join(name), dir.join("lfts").join(name)).unwrap();
+    }
+    let (fabric, warnings) = load(std::slice::from_ref(&dir));
+    assert!(warnings.is_empty(), "{warnings:#?}");
+    assert_eq!(summary(&fabric), summary(&load(&[reference]).0));
+    std::fs::remove_dir_all(dir).unwrap();
+}
