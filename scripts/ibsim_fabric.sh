@@ -16,6 +16,10 @@
 #                         ibsim is alive: a fresh ibsim has no LIDs and no forwarding tables.
 #   TRACE_N=120           number of pairs; TRACE_ARGS: more pick_pairs.py options.
 #   GZIP_OVER=204800      gzip (-n, reproducible) every dump larger than this many bytes.
+#   DIAGS_DIR=DIR         also run infiniband-diags against the same live fabric, as an admin
+#                         would, and keep what they print (stdout and stderr, as on a terminal):
+#                         DIR/ibnetdiscover.txt, DIR/ibnetdiscover-p.txt, DIR/dump_fts.txt and
+#                         DIR/ibroute/lid-<decimal LID>.txt for every switch.
 #
 # Needs Debian's ibsim-utils, opensm, infiniband-diags. Only one ibsim may run at a time.
 set -euo pipefail
@@ -86,6 +90,19 @@ if [ -n "${TRACE_DIR:-}" ]; then
 		echo "ibtracert failed for some pairs: see $TRACE_DIR/ibtracert.txt" >&2
 		exit 1
 	fi
+fi
+
+if [ -n "${DIAGS_DIR:-}" ]; then
+	mkdir -p "$DIAGS_DIR/ibroute"
+	diag() { timeout 300 env LD_PRELOAD=$sim "$@"; }
+	diag ibnetdiscover >"$DIAGS_DIR/ibnetdiscover.txt" 2>&1
+	diag ibnetdiscover -p >"$DIAGS_DIR/ibnetdiscover-p.txt" 2>&1
+	diag dump_fts >"$DIAGS_DIR/dump_fts.txt" 2>&1
+	rm -f "$DIAGS_DIR"/ibroute/lid-*.txt
+	# Switch LIDs from the ports list: `SW <lid> <port> 0x<guid> ...` (decimal LIDs).
+	awk '$1 == "SW" {print $2}' "$DIAGS_DIR/ibnetdiscover-p.txt" | sort -un | while read -r lid; do
+		diag ibroute "$lid" >"$DIAGS_DIR/ibroute/lid-$lid.txt" 2>&1
+	done
 fi
 
 for f in opensm-subnet.lst opensm.fdbs opensm-lfts.dump; do

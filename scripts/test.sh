@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Mesa's lavapipe renders the headless GUI tests; MPI runs the collector's tests.
-packages=(mesa-vulkan-drivers libgl1-mesa-dri libxkbcommon-x11-0 openmpi-bin libopenmpi-dev mpich gfortran)
+packages=(mesa-vulkan-drivers libgl1-mesa-dri libxkbcommon-x11-0 openmpi-bin libopenmpi-dev mpich libmpich-dev gfortran)
 missing=()
 for pkg in "${packages[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
@@ -14,8 +14,8 @@ if ((${#missing[@]})); then
   echo "scripts/test.sh: installing ${missing[*]}"
   sudo_cmd=()
   [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-  "${sudo_cmd[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  "${sudo_cmd[@]}" apt-get -o DPkg::Lock::Timeout=600 update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
 # Snapshots are taken on lavapipe through Vulkan; other backends render slightly differently.
@@ -24,7 +24,6 @@ export RUST_BACKTRACE=1
 
 # Benchmarks are compiled (so they cannot rot) but not run: figures come from `cargo bench`.
 cargo check --workspace --benches
+# The workspace includes the collector, whose tests run real MPI jobs (Open MPI and MPICH);
+# `cargo test` builds libibprof.so before the tests that preload it.
 cargo test --workspace
-if [ -x scripts/test-collector.sh ]; then
-  scripts/test-collector.sh
-fi

@@ -8,10 +8,11 @@ mod cli;
 
 /// Shoal: see which InfiniBand links an MPI job's bytes crossed.
 ///
-/// A RAIL is one subnet's dumps: a directory holding OpenSM or ibdiagnet files
-/// (opensm-subnet.lst / ibdiagnet.lst plus opensm.fdbs / ibdiagnet.fdbs or opensm-lfts.dump,
-/// optionally gzipped), or a comma-separated list of such files. Give one RAIL per subnet of a
-/// multi-rail cluster, rail 0 first.
+/// A RAIL is one subnet's dumps: a directory, or a comma-separated list of files and folders.
+/// Topology: a .lst link list (OpenSM, ibdiagnet, ibdiagnet2), ibdiagnet2.db_csv, ibnetdiscover
+/// output or `ibnetdiscover -p`; forwarding tables: .fdbs, opensm-lfts.dump, or ibroute/dump_fts
+/// output (one file, or a folder of per-switch files). Formats are recognised by content, and
+/// any file may be gzipped. Give one RAIL per subnet of a multi-rail cluster, rail 0 first.
 #[derive(Parser, Debug)]
 #[command(name = "shoal", version, about, long_about, after_help = cli::EXAMPLES)]
 struct Args {

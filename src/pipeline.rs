@@ -90,7 +90,7 @@ pub fn region_flows(cluster: &Cluster, analysis: &ProfileAnalysis, key: RegionKe
 }
 
 pub use crate::model::RegionTable;
-pub use crate::profile_io::ibprof::read_profile;
+pub use crate::profile_io::profiles::read_profile;
 
 /// Rank counters per region (deltas) and for the total (each rank's last dump), as the tracer
 /// wants them.

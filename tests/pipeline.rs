@@ -129,3 +129,23 @@ fn when_a_counter_shrinks_the_total_is_traced_from_the_last_dumps_not_summed() {
     assert_eq!(loads.regions[1].rails[0].injected, 0);
     assert_eq!(loads.total.rails[0].injected, 400);
 }
+
+#[test]
+fn a_real_collector_profile_traces_onto_the_fabric_through_a_host_map() {
+    let (map, warnings) =
+        shoal::pipeline::read_host_map(&sample("tworail/collector-samplesort-8.hostmap")).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let analysis = two_rails(
+        "tworail/collector-samplesort-8.ibprof",
+        &LoadOptions { host_map: map, ..Default::default() },
+    );
+    let data = analysis.profile.as_ref().unwrap();
+    let names: Vec<_> = data.regions.regions.iter().map(|r| r.name.clone().unwrap_or_default()).collect();
+    assert_eq!(names, ["splitters", "exchange", "MPI_Finalize"]);
+    let total = &data.loads.total;
+    assert_eq!((total.unplaced_bytes, total.intra_node_bytes), (0, 0));
+    let sent: u64 =
+        data.profile.ranks.iter().flat_map(|r| &r.dumps.last().unwrap().peers).map(|p| p.sent).sum();
+    assert_eq!(total.rails.iter().map(|r| r.injected).sum::<u64>(), sent);
+    assert!(total.rails.iter().all(|r| r.is_conserved() && r.undelivered == 0));
+}

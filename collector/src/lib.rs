@@ -1,1 +1,35 @@
-//! libibprof (placeholder until the collector issue lands).
+//! libibprof: a collector preloaded into unmodified MPI jobs. It counts the bytes each rank
+//! exchanges with each other rank (and, where the MPI library exposes it, with each remote
+//! InfiniBand LID), takes cumulative dumps at code-region boundaries, and at `MPI_Finalize`
+//! gathers every rank's section into one ibprof v1 profile for shoal.
+//!
+//! ```text
+//! mpirun -np 128 -x LD_PRELOAD=/path/libibprof.so -x IBPROF_OUT=run1.ibprof ./app
+//! ```
+//!
+//! Conventions: bytes are plain byte counts; ranks are `MPI_COMM_WORLD` ranks; LIDs are printed
+//! in hex (`0x%04x`), GUIDs as `0x%016x`, times as Unix seconds with six decimals.
+//!
+//! One `libibprof.so` serves both Open MPI and the MPICH family: the MPI interface is declared
+//! here (not taken from an `mpi.h`) with handles as [`ffi::Handle`], and the ABI is detected at
+//! run time ([`ffi::abi`]). Every exported function catches panics ([`guard`]); profiling never
+//! changes an MPI call's arguments or result.
+
+pub mod backend;
+pub mod coll;
+pub mod comms;
+pub mod config;
+pub mod count;
+pub mod counters;
+pub mod dumps;
+pub mod ffi;
+pub mod fortran;
+pub mod guard;
+pub mod output;
+pub mod requests;
+pub mod scope;
+pub mod state;
+pub mod sysfs;
+pub mod typesize;
+pub mod wrap;
+pub mod writer;

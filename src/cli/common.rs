@@ -31,14 +31,15 @@ impl RailArgs {
 /// A profile and how its rank-level bytes are placed on rails.
 #[derive(Args, Debug, Clone)]
 pub struct ProfileArgs {
-    /// An ibprof v1 profile (file, .gz, or a directory of *.ibprof files).
+    /// A profile: ibprof v1 (file, .gz, or a directory of *.ibprof files) or PFProf JSON (a rank
+    /// file, or a directory of them), told apart by content.
     #[arg(long, value_name = "P")]
     pub profile: Option<PathBuf>,
     /// `split` spreads rank-level bytes over the rails both hosts share; `rail:N` uses rail N.
     #[arg(long, value_name = "POLICY", default_value = "split", value_parser = parse_policy)]
     pub rail_policy: RailPolicy,
-    /// Two-column file `profile-host fabric-host` mapping the profile's host names onto the
-    /// fabric's (node descriptions' first words). `#` starts a comment.
+    /// Maps the profile's ranks onto the fabric's hosts (node descriptions' first words): lines
+    /// `profile-host fabric-host`, or `rank R fabric-host` for one rank. `#` starts a comment.
     #[arg(long, value_name = "FILE")]
     pub host_map: Option<PathBuf>,
 }

@@ -208,8 +208,8 @@ pub enum BuildIssue {
     DuplicateLid { lid: Lid, first: Guid, second: Guid },
     #[error("LID {lid} with LMC {lmc} runs past the unicast range; skipped")]
     LidOutOfRange { lid: Lid, lmc: u8 },
-    #[error("port {guid}/{port} is cabled to itself; link skipped")]
-    SelfCable { guid: Guid, port: PortNum },
+    #[error("node {guid} is cabled to itself (port {port} to port {peer_port}); link skipped")]
+    SelfCable { guid: Guid, port: PortNum, peer_port: PortNum },
     #[error("port {guid}/{port} is already linked to {peer}/{peer_port}; second link skipped")]
     PortAlreadyLinked { guid: Guid, port: PortNum, peer: Guid, peer_port: PortNum },
     #[error("unknown node {guid}; skipped")]
@@ -304,8 +304,10 @@ impl FabricBuilder {
         speed: Option<String>,
     ) -> Result<Option<EdgeIndex>, BuildIssue> {
         let graph = &self.fabric.graph;
-        if a == b {
-            return Err(BuildIssue::SelfCable { guid: graph[a.0].guid, port: a.1 });
+        // A loopback cable (same port, or two ports of one switch) carries no traffic anyone
+        // routes, and a self-loop would confuse the layout's levels.
+        if a.0 == b.0 {
+            return Err(BuildIssue::SelfCable { guid: graph[a.0].guid, port: a.1, peer_port: b.1 });
         }
         let existing_a = self.fabric.link_at(a.0, a.1);
         let existing_b = self.fabric.link_at(b.0, b.1);

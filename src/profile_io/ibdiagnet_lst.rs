@@ -47,6 +47,9 @@ pub struct LstEnd<'a> {
     pub lid: Lid,
     /// The cabled port (`PN:`, hex).
     pub port: PortNum,
+    /// The port's LMC when the format records it (ibnetdiscover, ibdiagnet2's `db_csv`); `None`
+    /// in `.lst` files, whose LMC is inferred from the forwarding tables.
+    pub lmc: Option<u8>,
 }
 
 /// One `.lst` line: a link between two ports.
@@ -182,11 +185,12 @@ fn add_end(
     };
     let index = builder.add_node(node)?;
     if end.kind == NodeKind::Switch {
-        let port0 = PortInfo { guid: end.port_guid, lid: end.lid, lmc: lmc.switch };
+        let port0 = PortInfo { guid: end.port_guid, lid: end.lid, lmc: end.lmc.unwrap_or(lmc.switch) };
         builder.set_port(index, PortNum(0), port0)?;
         builder.set_port(index, end.port, PortInfo { guid: None, lid: Lid(0), lmc: 0 })?;
     } else {
-        builder.set_port(index, end.port, PortInfo { guid: end.port_guid, lid: end.lid, lmc: lmc.ca })?;
+        let info = PortInfo { guid: end.port_guid, lid: end.lid, lmc: end.lmc.unwrap_or(lmc.ca) };
+        builder.set_port(index, end.port, info)?;
     }
     Ok(index)
 }
@@ -248,8 +252,18 @@ fn parse_end(s: &str) -> Result<(LstEnd<'_>, &str), String> {
     let node_guid = node_guid.ok_or("no NodeGUID")?;
     let lid = lid.ok_or("no LID")?;
     let port = port.ok_or("no port number (PN)")?;
-    let end =
-        LstEnd { kind, master_sm, num_ports, system_guid, node_guid, port_guid, description, lid, port };
+    let end = LstEnd {
+        kind,
+        master_sm,
+        num_ports,
+        system_guid,
+        node_guid,
+        port_guid,
+        description,
+        lid,
+        port,
+        lmc: None,
+    };
     Ok((end, rest))
 }
 

@@ -1,16 +1,25 @@
 //! Readers and writers, one file per format. Each reader returns model types plus the
 //! [`Warning`](crate::model::Warning)s for what it skipped: `Result<(T, Vec<Warning>), ParseError>`.
 
+pub mod discover;
 pub mod error;
 pub mod export_tables;
 pub mod fdbs;
 pub mod host_map;
+pub mod ibdiagnet2_csv;
 pub mod ibdiagnet_lst;
+pub mod ibnetdiscover;
+pub mod ibnetdiscover_ports;
 pub mod ibprof;
+pub mod ibroute;
 pub mod input;
 pub mod lfts_dump;
 pub mod line_warnings;
+pub mod pfprof;
+pub mod profiles;
 pub mod rail;
+pub mod stray;
+pub mod table_checks;
 pub mod tables;
 
 pub use error::ParseError;

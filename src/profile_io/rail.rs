@@ -1,53 +1,98 @@
 //! Loading one rail (subnet) from its dump files, and a cluster from several rails.
 //!
-//! A rail is given as directories and/or files. In a directory the known names are found
-//! (each may end in `.gz`):
-//! - link list: `opensm-subnet.lst`, `subnet.lst`, `ibdiagnet2.lst`, `ibdiagnet.lst`, else any
-//!   `*.lst` (in name order); the first found is used and the others are named in a warning;
-//! - forwarding tables: `opensm.fdbs`, `ibdiagnet2.fdbs`, `ibdiagnet.fdbs`, else any `*.fdbs`,
-//!   and `opensm-lfts.dump`.
+//! A rail is a **topology** (nodes, ports, LIDs, links) plus **forwarding tables**, each in one of
+//! several formats ([`DumpKind`]), each file plain or gzipped:
+//! - topology: a `.lst` link list (OpenSM `opensm-subnet.lst`, ibdiagnet `ibdiagnet.lst`,
+//!   `ibdiagnet2.lst`), ibdiagnet2's `ibdiagnet2.db_csv`, an `ibnetdiscover` topology file, or
+//!   an `ibnetdiscover -p` ports list;
+//! - tables: `.fdbs` (OpenSM, ibdiagnet, ibdiagnet2), `opensm-lfts.dump`, or `ibroute`/`dump_fts`
+//!   output (one switch per file, concatenated, or a folder of them).
 //!
-//! A file given by itself is recognised by its first meaningful lines, whatever its name; all
-//! such files are used (a second link list of the same fabric merges). When both `.fdbs` and
-//! `opensm-lfts.dump` tables are present the `.fdbs` ones are used (they also mark unreachable
-//! LIDs) and a note says so. No link list is an error; no forwarding table is a warning.
+//! A rail is given as directories and/or files. Directories are searched as
+//! [`discover`](super::discover) says (known names first, content for the rest). A file given by
+//! itself is recognised by its first meaningful lines, whatever its name; all such files are used
+//! (a second topology of the same fabric merges). Of the table kinds present, the best
+//! ([`DumpKind::TABLE_PREFERENCE`]) is used and a note names the files not read. Every format
+//! becomes the same [`LstLink`] list and [`SwitchTables`], so the fabric is built one way. No
+//! topology is an error; no forwarding table is a warning. After the build, the tables are
+//! checked against the links ([`check_tables`]).
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
 use crate::model::{Cluster, Fabric, FabricBuilder, Guid, NodeKind, RailId, Warning};
 
+use super::discover::discover;
 use super::error::ParseError;
 use super::fdbs::parse_fdbs;
-use super::ibdiagnet_lst::{add_links, read_lst};
+use super::ibdiagnet_lst::{LstLink, add_links, read_lst};
+use super::ibdiagnet2_csv::{looks_like_db_csv, read_db_csv};
+use super::ibnetdiscover::{looks_like_ibnetdiscover, read_ibnetdiscover};
+use super::ibnetdiscover_ports::{looks_like_ports_list, read_ports_list};
+use super::ibroute::{looks_like_ibroute, parse_ibroute};
 use super::input::Input;
 use super::lfts_dump::parse_lfts_dump;
-use super::tables::{SwitchTable, infer_lmc};
+use super::table_checks::check_tables;
+use super::tables::{SwitchTable, SwitchTables, infer_lmc, same_routes};
 
 /// The kinds of fabric dump a rail is made of.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DumpKind {
-    /// `.lst` link list.
+    /// `.lst` link list (OpenSM, ibdiagnet, ibdiagnet2).
     LinkList,
+    /// ibdiagnet2's `ibdiagnet2.db_csv` (NODES, PORTS, LINKS sections).
+    Ibdiagnet2Csv,
+    /// An `ibnetdiscover` topology file.
+    Ibnetdiscover,
+    /// `ibnetdiscover -p`, the ports report.
+    PortsList,
     /// `.fdbs` forwarding tables.
     Fdbs,
     /// `opensm-lfts.dump` forwarding tables.
     LftsDump,
+    /// `ibroute`/`dump_fts` forwarding tables (one switch or several per file).
+    Ibroute,
 }
 
-/// Preferred names per kind, best first (each may also end in `.gz`).
-const LINK_LIST_NAMES: [&str; 4] = ["opensm-subnet.lst", "subnet.lst", "ibdiagnet2.lst", "ibdiagnet.lst"];
-const FDBS_NAMES: [&str; 3] = ["opensm.fdbs", "ibdiagnet2.fdbs", "ibdiagnet.fdbs"];
+impl DumpKind {
+    /// Topology kinds, best first: the one used when a directory holds several.
+    pub const TOPOLOGY_PREFERENCE: [DumpKind; 4] =
+        [DumpKind::LinkList, DumpKind::Ibdiagnet2Csv, DumpKind::Ibnetdiscover, DumpKind::PortsList];
+    /// Forwarding-table kinds, best first: `.fdbs` also marks unreachable LIDs.
+    pub const TABLE_PREFERENCE: [DumpKind; 3] = [DumpKind::Fdbs, DumpKind::LftsDump, DumpKind::Ibroute];
+
+    /// True for the kinds that describe nodes and links (as opposed to forwarding tables).
+    pub fn is_topology(self) -> bool {
+        DumpKind::TOPOLOGY_PREFERENCE.contains(&self)
+    }
+
+    /// How warnings name the kind.
+    pub fn describe(self) -> &'static str {
+        match self {
+            DumpKind::LinkList => ".lst link list",
+            DumpKind::Ibdiagnet2Csv => "ibdiagnet2.db_csv",
+            DumpKind::Ibnetdiscover => "ibnetdiscover topology",
+            DumpKind::PortsList => "ibnetdiscover -p ports list",
+            DumpKind::Fdbs => ".fdbs",
+            DumpKind::LftsDump => "opensm-lfts.dump",
+            DumpKind::Ibroute => "ibroute/dump_fts",
+        }
+    }
+}
+
 const LFTS_NAMES: [&str; 1] = ["opensm-lfts.dump"];
 
-/// What a file name says about its kind, `None` for names a rail directory may hold besides.
+/// What a file name says about its kind, `None` for names that need a look at the content.
 pub fn kind_from_name(name: &str) -> Option<DumpKind> {
     let name = name.strip_suffix(".gz").unwrap_or(name);
     if name.ends_with(".lst") {
         Some(DumpKind::LinkList)
     } else if name.ends_with(".fdbs") {
         Some(DumpKind::Fdbs)
+    } else if name.ends_with(".db_csv") {
+        Some(DumpKind::Ibdiagnet2Csv)
     } else if LFTS_NAMES.contains(&name) {
         Some(DumpKind::LftsDump)
     } else {
@@ -55,41 +100,54 @@ pub fn kind_from_name(name: &str) -> Option<DumpKind> {
     }
 }
 
-/// What the first meaningful lines of a file say about its kind.
+/// What the first meaningful lines of a file say about its kind (a stray stderr line on top
+/// does not hide it).
 pub fn kind_from_content(input: &Input) -> Option<DumpKind> {
-    input.first_meaningful_lines(3).find_map(|line| {
+    let first = input.first_meaningful_lines(3).find_map(|line| {
         if line.starts_with('{') && line.contains("NodeGUID:") {
             Some(DumpKind::LinkList)
         } else if line.contains("dump_ucast_routes:") {
             Some(DumpKind::Fdbs)
-        } else if line.starts_with("Unicast lids [") {
+        } else {
+            None
+        }
+    });
+    first.or_else(|| {
+        if looks_like_db_csv(input) {
+            Some(DumpKind::Ibdiagnet2Csv)
+        } else if looks_like_ibroute(input) {
+            Some(DumpKind::Ibroute)
+        } else if input.first_meaningful_lines(3).any(|l| l.starts_with("Unicast lids [")) {
             Some(DumpKind::LftsDump)
+        } else if looks_like_ports_list(input) {
+            Some(DumpKind::PortsList)
+        } else if looks_like_ibnetdiscover(input) {
+            Some(DumpKind::Ibnetdiscover)
         } else {
             None
         }
     })
 }
 
-/// The opened inputs of one rail, by kind.
+/// The opened inputs of one rail, with their kinds, in the order given.
 #[derive(Debug, Default)]
 pub struct RailInputs {
-    pub link_lists: Vec<Input>,
-    pub fdbs: Vec<Input>,
-    pub lfts_dumps: Vec<Input>,
+    pub inputs: Vec<(DumpKind, Input)>,
 }
 
 impl RailInputs {
-    fn push(&mut self, kind: DumpKind, input: Input) {
-        match kind {
-            DumpKind::LinkList => self.link_lists.push(input),
-            DumpKind::Fdbs => self.fdbs.push(input),
-            DumpKind::LftsDump => self.lfts_dumps.push(input),
-        }
+    /// The inputs of one kind.
+    pub fn of(&self, kind: DumpKind) -> impl Iterator<Item = &Input> + '_ {
+        self.inputs.iter().filter(move |(k, _)| *k == kind).map(|(_, input)| input)
+    }
+
+    fn topologies(&self) -> impl Iterator<Item = &(DumpKind, Input)> + '_ {
+        self.inputs.iter().filter(|(k, _)| k.is_topology())
     }
 }
 
-/// Opens the dump files of a rail: directories by known names, files by content. The files are
-/// read and decompressed in parallel.
+/// Opens the dump files of a rail: directories by known names and content, files by content.
+/// The files are read and decompressed in parallel.
 pub fn open_rail(paths: &[PathBuf]) -> Result<(RailInputs, Vec<Warning>), ParseError> {
     let mut warnings = Vec::new();
     // (kind known from a directory listing, path)
@@ -115,7 +173,7 @@ pub fn open_rail(paths: &[PathBuf]) -> Result<(RailInputs, Vec<Warning>), ParseE
     let mut inputs = RailInputs::default();
     for (kind, input, w) in opened {
         warnings.extend(w);
-        inputs.push(kind, input);
+        inputs.inputs.push((kind, input));
     }
     Ok((inputs, warnings))
 }
@@ -126,47 +184,13 @@ fn file_kind(path: &Path, input: &Input) -> Result<DumpKind, ParseError> {
     kind_from_content(input).or_else(|| kind_from_name(name)).ok_or_else(|| {
         ParseError::invalid(
             input.display(),
-            "not a fabric dump shoal knows (expected a .lst link list, a .fdbs or an opensm-lfts.dump)",
+            "not a fabric dump shoal knows (expected a .lst, ibdiagnet2.db_csv, ibnetdiscover topology or \
+             ports list, .fdbs, opensm-lfts.dump, or ibroute/dump_fts output)",
         )
     })
 }
 
-/// The files of a rail directory to read: the best link list, `.fdbs` and lfts dump by name.
-fn discover(dir: &Path, warnings: &mut Vec<Warning>) -> Result<Vec<(DumpKind, PathBuf)>, ParseError> {
-    let display = dir.display().to_string();
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .map_err(|e| ParseError::io(&display, e))?
-        .filter_map(|entry| entry.ok())
-        .filter(|entry| entry.file_type().is_ok_and(|t| !t.is_dir()))
-        .filter_map(|entry| entry.file_name().into_string().ok())
-        .collect();
-    names.sort();
-    let mut chosen = Vec::new();
-    for (kind, preferred) in [
-        (DumpKind::LinkList, &LINK_LIST_NAMES[..]),
-        (DumpKind::Fdbs, &FDBS_NAMES[..]),
-        (DumpKind::LftsDump, &LFTS_NAMES[..]),
-    ] {
-        let candidates: Vec<&String> = names.iter().filter(|n| kind_from_name(n) == Some(kind)).collect();
-        let rank = |name: &str| {
-            let plain = name.strip_suffix(".gz").unwrap_or(name);
-            let by_name = preferred.iter().position(|p| *p == plain).unwrap_or(preferred.len());
-            (by_name, name.ends_with(".gz"), name.to_string())
-        };
-        let Some(best) = candidates.iter().min_by_key(|n| rank(n)) else {
-            continue;
-        };
-        if candidates.len() > 1 {
-            let others: Vec<&str> = candidates.iter().filter(|n| *n != best).map(|n| n.as_str()).collect();
-            warnings
-                .push(Warning::in_file(&display, format!("using {best}; also found {}", others.join(", "))));
-        }
-        chosen.push((kind, dir.join(best.as_str())));
-    }
-    Ok(chosen)
-}
-
-/// Loads one rail: its link lists, then its forwarding tables, into one [`Fabric`].
+/// Loads one rail: its topology, then its forwarding tables, into one [`Fabric`].
 pub fn load_rail(paths: &[PathBuf], rail: RailId) -> Result<(Fabric, Vec<Warning>), ParseError> {
     let (inputs, mut warnings) = open_rail(paths)?;
     let (fabric, more) = build_rail(&inputs, rail, &rail_name(paths, rail))?;
@@ -193,62 +217,88 @@ fn rail_name(paths: &[PathBuf], rail: RailId) -> String {
     format!("rail {rail} ({})", shown.join(", "))
 }
 
+type Parsed<T> = Result<(T, Vec<Warning>), ParseError>;
+
+/// Reads the links of one topology input, whatever its kind.
+fn read_topology(kind: DumpKind, input: &Input) -> Parsed<Vec<LstLink<'_>>> {
+    match kind {
+        DumpKind::LinkList => Ok(read_lst(input)),
+        DumpKind::Ibdiagnet2Csv => read_db_csv(input),
+        DumpKind::Ibnetdiscover => read_ibnetdiscover(input),
+        DumpKind::PortsList => read_ports_list(input),
+        _ => Err(ParseError::invalid(input.display(), "not a topology")),
+    }
+}
+
+fn read_tables(kind: DumpKind, input: &Input) -> Parsed<SwitchTables> {
+    match kind {
+        DumpKind::Fdbs => parse_fdbs(input),
+        DumpKind::LftsDump => parse_lfts_dump(input),
+        _ => parse_ibroute(input),
+    }
+}
+
 /// Builds a rail's fabric from opened inputs. `name` stands for the rail in warnings.
 pub fn build_rail(
     inputs: &RailInputs,
     rail: RailId,
     name: &str,
 ) -> Result<(Fabric, Vec<Warning>), ParseError> {
-    if inputs.link_lists.is_empty() {
-        return Err(ParseError::invalid(name, "no link list (.lst) found; cannot build the fabric"));
+    if inputs.topologies().next().is_none() {
+        return Err(ParseError::invalid(
+            name,
+            "no link list (.lst) or other topology (ibdiagnet2.db_csv, ibnetdiscover output) found; cannot build the fabric",
+        ));
     }
     let mut warnings = Vec::new();
-    let (table_inputs, parse_tables): (&[Input], fn(&Input) -> _) = if !inputs.fdbs.is_empty() {
-        if let Some(dump) = inputs.lfts_dumps.first() {
-            let message = format!("using the .fdbs forwarding tables; {} is not read", dump.display());
+    let table_kind = DumpKind::TABLE_PREFERENCE.into_iter().find(|&k| inputs.of(k).next().is_some());
+    let table_inputs: Vec<&Input> = table_kind.map(|k| inputs.of(k).collect()).unwrap_or_default();
+    for (kind, input) in &inputs.inputs {
+        if let Some(used) = table_kind.filter(|used| !kind.is_topology() && kind != used) {
+            let message =
+                format!("using the {} forwarding tables; {} is not read", used.describe(), input.display());
             warnings.push(Warning::in_file(name, message));
         }
-        (&inputs.fdbs, parse_fdbs)
-    } else {
-        (&inputs.lfts_dumps, parse_lfts_dump)
-    };
-    // Parse the link lists and the tables side by side: they do not depend on each other.
-    let (lists, tables) = rayon::join(
-        || inputs.link_lists.iter().map(|input| (input.display(), read_lst(input))).collect::<Vec<_>>(),
-        || table_inputs.iter().map(|input| (input.display(), parse_tables(input))).collect::<Vec<_>>(),
-    );
-    let mut merged: Vec<(&str, Guid, SwitchTable)> = Vec::new();
-    for (file, parsed) in tables {
-        let (switches, w) = parsed?;
-        warnings.extend(w);
-        for (guid, table) in switches {
-            if let Some((first_file, _, _)) = merged.iter().find(|(_, g, _)| *g == guid) {
-                let message = format!("switch {guid} also has a table in {first_file}; kept that one");
-                warnings.push(Warning::at(file, table.line, message));
-            } else {
-                merged.push((file, guid, table));
-            }
-        }
     }
+    // Parse the topology and the tables side by side: they do not depend on each other.
+    let (lists, tables) = rayon::join(
+        || {
+            inputs
+                .topologies()
+                .map(|(kind, input)| (input.display(), read_topology(*kind, input)))
+                .collect::<Vec<_>>()
+        },
+        || {
+            table_inputs
+                .par_iter()
+                .map(|input| (input.display(), read_tables(table_kind.unwrap_or(DumpKind::Fdbs), input)))
+                .collect::<Vec<_>>()
+        },
+    );
+    let merged = merge_tables(tables, &mut warnings)?;
     if table_inputs.is_empty() {
         warnings.push(Warning::in_file(
             name,
-            "no forwarding tables (.fdbs or opensm-lfts.dump); nothing can be traced",
+            "no forwarding tables (.fdbs, opensm-lfts.dump, ibroute or dump_fts); nothing can be traced",
         ));
     }
     let mut links = Vec::new();
-    for (file, (list, w)) in &lists {
-        warnings.extend(w.iter().cloned());
+    for (file, parsed) in lists {
+        let (list, w) = parsed?;
+        warnings.extend(w);
         if list.is_empty() {
-            warnings.push(Warning::in_file(*file, "no link lines found"));
+            warnings.push(Warning::in_file(file, "no link lines found"));
         }
-        links.push((*file, list));
+        links.push((file, list));
     }
     if links.iter().all(|(_, list)| list.is_empty()) {
-        return Err(ParseError::invalid(name, "the link lists hold no link line; cannot build the fabric"));
+        return Err(ParseError::invalid(name, "the topology holds no link; cannot build the fabric"));
     }
     let lmc = infer_lmc(
-        &links.iter().flat_map(|(_, list)| list.iter().copied()).collect::<Vec<_>>(),
+        &links
+            .iter()
+            .flat_map(|(_, list)| list.iter().filter(|l| l.ends.iter().all(|e| e.lmc.is_none())).copied())
+            .collect::<Vec<_>>(),
         merged.iter().map(|(_, _, table)| &table.lft),
     );
     if lmc.ca > 0 {
@@ -262,11 +312,55 @@ pub fn build_rail(
     for (file, list) in &links {
         warnings.extend(add_links(&mut builder, file, list, lmc));
     }
+    let sources: Vec<(&str, Guid, usize)> =
+        merged.iter().map(|(file, guid, table)| (*file, *guid, table.line)).collect();
     attach_tables(&mut builder, merged, &mut warnings);
     if !table_inputs.is_empty() {
         warn_switches_without_tables(builder.fabric(), name, &mut warnings);
     }
-    Ok((builder.build(), warnings))
+    let fabric = builder.build();
+    warnings.extend(check_tables(&fabric, &sources));
+    Ok((fabric, warnings))
+}
+
+/// Merges the tables of several files: a switch seen again keeps its first table; an identical
+/// repeat (a `dump_fts` beside per-switch `ibroute` files) is one note per file, a different one
+/// a warning at its header line.
+fn merge_tables<'f>(
+    tables: Vec<(&'f str, Parsed<SwitchTables>)>,
+    warnings: &mut Vec<Warning>,
+) -> Result<Vec<(&'f str, Guid, SwitchTable)>, ParseError> {
+    let mut merged: Vec<(&str, Guid, SwitchTable)> = Vec::new();
+    let mut index: HashMap<Guid, usize> = HashMap::new();
+    for (file, parsed) in tables {
+        let (switches, w) = parsed?;
+        warnings.extend(w);
+        let mut repeated: Vec<&str> = Vec::new();
+        for (guid, table) in switches {
+            match index.get(&guid).map(|&i| &merged[i]) {
+                Some((first_file, _, first)) if same_routes(&first.lft, &table.lft) => {
+                    repeated.push(first_file)
+                }
+                Some((first_file, _, _)) => {
+                    let message =
+                        format!("switch {guid} also has a different table in {first_file}; kept that one");
+                    warnings.push(Warning::at(file, table.line, message));
+                }
+                None => {
+                    index.insert(guid, merged.len());
+                    merged.push((file, guid, table));
+                }
+            }
+        }
+        if let Some(first_file) = repeated.first() {
+            let message = format!(
+                "{} switch tables here repeat, route for route, tables already read (e.g. from {first_file}); skipped",
+                repeated.len()
+            );
+            warnings.push(Warning::in_file(file, message));
+        }
+    }
+    Ok(merged)
 }
 
 fn attach_tables(
@@ -331,5 +425,59 @@ mod tests {
         assert_eq!(kind("osm_ucast_mgr_dump_ucast_routes: Switch 0x1\n"), Some(DumpKind::Fdbs));
         assert_eq!(kind("Unicast lids [0-4] of switch Lid 1 guid 0x1 ('s'):\n"), Some(DumpKind::LftsDump));
         assert_eq!(kind("Switch: guid 0x0002c90200010000\n0x0001: 01 02\n"), None);
+    }
+
+    #[test]
+    fn a_switch_table_repeated_alike_is_one_note_and_a_different_one_a_warning_at_its_line() {
+        use crate::model::{LftEntry, Lid, PortNum};
+        let table = |port: u8, line: usize| {
+            let mut t = SwitchTable { line, ..Default::default() };
+            t.lft.set(Lid(1), LftEntry::Port(PortNum(port)));
+            t
+        };
+        let file = |entries: Vec<(u64, SwitchTable)>| -> Parsed<SwitchTables> {
+            Ok((entries.into_iter().map(|(g, t)| (Guid(g), t)).collect(), Vec::new()))
+        };
+        let tables = vec![
+            ("a.txt", file(vec![(1, table(3, 1)), (2, table(4, 9))])),
+            ("b.txt", file(vec![(1, table(3, 5)), (2, table(7, 12))])),
+        ];
+        let mut warnings = Vec::new();
+        let merged = merge_tables(tables, &mut warnings).unwrap();
+        assert_eq!(merged.len(), 2);
+        assert!(merged.iter().all(|(f, _, _)| *f == "a.txt"));
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        assert_eq!((warnings[0].file.as_str(), warnings[0].line), ("b.txt", Some(12)));
+        assert!(warnings[0].message.contains("different table in a.txt"));
+        assert_eq!((warnings[1].file.as_str(), warnings[1].line), ("b.txt", None));
+        assert!(warnings[1].message.starts_with("1 switch tables here repeat"));
+    }
+
+    #[test]
+    fn content_tells_every_new_format_apart_whatever_the_name() {
+        let kind = |text: &str| kind_from_content(&Input::from_text("f", text));
+        assert_eq!(kind("# IBDIAG\n\nSTART_NODES\nNodeDesc,NumPorts\n"), Some(DumpKind::Ibdiagnet2Csv));
+        assert_eq!(
+            kind(
+                "ibwarn: [1] x\nvendid=0x2c9\ndevid=0xc738\nSwitch\t36 \"S-1\"\t# \"a\" base port 0 lid 3 lmc 0\n"
+            ),
+            Some(DumpKind::Ibnetdiscover)
+        );
+        assert_eq!(
+            kind("CA    44  1 0x0002c90300010053 4x QDR - SW     3 21 0x0002c90200010001 ( 'a' - 'b' )\n"),
+            Some(DumpKind::PortsList)
+        );
+        assert_eq!(
+            kind(
+                "Unicast lids [0x0-0x2c] of switch DR path slid 0; dlid 0; 0,1 guid 0x1 (sw):\n  Lid  Out   Destination\n"
+            ),
+            Some(DumpKind::Ibroute)
+        );
+        assert_eq!(
+            kind("Unicast lids [0-44] of switch Lid 2 guid 0x1 ('sw'):\n0x0001 001 # Channel Adapter\n"),
+            Some(DumpKind::LftsDump)
+        );
+        assert_eq!(kind_from_name("ibdiagnet2.db_csv.gz"), Some(DumpKind::Ibdiagnet2Csv));
+        assert_eq!(kind_from_name("ibnetdiscover.txt"), None);
     }
 }

@@ -55,13 +55,25 @@ pub struct FlowSet {
     pub unplaced_bytes: u64,
 }
 
-/// Maps profile host names onto fabric host names (`--host-map`); identity where absent.
+/// Maps a profile's ranks onto fabric hosts (`--host-map`): by host name, or rank by rank
+/// (a rank entry wins). Identity where absent.
 #[derive(Clone, Debug, Default)]
-pub struct HostMap(pub HashMap<String, String>);
+pub struct HostMap {
+    /// Profile host name → fabric host name.
+    pub hosts: HashMap<String, String>,
+    /// World rank → fabric host name, for profiles whose ranks ran elsewhere (a single-node
+    /// test run) or whose host names are missing.
+    pub ranks: HashMap<u32, String>,
+}
 
 impl HostMap {
     pub fn fabric_name<'a>(&'a self, profile_name: &'a str) -> &'a str {
-        self.0.get(profile_name).map_or(profile_name, String::as_str)
+        self.hosts.get(profile_name).map_or(profile_name, String::as_str)
+    }
+
+    /// The fabric host name of a rank that the profile places on `profile_name`.
+    pub fn host_of_rank<'a>(&'a self, rank: u32, profile_name: &'a str) -> &'a str {
+        self.ranks.get(&rank).map_or_else(|| self.fabric_name(profile_name), String::as_str)
     }
 }
 
@@ -172,8 +184,9 @@ impl<'c> FlowBuilder<'c> {
     /// Flows for one region, given every rank's counters for it. Ranks are placed in parallel;
     /// the result is the same as placing them one by one, in order.
     pub fn flows(&mut self, ranks: &[RankTraffic<'_>]) -> FlowSet {
-        let host_of_rank =
-            RankHosts::new(ranks.iter().map(|t| (t.section.rank, self.host_index(&t.section.host))));
+        let host_of_rank = RankHosts::new(
+            ranks.iter().map(|t| (t.section.rank, self.host_index(t.section.rank, &t.section.host))),
+        );
         let this = &*self;
         let parts: Vec<(FlowSet, Problems)> = ranks
             .par_chunks(RANKS_PER_CHUNK)
@@ -209,8 +222,8 @@ impl<'c> FlowBuilder<'c> {
         FlowSet { flows: vec![Vec::new(); rails], origins: vec![Vec::new(); origins], ..Default::default() }
     }
 
-    fn host_index(&self, profile_host: &str) -> Option<usize> {
-        self.cluster.host_index(self.host_map.fabric_name(profile_host))
+    fn host_index(&self, rank: u32, profile_host: &str) -> Option<usize> {
+        self.cluster.host_index(self.host_map.host_of_rank(rank, profile_host))
     }
 
     fn add_rank(

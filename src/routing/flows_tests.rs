@@ -94,7 +94,7 @@ fn unknown_hosts_are_unplaced_and_named_once_until_mapped() {
     assert_eq!(warnings.len(), 1);
     assert!(warnings[0].message.contains("node-a") && warnings[0].message.contains("20 bytes"));
 
-    let map = HostMap([("node-a".to_string(), "n0001".to_string())].into());
+    let map = HostMap { hosts: [("node-a".to_string(), "n0001".to_string())].into(), ..Default::default() };
     let set = FlowBuilder::new(&cluster, RailPolicy::Split, &map).flows(&ranks);
     assert_eq!(set.unplaced_bytes, 0);
     assert_eq!(rail_bytes(&set).iter().sum::<u64>(), 10);
@@ -138,4 +138,18 @@ fn a_port_guid_in_no_fabric_is_unplaced_with_a_warning() {
     let set = builder.flows(&[traffic(&section, &[], &lids)]);
     assert_eq!(set.unplaced_bytes, 9);
     assert!(builder.warnings("p").iter().any(|w| w.message.contains("0x000000000000dead")));
+}
+
+#[test]
+fn a_rank_entry_in_the_host_map_places_that_rank_whatever_its_host_name() {
+    let cluster = cluster();
+    let (a, b) = (rank(0, "vm"), rank(1, "vm"));
+    let peers = [sent(1, 10)];
+    let ranks = [traffic(&a, &peers, &[]), traffic(&b, &[], &[])];
+    let map = HostMap { hosts: [("vm".to_string(), "n0001".to_string())].into(), ..Default::default() };
+    let set = FlowBuilder::new(&cluster, RailPolicy::Split, &map).flows(&ranks);
+    assert_eq!(set.intra_node_bytes, 10, "both ranks on one host");
+    let map = HostMap { ranks: [(1, "n0005".to_string())].into(), ..map };
+    let set = FlowBuilder::new(&cluster, RailPolicy::Split, &map).flows(&ranks);
+    assert_eq!((set.intra_node_bytes, rail_bytes(&set).iter().sum::<u64>()), (0, 10));
 }

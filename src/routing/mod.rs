@@ -5,6 +5,7 @@ pub mod flows;
 pub mod hot;
 pub mod loads;
 pub mod profile_loads;
+pub mod reachability;
 pub mod trace;
 
 #[cfg(test)]
@@ -15,4 +16,5 @@ pub use flows::{FlowBuilder, FlowSet, HostMap, RailPolicy, RankTraffic};
 pub use hot::{HotEnd, hottest};
 pub use loads::{DropReason, Loads, RailLoad, RegionKey, RegionLoads, Undelivered};
 pub use profile_loads::{LoadOptions, RegionInput, compute_loads, region_loads};
+pub use reachability::{Reachability, UndeliveredPairs, ca_reachability};
 pub use trace::{Hop, Outcome, Path, trace};

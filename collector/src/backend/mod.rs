@@ -1,0 +1,75 @@
+//! Where the counters come from. Every backend implements [`Backend`]; a dump asks each active
+//! backend to add its cumulative counters.
+//!
+//! - [`pmpi::Pmpi`] (default): logical bytes per world rank, counted by the `MPI_*` wrappers.
+//! - [`ompi_monitoring::OmpiMonitoring`] (`IBPROF_OMPI_MONITORING=1`, Open MPI): the bytes that
+//!   Open MPI's monitoring PML really sent to each peer, after collectives were split up. It
+//!   replaces pmpi's peer counters.
+//! - [`peruse::Peruse`]: per (local port, remote LID) bytes from the `PERUSE_OPENIB_SEND` event,
+//!   when the MPI library provides it. It adds `lid` lines next to the peer counters.
+
+pub mod ompi_monitoring;
+pub mod peruse;
+pub mod pmpi;
+
+use crate::state::State;
+
+/// What one dump holds before it is written.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DumpData {
+    /// `(sent, recv)` per world rank, dense.
+    pub peers: Vec<(u64, u64)>,
+    /// `(port index, remote LID, sent, recv)`, sorted.
+    pub lids: Vec<(u32, u16, u64, u64)>,
+}
+
+/// One source of counters.
+pub trait Backend: Send + Sync {
+    /// The `source` word of the `job` line (`pmpi`, `ompi-monitoring`, `peruse`).
+    fn source(&self) -> &'static str;
+
+    /// Adds this backend's counters, cumulative since `MPI_Init`, into `dump`.
+    fn collect(&self, st: &State, dump: &mut DumpData);
+
+    /// True if the backend sees traffic below MPI (inside collectives), so that `IBPROF=` must
+    /// be applied by marking the selected collectives' scope.
+    fn counts_below_mpi(&self) -> bool {
+        false
+    }
+
+    /// True if the backend's peer counters know only what this rank sent; the `recv` columns
+    /// are then filled at finalize from the other ranks' `sent` ([`crate::dumps`]).
+    fn knows_only_sent(&self) -> bool {
+        false
+    }
+
+    /// Called once in `MPI_Finalize`, before the last dump, while MPI still works.
+    fn finish(&self, _st: &State) {}
+}
+
+/// The backends for this process, peer source first: pmpi, or ompi-monitoring when asked for
+/// and available; then PERUSE when the MPI library has the InfiniBand send event.
+pub fn select(mpi: &crate::ffi::Mpi, config: &crate::config::Config, rank: u32) -> Vec<Box<dyn Backend>> {
+    let mut chosen: Vec<Box<dyn Backend>> = Vec::new();
+    let say = |msg: String| {
+        if rank == 0 {
+            eprintln!("ibprof: {msg}");
+        }
+    };
+    if config.ompi_monitoring {
+        match ompi_monitoring::OmpiMonitoring::start(mpi) {
+            Ok(b) => chosen.push(Box::new(b)),
+            Err(e) => say(format!("ompi-monitoring unavailable ({e}); counting MPI-level bytes (pmpi)")),
+        }
+    }
+    if chosen.is_empty() {
+        chosen.push(Box::new(pmpi::Pmpi));
+    }
+    if config.peruse {
+        match peruse::Peruse::start(mpi) {
+            Ok(b) => chosen.push(Box::new(b)),
+            Err(e) => say(format!("{e}; no port-level (lid) counters, counting MPI-level bytes")),
+        }
+    }
+    chosen
+}

@@ -1,0 +1,142 @@
+//! The dumps one rank takes: cumulative counters at each region boundary, kept until
+//! `MPI_Finalize` writes them.
+//!
+//! Each dump keeps only the peers and LIDs with traffic, so a rank's memory is its counters
+//! (O(peers)) plus what its regions saw. A backend that only knows what this rank *sent* (Open
+//! MPI's monitoring) gets its `recv` columns at finalize from the other ranks' `sent` columns
+//! ([`fill_recv_from_senders`]).
+
+use std::ffi::{c_int, c_void};
+
+use crate::backend::DumpData;
+use crate::state::State;
+use crate::writer;
+
+/// One cumulative dump.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DumpRecord {
+    pub region: u32,
+    pub name: Option<String>,
+    pub time: i64,
+    /// `(peer, sent, recv)`, peers with traffic only, by rank.
+    pub peers: Vec<(u32, u64, u64)>,
+    /// `(port, lid, sent, recv)`, sorted.
+    pub lids: Vec<(u32, u16, u64, u64)>,
+}
+
+impl DumpRecord {
+    pub fn new(region: u32, name: Option<&str>, time: i64, data: DumpData) -> DumpRecord {
+        let peers = data
+            .peers
+            .iter()
+            .enumerate()
+            .filter(|(_, (s, r))| *s != 0 || *r != 0)
+            .map(|(p, &(s, r))| (p as u32, s, r))
+            .collect();
+        DumpRecord { region, name: name.map(str::to_string), time, peers, lids: data.lids }
+    }
+
+    /// The region's lines (`region`, `peer`…, `lid`…).
+    pub fn write(&self, out: &mut String) {
+        writer::region_line(out, self.region, self.name.as_deref(), self.time);
+        for &(peer, sent, recv) in &self.peers {
+            writer::peer_line(out, peer, sent, recv);
+        }
+        for &(port, lid, sent, recv) in &self.lids {
+            writer::lid_line(out, port, lid, sent, recv);
+        }
+    }
+}
+
+/// Replaces every dump's `recv` column with what each peer reported as `sent` to this rank in
+/// its dump of the same number. Collective over the collector's private communicator: every
+/// rank calls it. It only acts when every rank asks for it and all have the same number of
+/// dumps (regions marked collectively); otherwise `recv` stays as the backend left it.
+pub fn fill_recv_from_senders(st: &State, wanted: bool, dumps: &mut [DumpRecord]) {
+    let m = st.mpi;
+    let n = st.size as usize;
+    let k = dumps.len();
+    // [wanted, -wanted, k, -k] reduced with MAX gives the max and (negated) min of both.
+    let mine: [i64; 4] = [wanted as i64, -(wanted as i64), k as i64, -(k as i64)];
+    let mut all = [0i64; 4];
+    // SAFETY: four `long long` in and out.
+    let rc = unsafe {
+        (m.f.allreduce)(
+            mine.as_ptr() as *const c_void,
+            all.as_mut_ptr() as *mut c_void,
+            4,
+            m.c.long_long,
+            m.c.op_max,
+            st.private,
+        )
+    };
+    if rc != 0 || all[1] != -1 || all[0] != 1 {
+        return;
+    }
+    if all[2] != -all[3] {
+        if st.rank == 0 {
+            eprintln!(
+                "ibprof: ranks took different numbers of dumps ({} to {}), so the recv columns stay 0",
+                -all[3], all[2]
+            );
+        }
+        return;
+    }
+    let mut send = vec![0u64; n * k];
+    for (d, dump) in dumps.iter().enumerate() {
+        for &(peer, sent, _) in &dump.peers {
+            if let Some(slot) = send.get_mut(peer as usize * k + d) {
+                *slot = sent;
+            }
+        }
+    }
+    let mut recv = vec![0u64; n * k];
+    let bytes = (8 * k) as c_int;
+    // SAFETY: both buffers hold n blocks of 8·k bytes.
+    let rc = unsafe {
+        (m.f.alltoall)(
+            send.as_ptr() as *const c_void,
+            bytes,
+            m.c.byte,
+            recv.as_mut_ptr() as *mut c_void,
+            bytes,
+            m.c.byte,
+            st.private,
+        )
+    };
+    if rc != 0 {
+        return;
+    }
+    for (d, dump) in dumps.iter_mut().enumerate() {
+        let mut dense = vec![(0u64, 0u64); n];
+        for &(peer, sent, _) in &dump.peers {
+            if let Some(e) = dense.get_mut(peer as usize) {
+                e.0 = sent;
+            }
+        }
+        for (p, e) in dense.iter_mut().enumerate() {
+            e.1 = recv[p * k + d];
+        }
+        let data = DumpData { peers: dense, lids: std::mem::take(&mut dump.lids) };
+        *dump = DumpRecord::new(dump.region, dump.name.as_deref(), dump.time, data);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_dump_keeps_only_peers_with_traffic_and_writes_in_order() {
+        let data = DumpData { peers: vec![(0, 0), (5, 0), (0, 0), (0, 9)], lids: vec![(0, 0x12, 3, 4)] };
+        let d = DumpRecord::new(2, Some("x"), 1_000_000, data);
+        assert_eq!(d.peers, vec![(1, 5, 0), (3, 0, 9)]);
+        let mut s = String::new();
+        d.write(&mut s);
+        assert_eq!(
+            s,
+            "region 2 name \"x\" dumptime 1.000000\npeer 1 sent 5 recv 0\npeer 3 sent 0 recv 9\n\
+             lid 0 0x0012 sent 3 recv 4\n"
+        );
+    }
+}

@@ -1,0 +1,7 @@
+//! The MPI interface as the collector sees it: ABI detection and the `PMPI_*` table.
+
+pub mod abi;
+pub mod pmpi;
+
+pub use abi::{Abi, Consts, Handle, HandleCell, StatusCell};
+pub use pmpi::{Mpi, mpi};

@@ -1,0 +1,148 @@
+//! Writing the profile at `MPI_Finalize`: one file for the job, gathered through MPI itself.
+//!
+//! Protocol, on the collector's private duplicate of `MPI_COMM_WORLD`, identical on every rank
+//! whatever fails, so that `MPI_Finalize` can never deadlock on it:
+//! 1. rank 0 creates the file and broadcasts whether it could (if not: one message, no file);
+//! 2. the section lengths are gathered to rank 0;
+//! 3. rank 0 writes the header and its section, then receives each other rank's section in turn
+//!    (in chunks of at most 1 GiB) and appends it. Memory on rank 0 is one section at a time.
+//!
+//! A write error on rank 0 is reported once; rank 0 still receives everything, so no sender
+//! waits forever. With `IBPROF_PER_RANK=1` each rank also writes its own complete file, for
+//! debugging; the gathered file is then their sections concatenated under one header.
+
+use std::ffi::{c_int, c_void};
+use std::fs::File;
+use std::io::{BufWriter, Write};
+
+use crate::ffi::Handle;
+use crate::state::State;
+
+const TAG: c_int = 0x1b9f;
+const CHUNK: usize = 1 << 30;
+
+/// Writes this rank's `section` where the configuration says.
+pub fn write(st: &State, section: &str) {
+    if st.config.per_rank {
+        per_rank(st, section);
+    }
+    gathered(st, section);
+}
+
+fn per_rank(st: &State, section: &str) {
+    let path = st.config.per_rank_path(st.rank);
+    let result = File::create(&path).and_then(|f| {
+        let mut w = BufWriter::new(f);
+        w.write_all(st.header().as_bytes())?;
+        w.write_all(section.as_bytes())?;
+        w.flush()
+    });
+    if let Err(e) = result {
+        eprintln!("ibprof: rank {}: cannot write profile {}: {e}", st.rank, path.display());
+    }
+}
+
+fn gathered(st: &State, section: &str) {
+    let m = st.mpi;
+    let (comm, byte) = (st.private, m.c.byte);
+    let root = st.rank == 0;
+    let path = &st.config.out;
+
+    let mut file = None;
+    let mut ok: c_int = 1;
+    if root {
+        match File::create(path) {
+            Ok(f) => file = Some(BufWriter::new(f)),
+            Err(e) => {
+                eprintln!("ibprof: cannot write profile {}: {e}; no profile written", path.display());
+                ok = 0;
+            }
+        }
+    }
+    // SAFETY: every buffer below is valid for the byte count given with MPI_BYTE.
+    unsafe {
+        (m.f.bcast)(&mut ok as *mut c_int as *mut c_void, 4, byte, 0, comm);
+    }
+    if ok == 0 {
+        return;
+    }
+    let len = section.len() as u64;
+    let mut lens = vec![0u64; if root { st.size as usize } else { 1 }];
+    unsafe {
+        (m.f.gather)(
+            &len as *const u64 as *const c_void,
+            8,
+            byte,
+            lens.as_mut_ptr() as *mut c_void,
+            8,
+            byte,
+            0,
+            comm,
+        );
+    }
+    if !root {
+        send_chunks(st, comm, section.as_bytes());
+        return;
+    }
+    let mut failed: Option<std::io::Error> = None;
+    let mut put = |bytes: &[u8]| {
+        if failed.is_none()
+            && let Some(w) = file.as_mut()
+            && let Err(e) = w.write_all(bytes)
+        {
+            failed = Some(e);
+        }
+    };
+    put(st.header().as_bytes());
+    put(section.as_bytes());
+    let mut buf = Vec::new();
+    for (r, &n) in lens.iter().enumerate().skip(1) {
+        buf.clear();
+        buf.resize(n as usize, 0);
+        recv_chunks(st, comm, r as c_int, &mut buf);
+        put(&buf);
+    }
+    if failed.is_none()
+        && let Some(Err(e)) = file.as_mut().map(|w| w.flush())
+    {
+        failed = Some(e);
+    }
+    match failed {
+        Some(e) => eprintln!("ibprof: error writing profile {}: {e}; the file is incomplete", path.display()),
+        None => eprintln!("ibprof: wrote {} ({} ranks)", path.display(), st.size),
+    }
+}
+
+fn send_chunks(st: &State, comm: Handle, bytes: &[u8]) {
+    for chunk in bytes.chunks(CHUNK) {
+        // SAFETY: the chunk is readable for its length, which fits an int.
+        unsafe {
+            (st.mpi.f.send)(
+                chunk.as_ptr() as *const c_void,
+                chunk.len() as c_int,
+                st.mpi.c.byte,
+                0,
+                TAG,
+                comm,
+            );
+        }
+    }
+}
+
+fn recv_chunks(st: &State, comm: Handle, from: c_int, buf: &mut [u8]) {
+    let status = st.mpi.c.status_ignore as *mut c_void;
+    for chunk in buf.chunks_mut(CHUNK) {
+        // SAFETY: the chunk is writable for its length, which fits an int.
+        unsafe {
+            (st.mpi.f.recv)(
+                chunk.as_mut_ptr() as *mut c_void,
+                chunk.len() as c_int,
+                st.mpi.c.byte,
+                from,
+                TAG,
+                comm,
+                status,
+            );
+        }
+    }
+}

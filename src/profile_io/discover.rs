@@ -1,0 +1,150 @@
+//! Finding a rail's dump files in a directory: by known names first, by content for the rest.
+//!
+//! Admins name ibnetdiscover and ibroute output as they like (`topo.txt`, `lft-sw12.out`), so a
+//! file whose name says nothing is recognised by its first lines (gunzipped if needed; only the
+//! head is read to decide). Per directory one **topology** is used, the best by kind
+//! ([`DumpKind::TOPOLOGY_PREFERENCE`], and for link lists by name as before); the others are
+//! named in a warning. Of the forwarding tables only the best kind present is opened
+//! ([`DumpKind::TABLE_PREFERENCE`]): the best `.fdbs` by name, else the `opensm-lfts.dump`, else
+//! every `ibroute`/`dump_fts` file; a note names the rest. When the directory itself holds no tables, its
+//! sub-directories (one level) are searched for `ibroute` files: a folder of per-switch dumps
+//! beside the topology makes the rail's routing.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use flate2::read::MultiGzDecoder;
+
+use crate::model::Warning;
+
+use super::error::ParseError;
+use super::input::Input;
+use super::rail::{DumpKind, kind_from_content, kind_from_name};
+
+/// How much of a file is read to recognise it.
+const SNIFF_BYTES: usize = 16 * 1024;
+
+/// Preferred link-list names, best first (each may also end in `.gz`).
+const LINK_LIST_NAMES: [&str; 4] = ["opensm-subnet.lst", "subnet.lst", "ibdiagnet2.lst", "ibdiagnet.lst"];
+const FDBS_NAMES: [&str; 3] = ["opensm.fdbs", "ibdiagnet2.fdbs", "ibdiagnet.fdbs"];
+
+/// The kind of a file from its head (plain or gzip); `None` if unreadable or not a dump.
+pub fn sniff(path: &Path) -> Option<DumpKind> {
+    let mut file = std::fs::File::open(path).ok()?;
+    let mut head = Vec::with_capacity(SNIFF_BYTES);
+    (&mut file).take(SNIFF_BYTES as u64).read_to_end(&mut head).ok()?;
+    let head = if head.starts_with(&[0x1f, 0x8b]) {
+        let file = std::fs::File::open(path).ok()?;
+        let mut out = Vec::with_capacity(SNIFF_BYTES);
+        // A short read is fine: only the first lines matter.
+        let _ = MultiGzDecoder::new(file).take(SNIFF_BYTES as u64).read_to_end(&mut out);
+        out
+    } else {
+        head
+    };
+    kind_from_content(&Input::from_text("", String::from_utf8_lossy(&head).into_owned()))
+}
+
+/// The files of a rail directory to read, with their kinds.
+pub fn discover(dir: &Path, warnings: &mut Vec<Warning>) -> Result<Vec<(DumpKind, PathBuf)>, ParseError> {
+    let display = dir.display().to_string();
+    let found = recognised_files(dir)?;
+    let mut chosen = Vec::new();
+    let name = |p: &PathBuf| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let mut pick_one = |mut candidates: Vec<(DumpKind, PathBuf)>, rank: &dyn Fn(&str) -> _| {
+        candidates.sort_by_key(|(kind, path)| rank_key(*kind, &name(path), rank));
+        if let Some((first, rest)) = candidates.split_first() {
+            if !rest.is_empty() {
+                let others: Vec<String> = rest.iter().map(|(_, p)| name(p)).collect();
+                let message = format!("using {}; also found {}", name(&first.1), others.join(", "));
+                warnings.push(Warning::in_file(&display, message));
+            }
+            chosen.push(first.clone());
+        }
+    };
+    let of_kind = |wanted: &dyn Fn(DumpKind) -> bool| {
+        found.iter().filter(|(k, _)| wanted(*k)).cloned().collect::<Vec<_>>()
+    };
+    pick_one(of_kind(&|k| k.is_topology()), &|n| name_rank(n, &LINK_LIST_NAMES));
+    // One kind of forwarding tables, the best present; the others are named and not opened.
+    let table_kind = DumpKind::TABLE_PREFERENCE.into_iter().find(|&k| found.iter().any(|(f, _)| *f == k));
+    match table_kind {
+        Some(DumpKind::Ibroute) => chosen.extend(of_kind(&|k| k == DumpKind::Ibroute)),
+        Some(kind) => pick_one(of_kind(&|k| k == kind), &|n| name_rank(n, &FDBS_NAMES)),
+        None => {
+            // A folder of per-switch ibroute dumps beside the topology.
+            for sub in subdirectories(dir)? {
+                chosen.extend(recognised_files(&sub)?.into_iter().filter(|(k, _)| *k == DumpKind::Ibroute));
+            }
+        }
+    }
+    if let Some(used) = table_kind {
+        for (_, path) in found.iter().filter(|(k, _)| !k.is_topology() && *k != used) {
+            let message =
+                format!("using the {} forwarding tables; {} is not read", used.describe(), path.display());
+            warnings.push(Warning::in_file(&display, message));
+        }
+    }
+    Ok(chosen)
+}
+
+/// Topology kinds by preference, then the name rank.
+fn rank_key(
+    kind: DumpKind,
+    name: &str,
+    rank: &dyn Fn(&str) -> (usize, bool, String),
+) -> (usize, (usize, bool, String)) {
+    let by_kind = DumpKind::TOPOLOGY_PREFERENCE.iter().position(|k| *k == kind).unwrap_or(usize::MAX);
+    (by_kind, rank(name))
+}
+
+/// Every file of `dir` (not recursing) with a kind, by name or else by content, in name order.
+fn recognised_files(dir: &Path) -> Result<Vec<(DumpKind, PathBuf)>, ParseError> {
+    let display = dir.display().to_string();
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| ParseError::io(&display, e))?
+        .filter_map(|entry| entry.ok())
+        .filter(|entry| entry.file_type().is_ok_and(|t| !t.is_dir()))
+        .map(|entry| entry.path())
+        .collect();
+    paths.sort();
+    Ok(paths
+        .into_iter()
+        .filter_map(|path| {
+            let name = path.file_name()?.to_str()?.to_string();
+            let kind = match kind_from_name(&name) {
+                Some(kind) => kind,
+                None if skip_by_name(&name) => return None,
+                None => sniff(&path)?,
+            };
+            Some((kind, path))
+        })
+        .collect())
+}
+
+/// Names never worth opening: profiles, net files, logs, images.
+fn skip_by_name(name: &str) -> bool {
+    let plain = name.strip_suffix(".gz").unwrap_or(name);
+    [".ibprof", ".net", ".log", ".png", ".svg", ".md", ".json", ".py", ".sh"]
+        .iter()
+        .any(|s| plain.ends_with(s))
+}
+
+fn subdirectories(dir: &Path) -> Result<Vec<PathBuf>, ParseError> {
+    let display = dir.display().to_string();
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| ParseError::io(&display, e))?
+        .filter_map(|entry| entry.ok())
+        .filter(|entry| entry.file_type().is_ok_and(|t| t.is_dir()))
+        .map(|entry| entry.path())
+        .collect();
+    dirs.sort();
+    Ok(dirs)
+}
+
+/// Known names first (in `preferred` order), plain before `.gz`, then by name.
+fn name_rank(name: &str, preferred: &[&str]) -> (usize, bool, String) {
+    let plain = name.strip_suffix(".gz").unwrap_or(name);
+    let by_name = preferred.iter().position(|p| *p == plain).unwrap_or(preferred.len());
+    (by_name, name.ends_with(".gz"), name.to_string())
+}

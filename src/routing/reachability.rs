@@ -1,0 +1,115 @@
+//! Which CA-to-CA pairs the forwarding tables deliver, and for the others, which switch dropped
+//! them and why: what `shoal info` reports, and what a damaged dump costs.
+//!
+//! Routing depends only on (switch, destination LID), so CAs are grouped by the switch they hang
+//! off: one trace per (source group, destination) stands for the whole group.
+
+use std::collections::BTreeMap;
+
+use petgraph::graph::NodeIndex;
+
+use crate::model::{Fabric, Lid};
+
+use super::loads::DropReason;
+use super::trace::{Outcome, trace};
+
+/// Pairs that did not arrive, grouped by destination and by where and why they stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UndeliveredPairs {
+    pub destination: Lid,
+    /// The node where the traces stopped (the dropping switch, usually).
+    pub at: Option<NodeIndex>,
+    pub reason: DropReason,
+    /// How many source CA ports this covers.
+    pub sources: usize,
+    /// One of them, to retrace by hand (`shoal trace`).
+    pub example_source: Lid,
+}
+
+/// The delivery of every CA port's base LID to every other CA port's base LID on one rail.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Reachability {
+    pub pairs: usize,
+    pub delivered: usize,
+    pub undelivered: Vec<UndeliveredPairs>,
+}
+
+/// Traces every ordered pair of CA ports (base LIDs, different nodes).
+pub fn ca_reachability(fabric: &Fabric) -> Reachability {
+    // CA ports with a LID, grouped by the node (switch) their cable leads to.
+    let mut groups: BTreeMap<Option<NodeIndex>, Vec<(NodeIndex, Lid)>> = BTreeMap::new();
+    let mut destinations: Vec<(NodeIndex, Lid)> = Vec::new();
+    for ca in fabric.cas() {
+        for (&port, info) in &fabric.node(ca).ports {
+            if info.lid.0 == 0 {
+                continue;
+            }
+            let entry = fabric.out_through(ca, port).map(|(_, next, _)| next);
+            groups.entry(entry).or_default().push((ca, info.lid));
+            destinations.push((ca, info.lid));
+        }
+    }
+    let mut result = Reachability::default();
+    for sources in groups.values() {
+        for &(dst_node, dst) in &destinations {
+            let senders: Vec<&(NodeIndex, Lid)> =
+                sources.iter().filter(|(node, _)| *node != dst_node).collect();
+            let Some(&&(_, example)) = senders.first() else { continue };
+            result.pairs += senders.len();
+            match trace(fabric, example, dst).outcome {
+                Outcome::Delivered => result.delivered += senders.len(),
+                Outcome::Dropped { at, reason } => result.undelivered.push(UndeliveredPairs {
+                    destination: dst,
+                    at,
+                    reason,
+                    sources: senders.len(),
+                    example_source: example,
+                }),
+            }
+        }
+    }
+    result
+}
+
+impl Reachability {
+    /// Undelivered pair counts per (dropping node, reason), largest first.
+    pub fn by_dropping_node(&self) -> Vec<(Option<NodeIndex>, DropReason, usize)> {
+        let mut counts: BTreeMap<(Option<NodeIndex>, DropReason), usize> = BTreeMap::new();
+        for u in &self.undelivered {
+            *counts.entry((u.at, u.reason)).or_default() += u.sources;
+        }
+        let mut list: Vec<_> = counts.into_iter().map(|((at, reason), n)| (at, reason, n)).collect();
+        list.sort_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(&b.0)));
+        list
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{LftEntry, PortNum};
+    use crate::routing::test_fabric::{TwoLeaves, set_row, two_leaves};
+
+    #[test]
+    fn a_complete_fabric_delivers_every_pair() {
+        let TwoLeaves { fabric, .. } = two_leaves();
+        let r = ca_reachability(&fabric);
+        assert_eq!((r.pairs, r.delivered), (12, 12));
+        assert!(r.undelivered.is_empty());
+    }
+
+    #[test]
+    fn a_hole_in_a_leaf_table_drops_the_pairs_of_that_leaf_at_that_leaf() {
+        let TwoLeaves { mut fabric, leaf, .. } = two_leaves();
+        set_row(&mut fabric, leaf[0], Lid(0x12), LftEntry::Missing);
+        set_row(&mut fabric, leaf[0], Lid(0x13), LftEntry::Port(PortNum(9)));
+        let r = ca_reachability(&fabric);
+        assert_eq!((r.pairs, r.delivered), (12, 8));
+        let by_node = r.by_dropping_node();
+        assert_eq!(
+            by_node,
+            vec![(Some(leaf[0]), DropReason::MissingEntry, 2), (Some(leaf[0]), DropReason::DeadPort, 2)]
+        );
+        assert!(r.undelivered.iter().all(|u| u.sources == 2));
+    }
+}
