@@ -251,3 +251,24 @@ fn the_focused_view_exports_as_it_is_on_screen() {
     assert!(h.state_mut().export_focused(&dir.join("view.jpg")).is_err());
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn side_by_side_views_zoom_and_pan_together() {
+    let mut h = synthetic();
+    regions::compare(&mut h.state_mut().ws, 1, 2);
+    h.run();
+    h.hover_at(egui::pos2(500.0, 400.0));
+    h.event(egui::Event::MouseWheel {
+        unit: egui::MouseWheelUnit::Point,
+        delta: egui::vec2(0.0, 200.0),
+        modifiers: egui::Modifiers::NONE,
+        phase: egui::TouchPhase::Move,
+        source: egui::MouseWheelSource::Wheel,
+    });
+    h.run_steps(10); // a tooltip may fade in under the pointer
+    let ws = &h.state().ws;
+    let group = ws.group(ws.views[0].group).unwrap();
+    assert_eq!(ws.views[0].group, ws.views[1].group);
+    let camera = group.shared_camera.unwrap();
+    assert!(camera.zoom > 1.0, "the wheel zoomed the shared camera");
+}

@@ -47,3 +47,33 @@ impl Watcher {
         changed
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rewritten_file_is_reported_once_after_the_debounce() {
+        let dir = std::env::temp_dir().join(format!("shoal-watch-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("opensm.fdbs");
+        std::fs::write(&file, "first").unwrap();
+        let request = LoadRequest { rails: vec![vec![dir.clone()]], profile: None };
+        let watcher = Watcher::new(&request, &egui::Context::default()).unwrap();
+        assert!(!watcher.changed());
+        std::fs::write(&file, "second, written in").unwrap();
+        std::fs::write(&file, "second, written in two parts").unwrap();
+        let mut seen = false;
+        for _ in 0..100 {
+            std::thread::sleep(Duration::from_millis(100));
+            if watcher.changed() {
+                seen = true;
+                break;
+            }
+        }
+        assert!(seen, "no change reported within 10 s");
+        std::thread::sleep(DEBOUNCE * 2);
+        assert!(!watcher.changed(), "the two writes were reported once");
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
