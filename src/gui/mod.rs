@@ -4,6 +4,7 @@
 
 pub mod loader;
 pub mod recent;
+pub mod setup;
 pub mod watch;
 
 use std::path::PathBuf;
@@ -23,6 +24,7 @@ use crate::modules::{Command, ViewContext, ViewModule, Workspace};
 use crate::scene::dataset::Dataset;
 use crate::scene::load::{LoadRequest, sample_request};
 use loader::{Loader, Reason};
+pub use setup::Setup;
 
 /// Which panel the side bar shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,68 +65,6 @@ pub struct ShoalApp {
     pub status: String,
     /// A view set-up to apply once data arrives (`SHOAL_VIEW`, for scripted screenshots).
     pub pending: Vec<Setup>,
-}
-
-/// A scripted starting view, from the `SHOAL_VIEW` environment variable: `;`-separated steps
-/// `threshold:PCT`, `compare:A,B`, `diff:A,B`, `highlight:TEXT`, `log`.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Setup {
-    Threshold(f64),
-    Compare(u32, u32),
-    Diff(u32, u32),
-    Highlight(String),
-    /// Log colour scale in every view.
-    Log,
-}
-
-impl Setup {
-    /// Parses `step;step;…`, skipping steps it does not know.
-    pub fn parse_list(text: &str) -> Vec<Setup> {
-        text.split(';')
-            .filter_map(|s| if s.trim() == "log" { Some(Setup::Log) } else { Setup::parse(s.trim()) })
-            .collect()
-    }
-
-    pub fn parse(text: &str) -> Option<Setup> {
-        let (kind, arg) = text.split_once(':')?;
-        let pair = || {
-            let (a, b) = arg.split_once(',')?;
-            Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
-        };
-        match kind {
-            "threshold" => arg.trim().parse().ok().map(Setup::Threshold),
-            "compare" => pair().map(|(a, b)| Setup::Compare(a, b)),
-            "diff" => pair().map(|(a, b)| Setup::Diff(a, b)),
-            "highlight" => Some(Setup::Highlight(arg.to_string())),
-            _ => None,
-        }
-    }
-
-    /// Applies the set-up to a workspace that has data.
-    pub fn apply(&self, ws: &mut Workspace) {
-        match self {
-            Setup::Threshold(pct) => {
-                let Some(d) = ws.dataset.clone() else { return };
-                let Some(view) = ws.focused_mut() else { return };
-                let max =
-                    crate::scene::view::values_for(&d, view.spec.selection).map_or(0.0, |v| v.max_abs());
-                view.spec.filter.bytes_range = Some((max * pct / 100.0, f64::INFINITY));
-            }
-            Setup::Compare(a, b) => crate::modules::regions::compare(ws, *a, *b),
-            Setup::Diff(a, b) => crate::modules::regions::diff(ws, *a, *b),
-            Setup::Log => {
-                for v in &mut ws.views {
-                    v.spec.options.scale = crate::scene::colour::ScaleKind::Log;
-                }
-            }
-            Setup::Highlight(text) => {
-                let Some(d) = ws.dataset.clone() else { return };
-                let seeds = crate::scene::highlight::search(&d.cluster, &d.rank_hosts, text);
-                let group = ws.focused().map(|v| v.group).unwrap_or_default();
-                ws.apply(vec![Command::Highlight { group, seeds, add: false }]);
-            }
-        }
-    }
 }
 
 const SHORTCUT_OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
@@ -446,7 +386,7 @@ impl ShoalApp {
                     view.state.values.as_ref(),
                 );
                 ui.separator();
-                view_options(ui, &mut view.spec);
+                crate::modules::filter::view_options(ui, &mut view.spec);
             }
             Tab::Highlight => {
                 let Some(view) = self.ws.views.get(focus) else { return };
@@ -556,38 +496,6 @@ impl ShoalApp {
     }
 }
 
-/// Colour map, scale and node colouring of one view.
-fn view_options(ui: &mut Ui, spec: &mut crate::scene::view::ViewSpec) {
-    use crate::scene::colour::{ColourMap, ScaleKind};
-    use crate::scene::values::NodeAttribute;
-    let o = &mut spec.options;
-    egui::ComboBox::from_label("colour map").selected_text(o.link_map.name()).show_ui(ui, |ui| {
-        for m in ColourMap::ALL.into_iter().filter(|m| !m.is_diverging()) {
-            if ui.selectable_value(&mut o.link_map, m, m.name()).changed() {
-                o.node_map = m;
-            }
-        }
-    });
-    egui::ComboBox::from_label("diff map").selected_text(o.diverging_map.name()).show_ui(ui, |ui| {
-        for m in ColourMap::ALL.into_iter().filter(|m| m.is_diverging()) {
-            ui.selectable_value(&mut o.diverging_map, m, m.name());
-        }
-    });
-    ui.horizontal(|ui| {
-        ui.label("scale");
-        ui.radio_value(&mut o.scale, ScaleKind::Linear, "linear");
-        ui.radio_value(&mut o.scale, ScaleKind::Log, "log");
-    });
-    egui::ComboBox::from_label("nodes coloured by").selected_text(o.node_attribute.name()).show_ui(
-        ui,
-        |ui| {
-            for a in NodeAttribute::ALL {
-                ui.selectable_value(&mut o.node_attribute, a, a.name());
-            }
-        },
-    );
-}
-
 fn describe(r: &LoadRequest) -> String {
     let rails: Vec<String> =
         r.rails.iter().filter_map(|x| x.first()).map(|p| p.display().to_string()).collect();
@@ -660,17 +568,4 @@ pub fn run(request: Option<LoadRequest>) -> anyhow::Result<()> {
 /// `shoal` with no subcommand: the bundled two-rail sample.
 pub fn run_sample() -> anyhow::Result<()> {
     run(Some(sample_request()))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn scripted_views_parse_as_steps() {
-        assert_eq!(Setup::parse_list("compare:1,2;log"), [Setup::Compare(1, 2), Setup::Log]);
-        assert_eq!(Setup::parse_list("threshold:50"), [Setup::Threshold(50.0)]);
-        assert_eq!(Setup::parse_list("none:;diff:2,x"), []);
-        assert_eq!(Setup::parse_list("highlight:n0042"), [Setup::Highlight("n0042".into())]);
-    }
 }

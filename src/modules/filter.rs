@@ -182,3 +182,35 @@ pub fn panel(ui: &mut Ui, state: &mut FilterPanelState, filter: &mut Filter, val
         *filter = Filter::default();
     }
 }
+
+/// Colour map, scale and node colouring of one view.
+pub fn view_options(ui: &mut Ui, spec: &mut crate::scene::view::ViewSpec) {
+    use crate::scene::colour::{ColourMap, ScaleKind};
+    use crate::scene::values::NodeAttribute;
+    let o = &mut spec.options;
+    egui::ComboBox::from_label("colour map").selected_text(o.link_map.name()).show_ui(ui, |ui| {
+        for m in ColourMap::ALL.into_iter().filter(|m| !m.is_diverging()) {
+            if ui.selectable_value(&mut o.link_map, m, m.name()).changed() {
+                o.node_map = m;
+            }
+        }
+    });
+    egui::ComboBox::from_label("diff map").selected_text(o.diverging_map.name()).show_ui(ui, |ui| {
+        for m in ColourMap::ALL.into_iter().filter(|m| m.is_diverging()) {
+            ui.selectable_value(&mut o.diverging_map, m, m.name());
+        }
+    });
+    ui.horizontal(|ui| {
+        ui.label("scale");
+        ui.radio_value(&mut o.scale, ScaleKind::Linear, "linear");
+        ui.radio_value(&mut o.scale, ScaleKind::Log, "log");
+    });
+    egui::ComboBox::from_label("nodes coloured by").selected_text(o.node_attribute.name()).show_ui(
+        ui,
+        |ui| {
+            for a in NodeAttribute::ALL {
+                ui.selectable_value(&mut o.node_attribute, a, a.name());
+            }
+        },
+    );
+}
