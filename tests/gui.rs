@@ -1,5 +1,6 @@
 //! The desktop app, driven headless with egui_kittest (wgpu on lavapipe; `WGPU_BACKEND=vulkan`).
 //! Assertions read the app's scenes, which are what the window paints.
+#![cfg(feature = "gui")]
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
