@@ -228,7 +228,9 @@ fn parse_end(s: &str) -> Result<(LstEnd<'_>, &str), String> {
             if kind.is_some() {
                 return Err(format!("unexpected `{token}`"));
             }
-            let (name, sm) = match token.len().checked_sub(3).map(|i| token.split_at(i)) {
+            // `get` rather than `split_at`: the last three bytes may cut a character (fuzz crash).
+            let suffix = token.len().checked_sub(3).and_then(|i| Some((token.get(..i)?, token.get(i..)?)));
+            let (name, sm) = match suffix {
                 Some((name, suffix)) if suffix.eq_ignore_ascii_case("-SM") => (name, true),
                 _ => (token, false),
             };

@@ -110,7 +110,8 @@ fn parse_header(header: &str) -> Result<(Guid, SwitchTable), String> {
     }
     let guid = words.next().and_then(Guid::parse_hex).ok_or("bad switch guid")?;
     let description = match (rest.find("('"), rest.rfind("')")) {
-        (Some(open), Some(close)) if close > open => Some(rest[open + 2..close].to_string()),
+        // `(')` holds both markers overlapping: no description (fuzz crash).
+        (Some(open), Some(close)) if close >= open + 2 => Some(rest[open + 2..close].to_string()),
         _ => None,
     };
     Ok((guid, SwitchTable { line: 0, lid: Some(Lid(lid)), description, lft: Default::default() }))

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Fills fuzz/corpus/<target>/ with seeds cut from the real fixtures (tests/fixtures, sample-data):
+# small files whole, large ones as their first and a middle piece of at most 4 KiB, cut at line
+# ends, so the fuzzer starts from real shapes and stays fast. Gzipped fixtures are unpacked.
+set -eu  # no pipefail: `head` closes its pipe early on purpose
+cd "$(dirname "$0")/.."
+root=.
+rm -rf fuzz/corpus
+mkdir -p fuzz/corpus/{lst,fdbs,lfts_dump,ibprof,host_map,rail}
+
+# cut FILE TARGET: the first 4 KiB and a 4 KiB piece from the middle, whole lines only.
+cut_into() {
+  local file=$1 target=$2 name tmp lines
+  name=$(echo "$file" | tr '/' '_')
+  tmp=$(mktemp)
+  if [[ $file == *.gz ]]; then zcat "$root/$file" > "$tmp"; else cat "$root/$file" > "$tmp"; fi
+  lines=$(wc -l < "$tmp")
+  head -c 4096 "$tmp" | sed '$d' > "fuzz/corpus/$target/$name.head"
+  if ((lines > 80)); then
+    tail -n +$((lines / 2)) "$tmp" | head -c 4096 | sed '$d' > "fuzz/corpus/$target/$name.middle"
+  fi
+  rm -f "$tmp"
+}
+
+for f in tests/fixtures/fragments/*.lst benches/data/tsubame/rail0/opensm-subnet.lst.gz \
+         tests/fixtures/testbed/opensm-subnet.lst tests/fixtures/lmc1/opensm-subnet.lst \
+         sample-data/tworail/rail0/opensm-subnet.lst.gz; do
+  cut_into "$f" lst
+done
+for f in tests/fixtures/fragments/opensm.fdbs tests/fixtures/testbed/opensm.fdbs tests/fixtures/lmc1/opensm.fdbs \
+         benches/data/tsubame/rail0/opensm.fdbs.gz sample-data/tworail/rail1/opensm.fdbs.gz; do
+  cut_into "$f" fdbs
+done
+for f in tests/fixtures/fragments/opensm-lfts.dump tests/fixtures/testbed/opensm-lfts.dump \
+         tests/fixtures/lmc1/opensm-lfts.dump sample-data/tworail/rail0/opensm-lfts.dump.gz; do
+  cut_into "$f" lfts_dump
+done
+for f in sample-data/testbed/alltoall.ibprof sample-data/tworail/bcast-both-rails.ibprof \
+         sample-data/tworail/bcast-rail0-only.ibprof sample-data/tworail/samplesort.ibprof.gz; do
+  cut_into "$f" ibprof
+done
+# A profile with every optional field and quoting, as the format document shows it.
+cat > fuzz/corpus/ibprof/all-fields.ibprof <<'PROFILE'
+ibprof 1
+job ranks 4 mpi "Open MPI 4.1 \"x\" #1" source peruse
+rank 0 host "n 0001" pid 12 starttime 1700000000.5
+port 0 device mlx5_0 portnum 1 guid 0x0002c903000a0001 lid 0x0001 lmc 2
+region 1 name "a # b" dumptime 1700000001.000001
+peer 1 sent 10 recv 20
+lid 0 0x0004 sent 5 recv 0
+region 2 dumptime 1700000002
+peer 1 sent 11 recv 20
+rank 1 host n0002 starttime 1700000000
+PROFILE
+printf 'node-a n0001\n# comment\nnode-b n0002 # trailing\n\nbad line here\n' > fuzz/corpus/host_map/basic.map
+# The rail target takes a link list and a table file separated by a NUL byte.
+{ cat "$root/tests/fixtures/fragments/opensm-subnet.lst"; printf '\0'; cat "$root/tests/fixtures/fragments/opensm.fdbs"; } \
+  > fuzz/corpus/rail/fragments-fdbs
+{ cat "$root/tests/fixtures/fragments/opensm-subnet.lst"; printf '\0'; cat "$root/tests/fixtures/fragments/opensm-lfts.dump"; } \
+  > fuzz/corpus/rail/fragments-lfts
+find fuzz/corpus -type f -empty -delete
+for d in fuzz/corpus/*; do echo "$d: $(ls "$d" | wc -l) seeds"; done

@@ -1,0 +1,50 @@
+//! Inputs that crashed a parser under cargo-fuzz (see fuzz/README.md), one test each, named after
+//! what broke. Each must now give a value or an error, never a panic.
+
+use shoal::model::RailId;
+use shoal::profile_io::Input;
+use shoal::profile_io::ibdiagnet_lst::parse_lst;
+use shoal::profile_io::ibprof::parse_profile;
+use shoal::profile_io::lfts_dump::parse_lfts_dump;
+
+fn input(bytes: &[u8]) -> Input {
+    Input::from_bytes("crash", bytes.to_vec()).expect("plain bytes always make an input").0
+}
+
+#[test]
+fn lst_node_type_ending_inside_a_multibyte_character_is_an_unknown_type_not_a_panic() {
+    // fuzz/artifacts/lst/crash-5c0df155…: `{ \xfc\x0f Ports:24 …`; the invalid byte becomes U+FFFD
+    // (3 bytes), and cutting the `-SM` suffix three bytes from the end split that character.
+    let text = b"{ \xfc\x0f Ports:24 NodeGUID:0002c90200010000 {sw} LID:0002 PN:01 } \
+                 { CA Ports:01 NodeGUID:0002c90300010000 {n1} LID:0001 PN:01 } PHY=4x LOG=ACT\n";
+    let err = parse_lst(&input(text), RailId(0)).expect_err("the only line is unparseable");
+    assert!(err.to_string().contains("no link lines"), "{err}");
+}
+
+#[test]
+fn lfts_dump_header_whose_description_markers_overlap_reads_as_no_description() {
+    // fuzz/artifacts/lfts_dump/crash-6702d922…: `('):` holds both `('` and `')`, one byte apart;
+    // slicing between them went backwards.
+    let text =
+        b"Unicast lids [0-44] of switch Lid 2 guid 0x000202c900016888 ('):\n0x0001 001\n44 lids dumped\n";
+    let (tables, warnings) = parse_lfts_dump(&input(text)).expect("the block is well formed");
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let table = tables.values().next().expect("one switch");
+    assert_eq!(table.description, None);
+}
+
+#[test]
+fn ibprof_chunk_probe_landing_inside_a_multibyte_character_steps_over_it() {
+    // fuzz/artifacts/ibprof/crash-15e2c81a…: invalid bytes in a host name became U+FFFD, and the
+    // parallel chunker probed for `\nrank` from a byte offset inside that character. The probe
+    // step is a 256th of the body (19 bytes here), which falls inside the run of 3-byte
+    // characters after `rank 10 host h`.
+    let host = format!("h{}", "\u{fffd}".repeat(30));
+    let mut text = String::from("ibprof 1\njob ranks 84\n");
+    for rank in 0..40 {
+        text.push_str(&format!("rank {rank} host {host} starttime 1\n"));
+    }
+    let (profile, _) = parse_profile(&text, "crash").expect("the profile is well formed");
+    assert_eq!(profile.ranks.len(), 40);
+    assert_eq!(profile.ranks[17].host, host);
+}
