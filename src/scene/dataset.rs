@@ -53,6 +53,19 @@ impl Dataset {
         warnings: Vec<Warning>,
     ) -> Dataset {
         let layout = layout_fat_tree(&cluster, &FatTreeOptions::default());
+        Dataset::with_layout(name, cluster, layout, profile, loads, flows, warnings)
+    }
+
+    /// Indexes ranks by host around a layout already made.
+    fn with_layout(
+        name: String,
+        cluster: Cluster,
+        layout: ClusterLayout,
+        profile: Option<Profile>,
+        loads: Loads,
+        flows: BTreeMap<RegionKey, FlowSet>,
+        warnings: Vec<Warning>,
+    ) -> Dataset {
         let rank_hosts = rank_hosts(&cluster, profile.as_ref());
         Dataset {
             name,
@@ -79,19 +92,7 @@ impl Dataset {
             Some(p) => (Some(p.profile), p.loads),
             None => (None, Loads::default()),
         };
-        let rank_hosts = rank_hosts(&cluster, profile.as_ref());
-        Dataset {
-            name,
-            rail_paths: Vec::new(),
-            profile_path: None,
-            cluster,
-            layout,
-            profile,
-            loads,
-            flows,
-            rank_hosts,
-            warnings,
-        }
+        Dataset::with_layout(name, cluster, layout, profile, loads, flows, warnings)
     }
 
     pub fn regions(&self) -> Vec<RegionInfo> {
