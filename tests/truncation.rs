@@ -22,6 +22,10 @@ use shoal::profile_io::{Input, ParseError};
 use shoal::routing::trace;
 
 const OFFSETS: usize = 200;
+
+/// A forwarding-table reader (`.fdbs` or lfts dump).
+type TableParser =
+    fn(&Input) -> Result<(shoal::profile_io::tables::SwitchTables, Vec<shoal::model::Warning>), ParseError>;
 /// Large fixtures are cut within their first 128 KiB (and near their end), which keeps a debug
 /// test run short; the parsers are line-based, so a later cut tests nothing new.
 const WINDOW: usize = 128 * 1024;
@@ -101,7 +105,7 @@ fn every_parser(text: &[u8], cut_mid_line: bool, name: &str, full_tables: Option
             }
         }
     }
-    let table_parsers: [(bool, fn(&Input) -> _); 2] =
+    let table_parsers: [(bool, TableParser); 2] =
         [(plain.ends_with(".fdbs"), parse_fdbs), (plain.ends_with("lfts.dump"), parse_lfts_dump)];
     for (mine, parse) in table_parsers {
         if (all || mine)
