@@ -138,6 +138,11 @@ impl Fabric {
         self.by_lid.get(usize::from(lid.0)).copied().flatten()
     }
 
+    /// Every LID owned by a port (LMC ranges included) is below this.
+    pub fn lid_end(&self) -> usize {
+        self.by_lid.len()
+    }
+
     /// The link plugged into `(node, port)`, if any.
     pub fn link_at(&self, node: NodeIndex, port: PortNum) -> Option<EdgeIndex> {
         self.port_links.get(node.index())?.get(usize::from(port.0)).copied().flatten()

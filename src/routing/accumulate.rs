@@ -6,15 +6,15 @@
 //! first, so the cost is pairs + switches per destination. Destinations whose tree has a loop fall
 //! back to per-pair [`trace`](super::trace::trace), so loops are reported exactly as a trace would.
 
-use std::collections::HashMap;
-
 use petgraph::graph::NodeIndex;
 use rayon::prelude::*;
 
 use crate::model::{Fabric, Lid, LinkEnd, NodeKind};
 
-use super::loads::{DropReason, RailLoad, Undelivered, merge_undelivered};
-use super::trace::{Outcome, next_port, trace};
+use super::loads::{DropReason, RailLoad};
+use super::tally::Tally;
+use super::trace::{Outcome, trace};
+use super::tree::Trees;
 
 /// Bytes from one LID to another on one rail.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,22 +63,6 @@ fn group_by_destination(flows: &[Flow]) -> (Vec<usize>, Vec<std::ops::Range<usiz
     (order, groups)
 }
 
-/// Where a switch sends one destination's bytes.
-#[derive(Clone, Copy)]
-enum Next {
-    /// On to another switch.
-    Switch(LinkEnd, NodeIndex),
-    /// Into the destination CA (or the destination switch).
-    Deliver(LinkEnd),
-    /// Into a CA that is not the destination.
-    WrongEndpoint(LinkEnd, NodeIndex),
-    /// This switch is the destination.
-    Here,
-    Drop(DropReason),
-}
-
-const IN_PROGRESS: u32 = u32::MAX;
-
 /// Where a flow stands after leaving its source CA.
 #[derive(Clone, Copy)]
 struct Entry {
@@ -96,14 +80,33 @@ enum EntryState {
 
 /// Where a source LID's bytes enter the switches; the same for every destination.
 #[derive(Clone, Copy)]
-struct Source {
+pub(crate) struct Source {
     /// The node owning the source LID.
-    origin: NodeIndex,
+    pub origin: NodeIndex,
     /// The origin CA's own link end (none when the origin is a switch).
-    first: Option<LinkEnd>,
+    pub first: Option<LinkEnd>,
     /// The node the bytes reach first (the origin itself for a switch); `None`: dead port.
-    next: Option<NodeIndex>,
-    next_is_switch: bool,
+    pub next: Option<NodeIndex>,
+    pub next_is_switch: bool,
+}
+
+/// Where the bytes of a LID enter the switches, for every LID owned in the fabric.
+pub(crate) fn source_of(fabric: &Fabric, lid: Lid) -> Option<Source> {
+    let owner = fabric.owner_of_lid(lid)?;
+    let origin = owner.node;
+    Some(if fabric.node(origin).kind == NodeKind::Switch {
+        Source { origin, first: None, next: Some(origin), next_is_switch: true }
+    } else {
+        match fabric.out_through(origin, owner.port) {
+            None => Source { origin, first: None, next: None, next_is_switch: false },
+            Some((end, next, _)) => Source {
+                origin,
+                first: Some(end),
+                next: Some(next),
+                next_is_switch: fabric.node(next).kind == NodeKind::Switch,
+            },
+        }
+    })
 }
 
 /// Sources indexed by LID, computed once per call for every LID that sends.
@@ -113,24 +116,9 @@ fn source_table(fabric: &Fabric, flows: &[Flow]) -> Vec<Option<Source>> {
     let mut done = vec![false; table.len()];
     for flow in flows {
         let i = usize::from(flow.src.0);
-        if std::mem::replace(&mut done[i], true) {
-            continue;
+        if !std::mem::replace(&mut done[i], true) {
+            table[i] = source_of(fabric, flow.src);
         }
-        let Some(owner) = fabric.owner_of_lid(flow.src) else { continue };
-        let origin = owner.node;
-        table[i] = Some(if fabric.node(origin).kind == NodeKind::Switch {
-            Source { origin, first: None, next: Some(origin), next_is_switch: true }
-        } else {
-            match fabric.out_through(origin, owner.port) {
-                None => Source { origin, first: None, next: None, next_is_switch: false },
-                Some((end, next, _)) => Source {
-                    origin,
-                    first: Some(end),
-                    next: Some(next),
-                    next_is_switch: fabric.node(next).kind == NodeKind::Switch,
-                },
-            }
-        });
     }
     table
 }
@@ -138,64 +126,46 @@ fn source_table(fabric: &Fabric, flows: &[Flow]) -> Vec<Option<Source>> {
 struct Accumulator<'f> {
     fabric: &'f Fabric,
     sources: &'f [Option<Source>],
-    load: RailLoad,
-    dropped: HashMap<(Option<NodeIndex>, Lid, DropReason), u64>,
-    // Scratch indexed by node; `depth`/`next` are valid where `stamp == generation`.
-    // `demand` is all zero between destinations.
-    generation: u32,
-    stamp: Vec<u32>,
-    depth: Vec<u32>,
-    next: Vec<Next>,
+    tally: Tally,
+    trees: Trees<'f>,
+    /// Bytes waiting at each switch for the current destination; all zero between destinations.
     demand: Vec<u64>,
     entries: Vec<Entry>,
-    chain: Vec<NodeIndex>,
 }
 
 impl<'f> Accumulator<'f> {
     fn new(fabric: &'f Fabric, sources: &'f [Option<Source>]) -> Self {
-        let nodes = fabric.graph.node_count();
         Accumulator {
             fabric,
             sources,
-            load: RailLoad::with_link_ends(fabric.link_end_count()),
-            dropped: HashMap::new(),
-            generation: 0,
-            stamp: vec![0; nodes],
-            depth: vec![0; nodes],
-            next: vec![Next::Here; nodes],
-            demand: vec![0; nodes],
+            tally: Tally::new(fabric.link_end_count(), 1),
+            trees: Trees::new(fabric),
+            demand: vec![0; fabric.graph.node_count()],
             entries: Vec::new(),
-            chain: Vec::new(),
         }
-    }
-
-    fn drop_bytes(&mut self, at: Option<NodeIndex>, dst: Lid, reason: DropReason, bytes: u64) {
-        self.load.undelivered += bytes;
-        *self.dropped.entry((at, dst, reason)).or_insert(0) += bytes;
     }
 
     fn add_destination(&mut self, flows: &[Flow], group: &[usize]) {
         let Some(&first) = group.first() else { return };
         let dst = flows[first].dst;
         for &i in group {
-            self.load.injected += flows[i].bytes;
+            self.tally.inject(0, flows[i].bytes);
         }
         let Some(destination) = self.fabric.owner_of_lid(dst) else {
             for &i in group {
                 let at = self.fabric.owner_of_lid(flows[i].src).map(|o| o.node);
                 let reason =
                     if at.is_some() { DropReason::UnknownDestination } else { DropReason::UnknownSource };
-                self.drop_bytes(at, dst, reason, flows[i].bytes);
+                self.tally.drop_bytes(0, at, dst, reason, flows[i].bytes);
             }
             return;
         };
-        self.generation += 1;
-        self.chain.clear();
+        self.trees.begin(dst, destination.node);
         let mut entries = std::mem::take(&mut self.entries);
         entries.clear();
         entries.extend(group.iter().map(|&i| self.entry_of(flows[i], destination.node)));
         let looped = entries.iter().any(|e| match e.state {
-            EntryState::AtSwitch(s) => !self.resolve_chain(s, dst, destination.node),
+            EntryState::AtSwitch(s) => !self.trees.resolve(s),
             _ => false,
         });
         if looped {
@@ -204,7 +174,7 @@ impl<'f> Accumulator<'f> {
             for (e, &i) in entries.iter().zip(group) {
                 self.credit_entry(*e, flows[i]);
             }
-            self.push_demand(dst);
+            self.tally.push(&mut self.trees, &mut self.demand, dst);
         }
         self.entries = entries;
     }
@@ -233,92 +203,13 @@ impl<'f> Accumulator<'f> {
 
     fn credit_entry(&mut self, entry: Entry, flow: Flow) {
         if let Some(end) = entry.first {
-            self.load.bytes[end.index()] += flow.bytes;
+            self.tally.credit(end, 0, flow.bytes);
         }
         match entry.state {
             EntryState::AtSwitch(s) => self.demand[s.index()] += flow.bytes,
-            EntryState::Delivered => self.load.delivered += flow.bytes,
-            EntryState::Dropped(at, reason) => self.drop_bytes(at, flow.dst, reason, flow.bytes),
+            EntryState::Delivered => self.tally.deliver(0, flow.bytes),
+            EntryState::Dropped(at, reason) => self.tally.drop_bytes(0, at, flow.dst, reason, flow.bytes),
         }
-    }
-
-    /// Follows a switch's chain toward the destination, recording each switch's depth (hops to
-    /// the chain's end). Returns false if the chain loops.
-    fn resolve_chain(&mut self, start: NodeIndex, dst: Lid, destination: NodeIndex) -> bool {
-        let mut stack = Vec::new();
-        let mut node = start;
-        loop {
-            let i = node.index();
-            if self.stamp[i] == self.generation {
-                if self.depth[i] == IN_PROGRESS {
-                    return false;
-                }
-                break;
-            }
-            self.stamp[i] = self.generation;
-            self.depth[i] = IN_PROGRESS;
-            stack.push(node);
-            self.chain.push(node);
-            let next = self.next_of(node, dst, destination);
-            self.next[i] = next;
-            match next {
-                Next::Switch(_, n) => node = n,
-                _ => break,
-            }
-        }
-        while let Some(n) = stack.pop() {
-            self.depth[n.index()] = match self.next[n.index()] {
-                Next::Switch(_, m) => self.depth[m.index()] + 1,
-                _ => 0,
-            };
-        }
-        true
-    }
-
-    fn next_of(&self, switch: NodeIndex, dst: Lid, destination: NodeIndex) -> Next {
-        let fabric = self.fabric;
-        if switch == destination {
-            return Next::Here;
-        }
-        let port = match next_port(fabric, switch, dst) {
-            Ok(port) => port,
-            Err(reason) => return Next::Drop(reason),
-        };
-        match fabric.out_through(switch, port) {
-            None => Next::Drop(DropReason::DeadPort),
-            Some((end, n, _)) if n == destination => Next::Deliver(end),
-            Some((end, n, _)) if fabric.node(n).kind == NodeKind::Switch => Next::Switch(end, n),
-            Some((end, n, _)) => Next::WrongEndpoint(end, n),
-        }
-    }
-
-    /// Pushes demand from the deepest switches toward the destination, leaving `demand` all zero.
-    fn push_demand(&mut self, dst: Lid) {
-        let mut chain = std::mem::take(&mut self.chain);
-        chain.sort_unstable_by_key(|n| std::cmp::Reverse(self.depth[n.index()]));
-        for &node in &chain {
-            let bytes = std::mem::take(&mut self.demand[node.index()]);
-            if bytes == 0 {
-                continue;
-            }
-            match self.next[node.index()] {
-                Next::Switch(end, n) => {
-                    self.load.bytes[end.index()] += bytes;
-                    self.demand[n.index()] += bytes;
-                }
-                Next::Deliver(end) => {
-                    self.load.bytes[end.index()] += bytes;
-                    self.load.delivered += bytes;
-                }
-                Next::WrongEndpoint(end, n) => {
-                    self.load.bytes[end.index()] += bytes;
-                    self.drop_bytes(Some(n), dst, DropReason::WrongEndpoint, bytes);
-                }
-                Next::Here => self.load.delivered += bytes,
-                Next::Drop(reason) => self.drop_bytes(Some(node), dst, reason, bytes),
-            }
-        }
-        self.chain = chain;
     }
 
     /// The exact per-pair walk, for a destination whose tables loop.
@@ -327,37 +218,22 @@ impl<'f> Accumulator<'f> {
             let flow = flows[i];
             let path = trace(self.fabric, flow.src, flow.dst);
             for end in &path.link_ends {
-                self.load.bytes[end.index()] += flow.bytes;
+                self.tally.credit(*end, 0, flow.bytes);
             }
             match path.outcome {
-                Outcome::Delivered => self.load.delivered += flow.bytes,
-                Outcome::Dropped { at, reason } => self.drop_bytes(at, flow.dst, reason, flow.bytes),
+                Outcome::Delivered => self.tally.deliver(0, flow.bytes),
+                Outcome::Dropped { at, reason } => self.tally.drop_bytes(0, at, flow.dst, reason, flow.bytes),
             }
         }
     }
 
     fn merge(mut self, other: Accumulator<'f>) -> Self {
-        for (a, b) in self.load.bytes.iter_mut().zip(&other.load.bytes) {
-            *a += b;
-        }
-        self.load.injected += other.load.injected;
-        self.load.delivered += other.load.delivered;
-        self.load.undelivered += other.load.undelivered;
-        for (k, v) in other.dropped {
-            *self.dropped.entry(k).or_insert(0) += v;
-        }
+        self.tally = self.tally.merge(other.tally);
         self
     }
 
     fn finish(self) -> RailLoad {
-        let mut load = self.load;
-        let detail = self
-            .dropped
-            .into_iter()
-            .map(|((at, destination, reason), bytes)| Undelivered { at, destination, reason, bytes })
-            .collect();
-        load.undelivered_detail = merge_undelivered(detail);
-        load
+        self.tally.finish().pop().unwrap_or_default()
     }
 }
 

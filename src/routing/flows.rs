@@ -46,6 +46,16 @@ pub struct FlowOrigin {
     pub dst_host: Option<usize>,
 }
 
+/// Where placed traffic goes: a list of flows per rail ([`FlowSet`]), or straight into
+/// accumulators (the multi-region tracer in [`super::demand`]).
+pub trait FlowSink {
+    /// The region whose counters follow (an index into the regions being placed).
+    fn region(&mut self, _region: usize) {}
+    fn flow(&mut self, rail: usize, flow: Flow, origin: FlowOrigin);
+    fn intra_node(&mut self, bytes: u64);
+    fn unplaced(&mut self, bytes: u64);
+}
+
 /// Flows per rail (with their origins alongside, if asked for), plus what was not traced.
 #[derive(Clone, Debug, Default)]
 pub struct FlowSet {
@@ -53,6 +63,23 @@ pub struct FlowSet {
     pub origins: Vec<Vec<FlowOrigin>>,
     pub intra_node_bytes: u64,
     pub unplaced_bytes: u64,
+}
+
+impl FlowSink for FlowSet {
+    fn flow(&mut self, rail: usize, flow: Flow, origin: FlowOrigin) {
+        self.flows[rail].push(flow);
+        if let Some(origins) = self.origins.get_mut(rail) {
+            origins.push(origin);
+        }
+    }
+
+    fn intra_node(&mut self, bytes: u64) {
+        self.intra_node_bytes += bytes;
+    }
+
+    fn unplaced(&mut self, bytes: u64) {
+        self.unplaced_bytes += bytes;
+    }
 }
 
 /// Maps a profile's ranks onto fabric hosts (`--host-map`): by host name, or rank by rank
@@ -216,6 +243,55 @@ impl<'c> FlowBuilder<'c> {
         set
     }
 
+    /// Places several regions' counters at once into sinks made by `new_sink`, one per parallel
+    /// piece of the ranks, then folded with `merge`. `regions[r][i]` is rank `i`'s traffic in
+    /// region `r`; each rank's regions are placed in region order, after `sink.region(r)`.
+    pub fn place_regions<S: FlowSink + Send>(
+        &mut self,
+        regions: &[&[RankTraffic<'_>]],
+        new_sink: impl Fn() -> S + Sync,
+        merge: impl Fn(S, S) -> S + Sync,
+    ) -> S {
+        let host_of_rank = RankHosts::new(
+            regions
+                .iter()
+                .flat_map(|ranks| ranks.iter())
+                .map(|t| (t.section.rank, self.host_index(t.section.rank, &t.section.host))),
+        );
+        let rank_count = regions.iter().map(|r| r.len()).max().unwrap_or(0);
+        // One piece per thread: each sink may be large (a demand matrix per rail).
+        let pieces = rayon::current_num_threads().clamp(1, rank_count.max(1));
+        let per_piece = rank_count.div_ceil(pieces).max(1);
+        let this = &*self;
+        let (sink, problems) = (0..pieces)
+            .into_par_iter()
+            .map(|piece| {
+                let mut sink = new_sink();
+                let mut problems = Problems::new();
+                let ranks = piece * per_piece..((piece + 1) * per_piece).min(rank_count);
+                for i in ranks {
+                    for (r, region) in regions.iter().enumerate() {
+                        if let Some(traffic) = region.get(i) {
+                            sink.region(r);
+                            this.add_rank(&mut sink, &mut problems, traffic, &host_of_rank);
+                        }
+                    }
+                }
+                (sink, problems)
+            })
+            .reduce_with(|(a, mut pa), (b, pb)| {
+                for (message, bytes) in pb {
+                    problem(&mut pa, message, bytes);
+                }
+                (merge(a, b), pa)
+            })
+            .unwrap_or_else(|| (new_sink(), Problems::new()));
+        for (message, bytes) in problems {
+            problem(&mut self.problems, message, bytes);
+        }
+        sink
+    }
+
     fn empty_set(&self) -> FlowSet {
         let rails = self.cluster.rails.len();
         let origins = if self.keep_origins { rails } else { 0 };
@@ -226,9 +302,9 @@ impl<'c> FlowBuilder<'c> {
         self.cluster.host_index(self.host_map.host_of_rank(rank, profile_host))
     }
 
-    fn add_rank(
+    fn add_rank<S: FlowSink>(
         &self,
-        set: &mut FlowSet,
+        set: &mut S,
         problems: &mut Problems,
         traffic: &RankTraffic<'_>,
         host_of_rank: &RankHosts,
@@ -243,7 +319,7 @@ impl<'c> FlowBuilder<'c> {
                 let message =
                     format!("rank {} is not in the profile; bytes sent to it are unplaced", peer.peer);
                 problem(problems, message, peer.sent);
-                set.unplaced_bytes += peer.sent;
+                set.unplaced(peer.sent);
                 continue;
             };
             let origin = FlowOrigin { src_rank, dst_rank: Some(peer.peer), src_host, dst_host };
@@ -254,16 +330,9 @@ impl<'c> FlowBuilder<'c> {
         }
     }
 
-    fn push(&self, set: &mut FlowSet, rail: usize, flow: Flow, origin: FlowOrigin) {
-        set.flows[rail].push(flow);
-        if self.keep_origins {
-            set.origins[rail].push(origin);
-        }
-    }
-
-    fn add_rank_flow(
+    fn add_rank_flow<S: FlowSink>(
         &self,
-        set: &mut FlowSet,
+        set: &mut S,
         problems: &mut Problems,
         origin: FlowOrigin,
         traffic: &RankTraffic<'_>,
@@ -279,11 +348,11 @@ impl<'c> FlowBuilder<'c> {
                 format!("host {name} is not in any fabric (use --host-map); its bytes are unplaced"),
                 bytes,
             );
-            set.unplaced_bytes += bytes;
+            set.unplaced(bytes);
             return;
         };
         if src == dst {
-            set.intra_node_bytes += bytes;
+            set.intra_node(bytes);
             return;
         }
         let usable = |r: usize| match self.policy {
@@ -307,20 +376,20 @@ impl<'c> FlowBuilder<'c> {
             let message =
                 format!("hosts {} and {} {what}; their bytes are unplaced", hosts[src].name, hosts[dst].name);
             problem(problems, message, bytes);
-            set.unplaced_bytes += bytes;
+            set.unplaced(bytes);
             return;
         }
         for (i, (r, s, d)) in shared().enumerate() {
             let share = bytes / k + u64::from((i as u64) < bytes % k);
             if share > 0 {
-                self.push(set, r, Flow { src: s, dst: d, bytes: share }, origin);
+                set.flow(r, Flow { src: s, dst: d, bytes: share }, origin);
             }
         }
     }
 
-    fn add_port_flows(
+    fn add_port_flows<S: FlowSink>(
         &self,
-        set: &mut FlowSet,
+        set: &mut S,
         problems: &mut Problems,
         traffic: &RankTraffic<'_>,
         src_host: Option<usize>,
@@ -334,7 +403,7 @@ impl<'c> FlowBuilder<'c> {
                 section.rank, lid.port
             );
             problem(problems, message, bytes);
-            set.unplaced_bytes += bytes;
+            set.unplaced(bytes);
             return;
         };
         let Some(&(rail, own_lid)) = self.ports.get(&port.guid) else {
@@ -343,7 +412,7 @@ impl<'c> FlowBuilder<'c> {
                 port.guid, section.rank, port.index
             );
             problem(problems, message, bytes);
-            set.unplaced_bytes += bytes;
+            set.unplaced(bytes);
             return;
         };
         if own_lid != port.lid {
@@ -357,11 +426,11 @@ impl<'c> FlowBuilder<'c> {
         let dst_host = fabric.owner_of_lid(lid.lid).and_then(|o| self.cluster.host_of(rail, o.node));
         let origin = FlowOrigin { src_rank: section.rank, dst_rank: None, src_host, dst_host };
         if lid.sent > 0 {
-            self.push(set, rail, Flow { src: own_lid, dst: lid.lid, bytes: lid.sent }, origin);
+            set.flow(rail, Flow { src: own_lid, dst: lid.lid, bytes: lid.sent }, origin);
         }
         if lid.recv > 0 {
             let pulled = FlowOrigin { src_host: dst_host, dst_host: src_host, ..origin };
-            self.push(set, rail, Flow { src: lid.lid, dst: own_lid, bytes: lid.recv }, pulled);
+            set.flow(rail, Flow { src: lid.lid, dst: own_lid, bytes: lid.recv }, pulled);
         }
     }
 

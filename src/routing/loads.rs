@@ -73,6 +73,22 @@ impl RailLoad {
         self.bytes.get(end.index()).copied().unwrap_or(0)
     }
 
+    /// Adds another load of the same rail, link end by link end.
+    pub fn add(&mut self, other: &RailLoad) {
+        if self.bytes.len() < other.bytes.len() {
+            self.bytes.resize(other.bytes.len(), 0);
+        }
+        for (a, b) in self.bytes.iter_mut().zip(&other.bytes) {
+            *a += b;
+        }
+        self.injected += other.injected;
+        self.delivered += other.delivered;
+        self.undelivered += other.undelivered;
+        let detail = std::mem::take(&mut self.undelivered_detail);
+        self.undelivered_detail =
+            merge_undelivered(detail.into_iter().chain(other.undelivered_detail.iter().cloned()).collect());
+    }
+
     /// Injected = delivered + undelivered.
     pub fn is_conserved(&self) -> bool {
         self.injected == self.delivered + self.undelivered
@@ -112,23 +128,11 @@ impl RegionLoads {
                 total.rails.resize(region.rails.len(), RailLoad::default());
             }
             for (sum, rail) in total.rails.iter_mut().zip(&region.rails) {
-                if sum.bytes.len() < rail.bytes.len() {
-                    sum.bytes.resize(rail.bytes.len(), 0);
-                }
-                for (a, b) in sum.bytes.iter_mut().zip(&rail.bytes) {
-                    *a += b;
-                }
-                sum.injected += rail.injected;
-                sum.delivered += rail.delivered;
-                sum.undelivered += rail.undelivered;
-                sum.undelivered_detail.extend(rail.undelivered_detail.iter().cloned());
+                sum.add(rail);
             }
             total.intra_node_bytes += region.intra_node_bytes;
             total.unplaced_bytes += region.unplaced_bytes;
             total.dumptime = total.dumptime.max(region.dumptime);
-        }
-        for rail in &mut total.rails {
-            rail.undelivered_detail = merge_undelivered(std::mem::take(&mut rail.undelivered_detail));
         }
         total
     }

@@ -1,12 +1,15 @@
 //! Forwarding-table tracing and profile → link-end loads.
 
 pub mod accumulate;
+mod demand;
 pub mod flows;
 pub mod hot;
 pub mod loads;
 pub mod profile_loads;
 pub mod reachability;
+mod tally;
 pub mod trace;
+mod tree;
 
 #[cfg(test)]
 pub(crate) mod test_fabric;

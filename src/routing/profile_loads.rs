@@ -5,6 +5,7 @@ use rayon::prelude::*;
 use crate::model::{Cluster, EpochMicros, Warning};
 
 use super::accumulate::accumulate;
+use super::demand::trace_together;
 use super::flows::{FlowBuilder, FlowSet, HostMap, RailPolicy, RankTraffic};
 use super::loads::{Loads, RailLoad, RegionLoads};
 
@@ -55,22 +56,21 @@ pub fn compute_loads(
     source: &str,
 ) -> (Loads, Vec<Warning>) {
     let mut builder = FlowBuilder::new(cluster, options.policy, &options.host_map);
+    let mut inputs: Vec<&RegionInput<'_>> = regions.iter().collect();
+    inputs.extend(total);
+    let mut traced = trace_together(cluster, &mut builder, &inputs).unwrap_or_else(|| {
+        inputs.iter().map(|input| region_loads(cluster, input, &builder.flows(&input.ranks))).collect()
+    });
     let mut loads = Loads::default();
-    for input in regions {
-        let flows = builder.flows(&input.ranks);
-        loads.regions.push(region_loads(cluster, input, &flows));
-    }
     loads.total = match total {
-        Some(total) => {
-            let flows = builder.flows(&total.ranks);
-            region_loads(cluster, total, &flows)
-        }
+        Some(_) => traced.pop().unwrap_or_default(),
         None => {
-            let mut sum = RegionLoads::sum(&loads.regions);
+            let mut sum = RegionLoads::sum(&traced);
             sum.rails.resize_with(cluster.rails.len(), || RailLoad::with_link_ends(0));
             sum
         }
     };
+    loads.regions = traced;
     let mut warnings = builder.warnings(source);
     for region in loads.regions.iter().chain([&loads.total]) {
         for (r, rail) in region.rails.iter().enumerate() {
