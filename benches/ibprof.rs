@@ -122,3 +122,16 @@ fn read_profile_file(bencher: Bencher) {
         .counter(BytesCount::new(std::fs::metadata(path).unwrap().len()))
         .bench(|| shoal::profile_io::ibprof::read_profile(path).unwrap().0);
 }
+
+/// The parts of [`read_profile_file`] before parsing: the read alone, then read + UTF-8 check.
+#[divan::bench(sample_count = 10)]
+fn read_bytes_only(bencher: Bencher) {
+    let path = profile_file();
+    bencher.bench(|| std::fs::read(path).unwrap());
+}
+
+#[divan::bench(sample_count = 10)]
+fn open_input_only(bencher: Bencher) {
+    let path = profile_file();
+    bencher.bench(|| shoal::profile_io::input::Input::open(path).unwrap().0);
+}

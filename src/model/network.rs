@@ -80,13 +80,12 @@ impl Network {
         }
         let stride = |axis: usize| dims[axis + 1..].iter().map(|&d| d as usize).product::<usize>();
         let mut links = Vec::new();
-        for source in 0..count {
-            for axis in 0..dims.len() {
-                let d = dims[axis] as usize;
+        for (source, node) in nodes.iter().enumerate() {
+            for (axis, (&d, &c)) in dims.iter().zip(&node.coords).enumerate() {
+                let (d, c) = (d as usize, c as usize);
                 if d < 2 {
                     continue;
                 }
-                let c = nodes[source].coords[axis] as usize;
                 let plus = (c + 1) % d;
                 let minus = (c + d - 1) % d;
                 let mut targets = vec![plus];

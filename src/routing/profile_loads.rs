@@ -61,8 +61,7 @@ pub fn compute_loads(
     let mut traced = trace_together(cluster, &mut builder, &inputs).unwrap_or_else(|| {
         inputs.iter().map(|input| region_loads(cluster, input, &builder.flows(&input.ranks))).collect()
     });
-    let mut loads = Loads::default();
-    loads.total = match total {
+    let total = match total {
         Some(_) => traced.pop().unwrap_or_default(),
         None => {
             let mut sum = RegionLoads::sum(&traced);
@@ -70,7 +69,7 @@ pub fn compute_loads(
             sum
         }
     };
-    loads.regions = traced;
+    let loads = Loads { regions: traced, total };
     let mut warnings = builder.warnings(source);
     for region in loads.regions.iter().chain([&loads.total]) {
         for (r, rail) in region.rails.iter().enumerate() {
