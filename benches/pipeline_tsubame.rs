@@ -165,6 +165,18 @@ mod stage_3_parts {
         region_table(&inputs().1, "p").0
     }
 
+    /// What stage 3 does after the deltas: every region traced together, one pass per rail.
+    #[divan::bench(sample_count = 10)]
+    fn trace_regions_together(bencher: divan::Bencher) {
+        let (cluster, profile) = inputs();
+        let (table, _) = region_table(profile, "p");
+        let (regions, _) = region_inputs(profile, &table);
+        let options = LoadOptions::default();
+        bencher.bench_local(|| shoal::routing::compute_loads(cluster, &regions, None, &options, "p"));
+    }
+
+    /// The region-by-region path (used when the matrices would be too large), for comparison:
+    /// place one region's flows as a list, then sort and accumulate one rail of it.
     #[divan::bench(sample_count = 10)]
     fn place_flows_of_the_total(bencher: divan::Bencher) {
         let (cluster, profile) = inputs();
