@@ -93,6 +93,14 @@ impl ThreeLevel {
         self.pods * self.leaves_per_pod * self.hosts_per_leaf
     }
 
+    /// The host names, in LID order (host `i` has LID `i + 1`): `{prefix}{00001..}`, zero-padded
+    /// to the digits of the host count (at least 4). A host's CA description is its name and
+    /// ` HCA-1`.
+    pub fn host_names(&self) -> Vec<String> {
+        let width = self.host_count().to_string().len().max(4);
+        (1..=self.host_count()).map(|i| format!("{}{i:0width$}", self.host_prefix)).collect()
+    }
+
     pub fn switch_count(&self) -> usize {
         self.pods * (self.leaves_per_pod + self.aggs_per_pod) + self.core_count()
     }
@@ -178,7 +186,7 @@ impl ThreeLevel {
         let roles = self.roles();
         let mut b = FabricBuilder::new(self.rail);
         let radix = self.radix as u8;
-        let width = self.host_count().to_string().len().max(4);
+        let host_names = self.host_names();
         let nodes: Vec<NodeIndex> = roles
             .iter()
             .enumerate()
@@ -186,9 +194,7 @@ impl ThreeLevel {
                 let lid = Lid(i as u16 + 1);
                 let g = self.guid_base + ((i as u64) << 8);
                 let (kind, description, ports, port) = match role {
-                    Role::Host { .. } => {
-                        (NodeKind::Ca, format!("{}{:0width$} HCA-1", self.host_prefix, i + 1), 1, PortNum(1))
-                    }
+                    Role::Host { .. } => (NodeKind::Ca, format!("{} HCA-1", host_names[i]), 1, PortNum(1)),
                     Role::Leaf { pod, leaf } => {
                         (NodeKind::Switch, format!("ft-leaf-p{pod:03}-{leaf:03}"), radix, PortNum(0))
                     }
