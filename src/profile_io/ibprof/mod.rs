@@ -65,7 +65,7 @@ pub const SPARSE_CELLS_PER_DUMP: u64 = 16;
 /// The region table holds one counter set per rank and region, so a short file with a thousand
 /// ranks that each name a different region would ask for a million of them. Real profiles dump
 /// most regions on most ranks; a grid far sparser than that is refused as corrupt (issue 6).
-fn check_region_density(profile: &Profile, display: &str) -> Result<(), ParseError> {
+pub(crate) fn check_region_density(profile: &Profile, display: &str) -> Result<(), ParseError> {
     let regions: std::collections::HashSet<u32> =
         profile.ranks.iter().flat_map(|r| r.dumps.iter().map(|d| d.region)).collect();
     let dumps: u64 = profile.ranks.iter().map(|r| r.dumps.len() as u64).sum();
