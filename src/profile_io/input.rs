@@ -40,7 +40,8 @@ impl Input {
         let mut file = std::fs::File::open(path).map_err(io)?;
         let before = file.metadata().map_err(io)?;
         let mut bytes = Vec::with_capacity(usize::try_from(before.len()).unwrap_or(0).saturating_add(1));
-        file.read_to_end(&mut bytes).map_err(io)?;
+        // Up to the size seen at open: a file still growing is reported below, not chased.
+        (&mut file).take(before.len()).read_to_end(&mut bytes).map_err(io)?;
         let after = std::fs::metadata(path).map_err(io)?;
         if let Some(change) = changed_while_read(&before, &after, bytes.len()) {
             return Err(ParseError::invalid(

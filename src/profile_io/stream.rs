@@ -43,7 +43,10 @@ pub fn for_each_line(
     let head = std::io::Cursor::new(magic[..got].to_vec());
     let gzip = magic[..got] == [0x1f, 0x8b];
     let mut raw_bytes = 0usize;
-    let counted = CountingReader { inner: head.chain(&mut file), count: &mut raw_bytes };
+    // Only the bytes the file had when opened: a file that keeps growing is not chased (each
+    // piece would find a few new bytes), it is reported as changed below.
+    let rest = before.len().saturating_sub(got as u64);
+    let counted = CountingReader { inner: head.chain((&mut file).take(rest)), count: &mut raw_bytes };
     let mut reader: Box<dyn Read + '_> = if gzip {
         Box::new(MultiGzDecoder::new(BufReader::with_capacity(1 << 20, counted)))
     } else {
