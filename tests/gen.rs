@@ -81,7 +81,7 @@ fn the_streamed_fdbs_of_a_generated_rail_equals_the_built_fabrics_tables() {
     let shape = ThreeLevel::k_ary_pods(8, 2);
     let fabric = shape.build();
     shoal::profile_io::opensm_write::write_rail_dir(&fabric, &dir).expect("temp dir writable");
-    let (inputs, warnings) = open_rail(&[dir.clone()]).expect("written rail opens");
+    let (inputs, warnings) = open_rail(std::slice::from_ref(&dir)).expect("written rail opens");
     assert!(warnings.is_empty(), "{warnings:?}");
     let (read, warnings) = shoal::profile_io::rail::build_rail(&inputs, fabric.rail, "gen").expect("builds");
     assert!(warnings.is_empty(), "{warnings:?}");

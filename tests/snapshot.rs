@@ -52,7 +52,7 @@ fn a_table_file_appended_to_while_it_is_read_is_an_error_and_reads_whole_once_co
         stop.store(true, Ordering::Relaxed);
         result
     });
-    let err = result.err().expect("a file that grew during the read is not a fabric");
+    let err = result.expect_err("a file that grew during the read is not a fabric");
     assert!(err.to_string().contains("changed while it was being read"), "{err}");
     assert!(err.to_string().contains("opensm.fdbs"), "the error names the file: {err}");
 
