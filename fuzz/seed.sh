@@ -6,7 +6,7 @@ set -eu  # no pipefail: `head` closes its pipe early on purpose
 cd "$(dirname "$0")/.."
 root=.
 rm -rf fuzz/corpus
-mkdir -p fuzz/corpus/{lst,fdbs,lfts_dump,ibprof,host_map,rail}
+mkdir -p fuzz/corpus/{lst,fdbs,lfts_dump,ibprof,host_map,rail,ibnetdiscover,ports_list,ibroute,db_csv,pfprof}
 
 # cut FILE TARGET: the first 4 KiB and a 4 KiB piece from the middle, whole lines only.
 cut_into() {
@@ -39,6 +39,33 @@ for f in sample-data/testbed/alltoall.ibprof sample-data/tworail/bcast-both-rail
          sample-data/tworail/bcast-rail0-only.ibprof sample-data/tworail/samplesort.ibprof.gz; do
   cut_into "$f" ibprof
 done
+for f in tests/fixtures/formats/{testbed,lmc1}/ibnetdiscover.txt tests/fixtures/formats/tworail-rail0/ibnetdiscover.txt.gz \
+         benches/data/tsubame/rail0/ibnetdiscover.txt.gz; do
+  cut_into "$f" ibnetdiscover
+done
+for f in tests/fixtures/formats/{testbed,lmc1}/ibnetdiscover-p.txt tests/fixtures/formats/tworail-rail0/ibnetdiscover-p.txt.gz \
+         benches/data/tsubame/rail0/ibnetdiscover-p.txt.gz; do
+  cut_into "$f" ports_list
+done
+for f in tests/fixtures/formats/{testbed,lmc1}/dump_fts.txt tests/fixtures/formats/testbed/ibroute/lid-2.txt \
+         tests/fixtures/formats/lmc1/ibroute/lid-4.txt tests/fixtures/formats/tworail-rail0/ibroute-all.txt.gz \
+         tests/fixtures/formats/tworail-rail0/dump_fts.txt.gz; do
+  cut_into "$f" ibroute
+done
+# db_csv: every section matters, so besides the cuts, each fixture shrunk to the header and first
+# rows of every section.
+for f in tests/fixtures/formats/testbed/ibdiagnet2/ibdiagnet2.db_csv tests/fixtures/formats/tworail-rail0/ibdiagnet2/ibdiagnet2.db_csv.gz \
+         benches/data/tsubame/rail0/ibdiagnet2/ibdiagnet2.db_csv.gz; do
+  cut_into "$f" db_csv
+  zcat -f "$root/$f" | awk '/^START_/ {n = 0} /^END_/ {print; next} {if (n++ < 5) print}' | head -c 4096 \
+    > "fuzz/corpus/db_csv/$(echo "$f" | tr '/' '_').sections"
+done
+for f in tests/fixtures/pfprof/*.json; do cp "$f" fuzz/corpus/pfprof/; done
+# PFProf's older phase form, and an array of two ranks.
+printf '{"n_procs": 3, "processor_name": "n0001", "rank": 0, "duration": 1.5, "phases": [{"tx_bytes": [0, 5, 7], "rx_bytes": [0, 1, 2]}, {"tx_bytes": [0, 6.5, 7]}]}' \
+  > fuzz/corpus/pfprof/phases.json
+printf '[{"n_procs": 2, "processor_name": "a", "rank": 0, "tx_bytes": [0, 9]}, {"n_procs": 2, "processor_name": "b", "rank": 1, "tx_bytes": [4, 0], "rx_bytes": [9, 0]}]' \
+  > fuzz/corpus/pfprof/array.json
 # A profile with every optional field and quoting, as the format document shows it.
 cat > fuzz/corpus/ibprof/all-fields.ibprof <<'PROFILE'
 ibprof 1

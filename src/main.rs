@@ -30,6 +30,8 @@ enum Command {
     Hot(cli::hot::HotArgs),
     /// Summarise what was found in the dumps (and profile): counts, coverage, warnings.
     Info(cli::info::InfoArgs),
+    /// Write a synthetic three-level fat tree (beyond ibsim's 256 switches) as OpenSM dumps.
+    Gen(cli::r#gen::GenArgs),
     /// Draw the fabric's loads to a PNG or SVG file, without a window.
     Render(cli::render::RenderCli),
 }
@@ -41,6 +43,7 @@ fn main() -> ExitCode {
         Some(Command::Trace(a)) => cli::trace::run(&a),
         Some(Command::Hot(a)) => cli::hot::run(&a),
         Some(Command::Info(a)) => cli::info::run(&a),
+        Some(Command::Gen(a)) => cli::r#gen::run(&a),
         Some(Command::Render(a)) => cli::render::run(&a),
         #[cfg(feature = "gui")]
         None => shoal::gui::run_sample(),

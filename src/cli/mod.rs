@@ -2,6 +2,7 @@
 
 pub mod common;
 pub mod convert;
+pub mod r#gen;
 pub mod hot;
 pub mod info;
 pub mod render;
@@ -14,4 +15,5 @@ Examples:
   shoal trace sample-data/tworail/rail0 --from 0x0012 --to 0x0040 --json
   shoal hot sample-data/tworail/rail0 sample-data/tworail/rail1 \\
       --profile sample-data/tworail/samplesort.ibprof.gz --region 2 --top 20
-  shoal info sample-data/tworail/rail0 sample-data/tworail/rail1";
+  shoal info sample-data/tworail/rail0 sample-data/tworail/rail1
+  shoal gen --k 36 --rails 2 --out /tmp/k36";

@@ -276,6 +276,9 @@ impl FabricBuilder {
             }
             let by_lid = &mut self.fabric.by_lid;
             if by_lid.len() <= last as usize {
+                // The whole unicast range at once (49,151 LIDs, under 600 KB): growing by doubling
+                // would hold the old and the new index together, and overshoot the range.
+                by_lid.reserve_exact(usize::from(super::ids::MULTICAST_START) - by_lid.len());
                 by_lid.resize(last as usize + 1, None);
             }
             for value in u32::from(info.lid.0)..=last {

@@ -1,5 +1,7 @@
 //! A switch's linear forwarding table: destination LID → output port.
 
+use std::collections::BTreeMap;
+
 use super::ids::{DROP_PORT, Lid, PortNum};
 
 /// What a forwarding table says about one destination LID.
@@ -12,16 +14,38 @@ pub enum LftEntry {
     Missing,
 }
 
-/// Dense table indexed by LID. Unset rows hold [`MISSING`].
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// A table indexed by LID: dense for the LIDs a subnet manager hands out (1, 2, 3, … with no
+/// big gaps), sparse past that, so that memory stays proportional to the rows set. One row at LID
+/// `0xBFFF` costs a few bytes, not 48 K (issue 6: a small file must not make a big table).
+///
+/// The dense part covers LIDs `0..ports.len()`; it only grows to cover a LID when that keeps it
+/// at most [`DENSE_SLACK`] + 4 × rows long. Other rows wait in `sparse` and move into the dense
+/// part as it grows past them.
+#[derive(Clone, Debug, Default)]
 pub struct Lft {
     ports: Vec<u8>,
     /// Set rows hold a port in 0..=254, DROP_PORT for unreachable; this marks rows never set.
     set: Vec<bool>,
+    /// Rows at LIDs `>= ports.len()`: port, or DROP_PORT for unreachable.
+    sparse: BTreeMap<u16, u8>,
+    /// Rows set, dense and sparse.
+    rows: usize,
 }
 
 /// Marker for an unset row in [`Lft`]'s port vector (the `set` mask is what counts).
 pub const MISSING: u8 = DROP_PORT;
+
+/// How many dense slots a table may hold beyond 4 per row set (2 bytes each).
+pub const DENSE_SLACK: usize = 1024;
+
+impl PartialEq for Lft {
+    /// Tables are equal when they hold the same rows, however they are stored.
+    fn eq(&self, other: &Self) -> bool {
+        self.rows == other.rows && self.entries().eq(other.entries())
+    }
+}
+
+impl Eq for Lft {}
 
 impl Lft {
     pub fn new() -> Self {
@@ -31,40 +55,86 @@ impl Lft {
     /// Sets a row. Returns the previous entry if the LID was already set.
     pub fn set(&mut self, lid: Lid, entry: LftEntry) -> Option<LftEntry> {
         let i = usize::from(lid.0);
-        if self.ports.len() <= i {
-            self.ports.resize(i + 1, MISSING);
-            self.set.resize(i + 1, false);
-        }
         let previous = self.get(lid);
-        self.ports[i] = match entry {
+        let value = match entry {
             LftEntry::Port(p) => p.0,
             LftEntry::Unreachable | LftEntry::Missing => DROP_PORT,
         };
-        self.set[i] = entry != LftEntry::Missing;
+        let is_set = entry != LftEntry::Missing;
+        match (previous != LftEntry::Missing, is_set) {
+            (false, true) => self.rows += 1,
+            (true, false) => self.rows -= 1,
+            _ => {}
+        }
+        let limit = DENSE_SLACK + 4 * self.rows;
+        if i >= self.ports.len() && i < limit {
+            // Grow by doubling (within the limit), not a row at a time.
+            self.grow_dense((i + 1).max((2 * self.ports.len()).min(limit)));
+        }
+        if i < self.ports.len() {
+            self.ports[i] = value;
+            self.set[i] = is_set;
+        } else if is_set {
+            self.sparse.insert(lid.0, value);
+        } else {
+            self.sparse.remove(&lid.0);
+        }
         (previous != LftEntry::Missing).then_some(previous)
+    }
+
+    /// Extends the dense part to `len` LIDs and moves the sparse rows below `len` into it.
+    fn grow_dense(&mut self, mut len: usize) {
+        // Take in the sparse rows the new size allows too, so none is left behind a dense part.
+        let limit = DENSE_SLACK + 4 * self.rows;
+        for &lid in self.sparse.keys().take_while(|&&lid| usize::from(lid) < limit) {
+            len = len.max(usize::from(lid) + 1);
+        }
+        self.ports.resize(len, MISSING);
+        self.set.resize(len, false);
+        if self.sparse.is_empty() {
+            return;
+        }
+        let still_sparse = match u16::try_from(len) {
+            Ok(len) => self.sparse.split_off(&len),
+            Err(_) => BTreeMap::new(),
+        };
+        for (lid, port) in std::mem::replace(&mut self.sparse, still_sparse) {
+            self.ports[usize::from(lid)] = port;
+            self.set[usize::from(lid)] = true;
+        }
     }
 
     pub fn get(&self, lid: Lid) -> LftEntry {
         let i = usize::from(lid.0);
-        match (self.set.get(i), self.ports.get(i)) {
-            (Some(true), Some(&DROP_PORT)) => LftEntry::Unreachable,
-            (Some(true), Some(&p)) => LftEntry::Port(PortNum(p)),
-            _ => LftEntry::Missing,
-        }
+        let port = match (self.set.get(i), self.ports.get(i)) {
+            (Some(true), Some(&port)) => port,
+            (Some(false), _) => return LftEntry::Missing,
+            _ => match self.sparse.get(&lid.0) {
+                Some(&port) => port,
+                None => return LftEntry::Missing,
+            },
+        };
+        if port == DROP_PORT { LftEntry::Unreachable } else { LftEntry::Port(PortNum(port)) }
     }
 
     /// Number of LIDs with a row (routed or unreachable).
     pub fn len(&self) -> usize {
-        self.set.iter().filter(|&&s| s).count()
+        self.rows
     }
 
     pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        self.rows == 0
+    }
+
+    /// Bytes of table storage held, for the memory bounds of issue 6.
+    pub fn heap_bytes(&self) -> usize {
+        self.ports.capacity() + self.set.capacity() + self.sparse.len() * 2 * std::mem::size_of::<u16>()
     }
 
     /// Every set row, in LID order.
     pub fn entries(&self) -> impl Iterator<Item = (Lid, LftEntry)> + '_ {
-        (0..self.set.len()).filter(|&i| self.set[i]).map(|i| (Lid(i as u16), self.get(Lid(i as u16))))
+        let dense = (0..self.set.len()).filter(|&i| self.set[i]).map(|i| Lid(i as u16));
+        dense.chain(self.sparse.keys().map(|&lid| Lid(lid))).map(|lid| (lid, self.get(lid)))
     }
 }
 
@@ -90,5 +160,35 @@ mod tests {
         lft.set(Lid(3), LftEntry::Port(PortNum(7)));
         assert_eq!(lft.set(Lid(3), LftEntry::Port(PortNum(9))), Some(LftEntry::Port(PortNum(7))));
         assert_eq!(lft.get(Lid(3)), LftEntry::Port(PortNum(9)));
+    }
+
+    #[test]
+    fn a_lone_row_at_a_high_lid_costs_bytes_not_a_dense_table() {
+        let mut lft = Lft::new();
+        lft.set(Lid(0xBFFF), LftEntry::Port(PortNum(3)));
+        lft.set(Lid(1), LftEntry::Unreachable);
+        assert!(lft.heap_bytes() < 4 * DENSE_SLACK, "{} bytes", lft.heap_bytes());
+        assert_eq!(lft.get(Lid(0xBFFF)), LftEntry::Port(PortNum(3)));
+        assert_eq!(lft.get(Lid(1)), LftEntry::Unreachable);
+        assert_eq!(lft.get(Lid(0xBFFE)), LftEntry::Missing);
+        assert_eq!(lft.entries().collect::<Vec<_>>().len(), 2);
+    }
+
+    #[test]
+    fn sparse_rows_move_into_the_dense_part_as_it_grows_and_equality_ignores_storage() {
+        let mut sparse_first = Lft::new();
+        sparse_first.set(Lid(3000), LftEntry::Port(PortNum(9)));
+        let mut dense_only = Lft::new();
+        for lid in 1..=2999u16 {
+            sparse_first.set(Lid(lid), LftEntry::Port(PortNum((lid % 200) as u8)));
+            dense_only.set(Lid(lid), LftEntry::Port(PortNum((lid % 200) as u8)));
+        }
+        dense_only.set(Lid(3000), LftEntry::Port(PortNum(9)));
+        assert!(sparse_first.sparse.is_empty());
+        assert_eq!(sparse_first, dense_only);
+        assert_eq!(sparse_first.len(), 3000);
+        dense_only.set(Lid(3000), LftEntry::Missing);
+        assert_ne!(sparse_first, dense_only);
+        assert_eq!(dense_only.len(), 2999);
     }
 }

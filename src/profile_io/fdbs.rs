@@ -25,32 +25,81 @@
 
 use crate::model::{Guid, LftEntry, Lid, PortNum, Warning};
 
+use std::path::Path;
+
 use super::error::ParseError;
 use super::input::Input;
 use super::line_warnings::LineWarnings;
+use super::stream::for_each_line;
 use super::tables::{SwitchTable, SwitchTables, TableCollector};
 
 /// Reads every switch block of a `.fdbs` file. An error if the file has no switch block at all.
+/// A [deferred](Input::deferred) input is read here, line by line ([`read_fdbs_file`]).
 pub fn parse_fdbs(input: &Input) -> Result<(SwitchTables, Vec<Warning>), ParseError> {
-    let mut warnings = LineWarnings::new(input.display());
-    let mut tables = TableCollector::default();
+    if let Some(path) = input.deferred_path() {
+        return read_fdbs_file(path);
+    }
+    let mut parser = FdbsParser::new(input.display());
     let truncated = input.unterminated_last_line();
-    let mut plft: u32 = 0;
-    let (mut plft_seen, mut plft_skipped) = (false, 0usize);
-    let mut blocks = 0usize;
     for (number, line) in input.lines() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
+        parser.line(number, line, truncated == Some(number));
+    }
+    parser.finish(input.display(), input.truncation_warning())
+}
+
+/// Reads a `.fdbs` file (plain or gzip) without holding it whole: see [`super::stream`]. Same
+/// results as [`parse_fdbs`] on the same bytes, and the same snapshot contract as `Input::open`.
+pub fn read_fdbs_file(path: &Path) -> Result<(SwitchTables, Vec<Warning>), ParseError> {
+    let display = path.display().to_string();
+    let mut parser = FdbsParser::new(&display);
+    let summary = for_each_line(path, |number, line, unterminated| parser.line(number, line, unterminated))?;
+    let truncation = summary.unterminated_last_line.map(|line| {
+        Warning::at(&display, line, "the file ends without a line end; its last line may be truncated")
+    });
+    let (tables, mut warnings) = parser.finish(&display, truncation)?;
+    warnings.splice(0..0, summary.warnings);
+    Ok((tables, warnings))
+}
+
+/// The line-by-line state of a `.fdbs` reader, fed from a whole [`Input`] or from a stream.
+struct FdbsParser {
+    warnings: LineWarnings,
+    tables: TableCollector,
+    plft: u32,
+    plft_seen: bool,
+    plft_skipped: usize,
+    blocks: usize,
+}
+
+impl FdbsParser {
+    fn new(display: &str) -> Self {
+        FdbsParser {
+            warnings: LineWarnings::new(display),
+            tables: TableCollector::default(),
+            plft: 0,
+            plft_seen: false,
+            plft_skipped: 0,
+            blocks: 0,
         }
-        if let Some(row) = line.strip_prefix("0x").or_else(|| line.strip_prefix("0X")) {
-            if plft > 0 && tables.current().is_some() {
-                plft_skipped += 1;
-                continue;
+    }
+
+    /// One line, without its line end; `unterminated` marks a last line with no line end.
+    fn line(&mut self, number: usize, line: &str, unterminated: bool) {
+        // Rows (almost every line) start at the margin; the row parsers ignore trailing blanks.
+        let is_row = matches!(line.as_bytes(), [b'0', b'x' | b'X', ..]);
+        let line = if is_row { line } else { line.trim() };
+        if line.is_empty() || line.starts_with('#') {
+            return;
+        }
+        let warnings = &mut self.warnings;
+        if let Some(row) = line.get(2..).filter(|_| matches!(line.as_bytes(), [b'0', b'x' | b'X', ..])) {
+            if self.plft > 0 && self.tables.current().is_some() {
+                self.plft_skipped += 1;
+                return;
             }
-            match parse_row(row, truncated == Some(number)) {
+            match parse_row(row, unterminated) {
                 Ok((lid, entry)) => {
-                    if !tables.row(number, lid, entry, &mut warnings) {
+                    if !self.tables.row(number, lid, entry, warnings) {
                         warnings.line(number, "row before any `dump_ucast_routes: Switch` header; skipped");
                     }
                 }
@@ -61,12 +110,12 @@ pub fn parse_fdbs(input: &Input) -> Result<(SwitchTables, Vec<Warning>), ParseEr
             let guid = rest.strip_prefix("Switch").map(str::trim).and_then(|g| g.split_whitespace().next());
             match guid.and_then(Guid::parse_hex) {
                 Some(guid) => {
-                    blocks += 1;
-                    plft = 0;
-                    tables.start(guid, SwitchTable { line: number, ..Default::default() }, &mut warnings);
+                    self.blocks += 1;
+                    self.plft = 0;
+                    self.tables.start(guid, SwitchTable { line: number, ..Default::default() }, warnings);
                 }
                 None => {
-                    tables.close(&mut warnings);
+                    self.tables.close(warnings);
                     warnings.line(
                         number,
                         "switch header without a valid `Switch 0x<guid>`; its rows are skipped",
@@ -74,30 +123,38 @@ pub fn parse_fdbs(input: &Input) -> Result<(SwitchTables, Vec<Warning>), ParseEr
                 }
             }
         } else if let Some(n) = line.strip_prefix("PLFT_NUM:") {
-            plft_seen = true;
+            self.plft_seen = true;
             match n.trim().parse::<u32>() {
-                Ok(n) => plft = n,
+                Ok(n) => self.plft = n,
                 Err(_) => warnings.line(number, format!("bad PLFT_NUM `{}`", n.trim())),
             }
         } else if line.starts_with("LID") {
-            continue; // column header
+            // column header
         } else {
             warnings.line(number, "unrecognised line; skipped");
         }
     }
-    let tables = tables.finish(&mut warnings);
-    if blocks == 0 {
-        return Err(ParseError::invalid(input.display(), "no `dump_ucast_routes: Switch 0x…` block found"));
+
+    fn finish(
+        mut self,
+        display: &str,
+        truncation: Option<Warning>,
+    ) -> Result<(SwitchTables, Vec<Warning>), ParseError> {
+        let tables = self.tables.finish(&mut self.warnings);
+        if self.blocks == 0 {
+            return Err(ParseError::invalid(display, "no `dump_ucast_routes: Switch 0x…` block found"));
+        }
+        if self.plft_seen {
+            self.warnings.file(format!(
+                "has private LFTs (PLFT_NUM); shoal traces pLFT 0 and skipped {} rows of other pLFTs",
+                self.plft_skipped
+            ));
+        }
+        if let Some(warning) = truncation {
+            self.warnings.push(warning);
+        }
+        Ok((tables, self.warnings.finish()))
     }
-    if plft_seen {
-        warnings.file(format!(
-            "has private LFTs (PLFT_NUM); shoal traces pLFT 0 and skipped {plft_skipped} rows of other pLFTs"
-        ));
-    }
-    if let Some(warning) = input.truncation_warning() {
-        warnings.push(warning);
-    }
-    Ok((tables, warnings.finish()))
 }
 
 /// Parses a row after its `0x`: `LLLL : PPP  : HH   : yes` or `LLLL : UNREACHABLE`.
@@ -292,5 +349,17 @@ mod tests {
     fn a_file_without_switch_blocks_is_an_error() {
         let err = parse_fdbs(&Input::from_text("x.fdbs", "# empty\n")).unwrap_err();
         assert!(err.to_string().contains("no `dump_ucast_routes"), "{err}");
+    }
+
+    #[test]
+    fn reading_a_file_in_pieces_gives_what_parsing_it_whole_gives() {
+        let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("sample-data/tworail/rail0/opensm.fdbs.gz");
+        let (whole, _) = Input::open(&path).unwrap();
+        let (expected, expected_warnings) = parse_fdbs(&whole).unwrap();
+        let (streamed, warnings) = read_fdbs_file(&path).unwrap();
+        assert_eq!(streamed, expected);
+        assert_eq!(warnings, expected_warnings);
+        assert!(streamed.len() > 10);
     }
 }

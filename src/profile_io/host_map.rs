@@ -13,9 +13,10 @@ use crate::routing::HostMap;
 use super::ParseError;
 
 pub fn read_host_map(path: &Path) -> Result<(HostMap, Vec<Warning>), ParseError> {
-    let display = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| ParseError::io(&display, e))?;
-    Ok(parse_host_map(&text, &display))
+    let (input, mut warnings) = super::Input::open(path)?;
+    let (map, more) = parse_host_map(input.text(), input.display());
+    warnings.extend(more);
+    Ok((map, warnings))
 }
 
 pub fn parse_host_map(text: &str, display: &str) -> (HostMap, Vec<Warning>) {

@@ -22,15 +22,36 @@ const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 pub struct Input {
     display: String,
     text: String,
+    /// Set for an input not read yet ([`Input::deferred`]); its text is empty.
+    deferred: Option<std::path::PathBuf>,
 }
 
 impl Input {
     /// Reads `path`, gunzipping it if it starts with the gzip magic bytes (whatever its name).
     /// Bytes that are not UTF-8 are replaced (with one warning), so a Latin-1 node description
     /// does not lose the whole file.
+    ///
+    /// The file is read once, whole, and parsed from that snapshot. If its size or modification
+    /// time changed while it was read (a subnet manager rewriting its dump), the read is an
+    /// error: a half-old, half-new file must not become a fabric. The caller keeps what it had
+    /// (the GUI its last good fabric) and may read again later.
     pub fn open(path: &Path) -> Result<(Input, Vec<Warning>), ParseError> {
         let display = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|e| ParseError::io(&display, e))?;
+        let io = |e| ParseError::io(&display, e);
+        let mut file = std::fs::File::open(path).map_err(io)?;
+        let before = file.metadata().map_err(io)?;
+        let mut bytes = Vec::with_capacity(usize::try_from(before.len()).unwrap_or(0).saturating_add(1));
+        // Up to the size seen at open: a file still growing is reported below, not chased.
+        (&mut file).take(before.len()).read_to_end(&mut bytes).map_err(io)?;
+        let after = std::fs::metadata(path).map_err(io)?;
+        if let Some(change) = changed_while_read(&before, &after, bytes.len()) {
+            return Err(ParseError::invalid(
+                &display,
+                format!(
+                    "the file changed while it was being read ({change}); read it again once it is complete"
+                ),
+            ));
+        }
         Input::from_bytes(display, bytes)
     }
 
@@ -64,12 +85,24 @@ impl Input {
                 String::from_utf8_lossy(&bytes).into_owned()
             }
         };
-        Ok((Input { display, text }, warnings))
+        Ok((Input { display, text, deferred: None }, warnings))
     }
 
     /// Builds an input from text (tests, or data that is already decoded).
     pub fn from_text(display: impl Into<String>, text: impl Into<String>) -> Input {
-        Input { display: display.into(), text: text.into() }
+        Input { display: display.into(), text: text.into(), deferred: None }
+    }
+
+    /// A file to be read by the parser itself, line by line, instead of whole: the rail loader
+    /// makes these for `.fdbs` files found by name, which for big fabrics are hundreds of MB
+    /// (see [`super::stream`]). Its [`Input::text`] is empty; [`super::fdbs::parse_fdbs`] reads it.
+    pub fn deferred(path: &Path) -> Input {
+        Input { display: path.display().to_string(), text: String::new(), deferred: Some(path.to_path_buf()) }
+    }
+
+    /// The file a [`Input::deferred`] input stands for.
+    pub fn deferred_path(&self) -> Option<&Path> {
+        self.deferred.as_deref()
     }
 
     /// The name used in warnings: the path as the user gave it.
@@ -138,6 +171,21 @@ fn pieces(bytes: &[u8]) -> Vec<&[u8]> {
     pieces
 }
 
+/// What differs between the metadata taken before and after reading `read` bytes, if anything.
+pub fn changed_while_read(
+    before: &std::fs::Metadata,
+    after: &std::fs::Metadata,
+    read: usize,
+) -> Option<String> {
+    if before.len() != after.len() || read as u64 != after.len() {
+        return Some(format!("{} bytes before, {} read, {} after", before.len(), read, after.len()));
+    }
+    match (before.modified(), after.modified()) {
+        (Ok(b), Ok(a)) if a != b => Some("its modification time moved".into()),
+        _ => None,
+    }
+}
+
 /// The size to reserve for gunzipped `bytes`: the gzip footer's ISIZE (the uncompressed size
 /// mod 2^32 of the last member), so a 24 MB `dump_fts` is not grown and copied twice; else 8x.
 /// A footer smaller than the input (several members, or a size past 4 GiB) or absurdly large
@@ -149,7 +197,10 @@ fn decompressed_size_hint(bytes: &[u8]) -> usize {
         return fallback;
     };
     let isize = u32::from_le_bytes([footer[0], footer[1], footer[2], footer[3]]) as usize;
-    if isize >= bytes.len() && isize <= MAX_HINT { isize + 1 } else { fallback }
+    // Deflate expands at most 1032:1, so a footer claiming more than that is forged: a 1 KB file
+    // must not reserve a gigabyte (issue 6).
+    let possible = bytes.len().saturating_mul(1032);
+    if isize >= bytes.len() && isize <= MAX_HINT.min(possible) { isize + 1 } else { fallback }
 }
 
 #[cfg(test)]
@@ -241,5 +292,44 @@ mod tests {
     fn first_meaningful_lines_skip_blanks_and_comments() {
         let input = Input::from_text("f", "\n# header\n  \nfirst\nsecond\n");
         assert_eq!(input.first_meaningful_lines(5).collect::<Vec<_>>(), vec!["first", "second"]);
+    }
+
+    #[test]
+    fn a_file_that_grows_or_is_rewritten_between_two_looks_is_reported_as_changed() {
+        let dir = std::env::temp_dir().join(format!("shoal-input-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("opensm.fdbs");
+        std::fs::write(&path, "dump_ucast_routes: Switch 0x1\n").unwrap();
+        let before = std::fs::metadata(&path).unwrap();
+        assert_eq!(changed_while_read(&before, &before, before.len() as usize), None);
+        // Bytes read that do not match the size: the file was cut or grew during the read.
+        assert!(changed_while_read(&before, &before, 3).is_some());
+        std::fs::OpenOptions::new().append(true).open(&path).unwrap().write_all(b"0x0001 : 001\n").unwrap();
+        let after = std::fs::metadata(&path).unwrap();
+        let change = changed_while_read(&before, &after, before.len() as usize).unwrap();
+        assert!(change.contains("bytes before"), "{change}");
+        // A rewrite to the same size is caught by the modification time.
+        let same_size = std::fs::metadata(&path).unwrap();
+        let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+        file.set_modified(same_size.modified().unwrap() + std::time::Duration::from_secs(5)).unwrap();
+        let rewritten = std::fs::metadata(&path).unwrap();
+        let read = same_size.len() as usize;
+        assert_eq!(
+            changed_while_read(&same_size, &rewritten, read).as_deref(),
+            Some("its modification time moved")
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn open_reads_a_whole_file_as_one_snapshot() {
+        let dir = std::env::temp_dir().join(format!("shoal-open-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("x.lst");
+        std::fs::write(&path, "a\nb\n").unwrap();
+        let (input, warnings) = Input::open(&path).unwrap();
+        assert!(warnings.is_empty());
+        assert_eq!(input.text(), "a\nb\n");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

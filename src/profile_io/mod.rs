@@ -15,10 +15,12 @@ pub mod ibroute;
 pub mod input;
 pub mod lfts_dump;
 pub mod line_warnings;
+pub mod opensm_write;
 pub mod pfprof;
 pub mod profiles;
 pub mod rail;
 pub mod stray;
+pub mod stream;
 pub mod table_checks;
 pub mod tables;
 

@@ -117,6 +117,7 @@ pub fn parse_pfprof(text: &str, display: &str) -> Result<(Vec<RankSection>, u32,
     };
     let mut warnings = Vec::new();
     let mut n_procs = 0;
+    let mut budget = PeerBudget::default();
     let mut sections = Vec::with_capacity(files.len());
     for file in files {
         if n_procs != 0 && file.n_procs != n_procs {
@@ -127,15 +128,33 @@ pub fn parse_pfprof(text: &str, display: &str) -> Result<(Vec<RankSection>, u32,
             warnings.push(Warning::in_file(display, message));
         }
         n_procs = if n_procs == 0 { file.n_procs } else { n_procs };
-        sections.push(rank_section(file, display, &mut warnings)?);
+        sections.push(rank_section(file, display, &mut warnings, &mut budget)?);
     }
     Ok((sections, n_procs, warnings))
 }
+
+/// Phases are cumulative: each phase's dump repeats every peer counted so far, so a rank whose
+/// first phase names 10,000 peers and then has 1,000 empty phases would make 10 million peer
+/// records from a 50 KB file. Real files write every phase's arrays in full (`n_procs` long), so
+/// the records made never outnumber the counters written; a file making far more is refused as
+/// corrupt (issue 6: memory stays proportional to the input).
+#[derive(Default)]
+struct PeerBudget {
+    /// Counters written in the file so far (`tx_bytes` and `rx_bytes` entries).
+    written: u64,
+    /// Peer records made from them so far.
+    made: u64,
+}
+
+/// Peer records a file may make per counter it writes, plus [`FREE_PEER_RECORDS`].
+const PEER_RECORDS_PER_COUNTER: u64 = 16;
+const FREE_PEER_RECORDS: u64 = 4096;
 
 fn rank_section(
     file: RankFile,
     display: &str,
     warnings: &mut Vec<Warning>,
+    budget: &mut PeerBudget,
 ) -> Result<RankSection, ParseError> {
     let dumptime =
         EpochMicros(file.duration.filter(|d| d.is_finite() && *d >= 0.0).map_or(0, |d| (d * 1e6) as i64));
@@ -154,6 +173,7 @@ fn rank_section(
     let mut dumps = Vec::with_capacity(phases.len());
     for (i, (tx, rx)) in phases.into_iter().enumerate() {
         let width = tx.len().max(rx.len());
+        budget.written += (tx.len() + rx.len()) as u64;
         if width as u64 > u64::from(file.n_procs) {
             let message = format!(
                 "rank {}: {width} peer counters for n_procs {}; counters past the last rank are ignored",
@@ -170,7 +190,18 @@ fn rank_section(
             total.sent += tx.get(peer).map_or(0, |c| c.0);
             total.recv += rx.get(peer).map_or(0, |c| c.0);
         }
-        let peers = totals.iter().filter(|p| p.sent > 0 || p.recv > 0).copied().collect();
+        let peers: Vec<PeerBytes> = totals.iter().filter(|p| p.sent > 0 || p.recv > 0).copied().collect();
+        budget.made += peers.len() as u64;
+        if budget.made > PEER_RECORDS_PER_COUNTER * budget.written + FREE_PEER_RECORDS {
+            return Err(ParseError::invalid(
+                display,
+                format!(
+                    "rank {}, phase {i}: {} cumulative peer records from only {} counters written; \
+                     phases this much shorter than the earlier ones are refused as corrupt",
+                    file.rank, budget.made, budget.written
+                ),
+            ));
+        }
         let name = if named { format!("phase {i}") } else { "pfprof".to_string() };
         dumps.push(Dump { region: i as u32 + 1, name: Some(name), dumptime, peers, lids: Vec::new() });
     }
@@ -228,6 +259,7 @@ fn merge(
     let mut profile = Profile::default();
     let mut warnings = Vec::new();
     let mut seen: HashMap<u32, String> = HashMap::new();
+    let first_file = parsed.first().map(|(file, ..)| file.clone()).unwrap_or_default();
     for (file, sections, n_procs, more) in parsed {
         warnings.extend(more);
         if profile.job_ranks == 0 {
@@ -265,6 +297,8 @@ fn merge(
             format!("{missing} of {} ranks have no file; their sends are not counted", profile.job_ranks),
         ));
     }
+    // Ranks with different phase counts make a ranks × regions grid, as ibprof regions do.
+    super::ibprof::check_region_density(&profile, &first_file)?;
     Ok((profile, warnings))
 }
 

@@ -162,6 +162,10 @@ pub fn open_rail(paths: &[PathBuf]) -> Result<(RailInputs, Vec<Warning>), ParseE
     let opened: Vec<(DumpKind, Input, Vec<Warning>)> = files
         .par_iter()
         .map(|(kind, path)| {
+            if *kind == Some(DumpKind::Fdbs) {
+                // Read while parsed, line by line: a big fabric's .fdbs is hundreds of MB.
+                return Ok((DumpKind::Fdbs, Input::deferred(path), Vec::new()));
+            }
             let (input, warnings) = Input::open(path)?;
             let kind = match kind {
                 Some(kind) => *kind,

@@ -54,9 +54,9 @@ impl TableCollector {
         let Some((guid, table)) = self.current.as_mut() else {
             return false;
         };
-        if table.lft.get(lid) == LftEntry::Missing {
-            table.lft.set(lid, entry);
-        } else {
+        // One lookup in the common case; a repeat (rare) puts the first row back.
+        if let Some(first) = table.lft.set(lid, entry) {
+            table.lft.set(lid, first);
             warnings.line(line, format!("LID {lid} is listed again for switch {guid}; kept the first row"));
         }
         true

@@ -45,13 +45,43 @@ pub const MAX_LMC: u32 = 7;
 /// Reads a profile file (plain or gzip, detected by its magic bytes) or a directory of
 /// `*.ibprof` / `*.ibprof.gz` files, merged in name order.
 pub fn read_profile(path: &Path) -> Result<(Profile, Vec<Warning>), ParseError> {
-    files::read_path(path)
+    let (profile, warnings) = files::read_path(path)?;
+    check_region_density(&profile, &path.display().to_string())?;
+    Ok((profile, warnings))
 }
 
 /// Parses ibprof v1 text; `display_path` names it in warnings and errors.
 pub fn parse_profile(text: &str, display_path: &str) -> Result<(Profile, Vec<Warning>), ParseError> {
     let parsed = read::parse_text(text, display_path)?;
+    check_region_density(&parsed.profile, display_path)?;
     Ok((parsed.profile, parsed.warnings))
+}
+
+/// Per-region counter sets a profile may need beyond [`SPARSE_CELLS_PER_DUMP`] per dump.
+pub const FREE_REGION_CELLS: u64 = 1 << 16;
+/// How sparse a profile's ranks × regions grid may be: cells per dump actually written.
+pub const SPARSE_CELLS_PER_DUMP: u64 = 16;
+
+/// The region table holds one counter set per rank and region, so a short file with a thousand
+/// ranks that each name a different region would ask for a million of them. Real profiles dump
+/// most regions on most ranks; a grid far sparser than that is refused as corrupt (issue 6).
+pub(crate) fn check_region_density(profile: &Profile, display: &str) -> Result<(), ParseError> {
+    let regions: std::collections::HashSet<u32> =
+        profile.ranks.iter().flat_map(|r| r.dumps.iter().map(|d| d.region)).collect();
+    let dumps: u64 = profile.ranks.iter().map(|r| r.dumps.len() as u64).sum();
+    let cells = regions.len() as u64 * profile.ranks.len() as u64;
+    if cells > SPARSE_CELLS_PER_DUMP * dumps + FREE_REGION_CELLS {
+        return Err(ParseError::invalid(
+            display,
+            format!(
+                "{} ranks and {} distinct regions would need {cells} per-region counter sets for only \
+                 {dumps} dumps; a profile this sparse is refused as corrupt",
+                profile.ranks.len(),
+                regions.len()
+            ),
+        ));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1,13 +1,12 @@
-//! Synthetic fabrics with D-mod-k forwarding tables, for tests, benchmarks and `shoal gen`.
-//!
-//! Real sample data comes from OpenSM runs on ibsim (see `scripts/`); these builders exist for
-//! sizes and shapes ibsim cannot simulate, and for property tests.
+//! A two-level (leaf/spine) fat tree with D-mod-k forwarding tables.
 
 use std::collections::BTreeMap;
 
 use petgraph::graph::NodeIndex;
 
-use super::{Fabric, FabricBuilder, Guid, Lft, LftEntry, Lid, Node, NodeKind, PortInfo, PortNum, RailId};
+use crate::model::{
+    Fabric, FabricBuilder, Guid, Lft, LftEntry, Lid, Node, NodeKind, PortInfo, PortNum, RailId,
+};
 
 /// A two-level fat tree: `leaves` leaf switches with `hosts_per_leaf` hosts each, every leaf
 /// cabled once to each of `spines` spines. Hosts are named `{prefix}{0001..}` with `HCA-1`.
