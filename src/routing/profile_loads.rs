@@ -46,7 +46,9 @@ pub fn region_loads(cluster: &Cluster, input: &RegionInput<'_>, flows: &FlowSet)
 
 /// Loads for every region and the total. With `total: None` the total is the sum of the
 /// regions (exact when the dumps were monotone, and then cheaper than tracing again); otherwise
-/// the given cumulative counters are traced. Warnings name each distinct placement problem once,
+/// the given cumulative counters are traced. All of them are traced together in one pass per
+/// rail ([`super::demand`]) unless its matrices would outgrow the traffic, and then region by
+/// region; both give the same loads. Warnings name each distinct placement problem once,
 /// and any rail whose accounting does not balance (a bug, reported rather than hidden).
 pub fn compute_loads(
     cluster: &Cluster,
