@@ -6,10 +6,8 @@
 //! Run: `cargo bench --bench pipeline_tsubame`. Each stage is measured on its own, then the whole
 //! pipeline; the peak heap of one whole run is printed first.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::PathBuf;
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use shoal::layout::{FatTreeOptions, layout_fat_tree};
 use shoal::model::{Cluster, EpochMicros, PeerBytes, Profile, ProfileSource, RankSection};
@@ -17,27 +15,9 @@ use shoal::pipeline::{analyse, analyse_profile, load_cluster};
 use shoal::profile_io::ibprof::{read_profile, write_profile};
 use shoal::routing::LoadOptions;
 
-/// Counts live heap bytes and remembers the peak, so the bench can report peak memory.
-struct PeakAlloc;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for PeakAlloc {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let ptr = unsafe { System.alloc(layout) };
-        if !ptr.is_null() {
-            let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-            PEAK.fetch_max(live, Ordering::Relaxed);
-        }
-        ptr
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-}
+#[path = "../tests/support/peak_alloc.rs"]
+mod peak_alloc;
+use peak_alloc::{PeakAlloc, peak_of};
 
 #[global_allocator]
 static ALLOC: PeakAlloc = PeakAlloc;
@@ -103,10 +83,8 @@ fn all_to_all(cluster: &Cluster) -> Profile {
 
 fn main() {
     let path = profile_path();
-    PEAK.store(LIVE.load(Ordering::Relaxed), Ordering::Relaxed);
-    let before = LIVE.load(Ordering::Relaxed);
-    let analysis = analyse(&rails(), Some(path), &LoadOptions::default()).expect("pipeline runs");
-    let peak = PEAK.load(Ordering::Relaxed) - before;
+    let (analysis, peak) =
+        peak_of(|| analyse(&rails(), Some(path), &LoadOptions::default()).expect("pipeline runs"));
     eprintln!(
         "pipeline_tsubame: {} hosts, {} links, {} regions; peak heap of one run: {:.1} MB",
         analysis.cluster.hosts.len(),

@@ -8,9 +8,7 @@
 //! same switches) shows the cost per pair × hop; then the whole pipeline's peak heap; then divan
 //! measures each stage of the full size.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use shoal::layout::{FatTreeOptions, layout_fat_tree};
@@ -21,27 +19,9 @@ use shoal::profile_io::ibprof::write_profile;
 use shoal::profile_io::opensm_write::write_rail_dir;
 use shoal::routing::{LoadOptions, trace};
 
-/// Counts live heap bytes and remembers the peak.
-struct PeakAlloc;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for PeakAlloc {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let ptr = unsafe { System.alloc(layout) };
-        if !ptr.is_null() {
-            let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-            PEAK.fetch_max(live, Ordering::Relaxed);
-        }
-        ptr
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-}
+#[path = "../tests/support/peak_alloc.rs"]
+mod peak_alloc;
+use peak_alloc::{PeakAlloc, peak_of};
 
 #[global_allocator]
 static ALLOC: PeakAlloc = PeakAlloc;
@@ -180,20 +160,22 @@ fn scaling_table() {
     for &size in sizes() {
         let _ = load_cluster(&rails(size)); // page cache warm-up
         let cpu = cpu_secs();
-        let before = LIVE.load(Ordering::Relaxed);
-        PEAK.store(before, Ordering::Relaxed);
-        let ((cluster, _), rails_s) = best_of_3(|| load_cluster(&rails(size)).expect("rails parse"));
-        let ((profile, _), profile_s) =
-            best_of_3(|| read_profile(&profile_path(size)).expect("profile parses"));
+        let ((cluster, profile, analysis, layout, times), peak) = peak_of(|| {
+            let ((cluster, _), rails_s) = best_of_3(|| load_cluster(&rails(size)).expect("rails parse"));
+            let ((profile, _), profile_s) =
+                best_of_3(|| read_profile(&profile_path(size)).expect("profile parses"));
+            let (analysis, loads_s) = best_of_3(|| {
+                analyse_profile(&cluster, profile_path(size), profile.clone(), &LoadOptions::default()).0
+            });
+            let (layout, layout_s) = best_of_3(|| layout_fat_tree(&cluster, &FatTreeOptions::default()));
+            (cluster, profile, analysis, layout, [rails_s, profile_s, loads_s, layout_s])
+        });
+        let [rails_s, profile_s, loads_s, layout_s] = times;
         let hops = mean_hops(&cluster, &profile);
         let pairs: usize = profile.ranks.iter().map(|r| r.dumps[0].peers.len()).sum();
-        let (analysis, loads_s) = best_of_3(|| {
-            analyse_profile(&cluster, profile_path(size), profile.clone(), &LoadOptions::default()).0
-        });
-        let (layout, layout_s) = best_of_3(|| layout_fat_tree(&cluster, &FatTreeOptions::default()));
         let total = rails_s + profile_s + loads_s + layout_s;
         let cpu = (cpu_secs() - cpu) / 3.0;
-        let peak_mb = (PEAK.load(Ordering::Relaxed) - before) as f64 / 1e6;
+        let peak_mb = peak as f64 / 1e6;
         let pair_hops = pairs as f64 * hops;
         eprintln!(
             "{:>5} {:>7} {:>9} {:>5.2} {:>10.0} {:>8.3} {:>7.3} {:>8.3} {:>8.3} {:>8.3} {:>6.2} {:>11.1} {:>7.0}",
@@ -221,13 +203,11 @@ fn main() {
     }
     scaling_table();
     let _ = analyse(&rails(full()), Some(&profile_path(full())), &LoadOptions::default()); // warm-up
-    let before = LIVE.load(Ordering::Relaxed);
-    PEAK.store(before, Ordering::Relaxed);
     let (t, cpu) = (Instant::now(), cpu_secs());
-    let analysis =
-        analyse(&rails(full()), Some(&profile_path(full())), &LoadOptions::default()).expect("pipeline runs");
+    let (analysis, peak) = peak_of(|| {
+        analyse(&rails(full()), Some(&profile_path(full())), &LoadOptions::default()).expect("pipeline runs")
+    });
     let (wall, cpu) = (secs(t), cpu_secs() - cpu);
-    let peak = PEAK.load(Ordering::Relaxed) - before;
     eprintln!(
         "\nscale: k={K}, 2 rails, {} hosts, {} links, {} ranks × {PEERS} peers: whole pipeline {:.2} s \
          ({:.2} CPU s), peak heap {:.0} MB\n",

@@ -7,9 +7,6 @@
 //!
 //! One test function on purpose: the allocator counts every thread, so cases must not overlap.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use shoal::model::{RailId, region_table};
 use shoal::profile_io::Input;
 use shoal::profile_io::fdbs::parse_fdbs;
@@ -24,38 +21,16 @@ use shoal::profile_io::lfts_dump::parse_lfts_dump;
 use shoal::profile_io::pfprof::profile_from_text;
 use shoal::profile_io::rail::{DumpKind, RailInputs, build_rail, kind_from_content};
 
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let ptr = unsafe { System.alloc(layout) };
-        if !ptr.is_null() {
-            let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-            PEAK.fetch_max(live, Ordering::Relaxed);
-        }
-        ptr
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-}
+#[path = "support/peak_alloc.rs"]
+mod peak_alloc;
+use peak_alloc::PeakAlloc;
 
 #[global_allocator]
-static ALLOC: Counting = Counting;
+static ALLOC: PeakAlloc = PeakAlloc;
 
 /// The peak heap `run` adds above what was live before it.
 fn peak_of<T>(run: impl FnOnce() -> T) -> usize {
-    let before = LIVE.load(Ordering::Relaxed);
-    PEAK.store(before, Ordering::Relaxed);
-    let kept = run();
-    let peak = PEAK.load(Ordering::Relaxed) - before;
-    drop(kept);
-    peak
+    peak_alloc::peak_of(run).1
 }
 
 /// What any input may cost: 1 MiB of fixed-size indexes (a fabric's LID index covers the whole
