@@ -97,7 +97,9 @@ impl<'f> RailRoutes<'f> {
 }
 
 /// One rail's placed traffic: source link ends and injected bytes in `tally`, the rest waiting
-/// in the matrix (`(row * columns + column) * regions + region`) or as exact flows.
+/// in the matrix or as exact flows. The matrix is entry-switch major,
+/// `(column * rows + row) * regions + region`: a rank's peers all enter at its leaf, so while
+/// one rank is placed its additions stay within one column (tens of kilobytes, in cache).
 struct RailTally {
     tally: Tally,
     demand: Vec<u64>,
@@ -120,7 +122,7 @@ impl RailTally {
             Some(e) if row != NO_SLOT && routes.dsts[row as usize].1 != e.origin => {
                 self.tally.inject(region, flow.bytes);
                 self.tally.credit(e.end, region, flow.bytes);
-                let cell = (row as usize * routes.entries.len() + e.slot as usize) * routes.regions + region;
+                let cell = (e.slot as usize * routes.dsts.len() + row as usize) * routes.regions + region;
                 self.demand[cell] += flow.bytes;
             }
             _ => self.exact[region].push(flow),
@@ -141,25 +143,19 @@ impl RailTally {
     /// Pushes every destination's demand, traces the exact flows: one load per region.
     fn finish(self, routes: &RailRoutes<'_>) -> Vec<RailLoad> {
         let RailTally { tally, demand, exact } = self;
-        let row = routes.entries.len() * routes.regions;
         let link_ends = routes.fabric.link_end_count();
-        let pushed = if row == 0 {
-            tally
-        } else {
-            demand
-                .par_chunks(row)
-                .enumerate()
-                .fold(
-                    || Pusher::new(routes),
-                    |mut pusher, (d, cells)| {
-                        pusher.destination(d, cells);
-                        pusher
-                    },
-                )
-                .map(|pusher| pusher.tally)
-                .reduce(|| Tally::new(link_ends, routes.regions), Tally::merge)
-                .merge(tally)
-        };
+        let pushed = (0..routes.dsts.len())
+            .into_par_iter()
+            .fold(
+                || Pusher::new(routes),
+                |mut pusher, row| {
+                    pusher.destination(row, &demand);
+                    pusher
+                },
+            )
+            .map(|pusher| pusher.tally)
+            .reduce(|| Tally::new(link_ends, routes.regions), Tally::merge)
+            .merge(tally);
         let mut loads = pushed.finish();
         for (load, flows) in loads.iter_mut().zip(&exact) {
             if !flows.is_empty() {
@@ -190,18 +186,25 @@ impl<'r, 'f> Pusher<'r, 'f> {
         }
     }
 
-    fn destination(&mut self, row: usize, cells: &[u64]) {
-        if cells.iter().all(|&c| c == 0) {
-            return;
-        }
-        let regions = self.routes.regions;
-        let (dst, destination) = self.routes.dsts[row];
-        self.trees.begin(dst, destination);
-        for (column, amounts) in cells.chunks(regions).enumerate() {
+    /// Pushes one destination's demand, read from its row of every column of `matrix`.
+    fn destination(&mut self, row: usize, matrix: &[u64]) {
+        let routes = self.routes;
+        let regions = routes.regions;
+        let cell = |column: usize| {
+            let at = (column * routes.dsts.len() + row) * regions;
+            &matrix[at..at + regions]
+        };
+        let (dst, destination) = routes.dsts[row];
+        let mut begun = false;
+        for (column, &switch) in routes.entries.iter().enumerate() {
+            let amounts = cell(column);
             if amounts.iter().all(|&a| a == 0) {
                 continue;
             }
-            let switch = self.routes.entries[column];
+            if !begun {
+                self.trees.begin(dst, destination);
+                begun = true;
+            }
             if self.trees.resolve(switch) {
                 for (r, &a) in amounts.iter().enumerate() {
                     self.demand[switch.index() * regions + r] += a;
@@ -210,7 +213,9 @@ impl<'r, 'f> Pusher<'r, 'f> {
                 self.walk(switch, dst, destination, amounts);
             }
         }
-        self.tally.push(&mut self.trees, &mut self.demand, dst);
+        if begun {
+            self.tally.push(&mut self.trees, &mut self.demand, dst);
+        }
     }
 
     /// Walks a looping chain hop by hop, as a per-pair trace does after its first hop.
