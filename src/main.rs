@@ -18,6 +18,10 @@ mod cli;
 struct Args {
     #[command(subcommand)]
     command: Option<Command>,
+    /// With no subcommand: open these in the window, a run (Boxfish `*_meta.yaml`, CSV pair)
+    /// in its torus or generic-2D view, or rail directories.
+    #[arg(value_name = "PATH")]
+    paths: Vec<std::path::PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -42,6 +46,8 @@ fn main() -> ExitCode {
         Some(Command::Hot(a)) => cli::hot::run(&a),
         Some(Command::Info(a)) => cli::info::run(&a),
         Some(Command::Render(a)) => cli::render::run(&a),
+        #[cfg(feature = "gui")]
+        None if !args.paths.is_empty() => shoal::gui::run_app::run_paths(args.paths),
         #[cfg(feature = "gui")]
         None => shoal::gui::run_sample(),
         #[cfg(not(feature = "gui"))]

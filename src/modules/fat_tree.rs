@@ -84,6 +84,8 @@ pub const GPU_THRESHOLD: usize = 40_000;
 
 impl ViewModule for FatTree {
     type State = FatTreeState;
+    type Context<'a> = ViewContext<'a>;
+    type Command = Command;
 
     fn name(&self) -> &'static str {
         "fat tree"

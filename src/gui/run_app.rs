@@ -1,0 +1,173 @@
+//! The app's face for runs (a Boxfish `*_meta.yaml` or a CSV pair): opening them, the side
+//! panel tabs, and the torus / generic-2D views side by side. The fat-tree face is in
+//! [`super`]; when a run is open, it takes the central area and the side panel.
+
+use std::path::{Path, PathBuf};
+
+use egui::Ui;
+
+use crate::export::render_run::load_any_run;
+use crate::modules::ViewModule;
+use crate::modules::generic2d::Generic2d;
+use crate::modules::run_panels;
+use crate::modules::run_views::{RunCommand, RunViewContext, RunWorkspace};
+use crate::modules::torus::Torus;
+use crate::scene::run_view::{RunLit, RunModule};
+
+use super::{ShoalApp, Tab};
+
+/// Whether a path names a run rather than fabric dumps: a YAML meta file, a `nodes.csv` /
+/// `links.csv`, or a folder holding a `*_meta.yaml` or a `nodes.csv`.
+pub fn is_run_path(path: &Path) -> bool {
+    let name = path.file_name().map(|n| n.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
+    if path.is_dir() {
+        let Ok(entries) = std::fs::read_dir(path) else { return false };
+        return entries.flatten().any(|e| {
+            let n = e.file_name().to_string_lossy().to_ascii_lowercase();
+            n.ends_with("_meta.yaml") || n == "nodes.csv"
+        });
+    }
+    name.ends_with(".yaml") || name.ends_with(".yml") || name == "nodes.csv" || name == "links.csv"
+}
+
+/// Loads a run (on the UI thread: a run of Boxfish's `bgpc` size reads in milliseconds) and
+/// shows it; a failure keeps what is on screen and says why.
+pub fn open_run(app: &mut ShoalApp, path: &Path) {
+    match load_any_run(path) {
+        Ok((run, warnings)) => {
+            app.status = format!(
+                "{}: {} nodes, {} links, {} tables, {} warnings",
+                run.name(),
+                run.network().nodes.len(),
+                run.network().links.len(),
+                run.tables().len(),
+                warnings.len()
+            );
+            app.warnings = warnings.clone();
+            match &mut app.run {
+                Some(ws) if ws.run.name() == run.name() => ws.replace_run(run, warnings),
+                _ => app.run = Some(RunWorkspace::new(run, warnings)),
+            }
+        }
+        Err(e) => app.errors.push(format!("could not open {}: {e:#}", path.display())),
+    }
+}
+
+/// The side panel and the views of an open run, plus Esc.
+pub fn panels(app: &mut ShoalApp, ui: &mut Ui) {
+    let mut commands = Vec::new();
+    egui::Panel::left("run panels").default_size(330.0).show(ui, |ui| side_panel(app, ui, &mut commands));
+    egui::CentralPanel::default().show(ui, |ui| {
+        if let Some(ws) = app.run.as_mut() {
+            views(ws, ui, &mut commands);
+        }
+    });
+    if ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+        commands.push(RunCommand::ClearSelection);
+    }
+    if let Some(ws) = app.run.as_mut() {
+        ws.apply(commands);
+    }
+}
+
+fn side_panel(app: &mut ShoalApp, ui: &mut Ui, commands: &mut Vec<RunCommand>) {
+    let Some(ws) = app.run.as_mut() else { return };
+    if ws.views.len() > 1 {
+        ui.horizontal(|ui| {
+            ui.label("panels act on");
+            for i in 0..ws.views.len() {
+                ui.selectable_value(&mut ws.focus, i, format!("view {}", i + 1));
+            }
+        });
+    }
+    let state = &mut app.run_panels;
+    egui::ScrollArea::vertical().show(ui, |ui| match app.tab {
+        Tab::Regions => run_panels::regions_panel(ui, state, ws),
+        Tab::Filter => run_panels::filter_panel(ui, state, ws),
+        Tab::Highlight | Tab::Plots => run_panels::highlight_panel(ui, state, ws, commands),
+        Tab::Linking => run_panels::linking_panel(ui, ws),
+    });
+}
+
+/// The views side by side, each drawn by its module, with its group's ranges, highlight,
+/// camera and orbit.
+pub fn views(ws: &mut RunWorkspace, ui: &mut Ui, commands: &mut Vec<RunCommand>) {
+    let ranges = ws.group_ranges();
+    let lits: Vec<(crate::scene::linking::GroupId, RunLit)> =
+        ws.groups.iter().map(|g| (g.id, g.highlight.lit(&ws.run))).collect();
+    let n = ws.views.len();
+    let rect = ui.available_rect_before_wrap();
+    let width = rect.width() / n.max(1) as f32;
+    let run = ws.run.clone();
+    for i in 0..n {
+        let r = egui::Rect::from_min_size(
+            rect.min + egui::vec2(i as f32 * width, 0.0),
+            egui::vec2(width, rect.height()),
+        );
+        let mut child = ui.new_child(egui::UiBuilder::new().max_rect(r.shrink(2.0)).id_salt(("run view", i)));
+        let group_id = ws.views[i].group;
+        let Some(group) = ws.group(group_id).cloned() else { continue };
+        let agreed = ranges.iter().find(|g| g.0 == group_id);
+        let Some((_, lit)) = lits.iter().find(|l| l.0 == group_id) else { continue };
+        let view = &mut ws.views[i];
+        if let Some(orbit) = group.shared_orbit {
+            view.state.orbit = orbit;
+        }
+        let mut camera = group.shared_camera.unwrap_or(view.camera);
+        let ctx = RunViewContext {
+            run: &run,
+            generation: ws.generation,
+            view: i,
+            spec: &view.spec,
+            group: &group,
+            lit,
+            link_range: agreed.and_then(|g| g.1),
+            node_range: agreed.and_then(|g| g.2),
+        };
+        match view.spec.module {
+            RunModule::Generic2d => Generic2d.ui(&ctx, &mut view.state, &mut camera, &mut child, commands),
+            _ => Torus.ui(&ctx, &mut view.state, &mut camera, &mut child, commands),
+        }
+        let orbit = view.state.orbit;
+        if group.shared_camera.is_none() {
+            view.camera = camera;
+        }
+        if let Some(g) = ws.group_mut(group_id) {
+            if g.shared_camera.is_some() {
+                g.shared_camera = Some(camera);
+            }
+            if g.shared_orbit.is_some() {
+                g.shared_orbit = Some(orbit);
+            }
+        }
+    }
+}
+
+/// Writes the focused run view as it is on screen, at 2× pixels.
+pub fn export_focused(ws: &RunWorkspace, path: &Path) -> Result<(), String> {
+    let view = ws.views.get(ws.focus).ok_or("no view")?;
+    let scene = view.state.scene.as_ref().ok_or("nothing drawn yet")?;
+    let size = view.state.size;
+    let (w, h) = ((size.x.max(320.0) * 2.0) as u32, (size.y.max(240.0) * 2.0) as u32);
+    let format = crate::export::Format::of_path(path).ok_or("export to a .png or .svg file")?;
+    let list = crate::scene::draw::draw_list(scene, &view.camera, w as f32 / 2.0, h as f32 / 2.0);
+    let bytes = match format {
+        crate::export::Format::Png => {
+            crate::export::png::paint_pixmap(&list, 2.0).and_then(|p| crate::export::png::encode(&p))
+        }
+        crate::export::Format::Svg => Ok(crate::export::svg::to_svg(scene, &list, 2.0).into_bytes()),
+    }
+    .map_err(|e| e.to_string())?;
+    std::fs::write(path, bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// `shoal PATH…` with no subcommand: a run opens in its module, anything else as rails.
+pub fn run_paths(paths: Vec<PathBuf>) -> anyhow::Result<()> {
+    match paths.first() {
+        Some(p) if is_run_path(p) => {
+            let path = p.clone();
+            super::run_with(None, move |app| open_run(app, &path))
+        }
+        _ => super::run(super::recent::request_from_paths(&paths, None)),
+    }
+}
