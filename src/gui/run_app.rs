@@ -121,8 +121,8 @@ pub fn views(ws: &mut RunWorkspace, ui: &mut Ui, commands: &mut Vec<RunCommand>)
             spec: &view.spec,
             group: &group,
             lit,
-            link_range: agreed.and_then(|g| g.1),
-            node_range: agreed.and_then(|g| g.2),
+            link_range: agreed.and_then(|g| g.1.0),
+            node_range: agreed.and_then(|g| g.1.1),
         };
         match view.spec.module {
             RunModule::Generic2d => Generic2d.ui(&ctx, &mut view.state, &mut camera, &mut child, commands),

@@ -32,6 +32,7 @@ pub fn view_ui(
     let rect = ui.available_rect_before_wrap();
     let response = ui.allocate_rect(rect, Sense::click_and_drag());
     state.size = rect.size();
+    state.rect = Some(rect);
     let plot = plot_rect(rect.width(), rect.height());
     let aspect = plot.w / plot.h.max(1.0);
     let local = |p: Pos2| [p.x - rect.min.x, p.y - rect.min.y];

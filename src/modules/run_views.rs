@@ -12,7 +12,7 @@ use crate::scene::camera::Camera;
 use crate::scene::linking::{GroupId, union_range};
 use crate::scene::orbit::Orbit;
 use crate::scene::query::Condition;
-use crate::scene::run_view::{Prepared, RunHighlight, RunLit, RunModule, RunViewSpec, prepare};
+use crate::scene::run_view::{Prepared, Ranges, RunHighlight, RunLit, RunModule, RunViewSpec, prepare};
 
 /// What linked run views share.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -67,7 +67,7 @@ struct PrepareKey {
 struct SceneKey {
     prepare: PrepareKey,
     lit: RunLit,
-    ranges: (Option<(f64, f64)>, Option<(f64, f64)>),
+    ranges: Ranges,
     orbit: Orbit,
     aspect: f32,
 }
@@ -83,6 +83,8 @@ pub struct RunViewState {
     pub orbit: Orbit,
     /// The view's last size in points.
     pub size: egui::Vec2,
+    /// Where the view was last drawn, in screen points (tests aim clicks with it).
+    pub rect: Option<egui::Rect>,
     /// How many scenes were built.
     pub builds: u64,
 }
@@ -196,7 +198,7 @@ impl RunWorkspace {
     }
 
     /// Prepares every view and returns each group's agreed (link, node) ranges.
-    pub fn group_ranges(&mut self) -> Vec<(GroupId, Option<(f64, f64)>, Option<(f64, f64)>)> {
+    pub fn group_ranges(&mut self) -> Vec<(GroupId, Ranges)> {
         let run = self.run.clone();
         for view in &mut self.views {
             let Some(group) = self.groups.iter().find(|g| g.id == view.group) else { continue };
@@ -211,11 +213,8 @@ impl RunWorkspace {
                         .filter(|v| v.group == g.id)
                         .filter_map(|v| v.state.prepared.as_ref().and_then(|p| p.as_ref().ok()))
                 };
-                (
-                    g.id,
-                    union_range(members().filter_map(|p| p.link_range)),
-                    union_range(members().filter_map(|p| p.node_range)),
-                )
+                let links = union_range(members().filter_map(|p| p.link_range));
+                (g.id, (links, union_range(members().filter_map(|p| p.node_range))))
             })
             .collect()
     }

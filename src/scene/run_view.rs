@@ -24,6 +24,9 @@ use super::orbit::Orbit;
 use super::query::{self, Condition};
 use super::torus::{TorusValues, build_torus_scene};
 
+/// A view's colour ranges: (links, nodes); `None`: from its own values.
+pub type Ranges = (Option<(f64, f64)>, Option<(f64, f64)>);
+
 /// Which module draws the view.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum RunModule {
@@ -263,7 +266,7 @@ impl Prepared {
         &self,
         run: &Run,
         spec: &RunViewSpec,
-        ranges: (Option<(f64, f64)>, Option<(f64, f64)>),
+        ranges: Ranges,
         lit: &RunLit,
         orbit: &Orbit,
         aspect: f32,
@@ -374,7 +377,7 @@ impl Prepared {
             let Some(link) = net.links.get(m) else { continue };
             let id = |n: usize| net.nodes.get(n).map_or(0, |n| n.id);
             lines.push(format!(
-                "link {}: node {} ({}) → node {} ({})",
+                "link {}: node {} ({}) -> node {} ({})",
                 link.id,
                 id(link.source),
                 coords_text(net, link.source),
