@@ -1,6 +1,9 @@
 //! Readers and writers, one file per format. Each reader returns model types plus the
 //! [`Warning`](crate::model::Warning)s for what it skipped: `Result<(T, Vec<Warning>), ParseError>`.
 
+pub mod boxfish;
+pub mod boxfish_network;
+pub mod boxfish_table;
 pub mod discover;
 pub mod error;
 pub mod export_tables;

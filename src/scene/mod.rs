@@ -25,6 +25,7 @@ pub mod highlight;
 pub mod legend;
 pub mod linking;
 pub mod load;
+pub mod query;
 pub mod stats;
 pub mod values;
 pub mod view;
