@@ -185,15 +185,21 @@ pub fn resolve_inside(meta_path: &Path, folder: &Path, name: &str) -> Result<Pat
     Ok(path)
 }
 
+/// How Boxfish's YAML is read. Booleans are YAML 1.2's only (`true`/`false`): YAML 1.1 reads the
+/// axis name `y` (and `n`, `on`, `no`) as a boolean, which would lose BG/P's `coords: [x, y, z]`.
+/// The default budget (a million parser events) is for configuration files; a meta file or header
+/// that inlines big lists may need more, so it scales with the input, generously.
+pub(crate) fn yaml_options(text: &str) -> serde_saphyr::Options {
+    let events = (text.len() * 2).max(1_000_000);
+    serde_saphyr::options! {
+        strict_booleans: true,
+        budget: serde_saphyr::budget! { max_events: events },
+    }
+}
+
 fn parse_meta(input: &Input, warnings: &mut Vec<Warning>) -> Result<Plan, ParseError> {
     let path = input.display();
-    // The default budget (a million parser events) is for configuration files; a meta file that
-    // inlines big lists may need more. Scale with the input, generously.
-    let events = (input.text().len() * 2).max(1_000_000);
-    let options = serde_saphyr::options! {
-        budget: serde_saphyr::budget! { max_events: events },
-    };
-    let docs: Vec<Value> = serde_saphyr::from_multiple_with_options(input.text(), options)
+    let docs: Vec<Value> = serde_saphyr::from_multiple_with_options(input.text(), yaml_options(input.text()))
         .map_err(|e| ParseError::invalid(path, format!("not a YAML stream: {e}")))?;
     let mut docs = docs.into_iter();
     let Some(Value::Object(first)) = docs.next() else {

@@ -91,8 +91,9 @@ pub fn parse_table(input: &Input) -> Result<(RawTable, Vec<Warning>), ParseError
         ));
     };
     let header = &text[..header_end];
-    let docs: Vec<Value> = serde_saphyr::from_multiple(header)
-        .map_err(|e| ParseError::invalid(path, format!("the YAML header does not parse: {e}")))?;
+    let docs: Vec<Value> =
+        serde_saphyr::from_multiple_with_options(header, super::boxfish::yaml_options(header))
+            .map_err(|e| ParseError::invalid(path, format!("the YAML header does not parse: {e}")))?;
     let Some(list_at) = docs.iter().rposition(Value::is_array) else {
         return Err(ParseError::invalid(path, "the header has no `- [name, dtype]` column list"));
     };
@@ -242,6 +243,12 @@ mod tests {
         assert_eq!(t.names, vec!["linkid", "packets"]);
         assert_eq!(t.columns[1], Column::Int(vec![40000, 7]));
         assert_eq!(t.meta.and_then(|m| m["key"].as_str().map(String::from)).as_deref(), Some("X"));
+    }
+
+    #[test]
+    fn axis_names_that_yaml_1_1_reads_as_booleans_stay_names() {
+        let (t, _) = parse("- [y, int32]\n- [n, int32]\n- [on, int32]\n...\n1 2 3\n");
+        assert_eq!(t.names, vec!["y", "n", "on"]);
     }
 
     #[test]
