@@ -158,6 +158,18 @@ fn a_highlight_on_a_rank_lights_its_node_its_links_and_its_communicator() {
 }
 
 #[test]
+fn an_attribute_of_another_domain_gives_each_id_its_related_ids_value() {
+    let run = load(&tiny());
+    // Rank r runs on node 3 − r, whose region-1 row has muls = 100 × node + 1.
+    let v = values(&run, Domain::Ranks, &conditions(&["code_region = 1"]), Aggregate::Mean, "muls").unwrap();
+    assert_eq!(v, vec![Some(301.0), Some(201.0), Some(101.0), Some(1.0)]);
+    let cut =
+        values(&run, Domain::Ranks, &conditions(&["code_region = 1", "muls < 150"]), Aggregate::Sum, "muls")
+            .unwrap();
+    assert_eq!(cut, vec![None, None, Some(101.0), Some(1.0)]);
+}
+
+#[test]
 fn unknown_attributes_and_text_values_are_clear_errors() {
     let run = load(&tiny());
     let err = values(&run, Domain::Links, &[], Aggregate::Mean, "bytes").unwrap_err().to_string();

@@ -27,7 +27,8 @@ pub struct QueryArgs {
     /// How the passing rows of one id are combined.
     #[arg(long, default_value = "mean", value_parser = parse_aggregate)]
     pub agg: Aggregate,
-    /// The numeric attribute to print (a column of one of the domain's tables).
+    /// The numeric attribute to print: a column of one of the domain's tables, or of a related
+    /// domain's (a rank gets its node's value).
     #[arg(long)]
     pub attr: String,
     /// List every warning instead of a summary.
@@ -54,15 +55,21 @@ pub fn run(args: &QueryArgs) -> Result<()> {
     report_warnings(&warnings, args.verbose);
     let values =
         values(&run, args.domain, &args.conditions, args.agg, &args.attr).map_err(|e| anyhow!("{e}"))?;
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    writeln!(out, "id,value")?;
-    for (id, value) in run.ids(args.domain).iter().zip(values) {
-        match value {
-            Some(v) => writeln!(out, "{id},{v}")?,
-            None => writeln!(out, "{id},")?,
+    let write = || -> std::io::Result<()> {
+        let stdout = std::io::stdout();
+        let mut out = std::io::BufWriter::new(stdout.lock());
+        writeln!(out, "id,value")?;
+        for (id, value) in run.ids(args.domain).iter().zip(&values) {
+            match value {
+                Some(v) => writeln!(out, "{id},{v}")?,
+                None => writeln!(out, "{id},")?,
+            }
         }
+        out.flush()
+    };
+    match write() {
+        // `shoal query … | head` closes the pipe early: that is not an error.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => Ok(other?),
     }
-    out.flush()?;
-    Ok(())
 }

@@ -97,7 +97,7 @@ impl Aggregate {
 pub enum QueryError {
     #[error("`{0}` is not `ATTRIBUTE RELATION VALUE` (relations: = != < <= > >=)")]
     BadCondition(String),
-    #[error("no table reachable from {domain} has an attribute `{attribute}` (known: {known})")]
+    #[error("no table reachable from {domain} has an attribute `{attribute}` (the {domain}' own: {known})")]
     UnknownAttribute { attribute: String, domain: Domain, known: String },
     #[error("attribute `{attribute}` holds text; only numbers can be {what}")]
     NotNumeric { attribute: String, what: &'static str },
@@ -146,9 +146,12 @@ pub fn distinct_values(run: &Run, domain: Domain, attribute: &str) -> Vec<f64> {
     out
 }
 
-/// The value of `attribute` (a numeric column of a table of `domain`) per id of `domain`:
-/// `agg` over the id's rows that pass `conditions`. `None` for an id with no passing row (or
-/// only missing values).
+/// The value of `attribute` per id of `domain`: `agg` over the id's rows that pass
+/// `conditions`. `None` for an id with no passing row (or only missing values).
+///
+/// The attribute is a numeric column of one of the domain's tables, or else of the nearest
+/// domain's by projection: then an id's value aggregates the rows of the ids it projects to (a
+/// rank gets its node's value; a link under the Source policy its source node's).
 pub fn values(
     run: &Run,
     domain: Domain,
@@ -156,42 +159,87 @@ pub fn values(
     agg: Aggregate,
     attribute: &str,
 ) -> Result<Vec<Option<f64>>, QueryError> {
-    let (table, column) = locate_value(run, domain, attribute)?;
-    let Some(column) = column.filter(|c| c.is_numeric()) else {
+    let table = resolve(run, domain, attribute, None)?;
+    let (_, name) = split_qualified(attribute);
+    let Some(column) = run.tables()[table].column(name).filter(|c| c.is_numeric()) else {
         return Err(QueryError::NotNumeric { attribute: attribute.to_string(), what: "aggregated" });
     };
     let plan = plan(run, domain, conditions, Some(table))?;
     let allowed = plan.allowed(run, domain);
     let n = run.ids(domain).len();
-    let mut acc = vec![(0.0f64, 0u32, f64::INFINITY, f64::NEG_INFINITY); n];
+    let mut acc = vec![Accumulator::default(); n];
     let positions = run.row_positions(table);
-    for (row, &pos) in positions.iter().enumerate() {
-        if pos == Run::NO_POSITION {
-            continue;
+    let source = run.tables()[table].domain;
+    if source == domain {
+        for (row, &pos) in positions.iter().enumerate() {
+            if pos == Run::NO_POSITION {
+                continue;
+            }
+            let pos = pos as usize;
+            if allowed.as_ref().is_some_and(|a| !a[pos]) || !plan.row_passes(row) {
+                continue;
+            }
+            if let Some(x) = column.number(row) {
+                acc[pos].add(x);
+            }
         }
-        let pos = pos as usize;
-        if allowed.as_ref().is_some_and(|a| !a[pos]) || !plan.row_passes(row) {
-            continue;
+    } else {
+        // The table's rows by the position of their id, then each target id's related ids.
+        let mut rows_at: Vec<Vec<u32>> = vec![Vec::new(); run.ids(source).len()];
+        for (row, &pos) in positions.iter().enumerate() {
+            if pos != Run::NO_POSITION && plan.row_passes(row) {
+                rows_at[pos as usize].push(row as u32);
+            }
         }
-        if let Some(x) = column.number(row) {
-            let a = &mut acc[pos];
-            a.0 += x;
-            a.1 += 1;
-            a.2 = a.2.min(x);
-            a.3 = a.3.max(x);
+        for (pos, &id) in run.ids(domain).iter().enumerate() {
+            if allowed.as_ref().is_some_and(|a| !a[pos]) {
+                continue;
+            }
+            let related = run.project(domain, &HashSet::from([id]), source).unwrap_or_default();
+            for other in related {
+                let rows = run.position(source, other).and_then(|p| rows_at.get(p));
+                for &row in rows.into_iter().flatten() {
+                    if let Some(x) = column.number(row as usize) {
+                        acc[pos].add(x);
+                    }
+                }
+            }
         }
     }
-    Ok(acc
-        .into_iter()
-        .map(|(sum, count, min, max)| {
-            (count > 0).then(|| match agg {
-                Aggregate::Mean => sum / f64::from(count),
-                Aggregate::Sum => sum,
-                Aggregate::Max => max,
-                Aggregate::Min => min,
-            })
+    Ok(acc.into_iter().map(|a| a.value(agg)).collect())
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Accumulator {
+    sum: f64,
+    count: u32,
+    min: f64,
+    max: f64,
+}
+
+impl Default for Accumulator {
+    fn default() -> Self {
+        Accumulator { sum: 0.0, count: 0, min: f64::INFINITY, max: f64::NEG_INFINITY }
+    }
+}
+
+impl Accumulator {
+    #[inline]
+    fn add(&mut self, x: f64) {
+        self.sum += x;
+        self.count += 1;
+        self.min = self.min.min(x);
+        self.max = self.max.max(x);
+    }
+
+    fn value(self, agg: Aggregate) -> Option<f64> {
+        (self.count > 0).then(|| match agg {
+            Aggregate::Mean => self.sum / f64::from(self.count),
+            Aggregate::Sum => self.sum,
+            Aggregate::Max => self.max,
+            Aggregate::Min => self.min,
         })
-        .collect())
+    }
 }
 
 /// Which ids of `domain` pass all `conditions` (every condition selects ids, projected onto
@@ -207,27 +255,10 @@ pub fn highlight(run: &Run, from: Domain, ids: &HashSet<i64>) -> HashMap<Domain,
     Domain::ALL.into_iter().filter_map(|to| run.project(from, ids, to).map(|set| (to, set))).collect()
 }
 
-/// Where `attribute` of `domain` is: (table index, column).
-fn locate_value<'r>(
-    run: &'r Run,
-    domain: Domain,
-    attribute: &str,
-) -> Result<(usize, Option<&'r Column>), QueryError> {
-    let (forced, name) = split_qualified(attribute);
-    if forced.is_some_and(|d| d != domain) {
-        return Err(unknown(run, domain, attribute));
-    }
-    run.tables()
-        .iter()
-        .enumerate()
-        .find(|(_, t)| t.domain == domain && t.has(name))
-        .map(|(i, t)| (i, t.column(name)))
-        .ok_or_else(|| unknown(run, domain, attribute))
-}
-
 fn unknown(run: &Run, domain: Domain, attribute: &str) -> QueryError {
     let known: Vec<String> = attributes(run, domain).into_iter().map(|a| a.name).collect();
-    QueryError::UnknownAttribute { attribute: attribute.to_string(), domain, known: known.join(", ") }
+    let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
+    QueryError::UnknownAttribute { attribute: attribute.to_string(), domain, known }
 }
 
 /// `nodes.code_region` → (Some(Nodes), `code_region`); anything else is a plain name.
