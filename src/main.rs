@@ -36,6 +36,8 @@ enum Command {
     Info(cli::info::InfoArgs),
     /// Draw the fabric's loads to a PNG or SVG file, without a window.
     Render(cli::render::RenderCli),
+    /// Print one value per node, link or rank of run data (Boxfish YAML or a CSV pair) as CSV.
+    Query(cli::query::QueryArgs),
 }
 
 fn main() -> ExitCode {
@@ -46,6 +48,7 @@ fn main() -> ExitCode {
         Some(Command::Hot(a)) => cli::hot::run(&a),
         Some(Command::Info(a)) => cli::info::run(&a),
         Some(Command::Render(a)) => cli::render::run(&a),
+        Some(Command::Query(a)) => cli::query::run(&a),
         #[cfg(feature = "gui")]
         None if !args.paths.is_empty() => shoal::gui::run_app::run_paths(args.paths),
         #[cfg(feature = "gui")]

@@ -4,6 +4,7 @@ pub mod common;
 pub mod convert;
 pub mod hot;
 pub mod info;
+pub mod query;
 pub mod render;
 pub mod trace;
 
@@ -14,4 +15,6 @@ Examples:
   shoal trace sample-data/tworail/rail0 --from 0x0012 --to 0x0040 --json
   shoal hot sample-data/tworail/rail0 sample-data/tworail/rail1 \\
       --profile sample-data/tworail/samplesort.ibprof.gz --region 2 --top 20
-  shoal info sample-data/tworail/rail0 sample-data/tworail/rail1";
+  shoal info sample-data/tworail/rail0 sample-data/tworail/rail1
+  shoal query sample-data/torus8/torus8_meta.yaml --domain links \
+      --where 'code_region = 1' --agg mean --attr packets";
