@@ -65,10 +65,10 @@ pub struct RunRenderReport {
     pub warnings: Vec<Warning>,
 }
 
-/// Loads a run: a Boxfish meta file, or a CSV pair.
+/// Loads a run: a Boxfish meta file, a CSV pair (or `shoal convert`'s output), or a folder of
+/// either (see [`crate::profile_io::runs::load_run`]).
 pub fn load_any_run(path: &std::path::Path) -> anyhow::Result<(Run, Vec<Warning>)> {
-    crate::profile_io::boxfish::load_boxfish(path)
-        .with_context(|| format!("cannot read the run {}", path.display()))
+    crate::profile_io::runs::load_run(path).with_context(|| format!("cannot read the run {}", path.display()))
 }
 
 /// An axis by name (`x`, `c`) or index (`2`).

@@ -24,7 +24,10 @@ pub fn is_run_path(path: &Path) -> bool {
     let named = |name: &str| {
         let stem = name.strip_suffix(".gz").unwrap_or(name);
         let csv = stem.ends_with(".csv") && (stem.contains("nodes") || stem.contains("links"));
-        (stem.ends_with(".yaml") || stem.ends_with(".yml") || csv, stem.ends_with("_meta.yaml") || stem == "nodes.csv")
+        (
+            stem.ends_with(".yaml") || stem.ends_with(".yml") || csv,
+            stem.ends_with("_meta.yaml") || stem == "nodes.csv",
+        )
     };
     if path.is_dir() {
         let Ok(entries) = std::fs::read_dir(path) else { return false };
