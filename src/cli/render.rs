@@ -45,7 +45,7 @@ pub struct RenderCli {
     #[arg(long)]
     pub out: PathBuf,
     /// Draw a run (a Boxfish `*_meta.yaml` or a CSV pair, given as the one RAIL argument) with
-    /// this module: `torus` or `generic2d`. `--region N` then means `--where 'code_region = N'`.
+    /// this module: `torus` or `generic2d`. `--region N` then means `--where 'code_region = N'` (`region` in a CSV pair).
     #[arg(long, value_parser = parse_module)]
     pub module: Option<ModuleArg>,
     /// Torus view angles in degrees, `YAW,PITCH` (0,0 looks straight down −z; default −35,25).

@@ -10,7 +10,7 @@ use crate::scene::camera::Camera;
 use crate::scene::colour::{ColourMap, ScaleKind};
 use crate::scene::orbit::Orbit;
 use crate::scene::query::{self, Condition};
-use crate::scene::run_view::{RunHighlight, RunModule, RunViewSpec, prepare};
+use crate::scene::run_view::{RunHighlight, RunModule, RunViewSpec, prepare, region_attribute};
 
 /// Which module draws a run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,7 +43,7 @@ pub struct RunRenderArgs {
     pub axes: Option<Vec<String>>,
     /// Conditions `ATTR REL VALUE`, ANDed.
     pub conditions: Vec<String>,
-    /// Shorthand for `code_region = N`.
+    /// Shorthand for `code_region = N` (`region = N` in a CSV pair).
     pub region: Option<u32>,
     pub link_attribute: Option<String>,
     pub node_attribute: Option<String>,
@@ -103,7 +103,10 @@ pub fn spec_from_args(run: &Run, args: &RunRenderArgs) -> anyhow::Result<RunView
         spec.conditions.push(Condition::parse(c)?);
     }
     if let Some(r) = args.region {
-        spec.conditions.push(Condition::parse(&format!("code_region = {r}"))?);
+        let Some(attribute) = region_attribute(run) else {
+            bail!("--region: the run has no code_region or region")
+        };
+        spec.conditions.push(Condition::parse(&format!("{attribute} = {r}"))?);
     }
     if args.link_attribute.is_some() {
         spec.link_attribute = args.link_attribute.clone();

@@ -12,7 +12,7 @@ use crate::scene::colour::{ColourMap, ScaleKind};
 use crate::scene::network::format_number;
 use crate::scene::orbit::Orbit;
 use crate::scene::query::{self, Condition};
-use crate::scene::run_view::{RunModule, RunViewSpec, default_attribute};
+use crate::scene::run_view::{RunModule, RunViewSpec, default_attribute, region_attribute};
 
 use super::run_views::{RunCommand, RunWorkspace};
 
@@ -198,10 +198,13 @@ pub fn view_options(ui: &mut Ui, run: &Run, spec: &mut RunViewSpec) {
 
 /// The regions tab: one region per view, or two side by side on one scale.
 pub fn regions_panel(ui: &mut Ui, state: &mut RunPanelState, ws: &mut RunWorkspace) {
-    let regions = query::distinct_values(&ws.run, Domain::Links, "code_region");
-    if regions.is_empty() {
-        ui.label("this run has no code_region attribute on its links");
+    let Some(attribute) = region_attribute(&ws.run) else {
+        ui.label("this run has no code_region (or region) attribute");
         return;
+    };
+    let mut regions = query::distinct_values(&ws.run, Domain::Links, &attribute);
+    if regions.is_empty() {
+        regions = query::distinct_values(&ws.run, Domain::Nodes, &attribute);
     }
     let pick = |ui: &mut Ui, id: &str, value: &mut Option<f64>| {
         ComboBox::from_id_salt(id).selected_text(value.map_or("all".into(), format_number)).show_ui(
@@ -223,23 +226,23 @@ pub fn regions_panel(ui: &mut Ui, state: &mut RunPanelState, ws: &mut RunWorkspa
         if ui.button("show A").clicked()
             && let (Some(a), Some(view)) = (state.region_a, ws.views.get_mut(ws.focus))
         {
-            view.spec.conditions.retain(|c| c.attribute != "code_region");
-            view.spec.conditions.push(region_clause(a));
+            view.spec.conditions.retain(|c| c.attribute != attribute);
+            view.spec.conditions.push(region_clause(&attribute, a));
         }
         if ui.button("compare A | B").clicked()
             && let (Some(a), Some(b)) = (state.region_a, state.region_b)
         {
-            ws.compare("code_region", a, b);
+            ws.compare(&attribute, a, b);
         }
     });
     ui.small("compare: two views side by side in one group, one colour range, one orbit");
 }
 
-fn region_clause(r: f64) -> Condition {
+fn region_clause(attribute: &str, r: f64) -> Condition {
     Condition {
-        attribute: "code_region".into(),
+        attribute: attribute.into(),
         relation: crate::scene::filter::Relation::Eq,
-        value: format_number(r),
+        value: if r.fract() == 0.0 { format!("{r:.0}") } else { r.to_string() },
     }
 }
 

@@ -114,6 +114,7 @@ fn is_bookkeeping(name: &str, axes: &[String]) -> bool {
     let is_axis = |s: &str| axes.iter().any(|a| a.eq_ignore_ascii_case(s));
     let prefixes = ["", "s", "t", "d", "src_", "dst_", "source_", "target_", "dest_"];
     lower.ends_with("id")
+        || matches!(lower.as_str(), "source" | "target" | "row" | "col" | "column" | "port" | "name")
         || lower.contains("coord")
         || lower.contains("region")
         || prefixes.iter().any(|p| lower.strip_prefix(p).is_some_and(is_axis))
@@ -124,6 +125,17 @@ pub fn default_attribute(run: &Run, domain: Domain) -> Option<String> {
     let attrs = query::attributes(run, domain);
     let axes = &run.network().axes;
     attrs.iter().find(|a| a.numeric && !is_bookkeeping(&a.name, axes)).map(|a| a.name.clone())
+}
+
+/// The attribute that names regions (`code_region` in Boxfish runs, `region` in CSV pairs), if
+/// the links or nodes have one.
+pub fn region_attribute(run: &Run) -> Option<String> {
+    let has = |name: &str| {
+        [Domain::Links, Domain::Nodes]
+            .into_iter()
+            .any(|d| query::attributes(run, d).iter().any(|a| a.name == name))
+    };
+    ["code_region", "region"].into_iter().find(|n| has(n)).map(String::from)
 }
 
 /// The placed network of a view.
