@@ -52,10 +52,68 @@ pub fn open_run(app: &mut ShoalApp, path: &Path) {
             app.warnings = warnings.clone();
             match &mut app.run {
                 Some(ws) if ws.run.name() == run.name() => ws.replace_run(run, warnings),
-                _ => app.run = Some(RunWorkspace::new(run, warnings)),
+                _ => {
+                    let mut ws = RunWorkspace::new(run, warnings);
+                    if let Ok(setup) = std::env::var("SHOAL_RUN_VIEW") {
+                        apply_setup(&mut ws, &setup);
+                    }
+                    app.run = Some(ws);
+                }
             }
         }
         Err(e) => app.errors.push(format!("could not open {}: {e:#}", path.display())),
+    }
+}
+
+/// Applies a scripted set-up (`SHOAL_RUN_VIEW`, for screenshots), steps separated by `;`:
+/// `flat:AXIS` (the 2D torus view down AXIS), `generic2d`, `rotate:YAW,PITCH`, `compare:A,B`
+/// (two regions side by side), `highlight:DOMAIN ID…` (e.g. `highlight:ranks 5`), `where:CLAUSE`.
+/// Unknown steps are ignored.
+pub fn apply_setup(ws: &mut RunWorkspace, setup: &str) {
+    let axes = ws.run.network().axes.clone();
+    for step in setup.split(';').map(str::trim) {
+        let (name, arg) = step.split_once(':').unwrap_or((step, ""));
+        let numbers: Vec<f64> = arg.split(',').filter_map(|x| x.trim().parse().ok()).collect();
+        match (name, numbers.as_slice()) {
+            ("flat", _) => {
+                if let (Some(down), Some(view)) =
+                    (axes.iter().position(|a| a == arg.trim()), ws.views.get_mut(ws.focus))
+                {
+                    view.spec.module = RunModule::TorusFlat { down };
+                }
+            }
+            ("generic2d", _) => ws.views.iter_mut().for_each(|v| v.spec.module = RunModule::Generic2d),
+            ("rotate", [yaw, pitch]) => {
+                let orbit = crate::scene::orbit::Orbit::from_yaw_pitch(*yaw as f32, *pitch as f32);
+                ws.views.iter_mut().for_each(|v| v.state.orbit = orbit);
+                ws.groups
+                    .iter_mut()
+                    .filter(|g| g.shared_orbit.is_some())
+                    .for_each(|g| g.shared_orbit = Some(orbit));
+            }
+            ("compare", [a, b]) => {
+                if let Some(attribute) = crate::scene::run_view::region_attribute(&ws.run) {
+                    ws.compare(&attribute, *a, *b);
+                }
+            }
+            ("where", _) => {
+                if let (Ok(c), Some(view)) =
+                    (crate::scene::query::Condition::parse(arg), ws.views.get_mut(ws.focus))
+                {
+                    view.spec.conditions.push(c);
+                }
+            }
+            ("highlight", _) => {
+                let mut words = arg.split_whitespace();
+                let domain = words.next().and_then(crate::model::Domain::parse);
+                let ids: Vec<i64> = words.filter_map(|w| w.parse().ok()).collect();
+                if let Some(domain) = domain {
+                    let group = ws.views.get(ws.focus).map_or(crate::scene::linking::GroupId(0), |v| v.group);
+                    ws.apply(vec![RunCommand::Highlight { group, domain, ids, add: false }]);
+                }
+            }
+            _ => {}
+        }
     }
 }
 

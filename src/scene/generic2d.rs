@@ -11,7 +11,9 @@ use crate::model::network::Network;
 
 use super::colour::Rgba;
 use super::fat_tree::{BACKGROUND, NEUTRAL};
-use super::network::{NO_DATA, NetworkInput, NetworkStyle, end_of, number_legend, scale_for, values_range};
+use super::network::{
+    DIM_FADE, NO_DATA, NetworkInput, NetworkStyle, end_of, number_legend, scale_for, values_range,
+};
 use super::{Bounds, Emphasis, Half, Mark, MarkOf, Scene};
 
 /// Layouts more elongated than this fill the plot on each axis.
@@ -35,7 +37,7 @@ pub fn build_plane_scene(
         (true, true) => Emphasis::Lit,
         (true, false) => Emphasis::Dim,
     };
-    let fade = |c: Rgba, e: Emphasis| if e == Emphasis::Dim { c.lerp(BACKGROUND, 0.8) } else { c };
+    let fade = |c: Rgba, e: Emphasis| if e == Emphasis::Dim { c.lerp(BACKGROUND, DIM_FADE) } else { c };
     let pos = |i: usize| layout.positions.get(i).copied().flatten();
 
     let (mut halves, mut lit_halves) = (Vec::with_capacity(net.links.len()), Vec::new());
@@ -94,12 +96,19 @@ fn world_box(layout: &PlaneLayout, aspect: f32) -> Bounds {
     if b.min.x > b.max.x {
         return Bounds { min: Position { x: -1.0, y: -1.0 }, max: Position { x: 1.0, y: 1.0 } };
     }
-    let pad = layout.spacing.max(1e-3);
-    let own = (b.width() + pad * 0.01) / (b.height() + pad * 0.01);
-    let (mut w, mut h) = (b.width() + 2.0 * pad, b.height() + 2.0 * pad);
-    if aspect.is_finite() && aspect > 0.0 && (1.0 / STRETCH_ABOVE..=STRETCH_ABOVE).contains(&own) {
-        if w / h < aspect { w = h * aspect } else { h = w / aspect }
-    }
+    let tiny = layout.spacing.max(1e-3) * 0.01;
+    let own = (b.width() + tiny) / (b.height() + tiny);
+    let keep = aspect.is_finite() && aspect > 0.0 && (1.0 / STRETCH_ABOVE..=STRETCH_ABOVE).contains(&own);
+    let (w, h) = if keep {
+        // A margin of one spacing, at most 8 % of the larger side, then widened to the plot.
+        let pad = layout.spacing.min(0.08 * b.width().max(b.height())).max(tiny);
+        let (w, h) = (b.width() + 2.0 * pad, b.height() + 2.0 * pad);
+        if w / h < aspect { (h * aspect, h) } else { (w, w / aspect) }
+    } else {
+        // Each axis fills the plot, with a margin of a tenth of its own extent.
+        let margin = |extent: f32| if extent > tiny { extent * 1.2 } else { 2.0 * layout.spacing.max(1e-3) };
+        (margin(b.width()), margin(b.height()))
+    };
     let c = b.centre();
     Bounds {
         min: Position { x: c.x - w / 2.0, y: c.y - h / 2.0 },

@@ -13,6 +13,10 @@ use crate::model::LinkEnd;
 use super::colour::{ColourMap, ColourScale, Rgba, ScaleKind};
 use super::legend::Legend;
 
+/// How far glyphs outside a highlight fade toward the background (less than the fat tree's
+/// 0.8: a torus seen in depth needs its dimmed frame to stay legible around what is lit).
+pub const DIM_FADE: f32 = 0.65;
+
 /// A link or node that has no value (or whose members all failed the filter): drawn neutral.
 pub const NO_DATA: Rgba = Rgba::rgb(196, 196, 200);
 

@@ -97,11 +97,12 @@ impl RunViewSpec {
         }
     }
 
-    /// `packets (mean over rows)`; with a projection, also how merged links combine.
+    /// `packets (mean)`; with a projection that merges, `packets (mean/sum)`: rows, then
+    /// merged nodes or links.
     pub fn caption(&self, attribute: Option<&str>, merges: bool) -> String {
         match attribute {
             None => "not coloured".into(),
-            Some(a) if merges => format!("{a} ({}, merged by {})", self.rows.name(), self.merge.name()),
+            Some(a) if merges => format!("{a} ({}/{})", self.rows.name(), self.merge.name()),
             Some(a) => format!("{a} ({})", self.rows.name()),
         }
     }
@@ -114,7 +115,10 @@ fn is_bookkeeping(name: &str, axes: &[String]) -> bool {
     let is_axis = |s: &str| axes.iter().any(|a| a.eq_ignore_ascii_case(s));
     let prefixes = ["", "s", "t", "d", "src_", "dst_", "source_", "target_", "dest_"];
     lower.ends_with("id")
-        || matches!(lower.as_str(), "source" | "target" | "row" | "col" | "column" | "port" | "name")
+        || matches!(
+            lower.as_str(),
+            "source" | "target" | "row" | "col" | "column" | "port" | "name" | "rail" | "level"
+        )
         || lower.contains("coord")
         || lower.contains("region")
         || prefixes.iter().any(|p| lower.strip_prefix(p).is_some_and(is_axis))

@@ -15,7 +15,9 @@ use crate::layout::torus::TorusLayout;
 
 use super::colour::Rgba;
 use super::fat_tree::{BACKGROUND, NEUTRAL};
-use super::network::{NO_DATA, NetworkInput, NetworkStyle, end_of, number_legend, scale_for, values_range};
+use super::network::{
+    DIM_FADE, NO_DATA, NetworkInput, NetworkStyle, end_of, number_legend, scale_for, values_range,
+};
 use super::orbit::{Orbit, rotate};
 use super::{Bounds, Emphasis, Half, Mark, MarkOf, Scene};
 
@@ -71,7 +73,7 @@ pub fn build_torus_scene(
         (true, true) => Emphasis::Lit,
         (true, false) => Emphasis::Dim,
     };
-    let fade = |c: Rgba, e: Emphasis| if e == Emphasis::Dim { c.lerp(BACKGROUND, 0.8) } else { c };
+    let fade = |c: Rgba, e: Emphasis| if e == Emphasis::Dim { c.lerp(BACKGROUND, DIM_FADE) } else { c };
     let m = orbit.matrix();
     let rotated: Vec<[f32; 3]> = (0..layout.cells.len()).map(|c| rotate(&m, layout.position(c))).collect();
     let flat = |p: [f32; 3]| Position { x: p[0], y: p[1] };
