@@ -34,9 +34,9 @@ shot() {
 
 torus=sample-data/torus8/torus8_meta.yaml
 shot torus-3d "$torus" 'where:code_region = 2'
-shot torus-compare "$torus" 'compare:1,2;highlight:ranks 300'
+shot torus-compare "$torus" 'flat:z;compare:1,2;highlight:ranks 300;tab:highlight'
 shot torus-2d "$torus" 'flat:z;where:code_region = 2' 578 421
-shot generic2d-mesh sample-data/mesh6 'where:region = 2'
+shot generic2d-mesh sample-data/mesh6 'where:region = 2;log'
 convert=$(mktemp -d)
 "$bin" convert sample-data/tworail/rail0 sample-data/tworail/rail1 \
   --profile sample-data/tworail/samplesort.ibprof.gz --out "$convert" >/dev/null 2>&1 || true

@@ -56,6 +56,12 @@ pub fn open_run(app: &mut ShoalApp, path: &Path) {
                     let mut ws = RunWorkspace::new(run, warnings);
                     if let Ok(setup) = std::env::var("SHOAL_RUN_VIEW") {
                         apply_setup(&mut ws, &setup);
+                        for (name, tab) in [("tab:highlight", Tab::Highlight), ("tab:linking", Tab::Linking)]
+                        {
+                            if setup.contains(name) {
+                                app.tab = tab;
+                            }
+                        }
                     }
                     app.run = Some(ws);
                 }
@@ -66,8 +72,9 @@ pub fn open_run(app: &mut ShoalApp, path: &Path) {
 }
 
 /// Applies a scripted set-up (`SHOAL_RUN_VIEW`, for screenshots), steps separated by `;`:
-/// `flat:AXIS` (the 2D torus view down AXIS), `generic2d`, `rotate:YAW,PITCH`, `compare:A,B`
-/// (two regions side by side), `highlight:DOMAIN ID…` (e.g. `highlight:ranks 5`), `where:CLAUSE`.
+/// `flat:AXIS` (the 2D torus view down AXIS), `generic2d`, `log`, `rotate:YAW,PITCH`, `compare:A,B`
+/// (two regions side by side), `highlight:DOMAIN ID…` (e.g. `highlight:ranks 5`), `where:CLAUSE`;
+/// `tab:highlight` or `tab:linking` opens that side-panel tab.
 /// Unknown steps are ignored.
 pub fn apply_setup(ws: &mut RunWorkspace, setup: &str) {
     let axes = ws.run.network().axes.clone();
@@ -81,6 +88,9 @@ pub fn apply_setup(ws: &mut RunWorkspace, setup: &str) {
                 {
                     view.spec.module = RunModule::TorusFlat { down };
                 }
+            }
+            ("log", _) => {
+                ws.views.iter_mut().for_each(|v| v.spec.scale = crate::scene::colour::ScaleKind::Log)
             }
             ("generic2d", _) => ws.views.iter_mut().for_each(|v| v.spec.module = RunModule::Generic2d),
             ("rotate", [yaw, pitch]) => {

@@ -296,7 +296,8 @@ pub fn highlight_panel(
             view.spec.conditions.iter().chain(&group.conditions).cloned().collect();
         let values =
             attribute.as_ref().and_then(|a| query::values(&ws.run, d, &conditions, view.spec.rows, a).ok());
-        ui.collapsing(format!("{} {d}", ids.len()), |ui| {
+        let header = egui::CollapsingHeader::new(format!("{} {d}", ids.len())).id_salt(("lit", d.name()));
+        header.default_open(ids.len() <= 16).show(ui, |ui| {
             let mut sorted: Vec<i64> = ids.iter().copied().collect();
             sorted.sort_unstable();
             egui::Grid::new(("lit table", d.name())).striped(true).show(ui, |ui| {
