@@ -102,3 +102,51 @@ fn the_generic_2d_view_draws_a_plane_at_its_given_positions() {
     let text = String::from_utf8(encode(&s, &Camera::default(), 900, 500, Format::Svg).unwrap()).unwrap();
     assert!(roxmltree::Document::parse(&text).is_ok());
 }
+
+fn render_args(out: &std::path::Path) -> shoal::export::render_run::RunRenderArgs {
+    shoal::export::render_run::RunRenderArgs {
+        run: std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("sample-data/torus8/torus8_meta.yaml"),
+        module: shoal::export::render_run::ModuleArg::Torus,
+        rotate: Some((20.0, 30.0)),
+        down: None,
+        axes: None,
+        conditions: vec!["packets > 0".into()],
+        region: Some(2),
+        link_attribute: Some("bytes".into()),
+        node_attribute: None,
+        rows: shoal::scene::query::Aggregate::Mean,
+        merge: shoal::layout::torus::Aggregate::Mean,
+        colour_map: None,
+        scale: shoal::scene::ScaleKind::Linear,
+        width: 900,
+        height: 600,
+        out: out.to_path_buf(),
+    }
+}
+
+#[test]
+fn shoal_render_draws_the_sample_torus_rotated_and_flat_to_png_and_svg() {
+    let dir = std::env::temp_dir().join(format!("shoal-torus-render-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let png = dir.join("torus.png");
+    let report = shoal::export::render_run::render_run(&render_args(&png)).unwrap();
+    assert!(report.problems.is_empty(), "{:?}", report.problems);
+    assert_eq!(report.marks, 512);
+    assert!(report.halves > 0 && report.halves <= 3072);
+    let img = image::open(&png).unwrap();
+    assert_eq!((img.width(), img.height()), (900, 600));
+    let mut flat = render_args(&dir.join("flat.svg"));
+    flat.down = Some("z".into());
+    flat.rotate = None;
+    let report = shoal::export::render_run::render_run(&flat).unwrap();
+    assert_eq!(report.marks, 64, "8 × 8 columns down z");
+    let text = std::fs::read_to_string(dir.join("flat.svg")).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    let halves = doc.descendants().filter(|n| n.attribute("class") == Some("half")).count();
+    assert_eq!(halves, report.halves);
+    let mut bad = render_args(&dir.join("bad.png"));
+    bad.down = Some("w".into());
+    let err = shoal::export::render_run::render_run(&bad).unwrap_err().to_string();
+    assert!(err.contains("no axis `w`"), "{err}");
+    let _ = std::fs::remove_dir_all(dir);
+}
