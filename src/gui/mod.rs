@@ -332,16 +332,7 @@ impl ShoalApp {
                     self.profile_dialog(ui.ctx());
                 }
                 if ui.button("Open run (Boxfish meta / CSV pair)…").clicked() {
-                    self.spawn_dialog(
-                        || {
-                            rfd::FileDialog::new()
-                                .set_title("Open a run: a Boxfish *_meta.yaml or a nodes.csv")
-                                .add_filter("Boxfish meta or CSV pair", &["yaml", "yml", "csv"])
-                                .pick_file()
-                                .map(Dialog::Run)
-                        },
-                        ui.ctx(),
-                    );
+                    run_app::open_dialog(self, ui.ctx());
                 }
                 if ui.button("Open the bundled sample").clicked() {
                     self.open(sample_request(), ui.ctx());

@@ -36,6 +36,20 @@ pub fn is_run_path(path: &Path) -> bool {
     path.file_name().is_some_and(|n| named(&lower(n)).0)
 }
 
+/// File → Open run…: a file dialog on its own thread.
+pub(super) fn open_dialog(app: &ShoalApp, ctx: &egui::Context) {
+    app.spawn_dialog(
+        || {
+            rfd::FileDialog::new()
+                .set_title("Open a run: a Boxfish *_meta.yaml or a nodes.csv")
+                .add_filter("Boxfish meta or CSV pair", &["yaml", "yml", "csv", "gz"])
+                .pick_file()
+                .map(super::Dialog::Run)
+        },
+        ctx,
+    );
+}
+
 /// Loads a run (on the UI thread: a run of Boxfish's `bgpc` size reads in milliseconds) and
 /// shows it; a failure keeps what is on screen and says why.
 pub fn open_run(app: &mut ShoalApp, path: &Path) {
