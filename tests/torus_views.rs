@@ -150,3 +150,31 @@ fn shoal_render_draws_the_sample_torus_rotated_and_flat_to_png_and_svg() {
     assert!(err.contains("no axis `w`"), "{err}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn the_render_command_takes_a_run_and_its_module_flags() {
+    let dir = std::env::temp_dir().join(format!("shoal-torus-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("mesh.svg");
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_shoal"))
+        .args(["render", "sample-data/mesh6", "--module", "generic2d", "--region", "2", "--log", "--out"])
+        .arg(&out)
+        .current_dir(&root)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+    assert!(stderr.contains("120 link ends and 36 nodes drawn"), "{stderr}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("region = 2") && text.contains(">log<"), "title and scale in the SVG");
+    let refused = std::process::Command::new(env!("CARGO_BIN_EXE_shoal"))
+        .args(["render", "sample-data/mesh6", "--module", "torus", "--out"])
+        .arg(dir.join("x.png"))
+        .current_dir(&root)
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("generic-2D"), "a plane is not a torus");
+    let _ = std::fs::remove_dir_all(dir);
+}
