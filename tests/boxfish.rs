@@ -231,3 +231,9 @@ fn gzipped_table_files_are_found_under_their_plain_name() {
     assert_eq!(load(&meta).network().links.len(), 8);
     assert_eq!(load(&dir).network().links.len(), 8, "the folder opens too");
 }
+
+#[test]
+fn a_table_file_given_as_the_run_is_not_mistaken_for_a_meta_file() {
+    let err = load_run(&tiny().with_file_name("tiny_links.yaml")).unwrap_err().to_string();
+    assert!(err.contains("not a Boxfish meta file"), "{err}");
+}

@@ -220,9 +220,13 @@ fn parse_meta(input: &Input, warnings: &mut Vec<Warning>) -> Result<Plan, ParseE
         None => None,
     };
     let mut plan = Plan { name, hardware, ..Plan::default() };
+    let mut described = 0;
     for (n, doc) in docs.enumerate() {
         let which = format!("document {}", n + 2);
         let text = |key: &str| doc.get(key).map(scalar).filter(|s| !s.is_empty());
+        if matches!(text("filetype").as_deref(), Some("table" | "projection")) {
+            described += 1;
+        }
         match text("filetype").as_deref() {
             Some("table") => {
                 let (Some(file), Some(kind), Some(key)) = (text("filename"), text("type"), text("field"))
@@ -255,6 +259,12 @@ fn parse_meta(input: &Input, warnings: &mut Vec<Warning>) -> Result<Plan, ParseE
                 ),
             )),
         }
+    }
+    if plan.hardware.is_none() && described == 0 {
+        return Err(ParseError::invalid(
+            path,
+            "no hardware block and no table or projection documents: not a Boxfish meta file",
+        ));
     }
     Ok(plan)
 }
