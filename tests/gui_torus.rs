@@ -127,3 +127,23 @@ fn torus_view_snapshot() {
     let mut h = torus_app();
     h.snapshot("torus_view");
 }
+
+#[test]
+fn a_rank_highlight_lists_its_node_and_links_in_the_linked_table() {
+    let mut h = torus_app();
+    h.state_mut().tab = shoal::gui::Tab::Highlight;
+    h.state_mut().run_panels.search = "rank 21".into();
+    h.run();
+    use egui_kittest::kittest::Queryable;
+    h.get_by_label("highlight").click();
+    h.run();
+    let w = ws(&h);
+    let group = w.group(w.views[0].group).unwrap();
+    assert_eq!((group.highlight.domain, group.highlight.ids.clone()), (Some(Domain::Ranks), vec![21]));
+    // Two ranks per node: rank 21 runs on node 10, which sends on its six links.
+    h.get_by_label("1 nodes");
+    h.get_by_label("6 links");
+    let lit_marks = scene(&h, 0).marks.iter().filter(|m| m.emphasis == Emphasis::Lit).count();
+    assert_eq!(lit_marks, 1);
+    assert_eq!(scene(&h, 0).halves.iter().filter(|x| x.emphasis == Emphasis::Lit).count(), 6);
+}
