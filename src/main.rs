@@ -18,6 +18,10 @@ mod cli;
 struct Args {
     #[command(subcommand)]
     command: Option<Command>,
+    /// With no subcommand: open these in the window, a run (Boxfish `*_meta.yaml`, CSV pair)
+    /// in its torus or generic-2D view, or rail directories.
+    #[arg(value_name = "PATH")]
+    paths: Vec<std::path::PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -34,6 +38,8 @@ enum Command {
     Gen(cli::r#gen::GenArgs),
     /// Draw the fabric's loads to a PNG or SVG file, without a window.
     Render(cli::render::RenderCli),
+    /// Print one value per node, link or rank of run data (Boxfish YAML or a CSV pair) as CSV.
+    Query(cli::query::QueryArgs),
 }
 
 fn main() -> ExitCode {
@@ -45,6 +51,9 @@ fn main() -> ExitCode {
         Some(Command::Info(a)) => cli::info::run(&a),
         Some(Command::Gen(a)) => cli::r#gen::run(&a),
         Some(Command::Render(a)) => cli::render::run(&a),
+        Some(Command::Query(a)) => cli::query::run(&a),
+        #[cfg(feature = "gui")]
+        None if !args.paths.is_empty() => shoal::gui::run_app::run_paths(args.paths),
         #[cfg(feature = "gui")]
         None => shoal::gui::run_sample(),
         #[cfg(not(feature = "gui"))]

@@ -5,6 +5,7 @@ pub mod convert;
 pub mod r#gen;
 pub mod hot;
 pub mod info;
+pub mod query;
 pub mod render;
 pub mod trace;
 
@@ -16,4 +17,6 @@ Examples:
   shoal hot sample-data/tworail/rail0 sample-data/tworail/rail1 \\
       --profile sample-data/tworail/samplesort.ibprof.gz --region 2 --top 20
   shoal info sample-data/tworail/rail0 sample-data/tworail/rail1
-  shoal gen --k 36 --rails 2 --out /tmp/k36";
+  shoal gen --k 36 --rails 2 --out /tmp/k36
+  shoal query sample-data/torus8/torus8_meta.yaml --domain links \
+      --where 'code_region = 1' --agg mean --attr packets";

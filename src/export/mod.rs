@@ -3,6 +3,7 @@
 
 pub mod png;
 pub mod render_cmd;
+pub mod render_run;
 pub mod svg;
 pub mod text;
 

@@ -4,6 +4,7 @@
 
 pub mod loader;
 pub mod recent;
+pub mod run_app;
 pub mod setup;
 pub mod watch;
 
@@ -41,6 +42,7 @@ enum Dialog {
     Open(Vec<PathBuf>),
     Profile(PathBuf),
     Export(PathBuf),
+    Run(PathBuf),
 }
 
 pub struct ShoalApp {
@@ -65,6 +67,9 @@ pub struct ShoalApp {
     pub status: String,
     /// A view set-up to apply once data arrives (`SHOAL_VIEW`, for scripted screenshots).
     pub pending: Vec<Setup>,
+    /// An open run (torus / generic-2D views); while set, it takes the panels and views.
+    pub run: Option<crate::modules::run_views::RunWorkspace>,
+    pub run_panels: crate::modules::run_panels::RunPanelState,
 }
 
 const SHORTCUT_OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
@@ -91,6 +96,8 @@ impl ShoalApp {
             dialogs: channel(),
             status: String::new(),
             pending: Vec::new(),
+            run: None,
+            run_panels: Default::default(),
         }
     }
 
@@ -127,6 +134,7 @@ impl ShoalApp {
 
     /// Shows a freshly loaded data set (views keep their settings).
     fn install(&mut self, dataset: Dataset, request: Option<LoadRequest>) {
+        self.run = None;
         self.warnings = dataset.warnings.clone();
         self.status = format!(
             "{}: {} rails, {} hosts, {} warnings",
@@ -236,6 +244,9 @@ impl ShoalApp {
 
     /// Writes the focused view as it is on screen (its size, camera and legend) at 2× pixels.
     pub fn export_focused(&mut self, path: &std::path::Path) -> Result<(), String> {
+        if let Some(ws) = &self.run {
+            return run_app::export_focused(ws, path);
+        }
         let view = self.ws.focused().ok_or("no view")?;
         let scene = view.state.scene.as_ref().ok_or("nothing drawn yet")?;
         let size = view.state.size;
@@ -278,6 +289,7 @@ impl ShoalApp {
                     }
                     None => self.errors.push("open rails before a profile".into()),
                 },
+                Dialog::Run(p) => run_app::open_run(self, &p),
                 Dialog::Export(p) => match self.export_focused(&p) {
                     Ok(()) => self.status = format!("exported {}", p.display()),
                     Err(e) => self.errors.push(format!("export failed: {e}")),
@@ -292,7 +304,9 @@ impl ShoalApp {
                 .filter(|p| !p.as_os_str().is_empty())
                 .collect()
         });
-        if !dropped.is_empty() {
+        if let Some(run) = dropped.iter().find(|p| run_app::is_run_path(p)) {
+            run_app::open_run(self, run);
+        } else if !dropped.is_empty() {
             match recent::request_from_paths(&dropped, self.current.as_ref()) {
                 Some(r) => self.open(r, ctx),
                 None => self
@@ -316,6 +330,9 @@ impl ShoalApp {
                 }
                 if ui.button("Open profile…").clicked() {
                     self.profile_dialog(ui.ctx());
+                }
+                if ui.button("Open run (Boxfish meta / CSV pair)…").clicked() {
+                    run_app::open_dialog(self, ui.ctx());
                 }
                 if ui.button("Open the bundled sample").clicked() {
                     self.open(sample_request(), ui.ctx());
@@ -541,6 +558,10 @@ impl eframe::App for ShoalApp {
                 self.warnings_panel(ui);
             });
         }
+        if self.run.is_some() {
+            run_app::panels(self, ui);
+            return;
+        }
         egui::Panel::left("panels").default_size(330.0).show(ui, |ui| self.side_panel(ui, &mut commands));
         egui::CentralPanel::default().show(ui, |ui| self.views(ui, &mut commands));
         if ctx.input(|i| i.key_pressed(Key::Escape)) && !commands.contains(&Command::ClearSelection) {
@@ -556,12 +577,25 @@ impl eframe::App for ShoalApp {
 
 /// Opens the app on `request` (in the background) and runs it until the window closes.
 pub fn run(request: Option<LoadRequest>) -> anyhow::Result<()> {
+    run_with(request, |_| {})
+}
+
+/// As [`run`], then `setup` on the new app (e.g. opening a run).
+pub fn run_with(
+    request: Option<LoadRequest>,
+    setup: impl FnOnce(&mut ShoalApp) + 'static,
+) -> anyhow::Result<()> {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default().with_inner_size([1440.0, 900.0]).with_drag_and_drop(true),
         renderer: eframe::Renderer::Wgpu,
         ..Default::default()
     };
-    eframe::run_native("shoal", options, Box::new(move |cc| Ok(Box::new(ShoalApp::new(cc, request)))))
+    let make = move |cc: &eframe::CreationContext<'_>| {
+        let mut app = ShoalApp::new(cc, request);
+        setup(&mut app);
+        Ok(Box::new(app) as Box<dyn eframe::App>)
+    };
+    eframe::run_native("shoal", options, Box::new(make))
         .map_err(|e| anyhow::anyhow!("the window could not open: {e}"))
 }
 

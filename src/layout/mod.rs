@@ -5,6 +5,8 @@
 
 pub mod crossings;
 pub mod fat_tree;
+pub mod generic2d;
+pub mod torus;
 
 pub use fat_tree::{FatTreeOptions, layout_fat_tree};
 

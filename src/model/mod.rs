@@ -7,7 +7,9 @@ pub mod lft;
 pub mod network;
 pub mod profile;
 pub mod regions;
+pub mod run;
 pub mod synthetic;
+pub mod table;
 pub mod warning;
 
 pub use cluster::{Cluster, Host};
@@ -17,4 +19,6 @@ pub use lft::{Lft, LftEntry};
 pub use network::{NetLink, NetNode, Network, Shape};
 pub use profile::{Dump, EpochMicros, LidBytes, LocalPort, PeerBytes, Profile, ProfileSource, RankSection};
 pub use regions::{RankCounters, RegionInfo, RegionTable, region_table};
+pub use run::{Policy, Projection, Run};
+pub use table::{Column, Domain, Table};
 pub use warning::Warning;

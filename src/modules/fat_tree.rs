@@ -84,6 +84,8 @@ pub const GPU_THRESHOLD: usize = 40_000;
 
 impl ViewModule for FatTree {
     type State = FatTreeState;
+    type Context<'a> = ViewContext<'a>;
+    type Command = Command;
 
     fn name(&self) -> &'static str {
         "fat tree"
@@ -169,6 +171,7 @@ impl ViewModule for FatTree {
                     let seed = match scene.marks[i].of {
                         MarkOf::Host(h) => Seed::Host(h),
                         MarkOf::Switch { rail, node } => Seed::Node { rail: usize::from(rail), node },
+                        MarkOf::Node(_) => return,
                     };
                     let add = ui.input(|i| i.modifiers.shift);
                     commands.push(Command::Highlight { group: ctx.group.id, seeds: vec![seed], add });
@@ -217,6 +220,7 @@ fn tooltip(ui: &mut Ui, cluster: &Cluster, scene: &Scene, values: &LinkValues, p
                 let level = scene.marks[i].at.y.abs().round();
                 ui.label(format!("level {level}, rail {rail}"));
             }
+            MarkOf::Node(_) => {}
         },
         Picked::Half(i) => {
             let h = scene.halves[i];

@@ -7,13 +7,18 @@
 
 pub mod fat_tree;
 pub mod filter;
+pub mod generic2d;
 pub mod gpu_links;
 pub mod highlight;
 pub mod linking;
+pub mod network_view;
 pub mod paint;
 pub mod plots;
 pub mod regions;
+pub mod run_panels;
+pub mod run_views;
 pub mod tables;
+pub mod torus;
 
 use std::sync::Arc;
 
@@ -52,16 +57,21 @@ pub enum Command {
 /// A kind of view. Stateless: everything that survives frames is in `State`.
 pub trait ViewModule {
     type State;
+    /// What a frame draws from, references only: [`ViewContext`] for the fat tree (a fabric
+    /// data set), [`run_views::RunViewContext`] for the torus and generic-2D views (a run).
+    type Context<'a>;
+    /// The changes to shared state the view can ask for.
+    type Command;
     fn name(&self) -> &'static str;
     fn new_state(&self) -> Self::State;
     /// Draws the view in `ui`'s available rect and handles its input.
     fn ui(
         &self,
-        ctx: &ViewContext<'_>,
+        ctx: &Self::Context<'_>,
         state: &mut Self::State,
         camera: &mut Camera,
         ui: &mut egui::Ui,
-        commands: &mut Vec<Command>,
+        commands: &mut Vec<Self::Command>,
     );
 }
 

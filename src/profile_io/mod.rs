@@ -1,6 +1,9 @@
 //! Readers and writers, one file per format. Each reader returns model types plus the
 //! [`Warning`](crate::model::Warning)s for what it skipped: `Result<(T, Vec<Warning>), ParseError>`.
 
+pub mod boxfish;
+pub mod boxfish_network;
+pub mod boxfish_table;
 pub mod discover;
 pub mod error;
 pub mod export_tables;
@@ -17,8 +20,10 @@ pub mod lfts_dump;
 pub mod line_warnings;
 pub mod opensm_write;
 pub mod pfprof;
+pub mod plane_csv;
 pub mod profiles;
 pub mod rail;
+pub mod runs;
 pub mod stray;
 pub mod stream;
 pub mod table_checks;
@@ -27,3 +32,4 @@ pub mod tables;
 pub use error::ParseError;
 pub use input::Input;
 pub use rail::{load_cluster, load_rail};
+pub use runs::load_run;

@@ -21,11 +21,18 @@ pub mod diff;
 pub mod draw;
 pub mod fat_tree;
 pub mod filter;
+pub mod generic2d;
 pub mod highlight;
 pub mod legend;
 pub mod linking;
 pub mod load;
+pub mod network;
+pub mod orbit;
+pub mod query;
+pub mod run_synthetic;
+pub mod run_view;
 pub mod stats;
+pub mod torus;
 pub mod values;
 pub mod view;
 
@@ -57,7 +64,8 @@ pub enum Emphasis {
     Dim,
 }
 
-/// Half of a link: from the node at `end` to the link's midpoint.
+/// Half of a link: from the node at `end` to the link's midpoint. In a torus or generic-2D
+/// scene, `rail` is 0 and `end.index()` names the directed link (see [`network`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Half {
     pub from: Position,
@@ -75,6 +83,8 @@ pub enum MarkOf {
     Host(usize),
     /// A switch (or router) on a rail.
     Switch { rail: u8, node: NodeIndex },
+    /// A node of a torus or generic-2D scene (see [`network`] for what the index means).
+    Node(usize),
 }
 
 /// A node: a filled circle (hosts) or square (switches).

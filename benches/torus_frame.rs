@@ -1,0 +1,84 @@
+//! `torus_frame`: the CPU cost of one frame of the torus view of an 8×8×8 torus run with all its
+//! links (3,072 directed links, 512 nodes), while the view turns (so the projected scene is
+//! rebuilt every frame). Target ≤ 5 ms.
+//!
+//! - `scene_and_draw_list`: scene build (colours within the range, highlight, rotation,
+//!   orthographic projection, depth sort) plus the pixel-space draw list every painter consumes.
+//! - `egui_frame_turning`: the whole egui pass of the torus module as the app runs it (input,
+//!   scene, draw list, line mesh, marks, legends) plus tessellation, the orbit changing each
+//!   frame as during a drag.
+//!
+//! Run: `cargo bench --bench torus_frame`.
+
+use std::sync::OnceLock;
+
+use egui::{CentralPanel, Pos2, RawInput, Rect, vec2};
+use shoal::model::Run;
+use shoal::modules::ViewModule;
+use shoal::modules::run_views::{RunGroup, RunViewContext, RunViewState};
+use shoal::modules::torus::Torus;
+use shoal::scene::camera::Camera;
+use shoal::scene::draw::draw_list;
+use shoal::scene::orbit::Orbit;
+use shoal::scene::query::Condition;
+use shoal::scene::run_synthetic::synthetic_run;
+use shoal::scene::run_view::{Prepared, RunLit, RunViewSpec, prepare};
+
+fn main() {
+    divan::main();
+}
+
+fn torus() -> &'static (Run, RunViewSpec, Prepared) {
+    static T: OnceLock<(Run, RunViewSpec, Prepared)> = OnceLock::new();
+    T.get_or_init(|| {
+        let run = synthetic_run(&["x", "y", "z"], &[8, 8, 8]);
+        let mut spec = RunViewSpec::for_run(&run);
+        spec.conditions = vec![Condition::parse("code_region = 1").expect("a clause")];
+        let prepared = prepare(&run, &spec, &[]).expect("a torus view");
+        assert_eq!(run.network().links.len(), 3072);
+        (run, spec, prepared)
+    })
+}
+
+#[divan::bench]
+fn scene_and_draw_list(b: divan::Bencher) {
+    let (run, spec, prepared) = torus();
+    let lit = RunLit::default();
+    let mut orbit = Orbit::default();
+    b.bench_local(|| {
+        orbit.drag([3.0, 1.0]);
+        let scene = prepared.scene(run, spec, (None, None), &lit, &orbit, 1.6);
+        draw_list(&scene, &Camera::default(), 1600.0, 1000.0).lines.len()
+    });
+}
+
+#[divan::bench]
+fn egui_frame_turning(b: divan::Bencher) {
+    let (run, spec, _) = torus();
+    let ctx = egui::Context::default();
+    let (mut state, mut camera, group, lit) =
+        (RunViewState::default(), Camera::default(), RunGroup::default(), RunLit::default());
+    b.bench_local(|| {
+        state.orbit.drag([3.0, 1.0]);
+        let input = RawInput {
+            screen_rect: Some(Rect::from_min_size(Pos2::ZERO, vec2(1600.0, 1000.0))),
+            ..Default::default()
+        };
+        let view = RunViewContext {
+            run,
+            generation: 1,
+            view: 0,
+            spec,
+            group: &group,
+            lit: &lit,
+            link_range: None,
+            node_range: None,
+        };
+        let mut out = ctx.run_ui(input, |ui| {
+            CentralPanel::default()
+                .show(ui, |ui| Torus.ui(&view, &mut state, &mut camera, ui, &mut Vec::new()));
+        });
+        out.textures_delta.clear();
+        ctx.tessellate(out.shapes, out.pixels_per_point).len()
+    });
+}

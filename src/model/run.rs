@@ -1,0 +1,353 @@
+//! A run: one measured job on a network, as Boxfish's meta file describes it. The [`Network`]
+//! says where things are, the [`Table`]s what they measured, and the [`Projection`]s how ids of
+//! one [`Domain`] relate to ids of another (rank → node by a map file, node ↔ link by
+//! coordinates), so a filter or a highlight made in one domain reaches every other.
+//!
+//! Projections are hash joins built once in [`Run::new`]: projecting a set of ids costs one
+//! lookup per id, whatever the tables' sizes. (Boxfish rebuilds lists per query; its node filter
+//! onto links is quadratic and takes 15 s on its `bgpc` example.)
+
+use std::collections::{HashMap, HashSet, VecDeque};
+
+use super::network::Network;
+use super::table::{Domain, Table};
+
+/// Which end of a link a node–link projection uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Policy {
+    /// The sending node: a node maps to the links leaving it, a link to its source.
+    #[default]
+    Source,
+    /// The receiving node: a node maps to the links arriving at it, a link to its target.
+    Destination,
+    /// Both ends.
+    Both,
+}
+
+impl Policy {
+    /// `Source`, `destination`, `BOTH` (any case).
+    pub fn parse(text: &str) -> Option<Policy> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "source" => Some(Policy::Source),
+            "destination" => Some(Policy::Destination),
+            "both" => Some(Policy::Both),
+            _ => None,
+        }
+    }
+}
+
+/// How the ids of two domains relate. Projections work both ways.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Projection {
+    /// A map table: each pair relates an id in `from` to an id in `to` (many-to-many allowed).
+    File { name: String, from: Domain, to: Domain, pairs: Vec<(i64, i64)> },
+    /// The same id in both domains (e.g. one rank per node, numbered alike).
+    Identity { from: Domain, to: Domain },
+    /// Nodes ↔ links through the network's link ends: `node_policy` says which links a node
+    /// maps to, `link_policy` which nodes a link maps to. (Boxfish reads `link_policy` but then
+    /// inverts the node map instead; we apply it as documented.)
+    NodeLink { node_policy: Policy, link_policy: Policy },
+}
+
+impl Projection {
+    pub fn domains(&self) -> (Domain, Domain) {
+        match self {
+            Projection::File { from, to, .. } | Projection::Identity { from, to } => (*from, *to),
+            Projection::NodeLink { .. } => (Domain::Nodes, Domain::Links),
+        }
+    }
+}
+
+/// One direction of one projection, ready to look up.
+#[derive(Clone, Debug)]
+enum Join {
+    Identity,
+    Map(HashMap<i64, Vec<i64>>),
+}
+
+/// One measured job: its network, tables and projections, with the joins built.
+#[derive(Clone, Debug)]
+pub struct Run {
+    name: String,
+    network: Network,
+    tables: Vec<Table>,
+    projections: Vec<Projection>,
+    /// Every id of each domain, in [`Run::ids`] order.
+    ids: HashMap<Domain, Vec<i64>>,
+    positions: HashMap<Domain, HashMap<i64, usize>>,
+    joins: HashMap<(Domain, Domain), Join>,
+    /// Per table, per row: the row's id's position in [`Run::ids`], or [`Run::NO_POSITION`].
+    row_positions: Vec<Vec<u32>>,
+}
+
+impl Run {
+    /// Builds the id lists and the joins. Several projections between the same two domains:
+    /// the first one listed wins.
+    pub fn new(
+        name: impl Into<String>,
+        network: Network,
+        tables: Vec<Table>,
+        projections: Vec<Projection>,
+    ) -> Run {
+        let mut ids: HashMap<Domain, Vec<i64>> = HashMap::new();
+        ids.insert(Domain::Nodes, network.nodes.iter().map(|n| n.id).collect());
+        ids.insert(Domain::Links, network.links.iter().map(|l| l.id).collect());
+        for domain in Domain::ALL {
+            let from_network = ids.get(&domain).is_some_and(|v| !v.is_empty());
+            if from_network {
+                continue;
+            }
+            let mut all: Vec<i64> =
+                tables.iter().filter(|t| t.domain == domain).flat_map(|t| t.ids.iter().copied()).collect();
+            for p in &projections {
+                if let Projection::File { from, to, pairs, .. } = p {
+                    if *from == domain {
+                        all.extend(pairs.iter().map(|p| p.0));
+                    }
+                    if *to == domain {
+                        all.extend(pairs.iter().map(|p| p.1));
+                    }
+                }
+            }
+            all.sort_unstable();
+            all.dedup();
+            ids.insert(domain, all);
+        }
+        let positions: HashMap<Domain, HashMap<i64, usize>> = ids
+            .iter()
+            .map(|(d, list)| (*d, list.iter().enumerate().map(|(i, &id)| (id, i)).collect()))
+            .collect();
+        let row_positions = tables
+            .iter()
+            .map(|t| {
+                let at = positions.get(&t.domain);
+                t.ids
+                    .iter()
+                    .map(|id| at.and_then(|p| p.get(id)).map_or(Run::NO_POSITION, |&i| i as u32))
+                    .collect()
+            })
+            .collect();
+        let mut joins = HashMap::new();
+        for p in &projections {
+            let (a, b) = p.domains();
+            if a == b || joins.contains_key(&(a, b)) {
+                continue;
+            }
+            let (forward, backward) = match p {
+                Projection::Identity { .. } => (Join::Identity, Join::Identity),
+                Projection::File { pairs, .. } => {
+                    let mut f: HashMap<i64, Vec<i64>> = HashMap::new();
+                    let mut g: HashMap<i64, Vec<i64>> = HashMap::new();
+                    for &(x, y) in pairs {
+                        f.entry(x).or_default().push(y);
+                        g.entry(y).or_default().push(x);
+                    }
+                    (Join::Map(f), Join::Map(g))
+                }
+                Projection::NodeLink { node_policy, link_policy } => {
+                    node_link_joins(&network, *node_policy, *link_policy)
+                }
+            };
+            joins.insert((a, b), forward);
+            joins.insert((b, a), backward);
+        }
+        Run { name: name.into(), network, tables, projections, ids, positions, joins, row_positions }
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn network(&self) -> &Network {
+        &self.network
+    }
+
+    pub fn tables(&self) -> &[Table] {
+        &self.tables
+    }
+
+    pub fn projections(&self) -> &[Projection] {
+        &self.projections
+    }
+
+    /// The tables of one domain, in the order the run lists them.
+    pub fn tables_of(&self, domain: Domain) -> impl Iterator<Item = &Table> + '_ {
+        self.tables.iter().filter(move |t| t.domain == domain)
+    }
+
+    /// Every id of a domain. Nodes and links are in [`Network::nodes`] / [`Network::links`]
+    /// order (when the run has a network); ranks and communicators ascending. Every value
+    /// vector and mask of a domain is indexed like this list.
+    pub fn ids(&self, domain: Domain) -> &[i64] {
+        self.ids.get(&domain).map_or(&[], Vec::as_slice)
+    }
+
+    /// The position of an id in [`Run::ids`].
+    pub fn position(&self, domain: Domain, id: i64) -> Option<usize> {
+        self.positions.get(&domain).and_then(|p| p.get(&id)).copied()
+    }
+
+    /// What [`Run::row_positions`] gives for a row whose id is not in [`Run::ids`] (a link row
+    /// whose ends are at no node's coordinates).
+    pub const NO_POSITION: u32 = u32::MAX;
+
+    /// For each row of `self.tables()[table]`, the position of its id in [`Run::ids`] of the
+    /// table's domain: what a scan over rows uses instead of one hash lookup per row.
+    pub fn row_positions(&self, table: usize) -> &[u32] {
+        self.row_positions.get(table).map_or(&[], Vec::as_slice)
+    }
+
+    /// The domains one projection away from `domain`.
+    pub fn neighbours(&self, domain: Domain) -> Vec<Domain> {
+        let mut out: Vec<Domain> = self.joins.keys().filter(|(a, _)| *a == domain).map(|(_, b)| *b).collect();
+        out.sort();
+        out
+    }
+
+    /// The shortest chain of domains from `from` to `to` (both included), as Boxfish composes
+    /// projections (rank → node → link); `None` if no projection chain connects them.
+    pub fn path(&self, from: Domain, to: Domain) -> Option<Vec<Domain>> {
+        let mut previous: HashMap<Domain, Domain> = HashMap::new();
+        let mut queue = VecDeque::from([from]);
+        let mut seen = HashSet::from([from]);
+        while let Some(d) = queue.pop_front() {
+            if d == to {
+                let mut chain = vec![to];
+                let mut at = to;
+                while let Some(&p) = previous.get(&at) {
+                    chain.push(p);
+                    at = p;
+                }
+                chain.reverse();
+                return Some(chain);
+            }
+            for n in self.neighbours(d) {
+                if seen.insert(n) {
+                    previous.insert(n, d);
+                    queue.push_back(n);
+                }
+            }
+        }
+        None
+    }
+
+    /// The ids in `to` related to `ids` in `from`, through the shortest chain of projections.
+    /// `None` when no chain connects the two domains. The same domain gives the ids back.
+    pub fn project(&self, from: Domain, ids: &HashSet<i64>, to: Domain) -> Option<HashSet<i64>> {
+        let chain = self.path(from, to)?;
+        let mut current = ids.clone();
+        for step in chain.windows(2) {
+            let join = self.joins.get(&(step[0], step[1]))?;
+            current = match join {
+                Join::Identity => current,
+                Join::Map(map) => current.iter().filter_map(|id| map.get(id)).flatten().copied().collect(),
+            };
+        }
+        Some(current)
+    }
+
+    /// A mask over [`Run::ids`] of `domain`: true for the ids in `set`.
+    pub fn mask_of(&self, domain: Domain, set: &HashSet<i64>) -> Vec<bool> {
+        self.ids(domain).iter().map(|id| set.contains(id)).collect()
+    }
+}
+
+/// Node → links and link → nodes through the network's directed links.
+fn node_link_joins(network: &Network, node_policy: Policy, link_policy: Policy) -> (Join, Join) {
+    let mut node_links: HashMap<i64, Vec<i64>> = HashMap::with_capacity(network.nodes.len());
+    let mut link_nodes: HashMap<i64, Vec<i64>> = HashMap::with_capacity(network.links.len());
+    let uses = |policy: Policy| match policy {
+        Policy::Source => (true, false),
+        Policy::Destination => (false, true),
+        Policy::Both => (true, true),
+    };
+    let (node_src, node_dst) = uses(node_policy);
+    let (link_src, link_dst) = uses(link_policy);
+    for link in &network.links {
+        let (Some(s), Some(t)) = (network.nodes.get(link.source), network.nodes.get(link.target)) else {
+            continue;
+        };
+        if node_src {
+            node_links.entry(s.id).or_default().push(link.id);
+        }
+        if node_dst {
+            node_links.entry(t.id).or_default().push(link.id);
+        }
+        let ends = link_nodes.entry(link.id).or_default();
+        if link_src {
+            ends.push(s.id);
+        }
+        if link_dst && !(link_src && s.id == t.id) {
+            ends.push(t.id);
+        }
+    }
+    (Join::Map(node_links), Join::Map(link_nodes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::table::Column;
+
+    fn rank_map(pairs: &[(i64, i64)]) -> Projection {
+        Projection::File { name: "map".into(), from: Domain::Ranks, to: Domain::Nodes, pairs: pairs.to_vec() }
+    }
+
+    fn run(projections: Vec<Projection>) -> Run {
+        Run::new("t", Network::torus(&["x"], &[4]), Vec::new(), projections)
+    }
+
+    fn set(ids: &[i64]) -> HashSet<i64> {
+        ids.iter().copied().collect()
+    }
+
+    #[test]
+    fn a_rank_projects_through_its_node_onto_the_links_that_node_sends_on() {
+        let r = run(vec![
+            rank_map(&[(10, 0), (11, 1)]),
+            Projection::NodeLink { node_policy: Policy::Source, link_policy: Policy::Source },
+        ]);
+        assert_eq!(
+            r.path(Domain::Ranks, Domain::Links),
+            Some(vec![Domain::Ranks, Domain::Nodes, Domain::Links])
+        );
+        let links = r.project(Domain::Ranks, &set(&[10]), Domain::Links).unwrap();
+        let net = r.network();
+        let expected: HashSet<i64> = net.links.iter().filter(|l| l.source == 0).map(|l| l.id).collect();
+        assert_eq!(links, expected);
+        assert_eq!(links.len(), 2);
+        // And back: a link lights its source node's rank.
+        let one = *expected.iter().next().unwrap();
+        assert_eq!(r.project(Domain::Links, &set(&[one]), Domain::Ranks), Some(set(&[10])));
+    }
+
+    #[test]
+    fn destination_and_both_policies_pick_the_other_or_both_ends() {
+        let r =
+            run(vec![Projection::NodeLink { node_policy: Policy::Both, link_policy: Policy::Destination }]);
+        let links = r.project(Domain::Nodes, &set(&[2]), Domain::Links).unwrap();
+        assert_eq!(links.len(), 4, "two leave node 2, two arrive");
+        let net = r.network();
+        let first = &net.links[0];
+        let nodes = r.project(Domain::Links, &set(&[first.id]), Domain::Nodes).unwrap();
+        assert_eq!(nodes, set(&[net.nodes[first.target].id]));
+    }
+
+    #[test]
+    fn unconnected_domains_have_no_projection_and_ids_come_from_tables_and_maps() {
+        let table = Table::new(
+            "c",
+            Domain::Communicators,
+            "cid",
+            vec!["cid".into()],
+            vec![Column::Int(vec![5, 3, 5])],
+        )
+        .unwrap();
+        let r = Run::new("t", Network::torus(&["x"], &[2]), vec![table], vec![rank_map(&[(7, 0), (4, 1)])]);
+        assert_eq!(r.ids(Domain::Communicators), &[3, 5]);
+        assert_eq!(r.ids(Domain::Ranks), &[4, 7]);
+        assert_eq!(r.position(Domain::Ranks, 7), Some(1));
+        assert_eq!(r.project(Domain::Ranks, &set(&[7]), Domain::Communicators), None);
+        assert_eq!(r.project(Domain::Ranks, &set(&[7]), Domain::Ranks), Some(set(&[7])));
+    }
+}

@@ -1,0 +1,227 @@
+//! The network of a Boxfish run, from its `hardware:` block: nodes from the coordinates table
+//! (`coords` columns, one node per id), links from the link table (one directed link per
+//! distinct link id, its ends found by the `source_coords` and `destination_coords` columns).
+
+use std::collections::HashMap;
+
+use crate::model::{Column, NetLink, NetNode, Network, Shape, Table};
+
+/// The `hardware:` block of a meta file, with the column names it gives.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Hardware {
+    /// Axis names, e.g. `x y z` or `a b c d e`.
+    pub coords: Vec<String>,
+    pub coords_table: Option<String>,
+    /// Extent per axis (in `coords` order), when `dim` gives them all.
+    pub dims: Option<Vec<u32>>,
+    /// Per axis, the link table's column holding the source node's coordinate.
+    pub source_coords: Vec<String>,
+    pub destination_coords: Vec<String>,
+    pub link_coords_table: Option<String>,
+}
+
+/// Builds the network; the strings are warnings about the named table.
+pub fn build_network(
+    hw: &Hardware,
+    nodes: Option<&Table>,
+    links: Option<&Table>,
+) -> (Network, Vec<(String, String)>) {
+    let mut warnings = Vec::new();
+    let shape = match &hw.dims {
+        Some(dims) => Shape::Torus { dims: dims.clone() },
+        None => Shape::Plane,
+    };
+    let mut network = Network { shape, axes: hw.coords.clone(), nodes: Vec::new(), links: Vec::new() };
+    let Some(nodes_table) = nodes else { return (network, warnings) };
+    let Some(coord_columns) = columns(nodes_table, &hw.coords, &mut warnings) else {
+        return (network, warnings);
+    };
+    // One node per id, at its first row's coordinates, in id order.
+    let mut first_row: HashMap<i64, usize> = HashMap::new();
+    let mut moved = 0usize;
+    for (row, &id) in nodes_table.ids.iter().enumerate() {
+        match first_row.get(&id) {
+            None => {
+                first_row.insert(id, row);
+            }
+            Some(&first) => {
+                if coord_columns.iter().any(|c| c.number(first) != c.number(row)) {
+                    moved += 1;
+                }
+            }
+        }
+    }
+    if moved > 0 {
+        warnings.push((
+            nodes_table.name.clone(),
+            format!(
+                "{moved} rows give a node other coordinates than its first row; the first row's are used"
+            ),
+        ));
+    }
+    let mut ids: Vec<(i64, usize)> = first_row.into_iter().collect();
+    ids.sort_unstable();
+    let mut at: HashMap<Vec<u64>, usize> = HashMap::with_capacity(ids.len());
+    let mut outside = 0usize;
+    for (id, row) in ids {
+        let coords: Vec<f64> = coord_columns.iter().map(|c| c.number(row).unwrap_or(f64::NAN)).collect();
+        if let Some(dims) = &hw.dims
+            && coords.iter().zip(dims).any(|(&c, &d)| !(c >= 0.0 && c < f64::from(d)))
+        {
+            outside += 1;
+        }
+        if at.insert(key(&coords), network.nodes.len()).is_some() {
+            warnings.push((nodes_table.name.clone(), format!("node {id} shares its coordinates {coords:?} with another node; links there go to node {id}")));
+        }
+        network.nodes.push(NetNode { id, name: None, coords });
+    }
+    if outside > 0 {
+        warnings.push((
+            nodes_table.name.clone(),
+            format!("{outside} nodes lie outside the torus extents {:?}", hw.dims),
+        ));
+    }
+    let Some(links_table) = links else { return (network, warnings) };
+    let (Some(src), Some(dst)) = (
+        columns(links_table, &hw.source_coords, &mut warnings),
+        columns(links_table, &hw.destination_coords, &mut warnings),
+    ) else {
+        return (network, warnings);
+    };
+    if src.len() != coord_columns.len() || dst.len() != coord_columns.len() {
+        warnings.push((
+            links_table.name.clone(),
+            "source/destination coordinates do not name one column per axis; no links".into(),
+        ));
+        return (network, warnings);
+    }
+    let mut seen: HashMap<i64, usize> = HashMap::new();
+    let mut order: Vec<(i64, usize)> = Vec::new();
+    let mut reused = 0usize;
+    for (row, &id) in links_table.ids.iter().enumerate() {
+        match seen.get(&id) {
+            None => {
+                seen.insert(id, row);
+                order.push((id, row));
+            }
+            Some(&first) => {
+                if src.iter().chain(&dst).any(|c| c.number(first) != c.number(row)) {
+                    reused += 1;
+                }
+            }
+        }
+    }
+    if reused > 0 {
+        warnings.push((
+            links_table.name.clone(),
+            format!("{reused} rows give a link id other end coordinates than its first row; the first row's are used"),
+        ));
+    }
+    order.sort_unstable();
+    let mut dangling = Vec::new();
+    for (id, row) in order {
+        let end = |cols: &[&Column]| -> Vec<f64> {
+            cols.iter().map(|c| c.number(row).unwrap_or(f64::NAN)).collect()
+        };
+        let (s, t) = (end(&src), end(&dst));
+        match (at.get(&key(&s)), at.get(&key(&t))) {
+            (Some(&source), Some(&target)) => network.links.push(NetLink { id, source, target }),
+            _ => dangling.push(id),
+        }
+    }
+    if !dangling.is_empty() {
+        let shown: Vec<String> = dangling.iter().take(5).map(i64::to_string).collect();
+        warnings.push((
+            links_table.name.clone(),
+            format!(
+                "{} link ids have an end at coordinates where no node is (e.g. {}); they are not drawn, their rows stay in the table",
+                dangling.len(),
+                shown.join(", ")
+            ),
+        ));
+    }
+    (network, warnings)
+}
+
+/// The named numeric columns, or a warning naming the first missing one.
+fn columns<'t>(
+    table: &'t Table,
+    names: &[String],
+    warnings: &mut Vec<(String, String)>,
+) -> Option<Vec<&'t Column>> {
+    let mut out = Vec::with_capacity(names.len());
+    for name in names {
+        match table.column(name) {
+            Some(c) if c.is_numeric() => out.push(c),
+            _ => {
+                warnings.push((
+                    table.name.clone(),
+                    format!("no numeric coordinate column `{name}`; the network is incomplete"),
+                ));
+                return None;
+            }
+        }
+    }
+    Some(out)
+}
+
+/// Coordinates as a hashable key (`-0.0` and `0.0` alike).
+fn key(coords: &[f64]) -> Vec<u64> {
+    coords.iter().map(|&c| (c + 0.0).to_bits()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Domain;
+
+    fn table(domain: Domain, key: &str, names: &[&str], rows: &[&[i64]]) -> Table {
+        let columns = (0..names.len()).map(|c| Column::Int(rows.iter().map(|r| r[c]).collect())).collect();
+        Table::new("t", domain, key, names.iter().map(|s| s.to_string()).collect(), columns).unwrap()
+    }
+
+    fn hardware() -> Hardware {
+        Hardware {
+            coords: vec!["x".into()],
+            dims: Some(vec![3]),
+            source_coords: vec!["sx".into()],
+            destination_coords: vec!["tx".into()],
+            ..Hardware::default()
+        }
+    }
+
+    #[test]
+    fn each_link_id_is_one_directed_link_between_the_nodes_at_its_coordinates() {
+        let nodes = table(
+            Domain::Nodes,
+            "nodeid",
+            &["nodeid", "x", "r"],
+            &[&[7, 2, 1], &[5, 0, 1], &[6, 1, 1], &[5, 0, 2]],
+        );
+        let links = table(
+            Domain::Links,
+            "linkid",
+            &["linkid", "sx", "tx"],
+            &[&[1, 0, 2], &[0, 0, 1], &[1, 0, 2], &[2, 2, 9]],
+        );
+        let (net, warnings) = build_network(&hardware(), Some(&nodes), Some(&links));
+        assert_eq!(net.nodes.iter().map(|n| n.id).collect::<Vec<_>>(), vec![5, 6, 7]);
+        assert_eq!(
+            net.links,
+            vec![NetLink { id: 0, source: 0, target: 1 }, NetLink { id: 1, source: 0, target: 2 }]
+        );
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(
+            warnings[0].1.contains("1 link ids have an end at coordinates where no node is"),
+            "{warnings:?}"
+        );
+    }
+
+    #[test]
+    fn a_missing_coordinate_column_is_a_warning_not_a_panic() {
+        let nodes = table(Domain::Nodes, "nodeid", &["nodeid", "y"], &[&[0, 0]]);
+        let (net, warnings) = build_network(&hardware(), Some(&nodes), None);
+        assert!(net.nodes.is_empty());
+        assert!(warnings[0].1.contains("`x`"));
+    }
+}

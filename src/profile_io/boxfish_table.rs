@@ -1,0 +1,292 @@
+//! One Boxfish table file: a YAML header, then whitespace-separated rows (not CSV).
+//!
+//! ```text
+//! ---
+//! key: BGPCOUNTER_ORIGINAL        # optional meta document
+//! ---
+//! - [linkid, int32]               # one [name, dtype] pair per column
+//! - [packets, int64]
+//! ...                             # the header ends here
+//! 0 9476
+//! 1 1089
+//! ```
+//!
+//! Only the header goes through YAML; rows are split and parsed by hand (a 157k-row table in a
+//! few milliseconds). Two things Boxfish's own loader chokes on are accepted: blank lines in the
+//! header (its `readline().split()[0]` fails on them) and whole numbers written as floats
+//! (`40000.0`) in integer columns (numpy's `loadtxt` refuses them). A row that does not fit is
+//! skipped with a warning naming its line.
+
+use serde_json::Value;
+
+use super::error::ParseError;
+use super::input::Input;
+use super::line_warnings::LineWarnings;
+use crate::model::{Column, Warning};
+
+/// A parsed table file, before it is given a domain and a key.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RawTable {
+    /// The optional meta document (`key: …`), as YAML read it.
+    pub meta: Option<Value>,
+    pub names: Vec<String>,
+    pub columns: Vec<Column>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Int,
+    Float,
+    Text,
+}
+
+/// A numpy dtype name → our column type; `None` for one we do not know.
+fn kind_of(dtype: &str) -> Option<Kind> {
+    let d = dtype.trim();
+    let lower = d.to_ascii_lowercase();
+    let digits_after = |prefix: &str| {
+        d.strip_prefix(prefix)
+            .is_some_and(|rest| !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()))
+    };
+    if lower.starts_with("int")
+        || lower.starts_with("uint")
+        || matches!(lower.as_str(), "long" | "short" | "bool")
+    {
+        Some(Kind::Int)
+    } else if digits_after("i") || digits_after("u") {
+        Some(Kind::Int)
+    } else if lower.starts_with("float") || lower == "double" || digits_after("f") {
+        Some(Kind::Float)
+    } else if digits_after("S")
+        || digits_after("U")
+        || digits_after("a")
+        || matches!(lower.as_str(), "str" | "string" | "text")
+    {
+        Some(Kind::Text)
+    } else {
+        None
+    }
+}
+
+/// Parses a table file's text. Fatal: no `...` line ending the header, a header that is not
+/// YAML, or no column list. Everything else is a warning.
+pub fn parse_table(input: &Input) -> Result<(RawTable, Vec<Warning>), ParseError> {
+    let path = input.display();
+    let mut warnings = LineWarnings::new(path);
+    let text = input.text();
+    // The header ends at the first line that is `...` (trailing blanks allowed).
+    let mut offset = 0;
+    let mut end = None;
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        if line.trim() == "..." {
+            end = Some((offset, offset + line.len(), i + 1));
+            break;
+        }
+        offset += line.len();
+    }
+    let Some((header_end, body_start, header_lines)) = end else {
+        return Err(ParseError::invalid(
+            path,
+            "no `...` line ends the YAML header, so this is not a Boxfish table",
+        ));
+    };
+    let header = &text[..header_end];
+    let docs: Vec<Value> =
+        serde_saphyr::from_multiple_with_options(header, super::boxfish::yaml_options(header))
+            .map_err(|e| ParseError::invalid(path, format!("the YAML header does not parse: {e}")))?;
+    let Some(list_at) = docs.iter().rposition(Value::is_array) else {
+        return Err(ParseError::invalid(path, "the header has no `- [name, dtype]` column list"));
+    };
+    let meta = docs[..list_at].iter().rev().find(|d| d.is_object()).cloned();
+    let mut names = Vec::new();
+    let mut kinds = Vec::new();
+    for entry in docs[list_at].as_array().into_iter().flatten() {
+        let pair = entry.as_array().filter(|p| p.len() == 2);
+        let Some([name, dtype]) = pair.map(|p| [&p[0], &p[1]]) else {
+            return Err(ParseError::invalid(path, format!("a column entry is not `[name, dtype]`: {entry}")));
+        };
+        let name = scalar_text(name);
+        let dtype = scalar_text(dtype);
+        let kind = kind_of(&dtype).unwrap_or_else(|| {
+            warnings.file(format!("column `{name}` has an unknown dtype `{dtype}`; it is read as text"));
+            Kind::Text
+        });
+        names.push(name);
+        kinds.push(kind);
+    }
+    if names.is_empty() {
+        return Err(ParseError::invalid(path, "the column list is empty"));
+    }
+    let columns = parse_rows(&text[body_start..], header_lines, &names, &kinds, &mut warnings);
+    if let Some(w) = input.truncation_warning() {
+        warnings.push(w);
+    }
+    Ok((RawTable { meta, names, columns }, warnings.finish()))
+}
+
+fn scalar_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.trim().to_string(),
+        other => other.to_string(),
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Cell<'a> {
+    Int(i64),
+    Float(f64),
+    Text(&'a str),
+}
+
+fn parse_rows(
+    body: &str,
+    lines_before: usize,
+    names: &[String],
+    kinds: &[Kind],
+    warnings: &mut LineWarnings,
+) -> Vec<Column> {
+    let estimate = body.len() / (names.len() * 3).max(1);
+    let mut columns: Vec<Column> = kinds
+        .iter()
+        .map(|k| match k {
+            Kind::Int => Column::Int(Vec::with_capacity(estimate)),
+            Kind::Float => Column::Float(Vec::with_capacity(estimate)),
+            Kind::Text => Column::Text(Vec::new()),
+        })
+        .collect();
+    let mut cells: Vec<Cell> = Vec::with_capacity(names.len());
+    for (i, raw) in body.lines().enumerate() {
+        let number = lines_before + i + 1;
+        let line = raw.split_once('#').map_or(raw, |(before, _)| before);
+        cells.clear();
+        let mut fields = line.split_ascii_whitespace();
+        let mut problem = None;
+        for (c, kind) in kinds.iter().enumerate() {
+            let Some(field) = fields.next() else {
+                if c > 0 {
+                    problem = Some(format!("{c} values for {} columns; the row is skipped", names.len()));
+                }
+                break;
+            };
+            let cell = match kind {
+                Kind::Int => parse_int(field).map(Cell::Int),
+                Kind::Float => field.parse::<f64>().ok().map(Cell::Float),
+                Kind::Text => Some(Cell::Text(field)),
+            };
+            match cell {
+                Some(cell) => cells.push(cell),
+                None => {
+                    let want = if *kind == Kind::Int { "an integer" } else { "a number" };
+                    problem =
+                        Some(format!("`{field}` in column `{}` is not {want}; the row is skipped", names[c]));
+                    break;
+                }
+            }
+        }
+        if problem.is_none() && cells.len() == names.len() && fields.next().is_some() {
+            let extra = 1 + fields.count();
+            problem = Some(format!(
+                "{} values for {} columns; the row is skipped",
+                names.len() + extra,
+                names.len()
+            ));
+        }
+        if let Some(message) = problem {
+            warnings.line(number, message);
+            continue;
+        }
+        if cells.is_empty() {
+            continue; // a blank or comment line
+        }
+        for (column, cell) in columns.iter_mut().zip(&cells) {
+            match (column, *cell) {
+                (Column::Int(v), Cell::Int(x)) => v.push(x),
+                (Column::Float(v), Cell::Float(x)) => v.push(x),
+                (Column::Text(v), Cell::Text(x)) => v.push(x.to_string()),
+                _ => {} // kinds and cells are built from the same list
+            }
+        }
+    }
+    columns
+}
+
+/// An integer, also when written as a whole float (`40000.0`, `4e4`).
+#[inline]
+pub fn parse_int(field: &str) -> Option<i64> {
+    let bytes = field.as_bytes();
+    let (negative, digits) = match bytes.first() {
+        Some(b'-') => (true, &bytes[1..]),
+        Some(b'+') => (false, &bytes[1..]),
+        _ => (false, bytes),
+    };
+    if !digits.is_empty() && digits.len() <= 18 && digits.iter().all(u8::is_ascii_digit) {
+        let value = digits.iter().fold(0i64, |acc, &d| acc * 10 + i64::from(d - b'0'));
+        return Some(if negative { -value } else { value });
+    }
+    let x: f64 = field.parse().ok()?;
+    (x.is_finite() && x.fract() == 0.0 && x.abs() < 9.0e18).then_some(x as i64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> (RawTable, Vec<Warning>) {
+        parse_table(&Input::from_text("t.yaml", text)).unwrap()
+    }
+
+    #[test]
+    fn blank_header_lines_and_whole_floats_in_int_columns_are_accepted() {
+        let (t, w) =
+            parse("---\nkey: X\n\n---\n\n- [linkid, int32]\n- [packets, int64]\n\n...\n0 40000.0\n1 7\n");
+        assert!(w.is_empty(), "{w:?}");
+        assert_eq!(t.names, vec!["linkid", "packets"]);
+        assert_eq!(t.columns[1], Column::Int(vec![40000, 7]));
+        assert_eq!(t.meta.and_then(|m| m["key"].as_str().map(String::from)).as_deref(), Some("X"));
+    }
+
+    #[test]
+    fn axis_names_that_yaml_1_1_reads_as_booleans_stay_names() {
+        let (t, _) = parse("- [y, int32]\n- [n, int32]\n- [on, int32]\n...\n1 2 3\n");
+        assert_eq!(t.names, vec!["y", "n", "on"]);
+    }
+
+    #[test]
+    fn the_meta_document_is_optional_and_names_may_hold_spaces() {
+        let (t, _) = parse("- [patchid, int32]\n- [Avg Hops-Extents,float32]\n- [name, S32]\n...\n0 1.5 a\n");
+        assert_eq!(t.meta, None);
+        assert_eq!(t.names[1], "Avg Hops-Extents");
+        assert_eq!(t.columns[1], Column::Float(vec![1.5]));
+        assert_eq!(t.columns[2], Column::Text(vec!["a".into()]));
+    }
+
+    #[test]
+    fn bad_rows_are_skipped_with_their_line_numbers() {
+        let (t, w) = parse("- [a, int32]\n- [b, float64]\n...\n1 2\n1 2 3\nx 2\n1 2.5.1\n3\n4 5 # ok\n");
+        assert_eq!(t.columns[0], Column::Int(vec![1, 4]));
+        let lines: Vec<_> = w.iter().map(|w| w.line).collect();
+        assert_eq!(lines, vec![Some(5), Some(6), Some(7), Some(8)]);
+        assert!(w[1].message.contains("`x` in column `a` is not an integer"), "{}", w[1].message);
+    }
+
+    #[test]
+    fn a_fraction_in_an_int_column_is_not_rounded() {
+        let (t, w) = parse("- [a, int32]\n...\n2.5\n3.0\n");
+        assert_eq!(t.columns[0], Column::Int(vec![3]));
+        assert_eq!(w.len(), 1);
+    }
+
+    #[test]
+    fn a_file_without_a_header_end_is_refused() {
+        let err = parse_table(&Input::from_text("t.yaml", "- [a, int32]\n1\n")).unwrap_err();
+        assert!(err.to_string().contains("no `...` line"), "{err}");
+    }
+
+    #[test]
+    fn ints_parse_fast_and_as_floats() {
+        assert_eq!(parse_int("-12"), Some(-12));
+        assert_eq!(parse_int("4e4"), Some(40000));
+        assert_eq!(parse_int("1.5"), None);
+        assert_eq!(parse_int("-"), None);
+    }
+}
