@@ -17,6 +17,7 @@
 //! (`40000.0`) in integer columns (numpy's `loadtxt` refuses them). A row that does not fit is
 //! skipped with a warning naming its line.
 
+use rayon::prelude::*;
 use serde_json::Value;
 
 use super::error::ParseError;
@@ -138,6 +139,11 @@ enum Cell<'a> {
     Text(&'a str),
 }
 
+/// Rows in chunks of about this many bytes are parsed in parallel.
+const CHUNK_BYTES: usize = 512 * 1024;
+
+/// Parses the rows after the header, in parallel chunks cut at line ends, and joins the chunks'
+/// columns and warnings in file order.
 fn parse_rows(
     body: &str,
     lines_before: usize,
@@ -145,6 +151,52 @@ fn parse_rows(
     kinds: &[Kind],
     warnings: &mut LineWarnings,
 ) -> Vec<Column> {
+    let mut chunks: Vec<(&str, usize)> = Vec::new();
+    let (mut rest, mut line) = (body, lines_before);
+    while !rest.is_empty() {
+        let cut = if rest.len() <= CHUNK_BYTES {
+            rest.len()
+        } else {
+            rest[CHUNK_BYTES..].find('\n').map_or(rest.len(), |i| CHUNK_BYTES + i + 1)
+        };
+        let (chunk, tail) = rest.split_at(cut);
+        chunks.push((chunk, line));
+        line += chunk.bytes().filter(|&b| b == b'\n').count();
+        rest = tail;
+    }
+    let parsed: Vec<(Vec<Column>, Vec<(usize, String)>)> =
+        chunks.into_par_iter().map(|(chunk, before)| parse_chunk(chunk, before, names, kinds)).collect();
+    let mut parts = parsed.into_iter();
+    let Some((mut columns, first)) = parts.next() else {
+        return parse_chunk("", lines_before, names, kinds).0;
+    };
+    for (number, message) in first {
+        warnings.line(number, message);
+    }
+    for (more, problems) in parts {
+        for (column, part) in columns.iter_mut().zip(more) {
+            match (column, part) {
+                (Column::Int(v), Column::Int(w)) => v.extend(w),
+                (Column::Float(v), Column::Float(w)) => v.extend(w),
+                (Column::Text(v), Column::Text(w)) => v.extend(w),
+                _ => {} // every chunk builds the same kinds
+            }
+        }
+        for (number, message) in problems {
+            warnings.line(number, message);
+        }
+    }
+    columns
+}
+
+/// One chunk of rows; `lines_before` is the number of the line before its first.
+fn parse_chunk(
+    body: &str,
+    lines_before: usize,
+    names: &[String],
+    kinds: &[Kind],
+) -> (Vec<Column>, Vec<(usize, String)>) {
+    let mut warnings = Vec::new();
     let estimate = body.len() / (names.len() * 3).max(1);
     let mut columns: Vec<Column> = kinds
         .iter()
@@ -192,7 +244,7 @@ fn parse_rows(
             ));
         }
         if let Some(message) = problem {
-            warnings.line(number, message);
+            warnings.push((number, message));
             continue;
         }
         if cells.is_empty() {
@@ -207,7 +259,7 @@ fn parse_rows(
             }
         }
     }
-    columns
+    (columns, warnings)
 }
 
 /// An integer, also when written as a whole float (`40000.0`, `4e4`).
@@ -274,6 +326,21 @@ mod tests {
         let (t, w) = parse("- [a, int32]\n...\n2.5\n3.0\n");
         assert_eq!(t.columns[0], Column::Int(vec![3]));
         assert_eq!(w.len(), 1);
+    }
+
+    #[test]
+    fn rows_parsed_in_parallel_chunks_keep_their_order_and_line_numbers() {
+        let mut text = String::from("- [a, int32]\n...\n");
+        let rows = 3 * CHUNK_BYTES / 7;
+        for i in 0..rows {
+            text.push_str(&if i == rows - 2 { "bad\n".to_string() } else { format!("{i}\n") });
+        }
+        let (t, w) = parse(&text);
+        let Column::Int(a) = &t.columns[0] else { panic!("an int column") };
+        assert_eq!(a.len(), rows - 1);
+        assert!(a.windows(2).all(|p| p[0] < p[1]));
+        assert_eq!(w.len(), 1);
+        assert_eq!(w[0].line, Some(2 + rows - 1), "the bad row's own line");
     }
 
     #[test]
