@@ -39,6 +39,9 @@ enum PlannedProjection {
     Ready(Projection),
 }
 
+/// One table file, read and parsed (or why not).
+type Parsed = Result<(RawTable, Vec<Warning>), ParseError>;
+
 /// Reads a Boxfish run from its meta file.
 pub fn load_boxfish(meta_path: &Path) -> Result<(Run, Vec<Warning>), ParseError> {
     let (input, mut warnings) = Input::open(meta_path)?;
@@ -60,7 +63,7 @@ pub fn load_boxfish(meta_path: &Path) -> Result<(Run, Vec<Warning>), ParseError>
         .into_iter()
         .map(|f| resolve_inside(meta_path, &folder, &f).map(|p| (f, p)))
         .collect::<Result<_, _>>()?;
-    let read: Vec<(String, Result<(RawTable, Vec<Warning>), ParseError>)> = paths
+    let read: Vec<(String, Parsed)> = paths
         .into_par_iter()
         .map(|(name, path)| {
             let parsed = Input::open(&path).and_then(|(input, mut w)| {

@@ -52,9 +52,9 @@ fn kind_of(dtype: &str) -> Option<Kind> {
     if lower.starts_with("int")
         || lower.starts_with("uint")
         || matches!(lower.as_str(), "long" | "short" | "bool")
+        || digits_after("i")
+        || digits_after("u")
     {
-        Some(Kind::Int)
-    } else if digits_after("i") || digits_after("u") {
         Some(Kind::Int)
     } else if lower.starts_with("float") || lower == "double" || digits_after("f") {
         Some(Kind::Float)
@@ -159,7 +159,7 @@ fn parse_rows(
         rest = tail;
     }
     let total = line - lines_before + 1;
-    let parsed: Vec<(Vec<Column>, Vec<(usize, String)>)> = chunks
+    let parsed: Vec<ParsedChunk> = chunks
         .into_par_iter()
         .map(|(chunk, before, lines)| parse_chunk(chunk, before, lines, names, kinds))
         .collect();
@@ -193,6 +193,9 @@ fn parse_rows(
     columns
 }
 
+/// A chunk's columns, and its problem rows as (line, message).
+type ParsedChunk = (Vec<Column>, Vec<(usize, String)>);
+
 /// One chunk of rows; `lines_before` is the number of the line before its first. Values go
 /// straight into the columns; a row that fails half way is cut back off them.
 fn parse_chunk(
@@ -201,7 +204,7 @@ fn parse_chunk(
     estimate: usize,
     names: &[String],
     kinds: &[Kind],
-) -> (Vec<Column>, Vec<(usize, String)>) {
+) -> ParsedChunk {
     let mut warnings = Vec::new();
     let mut columns: Vec<Column> = kinds
         .iter()
