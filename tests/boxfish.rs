@@ -124,7 +124,7 @@ fn a_node_attribute_filter_reaches_links_through_their_source_node() {
     )
     .unwrap();
     for (i, link) in net.links.iter().enumerate() {
-        let want = (net.nodes[link.source].id >= 2).then(|| 1000.0 + 10.0 * link.id as f64);
+        let want = (net.nodes[link.source].id >= 2).then_some(1000.0 + 10.0 * link.id as f64);
         assert_eq!(v[i], want, "link {}", link.id);
     }
     // A qualified name forces the node table's code_region, which every node has.

@@ -120,11 +120,26 @@ impl Run {
         let row_positions = tables
             .iter()
             .map(|t| {
+                let list = ids.get(&t.domain).map_or(&[][..], Vec::as_slice);
                 let at = positions.get(&t.domain);
-                t.ids
-                    .iter()
-                    .map(|id| at.and_then(|p| p.get(id)).map_or(Run::NO_POSITION, |&i| i as u32))
-                    .collect()
+                match dense_index(list) {
+                    // Ids are usually 0..n: index an array instead of hashing every row.
+                    Some((min, index)) => t
+                        .ids
+                        .iter()
+                        .map(|&id| {
+                            id.checked_sub(min)
+                                .and_then(|k| usize::try_from(k).ok())
+                                .and_then(|k| index.get(k).copied())
+                                .unwrap_or(Run::NO_POSITION)
+                        })
+                        .collect(),
+                    None => t
+                        .ids
+                        .iter()
+                        .map(|id| at.and_then(|p| p.get(id)).map_or(Run::NO_POSITION, |&i| i as u32))
+                        .collect(),
+                }
             })
             .collect();
         let mut joins = HashMap::new();
@@ -250,6 +265,20 @@ impl Run {
     pub fn mask_of(&self, domain: Domain, set: &HashSet<i64>) -> Vec<bool> {
         self.ids(domain).iter().map(|id| set.contains(id)).collect()
     }
+}
+
+/// For ids spanning at most four times their count: (smallest id, position by `id − smallest`).
+fn dense_index(ids: &[i64]) -> Option<(i64, Vec<u32>)> {
+    let (min, max) = (*ids.iter().min()?, *ids.iter().max()?);
+    let span = usize::try_from(max.checked_sub(min)?).ok()?.checked_add(1)?;
+    if span > ids.len().saturating_mul(4) || ids.len() >= Run::NO_POSITION as usize {
+        return None;
+    }
+    let mut index = vec![Run::NO_POSITION; span];
+    for (i, &id) in ids.iter().enumerate() {
+        index[(id - min) as usize] = i as u32;
+    }
+    Some((min, index))
 }
 
 /// Node → links and link → nodes through the network's directed links.

@@ -39,6 +39,9 @@ enum PlannedProjection {
     Ready(Projection),
 }
 
+/// One table file, read and parsed (or why not).
+type Parsed = Result<(RawTable, Vec<Warning>), ParseError>;
+
 /// Reads a Boxfish run from its meta file.
 pub fn load_boxfish(meta_path: &Path) -> Result<(Run, Vec<Warning>), ParseError> {
     let (input, mut warnings) = Input::open(meta_path)?;
@@ -60,7 +63,7 @@ pub fn load_boxfish(meta_path: &Path) -> Result<(Run, Vec<Warning>), ParseError>
         .into_iter()
         .map(|f| resolve_inside(meta_path, &folder, &f).map(|p| (f, p)))
         .collect::<Result<_, _>>()?;
-    let read: Vec<(String, Result<(RawTable, Vec<Warning>), ParseError>)> = paths
+    let read: Vec<(String, Parsed)> = paths
         .into_par_iter()
         .map(|(name, path)| {
             let parsed = Input::open(&path).and_then(|(input, mut w)| {
@@ -77,10 +80,20 @@ pub fn load_boxfish(meta_path: &Path) -> Result<(Run, Vec<Warning>), ParseError>
         warnings.extend(w);
         raw.insert(name, table);
     }
+    // A file that only one table document uses is moved into its table, not copied.
+    let mut uses: HashMap<&str, usize> = HashMap::new();
+    for file in plan.tables.iter().map(|t| &t.0).chain(plan.projections.iter().filter_map(|p| match p {
+        PlannedProjection::File { file, .. } => Some(file),
+        PlannedProjection::Ready(_) => None,
+    })) {
+        *uses.entry(file.as_str()).or_default() += 1;
+    }
     let mut tables: Vec<Table> = Vec::new();
     for (file, domain, key) in &plan.tables {
-        if let Some(t) = raw.get(file) {
-            match Table::new(file.clone(), *domain, key.clone(), t.names.clone(), t.columns.clone()) {
+        let taken =
+            if uses.get(file.as_str()) == Some(&1) { raw.remove(file) } else { raw.get(file).cloned() };
+        if let Some(t) = taken {
+            match Table::new(file.clone(), *domain, key.clone(), t.names, t.columns) {
                 Ok(table) => tables.push(table),
                 Err(message) => {
                     warnings.push(Warning::in_file(file, format!("{message}; the table is skipped")))

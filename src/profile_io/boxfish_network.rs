@@ -37,20 +37,8 @@ pub fn build_network(
         return (network, warnings);
     };
     // One node per id, at its first row's coordinates, in id order.
-    let mut first_row: HashMap<i64, usize> = HashMap::new();
-    let mut moved = 0usize;
-    for (row, &id) in nodes_table.ids.iter().enumerate() {
-        match first_row.get(&id) {
-            None => {
-                first_row.insert(id, row);
-            }
-            Some(&first) => {
-                if coord_columns.iter().any(|c| c.number(first) != c.number(row)) {
-                    moved += 1;
-                }
-            }
-        }
-    }
+    let (ids, moved) =
+        first_rows(&nodes_table.ids, |a, b| coord_columns.iter().all(|c| c.number(a) == c.number(b)));
     if moved > 0 {
         warnings.push((
             nodes_table.name.clone(),
@@ -59,8 +47,6 @@ pub fn build_network(
             ),
         ));
     }
-    let mut ids: Vec<(i64, usize)> = first_row.into_iter().collect();
-    ids.sort_unstable();
     let mut at: HashMap<Vec<u64>, usize> = HashMap::with_capacity(ids.len());
     let mut outside = 0usize;
     for (id, row) in ids {
@@ -95,29 +81,14 @@ pub fn build_network(
         ));
         return (network, warnings);
     }
-    let mut seen: HashMap<i64, usize> = HashMap::new();
-    let mut order: Vec<(i64, usize)> = Vec::new();
-    let mut reused = 0usize;
-    for (row, &id) in links_table.ids.iter().enumerate() {
-        match seen.get(&id) {
-            None => {
-                seen.insert(id, row);
-                order.push((id, row));
-            }
-            Some(&first) => {
-                if src.iter().chain(&dst).any(|c| c.number(first) != c.number(row)) {
-                    reused += 1;
-                }
-            }
-        }
-    }
+    let (order, reused) =
+        first_rows(&links_table.ids, |a, b| src.iter().chain(&dst).all(|c| c.number(a) == c.number(b)));
     if reused > 0 {
         warnings.push((
             links_table.name.clone(),
             format!("{reused} rows give a link id other end coordinates than its first row; the first row's are used"),
         ));
     }
-    order.sort_unstable();
     let mut dangling = Vec::new();
     for (id, row) in order {
         let end = |cols: &[&Column]| -> Vec<f64> {
@@ -141,6 +112,40 @@ pub fn build_network(
         ));
     }
     (network, warnings)
+}
+
+/// Each distinct id with its first row, by id; and how many later rows are not `same` as their
+/// id's first. Ids spanning at most four times the row count are indexed by array, not hashed.
+fn first_rows(ids: &[i64], same: impl Fn(usize, usize) -> bool) -> (Vec<(i64, usize)>, usize) {
+    let mut differing = 0;
+    let (Some(&min), Some(&max)) = (ids.iter().min(), ids.iter().max()) else { return (Vec::new(), 0) };
+    let span = max.checked_sub(min).and_then(|s| usize::try_from(s).ok()).and_then(|s| s.checked_add(1));
+    if let Some(span) = span.filter(|&s| s <= ids.len().saturating_mul(4)) {
+        let mut first = vec![usize::MAX; span];
+        for (row, &id) in ids.iter().enumerate() {
+            let slot = &mut first[(id - min) as usize];
+            if *slot == usize::MAX {
+                *slot = row;
+            } else if !same(*slot, row) {
+                differing += 1;
+            }
+        }
+        let list =
+            first.into_iter().enumerate().filter(|&(_, r)| r != usize::MAX).map(|(k, r)| (min + k as i64, r));
+        return (list.collect(), differing);
+    }
+    let mut first: HashMap<i64, usize> = HashMap::new();
+    for (row, &id) in ids.iter().enumerate() {
+        match first.get(&id) {
+            None => {
+                first.insert(id, row);
+            }
+            Some(&f) => differing += usize::from(!same(f, row)),
+        }
+    }
+    let mut list: Vec<(i64, usize)> = first.into_iter().collect();
+    list.sort_unstable();
+    (list, differing)
 }
 
 /// The named numeric columns, or a warning naming the first missing one.
@@ -215,6 +220,15 @@ mod tests {
             warnings[0].1.contains("1 link ids have an end at coordinates where no node is"),
             "{warnings:?}"
         );
+    }
+
+    #[test]
+    fn first_rows_are_found_alike_for_dense_and_sparse_ids() {
+        let same = |a: usize, b: usize| a % 2 == b % 2;
+        assert_eq!(first_rows(&[3, 1, 3, 1, 3], same), (vec![(1, 1), (3, 0)], 0));
+        assert_eq!(first_rows(&[5, 1_000_000, 5, 1_000_000], same), (vec![(5, 0), (1_000_000, 1)], 0));
+        assert_eq!(first_rows(&[7, 7], same).1, 1);
+        assert_eq!(first_rows(&[], same), (vec![], 0));
     }
 
     #[test]

@@ -17,6 +17,7 @@
 //! (`40000.0`) in integer columns (numpy's `loadtxt` refuses them). A row that does not fit is
 //! skipped with a warning naming its line.
 
+use rayon::prelude::*;
 use serde_json::Value;
 
 use super::error::ParseError;
@@ -51,9 +52,9 @@ fn kind_of(dtype: &str) -> Option<Kind> {
     if lower.starts_with("int")
         || lower.starts_with("uint")
         || matches!(lower.as_str(), "long" | "short" | "bool")
+        || digits_after("i")
+        || digits_after("u")
     {
-        Some(Kind::Int)
-    } else if digits_after("i") || digits_after("u") {
         Some(Kind::Int)
     } else if lower.starts_with("float") || lower == "double" || digits_after("f") {
         Some(Kind::Float)
@@ -131,13 +132,11 @@ fn scalar_text(v: &Value) -> String {
     }
 }
 
-#[derive(Clone, Copy)]
-enum Cell<'a> {
-    Int(i64),
-    Float(f64),
-    Text(&'a str),
-}
+/// Rows in chunks of about this many bytes are parsed in parallel.
+const CHUNK_BYTES: usize = 512 * 1024;
 
+/// Parses the rows after the header, in parallel chunks cut at line ends, and joins the chunks'
+/// columns and warnings in file order.
 fn parse_rows(
     body: &str,
     lines_before: usize,
@@ -145,7 +144,68 @@ fn parse_rows(
     kinds: &[Kind],
     warnings: &mut LineWarnings,
 ) -> Vec<Column> {
-    let estimate = body.len() / (names.len() * 3).max(1);
+    let mut chunks: Vec<(&str, usize, usize)> = Vec::new();
+    let (mut rest, mut line) = (body, lines_before);
+    while !rest.is_empty() {
+        let cut = if rest.len() <= CHUNK_BYTES {
+            rest.len()
+        } else {
+            rest[CHUNK_BYTES..].find('\n').map_or(rest.len(), |i| CHUNK_BYTES + i + 1)
+        };
+        let (chunk, tail) = rest.split_at(cut);
+        let lines = chunk.bytes().filter(|&b| b == b'\n').count();
+        chunks.push((chunk, line, lines + 1));
+        line += lines;
+        rest = tail;
+    }
+    let total = line - lines_before + 1;
+    let parsed: Vec<ParsedChunk> = chunks
+        .into_par_iter()
+        .map(|(chunk, before, lines)| parse_chunk(chunk, before, lines, names, kinds))
+        .collect();
+    let mut parts = parsed.into_iter();
+    let Some((mut columns, first)) = parts.next() else {
+        return parse_chunk("", lines_before, 0, names, kinds).0;
+    };
+    for column in &mut columns {
+        match column {
+            Column::Int(v) => v.reserve(total.saturating_sub(v.len())),
+            Column::Float(v) => v.reserve(total.saturating_sub(v.len())),
+            Column::Text(_) => {}
+        }
+    }
+    for (number, message) in first {
+        warnings.line(number, message);
+    }
+    for (more, problems) in parts {
+        for (column, part) in columns.iter_mut().zip(more) {
+            match (column, part) {
+                (Column::Int(v), Column::Int(w)) => v.extend(w),
+                (Column::Float(v), Column::Float(w)) => v.extend(w),
+                (Column::Text(v), Column::Text(w)) => v.extend(w),
+                _ => {} // every chunk builds the same kinds
+            }
+        }
+        for (number, message) in problems {
+            warnings.line(number, message);
+        }
+    }
+    columns
+}
+
+/// A chunk's columns, and its problem rows as (line, message).
+type ParsedChunk = (Vec<Column>, Vec<(usize, String)>);
+
+/// One chunk of rows; `lines_before` is the number of the line before its first. Values go
+/// straight into the columns; a row that fails half way is cut back off them.
+fn parse_chunk(
+    body: &str,
+    lines_before: usize,
+    estimate: usize,
+    names: &[String],
+    kinds: &[Kind],
+) -> ParsedChunk {
+    let mut warnings = Vec::new();
     let mut columns: Vec<Column> = kinds
         .iter()
         .map(|k| match k {
@@ -154,60 +214,86 @@ fn parse_rows(
             Kind::Text => Column::Text(Vec::new()),
         })
         .collect();
-    let mut cells: Vec<Cell> = Vec::with_capacity(names.len());
+    let mut rows = 0usize;
     for (i, raw) in body.lines().enumerate() {
-        let number = lines_before + i + 1;
-        let line = raw.split_once('#').map_or(raw, |(before, _)| before);
-        cells.clear();
-        let mut fields = line.split_ascii_whitespace();
+        let mut fields = Fields { line: raw, at: 0 };
         let mut problem = None;
-        for (c, kind) in kinds.iter().enumerate() {
-            let Some(field) = fields.next() else {
-                if c > 0 {
-                    problem = Some(format!("{c} values for {} columns; the row is skipped", names.len()));
+        let mut filled = 0;
+        for (column, name) in columns.iter_mut().zip(names) {
+            let Some(field) = fields.next() else { break };
+            let ok = match column {
+                Column::Int(v) => parse_int(field).map(|x| v.push(x)).is_some(),
+                Column::Float(v) => field.parse::<f64>().ok().map(|x| v.push(x)).is_some(),
+                Column::Text(v) => {
+                    v.push(field.to_string());
+                    true
                 }
+            };
+            if !ok {
+                let want = if matches!(column, Column::Int(_)) { "an integer" } else { "a number" };
+                problem = Some(format!("`{field}` in column `{name}` is not {want}; the row is skipped"));
                 break;
-            };
-            let cell = match kind {
-                Kind::Int => parse_int(field).map(Cell::Int),
-                Kind::Float => field.parse::<f64>().ok().map(Cell::Float),
-                Kind::Text => Some(Cell::Text(field)),
-            };
-            match cell {
-                Some(cell) => cells.push(cell),
-                None => {
-                    let want = if *kind == Kind::Int { "an integer" } else { "a number" };
-                    problem =
-                        Some(format!("`{field}` in column `{}` is not {want}; the row is skipped", names[c]));
-                    break;
-                }
             }
+            filled += 1;
         }
-        if problem.is_none() && cells.len() == names.len() && fields.next().is_some() {
-            let extra = 1 + fields.count();
+        if problem.is_none() && filled > 0 && filled < names.len() {
+            problem = Some(format!("{filled} values for {} columns; the row is skipped", names.len()));
+        } else if problem.is_none() && filled == names.len() && fields.next().is_some() {
+            let extra = 1 + std::iter::from_fn(|| fields.next()).count();
             problem = Some(format!(
                 "{} values for {} columns; the row is skipped",
                 names.len() + extra,
                 names.len()
             ));
         }
-        if let Some(message) = problem {
-            warnings.line(number, message);
-            continue;
-        }
-        if cells.is_empty() {
-            continue; // a blank or comment line
-        }
-        for (column, cell) in columns.iter_mut().zip(&cells) {
-            match (column, *cell) {
-                (Column::Int(v), Cell::Int(x)) => v.push(x),
-                (Column::Float(v), Cell::Float(x)) => v.push(x),
-                (Column::Text(v), Cell::Text(x)) => v.push(x.to_string()),
-                _ => {} // kinds and cells are built from the same list
+        match problem {
+            Some(message) => {
+                warnings.push((lines_before + i + 1, message));
+                for column in &mut columns {
+                    truncate(column, rows);
+                }
             }
+            None if filled > 0 => rows += 1,
+            None => {} // a blank or comment line
         }
     }
-    columns
+    (columns, warnings)
+}
+
+fn truncate(column: &mut Column, rows: usize) {
+    match column {
+        Column::Int(v) => v.truncate(rows),
+        Column::Float(v) => v.truncate(rows),
+        Column::Text(v) => v.truncate(rows),
+    }
+}
+
+/// Whitespace-separated fields of one line, scanned byte by byte; `#` ends the line (a comment).
+struct Fields<'a> {
+    line: &'a str,
+    at: usize,
+}
+
+impl<'a> Fields<'a> {
+    #[inline]
+    fn next(&mut self) -> Option<&'a str> {
+        let bytes = self.line.as_bytes();
+        let mut at = self.at;
+        while at < bytes.len() && bytes[at].is_ascii_whitespace() {
+            at += 1;
+        }
+        if at == bytes.len() || bytes[at] == b'#' {
+            self.at = bytes.len();
+            return None;
+        }
+        let start = at;
+        while at < bytes.len() && !bytes[at].is_ascii_whitespace() && bytes[at] != b'#' {
+            at += 1;
+        }
+        self.at = at;
+        // Both ends sit next to ASCII (whitespace, `#`) or the line's ends: char boundaries.
+        self.line.get(start..at)
+    }
 }
 
 /// An integer, also when written as a whole float (`40000.0`, `4e4`).
@@ -219,9 +305,20 @@ pub fn parse_int(field: &str) -> Option<i64> {
         Some(b'+') => (false, &bytes[1..]),
         _ => (false, bytes),
     };
-    if !digits.is_empty() && digits.len() <= 18 && digits.iter().all(u8::is_ascii_digit) {
-        let value = digits.iter().fold(0i64, |acc, &d| acc * 10 + i64::from(d - b'0'));
-        return Some(if negative { -value } else { value });
+    if !digits.is_empty() && digits.len() <= 18 {
+        let mut value = 0i64;
+        let mut plain = true;
+        for &d in digits {
+            let digit = d.wrapping_sub(b'0');
+            if digit > 9 {
+                plain = false;
+                break;
+            }
+            value = value * 10 + i64::from(digit);
+        }
+        if plain {
+            return Some(if negative { -value } else { value });
+        }
     }
     let x: f64 = field.parse().ok()?;
     (x.is_finite() && x.fract() == 0.0 && x.abs() < 9.0e18).then_some(x as i64)
@@ -262,8 +359,10 @@ mod tests {
 
     #[test]
     fn bad_rows_are_skipped_with_their_line_numbers() {
-        let (t, w) = parse("- [a, int32]\n- [b, float64]\n...\n1 2\n1 2 3\nx 2\n1 2.5.1\n3\n4 5 # ok\n");
-        assert_eq!(t.columns[0], Column::Int(vec![1, 4]));
+        let (t, w) = parse(
+            "- [a, int32]\n- [b, float64]\n...\n1 2\n1 2 3\nx 2\n1 2.5.1\n3\n4 5 # ok\n6 7#ok\n# all comment\n",
+        );
+        assert_eq!(t.columns[0], Column::Int(vec![1, 4, 6]));
         let lines: Vec<_> = w.iter().map(|w| w.line).collect();
         assert_eq!(lines, vec![Some(5), Some(6), Some(7), Some(8)]);
         assert!(w[1].message.contains("`x` in column `a` is not an integer"), "{}", w[1].message);
@@ -274,6 +373,21 @@ mod tests {
         let (t, w) = parse("- [a, int32]\n...\n2.5\n3.0\n");
         assert_eq!(t.columns[0], Column::Int(vec![3]));
         assert_eq!(w.len(), 1);
+    }
+
+    #[test]
+    fn rows_parsed_in_parallel_chunks_keep_their_order_and_line_numbers() {
+        let mut text = String::from("- [a, int32]\n...\n");
+        let rows = 3 * CHUNK_BYTES / 7;
+        for i in 0..rows {
+            text.push_str(&if i == rows - 2 { "bad\n".to_string() } else { format!("{i}\n") });
+        }
+        let (t, w) = parse(&text);
+        let Column::Int(a) = &t.columns[0] else { panic!("an int column") };
+        assert_eq!(a.len(), rows - 1);
+        assert!(a.windows(2).all(|p| p[0] < p[1]));
+        assert_eq!(w.len(), 1);
+        assert_eq!(w[0].line, Some(2 + rows - 1), "the bad row's own line");
     }
 
     #[test]

@@ -87,6 +87,9 @@ fn find(header: &[String], name: &str) -> Option<usize> {
     header.iter().position(|h| h.eq_ignore_ascii_case(name))
 }
 
+/// A node's key as the links file names it, from its row.
+type KeyOf = Box<dyn Fn(&[String]) -> String>;
+
 /// Parses the two files (already read).
 pub fn parse_plane(nodes: &Input, links: &Input) -> Result<(Run, Vec<Warning>), ParseError> {
     let mut nw = LineWarnings::new(nodes.display());
@@ -102,7 +105,7 @@ pub fn parse_plane(nodes: &Input, links: &Input) -> Result<(Run, Vec<Warning>), 
     let (x, y) = (need(&node_csv.header, "x", nodes)?, need(&node_csv.header, "y", nodes)?);
     let name_col = find(&node_csv.header, "name");
     // A node's key as the links file names it: `id`, or `rail:guid` for convert's output.
-    let node_key: Box<dyn Fn(&[String]) -> String> = if convert {
+    let node_key: KeyOf = if convert {
         let (rail, guid) = (need(&node_csv.header, "rail", nodes)?, need(&node_csv.header, "guid", nodes)?);
         Box::new(move |r: &[String]| format!("{}:{}", r[rail], r[guid].to_ascii_lowercase()))
     } else {
