@@ -197,11 +197,43 @@ fn scaling_table() {
     }
 }
 
+/// The same fabric (the full size) with ever larger profiles: tracing cost against pairs × hops
+/// with the forwarding tables held fixed, so cache effects of a larger fabric do not mix in.
+fn fixed_fabric_table() {
+    let size = full();
+    let (cluster, _) = load_cluster(&rails(size)).expect("rails parse");
+    let hosts = ThreeLevel::k_ary_pods(K, size.pods).host_names();
+    eprintln!(
+        "\nfixed fabric ({} hosts): {:>6} {:>9} {:>10} {:>8} {:>11}",
+        cluster.hosts.len(),
+        "peers",
+        "pairs",
+        "pairs×hops",
+        "loads s",
+        "ns/pair-hop"
+    );
+    for peers in [PEERS / 8, PEERS / 4, PEERS / 2, PEERS] {
+        let profile = PeerProfile::new(size.ranks, peers).build(&hosts);
+        let hops = mean_hops(&cluster, &profile);
+        let pairs: usize = profile.ranks.iter().map(|r| r.dumps[0].peers.len()).sum();
+        let (_, loads_s) = best_of_3(|| {
+            analyse_profile(&cluster, profile_path(size), profile.clone(), &LoadOptions::default()).0
+        });
+        let pair_hops = pairs as f64 * hops;
+        eprintln!(
+            "{:>33} {peers:>6} {pairs:>9} {pair_hops:>10.0} {loads_s:>8.3} {:>11.1}",
+            "",
+            loads_s * 1e9 / pair_hops
+        );
+    }
+}
+
 fn main() {
     for &size in sizes() {
         generate(size);
     }
     scaling_table();
+    fixed_fabric_table();
     let _ = analyse(&rails(full()), Some(&profile_path(full())), &LoadOptions::default()); // warm-up
     let (t, cpu) = (Instant::now(), cpu_secs());
     let (analysis, peak) = peak_of(|| {

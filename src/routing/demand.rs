@@ -31,8 +31,11 @@ const NO_SLOT: u32 = u32::MAX;
 /// The largest matrix per rail (cells, regions included) worth allocating: 256 MB per copy.
 const MAX_CELLS: usize = 32 << 20;
 
-/// Matrix cells allowed per flow placed: beyond this, sorting the flows is cheaper.
-const CELLS_PER_FLOW: usize = 16;
+/// Matrix cells allowed per counter placed: beyond this, sorting the flows is cheaper. Measured
+/// on the scale bench: a k = 36 fabric with 100 peers per rank has 8.6 cells per counter, and
+/// sorting took 0.27 s against the matrix's 0.30 s and 200 MB less memory; an all-to-all over
+/// 1,296 hosts has 0.03.
+const CELLS_PER_FLOW: usize = 2;
 
 /// Where a CA's bytes enter the switches.
 #[derive(Clone, Copy)]
