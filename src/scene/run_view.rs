@@ -85,7 +85,7 @@ impl RunViewSpec {
     pub fn for_run(run: &Run) -> RunViewSpec {
         RunViewSpec {
             module: RunModule::default_for(run),
-            conditions: Vec::new(),
+            conditions: whole_run_condition(run).into_iter().collect(),
             link_attribute: default_attribute(run, Domain::Links),
             node_attribute: default_attribute(run, Domain::Nodes),
             rows: query::Aggregate::Mean,
@@ -140,6 +140,15 @@ pub fn region_attribute(run: &Run) -> Option<String> {
             .any(|d| query::attributes(run, d).iter().any(|a| a.name == name))
     };
     ["code_region", "region"].into_iter().find(|n| has(n)).map(String::from)
+}
+
+/// Runs that list whole-run rows beside the per-region rows (a negative region: `shoal
+/// convert`'s `total` reads as −1, Boxfish's examples use −2) open on the whole run, so the
+/// default mean is not an average of the total with its own parts.
+fn whole_run_condition(run: &Run) -> Option<Condition> {
+    let attribute = region_attribute(run)?;
+    let whole = query::distinct_values(run, Domain::Links, &attribute).into_iter().find(|v| *v < 0.0)?;
+    Condition::parse(&format!("{attribute} = {whole}")).ok()
 }
 
 /// The placed network of a view.
