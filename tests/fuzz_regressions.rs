@@ -48,3 +48,23 @@ fn ibprof_chunk_probe_landing_inside_a_multibyte_character_steps_over_it() {
     assert_eq!(profile.ranks.len(), 40);
     assert_eq!(profile.ranks[17].host, host);
 }
+
+#[test]
+fn ibprof_section_indented_into_the_prelude_obeys_the_jobs_rank_count() {
+    // fuzz/artifacts/ibprof/crash-d610e4a7…: an indented ` rank` line is no chunk boundary, so the
+    // prelude parser read that section, with the rank limit it had before the `job` line (none):
+    // rank 1 was kept in a job of 0 ranks, and written back it was skipped, so the write → parse
+    // round trip lost it.
+    let text = "ibprof 1\njob ranks 0\n rank 1 host n0002 pid 20001 starttime 1700000000.000011\n";
+    let (profile, warnings) = parse_profile(text, "crash").expect("the header and job parse");
+    assert!(profile.ranks.is_empty(), "{:?}", profile.ranks);
+    assert!(
+        warnings.iter().any(|w| w.message.contains("rank 1 is not a rank of this job (0 ranks)")),
+        "{warnings:?}"
+    );
+    let text = "ibprof 1\njob ranks 2\n rank 1 host n0002 starttime 1\n region 1 dumptime 2\n peer 0 sent 1 recv 1\n peer 3 sent 1 recv 1\n";
+    let (profile, _) = parse_profile(text, "crash").expect("parses");
+    assert_eq!(profile.ranks.len(), 1, "rank 1 of 2 is kept");
+    let peers: usize = profile.ranks[0].dumps.iter().map(|d| d.peers.len()).sum();
+    assert_eq!(peers, 1, "peer 0 is kept, peer 3 of a 2-rank job skipped");
+}

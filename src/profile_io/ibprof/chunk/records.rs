@@ -83,7 +83,12 @@ impl Parser<'_> {
         }
         let first = self.ctx.job.as_ref().or(self.out.job.as_ref());
         match first {
-            None if matches!(self.place, Place::Prelude) => self.out.job = Some((job, self.line)),
+            None if matches!(self.place, Place::Prelude) => {
+                // Sections indented into the prelude are read by this parser too: they obey
+                // this job's rank count (found by fuzzing, issue 6).
+                self.rank_limit = job.ranks.unwrap_or(super::MAX_RANKS);
+                self.out.job = Some((job, self.line));
+            }
             None => return Err("job line after the first rank section; ignored (it must come before)".into()),
             Some((first, _)) if *first == job => {}
             Some((_, line)) => {
