@@ -61,8 +61,12 @@ mod tests {
         let request = LoadRequest { rails: vec![vec![dir.clone()]], profile: None };
         let watcher = Watcher::new(&request, &egui::Context::default()).unwrap();
         assert!(!watcher.changed());
+        let written = std::time::Instant::now();
         std::fs::write(&file, "second, written in").unwrap();
         std::fs::write(&file, "second, written in two parts").unwrap();
+        // On a loaded machine the two writes may land further apart than the debounce; then
+        // they are two changes, and only "reported at all" can be asked of the watcher.
+        let within_debounce = written.elapsed() < DEBOUNCE / 2;
         let mut seen = false;
         for _ in 0..100 {
             std::thread::sleep(Duration::from_millis(100));
@@ -73,7 +77,9 @@ mod tests {
         }
         assert!(seen, "no change reported within 10 s");
         std::thread::sleep(DEBOUNCE * 2);
-        assert!(!watcher.changed(), "the two writes were reported once");
+        if within_debounce {
+            assert!(!watcher.changed(), "the two writes were reported once");
+        }
         let _ = std::fs::remove_dir_all(dir);
     }
 }
