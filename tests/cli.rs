@@ -1,20 +1,10 @@
 //! The `shoal` command line, run as a user would run it.
 
 use std::path::PathBuf;
-use std::process::Command;
 
-fn shoal(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_shoal"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("shoal runs");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+#[path = "support/run_shoal.rs"]
+mod run_shoal;
+use run_shoal::shoal;
 
 const RAIL0: &str = "sample-data/tworail/rail0";
 const RAIL1: &str = "sample-data/tworail/rail1";

@@ -2,7 +2,6 @@
 //! loaders with no warning, every sampled pair is delivered, and the profile's bytes all arrive.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use shoal::model::Lid;
 use shoal::model::synthetic::ThreeLevel;
@@ -10,14 +9,9 @@ use shoal::pipeline::analyse;
 use shoal::profile_io::rail::open_rail;
 use shoal::routing::{LoadOptions, trace};
 
-fn shoal(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_shoal")).args(args).output().expect("shoal runs");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+#[path = "support/run_shoal.rs"]
+mod run_shoal;
+use run_shoal::shoal;
 
 fn fresh_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("shoal-gen-{}-{name}", std::process::id()));

@@ -3,27 +3,17 @@
 //! computed here independently of the generator.
 
 use std::collections::BTreeMap;
-use std::process::Command;
 
 use shoal::model::{Domain, Shape};
 use shoal::profile_io::load_run;
 use shoal::scene::query::{Aggregate, Condition, values};
 
+#[path = "support/run_shoal.rs"]
+mod run_shoal;
+use run_shoal::shoal;
+
 const TORUS: &str = "sample-data/torus8/torus8_meta.yaml";
 const KIB: f64 = 1024.0;
-
-fn shoal(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_shoal"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("shoal runs");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 /// `id,value` rows; an empty value is `None`.
 fn csv(out: &str) -> Vec<(i64, Option<f64>)> {

@@ -89,3 +89,22 @@ pub fn write(
     let bytes = encode(scene, camera, width, height, format)?;
     std::fs::write(path, bytes).map_err(|source| ExportError::Io { path: path.display().to_string(), source })
 }
+
+/// Writes what a window view shows, at two pixels per point of its size (at least 320×240
+/// points): the app's "export the current view", for fat trees and runs alike.
+pub fn write_view(
+    scene: &Scene,
+    camera: &Camera,
+    points: (f32, f32),
+    path: &Path,
+) -> Result<(), ExportError> {
+    const PPP: f32 = 2.0;
+    let format = Format::of_path(path).ok_or_else(|| ExportError::Format(path.display().to_string()))?;
+    let (w, h) = ((points.0.max(320.0) * PPP) as u32, (points.1.max(240.0) * PPP) as u32);
+    let list = export_list(scene, camera, w, h, PPP);
+    let bytes = match format {
+        Format::Png => png::encode(&png::paint_pixmap(&list, PPP)?)?,
+        Format::Svg => svg::to_svg(scene, &list, PPP).into_bytes(),
+    };
+    std::fs::write(path, bytes).map_err(|source| ExportError::Io { path: path.display().to_string(), source })
+}

@@ -250,17 +250,7 @@ impl ShoalApp {
         let view = self.ws.focused().ok_or("no view")?;
         let scene = view.state.scene.as_ref().ok_or("nothing drawn yet")?;
         let size = view.state.size;
-        let (w, h) = ((size.x.max(320.0) * 2.0) as u32, (size.y.max(240.0) * 2.0) as u32);
-        let format = crate::export::Format::of_path(path).ok_or("export to a .png or .svg file")?;
-        let list = crate::scene::draw::draw_list(scene, &view.camera, w as f32 / 2.0, h as f32 / 2.0);
-        let bytes = match format {
-            crate::export::Format::Png => {
-                crate::export::png::paint_pixmap(&list, 2.0).and_then(|p| crate::export::png::encode(&p))
-            }
-            crate::export::Format::Svg => Ok(crate::export::svg::to_svg(scene, &list, 2.0).into_bytes()),
-        }
-        .map_err(|e| e.to_string())?;
-        std::fs::write(path, bytes).map_err(|e| format!("{}: {e}", path.display()))
+        crate::export::write_view(scene, &view.camera, (size.x, size.y), path).map_err(|e| e.to_string())
     }
 
     /// Per-frame bookkeeping that needs no UI: finished loads, file changes, dialogs, drops.
