@@ -53,7 +53,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_rewritten_file_is_reported_once_after_the_debounce() {
+    fn a_rewritten_file_is_reported_and_the_reports_stop_with_the_writes() {
         let dir = std::env::temp_dir().join(format!("shoal-watch-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let file = dir.join("opensm.fdbs");
@@ -61,12 +61,8 @@ mod tests {
         let request = LoadRequest { rails: vec![vec![dir.clone()]], profile: None };
         let watcher = Watcher::new(&request, &egui::Context::default()).unwrap();
         assert!(!watcher.changed());
-        let written = std::time::Instant::now();
         std::fs::write(&file, "second, written in").unwrap();
         std::fs::write(&file, "second, written in two parts").unwrap();
-        // On a loaded machine the two writes may land further apart than the debounce; then
-        // they are two changes, and only "reported at all" can be asked of the watcher.
-        let within_debounce = written.elapsed() < DEBOUNCE / 2;
         let mut seen = false;
         for _ in 0..100 {
             std::thread::sleep(Duration::from_millis(100));
@@ -76,10 +72,19 @@ mod tests {
             }
         }
         assert!(seen, "no change reported within 10 s");
-        std::thread::sleep(DEBOUNCE * 2);
-        if within_debounce {
-            assert!(!watcher.changed(), "the two writes were reported once");
+        // The debounce makes one report of a burst; on a loaded machine the second write's
+        // events may still come a debounce later, so at most one more report, then quiet.
+        let mut more = 0;
+        let mut quiet = false;
+        for _ in 0..5 {
+            std::thread::sleep(DEBOUNCE * 2);
+            if !watcher.changed() {
+                quiet = true;
+                break;
+            }
+            more += 1;
         }
+        assert!(quiet && more <= 1, "{more} more reports after a burst of two writes (quiet: {quiet})");
         let _ = std::fs::remove_dir_all(dir);
     }
 }
