@@ -26,4 +26,4 @@ export RUST_BACKTRACE=1
 cargo check --workspace --benches
 # The workspace includes the collector, whose tests run real MPI jobs (Open MPI and MPICH);
 # `cargo test` builds libibprof.so before the tests that preload it.
-cargo test --workspace
+cargo test --workspace --no-fail-fast
