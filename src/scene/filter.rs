@@ -86,7 +86,8 @@ impl Relation {
         }
     }
 
-    fn compare_numbers(self, x: f64, y: f64) -> bool {
+    /// `x REL y`, for the fat-tree filter and the run queries alike.
+    pub fn compare_numbers(self, x: f64, y: f64) -> bool {
         match self {
             Relation::Eq => x == y,
             Relation::Ne => x != y,

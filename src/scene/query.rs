@@ -283,7 +283,7 @@ impl Test<'_> {
     fn passes(&self, row: usize) -> bool {
         match self {
             Test::Number { column, relation, value } => {
-                column.number(row).is_some_and(|x| compare(*relation, x, *value))
+                column.number(row).is_some_and(|x| relation.compare_numbers(x, *value))
             }
             Test::Text { column, relation, value } => column.get(row).is_some_and(|t| {
                 let matched = if value.contains('*') { glob_match(value, t) } else { t == value };
@@ -294,17 +294,6 @@ impl Test<'_> {
                 }
             }),
         }
-    }
-}
-
-fn compare(r: Relation, x: f64, y: f64) -> bool {
-    match r {
-        Relation::Eq => x == y,
-        Relation::Ne => x != y,
-        Relation::Lt => x < y,
-        Relation::Le => x <= y,
-        Relation::Gt => x > y,
-        Relation::Ge => x >= y,
     }
 }
 
