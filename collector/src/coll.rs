@@ -34,6 +34,12 @@ fn intra(st: &State, comm: Handle) -> Option<View<'_>> {
 }
 
 /// Adds `bytes(i)` to the counter of each other member `i`.
+/// Bytes of entry `i` of an MPI counts array of `size`-byte elements: 0 past its end or for a
+/// negative count.
+fn count_bytes(counts: &[c_int], i: usize, size: u64) -> u64 {
+    counts.get(i).map_or(0, |&c| c.max(0) as u64 * size)
+}
+
 fn per_member(st: &State, v: View<'_>, sent: bool, mut bytes: impl FnMut(usize) -> u64) {
     let me = v.me(st);
     for i in 0..v.size(st) {
@@ -113,7 +119,7 @@ pub unsafe fn gatherv(
     if root == v.me(st) {
         let rc = unsafe { counts(rcounts, v.size(st)) };
         let size = if rc.iter().any(|&c| c > 0) { st.type_bytes(rtype) } else { 0 };
-        per_member(st, v, false, |i| rc.get(i).map_or(0, |&c| c.max(0) as u64 * size));
+        per_member(st, v, false, |i| count_bytes(rc, i, size));
     } else if let Some(r) = v.member(root) {
         st.peers.add_sent(r, st.bytes(scount, stype));
     }
@@ -151,7 +157,7 @@ pub unsafe fn scatterv(
     if root == v.me(st) {
         let sc = unsafe { counts(scounts, v.size(st)) };
         let size = if sc.iter().any(|&c| c > 0) { st.type_bytes(stype) } else { 0 };
-        per_member(st, v, true, |i| sc.get(i).map_or(0, |&c| c.max(0) as u64 * size));
+        per_member(st, v, true, |i| count_bytes(sc, i, size));
     } else if let Some(r) = v.member(root) {
         st.peers.add_recv(r, st.bytes(rcount, rtype));
     }
@@ -184,12 +190,12 @@ pub unsafe fn allgatherv(
     let rc = unsafe { counts(rcounts, v.size(st)) };
     let rsize = if rc.iter().any(|&c| c > 0) { st.type_bytes(rtype) } else { 0 };
     let sent = if st.mpi.c.is_in_place(sbuf) {
-        rc.get(v.me(st) as usize).map_or(0, |&c| c.max(0) as u64 * rsize)
+        count_bytes(rc, v.me(st) as usize, rsize)
     } else {
         st.bytes(scount, stype)
     };
     v.each(st).add(sent, 0);
-    per_member(st, v, false, |i| rc.get(i).map_or(0, |&c| c.max(0) as u64 * rsize));
+    per_member(st, v, false, |i| count_bytes(rc, i, rsize));
 }
 
 /// # Safety
@@ -211,8 +217,8 @@ pub unsafe fn alltoallv(
         if st.mpi.c.is_in_place(sbuf) { (rc, rtype) } else { (unsafe { counts(scounts, n) }, stype) };
     let ssize = if sc.iter().any(|&c| c > 0) { st.type_bytes(stype) } else { 0 };
     let rsize = if rc.iter().any(|&c| c > 0) { st.type_bytes(rtype) } else { 0 };
-    per_member(st, v, true, |i| sc.get(i).map_or(0, |&c| c.max(0) as u64 * ssize));
-    per_member(st, v, false, |i| rc.get(i).map_or(0, |&c| c.max(0) as u64 * rsize));
+    per_member(st, v, true, |i| count_bytes(sc, i, ssize));
+    per_member(st, v, false, |i| count_bytes(rc, i, rsize));
 }
 
 /// # Safety
@@ -240,8 +246,8 @@ pub unsafe fn reduce_scatter(st: &State, rcounts: IP, dt: Handle, comm: Handle) 
     let Some(v) = intra(st, comm) else { return };
     let rc = unsafe { counts(rcounts, v.size(st)) };
     let size = if rc.iter().any(|&c| c > 0) { st.type_bytes(dt) } else { 0 };
-    per_member(st, v, true, |i| rc.get(i).map_or(0, |&c| c.max(0) as u64 * size));
-    let mine = rc.get(v.me(st) as usize).map_or(0, |&c| c.max(0) as u64 * size);
+    per_member(st, v, true, |i| count_bytes(rc, i, size));
+    let mine = count_bytes(rc, v.me(st) as usize, size);
     v.each(st).add(0, mine);
 }
 
