@@ -2,34 +2,16 @@
 # Regenerates docs/screenshots/torus-*.png and generic2d-*.png: the app on the bundled run
 # samples (sample-data/torus8, sample-data/mesh6, and `shoal convert`'s fat tree), in a real
 # window under Xvfb (wgpu on Mesa lavapipe), captured with ImageMagick's `import`.
-# Needs what scripts/screenshots.sh needs. The set-up of each shot is SHOAL_RUN_VIEW (see
+# Needs what scripts/lib/screenshot.sh says. The set-up of each shot is SHOAL_RUN_VIEW (see
 # `shoal::gui::run_app::apply_setup`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-cargo build --release
-bin=target/release/shoal
-out=docs/screenshots
-mkdir -p "$out"
-display=":${SHOAL_XVFB_DISPLAY:-96}"
-Xvfb "$display" -screen 0 1440x900x24 >/dev/null 2>&1 &
-xvfb=$!
-trap 'kill "$xvfb" 2>/dev/null || true' EXIT
-sleep 1
+source scripts/lib/screenshot.sh 96
 
 # shot NAME PATH SETUP [X Y]: open PATH with that set-up, optionally hover at (X, Y), capture.
 shot() {
-  local name=$1 path=$2 view=$3 x=${4:-1435} y=${5:-895}
-  DISPLAY="$display" WAYLAND_DISPLAY= WGPU_BACKEND=vulkan SHOAL_RUN_VIEW="$view" \
-    XDG_CONFIG_HOME="$(mktemp -d)" XDG_DATA_HOME="$(mktemp -d)" "$bin" "$path" >/dev/null 2>&1 &
-  local app=$!
-  sleep "${SHOAL_SCREENSHOT_WAIT:-8}"
-  DISPLAY="$display" xdotool mousemove "$x" "$y" || true
-  sleep 2
-  DISPLAY="$display" import -window root "$out/$name.png"
-  kill "$app" 2>/dev/null || true
-  wait "$app" 2>/dev/null || true
-  echo "wrote $out/$name.png"
+  capture "$1" "${SHOAL_SCREENSHOT_WAIT:-8}" "${4:-1435}" "${5:-895}" "SHOAL_RUN_VIEW=$3" "$2"
 }
 
 torus=sample-data/torus8/torus8_meta.yaml
