@@ -1,6 +1,7 @@
 //! Real MPI jobs (4 ranks on shared memory) with libibprof preloaded, under Open MPI and MPICH.
 //! `tests/mpi/exact.c` moves known byte counts; [`model`] lists them, transfer by transfer.
 
+#[macro_use]
 mod common;
 
 use std::collections::BTreeMap;
@@ -124,21 +125,6 @@ fn check_exact(profile: &common::Profile, kinds: Option<&[&str]>) {
 
 fn exact_env(dir: &std::path::Path) -> Vec<(&'static str, String)> {
     vec![("IBPROF_OUT", dir.join("exact.ibprof").display().to_string())]
-}
-
-macro_rules! on_both_mpis {
-    ($name:ident) => {
-        mod $name {
-            #[test]
-            fn openmpi() {
-                super::$name(super::Mpi::OpenMpi)
-            }
-            #[test]
-            fn mpich() {
-                super::$name(super::Mpi::Mpich)
-            }
-        }
-    };
 }
 
 fn every_call_family_counts_the_exact_bytes_per_region(mpi: Mpi) {

@@ -2,6 +2,7 @@
 //! that calls libibprof's real callback with `{src_lid, dst_lid, kind, bytes}` records from
 //! inside the collectives it interposes.
 
+#[macro_use]
 mod common;
 
 use std::collections::BTreeMap;
@@ -78,19 +79,5 @@ fn ibprof_keeps_only_records_from_inside_the_named_collectives(mpi: Mpi) {
     }
 }
 
-macro_rules! on_both_mpis {
-    ($name:ident) => {
-        mod $name {
-            #[test]
-            fn openmpi() {
-                super::$name(super::Mpi::OpenMpi)
-            }
-            #[test]
-            fn mpich() {
-                super::$name(super::Mpi::Mpich)
-            }
-        }
-    };
-}
 on_both_mpis!(records_count_per_local_port_and_remote_lid);
 on_both_mpis!(ibprof_keeps_only_records_from_inside_the_named_collectives);

@@ -13,6 +13,24 @@ use std::sync::{Mutex, MutexGuard, OnceLock};
 
 pub const RANKS: u32 = 4;
 
+/// `on_both_mpis!(name)`: the test `fn name(mpi: Mpi)` run once on Open MPI and once on MPICH
+/// (the invoking file imports `Mpi`).
+#[allow(unused_macros)]
+macro_rules! on_both_mpis {
+    ($name:ident) => {
+        mod $name {
+            #[test]
+            fn openmpi() {
+                super::$name(super::Mpi::OpenMpi)
+            }
+            #[test]
+            fn mpich() {
+                super::$name(super::Mpi::Mpich)
+            }
+        }
+    };
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Mpi {
     OpenMpi,
