@@ -11,6 +11,7 @@ pub mod export;
 #[cfg(feature = "gui")]
 pub mod gui;
 pub mod layout;
+pub mod load;
 pub mod model;
 #[cfg(feature = "gui")]
 pub mod modules;

@@ -2,8 +2,6 @@
 //! paints, so an export is what you see. [`render_cmd`] is `shoal render` on top of them.
 
 pub mod png;
-pub mod render_cmd;
-pub mod render_run;
 pub mod svg;
 pub mod text;
 

@@ -73,13 +73,13 @@ mod tests {
     #[test]
     fn the_pairs_crossing_an_end_add_up_to_its_load() {
         let d = Dataset::synthetic(4, 2, 2, 1);
-        let load = &d.loads.total.rails[0];
+        let load = &d.fabric.as_ref().unwrap().loads.total.rails[0];
         let (index, &bytes) = load.bytes.iter().enumerate().max_by_key(|(_, b)| **b).unwrap();
         let end = LinkEnd::from_index(index);
-        let flows = [&d.flows[&RegionKey::Total]];
-        let rows = crossings(&d.cluster, &flows, 0, end, usize::MAX);
+        let flows = [&d.fabric.as_ref().unwrap().flows[&RegionKey::Total]];
+        let rows = crossings(&d.fabric.as_ref().unwrap().cluster, &flows, 0, end, usize::MAX);
         assert_eq!(rows.iter().map(|r| r.bytes).sum::<u64>(), bytes);
         assert!(rows.windows(2).all(|w| w[0].bytes >= w[1].bytes));
-        assert_eq!(crossings(&d.cluster, &flows, 0, end, 3).len(), 3.min(rows.len()));
+        assert_eq!(crossings(&d.fabric.as_ref().unwrap().cluster, &flows, 0, end, 3).len(), 3.min(rows.len()));
     }
 }

@@ -52,13 +52,13 @@ mod tests {
     fn changes_are_signed_ranked_by_magnitude_and_a_region_against_itself_has_none() {
         let d = Dataset::synthetic(4, 3, 2, 2);
         let (r1, r2) = (RegionKey::Region(1), RegionKey::Region(2));
-        let rows = ranked_changes(&d.loads, RegionSelection::Diff(r2, r1), 20);
+        let rows = ranked_changes(&d.fabric.as_ref().unwrap().loads, RegionSelection::Diff(r2, r1), 20);
         assert!(!rows.is_empty());
         assert!(rows.windows(2).all(|w| w[0].delta.abs() >= w[1].delta.abs()));
         assert!(rows.iter().all(|c| c.delta == c.a - c.b));
         assert!(rows.iter().any(|c| c.delta > 0.0));
-        let back = ranked_changes(&d.loads, RegionSelection::Diff(r1, r2), 20);
+        let back = ranked_changes(&d.fabric.as_ref().unwrap().loads, RegionSelection::Diff(r1, r2), 20);
         assert_eq!(back[0].delta, -rows[0].delta);
-        assert!(ranked_changes(&d.loads, RegionSelection::Diff(r1, r1), 20).is_empty());
+        assert!(ranked_changes(&d.fabric.as_ref().unwrap().loads, RegionSelection::Diff(r1, r1), 20).is_empty());
     }
 }

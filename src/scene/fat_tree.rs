@@ -8,9 +8,9 @@ use crate::layout::{ClusterLayout, Position};
 use crate::model::{Cluster, LinkEnd, Side};
 
 use super::colour::{ColourMap, ColourScale, Rgba, ScaleKind};
-use super::highlight::Lit;
+use super::dataset::{FabricData, FabricIndex};
 use super::legend::Legend;
-use super::values::{LinkValues, NodeAttribute, NodeValues};
+use super::network::{NetworkInput, NetworkStyle};
 use super::{Bounds, Emphasis, Half, LevelLabel, Mark, MarkOf, Scene};
 
 /// The canvas colour of every view and export.
@@ -18,81 +18,79 @@ pub const BACKGROUND: Rgba = Rgba::rgb(250, 250, 247);
 /// Nodes when no attribute colours them.
 pub const NEUTRAL: Rgba = Rgba::rgb(110, 110, 120);
 
-/// How to colour a scene. The defaults: copper links and nodes, linear scale, nodes by bytes
-/// injected, ranges from the data.
+/// How to colour a fat-tree scene: the network style's maps (already swapped to the diverging
+/// map for a diff), scale, agreed ranges and captions.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SceneOptions {
     pub title: String,
     pub link_map: ColourMap,
     pub node_map: ColourMap,
-    /// For signed values (a diff); sequential maps are swapped for this one.
-    pub diverging_map: ColourMap,
     pub scale: ScaleKind,
-    pub node_attribute: NodeAttribute,
-    /// The link colour range; `None`: from these values. A link group sets its union here.
+    /// False: nodes are drawn neutral.
+    pub colour_nodes: bool,
     pub link_range: Option<(f64, f64)>,
     pub node_range: Option<(f64, f64)>,
+    pub link_caption: String,
+    pub node_caption: String,
 }
 
-impl Default for SceneOptions {
-    fn default() -> Self {
+impl SceneOptions {
+    pub fn from_style(style: &NetworkStyle, colour_nodes: bool) -> SceneOptions {
         SceneOptions {
-            title: String::new(),
-            link_map: ColourMap::Copper,
-            node_map: ColourMap::Copper,
-            diverging_map: ColourMap::RdBu,
-            scale: ScaleKind::Linear,
-            node_attribute: NodeAttribute::Injected,
-            link_range: None,
-            node_range: None,
+            title: style.title.clone(),
+            link_map: style.link_map,
+            node_map: style.node_map,
+            scale: style.scale,
+            colour_nodes,
+            link_range: style.link_range,
+            node_range: style.node_range,
+            link_caption: style.link_caption.clone(),
+            node_caption: if colour_nodes { style.node_caption.clone() } else { "not coloured".into() },
         }
     }
 }
 
-/// What a fat-tree scene is built from.
-pub struct SceneInput<'a> {
+/// What a fat-tree scene is built from: the fabric, and the view's values, link mask and
+/// highlight indexed like the view model's nodes and links (see [`FabricIndex`]). Every node is
+/// drawn (as in the thesis); the mask hides link ends.
+pub struct FatTreeInput<'a> {
     pub cluster: &'a Cluster,
     pub layout: &'a ClusterLayout,
-    pub values: &'a LinkValues,
-    /// `mask[rail][LinkEnd::index]`: which halves pass the filters (see [`super::filter::link_mask`]).
-    pub mask: &'a [Vec<bool>],
-    pub lit: &'a Lit,
+    pub index: &'a FabricIndex,
+    pub network: NetworkInput<'a>,
+    /// Nothing is highlighted: nothing is dimmed.
+    pub none_lit: bool,
 }
 
-/// The default colour range of some values: `[0, max]`, or symmetric for signed values.
-pub fn value_range(values: &LinkValues) -> (f64, f64) {
-    if values.signed {
-        let m = values.max_abs();
-        (-m, m)
-    } else {
-        (0.0, values.range().1.max(0.0))
+impl<'a> FatTreeInput<'a> {
+    pub fn new(fabric: &'a FabricData, network: &NetworkInput<'a>, none_lit: bool) -> Self {
+        FatTreeInput {
+            cluster: &fabric.cluster,
+            layout: &fabric.layout,
+            index: &fabric.index,
+            network: *network,
+            none_lit,
+        }
     }
 }
 
-/// The default node colour range: `[0, max]`, or symmetric for signed values.
-pub fn node_range(nodes: &NodeValues, signed: bool) -> (f64, f64) {
-    let (a, b) = nodes.range();
-    if signed {
-        let m = a.abs().max(b.abs());
-        (-m, m)
-    } else {
-        (0.0, b.max(0.0))
-    }
+fn value_at(values: &[Option<f64>], i: Option<usize>) -> f64 {
+    i.and_then(|i| values.get(i).copied().flatten()).unwrap_or(0.0)
 }
 
-pub fn build_fat_tree_scene(input: &SceneInput<'_>, options: &SceneOptions) -> Scene {
-    let SceneInput { cluster, layout, values, mask, lit } = *input;
-    let signed = values.signed;
-    let pick_map = |m: ColourMap| if signed && !m.is_diverging() { options.diverging_map } else { m };
-    let (lo, hi) = options.link_range.unwrap_or_else(|| value_range(values));
-    let link_scale = ColourScale::new(pick_map(options.link_map), options.scale, lo, hi);
+fn flag(flags: &[bool], i: Option<usize>, default: bool) -> bool {
+    i.and_then(|i| flags.get(i).copied()).unwrap_or(default)
+}
 
-    let node_values = NodeValues::compute(cluster, values, options.node_attribute);
+pub fn build_fat_tree_scene(input: &FatTreeInput<'_>, options: &SceneOptions) -> Scene {
+    let FatTreeInput { cluster, layout, index, network: net, none_lit } = *input;
+    let (lo, hi) = options.link_range.unwrap_or((0.0, 0.0));
+    let link_scale = ColourScale::new(options.link_map, options.scale, lo, hi);
     let node_scale = {
-        let (lo, hi) = options.node_range.unwrap_or_else(|| node_range(&node_values, signed));
-        ColourScale::new(pick_map(options.node_map), options.scale, lo, hi)
+        let (lo, hi) = options.node_range.unwrap_or((0.0, 0.0));
+        ColourScale::new(options.node_map, options.scale, lo, hi)
     };
-    let emphasis = |is_lit: bool| match (lit.none, is_lit) {
+    let emphasis = |is_lit: bool| match (none_lit, is_lit) {
         (true, _) => Emphasis::Normal,
         (false, true) => Emphasis::Lit,
         (false, false) => Emphasis::Dim,
@@ -108,18 +106,18 @@ pub fn build_fat_tree_scene(input: &SceneInput<'_>, options: &SceneOptions) -> S
             let (mut plain, mut lit_halves) = (Vec::with_capacity(fabric.link_end_count()), Vec::new());
             let Some(rail_layout) = layout.rails.get(r) else { return (plain, lit_halves) };
             let pos = |i: usize| rail_layout.positions.get(i).copied().flatten();
-            let rail_mask = mask.get(r);
             for edge in fabric.graph.edge_indices() {
                 let Some((a, b)) = fabric.graph.edge_endpoints(edge) else { continue };
                 let (Some(pa), Some(pb)) = (pos(a.index()), pos(b.index())) else { continue };
                 let mid = Position { x: (pa.x + pb.x) / 2.0, y: (pa.y + pb.y) / 2.0 };
                 for (side, from) in [(Side::A, pa), (Side::B, pb)] {
                     let end = LinkEnd { edge, side };
-                    if !rail_mask.and_then(|m| m.get(end.index())).copied().unwrap_or(true) {
+                    let p = index.link_position(r, end);
+                    if !flag(net.link_pass, p, true) {
                         continue;
                     }
-                    let e = emphasis(lit.end(r, end));
-                    let colour = fade(link_scale.colour(values.at(r, end)), e);
+                    let e = emphasis(flag(net.link_lit, p, false));
+                    let colour = fade(link_scale.colour(value_at(net.link_values, p)), e);
                     let half = Half { from, to: mid, colour, rail: r as u8, end, emphasis: e };
                     if e == Emphasis::Lit { lit_halves.push(half) } else { plain.push(half) }
                 }
@@ -136,14 +134,12 @@ pub fn build_fat_tree_scene(input: &SceneInput<'_>, options: &SceneOptions) -> S
     }
     halves.extend(lit_halves);
 
-    let node_colour = |v: f64| {
-        if options.node_attribute == NodeAttribute::None { NEUTRAL } else { node_scale.colour(v) }
-    };
+    let node_colour = |v: f64| if options.colour_nodes { node_scale.colour(v) } else { NEUTRAL };
     let mut marks = Vec::new();
-    for (h, &at) in layout.hosts.iter().enumerate() {
-        let e = emphasis(lit.host(h));
-        let colour = fade(node_colour(node_values.hosts.get(h).copied().unwrap_or(0.0)), e);
-        marks.push(Mark { at, colour, of: MarkOf::Host(h), emphasis: e });
+    for (h, &position) in layout.hosts.iter().enumerate() {
+        let e = emphasis(flag(net.node_lit, Some(h), false));
+        let colour = fade(node_colour(value_at(net.node_values, Some(h))), e);
+        marks.push(Mark { at: position, colour, of: MarkOf::Host(h), emphasis: e });
     }
     let mut labels = vec![LevelLabel { y: 0.0, text: "hosts".into() }];
     for (r, fabric) in cluster.rails.iter().enumerate() {
@@ -159,8 +155,9 @@ pub fn build_fat_tree_scene(input: &SceneInput<'_>, options: &SceneOptions) -> S
             if let Some(slot) = level_y.get_mut(level as usize) {
                 *slot = Some(at.y);
             }
-            let e = emphasis(lit.node(r, node));
-            let colour = fade(node_colour(node_values.rails[r][i]), e);
+            let p = index.node_position(r, node);
+            let e = emphasis(flag(net.node_lit, p, false));
+            let colour = fade(node_colour(value_at(net.node_values, p)), e);
             marks.push(Mark { at, colour, of: MarkOf::Switch { rail: r as u8, node }, emphasis: e });
         }
         let letter = char::from(b'a' + (r % 26) as u8);
@@ -183,11 +180,6 @@ pub fn build_fat_tree_scene(input: &SceneInput<'_>, options: &SceneOptions) -> S
         min: Position { x: bounds.min.x - slot, y: bounds.min.y - 0.4 },
         max: Position { x: bounds.max.x + slot, y: bounds.max.y + 0.4 },
     };
-    let node_caption = match options.node_attribute {
-        NodeAttribute::None => "not coloured".to_string(),
-        a => a.name().to_string(),
-    };
-    let link_caption = if signed { "bytes sent, A − B" } else { "bytes sent" };
     Scene {
         title: options.title.clone(),
         background: BACKGROUND,
@@ -197,8 +189,8 @@ pub fn build_fat_tree_scene(input: &SceneInput<'_>, options: &SceneOptions) -> S
         marks,
         labels,
         legends: vec![
-            Legend::new("N", &node_caption, node_scale),
-            Legend::new("L", link_caption, link_scale),
+            Legend::new("N", &options.node_caption, node_scale),
+            Legend::new("L", &options.link_caption, link_scale),
         ],
     }
 }
@@ -217,6 +209,3 @@ fn bounds_of(points: impl Iterator<Item = Position>) -> Bounds {
     if any { b } else { Bounds { min: Position { x: -1.0, y: -1.0 }, max: Position { x: 1.0, y: 1.0 } } }
 }
 
-#[cfg(test)]
-#[path = "fat_tree_tests.rs"]
-mod tests;

@@ -4,12 +4,13 @@
 //! here a view simply names its group, and the group holds the shared state:
 //! - the highlight set (a pick in any member lights in all);
 //! - the colour range, the union over the members' ranges, so regions compare on one scale;
-//! - optionally a shared camera (synced zoom and pan);
+//! - optionally a shared camera (synced zoom and pan) and a shared orbit (3D views turn together);
 //! - a group filter, ANDed with each member's own.
 
 use super::camera::Camera;
 use super::filter::Filter;
 use super::highlight::Highlight;
+use super::orbit::Orbit;
 
 /// An id naming a link group.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -23,6 +24,8 @@ pub struct LinkGroup {
     pub highlight: Highlight,
     /// When set, members pan and zoom together through this camera.
     pub shared_camera: Option<Camera>,
+    /// When set, 3D members turn together.
+    pub shared_orbit: Option<Orbit>,
     pub filter: Filter,
 }
 

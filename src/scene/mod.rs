@@ -9,14 +9,16 @@
 //! Each link is two [`Half`]s, from each end's node to the link's midpoint, coloured by the bytes
 //! that end's node sent, so both directions of a full-duplex link show.
 //!
-//! The evaluation that decides what is drawn lives here too, free of any GUI: [`filter`] (which
-//! link ends pass), [`highlight`] (what a pick lights across domains), [`linking`] (what linked
-//! views share), [`values`] (which region's numbers).
+//! The one view model lives here too, free of any GUI and of files: [`dataset`] (every data set
+//! as domains, attribute tables and projections), [`query`] (the one filter and aggregation
+//! engine), [`view`] and [`prepare`] (one view of any module: values, masks, scene),
+//! [`highlight`] (what a pick lights across domains), [`linking`] (what linked views share).
 
 pub mod camera;
 pub mod colour;
 pub mod crossing;
 pub mod dataset;
+pub mod describe;
 pub mod diff;
 pub mod draw;
 pub mod fat_tree;
@@ -25,12 +27,11 @@ pub mod generic2d;
 pub mod highlight;
 pub mod legend;
 pub mod linking;
-pub mod load;
 pub mod network;
 pub mod orbit;
+pub mod prepare;
 pub mod query;
 pub mod run_synthetic;
-pub mod run_view;
 pub mod stats;
 pub mod torus;
 pub mod values;
@@ -42,12 +43,12 @@ pub use camera::{Camera, ScreenRect};
 pub use colour::{ColourMap, ColourScale, Rgba, ScaleKind};
 pub use dataset::Dataset;
 pub use draw::{DrawList, draw_list};
-pub use fat_tree::{SceneOptions, build_fat_tree_scene};
-pub use filter::{Attribute, Clause, Combine, Filter, Relation};
+pub use filter::{Clause, Combine, Filter, Relation};
 pub use highlight::{Highlight, Lit, RankHosts, Seed};
 pub use legend::Legend;
-pub use values::{LinkValues, NodeAttribute, NodeValues, RegionSelection};
-pub use view::{ViewSpec, scene_for};
+pub use prepare::{Prepared, prepare, scene_for};
+pub use values::{LinkValues, RegionSelection};
+pub use view::{ModuleKind, ViewSpec};
 
 use crate::layout::Position;
 use crate::model::LinkEnd;

@@ -249,6 +249,30 @@ pub fn mask(run: &Run, domain: Domain, conditions: &[Condition]) -> Result<Vec<b
     Ok(plan.allowed(run, domain).unwrap_or_else(|| vec![true; run.ids(domain).len()]))
 }
 
+/// As [`mask`], with `clauses` combined by `combine` on top of `base` (a view's region
+/// selection, ANDed always). Under "any", an id passes when `base` and at least one clause hold
+/// together (so a clause on a per-region table is tested on the selected region's rows).
+pub fn mask_combined(
+    run: &Run,
+    domain: Domain,
+    base: &[Condition],
+    clauses: &[Condition],
+    combine: super::filter::Combine,
+) -> Result<Vec<bool>, QueryError> {
+    if combine == super::filter::Combine::All || clauses.is_empty() {
+        let all: Vec<Condition> = base.iter().chain(clauses).cloned().collect();
+        return mask(run, domain, &all);
+    }
+    let mut any = vec![false; run.ids(domain).len()];
+    for clause in clauses {
+        let both: Vec<Condition> = base.iter().chain([clause]).cloned().collect();
+        for (slot, pass) in any.iter_mut().zip(mask(run, domain, &both)?) {
+            *slot |= pass;
+        }
+    }
+    Ok(any)
+}
+
 /// A highlight made in one domain, projected into every domain a chain of projections reaches
 /// (rank → node → link and back). The `from` domain gets `ids` themselves.
 pub fn highlight(run: &Run, from: Domain, ids: &HashSet<i64>) -> HashMap<Domain, HashSet<i64>> {

@@ -99,10 +99,10 @@ mod tests {
     #[test]
     fn rails_carry_what_the_hosts_injected_and_split_traffic_is_balanced() {
         let d = Dataset::synthetic(4, 3, 2, 2);
-        let v = LinkValues::select(&d.loads, RegionSelection::Total).unwrap();
-        let per_rail = bytes_per_rail(&d.cluster, &v);
+        let v = LinkValues::select(&d.fabric.as_ref().unwrap().loads, RegionSelection::Total).unwrap();
+        let per_rail = bytes_per_rail(&d.fabric.as_ref().unwrap().cluster, &v);
         for (r, bytes) in per_rail.iter().enumerate() {
-            assert_eq!(*bytes, d.loads.total.rails[r].injected as f64);
+            assert_eq!(*bytes, d.fabric.as_ref().unwrap().loads.total.rails[r].injected as f64);
         }
         assert!((imbalance(&per_rail) - 1.0).abs() < 1e-6);
         assert_eq!(imbalance(&[0.0, 0.0]), 0.0);
@@ -112,17 +112,17 @@ mod tests {
     #[test]
     fn hop_histogram_weighs_paths_by_bytes() {
         let d = Dataset::synthetic(4, 3, 2, 1);
-        let hist = hop_histogram(&d.cluster, &[&d.flows[&RegionKey::Total]]);
+        let hist = hop_histogram(&d.fabric.as_ref().unwrap().cluster, &[&d.fabric.as_ref().unwrap().flows[&RegionKey::Total]]);
         // same leaf: 2 links; other leaf: host-leaf-spine-leaf-host = 4 links
         assert_eq!(hist.keys().copied().collect::<Vec<_>>(), [2, 4]);
-        assert_eq!(hist.values().sum::<u64>(), d.loads.total.rails[0].delivered);
+        assert_eq!(hist.values().sum::<u64>(), d.fabric.as_ref().unwrap().loads.total.rails[0].delivered);
     }
 
     #[test]
     fn ccdf_starts_at_one_and_falls() {
         let d = Dataset::synthetic(4, 3, 2, 2);
-        let v = LinkValues::select(&d.loads, RegionSelection::Region(2)).unwrap();
-        let c = ccdf_per_level(&d.cluster, &d.layout, &v);
+        let v = LinkValues::select(&d.fabric.as_ref().unwrap().loads, RegionSelection::Region(2)).unwrap();
+        let c = ccdf_per_level(&d.fabric.as_ref().unwrap().cluster, &d.fabric.as_ref().unwrap().layout, &v);
         assert_eq!(c.keys().copied().collect::<Vec<_>>(), [1, 2]);
         for points in c.values() {
             assert_eq!(points[0][1], 1.0);

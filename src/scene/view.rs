@@ -1,66 +1,263 @@
-//! One view's scene, from its data set, region selection, filters and highlight: the single
-//! function the GUI, `shoal render` and the tests call, so they all draw the same thing.
+//! What one view shows, for every module alike: which module draws it, which region, its
+//! filter, which attributes colour links and nodes and how. The same [`ViewSpec`] drives a fat
+//! tree, a torus and a generic-2D view of a fabric or of a run; [`super::prepare`] turns it into
+//! values, masks and a scene.
 
-use super::Scene;
+use crate::layout::torus;
+use crate::model::network::Shape;
+use crate::model::{Domain, Run};
+use crate::routing::RegionKey;
+
+use super::colour::{ColourMap, ScaleKind};
 use super::dataset::Dataset;
-use super::fat_tree::{SceneInput, SceneOptions, build_fat_tree_scene, value_range};
-use super::filter::{Filter, link_mask};
-use super::highlight::{Highlight, project};
-use super::values::{LinkValues, RegionSelection};
+use super::filter::{Filter, Relation};
+use super::query::{self, Condition};
+use super::values::RegionSelection;
+
+/// Which module draws a view.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ModuleKind {
+    /// The thesis's fat tree: levels by BFS from the hosts, rail 0 above, rail 1 mirrored below.
+    FatTree,
+    /// The 3D torus through these kept axes (3, or 2 for a 2D torus).
+    Torus { kept: Vec<usize> },
+    /// The flattened torus looking down this axis.
+    TorusFlat { down: usize },
+    /// Nodes at their given positions (a fabric's: its fat-tree positions).
+    Generic2d,
+}
+
+impl ModuleKind {
+    /// The module a data set suits: the fat tree for a fabric, the 3D torus for a torus, generic
+    /// 2D for a plane.
+    pub fn default_for(dataset: &Dataset) -> ModuleKind {
+        if dataset.fabric.is_some() {
+            return ModuleKind::FatTree;
+        }
+        match &dataset.run.network().shape {
+            Shape::Torus { dims } => ModuleKind::Torus { kept: (0..dims.len().min(3)).collect() },
+            Shape::Plane => ModuleKind::Generic2d,
+        }
+    }
+
+    pub fn name(&self) -> &'static str {
+        match self {
+            ModuleKind::FatTree => "fat tree",
+            ModuleKind::Torus { .. } => "torus 3D",
+            ModuleKind::TorusFlat { .. } => "torus 2D",
+            ModuleKind::Generic2d => "generic 2D",
+        }
+    }
+
+    pub fn is_3d(&self) -> bool {
+        matches!(self, ModuleKind::Torus { kept } if kept.len() == 3)
+    }
+
+    /// Why this module cannot draw the data set, if it cannot.
+    pub fn unavailable(&self, dataset: &Dataset) -> Option<&'static str> {
+        match self {
+            ModuleKind::FatTree if dataset.fabric.is_none() => Some("the fat tree needs fabric dumps"),
+            ModuleKind::Torus { .. } | ModuleKind::TorusFlat { .. }
+                if !matches!(dataset.run.network().shape, Shape::Torus { .. }) =>
+            {
+                Some("a torus view needs a torus network")
+            }
+            _ => None,
+        }
+    }
+
+    /// Every module that can draw the data set, in menu order.
+    pub fn choices(dataset: &Dataset) -> Vec<ModuleKind> {
+        let axes = dataset.run.network().axes.len();
+        [
+            ModuleKind::FatTree,
+            ModuleKind::Torus { kept: (0..axes.min(3)).collect() },
+            ModuleKind::TorusFlat { down: axes.saturating_sub(1) },
+            ModuleKind::Generic2d,
+        ]
+        .into_iter()
+        .filter(|m| m.unavailable(dataset).is_none())
+        .collect()
+    }
+}
 
 /// What a view shows and how.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ViewSpec {
+    pub module: ModuleKind,
+    /// Which region's rows (see [`selection_conditions`]).
     pub selection: RegionSelection,
+    /// The view's own filter; its link group's is ANDed in.
     pub filter: Filter,
-    pub options: SceneOptions,
+    /// The link and node attributes that colour; `None`: neutral.
+    pub link_attribute: Option<String>,
+    pub node_attribute: Option<String>,
+    /// How an id's passing rows combine (a cumulative selection always sums).
+    pub rows: query::Aggregate,
+    /// How merged nodes and links of a torus projection combine.
+    pub merge: torus::Aggregate,
+    pub link_map: ColourMap,
+    pub node_map: ColourMap,
+    /// For signed values (a diff); sequential maps are swapped for this one.
+    pub diverging_map: ColourMap,
+    pub scale: ScaleKind,
+    /// Empty: a title made from the data set, module and selection.
+    pub title: String,
 }
 
-/// The values a selection names, or `None` if the data set has no such region.
-pub fn values_for(dataset: &Dataset, selection: RegionSelection) -> Option<LinkValues> {
-    if dataset.loads.total.rails.is_empty() {
-        return Some(LinkValues::zeros(&dataset.cluster));
+impl Default for ViewSpec {
+    fn default() -> Self {
+        ViewSpec {
+            module: ModuleKind::FatTree,
+            selection: RegionSelection::Total,
+            filter: Filter::default(),
+            link_attribute: Some("bytes".into()),
+            node_attribute: Some("bytes_sent".into()),
+            rows: query::Aggregate::Sum,
+            merge: torus::Aggregate::Mean,
+            link_map: ColourMap::Copper,
+            node_map: ColourMap::Copper,
+            diverging_map: ColourMap::RdBu,
+            scale: ScaleKind::Linear,
+            title: String::new(),
+        }
     }
-    LinkValues::select(&dataset.loads, selection)
 }
 
-/// The colour range a view would use on its own (a link group takes the union of these).
-pub fn own_range(dataset: &Dataset, selection: RegionSelection) -> Option<(f64, f64)> {
-    values_for(dataset, selection).map(|v| value_range(&v))
+impl ViewSpec {
+    /// The data set's natural module. A fabric is coloured by bytes (links: sent at that end;
+    /// nodes: sent into their links), summed over a region's rows; a run by its first numeric
+    /// link and node attributes that are not ids or coordinates, averaged.
+    pub fn for_dataset(dataset: &Dataset) -> ViewSpec {
+        let module = ModuleKind::default_for(dataset);
+        if dataset.fabric.is_some() {
+            return ViewSpec { module, ..Default::default() };
+        }
+        let run = &dataset.run;
+        ViewSpec {
+            module,
+            link_attribute: default_attribute(run, Domain::Links),
+            node_attribute: default_attribute(run, Domain::Nodes),
+            rows: query::Aggregate::Mean,
+            node_map: ColourMap::Viridis,
+            ..Default::default()
+        }
+    }
+
+    /// `packets (mean)`; with a projection that merges, `packets (mean/sum)`.
+    pub fn caption(&self, attribute: Option<&str>, merges: bool) -> String {
+        let rows = self.rows_aggregate().name();
+        match attribute {
+            None => "not coloured".into(),
+            Some(a) if merges => format!("{a} ({rows}/{})", self.merge.name()),
+            Some(a) if self.selection.is_diff() => format!("{a} ({rows}), A − B"),
+            Some(a) => format!("{a} ({rows})"),
+        }
+    }
+
+    /// How rows combine under this selection: a cumulative view sums its regions.
+    pub fn rows_aggregate(&self) -> query::Aggregate {
+        match self.selection {
+            RegionSelection::Cumulative(_) => query::Aggregate::Sum,
+            _ => self.rows,
+        }
+    }
+
+    /// `name — module — selection — clauses`.
+    pub fn default_title(&self, dataset: &Dataset) -> String {
+        let axes = &dataset.run.network().axes;
+        let axis = |i: &usize| axes.get(*i).cloned().unwrap_or_else(|| i.to_string());
+        let module = match &self.module {
+            ModuleKind::Torus { kept } => {
+                format!("torus ({})", kept.iter().map(axis).collect::<Vec<_>>().join(" "))
+            }
+            ModuleKind::TorusFlat { down } => format!("torus 2D, looking down {}", axis(down)),
+            other => other.name().to_string(),
+        };
+        let mut parts = vec![dataset.name.clone(), module];
+        if region_attribute(&dataset.run).is_some() {
+            parts.push(self.selection.label());
+        }
+        let clauses: Vec<String> = self.filter.clauses.iter().map(|c| c.to_string()).collect();
+        if !clauses.is_empty() {
+            parts.push(clauses.join(if self.filter.combine == super::filter::Combine::Any {
+                " or "
+            } else {
+                " and "
+            }));
+        }
+        parts.join(" — ")
+    }
 }
 
-/// The node colour range a view would use on its own.
-pub fn own_node_range(dataset: &Dataset, spec: &ViewSpec) -> Option<(f64, f64)> {
-    let values = values_for(dataset, spec.selection)?;
-    let nodes = super::values::NodeValues::compute(&dataset.cluster, &values, spec.options.node_attribute);
-    Some(super::fat_tree::node_range(&nodes, values.signed))
+/// Columns that name things rather than measure them: ids, regions, and coordinates (an axis
+/// name, or one with a source/target prefix such as `sx`, `tz`, `src_a`).
+fn is_bookkeeping(name: &str, axes: &[String]) -> bool {
+    let lower = name.to_ascii_lowercase();
+    let is_axis = |s: &str| axes.iter().any(|a| a.eq_ignore_ascii_case(s));
+    let prefixes = ["", "s", "t", "d", "src_", "dst_", "source_", "target_", "dest_"];
+    lower.ends_with("id")
+        || matches!(
+            lower.as_str(),
+            "source" | "target" | "row" | "col" | "column" | "port" | "name" | "rail" | "level"
+        )
+        || lower.contains("coord")
+        || lower.contains("region")
+        || prefixes.iter().any(|p| lower.strip_prefix(p).is_some_and(is_axis))
 }
 
-/// Builds the scene. `group_filter` is ANDed with the view's own; `highlight` is the group's.
-pub fn scene_for(
-    dataset: &Dataset,
-    spec: &ViewSpec,
-    group_filter: Option<&Filter>,
-    highlight: &Highlight,
-) -> Option<Scene> {
-    let values = values_for(dataset, spec.selection)?;
-    Some(scene_from_values(dataset, spec, group_filter, highlight, &values))
+/// The first numeric attribute of a domain that is not an id, coordinate or region.
+pub fn default_attribute(run: &Run, domain: Domain) -> Option<String> {
+    let attrs = query::attributes(run, domain);
+    let axes = &run.network().axes;
+    attrs.iter().find(|a| a.numeric && !is_bookkeeping(&a.name, axes)).map(|a| a.name.clone())
 }
 
-/// As [`scene_for`], with the selection's values already at hand (a view keeps them while only
-/// its filter or highlight changes).
-pub fn scene_from_values(
-    dataset: &Dataset,
-    spec: &ViewSpec,
-    group_filter: Option<&Filter>,
-    highlight: &Highlight,
-    values: &LinkValues,
-) -> Scene {
-    let mut filters = vec![&spec.filter];
-    filters.extend(group_filter);
-    let mask = link_mask(&dataset.cluster, &dataset.layout, values, &filters);
-    let lit = project(&dataset.cluster, &dataset.rank_hosts, highlight);
-    let input =
-        SceneInput { cluster: &dataset.cluster, layout: &dataset.layout, values, mask: &mask, lit: &lit };
-    build_fat_tree_scene(&input, &spec.options)
+/// The attribute that names regions (`code_region` in Boxfish runs, `region` in CSV pairs and
+/// fabrics), if the links or nodes have one.
+pub fn region_attribute(run: &Run) -> Option<String> {
+    let has = |name: &str| {
+        [Domain::Links, Domain::Nodes]
+            .into_iter()
+            .any(|d| query::attributes(run, d).iter().any(|a| a.name == name))
+    };
+    ["code_region", "region"].into_iter().find(|n| has(n)).map(String::from)
+}
+
+/// The region value of the whole-run rows: a negative region (`shoal convert`'s and a fabric's
+/// `total` is −1, Boxfish's examples use −2), if the run lists any.
+fn whole_run_value(run: &Run, attribute: &str) -> Option<f64> {
+    let mut values = query::distinct_values(run, Domain::Links, attribute);
+    if values.is_empty() {
+        values = query::distinct_values(run, Domain::Nodes, attribute);
+    }
+    values.into_iter().find(|v| *v < 0.0)
+}
+
+/// The row conditions a selection stands for: `[A]` or, for a diff, `[A, B]`. The whole run is
+/// its negative-region rows when the run has them (so the mean of a total and its own parts is
+/// never taken), else every row. A region clause the user typed in the filter wins over the
+/// selection. Cumulative: regions `0..=n` (summed, see [`ViewSpec::rows_aggregate`]).
+pub fn selection_conditions(run: &Run, spec: &ViewSpec) -> Vec<Vec<Condition>> {
+    let Some(attribute) = region_attribute(run) else { return vec![Vec::new()] };
+    if spec.filter.clauses.iter().any(|c| c.attribute == attribute) {
+        return vec![Vec::new()];
+    }
+    let clause = |relation: Relation, value: f64| Condition {
+        attribute: attribute.clone(),
+        relation,
+        value: if value.fract() == 0.0 { format!("{value:.0}") } else { value.to_string() },
+    };
+    let key = |k: RegionKey| match k {
+        RegionKey::Total => whole_run_value(run, &attribute).map(|w| clause(Relation::Eq, w)).into_iter().collect(),
+        RegionKey::Region(n) => vec![clause(Relation::Eq, f64::from(n))],
+    };
+    match spec.selection {
+        RegionSelection::Total => vec![key(RegionKey::Total)],
+        RegionSelection::Region(n) => vec![key(RegionKey::Region(n))],
+        RegionSelection::Cumulative(n) => {
+            vec![vec![clause(Relation::Ge, 0.0), clause(Relation::Le, f64::from(n))]]
+        }
+        RegionSelection::Diff(a, b) => vec![key(a), key(b)],
+    }
 }

@@ -1,15 +1,16 @@
-//! Loading a data set from files through [`crate::pipeline`], reporting progress, for the GUI's
-//! background loader and `shoal render`.
+//! Loading files into an app data set, above the scene layer: rails and a profile through
+//! [`crate::pipeline`] (reporting progress, for the GUI's background loader and `shoal render`),
+//! or a run (Boxfish meta file, CSV pair) through [`crate::profile_io::runs`].
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use rayon::prelude::*;
 
+use crate::model::Warning;
 use crate::pipeline::{self, Analysis};
-use crate::routing::{FlowSet, LoadOptions, RegionKey};
-
-use super::dataset::Dataset;
+use crate::routing::{FlowSet, LoadOptions, Loads, RegionKey};
+use crate::scene::dataset::Dataset;
 
 /// What to open: one path list per rail, and a profile.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -45,11 +46,35 @@ pub fn load_dataset(request: &LoadRequest, progress: &dyn Fn(Progress)) -> Resul
     let analysis = pipeline::analyse(&request.rails, request.profile.as_deref(), &LoadOptions::default())?;
     stage(0.8, "collecting who sent what");
     let flows = flows_of(&analysis);
-    let mut dataset = Dataset::from_analysis(name_of(request), analysis, flows);
-    dataset.rail_paths = request.rails.clone();
-    dataset.profile_path = request.profile.clone();
+    let dataset = from_analysis(name_of(request), analysis, flows);
     stage(1.0, "done");
     Ok(dataset)
+}
+
+/// A data set from a pipeline analysis (its layout is kept).
+pub fn from_analysis(name: String, analysis: Analysis, flows: BTreeMap<RegionKey, FlowSet>) -> Dataset {
+    let Analysis { cluster, layout, profile, warnings } = analysis;
+    let (profile, loads) = match profile {
+        Some(p) => (Some(p.profile), p.loads),
+        None => (None, Loads::default()),
+    };
+    Dataset::with_layout(name, cluster, layout, profile, loads, flows, warnings)
+}
+
+/// Why a run could not be read.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot read the run {path}: {source}")]
+pub struct RunError {
+    pub path: String,
+    #[source]
+    pub source: crate::profile_io::ParseError,
+}
+
+/// A run (a Boxfish `*_meta.yaml`, a CSV pair or a folder holding one) as a data set.
+pub fn load_run_dataset(path: &std::path::Path) -> Result<Dataset, RunError> {
+    let (run, warnings): (crate::model::Run, Vec<Warning>) = crate::profile_io::runs::load_run(path)
+        .map_err(|source| RunError { path: path.display().to_string(), source })?;
+    Ok(Dataset::from_run(run, warnings))
 }
 
 fn flows_of(analysis: &Analysis) -> BTreeMap<RegionKey, FlowSet> {

@@ -1,14 +1,22 @@
-//! One opened data set: a cluster (its rails), its layout, a profile's loads per region and the
-//! flows behind them (for "who crosses this link end"), plus every warning met on the way.
+//! The one view model: every data set the app shows (a multi-rail fabric with its loads and
+//! profile, a Boxfish run, a CSV pair) is a [`Run`]: domains (nodes, links, ranks,
+//! communicators) with typed attribute tables and projections between them. The query engine
+//! ([`super::query`]), the highlight projection ([`super::highlight`]) and every panel and module
+//! read only the run. A fabric adds [`FabricData`]: the cluster, layout, loads and flows that the
+//! fat-tree module draws from and that answer route questions (the path of a pair, the pairs
+//! crossing a link end), with the [`FabricIndex`] that maps the run's positions onto them.
+
+mod fabric;
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 use crate::layout::{ClusterLayout, FatTreeOptions, layout_fat_tree};
 use crate::model::synthetic::TwoLevel;
-use crate::model::{Cluster, EpochMicros, Lid, Profile, RailId, Warning};
+use crate::model::{Cluster, Domain, EpochMicros, Lid, Profile, RailId, Run, Warning};
 use crate::routing::flows::FlowOrigin;
 use crate::routing::{Flow, FlowSet, Loads, RailLoad, RegionKey, RegionLoads, accumulate};
+
+pub use fabric::{FabricIndex, FabricNode, fabric_run};
 
 use super::highlight::RankHosts;
 use super::values::RegionSelection;
@@ -25,13 +33,9 @@ pub struct RegionInfo {
     pub dumptime: Option<EpochMicros>,
 }
 
+/// What a fabric adds to its run.
 #[derive(Clone, Debug, Default)]
-pub struct Dataset {
-    /// Shown in titles: the rail directories' or the profile's name.
-    pub name: String,
-    /// What it was loaded from (watched for changes): one list per rail.
-    pub rail_paths: Vec<Vec<PathBuf>>,
-    pub profile_path: Option<PathBuf>,
+pub struct FabricData {
     pub cluster: Cluster,
     pub layout: ClusterLayout,
     pub profile: Option<Profile>,
@@ -39,11 +43,25 @@ pub struct Dataset {
     /// The flows of each region and of the total, to find who crossed a link end.
     pub flows: BTreeMap<RegionKey, FlowSet>,
     pub rank_hosts: RankHosts,
+    pub index: FabricIndex,
+}
+
+#[derive(Clone, Debug)]
+pub struct Dataset {
+    /// Shown in titles: the rail directories', the profile's or the run's name.
+    pub name: String,
+    pub run: Run,
+    pub fabric: Option<FabricData>,
     pub warnings: Vec<Warning>,
 }
 
 impl Dataset {
-    /// Lays out the cluster and indexes ranks by host.
+    /// A Boxfish run or a CSV pair.
+    pub fn from_run(run: Run, warnings: Vec<Warning>) -> Dataset {
+        Dataset { name: run.name().to_string(), run, fabric: None, warnings }
+    }
+
+    /// Lays out the cluster and builds its view model.
     pub fn assemble(
         name: String,
         cluster: Cluster,
@@ -56,8 +74,8 @@ impl Dataset {
         Dataset::with_layout(name, cluster, layout, profile, loads, flows, warnings)
     }
 
-    /// Indexes ranks by host around a layout already made.
-    fn with_layout(
+    /// Builds the view model around a layout already made.
+    pub fn with_layout(
         name: String,
         cluster: Cluster,
         layout: ClusterLayout,
@@ -67,51 +85,44 @@ impl Dataset {
         warnings: Vec<Warning>,
     ) -> Dataset {
         let rank_hosts = rank_hosts(&cluster, profile.as_ref());
-        Dataset {
-            name,
-            rail_paths: Vec::new(),
-            profile_path: None,
-            cluster,
-            layout,
-            profile,
-            loads,
-            flows,
-            rank_hosts,
-            warnings,
-        }
+        let (run, index) = fabric_run(&name, &cluster, &layout, &loads, &rank_hosts);
+        let fabric = FabricData { cluster, layout, profile, loads, flows, rank_hosts, index };
+        Dataset { name, run, fabric: Some(fabric), warnings }
     }
 
-    /// A data set from a pipeline analysis (its layout is kept).
-    pub fn from_analysis(
-        name: String,
-        analysis: crate::pipeline::Analysis,
-        flows: BTreeMap<RegionKey, FlowSet>,
-    ) -> Dataset {
-        let crate::pipeline::Analysis { cluster, layout, profile, warnings } = analysis;
-        let (profile, loads) = match profile {
-            Some(p) => (Some(p.profile), p.loads),
-            None => (None, Loads::default()),
-        };
-        Dataset::with_layout(name, cluster, layout, profile, loads, flows, warnings)
-    }
-
+    /// The regions: a fabric's from its profile (numbers, names, dump times), a run's from the
+    /// non-negative values of its region attribute.
     pub fn regions(&self) -> Vec<RegionInfo> {
-        self.loads
-            .regions
-            .iter()
-            .filter_map(|r| {
-                Some(RegionInfo { number: r.region?, name: r.name.clone(), dumptime: r.dumptime })
-            })
+        if let Some(f) = &self.fabric {
+            return f
+                .loads
+                .regions
+                .iter()
+                .filter_map(|r| {
+                    Some(RegionInfo { number: r.region?, name: r.name.clone(), dumptime: r.dumptime })
+                })
+                .collect();
+        }
+        let Some(attribute) = super::view::region_attribute(&self.run) else { return Vec::new() };
+        let mut numbers = super::query::distinct_values(&self.run, Domain::Links, &attribute);
+        if numbers.is_empty() {
+            numbers = super::query::distinct_values(&self.run, Domain::Nodes, &attribute);
+        }
+        numbers
+            .into_iter()
+            .filter(|v| *v >= 0.0 && v.fract() == 0.0 && *v <= f64::from(u32::MAX))
+            .map(|v| RegionInfo { number: v as u32, name: None, dumptime: None })
             .collect()
     }
 
     /// The flow sets behind a selection (for a diff: those of A, the side that has the bytes).
     pub fn flows_for(&self, selection: RegionSelection) -> Vec<&FlowSet> {
-        let get = |k: RegionKey| self.flows.get(&k);
+        let Some(fabric) = &self.fabric else { return Vec::new() };
+        let get = |k: RegionKey| fabric.flows.get(&k);
         match selection {
             RegionSelection::Total => get(RegionKey::Total).into_iter().collect(),
             RegionSelection::Region(n) => get(RegionKey::Region(n)).into_iter().collect(),
-            RegionSelection::Cumulative(n) => self
+            RegionSelection::Cumulative(n) => fabric
                 .flows
                 .iter()
                 .filter(|(k, _)| matches!(k, RegionKey::Region(m) if *m <= n))
@@ -221,8 +232,9 @@ mod tests {
     #[test]
     fn a_synthetic_dataset_routes_every_byte_and_lists_its_regions() {
         let d = Dataset::synthetic(4, 4, 2, 2);
-        assert_eq!(d.cluster.hosts.len(), 16);
-        for region in d.loads.regions.iter().chain([&d.loads.total]) {
+        let f = d.fabric.as_ref().unwrap();
+        assert_eq!(f.cluster.hosts.len(), 16);
+        for region in f.loads.regions.iter().chain([&f.loads.total]) {
             for rail in &region.rails {
                 assert!(rail.is_conserved());
                 assert_eq!(rail.undelivered, 0);

@@ -1,0 +1,417 @@
+//! The fabric adapter: a multi-rail cluster, its fat-tree layout, its link-end loads and its
+//! ranks enter the one view model ([`Run`]) as domains, typed attribute tables and projections,
+//! so the query engine, the highlight projection and every panel treat a fabric exactly as they
+//! treat a Boxfish run.
+//!
+//! Ids are positions, so a value vector of the view model indexes a fabric directly:
+//! - **nodes**: hosts first (`0..hosts`, one node per host for all its CAs, as the fat tree draws
+//!   it), then each rail's switches in node-index order;
+//! - **links**: every link end, rail by rail: rail `r`'s end `e` is `link_offset[r] + e.index()`.
+//!   A link end is a directed link from the node that sends into it to the node at the far end.
+//!
+//! Tables (`region` is the region number, `-1` for the whole run, as `shoal convert` writes it):
+//! - `nodes` (nodes): `nodeid name kind rail level guid lid` (`kind` is `host`, `switch` or
+//!   `router`; a host's rail is −1: it spans rails);
+//! - `link_ends` (links): `linkid rail level direction from to from_port to_port`;
+//! - `traffic` (links): `linkid region bytes`, one row per link end and region;
+//! - `node_traffic` (nodes): `nodeid region bytes_sent bytes_received`;
+//! - `ranks` (ranks): `mpirank nodeid`.
+//!
+//! Projections: nodes ↔ links through both ends of each link (a node reaches every link touching
+//! it, a link both its nodes, as Boxfish's node filter reaches links), ranks → nodes by the
+//! profile's rank placement. Routes (the path of a pair, the pairs crossing a link end) stay in
+//! `routing`; [`super::FabricData`] offers them beside the run.
+
+use petgraph::graph::NodeIndex;
+
+use crate::layout::ClusterLayout;
+use crate::model::network::{NetLink, NetNode, Network, Shape};
+use crate::model::{Cluster, Column, Domain, LinkEnd, NodeKind, Policy, Projection, Run, Table};
+use crate::routing::{Loads, RegionLoads};
+
+use crate::scene::highlight::RankHosts;
+
+/// Where a node or link of the view model sits in the cluster.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FabricIndex {
+    pub hosts: usize,
+    /// `switch_nodes[rail][node index]`: the node's position (hosts' CAs map to their host).
+    node_at: Vec<Vec<u32>>,
+    /// Per node position past the hosts: (rail, node index).
+    switches: Vec<(usize, NodeIndex)>,
+    /// The first link position of each rail, and one past the last.
+    link_offset: Vec<usize>,
+}
+
+/// A node of the view model, as the fabric knows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FabricNode {
+    Host(usize),
+    Switch { rail: usize, node: NodeIndex },
+}
+
+const NONE: u32 = u32::MAX;
+
+impl FabricIndex {
+    pub fn new(cluster: &Cluster) -> FabricIndex {
+        let hosts = cluster.hosts.len();
+        let mut node_at: Vec<Vec<u32>> =
+            cluster.rails.iter().map(|f| vec![NONE; f.graph.node_count()]).collect();
+        for (h, host) in cluster.hosts.iter().enumerate() {
+            for (r, slots) in node_at.iter_mut().enumerate() {
+                for ca in host.on_rail(r) {
+                    slots[ca.index()] = h as u32;
+                }
+            }
+        }
+        let mut switches = Vec::new();
+        for (r, fabric) in cluster.rails.iter().enumerate() {
+            for n in fabric.graph.node_indices() {
+                if fabric.node(n).kind != NodeKind::Ca {
+                    node_at[r][n.index()] = (hosts + switches.len()) as u32;
+                    switches.push((r, n));
+                }
+            }
+        }
+        let mut link_offset = vec![0];
+        for fabric in &cluster.rails {
+            link_offset.push(link_offset.last().copied().unwrap_or(0) + fabric.link_end_count());
+        }
+        FabricIndex { hosts, node_at, switches, link_offset }
+    }
+
+    pub fn node_count(&self) -> usize {
+        self.hosts + self.switches.len()
+    }
+
+    pub fn link_count(&self) -> usize {
+        self.link_offset.last().copied().unwrap_or(0)
+    }
+
+    /// The position of a rail's node (a CA gives its host's).
+    pub fn node_position(&self, rail: usize, node: NodeIndex) -> Option<usize> {
+        let p = *self.node_at.get(rail)?.get(node.index())?;
+        (p != NONE).then_some(p as usize)
+    }
+
+    pub fn node(&self, position: usize) -> Option<FabricNode> {
+        if position < self.hosts {
+            return Some(FabricNode::Host(position));
+        }
+        let &(rail, node) = self.switches.get(position - self.hosts)?;
+        Some(FabricNode::Switch { rail, node })
+    }
+
+    pub fn link_position(&self, rail: usize, end: LinkEnd) -> Option<usize> {
+        let (start, stop) = (*self.link_offset.get(rail)?, *self.link_offset.get(rail + 1)?);
+        let p = start + end.index();
+        (p < stop).then_some(p)
+    }
+
+    pub fn link(&self, position: usize) -> Option<(usize, LinkEnd)> {
+        let rail = self.link_offset.windows(2).position(|w| position >= w[0] && position < w[1])?;
+        Some((rail, LinkEnd::from_index(position - self.link_offset[rail])))
+    }
+
+    /// The link positions of one rail.
+    pub fn rail_links(&self, rail: usize) -> std::ops::Range<usize> {
+        let start = self.link_offset.get(rail).copied().unwrap_or(0);
+        start..self.link_offset.get(rail + 1).copied().unwrap_or(start)
+    }
+}
+
+/// The view model of a fabric: its run (network, tables, projections) and the index that maps
+/// the run's positions back onto rails, nodes and link ends.
+pub fn fabric_run(
+    name: &str,
+    cluster: &Cluster,
+    layout: &ClusterLayout,
+    loads: &Loads,
+    rank_hosts: &RankHosts,
+) -> (Run, FabricIndex) {
+    let index = FabricIndex::new(cluster);
+    let level_of = |rail: usize, n: NodeIndex| -> Option<u32> {
+        layout.rails.get(rail).and_then(|l| l.levels.get(n.index()).copied().flatten())
+    };
+    let network = network(cluster, layout, &index);
+    let mut tables = vec![node_table(cluster, &index, &level_of), link_table(cluster, &index, &level_of)];
+    tables.extend(traffic_tables(cluster, &index, loads));
+    let mut ranks: Vec<(i64, i64)> = rank_hosts.iter().map(|(&r, &h)| (i64::from(r), h as i64)).collect();
+    ranks.sort_unstable();
+    if !ranks.is_empty() {
+        let columns = vec![
+            Column::Int(ranks.iter().map(|p| p.0).collect()),
+            Column::Int(ranks.iter().map(|p| p.1).collect()),
+        ];
+        tables.extend(table("ranks", Domain::Ranks, "mpirank", &["mpirank", "nodeid"], columns));
+    }
+    let projections = vec![
+        Projection::NodeLink { node_policy: Policy::Both, link_policy: Policy::Both },
+        Projection::File { name: "rank placement".into(), from: Domain::Ranks, to: Domain::Nodes, pairs: ranks },
+    ];
+    (Run::new(name, network, tables, projections), index)
+}
+
+fn table(name: &str, domain: Domain, key: &str, names: &[&str], columns: Vec<Column>) -> Option<Table> {
+    let names = names.iter().map(|s| s.to_string()).collect();
+    // The adapter builds equal-length columns with an integer key: this cannot fail.
+    Table::new(name, domain, key, names, columns).ok()
+}
+
+/// Nodes at their fat-tree positions (x, y), so a generic-2D view of a fabric draws the thesis
+/// layout; links from each end's sending node to its receiving node.
+fn network(cluster: &Cluster, layout: &ClusterLayout, index: &FabricIndex) -> Network {
+    let mut nodes = Vec::with_capacity(index.node_count());
+    for (h, host) in cluster.hosts.iter().enumerate() {
+        let at = layout.hosts.get(h).copied().unwrap_or_default();
+        nodes.push(NetNode {
+            id: h as i64,
+            name: Some(host.name.clone()),
+            coords: vec![f64::from(at.x), f64::from(at.y)],
+        });
+    }
+    for (k, &(rail, n)) in index.switches.iter().enumerate() {
+        let at = layout.rails.get(rail).and_then(|l| l.positions.get(n.index()).copied().flatten());
+        let coords = at.map_or(vec![f64::NAN, f64::NAN], |p| vec![f64::from(p.x), f64::from(p.y)]);
+        let name = Some(cluster.rails[rail].node(n).description.clone());
+        nodes.push(NetNode { id: (index.hosts + k) as i64, name, coords });
+    }
+    let mut links = Vec::with_capacity(index.link_count());
+    for (rail, fabric) in cluster.rails.iter().enumerate() {
+        for position in index.rail_links(rail) {
+            let end = LinkEnd::from_index(position - index.rail_links(rail).start);
+            let ends = fabric.link_end_nodes(end).and_then(|((s, _), (d, _))| {
+                Some((index.node_position(rail, s)?, index.node_position(rail, d)?))
+            });
+            // An end with no nodes cannot exist in a built fabric; keep ids dense regardless.
+            let (source, target) = ends.unwrap_or((0, 0));
+            links.push(NetLink { id: position as i64, source, target });
+        }
+    }
+    Network { shape: Shape::Plane, axes: vec!["x".into(), "y".into()], nodes, links }
+}
+
+fn node_table(
+    cluster: &Cluster,
+    index: &FabricIndex,
+    level_of: &dyn Fn(usize, NodeIndex) -> Option<u32>,
+) -> Table {
+    let n = index.node_count();
+    let (mut name, mut kind, mut rail, mut level, mut guid, mut lid) = (
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+    );
+    for host in &cluster.hosts {
+        name.push(host.name.clone());
+        kind.push("host".to_string());
+        rail.push(-1);
+        level.push(0);
+        let first = (0..cluster.rails.len()).find_map(|r| host.on_rail(r).first().map(|&ca| (r, ca)));
+        let node = first.map(|(r, ca)| cluster.rails[r].node(ca));
+        guid.push(node.map_or(String::new(), |n| n.guid.to_string()));
+        lid.push(node.and_then(|n| n.base_lid()).map_or(String::new(), |l| l.to_string()));
+    }
+    for &(r, n) in &index.switches {
+        let node = cluster.rails[r].node(n);
+        name.push(node.description.clone());
+        kind.push(match node.kind {
+            NodeKind::Router => "router",
+            _ => "switch",
+        }
+        .to_string());
+        rail.push(r as i64);
+        level.push(level_of(r, n).map_or(-1, i64::from));
+        guid.push(node.guid.to_string());
+        lid.push(node.base_lid().map_or(String::new(), |l| l.to_string()));
+    }
+    let columns = vec![
+        Column::Int((0..n as i64).collect()),
+        Column::Text(name),
+        Column::Text(kind),
+        Column::Int(rail),
+        Column::Int(level),
+        Column::Text(guid),
+        Column::Text(lid),
+    ];
+    let names = ["nodeid", "name", "kind", "rail", "level", "guid", "lid"];
+    table("nodes", Domain::Nodes, "nodeid", &names, columns).unwrap_or_else(empty_nodes)
+}
+
+fn empty_nodes() -> Table {
+    Table {
+        name: "nodes".into(),
+        domain: Domain::Nodes,
+        key: "nodeid".into(),
+        ids: Vec::new(),
+        names: Vec::new(),
+        columns: Vec::new(),
+    }
+}
+
+fn link_table(
+    cluster: &Cluster,
+    index: &FabricIndex,
+    level_of: &dyn Fn(usize, NodeIndex) -> Option<u32>,
+) -> Table {
+    let n = index.link_count();
+    let mut cols: (Vec<i64>, Vec<i64>, Vec<String>, Vec<String>, Vec<String>, Vec<i64>, Vec<i64>) =
+        Default::default();
+    let name = |fabric: &crate::model::Fabric, node: NodeIndex| {
+        let x = fabric.node(node);
+        if x.kind == NodeKind::Ca { x.host_name().to_string() } else { x.description.clone() }
+    };
+    for (rail, fabric) in cluster.rails.iter().enumerate() {
+        for position in index.rail_links(rail) {
+            let end = LinkEnd::from_index(position - index.rail_links(rail).start);
+            let Some(((s, sp), (d, dp))) = fabric.link_end_nodes(end) else {
+                cols.0.push(rail as i64);
+                cols.1.push(-1);
+                cols.2.push(String::new());
+                cols.3.push(String::new());
+                cols.4.push(String::new());
+                cols.5.push(0);
+                cols.6.push(0);
+                continue;
+            };
+            let (ls, ld) = (level_of(rail, s), level_of(rail, d));
+            cols.0.push(rail as i64);
+            cols.1.push(ls.max(ld).map_or(-1, i64::from));
+            cols.2.push(if ls < ld { "up" } else { "down" }.to_string());
+            cols.3.push(name(fabric, s));
+            cols.4.push(name(fabric, d));
+            cols.5.push(i64::from(sp.0));
+            cols.6.push(i64::from(dp.0));
+        }
+    }
+    let columns = vec![
+        Column::Int((0..n as i64).collect()),
+        Column::Int(cols.0),
+        Column::Int(cols.1),
+        Column::Text(cols.2),
+        Column::Text(cols.3),
+        Column::Text(cols.4),
+        Column::Int(cols.5),
+        Column::Int(cols.6),
+    ];
+    let names = ["linkid", "rail", "level", "direction", "from", "to", "from_port", "to_port"];
+    table("link_ends", Domain::Links, "linkid", &names, columns).unwrap_or_else(empty_nodes)
+}
+
+/// Bytes per link end and per node, one row per region and one for the whole run (region −1).
+/// Without loads (no profile) every end carries 0 bytes in the whole run.
+fn traffic_tables(cluster: &Cluster, index: &FabricIndex, loads: &Loads) -> Vec<Table> {
+    let regions: Vec<(i64, &RegionLoads)> = loads
+        .regions
+        .iter()
+        .filter_map(|r| Some((i64::from(r.region?), r)))
+        .chain([(-1, &loads.total)])
+        .collect();
+    let (links, nodes) = (index.link_count(), index.node_count());
+    let rows = links * regions.len();
+    let (mut link_id, mut link_region, mut bytes) =
+        (Vec::with_capacity(rows), Vec::with_capacity(rows), Vec::with_capacity(rows));
+    let node_rows = nodes * regions.len();
+    let (mut node_id, mut node_region, mut sent, mut received) = (
+        Vec::with_capacity(node_rows),
+        Vec::with_capacity(node_rows),
+        Vec::with_capacity(node_rows),
+        Vec::with_capacity(node_rows),
+    );
+    for (number, region) in &regions {
+        let mut node_sent = vec![0.0f64; nodes];
+        let mut node_received = vec![0.0f64; nodes];
+        for (rail, fabric) in cluster.rails.iter().enumerate() {
+            let rail_bytes = region.rails.get(rail).map_or(&[][..], |r| r.bytes.as_slice());
+            for position in index.rail_links(rail) {
+                let i = position - index.rail_links(rail).start;
+                let b = rail_bytes.get(i).copied().unwrap_or(0) as f64;
+                link_id.push(position as i64);
+                link_region.push(*number);
+                bytes.push(b);
+                if let Some(((s, _), (d, _))) = fabric.link_end_nodes(LinkEnd::from_index(i)) {
+                    if let Some(p) = index.node_position(rail, s) {
+                        node_sent[p] += b;
+                    }
+                    if let Some(p) = index.node_position(rail, d) {
+                        node_received[p] += b;
+                    }
+                }
+            }
+        }
+        node_id.extend(0..nodes as i64);
+        node_region.extend(std::iter::repeat_n(*number, nodes));
+        sent.extend(node_sent);
+        received.extend(node_received);
+    }
+    let traffic = table(
+        "traffic",
+        Domain::Links,
+        "linkid",
+        &["linkid", "region", "bytes"],
+        vec![Column::Int(link_id), Column::Int(link_region), Column::Float(bytes)],
+    );
+    let node_traffic = table(
+        "node_traffic",
+        Domain::Nodes,
+        "nodeid",
+        &["nodeid", "region", "bytes_sent", "bytes_received"],
+        vec![Column::Int(node_id), Column::Int(node_region), Column::Float(sent), Column::Float(received)],
+    );
+    traffic.into_iter().chain(node_traffic).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use super::*;
+    use crate::scene::dataset::Dataset;
+    use crate::scene::query::{Aggregate, Condition, values};
+
+    #[test]
+    fn every_link_end_is_a_link_of_the_view_model_carrying_its_own_bytes() {
+        let d = Dataset::synthetic(4, 4, 2, 2);
+        let fabric = d.fabric.as_ref().unwrap();
+        let run = &d.run;
+        assert_eq!(run.ids(Domain::Links).len(), fabric.index.link_count());
+        let region2 = [Condition::parse("region = 2").unwrap()];
+        let v = values(run, Domain::Links, &region2, Aggregate::Sum, "bytes").unwrap();
+        let loads = fabric.loads.get(crate::routing::RegionKey::Region(2)).unwrap();
+        for (rail, load) in loads.rails.iter().enumerate() {
+            for (i, &b) in load.bytes.iter().enumerate() {
+                let p = fabric.index.link_position(rail, LinkEnd::from_index(i)).unwrap();
+                assert_eq!(v[p], Some(b as f64), "rail {rail} end {i}");
+                assert_eq!(fabric.index.link(p), Some((rail, LinkEnd::from_index(i))));
+            }
+        }
+    }
+
+    #[test]
+    fn a_host_is_one_node_reaching_its_links_on_every_rail() {
+        let d = Dataset::synthetic(2, 2, 2, 2);
+        let fabric = d.fabric.as_ref().unwrap();
+        let h = fabric.cluster.host_index("n0001").unwrap();
+        let links = d.run.project(Domain::Nodes, &HashSet::from([h as i64]), Domain::Links).unwrap();
+        assert_eq!(links.len(), 4, "one link per rail, both ends");
+        for l in links {
+            let (rail, end) = fabric.index.link(l as usize).unwrap();
+            let ((s, _), (t, _)) = fabric.cluster.rails[rail].link_end_nodes(end).unwrap();
+            assert!([s, t].iter().any(|&n| fabric.index.node_position(rail, n) == Some(h)));
+        }
+    }
+
+    #[test]
+    fn node_clauses_reach_link_ends_through_both_nodes() {
+        let d = Dataset::synthetic(2, 2, 2, 1);
+        let spine = [Condition::parse("kind = switch").unwrap(), Condition::parse("level = 2").unwrap()];
+        let mask = crate::scene::query::mask(&d.run, Domain::Nodes, &spine).unwrap();
+        assert_eq!(mask.iter().filter(|&&m| m).count(), 2, "two spines");
+        let up = [Condition::parse("direction = up").unwrap()];
+        let mask = crate::scene::query::mask(&d.run, Domain::Links, &up).unwrap();
+        assert_eq!(mask.iter().filter(|&&m| m).count(), mask.len() / 2, "half of the ends go up");
+    }
+}

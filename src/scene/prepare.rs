@@ -1,0 +1,308 @@
+//! One view of any data set in any module: the values and masks the query engine gives for its
+//! spec, then its scene. The GUI modules, `shoal render` and the tests all go through here, so
+//! they draw the same thing.
+//!
+//! Building a view is two steps, because a link group agrees on one colour range from its
+//! members' own ranges before any of them is drawn:
+//! 1. [`prepare`]: layout, values per node and link (`query::values` over the rows of the
+//!    selected region that pass the view's and its group's clauses, aggregated per id; a diff
+//!    is A − B), filter masks, and the view's own colour ranges;
+//! 2. [`Prepared::scene`]: colours within the agreed ranges, the highlight, the orbit.
+//!
+//! Every vector is indexed like the run's ids of its domain ([`crate::model::Run::ids`]).
+
+use crate::layout::generic2d::{PlaneLayout, layout_plane};
+use crate::layout::torus::{self, TorusLayout};
+use crate::model::{Domain, Run};
+
+use super::Scene;
+use super::dataset::Dataset;
+use super::fat_tree::{FatTreeInput, SceneOptions, build_fat_tree_scene};
+use super::filter::Filter;
+use super::generic2d::build_plane_scene;
+use super::highlight::Lit;
+use super::network::{NetworkInput, NetworkStyle, values_range};
+use super::orbit::Orbit;
+use super::query::{self, Condition};
+use super::torus::{TorusValues, build_torus_scene};
+use super::view::{ModuleKind, ViewSpec, selection_conditions};
+
+/// A view's colour ranges: (links, nodes); `None`: from its own values.
+pub type Ranges = (Option<(f64, f64)>, Option<(f64, f64)>);
+
+/// Where a view's nodes go.
+#[derive(Clone, Debug)]
+pub enum ViewLayout {
+    /// The data set's own fat-tree layout.
+    FatTree,
+    Torus(TorusLayout),
+    Plane(PlaneLayout),
+}
+
+/// A view's data, ready to colour.
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    pub layout: ViewLayout,
+    pub node_values: Vec<Option<f64>>,
+    pub link_values: Vec<Option<f64>>,
+    pub node_pass: Vec<bool>,
+    pub link_pass: Vec<bool>,
+    /// A diff: values are signed and coloured on the diverging map.
+    pub signed: bool,
+    /// The view's own colour ranges, over what it colours.
+    pub link_range: Option<(f64, f64)>,
+    pub node_range: Option<(f64, f64)>,
+    /// Filter or attribute problems (an unknown attribute …): shown, not fatal.
+    pub problems: Vec<String>,
+}
+
+/// Step 1. Fails only if the module cannot draw the data set (a torus view of a plane, a fat
+/// tree without a fabric, a bad projection).
+pub fn prepare(dataset: &Dataset, spec: &ViewSpec, group: &Filter) -> Result<Prepared, String> {
+    if let Some(why) = spec.module.unavailable(dataset) {
+        return Err(why.to_string());
+    }
+    check_selection(dataset, spec)?;
+    let run = &dataset.run;
+    let net = run.network();
+    let layout = match &spec.module {
+        ModuleKind::FatTree => ViewLayout::FatTree,
+        ModuleKind::Torus { kept } => ViewLayout::Torus(
+            TorusLayout::new(net, torus::Projection { kept: kept.clone() }).map_err(|e| e.to_string())?,
+        ),
+        ModuleKind::TorusFlat { down } => ViewLayout::Torus(
+            TorusLayout::new(net, torus::Projection::looking_down(net.axes.len(), *down))
+                .map_err(|e| e.to_string())?,
+        ),
+        ModuleKind::Generic2d => ViewLayout::Plane(layout_plane(net)),
+    };
+    let sides = selection_conditions(run, spec);
+    let signed = sides.len() == 2;
+    let mut problems = Vec::new();
+    let mut values = |domain: Domain, attribute: &Option<String>| -> Vec<Option<f64>> {
+        let Some(a) = attribute else { return Vec::new() };
+        let per_side: Result<Vec<Vec<Option<f64>>>, _> = sides
+            .iter()
+            .map(|side| {
+                let conditions = row_conditions(side, &spec.filter, group);
+                query::values(run, domain, &conditions, spec.rows_aggregate(), a)
+            })
+            .collect();
+        match per_side {
+            Ok(v) if v.len() == 2 => difference(&v[0], &v[1]),
+            Ok(mut v) => v.pop().unwrap_or_default(),
+            Err(e) => {
+                problems.push(format!("{domain} colour: {e}"));
+                Vec::new()
+            }
+        }
+    };
+    let node_values = values(Domain::Nodes, &spec.node_attribute);
+    let link_values = values(Domain::Links, &spec.link_attribute);
+    let mut masks = |domain: Domain| {
+        let mask = masks(run, domain, &sides[0], [&spec.filter, group]);
+        mask.unwrap_or_else(|e| {
+            problems.push(format!("{domain} filter: {e}"));
+            Vec::new()
+        })
+    };
+    let node_pass = masks(Domain::Nodes);
+    let mut link_pass = masks(Domain::Links);
+    let by_value = |f: &Filter| f.value_range.is_some() || f.hide_unused;
+    if by_value(&spec.filter) || by_value(group) {
+        let n = run.ids(Domain::Links).len();
+        link_pass.resize(n, true);
+        for (i, pass) in link_pass.iter_mut().enumerate() {
+            let v = link_values.get(i).copied().flatten();
+            *pass = *pass && spec.filter.value_passes(v) && group.value_passes(v);
+        }
+    }
+    let mut prepared = Prepared {
+        layout,
+        node_values,
+        link_values,
+        node_pass,
+        link_pass,
+        signed,
+        link_range: None,
+        node_range: None,
+        problems,
+    };
+    (prepared.link_range, prepared.node_range) = prepared.own_ranges(spec);
+    Ok(prepared)
+}
+
+/// A selection naming a region the data set does not have is an error the view shows.
+fn check_selection(dataset: &Dataset, spec: &ViewSpec) -> Result<(), String> {
+    use super::values::RegionSelection as S;
+    use crate::routing::RegionKey;
+    if spec.selection == S::Total {
+        return Ok(());
+    }
+    let regions = dataset.regions();
+    let has = |k: RegionKey| match k {
+        RegionKey::Total => true,
+        RegionKey::Region(n) => regions.iter().any(|r| r.number == n),
+    };
+    let ok = match spec.selection {
+        S::Total => true,
+        S::Region(n) | S::Cumulative(n) => has(RegionKey::Region(n)),
+        S::Diff(a, b) => has(a) && has(b),
+    };
+    if ok { Ok(()) } else { Err(format!("{} is not in this data set", spec.selection.label())) }
+}
+
+/// The rows that feed values: the selection's, and the clauses when they must all hold (under
+/// "any", clauses only mask: a row cannot fail one clause and still count for another).
+fn row_conditions(side: &[Condition], own: &Filter, group: &Filter) -> Vec<Condition> {
+    let mut all = side.to_vec();
+    for filter in [own, group] {
+        if filter.combine == super::filter::Combine::All {
+            all.extend(filter.clauses.iter().cloned());
+        }
+    }
+    all
+}
+
+/// Ids that pass the selection and both filters' clauses (each filter with its own and/or).
+fn masks(run: &Run, domain: Domain, side: &[Condition], filters: [&Filter; 2]) -> Result<Vec<bool>, String> {
+    let mut out: Option<Vec<bool>> = None;
+    for filter in filters {
+        if filter.clauses.is_empty() && out.is_some() {
+            continue;
+        }
+        let mask = query::mask_combined(run, domain, side, &filter.clauses, filter.combine)
+            .map_err(|e| e.to_string())?;
+        out = Some(match out {
+            None => mask,
+            Some(o) => o.into_iter().zip(mask).map(|(a, b)| a && b).collect(),
+        });
+    }
+    Ok(out.unwrap_or_default())
+}
+
+/// A − B, value by value; an id missing on one side counts 0 there.
+fn difference(a: &[Option<f64>], b: &[Option<f64>]) -> Vec<Option<f64>> {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| match (x, y) {
+            (None, None) => None,
+            _ => Some(x.unwrap_or(0.0) - y.unwrap_or(0.0)),
+        })
+        .collect()
+}
+
+/// `[0, max]`, or symmetric around 0 for signed values.
+fn range_of(values: &[Option<f64>], signed: bool) -> Option<(f64, f64)> {
+    let (lo, hi) = values_range(values)?;
+    Some(if signed {
+        let m = lo.abs().max(hi.abs());
+        (-m, m)
+    } else {
+        (lo, hi)
+    })
+}
+
+impl Prepared {
+    /// The view's own ranges: over every value (fat tree), the passing ones (plane), or the
+    /// merged cells and links (torus).
+    fn own_ranges(&self, spec: &ViewSpec) -> Ranges {
+        let passing = |v: &[Option<f64>], p: &[bool]| -> Vec<Option<f64>> {
+            v.iter().enumerate().map(|(i, x)| x.filter(|_| p.get(i).copied().unwrap_or(true))).collect()
+        };
+        match &self.layout {
+            ViewLayout::FatTree => {
+                (range_of(&self.link_values, self.signed), range_of(&self.node_values, self.signed))
+            }
+            ViewLayout::Torus(layout) => {
+                let style = NetworkStyle { aggregate: spec.merge, ..Default::default() };
+                let merged = TorusValues::compute(layout, &self.input(&Lit::default()), &style);
+                (range_of(&merged.links, self.signed), range_of(&merged.cells, self.signed))
+            }
+            ViewLayout::Plane(_) => (
+                range_of(&passing(&self.link_values, &self.link_pass), self.signed),
+                range_of(&passing(&self.node_values, &self.node_pass), self.signed),
+            ),
+        }
+    }
+
+    /// The network scene input, with a highlight.
+    pub fn input<'a>(&'a self, lit: &'a Lit) -> NetworkInput<'a> {
+        NetworkInput {
+            node_values: &self.node_values,
+            link_values: &self.link_values,
+            node_pass: &self.node_pass,
+            link_pass: &self.link_pass,
+            node_lit: &lit.nodes,
+            link_lit: &lit.links,
+        }
+    }
+
+    /// Whether a torus projection merges several links into one drawn link.
+    pub fn merges(&self) -> bool {
+        matches!(&self.layout, ViewLayout::Torus(l) if l.links.iter().any(|m| m.members.len() > 1))
+    }
+
+    /// Step 2: the scene, coloured within `ranges` (`None`: the view's own). `aspect` is the
+    /// plot's width over its height; `orbit` turns a 3D torus.
+    pub fn scene(
+        &self,
+        dataset: &Dataset,
+        spec: &ViewSpec,
+        ranges: Ranges,
+        lit: &Lit,
+        orbit: &Orbit,
+        aspect: f32,
+    ) -> Scene {
+        let map = |m: super::colour::ColourMap| {
+            if self.signed && !m.is_diverging() { spec.diverging_map } else { m }
+        };
+        let title = if spec.title.is_empty() { spec.default_title(dataset) } else { spec.title.clone() };
+        let merges = self.merges();
+        let style = NetworkStyle {
+            title,
+            link_map: map(spec.link_map),
+            node_map: map(spec.node_map),
+            scale: spec.scale,
+            link_range: ranges.0.or(self.link_range),
+            node_range: ranges.1.or(self.node_range),
+            link_caption: spec.caption(spec.link_attribute.as_deref(), merges),
+            node_caption: spec.caption(spec.node_attribute.as_deref(), merges),
+            aggregate: spec.merge,
+        };
+        let input = self.input(lit);
+        match &self.layout {
+            ViewLayout::FatTree => match &dataset.fabric {
+                Some(fabric) => {
+                    let options = SceneOptions::from_style(&style, spec.node_attribute.is_some());
+                    build_fat_tree_scene(&FatTreeInput::new(fabric, &input, lit.none), &options)
+                }
+                None => Scene::default(),
+            },
+            ViewLayout::Torus(layout) => {
+                let values = TorusValues::compute(layout, &input, &style);
+                let flat = matches!(spec.module, ModuleKind::TorusFlat { .. }) || layout.projection.kept.len() < 3;
+                let orbit = if flat { Orbit::IDENTITY } else { *orbit };
+                build_torus_scene(layout, &values, &style, &orbit, aspect)
+            }
+            ViewLayout::Plane(layout) => build_plane_scene(dataset.run.network(), layout, &input, &style, aspect),
+        }
+    }
+}
+
+/// Prepares and draws one view on its own ranges: what `shoal render` and the tests call.
+pub fn scene_for(
+    dataset: &Dataset,
+    spec: &ViewSpec,
+    group: &Filter,
+    highlight: &super::highlight::Highlight,
+    aspect: f32,
+) -> Result<Scene, String> {
+    let prepared = prepare(dataset, spec, group)?;
+    let lit = super::highlight::project(dataset, highlight);
+    Ok(prepared.scene(dataset, spec, (None, None), &lit, &Orbit::default(), aspect))
+}
+
+#[cfg(test)]
+#[path = "prepare_tests.rs"]
+mod tests;
