@@ -53,7 +53,7 @@ fn main() -> ExitCode {
         Some(Command::Render(a)) => cli::render::run(&a),
         Some(Command::Query(a)) => cli::query::run(&a),
         #[cfg(feature = "gui")]
-        None if !args.paths.is_empty() => shoal::gui::run_app::run_paths(args.paths),
+        None if !args.paths.is_empty() => shoal::gui::open::run_paths(args.paths),
         #[cfg(feature = "gui")]
         None => shoal::gui::run_sample(),
         #[cfg(not(feature = "gui"))]

@@ -5,8 +5,8 @@ use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use crate::load::{LoadRequest, Progress, load_dataset};
 use crate::scene::dataset::Dataset;
-use crate::scene::load::{LoadRequest, Progress, load_dataset};
 
 /// Why the load was started: a new file, or a watched file that changed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

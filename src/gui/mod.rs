@@ -3,27 +3,25 @@
 //! the views.
 
 pub mod loader;
+pub mod open;
 pub mod recent;
-pub mod run_app;
 pub mod setup;
 pub mod watch;
 
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::sync::mpsc::{Receiver, channel};
 
 use egui::{Key, KeyboardShortcut, Modifiers, Ui};
 
+use crate::load::{LoadRequest, sample_request};
 use crate::model::Warning;
-use crate::modules::fat_tree::FatTree;
 use crate::modules::filter::FilterPanelState;
 use crate::modules::highlight::HighlightPanelState;
 use crate::modules::plots::PlotCache;
 use crate::modules::regions::RegionsPanelState;
 use crate::modules::tables::{CrossingCache, DiffCache};
-use crate::modules::{Command, ViewContext, ViewModule, Workspace};
+use crate::modules::{Command, ViewContext, Workspace, module_for};
 use crate::scene::dataset::Dataset;
-use crate::scene::load::{LoadRequest, sample_request};
 use loader::{Loader, Reason};
 pub use setup::Setup;
 
@@ -35,6 +33,21 @@ pub enum Tab {
     Highlight,
     Linking,
     Plots,
+}
+
+impl Tab {
+    pub const ALL: [(Tab, &'static str); 5] = [
+        (Tab::Regions, "Regions"),
+        (Tab::Filter, "Filter"),
+        (Tab::Highlight, "Highlight"),
+        (Tab::Linking, "Linking"),
+        (Tab::Plots, "Plots"),
+    ];
+
+    /// `linking`, `Plots` …: a tab by its name, any case.
+    pub fn named(name: &str) -> Option<Tab> {
+        Tab::ALL.into_iter().find(|(_, n)| n.eq_ignore_ascii_case(name.trim())).map(|(t, _)| t)
+    }
 }
 
 /// What a file dialog (run on its own thread) came back with.
@@ -67,9 +80,6 @@ pub struct ShoalApp {
     pub status: String,
     /// A view set-up to apply once data arrives (`SHOAL_VIEW`, for scripted screenshots).
     pub pending: Vec<Setup>,
-    /// An open run (torus / generic-2D views); while set, it takes the panels and views.
-    pub run: Option<crate::modules::run_views::RunWorkspace>,
-    pub run_panels: crate::modules::run_panels::RunPanelState,
 }
 
 const SHORTCUT_OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
@@ -96,15 +106,13 @@ impl ShoalApp {
             dialogs: channel(),
             status: String::new(),
             pending: Vec::new(),
-            run: None,
-            run_panels: Default::default(),
         }
     }
 
     /// An app showing a data set already in memory (tests, benchmarks).
     pub fn with_dataset(dataset: Dataset) -> ShoalApp {
         let mut app = ShoalApp::empty();
-        app.install(dataset, None);
+        app.show(dataset);
         app
     }
 
@@ -114,7 +122,9 @@ impl ShoalApp {
         if let Some(render_state) = cc.wgpu_render_state.as_ref() {
             crate::modules::gpu_links::install(render_state, &cc.egui_ctx);
         }
-        app.pending = std::env::var("SHOAL_VIEW").map(|v| Setup::parse_list(&v)).unwrap_or_default();
+        for var in ["SHOAL_VIEW", "SHOAL_RUN_VIEW"] {
+            app.pending.extend(std::env::var(var).map(|v| Setup::parse_list(&v)).unwrap_or_default());
+        }
         if let Some(storage) = cc.storage
             && let Some(text) = storage.get_string(recent::KEY)
         {
@@ -132,31 +142,28 @@ impl ShoalApp {
         self.loader.start(request, Reason::Open, ctx);
     }
 
-    /// Shows a freshly loaded data set (views keep their settings).
-    fn install(&mut self, dataset: Dataset, request: Option<LoadRequest>) {
-        self.run = None;
+    /// Shows a data set (a reload of the same kind keeps the views' settings) and applies any
+    /// scripted set-up waiting for data.
+    pub fn show(&mut self, dataset: Dataset) {
         self.warnings = dataset.warnings.clone();
-        self.status = format!(
-            "{}: {} rails, {} hosts, {} warnings",
-            dataset.name,
-            dataset.cluster.rails.len(),
-            dataset.cluster.hosts.len(),
-            self.warnings.len()
-        );
-        let regions = dataset.regions();
-        if self.regions_state.a.is_none() {
-            self.regions_state.a = regions.first().map(|r| r.number);
-            self.regions_state.b = regions.get(1).or(regions.first()).map(|r| r.number);
+        if let Some(f) = &dataset.fabric {
+            self.status = format!(
+                "{}: {} rails, {} hosts, {} warnings",
+                dataset.name,
+                f.cluster.rails.len(),
+                f.cluster.hosts.len(),
+                self.warnings.len()
+            );
         }
-        self.ws.dataset = Some(Arc::new(dataset));
-        self.ws.generation += 1;
-        self.current = request;
+        self.regions_state.seed(&dataset);
+        self.ws.install(dataset);
         for setup in std::mem::take(&mut self.pending) {
-            self.tab = match setup {
-                Setup::Threshold(_) => Tab::Filter,
+            self.tab = match &setup {
+                Setup::Threshold(_) | Setup::Where(_) => Tab::Filter,
                 Setup::Compare(..) | Setup::Diff(..) => Tab::Regions,
                 Setup::Highlight(_) => Tab::Highlight,
-                Setup::Log => self.tab,
+                Setup::Tab(name) => Tab::named(name).unwrap_or(self.tab),
+                _ => self.tab,
             };
             setup.apply(&mut self.ws);
         }
@@ -178,7 +185,8 @@ impl ShoalApp {
                         }
                     };
                 }
-                self.install(dataset, Some(loaded.request));
+                self.current = Some(loaded.request);
+                self.show(dataset);
             }
             Err(e) => {
                 let what = match loaded.reason {
@@ -244,9 +252,6 @@ impl ShoalApp {
 
     /// Writes the focused view as it is on screen (its size, camera and legend) at 2× pixels.
     pub fn export_focused(&mut self, path: &std::path::Path) -> Result<(), String> {
-        if let Some(ws) = &self.run {
-            return run_app::export_focused(ws, path);
-        }
         let view = self.ws.focused().ok_or("no view")?;
         let scene = view.state.scene.as_ref().ok_or("nothing drawn yet")?;
         let size = view.state.size;
@@ -279,7 +284,7 @@ impl ShoalApp {
                     }
                     None => self.errors.push("open rails before a profile".into()),
                 },
-                Dialog::Run(p) => run_app::open_run(self, &p),
+                Dialog::Run(p) => open::open_run(self, &p),
                 Dialog::Export(p) => match self.export_focused(&p) {
                     Ok(()) => self.status = format!("exported {}", p.display()),
                     Err(e) => self.errors.push(format!("export failed: {e}")),
@@ -294,8 +299,8 @@ impl ShoalApp {
                 .filter(|p| !p.as_os_str().is_empty())
                 .collect()
         });
-        if let Some(run) = dropped.iter().find(|p| run_app::is_run_path(p)) {
-            run_app::open_run(self, run);
+        if let Some(run) = dropped.iter().find(|p| open::is_run_path(p)) {
+            open::open_run(self, run);
         } else if !dropped.is_empty() {
             match recent::request_from_paths(&dropped, self.current.as_ref()) {
                 Some(r) => self.open(r, ctx),
@@ -322,7 +327,7 @@ impl ShoalApp {
                     self.profile_dialog(ui.ctx());
                 }
                 if ui.button("Open run (Boxfish meta / CSV pair)…").clicked() {
-                    run_app::open_dialog(self, ui.ctx());
+                    open::open_dialog(self, ui.ctx());
                 }
                 if ui.button("Open the bundled sample").clicked() {
                     self.open(sample_request(), ui.ctx());
@@ -350,13 +355,7 @@ impl ShoalApp {
                     }
                 }
             });
-            for (tab, name) in [
-                (Tab::Regions, "Regions"),
-                (Tab::Filter, "Filter"),
-                (Tab::Highlight, "Highlight"),
-                (Tab::Linking, "Linking"),
-                (Tab::Plots, "Plots"),
-            ] {
+            for (tab, name) in Tab::ALL {
                 ui.selectable_value(&mut self.tab, tab, name);
             }
             ui.separator();
@@ -368,6 +367,7 @@ impl ShoalApp {
     }
 
     fn side_panel(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
+        self.ws.group_ranges();
         let Some(d) = self.ws.dataset.clone() else {
             ui.label("open rail directories (File -> Open, Ctrl+O, or drop them here)");
             return;
@@ -386,35 +386,33 @@ impl ShoalApp {
             Tab::Regions => crate::modules::regions::panel(ui, &mut self.regions_state, &mut self.ws),
             Tab::Filter => {
                 let Some(view) = self.ws.views.get_mut(focus) else { return };
-                crate::modules::filter::panel(
-                    ui,
-                    &mut self.filter_state,
-                    &mut view.spec.filter,
-                    view.state.values.as_ref(),
-                );
-                ui.separator();
-                crate::modules::filter::view_options(ui, &mut view.spec);
+                crate::modules::filter::panel(ui, &mut self.filter_state, view, &d);
             }
             Tab::Highlight => {
-                let Some(view) = self.ws.views.get(focus) else { return };
-                let Some(group) = self.ws.group(view.group) else { return };
+                let Some(group_id) = self.ws.views.get(focus).map(|v| v.group) else { return };
+                let lit = self.ws.lit(group_id);
+                let (Some(view), Some(group)) = (self.ws.views.get(focus), self.ws.group(group_id)) else {
+                    return;
+                };
                 crate::modules::highlight::panel(ui, &mut self.highlight_state, &d, group, commands);
                 ui.separator();
-                match view.selected_end {
-                    Some(end) => crate::modules::tables::crossings_ui(
+                crate::modules::highlight::linked_tables(ui, &d, view, &lit);
+                ui.separator();
+                match view.selected_link {
+                    Some(link) => crate::modules::tables::crossings_ui(
                         ui,
                         &mut self.crossings,
                         &d,
                         generation,
                         view.spec.selection,
-                        end,
+                        link,
                     ),
                     None => {
                         ui.small("click a link end to list the pairs whose bytes cross it");
                     }
                 }
             }
-            Tab::Linking => crate::modules::linking::panel(ui, &mut self.ws),
+            Tab::Linking => crate::modules::linking::panel(ui, &mut self.ws, &mut self.filter_state),
             Tab::Plots => {
                 let Some(view) = self.ws.views.get(focus) else { return };
                 crate::modules::plots::panel(ui, &mut self.plots, &d, generation, view.spec.selection);
@@ -431,59 +429,68 @@ impl ShoalApp {
         };
         let ranges = self.ws.group_ranges();
         let n = self.ws.views.len();
-        let diff = self.ws.views.iter().find(|v| v.spec.selection.is_diff()).map(|v| v.spec.selection);
-        if let Some(selection) = diff {
+        if let Some(view) = self.ws.views.iter().find(|v| v.spec.selection.is_diff()) {
             egui::Panel::right("diff table").default_size(360.0).show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| {
-                    crate::modules::tables::diff_ui(
-                        ui,
-                        &mut self.diff_table,
-                        &d,
-                        self.ws.generation,
-                        selection,
-                    )
+                    crate::modules::tables::diff_ui(ui, &mut self.diff_table, &d, self.ws.generation, view)
                 });
             });
         }
         let rect = ui.available_rect_before_wrap();
         let width = rect.width() / n.max(1) as f32;
-        let ws = &mut self.ws;
         for i in 0..n {
             let r = egui::Rect::from_min_size(
                 rect.min + egui::vec2(i as f32 * width, 0.0),
                 egui::vec2(width, rect.height()),
             );
             let mut child = ui.new_child(egui::UiBuilder::new().max_rect(r.shrink(2.0)).id_salt(("view", i)));
-            let (group_id, shared) = {
-                let v = &ws.views[i];
-                (v.group, ws.group(v.group).and_then(|g| g.shared_camera))
-            };
-            let Some(group) = ws.groups.iter().find(|g| g.id == group_id).cloned() else { continue };
-            let agreed = ranges.iter().find(|g| g.group == group_id);
-            let (link_range, node_range) = (agreed.and_then(|g| g.links), agreed.and_then(|g| g.nodes));
-            let view = &mut ws.views[i];
-            let ctx = ViewContext {
-                dataset: &d,
-                generation: ws.generation,
-                view: i,
-                spec: &view.spec,
-                group: &group,
-                link_range,
-                node_range,
-                selected_end: view.selected_end,
-            };
-            let mut camera = shared.unwrap_or(view.camera);
-            FatTree.ui(&ctx, &mut view.state, &mut camera, &mut child, commands);
-            if child.response().contains_pointer() || child.ui_contains_pointer() {
-                ws.focus = i;
+            self.view_ui(i, &d, &ranges, &mut child, commands);
+        }
+    }
+
+    /// One view, drawn by its module with its group's ranges, highlight, camera and orbit.
+    fn view_ui(
+        &mut self,
+        i: usize,
+        d: &Dataset,
+        ranges: &[(crate::scene::linking::GroupId, crate::scene::prepare::Ranges)],
+        ui: &mut Ui,
+        commands: &mut Vec<Command>,
+    ) {
+        let ws = &mut self.ws;
+        let group_id = ws.views[i].group;
+        let lit = ws.lit(group_id);
+        let Some(group) = ws.group(group_id).cloned() else { return };
+        let agreed = ranges.iter().find(|g| g.0 == group_id).map(|g| g.1).unwrap_or_default();
+        let view = &mut ws.views[i];
+        if let Some(orbit) = group.shared_orbit {
+            view.state.orbit = orbit;
+        }
+        let mut camera = group.shared_camera.unwrap_or(view.camera);
+        let ctx = ViewContext {
+            dataset: d,
+            generation: ws.generation,
+            view: i,
+            spec: &view.spec,
+            group: &group,
+            lit: &lit,
+            link_range: agreed.0,
+            node_range: agreed.1,
+        };
+        module_for(&view.spec.module).ui(&ctx, &mut view.state, &mut camera, ui, commands);
+        if ui.response().contains_pointer() || ui.ui_contains_pointer() {
+            ws.focus = i;
+        }
+        let orbit = view.state.orbit;
+        if group.shared_camera.is_none() {
+            view.camera = camera;
+        }
+        if let Some(g) = ws.group_mut(group_id) {
+            if g.shared_camera.is_some() {
+                g.shared_camera = Some(camera);
             }
-            match shared {
-                Some(_) => {
-                    if let Some(g) = ws.group_mut(group_id) {
-                        g.shared_camera = Some(camera);
-                    }
-                }
-                None => ws.views[i].camera = camera,
+            if g.shared_orbit.is_some() {
+                g.shared_orbit = Some(orbit);
             }
         }
     }
@@ -547,10 +554,6 @@ impl eframe::App for ShoalApp {
                 });
                 self.warnings_panel(ui);
             });
-        }
-        if self.run.is_some() {
-            run_app::panels(self, ui);
-            return;
         }
         egui::Panel::left("panels").default_size(330.0).show(ui, |ui| self.side_panel(ui, &mut commands));
         egui::CentralPanel::default().show(ui, |ui| self.views(ui, &mut commands));

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use crate::scene::load::LoadRequest;
+use crate::load::LoadRequest;
 
 pub const KEY: &str = "shoal.recent";
 pub const KEEP: usize = 8;

@@ -8,7 +8,7 @@ use std::time::Duration;
 use notify_debouncer_full::notify::{RecommendedWatcher, RecursiveMode};
 use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, new_debouncer};
 
-use crate::scene::load::LoadRequest;
+use crate::load::LoadRequest;
 
 pub const DEBOUNCE: Duration = Duration::from_millis(600);
 

@@ -1,37 +1,85 @@
-//! The filter panel: clauses with and/or, the hot-link threshold (absolute or percent of the
-//! maximum), a link-load histogram whose brush sets the byte range, and "hide unused links".
-//! The threshold and the brush both write `Filter::bytes_range`.
+//! The filter panel, the same for every module: clauses `ATTR REL VALUE` on any attribute the
+//! data set offers (combined with and/or; a node clause reaches links through the projection),
+//! the hot-link threshold (absolute or percent of the maximum), a histogram of the view's link
+//! values whose brush sets the range, and "hide unused links". The threshold and the brush both
+//! write `Filter::value_range`, a range on the coloured value. Then the view's options.
 
 use egui::{ComboBox, Ui};
 use egui_plot::{Bar, BarChart, Plot, Span};
 
-use crate::scene::filter::{Attribute, Clause, Combine, Filter, Relation};
-use crate::scene::values::LinkValues;
+use crate::model::Domain;
+use crate::scene::dataset::Dataset;
+use crate::scene::filter::{Clause, Combine, Filter, Relation};
+use crate::scene::network::format_number;
+use crate::scene::query;
 use crate::units::format_bytes_f64;
+
+use super::View;
 
 /// Panel state that survives frames.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct FilterPanelState {
     pub percent: bool,
     brush_start: Option<f64>,
+    /// A clause being typed, and why the last one did not parse.
+    pub typed: String,
+    pub error: Option<String>,
 }
 
-/// The clause editor: one row per clause, and add / remove buttons.
-pub fn clauses_ui(ui: &mut Ui, id: &str, filter: &mut Filter) {
+/// How a link value reads: bytes with units for a fabric's `bytes`, plain numbers otherwise.
+pub fn value_text(attribute: Option<&str>, v: f64) -> String {
+    if attribute == Some("bytes") { format_bytes_f64(v) } else { format_number(v) }
+}
+
+/// Every attribute a clause can name: the links' own, then the nodes' and ranks' (qualified
+/// where a link attribute has the same name).
+fn clause_attributes(d: &Dataset) -> Vec<String> {
+    let mut out: Vec<String> = query::attributes(&d.run, Domain::Links).into_iter().map(|a| a.name).collect();
+    for domain in [Domain::Nodes, Domain::Ranks] {
+        for a in query::attributes(&d.run, domain) {
+            let name = if out.contains(&a.name) { format!("{domain}.{}", a.name) } else { a.name };
+            if !out.contains(&name) {
+                out.push(name);
+            }
+        }
+    }
+    out
+}
+
+/// A clause the "+ clause" button adds: hot links of a fabric, a value above 0 otherwise.
+fn new_clause(d: &Dataset, attribute: Option<&str>) -> Clause {
+    let (attribute, value) = match (d.fabric.is_some(), attribute) {
+        (true, _) => ("bytes".to_string(), "1 MiB".to_string()),
+        (false, Some(a)) => (a.to_string(), "0".to_string()),
+        (false, None) => (clause_attributes(d).first().cloned().unwrap_or_default(), "0".to_string()),
+    };
+    Clause { attribute, relation: Relation::Ge, value }
+}
+
+/// The clause editor: and/or, one row per clause, a line to type one, and add / remove.
+pub fn clauses_ui(
+    ui: &mut Ui,
+    id: &str,
+    filter: &mut Filter,
+    d: &Dataset,
+    link_attribute: Option<&str>,
+    state: &mut FilterPanelState,
+) {
     ui.horizontal(|ui| {
         ui.label("match");
         ui.radio_value(&mut filter.combine, Combine::All, "all (and)");
         ui.radio_value(&mut filter.combine, Combine::Any, "any (or)");
     });
+    let attributes = clause_attributes(d);
     let mut remove = None;
     for (i, clause) in filter.clauses.iter_mut().enumerate() {
         ui.horizontal(|ui| {
             ComboBox::from_id_salt((id, "attr", i))
-                .width(90.0)
-                .selected_text(clause.attribute.name())
+                .width(110.0)
+                .selected_text(clause.attribute.clone())
                 .show_ui(ui, |ui| {
-                    for a in Attribute::ALL {
-                        ui.selectable_value(&mut clause.attribute, a, a.name());
+                    for a in &attributes {
+                        ui.selectable_value(&mut clause.attribute, a.clone(), a);
                     }
                 })
                 .response
@@ -46,11 +94,7 @@ pub fn clauses_ui(ui: &mut Ui, id: &str, filter: &mut Filter) {
                 })
                 .response
                 .widget_info(|| egui::WidgetInfo::labeled(egui::Role::ComboBox, true, "clause relation"));
-            ui.add(
-                egui::TextEdit::singleline(&mut clause.value)
-                    .desired_width(80.0)
-                    .hint_text(hint(clause.attribute)),
-            );
+            ui.add(egui::TextEdit::singleline(&mut clause.value).desired_width(80.0));
             if ui.small_button("x").on_hover_text("remove this clause").clicked() {
                 remove = Some(i);
             }
@@ -59,34 +103,48 @@ pub fn clauses_ui(ui: &mut Ui, id: &str, filter: &mut Filter) {
     if let Some(i) = remove {
         filter.clauses.remove(i);
     }
-    if ui.button("+ clause").clicked() {
-        filter.clauses.push(Clause {
-            attribute: Attribute::Bytes,
-            relation: Relation::Ge,
-            value: "1 MiB".into(),
-        });
+    ui.horizontal(|ui| {
+        let edit = ui.add(
+            egui::TextEdit::singleline(&mut state.typed)
+                .id_salt((id, "typed"))
+                .hint_text("level = 2, name = L1-*")
+                .desired_width(150.0),
+        );
+        let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+        if ui.button("+ clause").clicked() || enter {
+            if state.typed.trim().is_empty() {
+                filter.clauses.push(new_clause(d, link_attribute));
+            } else {
+                match Clause::parse(&state.typed) {
+                    Ok(c) => {
+                        filter.clauses.push(c);
+                        state.typed.clear();
+                        state.error = None;
+                    }
+                    Err(e) => state.error = Some(e.to_string()),
+                }
+            }
+        }
+    });
+    if let Some(e) = &state.error {
+        ui.colored_label(ui.visuals().error_fg_color, e);
     }
 }
 
-fn hint(a: Attribute) -> &'static str {
-    match a {
-        Attribute::Bytes => "2 MiB",
-        Attribute::Rail | Attribute::NodeRail => "0",
-        Attribute::Level | Attribute::NodeLevel => "2",
-        Attribute::Direction => "up / down",
-        Attribute::NodeName => "L1-*",
-        Attribute::NodeKind => "switch / ca",
-    }
-}
-
-/// The threshold slider: writes `bytes_range = (threshold, ∞)`; 0 clears it.
-pub fn threshold_ui(ui: &mut Ui, state: &mut FilterPanelState, filter: &mut Filter, max: f64) {
+/// The threshold slider: writes `value_range = (threshold, ∞)`; 0 clears it.
+pub fn threshold_ui(
+    ui: &mut Ui,
+    state: &mut FilterPanelState,
+    filter: &mut Filter,
+    max: f64,
+    unit: Option<&str>,
+) {
     ui.horizontal(|ui| {
         ui.label("hot-link threshold");
         ui.radio_value(&mut state.percent, false, "bytes");
         ui.radio_value(&mut state.percent, true, "% of max");
     });
-    let current = filter.bytes_range.map_or(0.0, |(lo, _)| lo);
+    let current = filter.value_range.map_or(0.0, |(lo, _)| lo);
     let changed = if state.percent {
         let mut pct = if max > 0.0 { 100.0 * current / max } else { 0.0 };
         let r = ui.add(egui::Slider::new(&mut pct, 0.0..=100.0).suffix(" %").text("threshold"));
@@ -96,19 +154,30 @@ pub fn threshold_ui(ui: &mut Ui, state: &mut FilterPanelState, filter: &mut Filt
         let r = ui.add(
             egui::Slider::new(&mut bytes, 0.0..=max.max(1.0))
                 .logarithmic(true)
-                .custom_formatter(|v, _| format_bytes_f64(v))
+                .custom_formatter(|v, _| value_text(unit, v))
                 .text("threshold"),
         );
         r.changed().then_some(bytes)
     };
     if let Some(v) = changed {
-        filter.bytes_range = if v > 0.0 { Some((v, f64::INFINITY)) } else { None };
+        filter.value_range = if v > 0.0 { Some((v, f64::INFINITY)) } else { None };
     }
 }
 
-/// The histogram of link-end loads (40 bins); dragging across it sets the byte range.
-pub fn histogram_ui(ui: &mut Ui, state: &mut FilterPanelState, filter: &mut Filter, values: &LinkValues) {
-    let max = values.max_abs();
+/// The largest magnitude of some values.
+fn max_abs(values: &[Option<f64>]) -> f64 {
+    values.iter().flatten().fold(0.0f64, |m, v| m.max(v.abs()))
+}
+
+/// The histogram of the view's link values (40 bins); dragging across it sets the range.
+pub fn histogram_ui(
+    ui: &mut Ui,
+    state: &mut FilterPanelState,
+    filter: &mut Filter,
+    values: &[Option<f64>],
+    unit: Option<&str>,
+) {
+    let max = max_abs(values);
     if max <= 0.0 {
         ui.label("no traffic in this selection");
         return;
@@ -116,7 +185,7 @@ pub fn histogram_ui(ui: &mut Ui, state: &mut FilterPanelState, filter: &mut Filt
     const BINS: usize = 40;
     let width = max / BINS as f64;
     let mut counts = [0u32; BINS];
-    for &v in values.rails.iter().flatten() {
+    for &v in values.iter().flatten() {
         let b = ((v.abs() / width) as usize).min(BINS - 1);
         counts[b] += 1;
     }
@@ -125,7 +194,7 @@ pub fn histogram_ui(ui: &mut Ui, state: &mut FilterPanelState, filter: &mut Filt
         .enumerate()
         .map(|(i, &c)| Bar::new((i as f64 + 0.5) * width, f64::from(c).ln_1p()).width(width * 0.95))
         .collect();
-    let range = filter.bytes_range;
+    let range = filter.value_range;
     let response = Plot::new("load histogram")
         .height(110.0)
         .allow_drag(false)
@@ -134,7 +203,7 @@ pub fn histogram_ui(ui: &mut Ui, state: &mut FilterPanelState, filter: &mut Filt
         .allow_boxed_zoom(false)
         .allow_double_click_reset(false)
         .show_grid(false)
-        .x_axis_formatter(|m, _| format_bytes_f64(m.value))
+        .x_axis_formatter(|m, _| value_text(unit, m.value))
         .y_axis_formatter(|m, _| format!("{:.0}", m.value.exp_m1()))
         .show(ui, |plot| {
             plot.bar_chart(BarChart::new("link ends", bars).color(egui::Color32::from_rgb(200, 120, 60)));
@@ -153,64 +222,53 @@ pub fn histogram_ui(ui: &mut Ui, state: &mut FilterPanelState, filter: &mut Filt
         && let (Some(start), Some(p)) = (state.brush_start, r.interact_pointer_pos())
     {
         let x = x_at(p);
-        filter.bytes_range = Some((start.min(x), start.max(x)));
+        filter.value_range = Some((start.min(x), start.max(x)));
     }
     if r.drag_stopped() {
         state.brush_start = None;
     }
     if r.double_clicked() {
-        filter.bytes_range = None;
+        filter.value_range = None;
     }
     ui.small("drag across the histogram to keep a range of loads (y: log count); double-click clears");
 }
 
-/// The whole panel for one view's filter.
-pub fn panel(ui: &mut Ui, state: &mut FilterPanelState, filter: &mut Filter, values: Option<&LinkValues>) {
-    let max = values.map_or(0.0, LinkValues::max_abs);
-    threshold_ui(ui, state, filter, max);
-    if let Some(values) = values {
-        histogram_ui(ui, state, filter, values);
+/// The whole panel for one view: its filter, then its options.
+pub fn panel(ui: &mut Ui, state: &mut FilterPanelState, view: &mut View, d: &Dataset) {
+    let unit = view.spec.link_attribute.clone();
+    let unit = unit.as_deref();
+    let prepared = view.state.prepared.as_ref().and_then(|p| p.as_ref().ok());
+    let values: &[Option<f64>] = prepared.map_or(&[], |p| p.link_values.as_slice());
+    let filter = &mut view.spec.filter;
+    threshold_ui(ui, state, filter, max_abs(values), unit);
+    if !values.is_empty() {
+        histogram_ui(ui, state, filter, values, unit);
     }
-    if let Some((lo, hi)) = filter.bytes_range {
-        let hi = if hi.is_finite() { format_bytes_f64(hi) } else { "∞".into() };
-        ui.label(format!("showing link ends with {} … {hi}", format_bytes_f64(lo)));
+    if let Some((lo, hi)) = filter.value_range {
+        let hi = if hi.is_finite() { value_text(unit, hi) } else { "∞".into() };
+        ui.label(format!("showing links with {} … {hi}", value_text(unit, lo)));
     }
     ui.checkbox(&mut filter.hide_unused, "hide unused links");
     ui.separator();
-    clauses_ui(ui, "view", filter);
+    clauses_ui(ui, "view", filter, d, unit, state);
     if ui.button("clear filter").clicked() {
         *filter = Filter::default();
     }
-}
-
-/// Colour map, scale and node colouring of one view.
-pub fn view_options(ui: &mut Ui, spec: &mut crate::scene::view::ViewSpec) {
-    use crate::scene::colour::{ColourMap, ScaleKind};
-    use crate::scene::values::NodeAttribute;
-    let o = &mut spec.options;
-    egui::ComboBox::from_label("colour map").selected_text(o.link_map.name()).show_ui(ui, |ui| {
-        for m in ColourMap::ALL.into_iter().filter(|m| !m.is_diverging()) {
-            if ui.selectable_value(&mut o.link_map, m, m.name()).changed() {
-                o.node_map = m;
-            }
+    match &view.state.prepared {
+        Some(Err(e)) => {
+            ui.colored_label(ui.visuals().error_fg_color, e);
         }
-    });
-    egui::ComboBox::from_label("diff map").selected_text(o.diverging_map.name()).show_ui(ui, |ui| {
-        for m in ColourMap::ALL.into_iter().filter(|m| m.is_diverging()) {
-            ui.selectable_value(&mut o.diverging_map, m, m.name());
-        }
-    });
-    ui.horizontal(|ui| {
-        ui.label("scale");
-        ui.radio_value(&mut o.scale, ScaleKind::Linear, "linear");
-        ui.radio_value(&mut o.scale, ScaleKind::Log, "log");
-    });
-    egui::ComboBox::from_label("nodes coloured by").selected_text(o.node_attribute.name()).show_ui(
-        ui,
-        |ui| {
-            for a in NodeAttribute::ALL {
-                ui.selectable_value(&mut o.node_attribute, a, a.name());
+        Some(Ok(p)) => {
+            for problem in &p.problems {
+                ui.colored_label(ui.visuals().warn_fg_color, problem);
             }
-        },
-    );
+            let shown = p.link_pass.iter().filter(|&&x| x).count();
+            let all = d.run.ids(Domain::Links).len();
+            let shown = if p.link_pass.is_empty() { all } else { shown };
+            ui.small(format!("{shown} of {all} links pass"));
+        }
+        None => {}
+    }
+    ui.separator();
+    super::options::view_options(ui, &mut view.spec, d);
 }

@@ -14,7 +14,7 @@ use egui_wgpu::wgpu::util::DeviceExt;
 
 use crate::layout::Position;
 use crate::scene::camera::{Camera, ScreenRect, Transform};
-use crate::scene::dataset::Dataset;
+use crate::scene::dataset::FabricData as Dataset;
 use crate::scene::draw::{glyph_sizes, plot_rect};
 use crate::scene::{Emphasis, Scene};
 

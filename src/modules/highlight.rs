@@ -1,14 +1,17 @@
-//! The highlight panel: search by host name, rank, LID or GUID; the route of a source →
-//! destination pair; the current highlight set. Highlights go to the focused view's link group,
-//! and [`crate::scene::highlight::project`] carries them into every domain.
+//! The highlight panel, the same for every module: search (a name pattern, `rank 12`,
+//! `link 40`, a LID or GUID in a fabric), the route of a source → destination pair (a fabric's
+//! forwarding tables), the current highlight set, and linked tables of what it reaches in every
+//! domain with the focused view's values. Highlights go to the focused view's link group.
 
 use egui::Ui;
 
+use crate::model::Domain;
 use crate::scene::dataset::Dataset;
-use crate::scene::highlight::{Seed, search};
+use crate::scene::highlight::{Lit, Seed, describe, search};
 use crate::scene::linking::LinkGroup;
 
-use super::Command;
+use super::filter::value_text;
+use super::{Command, View};
 
 /// Panel state that survives frames.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -19,22 +22,7 @@ pub struct HighlightPanelState {
     pub message: String,
 }
 
-/// How a seed reads in the list.
-pub fn describe(d: &Dataset, seed: Seed) -> String {
-    let host = |h: usize| d.cluster.hosts.get(h).map_or_else(|| format!("host #{h}"), |x| x.name.clone());
-    match seed {
-        Seed::Rank(r) => format!("rank {r}"),
-        Seed::Host(h) => format!("host {}", host(h)),
-        Seed::Node { rail, node } => {
-            let name =
-                d.cluster.rails.get(rail).map(|f| f.node(node).description.clone()).unwrap_or_default();
-            format!("{name} (rail {rail})")
-        }
-        Seed::LinkEnd { rail, end } => format!("link end {} on rail {rail}", end.index()),
-        Seed::Route { src, dst } => format!("route {} -> {}", host(src), host(dst)),
-    }
-}
-
+/// Search, route, and the list of seeds with remove buttons.
 pub fn panel(
     ui: &mut Ui,
     state: &mut HighlightPanelState,
@@ -45,14 +33,14 @@ pub fn panel(
     ui.horizontal(|ui| {
         let edit = ui.add(
             egui::TextEdit::singleline(&mut state.query)
-                .hint_text("host, rank 12, 0x1a, GUID")
+                .hint_text("name, rank 12, link 40, 0x1a")
                 .desired_width(150.0),
         );
         let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
         let find = ui.button("highlight").clicked() || enter;
         let add = ui.button("add").clicked();
         if find || add {
-            let seeds = search(&d.cluster, &d.rank_hosts, &state.query);
+            let seeds = search(d, &state.query);
             state.message = match seeds.len() {
                 0 => format!("nothing matches {:?}", state.query),
                 n => format!("{n} match{}", if n == 1 { "" } else { "es" }),
@@ -65,32 +53,17 @@ pub fn panel(
     if !state.message.is_empty() {
         ui.small(&state.message);
     }
-    ui.horizontal(|ui| {
-        ui.label("route");
-        ui.add(egui::TextEdit::singleline(&mut state.route_from).hint_text("from host").desired_width(70.0));
-        ui.label("->");
-        ui.add(egui::TextEdit::singleline(&mut state.route_to).hint_text("to host").desired_width(70.0));
-        if ui.button("show").clicked() {
-            let (a, b) =
-                (d.cluster.host_index(state.route_from.trim()), d.cluster.host_index(state.route_to.trim()));
-            match (a, b) {
-                (Some(src), Some(dst)) => commands.push(Command::Highlight {
-                    group: group.id,
-                    seeds: vec![Seed::Route { src, dst }],
-                    add: false,
-                }),
-                _ => state.message = "route: both ends must be host names".into(),
-            }
-        }
-    });
+    if d.fabric.is_some() {
+        route_ui(ui, state, d, group, commands);
+    }
     if group.highlight.is_empty() {
-        ui.small("nothing highlighted (click a node or a link end, or search)");
+        ui.small("nothing highlighted (click a node or a link, or search)");
         return;
     }
     ui.label(format!("highlighted in {}:", group.name));
     let mut keep = Vec::new();
     let mut removed = false;
-    for &seed in &group.highlight.seeds {
+    for &seed in group.highlight.seeds.iter().take(50) {
         ui.horizontal(|ui| {
             if ui.small_button("x").clicked() {
                 removed = true;
@@ -100,10 +73,76 @@ pub fn panel(
             ui.label(describe(d, seed));
         });
     }
+    if group.highlight.seeds.len() > 50 {
+        ui.small(format!("… and {} more", group.highlight.seeds.len() - 50));
+        keep.extend(group.highlight.seeds.iter().skip(50).copied());
+    }
     if removed {
         commands.push(Command::Highlight { group: group.id, seeds: keep, add: false });
     }
     if ui.button("clear highlight (Esc)").clicked() {
         commands.push(Command::ClearSelection);
+    }
+}
+
+fn route_ui(
+    ui: &mut Ui,
+    state: &mut HighlightPanelState,
+    d: &Dataset,
+    group: &LinkGroup,
+    commands: &mut Vec<Command>,
+) {
+    ui.horizontal(|ui| {
+        ui.label("route");
+        ui.add(egui::TextEdit::singleline(&mut state.route_from).hint_text("from host").desired_width(70.0));
+        ui.label("->");
+        ui.add(egui::TextEdit::singleline(&mut state.route_to).hint_text("to host").desired_width(70.0));
+        if ui.button("show").clicked() {
+            let host = |name: &str| d.fabric.as_ref().and_then(|f| f.cluster.host_index(name.trim()));
+            match (host(&state.route_from), host(&state.route_to)) {
+                (Some(src), Some(dst)) => commands.push(Command::Highlight {
+                    group: group.id,
+                    seeds: vec![Seed::Route { src: src as i64, dst: dst as i64 }],
+                    add: false,
+                }),
+                _ => state.message = "route: both ends must be host names".into(),
+            }
+        }
+    });
+}
+
+/// What the highlight reaches in each domain, with the focused view's values for links and
+/// nodes (its colour attributes under its region and filter).
+pub fn linked_tables(ui: &mut Ui, d: &Dataset, view: &View, lit: &Lit) {
+    let prepared = view.state.prepared.as_ref().and_then(|p| p.as_ref().ok());
+    for (domain, ids) in &lit.reached {
+        let (attribute, values) = match (domain, prepared) {
+            (Domain::Links, Some(p)) => (view.spec.link_attribute.as_deref(), Some(&p.link_values)),
+            (Domain::Nodes, Some(p)) => (view.spec.node_attribute.as_deref(), Some(&p.node_values)),
+            _ => (None, None),
+        };
+        let header =
+            egui::CollapsingHeader::new(format!("{} {domain}", ids.len())).id_salt(("lit", domain.name()));
+        header.default_open(ids.len() <= 16).show(ui, |ui| {
+            egui::Grid::new(("lit table", domain.name())).striped(true).show(ui, |ui| {
+                ui.strong("id");
+                ui.strong(attribute.unwrap_or("—"));
+                ui.end_row();
+                for id in ids.iter().take(200) {
+                    let label = match domain {
+                        Domain::Nodes | Domain::Links => describe(d, Seed::Id { domain: *domain, id: *id }),
+                        _ => id.to_string(),
+                    };
+                    ui.label(label);
+                    let v = values
+                        .and_then(|v| d.run.position(*domain, *id).and_then(|p| v.get(p).copied().flatten()));
+                    ui.label(v.map_or("—".into(), |v| value_text(attribute, v)));
+                    ui.end_row();
+                }
+            });
+            if ids.len() > 200 {
+                ui.small(format!("… and {} more", ids.len() - 200));
+            }
+        });
     }
 }

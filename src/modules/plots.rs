@@ -8,8 +8,7 @@ use egui_plot::{Bar, BarChart, Legend, Line, Plot};
 
 use crate::scene::dataset::Dataset;
 use crate::scene::stats::{bytes_per_rail, ccdf_per_level, hop_histogram, imbalance};
-use crate::scene::values::RegionSelection;
-use crate::scene::view::values_for;
+use crate::scene::values::{LinkValues, RegionSelection};
 use crate::units::format_bytes_f64;
 
 /// The computed series, rebuilt when the selection or the data change.
@@ -21,12 +20,21 @@ pub struct PlotCache {
     ccdf: BTreeMap<u32, Vec<[f64; 2]>>,
 }
 
+/// The plots of a fabric's selection (they ask its rails, levels and traced flows). Every
+/// module shows them; a run has no rails or flows, so its views get the filter panel's histogram.
 pub fn panel(ui: &mut Ui, cache: &mut PlotCache, d: &Dataset, generation: u64, selection: RegionSelection) {
+    let Some(fabric) = &d.fabric else {
+        ui.small("bytes per rail, hop counts and per-level loads need fabric dumps; the filter tab shows this run's value histogram");
+        return;
+    };
     if cache.key != Some((generation, selection)) {
-        let values = values_for(d, selection).unwrap_or_default();
-        cache.per_rail = bytes_per_rail(&d.cluster, &values);
-        cache.hops = hop_histogram(&d.cluster, &d.flows_for(selection));
-        cache.ccdf = ccdf_per_level(&d.cluster, &d.layout, &values);
+        let values = match LinkValues::select(&fabric.loads, selection) {
+            Some(v) => v,
+            None => LinkValues::zeros(&fabric.cluster),
+        };
+        cache.per_rail = bytes_per_rail(&fabric.cluster, &values);
+        cache.hops = hop_histogram(&fabric.cluster, &d.flows_for(selection));
+        cache.ccdf = ccdf_per_level(&fabric.cluster, &fabric.layout, &values);
         cache.key = Some((generation, selection));
     }
     ui.label(format!(

@@ -1,14 +1,14 @@
-//! The regions panel: the profile's regions (number, name, dumptime) shown cumulatively or as
-//! per-region deltas, and the comparison set-ups: two linked views side by side, or one A − B view.
+//! The regions panel, the same for every module: the data set's regions (a fabric's profile
+//! regions with names and dump times, a run's `code_region`s) shown one at a time or
+//! cumulatively, and the comparison set-ups: two linked views side by side on one scale, or one
+//! A − B view.
 
 use egui::{ComboBox, Ui};
 
-use crate::routing::RegionKey;
-use crate::scene::dataset::Dataset;
+use crate::scene::dataset::{Dataset, RegionInfo};
 use crate::scene::values::RegionSelection;
-use crate::scene::view::ViewSpec;
 
-use super::{View, Workspace};
+use super::Workspace;
 
 /// Panel state: the regions picked for comparing.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -18,58 +18,42 @@ pub struct RegionsPanelState {
     pub cumulative: bool,
 }
 
-fn region_combo(ui: &mut Ui, id: &str, value: &mut Option<u32>, d: &Dataset) {
+impl RegionsPanelState {
+    /// Picks the first two regions of new data for A and B (unless already picked).
+    pub fn seed(&mut self, d: &Dataset) {
+        let regions = d.regions();
+        if self.a.is_none() {
+            self.a = regions.first().map(|r| r.number);
+            self.b = regions.get(1).or(regions.first()).map(|r| r.number);
+        }
+    }
+}
+
+fn region_combo(ui: &mut Ui, id: &str, value: &mut Option<u32>, regions: &[RegionInfo]) {
     let text = value.map_or("—".to_string(), |n| format!("region {n}"));
     ComboBox::from_id_salt(id).selected_text(text).show_ui(ui, |ui| {
-        for r in d.regions() {
-            ui.selectable_value(
-                value,
-                Some(r.number),
-                format!("{} {}", r.number, r.name.unwrap_or_default()),
-            );
+        for r in regions {
+            let label = format!("{} {}", r.number, r.name.clone().unwrap_or_default());
+            ui.selectable_value(value, Some(r.number), label);
         }
     });
 }
 
 /// Two views of regions A and B in one new group with a shared camera.
 pub fn compare(ws: &mut Workspace, a: u32, b: u32) {
-    let group = ws.new_group();
-    if let Some(g) = ws.group_mut(group) {
-        g.shared_camera = Some(Default::default());
-    }
-    let mut base = ws.focused().map(|v| v.spec.clone()).unwrap_or_default();
-    base.options.link_range = None;
-    let spec = |n| ViewSpec { selection: RegionSelection::Region(n), ..base.clone() };
-    ws.views = vec![View::new(spec(a), group), View::new(spec(b), group)];
-    ws.focus = 0;
+    ws.compare(a, b);
 }
 
 /// One view of A − B on a diverging map.
 pub fn diff(ws: &mut Workspace, a: u32, b: u32) {
-    let group = ws.new_group();
-    let mut spec = ws.focused().map(|v| v.spec.clone()).unwrap_or_default();
-    spec.selection = RegionSelection::Diff(RegionKey::Region(a), RegionKey::Region(b));
-    spec.options.link_range = None;
-    ws.views = vec![View::new(spec, group)];
-    ws.focus = 0;
-}
-
-/// Back to one view of the total.
-pub fn single(ws: &mut Workspace) {
-    let spec = ws
-        .focused()
-        .map(|v| ViewSpec { selection: RegionSelection::Total, ..v.spec.clone() })
-        .unwrap_or_default();
-    let group = ws.groups.first().map(|g| g.id).unwrap_or_default();
-    ws.views = vec![View::new(spec, group)];
-    ws.focus = 0;
+    ws.diff(a, b);
 }
 
 pub fn panel(ui: &mut Ui, state: &mut RegionsPanelState, ws: &mut Workspace) {
     let Some(d) = ws.dataset.clone() else { return };
     let regions = d.regions();
     if regions.is_empty() {
-        ui.small("no profile loaded: open one to see its regions");
+        ui.small("no regions: open a profile (or a run with a code_region) to see them");
         return;
     }
     ui.horizontal(|ui| {
@@ -104,24 +88,25 @@ pub fn panel(ui: &mut Ui, state: &mut RegionsPanelState, ws: &mut Workspace) {
     ui.separator();
     ui.horizontal(|ui| {
         ui.label("A");
-        region_combo(ui, "region a", &mut state.a, &d);
+        region_combo(ui, "region a", &mut state.a, &regions);
         ui.label("B");
-        region_combo(ui, "region b", &mut state.b, &d);
+        region_combo(ui, "region b", &mut state.b, &regions);
     });
     ui.horizontal(|ui| {
         let pair = state.a.zip(state.b);
         if ui.add_enabled(pair.is_some(), egui::Button::new("compare side by side")).clicked()
             && let Some((a, b)) = pair
         {
-            compare(ws, a, b);
+            ws.compare(a, b);
         }
         if ui.add_enabled(pair.is_some(), egui::Button::new("diff A − B")).clicked()
             && let Some((a, b)) = pair
         {
-            diff(ws, a, b);
+            ws.diff(a, b);
         }
         if ui.button("single view").clicked() {
-            single(ws);
+            ws.single();
         }
     });
+    ui.small("compare: two views in one group, one colour range, one highlight, one camera");
 }

@@ -2,10 +2,11 @@
 
 use egui::Ui;
 
-use crate::model::LinkEnd;
+use crate::model::{Domain, LinkEnd};
 use crate::scene::crossing::{Crossing, crossings};
 use crate::scene::dataset::Dataset;
 use crate::scene::diff::{Change, ranked_changes};
+use crate::scene::highlight::{Seed, describe};
 use crate::scene::values::RegionSelection;
 use crate::units::format_bytes_f64;
 
@@ -20,7 +21,7 @@ pub const TABLE_ROWS: usize = 50;
 
 /// Ends a link end's name: `n0001 port 1 → L1-00 port 3`.
 pub fn end_name(d: &Dataset, rail: usize, end: LinkEnd) -> String {
-    let Some(f) = d.cluster.rails.get(rail) else { return String::new() };
+    let Some(f) = d.fabric.as_ref().and_then(|f| f.cluster.rails.get(rail)) else { return String::new() };
     let Some(((s, sp), (t, tp))) = f.link_end_nodes(end) else { return String::new() };
     let name = |n| {
         let node = f.node(n);
@@ -39,11 +40,16 @@ pub fn crossings_ui(
     d: &Dataset,
     generation: u64,
     selection: RegionSelection,
-    (rail, end): (usize, LinkEnd),
+    link: usize,
 ) {
+    let Some(fabric) = &d.fabric else {
+        ui.small("the pairs crossing a link come from a fabric's forwarding tables");
+        return;
+    };
+    let Some((rail, end)) = fabric.index.link(link) else { return };
     let key = (generation, selection, rail, end);
     if cache.key != Some(key) {
-        cache.rows = crossings(&d.cluster, &d.flows_for(selection), rail, end, TABLE_ROWS);
+        cache.rows = crossings(&fabric.cluster, &d.flows_for(selection), rail, end, TABLE_ROWS);
         cache.key = Some(key);
     }
     ui.strong(format!("crossing {} (rail {rail})", end_name(d, rail, end)));
@@ -51,8 +57,9 @@ pub fn crossings_ui(
         ui.small("no traced flow crosses this link end in this selection");
         return;
     }
-    let host =
-        |h: Option<usize>| h.and_then(|h| d.cluster.hosts.get(h)).map_or("?".to_string(), |x| x.name.clone());
+    let host = |h: Option<usize>| {
+        h.and_then(|h| fabric.cluster.hosts.get(h)).map_or("?".to_string(), |x| x.name.clone())
+    };
     egui::Grid::new("crossings").striped(true).num_columns(3).show(ui, |ui| {
         ui.strong("source -> destination");
         ui.strong("ranks");
@@ -78,9 +85,15 @@ pub struct DiffCache {
     pub rows: Vec<Change>,
 }
 
-pub fn diff_ui(ui: &mut Ui, cache: &mut DiffCache, d: &Dataset, generation: u64, selection: RegionSelection) {
+/// The biggest changes of a diff view, ranked by magnitude: a fabric's link ends with A and B
+/// from its loads; a run's links from the view's A − B values.
+pub fn diff_ui(ui: &mut Ui, cache: &mut DiffCache, d: &Dataset, generation: u64, view: &super::View) {
+    let selection = view.spec.selection;
     if cache.key != Some((generation, selection)) {
-        cache.rows = ranked_changes(&d.loads, selection, TABLE_ROWS);
+        cache.rows = match &d.fabric {
+            Some(f) => ranked_changes(&f.loads, selection, TABLE_ROWS),
+            None => run_changes(view),
+        };
         cache.key = Some((generation, selection));
     }
     ui.strong(format!("biggest changes, {}", selection.label()));
@@ -88,24 +101,36 @@ pub fn diff_ui(ui: &mut Ui, cache: &mut DiffCache, d: &Dataset, generation: u64,
         ui.small("no link end changed");
         return;
     }
+    let unit = view.spec.link_attribute.as_deref();
+    let text = |v: f64| super::filter::value_text(unit, v);
     egui::Grid::new("diff table").striped(true).num_columns(5).show(ui, |ui| {
         for h in ["#", "link end", "A", "B", "A − B"] {
             ui.strong(h);
         }
         ui.end_row();
         for (i, c) in cache.rows.iter().enumerate() {
-            row(
-                ui,
-                &[
-                    format!("{}", i + 1),
-                    format!("{} (rail {})", end_name(d, c.rail, c.end), c.rail),
-                    format_bytes_f64(c.a),
-                    format_bytes_f64(c.b),
-                    format!("{}{}", if c.delta > 0.0 { "+" } else { "" }, format_bytes_f64(c.delta)),
-                ],
-            );
+            let name = match d.fabric {
+                Some(_) => format!("{} (rail {})", end_name(d, c.rail, c.end), c.rail),
+                None => describe(d, Seed::Id { domain: Domain::Links, id: c.end.index() as i64 }),
+            };
+            let (a, b) = if d.fabric.is_some() { (text(c.a), text(c.b)) } else { ("".into(), "".into()) };
+            let sign = if c.delta > 0.0 { "+" } else { "" };
+            row(ui, &[format!("{}", i + 1), name, a, b, format!("{sign}{}", text(c.delta))]);
         }
     });
+}
+
+/// A run's changes from the view's signed values (link ids in `end`, rail 0).
+fn run_changes(view: &super::View) -> Vec<Change> {
+    let Some(Ok(p)) = &view.state.prepared else { return Vec::new() };
+    let ids = p.link_values.iter().enumerate();
+    let mut rows: Vec<Change> = ids
+        .filter_map(|(i, v)| v.filter(|x| *x != 0.0).map(|delta| (i, delta)))
+        .map(|(i, delta)| Change { rail: 0, end: LinkEnd::from_index(i), a: 0.0, b: 0.0, delta })
+        .collect();
+    rows.sort_by(|x, y| y.delta.abs().total_cmp(&x.delta.abs()));
+    rows.truncate(TABLE_ROWS);
+    rows
 }
 
 fn row(ui: &mut Ui, cells: &[String]) {

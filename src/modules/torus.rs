@@ -9,34 +9,30 @@
 use egui::Ui;
 
 use crate::scene::camera::Camera;
+use crate::scene::view::ModuleKind;
 
-use super::ViewModule;
-use super::network_view::{DragMode, view_ui};
-use super::run_views::{RunCommand, RunViewContext, RunViewState};
+use super::view_ui::{DragMode, view_ui};
+use super::{Command, ViewContext, ViewModule, ViewState};
 
-/// The torus module (stateless).
+/// The torus module, 3D and flattened (stateless).
 pub struct Torus;
 
 impl ViewModule for Torus {
-    type State = RunViewState;
-    type Context<'a> = RunViewContext<'a>;
-    type Command = RunCommand;
-
     fn name(&self) -> &'static str {
         "torus"
     }
 
-    fn new_state(&self) -> RunViewState {
-        RunViewState::default()
+    fn draws(&self, kind: &ModuleKind) -> bool {
+        matches!(kind, ModuleKind::Torus { .. } | ModuleKind::TorusFlat { .. })
     }
 
     fn ui(
         &self,
-        ctx: &RunViewContext<'_>,
-        state: &mut RunViewState,
+        ctx: &ViewContext<'_>,
+        state: &mut ViewState,
         camera: &mut Camera,
         ui: &mut Ui,
-        commands: &mut Vec<RunCommand>,
+        commands: &mut Vec<Command>,
     ) {
         let mode = if ctx.spec.module.is_3d() { DragMode::Rotate } else { DragMode::Pan };
         view_ui(ctx, state, camera, ui, commands, mode);

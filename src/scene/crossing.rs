@@ -80,6 +80,9 @@ mod tests {
         let rows = crossings(&d.fabric.as_ref().unwrap().cluster, &flows, 0, end, usize::MAX);
         assert_eq!(rows.iter().map(|r| r.bytes).sum::<u64>(), bytes);
         assert!(rows.windows(2).all(|w| w[0].bytes >= w[1].bytes));
-        assert_eq!(crossings(&d.fabric.as_ref().unwrap().cluster, &flows, 0, end, 3).len(), 3.min(rows.len()));
+        assert_eq!(
+            crossings(&d.fabric.as_ref().unwrap().cluster, &flows, 0, end, 3).len(),
+            3.min(rows.len())
+        );
     }
 }

@@ -23,7 +23,9 @@ impl Prepared {
                 let index = dataset.fabric.as_ref().map(|f| &f.index);
                 index.and_then(|x| x.node_position(usize::from(rail), node)).into_iter().collect()
             }
-            (MarkOf::Node(cell), ViewLayout::Torus(l)) => l.cell_members.get(cell).cloned().unwrap_or_default(),
+            (MarkOf::Node(cell), ViewLayout::Torus(l)) => {
+                l.cell_members.get(cell).cloned().unwrap_or_default()
+            }
             (MarkOf::Node(n), _) => vec![n],
         }
     }
@@ -36,7 +38,9 @@ impl Prepared {
                 let index = dataset.fabric.as_ref().map(|f| &f.index);
                 index.and_then(|x| x.link_position(usize::from(half.rail), half.end)).into_iter().collect()
             }
-            ViewLayout::Torus(l) => l.links.get(half.end.index()).map(|m| m.members.clone()).unwrap_or_default(),
+            ViewLayout::Torus(l) => {
+                l.links.get(half.end.index()).map(|m| m.members.clone()).unwrap_or_default()
+            }
             ViewLayout::Plane(_) => vec![half.end.index()],
         }
     }

@@ -59,6 +59,8 @@ mod tests {
         assert!(rows.iter().any(|c| c.delta > 0.0));
         let back = ranked_changes(&d.fabric.as_ref().unwrap().loads, RegionSelection::Diff(r1, r2), 20);
         assert_eq!(back[0].delta, -rows[0].delta);
-        assert!(ranked_changes(&d.fabric.as_ref().unwrap().loads, RegionSelection::Diff(r1, r1), 20).is_empty());
+        assert!(
+            ranked_changes(&d.fabric.as_ref().unwrap().loads, RegionSelection::Diff(r1, r1), 20).is_empty()
+        );
     }
 }

@@ -208,4 +208,3 @@ fn bounds_of(points: impl Iterator<Item = Position>) -> Bounds {
     }
     if any { b } else { Bounds { min: Position { x: -1.0, y: -1.0 }, max: Position { x: 1.0, y: 1.0 } } }
 }
-

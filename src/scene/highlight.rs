@@ -170,7 +170,10 @@ pub fn search(dataset: &Dataset, text: &str) -> Vec<Seed> {
         .iter()
         .enumerate()
         .filter(|(_, n)| n.name.as_deref().is_some_and(|name| glob_match(&pattern, name)))
-        .map(|(i, n)| Seed::Id { domain: Domain::Nodes, id: run.ids(Domain::Nodes).get(i).copied().unwrap_or(n.id) })
+        .map(|(i, n)| Seed::Id {
+            domain: Domain::Nodes,
+            id: run.ids(Domain::Nodes).get(i).copied().unwrap_or(n.id),
+        })
         .collect()
 }
 

@@ -281,11 +281,14 @@ impl Prepared {
             },
             ViewLayout::Torus(layout) => {
                 let values = TorusValues::compute(layout, &input, &style);
-                let flat = matches!(spec.module, ModuleKind::TorusFlat { .. }) || layout.projection.kept.len() < 3;
+                let flat =
+                    matches!(spec.module, ModuleKind::TorusFlat { .. }) || layout.projection.kept.len() < 3;
                 let orbit = if flat { Orbit::IDENTITY } else { *orbit };
                 build_torus_scene(layout, &values, &style, &orbit, aspect)
             }
-            ViewLayout::Plane(layout) => build_plane_scene(dataset.run.network(), layout, &input, &style, aspect),
+            ViewLayout::Plane(layout) => {
+                build_plane_scene(dataset.run.network(), layout, &input, &style, aspect)
+            }
         }
     }
 }

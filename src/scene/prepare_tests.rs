@@ -152,7 +152,8 @@ fn a_threshold_hides_the_link_ends_below_it_and_any_keeps_either_clause() {
     assert!(!passing.is_empty());
     assert!(passing.iter().all(|&i| p.link_values[i] == Some(max)));
     let mut either = spec.clone();
-    either.filter.clauses = vec![Clause::parse("rail = 1").unwrap(), Clause::parse("direction = up").unwrap()];
+    either.filter.clauses =
+        vec![Clause::parse("rail = 1").unwrap(), Clause::parse("direction = up").unwrap()];
     either.filter.combine = crate::scene::filter::Combine::Any;
     let p = prepare(&d, &either, &Filter::default()).unwrap();
     let n = p.link_pass.len();

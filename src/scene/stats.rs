@@ -112,7 +112,10 @@ mod tests {
     #[test]
     fn hop_histogram_weighs_paths_by_bytes() {
         let d = Dataset::synthetic(4, 3, 2, 1);
-        let hist = hop_histogram(&d.fabric.as_ref().unwrap().cluster, &[&d.fabric.as_ref().unwrap().flows[&RegionKey::Total]]);
+        let hist = hop_histogram(
+            &d.fabric.as_ref().unwrap().cluster,
+            &[&d.fabric.as_ref().unwrap().flows[&RegionKey::Total]],
+        );
         // same leaf: 2 links; other leaf: host-leaf-spine-leaf-host = 4 links
         assert_eq!(hist.keys().copied().collect::<Vec<_>>(), [2, 4]);
         assert_eq!(hist.values().sum::<u64>(), d.fabric.as_ref().unwrap().loads.total.rails[0].delivered);

@@ -249,7 +249,9 @@ pub fn selection_conditions(run: &Run, spec: &ViewSpec) -> Vec<Vec<Condition>> {
         value: if value.fract() == 0.0 { format!("{value:.0}") } else { value.to_string() },
     };
     let key = |k: RegionKey| match k {
-        RegionKey::Total => whole_run_value(run, &attribute).map(|w| clause(Relation::Eq, w)).into_iter().collect(),
+        RegionKey::Total => {
+            whole_run_value(run, &attribute).map(|w| clause(Relation::Eq, w)).into_iter().collect()
+        }
         RegionKey::Region(n) => vec![clause(Relation::Eq, f64::from(n))],
     };
     match spec.selection {

@@ -147,7 +147,12 @@ pub fn fabric_run(
     }
     let projections = vec![
         Projection::NodeLink { node_policy: Policy::Both, link_policy: Policy::Both },
-        Projection::File { name: "rank placement".into(), from: Domain::Ranks, to: Domain::Nodes, pairs: ranks },
+        Projection::File {
+            name: "rank placement".into(),
+            from: Domain::Ranks,
+            to: Domain::Nodes,
+            pairs: ranks,
+        },
     ];
     (Run::new(name, network, tables, projections), index)
 }
@@ -218,11 +223,13 @@ fn node_table(
     for &(r, n) in &index.switches {
         let node = cluster.rails[r].node(n);
         name.push(node.description.clone());
-        kind.push(match node.kind {
-            NodeKind::Router => "router",
-            _ => "switch",
-        }
-        .to_string());
+        kind.push(
+            match node.kind {
+                NodeKind::Router => "router",
+                _ => "switch",
+            }
+            .to_string(),
+        );
         rail.push(r as i64);
         level.push(level_of(r, n).map_or(-1, i64::from));
         guid.push(node.guid.to_string());

@@ -1,0 +1,72 @@
+//! Opening runs (a Boxfish `*_meta.yaml`, a CSV pair, or a folder holding one) into the same
+//! workspace as fabrics, and telling them from fabric dumps.
+
+use std::path::{Path, PathBuf};
+
+use super::ShoalApp;
+
+/// Whether a path names a run rather than fabric dumps: a YAML meta file, a CSV file naming
+/// nodes or links (`nodes.csv`, `mesh_links.csv`, gzipped or not), or a folder holding a
+/// `*_meta.yaml` or a `nodes.csv`.
+pub fn is_run_path(path: &Path) -> bool {
+    let lower = |n: &std::ffi::OsStr| n.to_string_lossy().to_ascii_lowercase();
+    let named = |name: &str| {
+        let stem = name.strip_suffix(".gz").unwrap_or(name);
+        let csv = stem.ends_with(".csv") && (stem.contains("nodes") || stem.contains("links"));
+        (
+            stem.ends_with(".yaml") || stem.ends_with(".yml") || csv,
+            stem.ends_with("_meta.yaml") || stem == "nodes.csv",
+        )
+    };
+    if path.is_dir() {
+        let Ok(entries) = std::fs::read_dir(path) else { return false };
+        return entries.flatten().any(|e| named(&lower(&e.file_name())).1);
+    }
+    path.file_name().is_some_and(|n| named(&lower(n)).0)
+}
+
+/// Loads a run (on the UI thread: a run of Boxfish's `bgpc` size reads in milliseconds) and
+/// shows it; a failure keeps what is on screen and says why.
+pub fn open_run(app: &mut ShoalApp, path: &Path) {
+    match crate::load::load_run_dataset(path) {
+        Ok(dataset) => {
+            let run = &dataset.run;
+            app.status = format!(
+                "{}: {} nodes, {} links, {} tables, {} warnings",
+                run.name(),
+                run.network().nodes.len(),
+                run.network().links.len(),
+                run.tables().len(),
+                dataset.warnings.len()
+            );
+            app.current = None;
+            app.show(dataset);
+        }
+        Err(e) => app.errors.push(format!("could not open {}: {e}", path.display())),
+    }
+}
+
+/// File → Open run…: a file dialog on its own thread.
+pub(super) fn open_dialog(app: &ShoalApp, ctx: &egui::Context) {
+    app.spawn_dialog(
+        || {
+            rfd::FileDialog::new()
+                .set_title("Open a run: a Boxfish *_meta.yaml or a nodes.csv")
+                .add_filter("Boxfish meta or CSV pair", &["yaml", "yml", "csv", "gz"])
+                .pick_file()
+                .map(super::Dialog::Run)
+        },
+        ctx,
+    );
+}
+
+/// `shoal PATH…` with no subcommand: a run opens in its module, anything else as rails.
+pub fn run_paths(paths: Vec<PathBuf>) -> anyhow::Result<()> {
+    match paths.first() {
+        Some(p) if is_run_path(p) => {
+            let path = p.clone();
+            super::run_with(None, move |app| open_run(app, &path))
+        }
+        _ => super::run(super::recent::request_from_paths(&paths, None)),
+    }
+}

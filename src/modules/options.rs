@@ -1,0 +1,104 @@
+//! A view's options, the same for every module: which module draws it (any the data set
+//! allows), the torus axes, which attributes colour links and nodes and how rows and merged
+//! cells combine, the colour maps and the scale.
+
+use egui::{ComboBox, Ui};
+
+use crate::layout::torus;
+use crate::model::Domain;
+use crate::scene::colour::{ColourMap, ScaleKind};
+use crate::scene::dataset::Dataset;
+use crate::scene::query;
+use crate::scene::view::{ModuleKind, ViewSpec};
+
+fn attribute_combo(ui: &mut Ui, label: &str, d: &Dataset, domain: Domain, value: &mut Option<String>) {
+    let numeric: Vec<String> =
+        query::attributes(&d.run, domain).into_iter().filter(|a| a.numeric).map(|a| a.name).collect();
+    ComboBox::from_label(label).selected_text(value.clone().unwrap_or_else(|| "none".into())).show_ui(
+        ui,
+        |ui| {
+            ui.selectable_value(value, None, "none");
+            for n in numeric {
+                ui.selectable_value(value, Some(n.clone()), n);
+            }
+        },
+    );
+}
+
+fn module_ui(ui: &mut Ui, spec: &mut ViewSpec, d: &Dataset) {
+    let axes = d.run.network().axes.clone();
+    ui.horizontal(|ui| {
+        ui.label("module");
+        for m in ModuleKind::choices(d) {
+            let selected = std::mem::discriminant(&m) == std::mem::discriminant(&spec.module);
+            if ui.add(egui::Button::selectable(selected, m.name())).clicked() && !selected {
+                spec.module = m;
+            }
+        }
+    });
+    match &mut spec.module {
+        ModuleKind::Torus { kept } if axes.len() > 3 => {
+            ui.horizontal(|ui| {
+                ui.label("kept axes");
+                for (slot, k) in kept.iter_mut().enumerate() {
+                    ComboBox::from_id_salt(("kept", slot))
+                        .width(40.0)
+                        .selected_text(axes.get(*k).cloned().unwrap_or_default())
+                        .show_ui(ui, |ui| {
+                            for (i, a) in axes.iter().enumerate() {
+                                ui.selectable_value(k, i, a);
+                            }
+                        });
+                }
+            });
+            ui.small("the other axes are aggregated (merged nodes and links)");
+        }
+        ModuleKind::TorusFlat { down } => {
+            ui.horizontal(|ui| {
+                ui.label("looking down");
+                for (i, a) in axes.iter().enumerate() {
+                    ui.selectable_value(down, i, a);
+                }
+            });
+        }
+        _ => {}
+    }
+}
+
+/// Module, axes, colouring attributes, aggregation, colour maps and scale of one view.
+pub fn view_options(ui: &mut Ui, spec: &mut ViewSpec, d: &Dataset) {
+    module_ui(ui, spec, d);
+    attribute_combo(ui, "link colour", d, Domain::Links, &mut spec.link_attribute);
+    attribute_combo(ui, "node colour", d, Domain::Nodes, &mut spec.node_attribute);
+    ui.horizontal(|ui| {
+        ui.label("rows");
+        for a in query::Aggregate::ALL {
+            ui.selectable_value(&mut spec.rows, a, a.name());
+        }
+    });
+    if matches!(spec.module, ModuleKind::Torus { .. } | ModuleKind::TorusFlat { .. }) {
+        ui.horizontal(|ui| {
+            ui.label("merged");
+            for a in torus::Aggregate::ALL {
+                ui.selectable_value(&mut spec.merge, a, a.name());
+            }
+        });
+    }
+    ComboBox::from_label("colour map").selected_text(spec.link_map.name()).show_ui(ui, |ui| {
+        for m in ColourMap::ALL.into_iter().filter(|m| !m.is_diverging()) {
+            if ui.selectable_value(&mut spec.link_map, m, m.name()).changed() && d.fabric.is_some() {
+                spec.node_map = m;
+            }
+        }
+    });
+    ComboBox::from_label("diff map").selected_text(spec.diverging_map.name()).show_ui(ui, |ui| {
+        for m in ColourMap::ALL.into_iter().filter(|m| m.is_diverging()) {
+            ui.selectable_value(&mut spec.diverging_map, m, m.name());
+        }
+    });
+    ui.horizontal(|ui| {
+        ui.label("scale");
+        ui.radio_value(&mut spec.scale, ScaleKind::Linear, "linear");
+        ui.radio_value(&mut spec.scale, ScaleKind::Log, "log");
+    });
+}
