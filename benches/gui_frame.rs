@@ -18,14 +18,14 @@ use std::sync::OnceLock;
 use egui::{CentralPanel, Pos2, RawInput, Rect, vec2};
 use shoal::export::{Format, encode};
 use shoal::model::Cluster;
-use shoal::modules::fat_tree::{FatTree, FatTreeState};
-use shoal::modules::{ViewContext, ViewModule, gpu_links};
+use shoal::modules::fat_tree::FatTree;
+use shoal::modules::{ViewContext, ViewModule, ViewState, gpu_links};
 use shoal::pipeline::load_cluster;
 use shoal::scene::camera::Camera;
-use shoal::scene::highlight::Seed;
+use shoal::scene::filter::Filter;
+use shoal::scene::highlight::{Lit, Seed, project};
 use shoal::scene::linking::LinkGroup;
-use shoal::scene::view::{ViewSpec, scene_for};
-use shoal::scene::{Dataset, Highlight};
+use shoal::scene::{Dataset, Highlight, ViewSpec, scene_for};
 
 fn main() {
     divan::main();
@@ -60,9 +60,10 @@ fn shift_traffic(name: String, cluster: Cluster) -> Dataset {
 /// One egui frame of a fat-tree view (plus tessellation), as the app runs it.
 struct Frame {
     ctx: egui::Context,
-    state: FatTreeState,
+    state: ViewState,
     camera: Camera,
     group: LinkGroup,
+    lit: Lit,
     spec: ViewSpec,
     tick: u64,
 }
@@ -75,9 +76,10 @@ impl Frame {
         }
         Frame {
             ctx,
-            state: FatTreeState::default(),
+            state: ViewState::default(),
             camera: Camera::default(),
             group: LinkGroup::default(),
+            lit: Lit { none: true, ..Default::default() },
             spec: ViewSpec::default(),
             tick: 0,
         }
@@ -87,8 +89,9 @@ impl Frame {
         self.tick += 1;
         self.camera.zoom = if self.tick.is_multiple_of(2) { 1.0 } else { 1.01 };
         if rebuild {
-            self.group.highlight =
-                Highlight { seeds: [Seed::Host((self.tick as usize * 37) % d.cluster.hosts.len())].into() };
+            let hosts = d.fabric.as_ref().map_or(1, |f| f.cluster.hosts.len());
+            self.group.highlight = Highlight { seeds: [Seed::node((self.tick as usize * 37) % hosts)].into() };
+            self.lit = project(d, &self.group.highlight);
         }
         let input = RawInput {
             screen_rect: Some(Rect::from_min_size(Pos2::ZERO, vec2(1600.0, 1000.0))),
@@ -101,9 +104,9 @@ impl Frame {
             view: 0,
             spec: &self.spec,
             group: &self.group,
+            lit: &self.lit,
             link_range: None,
             node_range: None,
-            selected_end: None,
         };
         let mut out = self.ctx.run_ui(input, |ui| {
             CentralPanel::default().show(ui, |ui| FatTree.ui(&ctx, state, camera, ui, &mut Vec::new()));
@@ -147,6 +150,7 @@ fn synthetic_100k_frame_gpu_rebuild(b: divan::Bencher) {
 #[divan::bench(sample_count = 10)]
 fn png_export_tsubame_3840x2160(b: divan::Bencher) {
     let d = tsubame();
-    let scene = scene_for(d, &ViewSpec::default(), None, &Highlight::default()).expect("total exists");
+    let scene = scene_for(d, &ViewSpec::default(), &Filter::default(), &Highlight::default(), 1.6)
+        .expect("total exists");
     b.bench_local(|| encode(&scene, &Camera::default(), 3840, 2160, Format::Png).map(|v| v.len()));
 }

@@ -13,37 +13,36 @@
 use std::sync::OnceLock;
 
 use egui::{CentralPanel, Pos2, RawInput, Rect, vec2};
-use shoal::model::Run;
-use shoal::modules::ViewModule;
-use shoal::modules::run_views::{RunGroup, RunViewContext, RunViewState};
 use shoal::modules::torus::Torus;
+use shoal::modules::{ViewContext, ViewModule, ViewState};
 use shoal::scene::camera::Camera;
 use shoal::scene::draw::draw_list;
 use shoal::scene::orbit::Orbit;
-use shoal::scene::query::Condition;
+use shoal::scene::filter::Filter;
+use shoal::scene::highlight::Lit;
+use shoal::scene::linking::LinkGroup;
 use shoal::scene::run_synthetic::synthetic_run;
-use shoal::scene::run_view::{Prepared, RunLit, RunViewSpec, prepare};
+use shoal::scene::{Dataset, Prepared, RegionSelection, ViewSpec, prepare};
 
 fn main() {
     divan::main();
 }
 
-fn torus() -> &'static (Run, RunViewSpec, Prepared) {
-    static T: OnceLock<(Run, RunViewSpec, Prepared)> = OnceLock::new();
+fn torus() -> &'static (Dataset, ViewSpec, Prepared) {
+    static T: OnceLock<(Dataset, ViewSpec, Prepared)> = OnceLock::new();
     T.get_or_init(|| {
-        let run = synthetic_run(&["x", "y", "z"], &[8, 8, 8]);
-        let mut spec = RunViewSpec::for_run(&run);
-        spec.conditions = vec![Condition::parse("code_region = 1").expect("a clause")];
-        let prepared = prepare(&run, &spec, &[]).expect("a torus view");
-        assert_eq!(run.network().links.len(), 3072);
-        (run, spec, prepared)
+        let d = Dataset::from_run(synthetic_run(&["x", "y", "z"], &[8, 8, 8]), Vec::new());
+        let spec = ViewSpec { selection: RegionSelection::Region(1), ..ViewSpec::for_dataset(&d) };
+        let prepared = prepare(&d, &spec, &Filter::default()).expect("a torus view");
+        assert_eq!(d.run.network().links.len(), 3072);
+        (d, spec, prepared)
     })
 }
 
 #[divan::bench]
 fn scene_and_draw_list(b: divan::Bencher) {
     let (run, spec, prepared) = torus();
-    let lit = RunLit::default();
+    let lit = Lit::default();
     let mut orbit = Orbit::default();
     b.bench_local(|| {
         orbit.drag([3.0, 1.0]);
@@ -57,15 +56,15 @@ fn egui_frame_turning(b: divan::Bencher) {
     let (run, spec, _) = torus();
     let ctx = egui::Context::default();
     let (mut state, mut camera, group, lit) =
-        (RunViewState::default(), Camera::default(), RunGroup::default(), RunLit::default());
+        (ViewState::default(), Camera::default(), LinkGroup::default(), Lit::default());
     b.bench_local(|| {
         state.orbit.drag([3.0, 1.0]);
         let input = RawInput {
             screen_rect: Some(Rect::from_min_size(Pos2::ZERO, vec2(1600.0, 1000.0))),
             ..Default::default()
         };
-        let view = RunViewContext {
-            run,
+        let view = ViewContext {
+            dataset: run,
             generation: 1,
             view: 0,
             spec,

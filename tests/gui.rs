@@ -10,8 +10,9 @@ use shoal::gui::ShoalApp;
 use shoal::gui::loader::Reason;
 use shoal::modules::regions;
 use shoal::routing::RegionKey;
-use shoal::scene::load::{LoadRequest, sample_request};
-use shoal::scene::{Dataset, Emphasis, RegionSelection};
+use shoal::load::{LoadRequest, sample_request};
+use shoal::scene::filter::Filter;
+use shoal::scene::{Dataset, Emphasis, RegionSelection, ViewSpec, prepare};
 
 fn harness(app: impl FnOnce(&egui::Context) -> ShoalApp + 'static) -> Harness<'static, ShoalApp> {
     Harness::builder().with_size(egui::vec2(1280.0, 800.0)).build_eframe(move |cc| app(&cc.egui_ctx))
@@ -55,7 +56,7 @@ fn the_sample_opens_and_the_threshold_slider_hides_cold_links() {
     let hot = visible_links(&h, 0);
     assert!(hot > 0 && hot < all, "{hot} of {all} links above half the maximum");
     let filter = &h.state().ws.views[0].spec.filter;
-    assert!(filter.bytes_range.is_some_and(|(lo, _)| lo > 0.0));
+    assert!(filter.value_range.is_some_and(|(lo, _)| lo > 0.0));
 }
 
 #[test]
@@ -76,8 +77,11 @@ fn two_linked_views_of_two_regions_report_the_same_colour_range() {
     };
     assert_eq!(node_range(0), node_range(1), "nodes share one scale too");
     let d = ws.dataset.as_ref().unwrap();
-    let own1 = shoal::scene::view::own_range(d, RegionSelection::Region(1)).unwrap();
-    let own2 = shoal::scene::view::own_range(d, RegionSelection::Region(2)).unwrap();
+    let own = |n: u32| {
+        let spec = ViewSpec { selection: RegionSelection::Region(n), ..ViewSpec::for_dataset(d) };
+        prepare(d, &spec, &Filter::default()).unwrap().link_range.unwrap()
+    };
+    let (own1, own2) = (own(1), own(2));
     assert_eq!(range(0).1, own1.1.max(own2.1), "the shared range is the union");
 }
 
@@ -177,7 +181,7 @@ fn render_links(threshold: usize, hide_links: bool) -> image::RgbaImage {
         let mut app = ShoalApp::with_dataset(Dataset::synthetic(6, 4, 3, 2));
         app.ws.views[0].state.gpu_threshold = Some(threshold);
         if hide_links {
-            app.ws.views[0].spec.filter.bytes_range = Some((f64::MAX, f64::MAX));
+            app.ws.views[0].spec.filter.value_range = Some((f64::MAX, f64::MAX));
         }
         app
     });

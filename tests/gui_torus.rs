@@ -6,8 +6,9 @@
 use egui_kittest::Harness;
 
 use shoal::gui::ShoalApp;
-use shoal::model::Domain;
-use shoal::modules::run_views::RunWorkspace;
+use shoal::modules::Workspace;
+use shoal::scene::Dataset;
+use shoal::scene::highlight::Seed;
 use shoal::scene::camera::Transform;
 use shoal::scene::draw::{Picked, pick, plot_rect};
 use shoal::scene::orbit::{Orbit, rotate};
@@ -16,16 +17,14 @@ use shoal::scene::{Emphasis, Scene};
 
 fn torus_app() -> Harness<'static, ShoalApp> {
     let mut h = Harness::builder().with_size(egui::vec2(1280.0, 800.0)).build_eframe(|_| {
-        let mut app = ShoalApp::empty();
-        app.run = Some(RunWorkspace::new(synthetic_run(&["x", "y", "z"], &[4, 4, 4]), Vec::new()));
-        app
+        ShoalApp::with_dataset(Dataset::from_run(synthetic_run(&["x", "y", "z"], &[4, 4, 4]), Vec::new()))
     });
     h.run();
     h
 }
 
-fn ws<'h>(h: &'h Harness<'static, ShoalApp>) -> &'h RunWorkspace {
-    h.state().run.as_ref().expect("a run is open")
+fn ws<'h>(h: &'h Harness<'static, ShoalApp>) -> &'h Workspace {
+    &h.state().ws
 }
 
 fn scene<'h>(h: &'h Harness<'static, ShoalApp>, view: usize) -> &'h Scene {
@@ -63,7 +62,7 @@ fn dragging_right_turns_the_torus_front_to_the_right() {
 #[test]
 fn clicking_a_link_highlights_it_in_every_linked_view() {
     let mut h = torus_app();
-    h.state_mut().run.as_mut().unwrap().compare("code_region", 1.0, 2.0);
+    h.state_mut().ws.compare(1, 2);
     h.run();
     assert_eq!(ws(&h).views.len(), 2);
     let (rect, s) = (ws(&h).views[0].state.rect.unwrap(), scene(&h, 0).clone());
@@ -101,9 +100,8 @@ fn clicking_a_link_highlights_it_in_every_linked_view() {
     h.run();
     let w = ws(&h);
     let group = w.group(w.views[0].group).unwrap();
-    let link_id = w.run.network().links[half.end.index()].id;
-    assert_eq!(group.highlight.domain, Some(Domain::Links));
-    assert_eq!(group.highlight.ids, vec![link_id]);
+    let link_id = w.dataset.as_ref().unwrap().run.network().links[half.end.index()].id;
+    assert_eq!(group.highlight.seeds, [Seed::link(link_id as usize)].into());
     for view in 0..2 {
         let lit: Vec<usize> = scene(&h, view)
             .halves
@@ -132,14 +130,14 @@ fn torus_view_snapshot() {
 fn a_rank_highlight_lists_its_node_and_links_in_the_linked_table() {
     let mut h = torus_app();
     h.state_mut().tab = shoal::gui::Tab::Highlight;
-    h.state_mut().run_panels.search = "rank 21".into();
+    h.state_mut().highlight_state.query = "rank 21".into();
     h.run();
     use egui_kittest::kittest::Queryable;
     h.get_by_label("highlight").click();
     h.run();
     let w = ws(&h);
     let group = w.group(w.views[0].group).unwrap();
-    assert_eq!((group.highlight.domain, group.highlight.ids.clone()), (Some(Domain::Ranks), vec![21]));
+    assert_eq!(group.highlight.seeds, [Seed::rank(21)].into());
     // Two ranks per node: rank 21 runs on node 10, which sends on its six links.
     h.get_by_label("1 nodes");
     h.get_by_label("6 links");
