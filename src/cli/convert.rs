@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
-use shoal::profile_io::export_tables::{TableFormat, link_rows, node_rows, write_table};
+use shoal::export::tables::{TableFormat, link_rows, node_rows, write_table};
 use shoal::routing::Loads;
 
 use super::common::{ProfileArgs, RailArgs, analyse};

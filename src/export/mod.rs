@@ -1,8 +1,10 @@
 //! Scene → file: PNG (tiny-skia) and SVG (text), both painting the same [`DrawList`] the window
-//! paints, so an export is what you see. [`render_cmd`] is `shoal render` on top of them.
+//! paints, so an export is what you see (`shoal render` is on top of them); and [`tables`], the
+//! node and link-end load tables `shoal convert` writes.
 
 pub mod png;
 pub mod svg;
+pub mod tables;
 pub mod text;
 
 use std::path::Path;

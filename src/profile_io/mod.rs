@@ -6,7 +6,6 @@ pub mod boxfish_network;
 pub mod boxfish_table;
 pub mod discover;
 pub mod error;
-pub mod export_tables;
 pub mod fdbs;
 pub mod host_map;
 pub mod ibdiagnet2_csv;
