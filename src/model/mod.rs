@@ -2,6 +2,7 @@
 
 pub mod cluster;
 pub mod fabric;
+pub mod host_map;
 pub mod ids;
 pub mod lft;
 pub mod network;
@@ -10,10 +11,13 @@ pub mod regions;
 pub mod run;
 pub mod synthetic;
 pub mod table;
+#[cfg(test)]
+pub(crate) mod test_fabric;
 pub mod warning;
 
 pub use cluster::{Cluster, Host};
 pub use fabric::{BuildIssue, Fabric, FabricBuilder, Link, LinkEnd, Node, NodeKind, PortInfo, Side};
+pub use host_map::HostMap;
 pub use ids::{Guid, Lid, PortNum, RailId};
 pub use lft::{Lft, LftEntry};
 pub use network::{NetLink, NetNode, Network, Shape};

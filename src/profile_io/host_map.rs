@@ -7,8 +7,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use crate::model::Warning;
-use crate::routing::HostMap;
+use crate::model::{HostMap, Warning};
 
 use super::ParseError;
 

@@ -18,6 +18,9 @@ use crate::model::{Cluster, Guid, Lid, LidBytes, PeerBytes, RankSection, Warning
 
 use super::accumulate::Flow;
 
+/// Re-exported, so `routing::HostMap` still names it; the type is plain model data.
+pub use crate::model::HostMap;
+
 /// Which rail carries rank-level traffic.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum RailPolicy {
@@ -79,28 +82,6 @@ impl FlowSink for FlowSet {
 
     fn unplaced(&mut self, bytes: u64) {
         self.unplaced_bytes += bytes;
-    }
-}
-
-/// Maps a profile's ranks onto fabric hosts (`--host-map`): by host name, or rank by rank
-/// (a rank entry wins). Identity where absent.
-#[derive(Clone, Debug, Default)]
-pub struct HostMap {
-    /// Profile host name → fabric host name.
-    pub hosts: HashMap<String, String>,
-    /// World rank → fabric host name, for profiles whose ranks ran elsewhere (a single-node
-    /// test run) or whose host names are missing.
-    pub ranks: HashMap<u32, String>,
-}
-
-impl HostMap {
-    pub fn fabric_name<'a>(&'a self, profile_name: &'a str) -> &'a str {
-        self.hosts.get(profile_name).map_or(profile_name, String::as_str)
-    }
-
-    /// The fabric host name of a rank that the profile places on `profile_name`.
-    pub fn host_of_rank<'a>(&'a self, rank: u32, profile_name: &'a str) -> &'a str {
-        self.ranks.get(&rank).map_or_else(|| self.fabric_name(profile_name), String::as_str)
     }
 }
 
