@@ -83,7 +83,7 @@ pub fn ranges(sorted: &[u16]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::routing::test_fabric::{TwoLeaves, set_row, two_leaves};
+    use crate::model::test_fabric::{TwoLeaves, set_row, two_leaves};
 
     #[test]
     fn lid_ranges_are_joined_and_capped() {

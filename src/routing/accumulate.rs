@@ -240,8 +240,8 @@ impl<'f> Accumulator<'f> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::test_fabric::{TwoLeaves, set_row, two_leaves};
     use crate::model::{LftEntry, PortNum};
-    use crate::routing::test_fabric::{TwoLeaves, set_row, two_leaves};
 
     const LIDS: [u16; 5] = [0x10, 0x11, 0x12, 0x13, 0x14];
 

@@ -3,10 +3,10 @@
 
 use super::*;
 use crate::model::synthetic::TwoLevel;
+use crate::model::test_fabric::set_row;
 use crate::model::{Cluster, Guid, LftEntry, LidBytes, LocalPort, PeerBytes, PortNum, RailId, RankSection};
 use crate::routing::flows::{HostMap, RailPolicy, RankTraffic};
 use crate::routing::profile_loads::region_loads;
-use crate::routing::test_fabric::set_row;
 
 /// Rail 0: n0001..n0012; rail 1: n0001..n0009, so three hosts are on rail 0 only.
 fn cluster() -> Cluster {

@@ -12,7 +12,7 @@ pub mod trace;
 mod tree;
 
 #[cfg(test)]
-pub(crate) mod test_fabric;
+mod synthetic_tests;
 
 pub use accumulate::{Flow, accumulate};
 pub use flows::{FlowBuilder, FlowSet, HostMap, RailPolicy, RankTraffic};

@@ -87,8 +87,8 @@ impl Reachability {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::test_fabric::{TwoLeaves, set_row, two_leaves};
     use crate::model::{LftEntry, PortNum};
-    use crate::routing::test_fabric::{TwoLeaves, set_row, two_leaves};
 
     #[test]
     fn a_complete_fabric_delivers_every_pair() {

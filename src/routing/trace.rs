@@ -114,7 +114,7 @@ pub fn next_port(fabric: &Fabric, switch: NodeIndex, dst: Lid) -> Result<PortNum
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::routing::test_fabric::{TwoLeaves, two_leaves};
+    use crate::model::test_fabric::{TwoLeaves, two_leaves};
 
     #[test]
     fn a_path_between_leaves_crosses_the_spine_and_credits_each_sending_end() {
@@ -152,7 +152,7 @@ mod tests {
     #[test]
     fn a_missing_row_stops_the_trace_at_that_switch() {
         let TwoLeaves { mut fabric, leaf, .. } = two_leaves();
-        crate::routing::test_fabric::set_row(&mut fabric, leaf[0], Lid(0x13), LftEntry::Missing);
+        crate::model::test_fabric::set_row(&mut fabric, leaf[0], Lid(0x13), LftEntry::Missing);
         let path = trace(&fabric, Lid(0x10), Lid(0x13));
         assert_eq!(path.outcome, Outcome::Dropped { at: Some(leaf[0]), reason: DropReason::MissingEntry });
     }
@@ -160,7 +160,7 @@ mod tests {
     #[test]
     fn an_unreachable_row_is_a_drop_not_a_route() {
         let TwoLeaves { mut fabric, spine, .. } = two_leaves();
-        crate::routing::test_fabric::set_row(&mut fabric, spine, Lid(0x13), LftEntry::Unreachable);
+        crate::model::test_fabric::set_row(&mut fabric, spine, Lid(0x13), LftEntry::Unreachable);
         let path = trace(&fabric, Lid(0x10), Lid(0x13));
         assert_eq!(path.outcome, Outcome::Dropped { at: Some(spine), reason: DropReason::Unreachable });
     }
@@ -169,7 +169,7 @@ mod tests {
     fn a_loop_between_two_switches_is_detected() {
         let TwoLeaves { mut fabric, leaf, spine, .. } = two_leaves();
         // The spine sends 0x13 back down to leaf 0, which sends it up again.
-        crate::routing::test_fabric::set_row(&mut fabric, spine, Lid(0x13), LftEntry::Port(PortNum(1)));
+        crate::model::test_fabric::set_row(&mut fabric, spine, Lid(0x13), LftEntry::Port(PortNum(1)));
         let path = trace(&fabric, Lid(0x10), Lid(0x13));
         assert_eq!(path.outcome, Outcome::Dropped { at: Some(leaf[0]), reason: DropReason::Loop });
     }
@@ -177,7 +177,7 @@ mod tests {
     #[test]
     fn a_port_with_no_cable_is_a_dead_port() {
         let TwoLeaves { mut fabric, leaf, .. } = two_leaves();
-        crate::routing::test_fabric::set_row(&mut fabric, leaf[0], Lid(0x13), LftEntry::Port(PortNum(9)));
+        crate::model::test_fabric::set_row(&mut fabric, leaf[0], Lid(0x13), LftEntry::Port(PortNum(9)));
         let path = trace(&fabric, Lid(0x10), Lid(0x13));
         assert_eq!(path.outcome, Outcome::Dropped { at: Some(leaf[0]), reason: DropReason::DeadPort });
     }

@@ -116,23 +116,3 @@ impl TwoLevel {
         b.build()
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::routing::trace;
-
-    #[test]
-    fn every_pair_of_a_synthetic_tree_is_delivered() {
-        let fabric = TwoLevel::new(4, 3, 2).build();
-        assert_eq!(fabric.switches().count(), 6);
-        assert_eq!(fabric.cas().count(), 12);
-        assert_eq!(fabric.link_count(), 12 + 8);
-        let lids: Vec<Lid> = fabric.graph.node_indices().filter_map(|n| fabric.node(n).base_lid()).collect();
-        for &s in &lids {
-            for &d in &lids {
-                assert!(trace(&fabric, s, d).delivered(), "{s} -> {d}");
-            }
-        }
-    }
-}
