@@ -105,7 +105,7 @@ pub fn region_inputs<'p>(
         .map(|(info, deltas)| RegionInput {
             region: Some(info.number),
             name: info.name.clone(),
-            dumptime: Some(info.dumptime),
+            dumptime: info.dumptime,
             ranks: profile
                 .ranks
                 .iter()
@@ -117,7 +117,7 @@ pub fn region_inputs<'p>(
     let total = RegionInput {
         region: None,
         name: None,
-        dumptime: table.regions.last().map(|r| r.dumptime),
+        dumptime: table.regions.last().and_then(|r| r.dumptime),
         ranks: profile
             .ranks
             .iter()

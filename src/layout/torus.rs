@@ -12,7 +12,7 @@
 //! a wrap-around.
 //!
 //! **Projection and aggregation.** A [`TorusLayout`] keeps 2 or 3 of the network's axes
-//! ([`Projection`]); nodes that share the kept coordinates merge into one *cell*. A 5D BG/Q
+//! ([`KeptAxes`]); nodes that share the kept coordinates merge into one *cell*. A 5D BG/Q
 //! torus shown through 3 of its axes merges the 4×2 (say) nodes of the other two; the flattened
 //! 2D view, looking down one axis, merges each column along it. Directed links merge when they
 //! join the same two cells in the same direction, which is exactly when they share their
@@ -102,61 +102,24 @@ pub fn grid_coords(coords: &[f64], dims: &[u32]) -> Option<Vec<u32>> {
         .collect()
 }
 
-/// How the values of merged nodes or links combine.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Aggregate {
-    #[default]
-    Mean,
-    Sum,
-    Max,
-}
-
-impl Aggregate {
-    pub const ALL: [Aggregate; 3] = [Aggregate::Mean, Aggregate::Sum, Aggregate::Max];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Aggregate::Mean => "mean",
-            Aggregate::Sum => "sum",
-            Aggregate::Max => "max",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Aggregate> {
-        Aggregate::ALL.into_iter().find(|a| a.name().eq_ignore_ascii_case(text.trim()))
-    }
-
-    /// The combined value, or `None` if no member has one.
-    pub fn combine(self, values: impl IntoIterator<Item = f64>) -> Option<f64> {
-        let (mut n, mut sum, mut max) = (0usize, 0.0, f64::NEG_INFINITY);
-        for v in values {
-            n += 1;
-            sum += v;
-            max = max.max(v);
-        }
-        (n > 0).then(|| match self {
-            Aggregate::Mean => sum / n as f64,
-            Aggregate::Sum => sum,
-            Aggregate::Max => max,
-        })
-    }
-}
+/// How merged nodes and links combine: the one aggregation of the view model.
+pub use crate::model::table::Aggregate;
 
 /// Which axes a torus view keeps: 3 for the 3D view, 2 for the flattened one.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Projection {
+pub struct KeptAxes {
     pub kept: Vec<usize>,
 }
 
-impl Projection {
+impl KeptAxes {
     /// The first three axes (all of a 3D torus), or both of a 2D one.
-    pub fn first_three(axes: usize) -> Projection {
-        Projection { kept: (0..axes.min(3)).collect() }
+    pub fn first_three(axes: usize) -> KeptAxes {
+        KeptAxes { kept: (0..axes.min(3)).collect() }
     }
 
     /// The flattened view looking down `axis`: the first two other axes.
-    pub fn looking_down(axes: usize, axis: usize) -> Projection {
-        Projection { kept: (0..axes).filter(|&a| a != axis).take(2).collect() }
+    pub fn looking_down(axes: usize, axis: usize) -> KeptAxes {
+        KeptAxes { kept: (0..axes).filter(|&a| a != axis).take(2).collect() }
     }
 }
 
@@ -171,10 +134,10 @@ pub struct CellLink {
     pub members: Vec<usize>,
 }
 
-/// A torus network placed in 3D through a [`Projection`].
+/// A torus network placed in 3D through a [`KeptAxes`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct TorusLayout {
-    pub projection: Projection,
+    pub projection: KeptAxes,
     /// Extents of the kept axes, padded with 1 to three.
     pub dims: [u32; 3],
     /// Kept coordinates of each cell (merged node).
@@ -201,7 +164,7 @@ pub enum TorusError {
 }
 
 impl TorusLayout {
-    pub fn new(net: &Network, projection: Projection) -> Result<TorusLayout, TorusError> {
+    pub fn new(net: &Network, projection: KeptAxes) -> Result<TorusLayout, TorusError> {
         let Shape::Torus { dims } = &net.shape else { return Err(TorusError::NotATorus) };
         let kept = &projection.kept;
         let distinct = kept.iter().enumerate().all(|(i, a)| !kept[..i].contains(a));
@@ -367,7 +330,7 @@ mod tests {
     #[test]
     fn a_full_torus_keeps_every_link_in_order_and_stubs_its_wrap_arounds() {
         let net = Network::torus(&["x", "y", "z"], &[4, 3, 5]);
-        let layout = TorusLayout::new(&net, Projection::first_three(3)).unwrap();
+        let layout = TorusLayout::new(&net, KeptAxes::first_three(3)).unwrap();
         assert_eq!(layout.cells.len(), 60);
         assert_eq!(layout.links.len(), net.links.len());
         for (i, l) in layout.links.iter().enumerate() {
@@ -392,7 +355,7 @@ mod tests {
     #[test]
     fn a_5d_torus_through_three_axes_merges_the_others() {
         let net = Network::torus(&["a", "b", "c", "d", "e"], &[4, 4, 4, 4, 2]);
-        let layout = TorusLayout::new(&net, Projection { kept: vec![0, 2, 4] }).unwrap();
+        let layout = TorusLayout::new(&net, KeptAxes { kept: vec![0, 2, 4] }).unwrap();
         assert_eq!(layout.cells.len(), 4 * 4 * 2);
         assert!(layout.cell_members.iter().all(|m| m.len() == 16));
         // b and d links join a cell to itself: hidden.
@@ -414,7 +377,7 @@ mod tests {
     #[test]
     fn the_flat_view_looks_down_one_axis() {
         let net = Network::torus(&["x", "y", "z"], &[8, 8, 8]);
-        let layout = TorusLayout::new(&net, Projection::looking_down(3, 2)).unwrap();
+        let layout = TorusLayout::new(&net, KeptAxes::looking_down(3, 2)).unwrap();
         assert_eq!(layout.projection.kept, vec![0, 1]);
         assert_eq!(layout.dims, [8, 8, 1]);
         assert_eq!(layout.cells.len(), 64);
@@ -426,10 +389,10 @@ mod tests {
     #[test]
     fn bad_projections_and_planes_are_refused() {
         let net = Network::torus(&["x", "y", "z"], &[2, 2, 2]);
-        assert!(TorusLayout::new(&net, Projection { kept: vec![0, 0, 1] }).is_err());
-        assert!(TorusLayout::new(&net, Projection { kept: vec![0, 3] }).is_err());
+        assert!(TorusLayout::new(&net, KeptAxes { kept: vec![0, 0, 1] }).is_err());
+        assert!(TorusLayout::new(&net, KeptAxes { kept: vec![0, 3] }).is_err());
         let plane = Network { shape: Shape::Plane, ..net };
-        assert_eq!(TorusLayout::new(&plane, Projection::first_three(3)), Err(TorusError::NotATorus));
+        assert_eq!(TorusLayout::new(&plane, KeptAxes::first_three(3)), Err(TorusError::NotATorus));
     }
 
     #[test]

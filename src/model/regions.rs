@@ -21,12 +21,13 @@ use rayon::prelude::*;
 use super::profile::{Dump, EpochMicros, LidBytes, PeerBytes, Profile, RankSection};
 use super::warning::Warning;
 
-/// A region of the job: its number, the name the dumps gave it, and the latest dump time.
+/// A region: its number, the name the dumps gave it, and the latest dump time (a profile's
+/// regions always have one; a run's `code_region`s have none).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RegionInfo {
     pub number: u32,
     pub name: Option<String>,
-    pub dumptime: EpochMicros,
+    pub dumptime: Option<EpochMicros>,
 }
 
 /// One rank's counters for one region (a delta) or for the whole run (cumulative).
@@ -133,12 +134,12 @@ fn job_regions(profile: &Profile) -> (Vec<RegionInfo>, Vec<String>) {
             Some(seen) if seen.info.number == dump.region => seen,
             _ => {
                 let info =
-                    RegionInfo { number: dump.region, name: dump.name.clone(), dumptime: dump.dumptime };
+                    RegionInfo { number: dump.region, name: dump.name.clone(), dumptime: Some(dump.dumptime) };
                 regions.push(Seen { info, named_by: rank, warned: false });
                 continue;
             }
         };
-        seen.info.dumptime = seen.info.dumptime.max(dump.dumptime);
+        seen.info.dumptime = seen.info.dumptime.max(Some(dump.dumptime));
         match (&seen.info.name, &dump.name) {
             (None, Some(name)) => (seen.info.name, seen.named_by) = (Some(name.clone()), rank),
             (Some(a), Some(b)) if a != b && !seen.warned => {
@@ -515,7 +516,7 @@ mod tests {
         let (table, warnings) = region_table(&p, "p");
         assert_eq!(
             table.regions,
-            vec![RegionInfo { number: 1, name: Some("r1".into()), dumptime: EpochMicros(20) }]
+            vec![RegionInfo { number: 1, name: Some("r1".into()), dumptime: Some(EpochMicros(20)) }]
         );
         assert_eq!(warnings.len(), 1);
         assert!(

@@ -56,6 +56,51 @@ impl fmt::Display for Domain {
     }
 }
 
+/// How several values become one: the rows of an id (a query), or the members of a merged
+/// torus cell or link (a projection that drops axes).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Aggregate {
+    #[default]
+    Mean,
+    Sum,
+    Max,
+    Min,
+}
+
+impl Aggregate {
+    pub const ALL: [Aggregate; 4] = [Aggregate::Mean, Aggregate::Sum, Aggregate::Max, Aggregate::Min];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Aggregate::Mean => "mean",
+            Aggregate::Sum => "sum",
+            Aggregate::Max => "max",
+            Aggregate::Min => "min",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Aggregate> {
+        Aggregate::ALL.into_iter().find(|a| a.name().eq_ignore_ascii_case(text.trim()))
+    }
+
+    /// The combined value, or `None` if there are no values.
+    pub fn combine(self, values: impl IntoIterator<Item = f64>) -> Option<f64> {
+        let (mut n, mut sum, mut max, mut min) = (0usize, 0.0, f64::NEG_INFINITY, f64::INFINITY);
+        for v in values {
+            n += 1;
+            sum += v;
+            max = max.max(v);
+            min = min.min(v);
+        }
+        (n > 0).then(|| match self {
+            Aggregate::Mean => sum / n as f64,
+            Aggregate::Sum => sum,
+            Aggregate::Max => max,
+            Aggregate::Min => min,
+        })
+    }
+}
+
 /// One typed column.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Column {

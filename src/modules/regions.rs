@@ -5,7 +5,8 @@
 
 use egui::{ComboBox, Ui};
 
-use crate::scene::dataset::{Dataset, RegionInfo};
+use crate::model::RegionInfo;
+use crate::scene::dataset::Dataset;
 use crate::scene::values::RegionSelection;
 
 use super::Workspace;

@@ -68,10 +68,10 @@ pub fn prepare(dataset: &Dataset, spec: &ViewSpec, group: &Filter) -> Result<Pre
     let layout = match &spec.module {
         ModuleKind::FatTree => ViewLayout::FatTree,
         ModuleKind::Torus { kept } => ViewLayout::Torus(
-            TorusLayout::new(net, torus::Projection { kept: kept.clone() }).map_err(|e| e.to_string())?,
+            TorusLayout::new(net, torus::KeptAxes { kept: kept.clone() }).map_err(|e| e.to_string())?,
         ),
         ModuleKind::TorusFlat { down } => ViewLayout::Torus(
-            TorusLayout::new(net, torus::Projection::looking_down(net.axes.len(), *down))
+            TorusLayout::new(net, torus::KeptAxes::looking_down(net.axes.len(), *down))
                 .map_err(|e| e.to_string())?,
         ),
         ModuleKind::Generic2d => ViewLayout::Plane(layout_plane(net)),

@@ -66,32 +66,8 @@ impl fmt::Display for Condition {
     }
 }
 
-/// How the passing rows of one id become one value.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Aggregate {
-    #[default]
-    Mean,
-    Sum,
-    Max,
-    Min,
-}
-
-impl Aggregate {
-    pub const ALL: [Aggregate; 4] = [Aggregate::Mean, Aggregate::Sum, Aggregate::Max, Aggregate::Min];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Aggregate::Mean => "mean",
-            Aggregate::Sum => "sum",
-            Aggregate::Max => "max",
-            Aggregate::Min => "min",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Aggregate> {
-        Aggregate::ALL.into_iter().find(|a| a.name().eq_ignore_ascii_case(text.trim()))
-    }
-}
+/// How the passing rows of one id become one value (the model's one aggregation).
+pub use crate::model::table::Aggregate;
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum QueryError {

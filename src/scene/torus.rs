@@ -145,12 +145,12 @@ pub fn build_torus_scene(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::layout::torus::{Projection, STUB};
+    use crate::layout::torus::{KeptAxes, STUB};
     use crate::model::network::Network;
 
     fn torus_888() -> (Network, TorusLayout) {
         let net = Network::torus(&["x", "y", "z"], &[8, 8, 8]);
-        let layout = TorusLayout::new(&net, Projection::first_three(3)).unwrap();
+        let layout = TorusLayout::new(&net, KeptAxes::first_three(3)).unwrap();
         (net, layout)
     }
 

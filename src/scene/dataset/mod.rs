@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 use crate::layout::{ClusterLayout, FatTreeOptions, layout_fat_tree};
 use crate::model::synthetic::TwoLevel;
-use crate::model::{Cluster, Domain, EpochMicros, Lid, Profile, RailId, Run, Warning};
+use crate::model::{Cluster, Domain, EpochMicros, Lid, Profile, RailId, RegionInfo, Run, Warning};
 use crate::routing::flows::FlowOrigin;
 use crate::routing::{Flow, FlowSet, Loads, RailLoad, RegionKey, RegionLoads, accumulate};
 
@@ -24,14 +24,6 @@ use super::values::RegionSelection;
 /// Bytes from one host to another: (source host, destination host, bytes), hosts indexing
 /// `Cluster::hosts`.
 pub type HostBytes = (usize, usize, u64);
-
-/// A region as the region list shows it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RegionInfo {
-    pub number: u32,
-    pub name: Option<String>,
-    pub dumptime: Option<EpochMicros>,
-}
 
 /// What a fabric adds to its run.
 #[derive(Clone, Debug, Default)]
