@@ -8,18 +8,21 @@
 
 use std::fmt;
 
-/// The kinds of things a run's tables describe. Boxfish's `(domain, type)` pairs map onto these:
-/// `HW NODE` → nodes, `HW LINK` → links, `COMM RANK` → ranks, `COMM COMMUNICATOR` → communicators.
+/// The kinds of things a data set's tables describe. Boxfish's `(domain, type)` pairs map onto
+/// these: `HW NODE` → nodes, `HW LINK` → links, `COMM RANK` → ranks, `COMM COMMUNICATOR` →
+/// communicators. A fabric adds its CA ports (a host's adapters, one per rail or HCA).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Domain {
     Nodes,
     Links,
     Ranks,
     Communicators,
+    Ports,
 }
 
 impl Domain {
-    pub const ALL: [Domain; 4] = [Domain::Nodes, Domain::Links, Domain::Ranks, Domain::Communicators];
+    pub const ALL: [Domain; 5] =
+        [Domain::Nodes, Domain::Links, Domain::Ranks, Domain::Communicators, Domain::Ports];
 
     /// The plural name used on the command line and in qualified attributes (`nodes.code_region`).
     pub fn name(self) -> &'static str {
@@ -28,6 +31,7 @@ impl Domain {
             Domain::Links => "links",
             Domain::Ranks => "ranks",
             Domain::Communicators => "communicators",
+            Domain::Ports => "ports",
         }
     }
 

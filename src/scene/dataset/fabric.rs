@@ -15,11 +15,14 @@
 //! - `link_ends` (links): `linkid rail level direction from to from_port to_port`;
 //! - `traffic` (links): `linkid region bytes`, one row per link end and region;
 //! - `node_traffic` (nodes): `nodeid region bytes_sent bytes_received`;
-//! - `ranks` (ranks): `mpirank nodeid`.
+//! - `ranks` (ranks): `mpirank nodeid`;
+//! - `ports` (ports): `portid nodeid rail port lid guid`, every CA port (a host's adapters on
+//!   every rail), numbered in rail then node order.
 //!
 //! Projections: nodes ↔ links through both ends of each link (a node reaches every link touching
 //! it, a link both its nodes, as Boxfish's node filter reaches links), ranks → nodes by the
-//! profile's rank placement. Routes (the path of a pair, the pairs crossing a link end) stay in
+//! profile's rank placement, ports → nodes (their host) and ports → links (both ends of the link
+//! cabled to the port). Routes (the path of a pair, the pairs crossing a link end) stay in
 //! `routing`; [`super::FabricData`] offers them beside the run.
 
 use petgraph::graph::NodeIndex;
@@ -145,16 +148,63 @@ pub fn fabric_run(
         ];
         tables.extend(table("ranks", Domain::Ranks, "mpirank", &["mpirank", "nodeid"], columns));
     }
+    let (port_table, port_hosts, port_links) = ports(cluster, &index);
+    tables.extend(port_table);
+    let file = |name: &str, from: Domain, to: Domain, pairs: Pairs| Projection::File {
+        name: name.into(),
+        from,
+        to,
+        pairs,
+    };
     let projections = vec![
         Projection::NodeLink { node_policy: Policy::Both, link_policy: Policy::Both },
-        Projection::File {
-            name: "rank placement".into(),
-            from: Domain::Ranks,
-            to: Domain::Nodes,
-            pairs: ranks,
-        },
+        file("rank placement", Domain::Ranks, Domain::Nodes, ranks),
+        file("port hosts", Domain::Ports, Domain::Nodes, port_hosts),
+        file("port links", Domain::Ports, Domain::Links, port_links),
     ];
     (Run::new(name, network, tables, projections), index)
+}
+
+type Pairs = Vec<(i64, i64)>;
+
+/// The CA ports: their table, port → host pairs and port → link-end pairs (both ends).
+fn ports(cluster: &Cluster, index: &FabricIndex) -> (Option<Table>, Pairs, Pairs) {
+    let (mut ids, mut host, mut rail, mut number, mut lid, mut guid) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut hosts, mut links) = (Vec::new(), Vec::new());
+    for (r, fabric) in cluster.rails.iter().enumerate() {
+        for ca in fabric.cas() {
+            let Some(h) = index.node_position(r, ca) else { continue };
+            let node = fabric.node(ca);
+            for (&port, info) in &node.ports {
+                let id = ids.len() as i64;
+                ids.push(id);
+                host.push(h as i64);
+                rail.push(r as i64);
+                number.push(i64::from(port.0));
+                lid.push(info.lid.to_string());
+                guid.push(info.guid.map_or(String::new(), |g| g.to_string()));
+                hosts.push((id, h as i64));
+                if let Some(edge) = fabric.link_at(ca, port) {
+                    for side in [crate::model::Side::A, crate::model::Side::B] {
+                        if let Some(p) = index.link_position(r, LinkEnd { edge, side }) {
+                            links.push((id, p as i64));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let columns = vec![
+        Column::Int(ids),
+        Column::Int(host),
+        Column::Int(rail),
+        Column::Int(number),
+        Column::Text(lid),
+        Column::Text(guid),
+    ];
+    let names = ["portid", "nodeid", "rail", "port", "lid", "guid"];
+    (table("ports", Domain::Ports, "portid", &names, columns), hosts, links)
 }
 
 fn table(name: &str, domain: Domain, key: &str, names: &[&str], columns: Vec<Column>) -> Option<Table> {
@@ -409,6 +459,20 @@ mod tests {
             let ((s, _), (t, _)) = fabric.cluster.rails[rail].link_end_nodes(end).unwrap();
             assert!([s, t].iter().any(|&n| fabric.index.node_position(rail, n) == Some(h)));
         }
+    }
+
+    #[test]
+    fn a_ca_port_reaches_its_host_and_the_link_cabled_to_it_on_its_rail_only() {
+        let d = Dataset::synthetic(2, 2, 2, 2);
+        let f = d.fabric.as_ref().unwrap();
+        let ports = d.run.ids(Domain::Ports);
+        assert_eq!(ports.len(), 2 * f.cluster.hosts.len(), "one CA port per host per rail");
+        let first = HashSet::from([ports[0]]);
+        let nodes = d.run.project(Domain::Ports, &first, Domain::Nodes).unwrap();
+        assert_eq!(nodes.len(), 1);
+        let links = d.run.project(Domain::Ports, &first, Domain::Links).unwrap();
+        assert_eq!(links.len(), 2, "both ends of one link");
+        assert!(links.iter().all(|&l| f.index.link(l as usize).unwrap().0 == 0), "rail 0 only");
     }
 
     #[test]
