@@ -3,7 +3,7 @@
 # samples (sample-data/torus8, sample-data/mesh6, and `shoal convert`'s fat tree), in a real
 # window under Xvfb (wgpu on Mesa lavapipe), captured with ImageMagick's `import`.
 # Needs what scripts/lib/screenshot.sh says. The set-up of each shot is SHOAL_RUN_VIEW (see
-# `shoal::gui::run_app::apply_setup`).
+# `shoal::gui::setup::Setup`; `SHOAL_RUN_VIEW` is read as `SHOAL_VIEW` is).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -17,3 +17,5 @@ shot threshold threshold:50
 shot compare 'compare:1,2;log'
 shot diff diff:2,1
 shot highlight highlight:n0042
+# One link group, two modules: the fat tree and the same fabric at its positions in generic 2D.
+shot mixed-modules 'add:generic2d;highlight:n0042;tab:linking'

@@ -10,7 +10,8 @@ use crate::scene::view::ModuleKind;
 /// One step, from `;`-separated text: `threshold:PCT`, `compare:A,B`, `diff:A,B`,
 /// `highlight:TEXT` (what the highlight search finds: `n0042`, `ranks 5`), `where:CLAUSE`,
 /// `log`, `flat:AXIS` (the 2D torus view down AXIS), `generic2d`, `rotate:YAW,PITCH`,
-/// `tab:NAME` (regions, filter, highlight, linking, plots).
+/// `tab:NAME` (regions, filter, highlight, linking, plots), `add:MODULE` (another view in the
+/// focused view's group: `fattree`, `torus`, `generic2d`).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Setup {
     Threshold(f64),
@@ -24,6 +25,7 @@ pub enum Setup {
     Generic2d,
     Rotate(f32, f32),
     Tab(String),
+    AddView(String),
 }
 
 impl Setup {
@@ -55,6 +57,7 @@ impl Setup {
                 Some(Setup::Rotate(y.trim().parse().ok()?, p.trim().parse().ok()?))
             }
             "tab" => Some(Setup::Tab(arg.trim().to_ascii_lowercase())),
+            "add" => Some(Setup::AddView(arg.trim().to_ascii_lowercase())),
             _ => None,
         }
     }
@@ -97,6 +100,15 @@ impl Setup {
                     .iter_mut()
                     .filter(|g| g.shared_orbit.is_some())
                     .for_each(|g| g.shared_orbit = Some(orbit));
+            }
+            Setup::AddView(name) => {
+                let module = ModuleKind::choices(&d).into_iter().find(|m| {
+                    m.name().replace([' ', '-'], "").eq_ignore_ascii_case(&name.replace([' ', '-'], ""))
+                        || (name == "torus" && m.is_3d())
+                });
+                if let Some(m) = module {
+                    ws.add_view(m);
+                }
             }
             Setup::Tab(_) => {}
         }
