@@ -7,6 +7,7 @@ pub mod hot;
 pub mod info;
 pub mod query;
 pub mod render;
+pub mod render_spec;
 pub mod trace;
 
 pub const EXAMPLES: &str = "\

@@ -1,16 +1,24 @@
-//! `shoal render`: flags → [`RenderArgs`]; the work is in `shoal::export::render_cmd`.
+//! `shoal render`: one view of a data set, written as PNG or SVG without a window, down the one
+//! road the window takes: load a [`Dataset`] (the RAILs' fabric and profile, or one run), build
+//! one [`ViewSpec`] from the flags ([`super::render_spec`]), `prepare` it, draw its scene and
+//! paint it with `shoal::export`.
 
 use std::path::PathBuf;
 
-use anyhow::Result;
+use anyhow::{Result, bail};
 use clap::Args;
-use shoal::export::render_cmd::{RenderArgs, Threshold, render};
-use shoal::export::render_run::{ModuleArg, RunRenderArgs, render_run};
 use shoal::layout::torus;
-use shoal::scene::colour::{ColourMap, ScaleKind};
+use shoal::load::{LoadRequest, load_dataset, load_run_dataset};
+use shoal::scene::camera::Camera;
+use shoal::scene::colour::ColourMap;
+use shoal::scene::draw::plot_rect;
+use shoal::scene::highlight::{Highlight, project};
+use shoal::scene::orbit::Orbit;
 use shoal::scene::query;
+use shoal::scene::{Dataset, Filter, ModuleKind, ViewSpec, prepare};
 
 use super::common::{RailArgs, report_warnings};
+use super::render_spec::{ModuleArg, Threshold, spec_from_flags};
 
 #[derive(Args, Debug)]
 pub struct RenderCli {
@@ -44,8 +52,9 @@ pub struct RenderCli {
     /// The output file: .png or .svg.
     #[arg(long)]
     pub out: PathBuf,
-    /// Draw a run (a Boxfish `*_meta.yaml` or a CSV pair, given as the one RAIL argument) with
-    /// this module: `torus` or `generic2d`. `--region N` then means `--where 'code_region = N'` (`region` in a CSV pair).
+    /// The module that draws the view: `fattree` (the default: the RAILs' fabric), or `torus` or
+    /// `generic2d` to draw a run (a Boxfish `*_meta.yaml` or a CSV pair, given as the one RAIL
+    /// argument); `--region N` then picks the rows whose `code_region` (`region` in a CSV pair) is N.
     #[arg(long, value_parser = parse_module)]
     pub module: Option<ModuleArg>,
     /// Torus view angles in degrees, `YAW,PITCH` (0,0 looks straight down −z; default −35,25).
@@ -57,7 +66,7 @@ pub struct RenderCli {
     /// The three kept axes of a 5D torus, e.g. `a,c,e`; the others are aggregated.
     #[arg(long, value_name = "A,B,C", value_delimiter = ',')]
     pub axes: Option<Vec<String>>,
-    /// A run filter clause `ATTR REL VALUE`; repeat to AND them.
+    /// A filter clause `ATTR REL VALUE` on any attribute of the data set; repeat to AND them.
     #[arg(long = "where", value_name = "CLAUSE")]
     pub conditions: Vec<String>,
     /// The link attribute that colours the links (default: the first measured one).
@@ -66,16 +75,16 @@ pub struct RenderCli {
     /// The node attribute that colours the nodes.
     #[arg(long, value_name = "NAME")]
     pub node_attr: Option<String>,
-    /// How an id's rows combine: mean, sum, max, min.
-    #[arg(long, default_value = "mean", value_parser = parse_rows)]
-    pub agg: query::Aggregate,
+    /// How an id's rows combine: mean, sum, max, min (default: mean for a run, sum for a fabric).
+    #[arg(long, alias = "rows", value_parser = parse_rows)]
+    pub agg: Option<query::Aggregate>,
     /// How nodes and links merged by a torus projection combine: mean, sum, max.
     #[arg(long, default_value = "mean", value_parser = parse_merge)]
     pub merge: torus::Aggregate,
 }
 
 fn parse_module(s: &str) -> Result<ModuleArg, String> {
-    ModuleArg::parse(s).ok_or_else(|| format!("unknown module {s:?}: torus or generic2d"))
+    ModuleArg::parse(s).ok_or_else(|| format!("unknown module {s:?}: fattree, torus or generic2d"))
 }
 
 fn parse_rotate(s: &str) -> Result<(f32, f32), String> {
@@ -94,40 +103,6 @@ fn parse_merge(s: &str) -> Result<torus::Aggregate, String> {
     torus::Aggregate::parse(s).ok_or_else(|| format!("unknown merge rule {s:?}: mean, sum or max"))
 }
 
-fn run_module(r: &RenderCli, module: ModuleArg) -> Result<()> {
-    let [run] = r.rails.rails.as_slice() else {
-        anyhow::bail!("--module draws one run: give its meta file (or CSV pair) as the only path");
-    };
-    if r.diff.is_some() || r.threshold.is_some() || r.profile.is_some() || r.hide_unused {
-        anyhow::bail!("--diff, --threshold, --profile and --hide-unused are fat-tree options; use --where");
-    }
-    let args = RunRenderArgs {
-        run: PathBuf::from(run),
-        module,
-        rotate: r.rotate,
-        down: r.down.clone(),
-        axes: r.axes.clone(),
-        conditions: r.conditions.clone(),
-        region: r.region,
-        link_attribute: r.attr.clone(),
-        node_attribute: r.node_attr.clone(),
-        rows: r.agg,
-        merge: r.merge,
-        colour_map: r.colormap,
-        scale: if r.log { ScaleKind::Log } else { ScaleKind::Linear },
-        width: r.width,
-        height: r.height,
-        out: r.out.clone(),
-    };
-    let report = render_run(&args)?;
-    report_warnings(&report.warnings, r.rails.verbose);
-    for p in &report.problems {
-        eprintln!("shoal: warning: {p}");
-    }
-    eprintln!("{}: {} link ends and {} nodes drawn", args.out.display(), report.halves, report.marks);
-    Ok(())
-}
-
 fn parse_threshold(s: &str) -> Result<Threshold, String> {
     Threshold::parse(s).ok_or_else(|| format!("{s:?} is neither bytes (2MiB) nor a percentage (25%)"))
 }
@@ -136,25 +111,57 @@ fn parse_colour_map(s: &str) -> Result<ColourMap, String> {
     ColourMap::parse(s).ok_or_else(|| format!("unknown colour map {s:?}"))
 }
 
-pub fn run(r: &RenderCli) -> Result<()> {
-    if let Some(module) = r.module {
-        return run_module(r, module);
+/// The data set the paths name: one run for `--module torus|generic2d`, else the RAILs' fabric
+/// with the profile (if any).
+fn load(r: &RenderCli) -> Result<Dataset> {
+    if !ModuleArg::reads_a_run(r.module) {
+        let request = LoadRequest { rails: r.rails.rail_paths(), profile: r.profile.clone() };
+        return Ok(load_dataset(&request, &|_| {})?);
     }
-    let args = RenderArgs {
-        rails: r.rails.rail_paths(),
-        profile: r.profile.clone(),
-        region: r.region,
-        diff: r.diff.as_ref().and_then(|v| Some((*v.first()?, *v.get(1)?))),
-        threshold: r.threshold,
-        colour_map: r.colormap,
-        scale: if r.log { ScaleKind::Log } else { ScaleKind::Linear },
-        hide_unused: r.hide_unused,
-        width: r.width,
-        height: r.height,
-        out: r.out.clone(),
+    let [run] = r.rails.rails.as_slice() else {
+        bail!("--module draws one run: give its meta file (or CSV pair) as the only path");
     };
-    let report = render(&args)?;
-    report_warnings(&report.warnings, r.rails.verbose);
-    eprintln!("{}: {} links drawn", args.out.display(), report.visible_links);
+    if r.diff.is_some() || r.threshold.is_some() || r.profile.is_some() || r.hide_unused {
+        bail!("--diff, --threshold, --profile and --hide-unused are fat-tree options; use --where");
+    }
+    load_run_dataset(std::path::Path::new(run))
+        .map_err(|e| anyhow::Error::new(e.source).context(format!("cannot read the run {}", e.path)))
+}
+
+pub fn run(r: &RenderCli) -> Result<()> {
+    if r.width < 64 || r.height < 64 || r.width > 16384 || r.height > 16384 {
+        bail!("--width and --height must be between 64 and 16384 pixels");
+    }
+    if shoal::export::Format::of_path(&r.out).is_none() {
+        bail!("{}: the output must end in .png or .svg", r.out.display());
+    }
+    let dataset = load(r)?;
+    let mut spec: ViewSpec = spec_from_flags(&dataset, r)?;
+    let mut prepared = prepare(&dataset, &spec, &Filter::default()).map_err(anyhow::Error::msg)?;
+    if let Some(t) = r.threshold {
+        let max = prepared.link_range.map_or(0.0, |(_, hi)| hi.max(0.0));
+        spec.filter.value_range = Some((t.bytes(max), f64::INFINITY));
+        prepared = prepare(&dataset, &spec, &Filter::default()).map_err(anyhow::Error::msg)?;
+    }
+    let orbit = r.rotate.map_or_else(Orbit::default, |(yaw, pitch)| Orbit::from_yaw_pitch(yaw, pitch));
+    let ppp = shoal::export::pixels_per_point_for(r.width, r.height);
+    let plot = plot_rect(r.width as f32 / ppp, r.height as f32 / ppp);
+    let lit = project(&dataset, &Highlight::default());
+    let scene = prepared.scene(&dataset, &spec, (None, None), &lit, &orbit, plot.w / plot.h.max(1.0));
+    shoal::export::write(&scene, &Camera::default(), r.width, r.height, &r.out)?;
+    report_warnings(&dataset.warnings, r.rails.verbose);
+    for p in &prepared.problems {
+        eprintln!("shoal: warning: {p}");
+    }
+    // The summary line scripts read: links for a fat tree, link ends and nodes for the others.
+    match spec.module {
+        ModuleKind::FatTree => eprintln!("{}: {} links drawn", r.out.display(), scene.visible_link_count()),
+        _ => eprintln!(
+            "{}: {} link ends and {} nodes drawn",
+            r.out.display(),
+            scene.halves.len(),
+            scene.marks.len()
+        ),
+    }
     Ok(())
 }

@@ -1,0 +1,216 @@
+//! `shoal render`'s flags → the one [`ViewSpec`] every module draws from (the window builds the
+//! same spec from its panels), and the pieces of flag syntax that need more than clap: the
+//! module, the threshold, axes by name.
+
+use anyhow::{Result, bail};
+use shoal::layout::torus::TorusError;
+use shoal::model::Shape;
+use shoal::routing::RegionKey;
+use shoal::scene::filter::{Clause, parse_number};
+use shoal::scene::view::region_attribute;
+use shoal::scene::{ColourMap, Dataset, ModuleKind, RegionSelection, ScaleKind, ViewSpec};
+
+use super::render::RenderCli;
+
+/// Which module draws the view, as `--module` names it. It also picks what the paths are: a
+/// torus or generic-2D view draws one run, a fat tree the fabric of the RAILs (and profile).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ModuleArg {
+    FatTree,
+    Torus,
+    Generic2d,
+}
+
+impl ModuleArg {
+    pub fn parse(text: &str) -> Option<ModuleArg> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "fattree" | "fat-tree" => Some(ModuleArg::FatTree),
+            "torus" => Some(ModuleArg::Torus),
+            "generic2d" | "generic-2d" | "2d" => Some(ModuleArg::Generic2d),
+            _ => None,
+        }
+    }
+
+    /// Whether the paths are one run (a Boxfish meta file or a CSV pair) rather than rails.
+    pub fn reads_a_run(module: Option<ModuleArg>) -> bool {
+        matches!(module, Some(ModuleArg::Torus | ModuleArg::Generic2d))
+    }
+}
+
+/// A hot-link threshold: bytes (`2 MiB`, `1e6`) or a percentage of the maximum (`25%`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Threshold {
+    Bytes(f64),
+    Percent(f64),
+}
+
+impl Threshold {
+    pub fn parse(text: &str) -> Option<Threshold> {
+        let t = text.trim();
+        match t.strip_suffix('%') {
+            Some(p) => {
+                p.trim().parse().ok().filter(|v: &f64| (0.0..=100.0).contains(v)).map(Threshold::Percent)
+            }
+            None => parse_number(t).filter(|v| *v >= 0.0).map(Threshold::Bytes),
+        }
+    }
+
+    /// The byte value for a given maximum.
+    pub fn bytes(self, max: f64) -> f64 {
+        match self {
+            Threshold::Bytes(b) => b,
+            Threshold::Percent(p) => max * p / 100.0,
+        }
+    }
+}
+
+/// An axis by name (`x`, `c`) or index (`2`).
+pub fn axis_index(axes: &[String], text: &str) -> Result<usize> {
+    let t = text.trim();
+    if let Some(i) = axes.iter().position(|a| a.eq_ignore_ascii_case(t)) {
+        return Ok(i);
+    }
+    match t.parse::<usize>() {
+        Ok(i) if i < axes.len() => Ok(i),
+        _ => bail!("no axis `{t}` (the run's axes: {})", axes.join(" ")),
+    }
+}
+
+/// The view the flags describe, on the data set's own defaults ([`ViewSpec::for_dataset`]).
+/// The threshold is not in it yet: it is a fraction of the prepared view's range (see
+/// [`super::render::run`]).
+pub fn spec_from_flags(dataset: &Dataset, r: &RenderCli) -> Result<ViewSpec> {
+    let mut spec = ViewSpec::for_dataset(dataset);
+    spec.module = module_kind(dataset, r)?;
+    spec.selection = selection(dataset, r)?;
+    for c in &r.conditions {
+        spec.filter.clauses.push(Clause::parse(c)?);
+    }
+    spec.filter.hide_unused = r.hide_unused;
+    if r.attr.is_some() {
+        spec.link_attribute = r.attr.clone();
+    }
+    if r.node_attr.is_some() {
+        spec.node_attribute = r.node_attr.clone();
+    }
+    if let Some(rows) = r.agg {
+        spec.rows = rows;
+    }
+    spec.merge = r.merge;
+    if let Some(map) = r.colormap {
+        colour_map(&mut spec, map, dataset.fabric.is_some());
+    }
+    spec.scale = if r.log { ScaleKind::Log } else { ScaleKind::Linear };
+    Ok(spec)
+}
+
+/// `--module`, `--down` and `--axes`; no `--module`: the data set's natural module.
+fn module_kind(dataset: &Dataset, r: &RenderCli) -> Result<ModuleKind> {
+    let net = dataset.run.network();
+    let axes = &net.axes;
+    let module = match (r.module, &r.down, &r.axes) {
+        (None, None, None) => ModuleKind::default_for(dataset),
+        (Some(ModuleArg::FatTree), None, None) => ModuleKind::FatTree,
+        (Some(ModuleArg::Generic2d), None, None) => ModuleKind::Generic2d,
+        (None | Some(ModuleArg::FatTree | ModuleArg::Generic2d), _, _) => {
+            bail!("--down and --axes apply to --module torus")
+        }
+        (Some(ModuleArg::Torus), Some(_), Some(_)) => {
+            bail!("--down (the flat view) and --axes (the 3D view) exclude each other")
+        }
+        (Some(ModuleArg::Torus), Some(d), None) => ModuleKind::TorusFlat { down: axis_index(axes, d)? },
+        (Some(ModuleArg::Torus), None, Some(kept)) => {
+            ModuleKind::Torus { kept: kept.iter().map(|a| axis_index(axes, a)).collect::<Result<_>>()? }
+        }
+        (Some(ModuleArg::Torus), None, None) => ModuleKind::Torus { kept: (0..axes.len().min(3)).collect() },
+    };
+    let torus = matches!(module, ModuleKind::Torus { .. } | ModuleKind::TorusFlat { .. });
+    if torus && !matches!(net.shape, Shape::Torus { .. }) {
+        return Err(TorusError::NotATorus.into());
+    }
+    Ok(module)
+}
+
+/// `--region N` (a fabric's profile region, or a run's `code_region`/`region` value) or
+/// `--diff A B`; neither: the whole data set. A region the data set lacks is an error that
+/// lists the ones it has.
+fn selection(dataset: &Dataset, r: &RenderCli) -> Result<RegionSelection> {
+    let diff = r.diff.as_ref().and_then(|v| Some((*v.first()?, *v.get(1)?)));
+    let selection = match (r.region, diff) {
+        (Some(_), Some(_)) => bail!("--region and --diff exclude each other"),
+        (Some(n), None) => RegionSelection::Region(n),
+        (None, Some((a, b))) => RegionSelection::Diff(RegionKey::Region(a), RegionKey::Region(b)),
+        (None, None) => return Ok(RegionSelection::Total),
+    };
+    if dataset.fabric.is_none() && region_attribute(&dataset.run).is_none() {
+        bail!("--region: the run has no code_region or region");
+    }
+    let have: Vec<u32> = dataset.regions().iter().map(|r| r.number).collect();
+    let named = match selection {
+        RegionSelection::Diff(a, b) => vec![a, b],
+        _ => r.region.map(RegionKey::Region).into_iter().collect(),
+    };
+    let missing = named.iter().any(|k| matches!(k, RegionKey::Region(n) if !have.contains(n)));
+    if missing {
+        let have: Vec<String> = have.iter().map(u32::to_string).collect();
+        let what = if dataset.fabric.is_some() { "profile" } else { "run" };
+        bail!("the {what} has no such region (it has: {})", have.join(", "));
+    }
+    Ok(selection)
+}
+
+/// `--colormap`, with the meaning it has always had: a sequential map colours a fabric's links
+/// and nodes (both show bytes) but only a run's links (its nodes keep their own map); a
+/// diverging map is for `--diff` on a fabric, and colours a run's links as given.
+fn colour_map(spec: &mut ViewSpec, map: ColourMap, fabric: bool) {
+    if map.is_diverging() {
+        spec.diverging_map = map;
+        if !fabric {
+            spec.link_map = map;
+        }
+    } else {
+        spec.link_map = map;
+        if fabric {
+            spec.node_map = map;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thresholds_parse_as_bytes_or_percent() {
+        assert_eq!(Threshold::parse("25%"), Some(Threshold::Percent(25.0)));
+        assert_eq!(Threshold::parse("2 MiB"), Some(Threshold::Bytes(2.0 * 1048576.0)));
+        assert_eq!(Threshold::parse("120%"), None);
+        assert_eq!(Threshold::parse("-3"), None);
+        assert_eq!(Threshold::Percent(50.0).bytes(10.0), 5.0);
+    }
+
+    #[test]
+    fn modules_parse_in_every_spelling_and_pick_the_road() {
+        for (text, module) in [
+            ("fattree", ModuleArg::FatTree),
+            ("Fat-Tree", ModuleArg::FatTree),
+            ("torus", ModuleArg::Torus),
+            ("generic2d", ModuleArg::Generic2d),
+            ("generic-2d", ModuleArg::Generic2d),
+            ("2d", ModuleArg::Generic2d),
+        ] {
+            assert_eq!(ModuleArg::parse(text), Some(module), "{text}");
+        }
+        assert_eq!(ModuleArg::parse("ring"), None);
+        assert!(!ModuleArg::reads_a_run(None) && !ModuleArg::reads_a_run(Some(ModuleArg::FatTree)));
+        assert!(ModuleArg::reads_a_run(Some(ModuleArg::Torus)));
+    }
+
+    #[test]
+    fn axes_are_named_or_numbered() {
+        let axes: Vec<String> = ["x", "y", "z"].map(String::from).into();
+        assert_eq!(axis_index(&axes, "Z").unwrap(), 2);
+        assert_eq!(axis_index(&axes, "1").unwrap(), 1);
+        assert_eq!(axis_index(&axes, "w").unwrap_err().to_string(), "no axis `w` (the run's axes: x y z)");
+    }
+}
