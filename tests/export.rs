@@ -3,14 +3,16 @@
 use shoal::export::{Format, encode, export_list, pixels_per_point_for};
 use shoal::scene::camera::{Camera, Transform};
 use shoal::scene::draw::plot_rect;
-use shoal::scene::highlight::Highlight;
-use shoal::scene::view::{ViewSpec, scene_for};
-use shoal::scene::{Dataset, RegionSelection, Scene};
+use shoal::scene::{Dataset, Filter, Highlight, RegionSelection, Scene, ViewSpec, scene_for};
+
+#[path = "support/run_shoal.rs"]
+mod run_shoal;
+use run_shoal::shoal;
 
 fn scene(selection: RegionSelection) -> Scene {
     let d = Dataset::synthetic(6, 4, 3, 2);
-    let spec = ViewSpec { selection, ..Default::default() };
-    scene_for(&d, &spec, None, &Highlight::default()).unwrap()
+    let spec = ViewSpec { selection, ..ViewSpec::for_dataset(&d) };
+    scene_for(&d, &spec, &Filter::default(), &Highlight::default(), 16.0 / 9.0).unwrap()
 }
 
 fn decode(bytes: &[u8]) -> (u32, u32, Vec<u8>) {
@@ -83,44 +85,45 @@ fn exported_svg_parses_with_one_line_per_visible_link_half() {
     }
 }
 
-fn render_args(out: &std::path::Path) -> shoal::export::render_cmd::RenderArgs {
-    let request = shoal::scene::load::sample_request();
-    shoal::export::render_cmd::RenderArgs {
-        rails: request.rails,
-        profile: request.profile,
-        region: None,
-        diff: None,
-        threshold: None,
-        colour_map: None,
-        scale: shoal::scene::ScaleKind::Linear,
-        hide_unused: false,
-        width: 800,
-        height: 500,
-        out: out.to_path_buf(),
+const RAIL0: &str = "sample-data/tworail/rail0";
+const RAIL1: &str = "sample-data/tworail/rail1";
+const SORT: &str = "sample-data/tworail/samplesort.ibprof.gz";
+
+/// `shoal render` of the two-rail sample at 800×500 with these flags: success, and the count of
+/// its summary line `OUT: N links drawn` (or stderr, on failure).
+fn render(out: &std::path::Path, flags: &[&str]) -> Result<usize, String> {
+    let out = out.to_str().unwrap();
+    let mut args = vec!["render", RAIL0, RAIL1, "--profile", SORT, "--width", "800", "--height", "500"];
+    args.extend(flags);
+    args.extend(["--out", out]);
+    let (ok, _, err) = shoal(&args);
+    if !ok {
+        return Err(err);
     }
+    let line = err.lines().find(|l| l.starts_with(out)).unwrap_or_else(|| panic!("no summary line: {err}"));
+    let count = line.strip_prefix(&format!("{out}: ")).and_then(|l| l.strip_suffix(" links drawn"));
+    Ok(count.unwrap_or_else(|| panic!("summary line {line:?}")).parse().unwrap())
 }
 
 #[test]
 fn shoal_render_draws_the_sample_thresholded_and_diffed_and_names_missing_regions() {
-    use shoal::export::render_cmd::{Threshold, render};
     let dir = std::env::temp_dir().join(format!("shoal-render-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let all = render(&render_args(&dir.join("all.svg"))).unwrap();
-    assert_eq!(all.visible_links, 742 + 736);
-    let mut args = render_args(&dir.join("hot.png"));
-    args.threshold = Some(Threshold::Percent(50.0));
-    let hot = render(&args).unwrap();
-    assert!(hot.visible_links > 0 && hot.visible_links < all.visible_links);
+    let all = render(&dir.join("all.svg"), &[]).unwrap();
+    assert_eq!(all, 742 + 736);
+    let hot = render(&dir.join("hot.png"), &["--threshold", "50%"]).unwrap();
+    assert!(hot > 0 && hot < all, "{hot} of {all}");
     let (w, h, _) = decode(&std::fs::read(dir.join("hot.png")).unwrap());
     assert_eq!((w, h), (800, 500));
-    let mut args = render_args(&dir.join("diff.svg"));
-    args.diff = Some((2, 1));
-    render(&args).unwrap();
+    render(&dir.join("diff.svg"), &["--diff", "2", "1"]).unwrap();
     let svg = std::fs::read_to_string(dir.join("diff.svg")).unwrap();
     assert!(svg.contains("region 2 − region 1"));
-    let mut args = render_args(&dir.join("none.png"));
-    args.region = Some(9);
-    let error = render(&args).unwrap_err().to_string();
+    let error = render(&dir.join("none.png"), &["--region", "9"]).unwrap_err();
     assert!(error.contains("it has: 1, 2"), "{error}");
+    assert!(!dir.join("none.png").exists());
+    // Without a profile there are no regions: asking for one is an error, not a total.
+    let (ok, _, error) =
+        shoal(&["render", RAIL0, "--region", "1", "--out", dir.join("np.png").to_str().unwrap()]);
+    assert!(!ok && error.contains("no such region"), "{error}");
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -7,6 +7,8 @@ use std::collections::BTreeMap;
 use shoal::model::{Domain, Shape};
 use shoal::profile_io::load_run;
 use shoal::scene::query::{Aggregate, Condition, values};
+use shoal::scene::view::selection_conditions;
+use shoal::scene::{Dataset, RegionSelection, ViewSpec};
 
 #[path = "support/run_shoal.rs"]
 mod run_shoal;
@@ -190,13 +192,18 @@ fn shoal_converts_output_opens_as_a_plane_run_with_both_ends_of_each_link() {
     assert!(expected > 0.0);
     assert_eq!(total.iter().flatten().sum::<f64>(), expected);
     // A view opens on the whole run, not on the mean of the total and its own regions.
-    let spec = shoal::scene::run_view::RunViewSpec::for_run(&run);
-    assert_eq!(spec.conditions, vec![Condition::parse("region = -1").unwrap()]);
+    let view = Dataset::from_run(run, vec![]);
+    let spec = ViewSpec::for_dataset(&view);
+    assert_eq!(spec.selection, RegionSelection::Total);
+    assert_eq!(selection_conditions(&view.run, &spec), vec![vec![Condition::parse("region = -1").unwrap()]]);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_run_without_whole_run_rows_opens_on_every_row() {
     let (run, _) = load_run(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(TORUS)).unwrap();
-    assert!(shoal::scene::run_view::RunViewSpec::for_run(&run).conditions.is_empty());
+    let view = Dataset::from_run(run, vec![]);
+    let spec = ViewSpec::for_dataset(&view);
+    assert_eq!(spec.selection, RegionSelection::Total);
+    assert_eq!(selection_conditions(&view.run, &spec), vec![Vec::<Condition>::new()]);
 }

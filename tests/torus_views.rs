@@ -2,24 +2,38 @@
 //! rotated torus view shows its links, each direction in its own colour.
 
 use shoal::export::{Format, encode, export_list, pixels_per_point_for};
+use shoal::model::Run;
 use shoal::scene::camera::{Camera, Transform};
 use shoal::scene::draw::plot_rect;
+use shoal::scene::highlight::project;
 use shoal::scene::orbit::Orbit;
-use shoal::scene::query::Condition;
 use shoal::scene::run_synthetic::{packets, synthetic_run};
-use shoal::scene::run_view::{RunLit, RunModule, RunViewSpec, prepare};
-use shoal::scene::{MarkOf, Scene};
+use shoal::scene::{
+    Dataset, Filter, Highlight, Lit, MarkOf, ModuleKind, RegionSelection, Scene, ViewSpec, prepare,
+};
 
-fn rotated_torus_scene(width: u32, height: u32) -> (shoal::model::Run, Scene) {
-    let run = synthetic_run(&["x", "y", "z"], &[4, 4, 4]);
-    let mut spec = RunViewSpec::for_run(&run);
-    spec.conditions = vec![Condition::parse("code_region = 1").unwrap()];
-    let prepared = prepare(&run, &spec, &[]).unwrap();
+#[path = "support/run_shoal.rs"]
+mod run_shoal;
+use run_shoal::shoal;
+
+fn run_dataset(axes: &[&str], dims: &[u32]) -> Dataset {
+    Dataset::from_run(synthetic_run(axes, dims), vec![])
+}
+
+/// Nothing highlighted.
+fn unlit(d: &Dataset) -> Lit {
+    project(d, &Highlight::default())
+}
+
+fn rotated_torus_scene(width: u32, height: u32) -> (Run, Scene) {
+    let d = run_dataset(&["x", "y", "z"], &[4, 4, 4]);
+    let spec = ViewSpec { selection: RegionSelection::Region(1), ..ViewSpec::for_dataset(&d) };
+    let prepared = prepare(&d, &spec, &Filter::default()).unwrap();
     let ppp = pixels_per_point_for(width, height);
     let plot = plot_rect(width as f32 / ppp, height as f32 / ppp);
     let orbit = Orbit::from_yaw_pitch(30.0, 20.0);
-    let scene = prepared.scene(&run, &spec, (None, None), &RunLit::default(), &orbit, plot.w / plot.h);
-    (run, scene)
+    let scene = prepared.scene(&d, &spec, (None, None), &unlit(&d), &orbit, plot.w / plot.h);
+    (d.run, scene)
 }
 
 #[test]
@@ -78,10 +92,10 @@ fn a_rotated_torus_exports_to_svg_with_one_line_per_directed_link() {
 
 #[test]
 fn turning_the_torus_moves_its_nodes_but_not_its_frame() {
-    let run = synthetic_run(&["x", "y", "z"], &[4, 4, 4]);
-    let spec = RunViewSpec::for_run(&run);
-    let prepared = prepare(&run, &spec, &[]).unwrap();
-    let scene = |o: Orbit| prepared.scene(&run, &spec, (None, None), &RunLit::default(), &o, 1.5);
+    let d = run_dataset(&["x", "y", "z"], &[4, 4, 4]);
+    let spec = ViewSpec::for_dataset(&d);
+    let prepared = prepare(&d, &spec, &Filter::default()).unwrap();
+    let scene = |o: Orbit| prepared.scene(&d, &spec, (None, None), &unlit(&d), &o, 1.5);
     let (front, side) = (scene(Orbit::IDENTITY), scene(Orbit::from_yaw_pitch(90.0, 0.0)));
     let at = |s: &Scene, n: usize| s.marks.iter().find(|m| m.of == MarkOf::Node(n)).unwrap().at;
     // Node 3 is (0, 0, 3): the front-left corner; turned a quarter, the front faces right.
@@ -92,36 +106,43 @@ fn turning_the_torus_moves_its_nodes_but_not_its_frame() {
 
 #[test]
 fn the_generic_2d_view_draws_a_plane_at_its_given_positions() {
-    let run = synthetic_run(&["x", "y"], &[6, 3]);
-    let mut spec = RunViewSpec::for_run(&run);
-    spec.module = RunModule::Generic2d;
-    let prepared = prepare(&run, &spec, &[]).unwrap();
-    let s = prepared.scene(&run, &spec, (None, None), &RunLit::default(), &Orbit::default(), 2.0);
+    let d = run_dataset(&["x", "y"], &[6, 3]);
+    let spec = ViewSpec { module: ModuleKind::Generic2d, ..ViewSpec::for_dataset(&d) };
+    let prepared = prepare(&d, &spec, &Filter::default()).unwrap();
+    let s = prepared.scene(&d, &spec, (None, None), &unlit(&d), &Orbit::default(), 2.0);
     assert_eq!(s.marks.len(), 18);
-    assert_eq!(s.halves.len(), run.network().links.len());
+    assert_eq!(s.halves.len(), d.run.network().links.len());
     let text = String::from_utf8(encode(&s, &Camera::default(), 900, 500, Format::Svg).unwrap()).unwrap();
     assert!(roxmltree::Document::parse(&text).is_ok());
 }
 
-fn render_args(out: &std::path::Path) -> shoal::export::render_run::RunRenderArgs {
-    shoal::export::render_run::RunRenderArgs {
-        run: std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("sample-data/torus8/torus8_meta.yaml"),
-        module: shoal::export::render_run::ModuleArg::Torus,
-        rotate: Some((20.0, 30.0)),
-        down: None,
-        axes: None,
-        conditions: vec!["packets > 0".into()],
-        region: Some(2),
-        link_attribute: Some("bytes".into()),
-        node_attribute: None,
-        rows: shoal::scene::query::Aggregate::Mean,
-        merge: shoal::layout::torus::Aggregate::Mean,
-        colour_map: None,
-        scale: shoal::scene::ScaleKind::Linear,
-        width: 900,
-        height: 600,
-        out: out.to_path_buf(),
-    }
+const TORUS: &str = "sample-data/torus8/torus8_meta.yaml";
+
+/// What `shoal render` reported: success, its "link ends and nodes drawn" counts, and stderr.
+struct Rendered {
+    ok: bool,
+    halves: usize,
+    marks: usize,
+    stderr: String,
+}
+
+/// `shoal render TORUS --module torus` at 900×600, coloured by mean bytes of region 2's rows
+/// with packets, as the old library call did; `extra` adds or overrides flags.
+fn render(out: &std::path::Path, extra: &[&str]) -> Rendered {
+    let out = out.to_str().unwrap();
+    let mut args = vec!["render", TORUS, "--module", "torus", "--where", "packets > 0", "--region", "2"];
+    args.extend(["--attr", "bytes", "--agg", "mean", "--merge", "mean", "--width", "900", "--height", "600"]);
+    args.extend(extra);
+    args.extend(["--out", out]);
+    let (ok, _, stderr) = shoal(&args);
+    let counts = stderr.lines().find_map(|l| {
+        let rest = l.strip_prefix(&format!("{out}: "))?.strip_suffix(" nodes drawn")?;
+        let (halves, marks) = rest.split_once(" link ends and ")?;
+        Some((halves.parse().ok()?, marks.parse().ok()?))
+    });
+    assert_eq!(ok, counts.is_some(), "a summary line exactly when it succeeds: {stderr}");
+    let (halves, marks) = counts.unwrap_or_default();
+    Rendered { ok, halves, marks, stderr }
 }
 
 #[test]
@@ -129,25 +150,23 @@ fn shoal_render_draws_the_sample_torus_rotated_and_flat_to_png_and_svg() {
     let dir = std::env::temp_dir().join(format!("shoal-torus-render-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let png = dir.join("torus.png");
-    let report = shoal::export::render_run::render_run(&render_args(&png)).unwrap();
-    assert!(report.problems.is_empty(), "{:?}", report.problems);
+    let report = render(&png, &["--rotate", "20,30"]);
+    assert!(report.ok, "{}", report.stderr);
+    assert!(!report.stderr.contains("shoal: warning:"), "no filter or attribute problems: {}", report.stderr);
     assert_eq!(report.marks, 512);
     assert!(report.halves > 0 && report.halves <= 3072);
     let img = image::open(&png).unwrap();
     assert_eq!((img.width(), img.height()), (900, 600));
-    let mut flat = render_args(&dir.join("flat.svg"));
-    flat.down = Some("z".into());
-    flat.rotate = None;
-    let report = shoal::export::render_run::render_run(&flat).unwrap();
+    let report = render(&dir.join("flat.svg"), &["--down", "z"]);
+    assert!(report.ok, "{}", report.stderr);
     assert_eq!(report.marks, 64, "8 × 8 columns down z");
     let text = std::fs::read_to_string(dir.join("flat.svg")).unwrap();
     let doc = roxmltree::Document::parse(&text).unwrap();
     let halves = doc.descendants().filter(|n| n.attribute("class") == Some("half")).count();
     assert_eq!(halves, report.halves);
-    let mut bad = render_args(&dir.join("bad.png"));
-    bad.down = Some("w".into());
-    let err = shoal::export::render_run::render_run(&bad).unwrap_err().to_string();
-    assert!(err.contains("no axis `w`"), "{err}");
+    let bad = render(&dir.join("bad.png"), &["--down", "w"]);
+    assert!(!bad.ok);
+    assert!(bad.stderr.contains("no axis `w`"), "{}", bad.stderr);
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -156,25 +175,30 @@ fn the_render_command_takes_a_run_and_its_module_flags() {
     let dir = std::env::temp_dir().join(format!("shoal-torus-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let out = dir.join("mesh.svg");
-    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let run = std::process::Command::new(env!("CARGO_BIN_EXE_shoal"))
-        .args(["render", "sample-data/mesh6", "--module", "generic2d", "--region", "2", "--log", "--out"])
-        .arg(&out)
-        .current_dir(&root)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&run.stderr);
-    assert!(run.status.success(), "{stderr}");
+    let (ok, _, stderr) = shoal(&[
+        "render",
+        "sample-data/mesh6",
+        "--module",
+        "generic2d",
+        "--region",
+        "2",
+        "--log",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stderr}");
     assert!(stderr.contains("120 link ends and 36 nodes drawn"), "{stderr}");
     let text = std::fs::read_to_string(&out).unwrap();
-    assert!(text.contains("region = 2") && text.contains(">log<"), "title and scale in the SVG");
-    let refused = std::process::Command::new(env!("CARGO_BIN_EXE_shoal"))
-        .args(["render", "sample-data/mesh6", "--module", "torus", "--out"])
-        .arg(dir.join("x.png"))
-        .current_dir(&root)
-        .output()
-        .unwrap();
-    assert!(!refused.status.success());
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("generic-2D"), "a plane is not a torus");
+    assert!(text.contains("generic 2D — region 2") && text.contains(">log<"), "title and scale in the SVG");
+    let (ok, _, stderr) = shoal(&[
+        "render",
+        "sample-data/mesh6",
+        "--module",
+        "torus",
+        "--out",
+        dir.join("x.png").to_str().unwrap(),
+    ]);
+    assert!(!ok);
+    assert!(stderr.contains("generic-2D"), "a plane is not a torus: {stderr}");
     let _ = std::fs::remove_dir_all(dir);
 }
