@@ -94,7 +94,7 @@ pub fn clauses_ui(
                 })
                 .response
                 .widget_info(|| egui::WidgetInfo::labeled(egui::Role::ComboBox, true, "clause relation"));
-            ui.add(egui::TextEdit::singleline(&mut clause.value).desired_width(80.0));
+            ui.add(egui::TextEdit::singleline(&mut clause.value).hint_text("value").desired_width(80.0));
             if ui.small_button("x").on_hover_text("remove this clause").clicked() {
                 remove = Some(i);
             }
