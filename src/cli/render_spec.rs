@@ -142,8 +142,14 @@ fn selection(dataset: &Dataset, r: &RenderCli) -> Result<RegionSelection> {
         (None, Some((a, b))) => RegionSelection::Diff(RegionKey::Region(a), RegionKey::Region(b)),
         (None, None) => return Ok(RegionSelection::Total),
     };
-    if dataset.fabric.is_none() && region_attribute(&dataset.run).is_none() {
-        bail!("--region: the run has no code_region or region");
+    match &dataset.fabric {
+        Some(fabric) if fabric.profile.is_none() => {
+            bail!("the fabric has no profile, so no such region: --region and --diff need --profile")
+        }
+        None if region_attribute(&dataset.run).is_none() => {
+            bail!("--region: the run has no code_region or region")
+        }
+        _ => {}
     }
     let have: Vec<u32> = dataset.regions().iter().map(|r| r.number).collect();
     let named = match selection {
