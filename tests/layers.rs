@@ -1,0 +1,700 @@
+//! The layers run one way. Reads every `.rs` file under `src/`, finds each module's references to
+//! other modules of the crate (`use crate::…`, `crate::…` paths, `super::` paths resolved against
+//! the module they are written in, `#[path]` and inline modules included), and fails naming the
+//! file, the line and the backward import when a layer reaches one above it:
+//!
+//! - `model` imports nothing above itself;
+//! - `profile_io` builds model types: no `routing`, `layout`, `scene`, `export`, `pipeline`,
+//!   `load`, `modules`, `gui`;
+//! - `routing`: no `layout`, `scene`, `export`, `pipeline`, `load`, `modules`, `gui`;
+//! - `layout`: no `scene`, `export`, `pipeline` (which builds on it), `load`, `modules`, `gui`;
+//! - `scene`: no `export`, `load`, `pipeline`, `modules`, `gui`, `cli`, and no file I/O
+//!   (`std::fs`, `File::open`) and no `egui`, `eframe`, `wgpu`;
+//! - `export`: no `modules`, `gui`, `cli`; `pipeline` and `load`: no `modules`, `gui`.
+//!
+//! The collector (`collector/src`) must not use shoal's GUI either. Comments and string literals
+//! are not code: a doc comment may mention egui.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Each layer and the modules it must not reach.
+const RULES: &[(&str, &[&str])] = &[
+    (
+        "model",
+        &["profile_io", "routing", "layout", "scene", "export", "pipeline", "load", "modules", "gui", "cli"],
+    ),
+    ("profile_io", &["routing", "layout", "scene", "export", "pipeline", "load", "modules", "gui", "cli"]),
+    ("routing", &["layout", "scene", "export", "pipeline", "load", "modules", "gui", "cli"]),
+    ("layout", &["scene", "export", "pipeline", "load", "modules", "gui", "cli"]),
+    ("scene", &["export", "pipeline", "load", "modules", "gui", "cli"]),
+    ("export", &["modules", "gui", "cli"]),
+    ("pipeline", &["modules", "gui", "cli"]),
+    ("load", &["modules", "gui", "cli"]),
+];
+
+/// GUI crates: the scene and the collector name none of them.
+const GUI_CRATES: &[&str] = &["egui", "eframe", "wgpu", "egui_plot", "egui_wgpu", "egui_kittest", "epaint"];
+
+// ---------------------------------------------------------------------------------------------
+// Tokens: identifiers, `::` and single punctuation, with comments, strings and chars dropped.
+
+#[derive(Clone, Debug, PartialEq)]
+enum Tok {
+    Ident(String),
+    Str(String),
+    PathSep,
+    Punct(char),
+}
+
+#[derive(Clone, Debug)]
+struct Token {
+    tok: Tok,
+    line: usize,
+}
+
+fn lex(src: &str) -> Vec<Token> {
+    let c: Vec<char> = src.chars().collect();
+    let mut out = Vec::new();
+    let (mut i, mut line) = (0, 1);
+    let ident_start = |ch: char| ch.is_alphabetic() || ch == '_';
+    let ident_char = |ch: char| ch.is_alphanumeric() || ch == '_';
+    // Skips a string body from its opening quote at `i` (raw with `hashes` #s, or escaped).
+    let string = |mut i: usize, raw: Option<usize>, line: &mut usize| -> (usize, String) {
+        let start = i + 1;
+        i += 1;
+        while i < c.len() {
+            match (c[i], raw) {
+                ('\\', None) => {
+                    *line += usize::from(c.get(i + 1) == Some(&'\n'));
+                    i += 1;
+                }
+                ('"', None) => break,
+                ('"', Some(h)) if c[i + 1..].iter().take(h).filter(|&&x| x == '#').count() == h => break,
+                ('\n', _) => *line += 1,
+                _ => {}
+            }
+            i += 1;
+        }
+        let text: String = c[start..i.min(c.len())].iter().collect();
+        (i + 1 + raw.unwrap_or(0), text)
+    };
+    while i < c.len() {
+        let ch = c[i];
+        let next = c.get(i + 1).copied().unwrap_or('\0');
+        if ch == '\n' {
+            line += 1;
+            i += 1;
+        } else if ch.is_whitespace() {
+            i += 1;
+        } else if ch == '/' && next == '/' {
+            while i < c.len() && c[i] != '\n' {
+                i += 1;
+            }
+        } else if ch == '/' && next == '*' {
+            let mut depth = 0;
+            while i < c.len() {
+                if c[i] == '/' && c.get(i + 1) == Some(&'*') {
+                    depth += 1;
+                    i += 2;
+                } else if c[i] == '*' && c.get(i + 1) == Some(&'/') {
+                    depth -= 1;
+                    i += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    line += usize::from(c[i] == '\n');
+                    i += 1;
+                }
+            }
+        } else if ch == '"' {
+            let at = line;
+            let (end, text) = string(i, None, &mut line);
+            out.push(Token { tok: Tok::Str(text), line: at });
+            i = end;
+        } else if ch == '\'' {
+            // A char literal ('x', '\n', '\u{1F600}') or a lifetime/label ('a): skip either.
+            if next == '\\' {
+                i += 3;
+                while i < c.len() && c[i] != '\'' {
+                    i += 1;
+                }
+                i += 1;
+            } else if c.get(i + 2) == Some(&'\'') {
+                i += 3;
+            } else {
+                i += 1;
+            }
+        } else if ident_start(ch) {
+            let start = i;
+            while i < c.len() && ident_char(c[i]) {
+                i += 1;
+            }
+            let word: String = c[start..i].iter().collect();
+            let at = line;
+            let prefix = matches!(word.as_str(), "r" | "b" | "br" | "rb" | "c" | "cr");
+            let hashes = c[i..].iter().take_while(|&&x| x == '#').count();
+            if prefix && c.get(i + hashes) == Some(&'"') {
+                let raw = word.contains('r').then_some(hashes);
+                let (end, text) = string(i + hashes, raw, &mut line);
+                out.push(Token { tok: Tok::Str(text), line: at });
+                i = end;
+            } else if word == "b" && c.get(i) == Some(&'\'') {
+                // A byte literal: the char rule skips it next.
+            } else if word == "r" && hashes == 1 && c.get(i + 1).is_some_and(|&x| ident_start(x)) {
+                // A raw identifier, r#gen: the identifier follows.
+                i += 1;
+            } else {
+                out.push(Token { tok: Tok::Ident(word), line: at });
+            }
+        } else if ch.is_ascii_digit() {
+            while i < c.len()
+                && (ident_char(c[i]) || (c[i] == '.' && c.get(i + 1).is_some_and(char::is_ascii_digit)))
+            {
+                i += 1;
+            }
+        } else if ch == ':' && next == ':' {
+            out.push(Token { tok: Tok::PathSep, line });
+            i += 2;
+        } else {
+            out.push(Token { tok: Tok::Punct(ch), line });
+            i += 1;
+        }
+    }
+    out
+}
+
+fn ident(t: Option<&Token>) -> Option<&str> {
+    match t.map(|t| &t.tok) {
+        Some(Tok::Ident(s)) => Some(s),
+        _ => None,
+    }
+}
+
+fn is(t: Option<&Token>, want: &Tok) -> bool {
+    t.is_some_and(|t| &t.tok == want)
+}
+
+// ---------------------------------------------------------------------------------------------
+// References: every path a file writes, with the module it is written in.
+
+/// A path as written (`crate`, `super`, `self` or a name first), each segment with its line, and
+/// the module (from the crate root) it is written in.
+#[derive(Clone, Debug)]
+struct Reference {
+    segments: Vec<(String, usize)>,
+    module: Vec<String>,
+}
+
+impl Reference {
+    /// The path from the crate root and the line of its first segment there, if it is
+    /// crate-relative (`crate::`, `super::`, `self::`).
+    fn resolve(&self) -> Option<(Vec<String>, usize)> {
+        let first = self.segments.first()?.0.as_str();
+        let mut at = self.module.clone();
+        let mut rest = &self.segments[..];
+        match first {
+            "crate" => {
+                at.clear();
+                rest = &rest[1..];
+            }
+            "self" => rest = &rest[1..],
+            "super" => {
+                while rest.first().is_some_and(|s| s.0 == "super") {
+                    at.pop()?;
+                    rest = &rest[1..];
+                }
+            }
+            _ => return None,
+        }
+        let line = rest.first().map_or(self.segments[0].1, |s| s.1);
+        at.extend(rest.iter().map(|s| s.0.clone()));
+        Some((at, line))
+    }
+
+    fn written(&self) -> String {
+        self.segments.iter().map(|s| s.0.as_str()).collect::<Vec<_>>().join("::")
+    }
+}
+
+/// What a file declares and writes.
+#[derive(Debug, Default)]
+struct FileScan {
+    /// `mod NAME;` at the top of the file: (name, `#[path]` if any).
+    mods: Vec<(String, Option<String>)>,
+    references: Vec<Reference>,
+}
+
+/// A `use` tree from `i` (just after `use`): every leaf path, prefixed; returns the index of its `;`.
+fn use_tree(
+    tokens: &[Token],
+    mut i: usize,
+    prefix: Vec<(String, usize)>,
+    leaves: &mut Vec<Vec<(String, usize)>>,
+) -> usize {
+    let mut path = prefix;
+    loop {
+        let t = tokens.get(i);
+        match t.map(|t| &t.tok) {
+            Some(Tok::Ident(word)) if word == "as" => i += 2,
+            Some(Tok::Ident(word)) => {
+                path.push((word.clone(), t.unwrap().line));
+                i += 1;
+            }
+            Some(Tok::PathSep) => i += 1,
+            Some(Tok::Punct('*')) => i += 1,
+            Some(Tok::Punct('{')) => {
+                i += 1;
+                loop {
+                    if is(tokens.get(i), &Tok::Punct('}')) {
+                        i += 1;
+                        break;
+                    }
+                    i = use_tree(tokens, i, path.clone(), leaves);
+                    if is(tokens.get(i), &Tok::Punct(',')) {
+                        i += 1;
+                    }
+                    if i >= tokens.len() {
+                        return i;
+                    }
+                }
+                return i;
+            }
+            _ => {
+                if !path.is_empty() {
+                    leaves.push(path);
+                }
+                return i;
+            }
+        }
+    }
+}
+
+fn scan(src: &str, module: &[String]) -> FileScan {
+    let tokens = lex(src);
+    let mut out = FileScan::default();
+    // Inline modules: (name, the brace depth inside them).
+    let mut inline: Vec<(String, usize)> = Vec::new();
+    let mut depth = 0;
+    let mut path_attr: Option<String> = None;
+    let here = |inline: &[(String, usize)]| -> Vec<String> {
+        module.iter().cloned().chain(inline.iter().map(|m| m.0.clone())).collect()
+    };
+    let mut i = 0;
+    while i < tokens.len() {
+        let t = &tokens[i];
+        match &t.tok {
+            Tok::Punct('{') => depth += 1,
+            Tok::Punct('}') => {
+                if inline.last().is_some_and(|m| m.1 == depth) {
+                    inline.pop();
+                }
+                depth = depth.saturating_sub(1);
+            }
+            // #[path = "file.rs"]
+            Tok::Punct('#')
+                if ident(tokens.get(i + 2)) == Some("path") && is(tokens.get(i + 3), &Tok::Punct('=')) =>
+            {
+                if let Some(Tok::Str(p)) = tokens.get(i + 4).map(|t| &t.tok) {
+                    path_attr = Some(p.clone());
+                }
+            }
+            Tok::Ident(w) if w == "mod" => {
+                if let Some(name) = ident(tokens.get(i + 1)) {
+                    if is(tokens.get(i + 2), &Tok::Punct('{')) {
+                        inline.push((name.to_string(), depth + 1));
+                    } else if is(tokens.get(i + 2), &Tok::Punct(';')) && inline.is_empty() {
+                        out.mods.push((name.to_string(), path_attr.take()));
+                    }
+                }
+                path_attr = None;
+            }
+            Tok::Ident(w) if w == "use" && !is(tokens.get(i + 1), &Tok::Punct('<')) => {
+                let mut leaves = Vec::new();
+                let start = if is(tokens.get(i + 1), &Tok::PathSep) { i + 2 } else { i + 1 };
+                let external = start == i + 2;
+                let end = use_tree(&tokens, start, Vec::new(), &mut leaves);
+                if !external {
+                    let module = here(&inline);
+                    out.references.extend(
+                        leaves.into_iter().map(|segments| Reference { segments, module: module.clone() }),
+                    );
+                }
+                i = end.max(i + 1);
+                continue;
+            }
+            Tok::Ident(w)
+                if (w == "crate" || w == "super")
+                    && is(tokens.get(i + 1), &Tok::PathSep)
+                    && !is(tokens.get(i.wrapping_sub(1)), &Tok::PathSep) =>
+            {
+                let mut segments = vec![(w.clone(), t.line)];
+                let mut j = i + 1;
+                while is(tokens.get(j), &Tok::PathSep) {
+                    let Some(next) = ident(tokens.get(j + 1)) else { break };
+                    segments.push((next.to_string(), tokens[j + 1].line));
+                    j += 2;
+                }
+                out.references.push(Reference { segments, module: here(&inline) });
+                i = j;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Names of things a file must not mention in code: GUI crates and file I/O.
+fn forbidden_mentions(src: &str, io_too: bool) -> Vec<(usize, String)> {
+    let tokens = lex(src);
+    let mut found = Vec::new();
+    for (i, t) in tokens.iter().enumerate() {
+        let Tok::Ident(w) = &t.tok else { continue };
+        let then =
+            |k: usize| ident(tokens.get(i + 2 * k)).filter(|_| is(tokens.get(i + 2 * k - 1), &Tok::PathSep));
+        if GUI_CRATES.contains(&w.as_str()) {
+            found.push((t.line, w.clone()));
+        } else if io_too && w == "std" && then(1) == Some("fs") {
+            found.push((t.line, "std::fs".into()));
+        } else if io_too && w == "File" && matches!(then(1), Some("open" | "create")) {
+            found.push((t.line, format!("File::{}", then(1).unwrap())));
+        }
+    }
+    if io_too {
+        // `use std::{fs, io}` names std::fs without writing it.
+        let mut leaves = Vec::new();
+        for (i, t) in tokens.iter().enumerate() {
+            if t.tok == Tok::Ident("use".into()) {
+                use_tree(&tokens, i + 1, Vec::new(), &mut leaves);
+            }
+        }
+        for leaf in leaves {
+            if leaf.len() >= 2
+                && leaf[0].0 == "std"
+                && leaf[1].0 == "fs"
+                && !found.iter().any(|f| f.0 == leaf[1].1)
+            {
+                found.push((leaf[1].1, "std::fs".into()));
+            }
+        }
+    }
+    found
+}
+
+// ---------------------------------------------------------------------------------------------
+// The module tree: which module each file is, following `mod` declarations from the crate roots.
+
+/// Where each file sits: (crate, module path). Crate `lib` is the library, `bin` the binary.
+fn module_tree(files: &BTreeMap<String, String>) -> BTreeMap<String, (&'static str, Vec<String>)> {
+    let mut placed: BTreeMap<String, (&'static str, Vec<String>)> = BTreeMap::new();
+    let mut queue: Vec<(String, &'static str, Vec<String>)> =
+        vec![("src/lib.rs".into(), "lib", vec![]), ("src/main.rs".into(), "bin", vec![])];
+    while let Some((file, krate, module)) = queue.pop() {
+        let Some(src) = files.get(&file) else { continue };
+        if placed.contains_key(&file) {
+            continue;
+        }
+        let dir = Path::new(&file).parent().unwrap_or(Path::new("")).to_path_buf();
+        let stem = Path::new(&file).file_stem().unwrap().to_string_lossy().into_owned();
+        let own_dir =
+            if matches!(stem.as_str(), "lib" | "main" | "mod") { dir.clone() } else { dir.join(&stem) };
+        for (name, path) in scan(src, &module).mods {
+            let mut child = module.clone();
+            child.push(name.clone());
+            let candidates = match path {
+                Some(p) => vec![dir.join(p)],
+                None => vec![own_dir.join(format!("{name}.rs")), own_dir.join(&name).join("mod.rs")],
+            };
+            let found = candidates.into_iter().map(|p| unixy(&p)).find(|p| files.contains_key(p));
+            if let Some(f) = found {
+                queue.push((f, krate, child));
+            }
+        }
+        placed.insert(file, (krate, module));
+    }
+    // Files no `mod` reaches are still read, as the module their path names.
+    for file in files.keys() {
+        if !placed.contains_key(file) {
+            let rel = file.trim_start_matches("src/").trim_end_matches(".rs");
+            let mut module: Vec<String> = rel.split('/').map(String::from).collect();
+            if module.last().is_some_and(|m| m == "mod") {
+                module.pop();
+            }
+            placed.insert(file.clone(), ("lib", module));
+        }
+    }
+    placed
+}
+
+fn unixy(p: &Path) -> String {
+    p.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect::<Vec<_>>().join("/")
+}
+
+/// Every backward import and forbidden mention in the tree, as `file:line: what`, and how many
+/// crate-relative references were checked.
+fn check(files: &BTreeMap<String, String>) -> (Vec<String>, usize) {
+    let tree = module_tree(files);
+    let tops: Vec<String> =
+        scan(files.get("src/lib.rs").map_or("", String::as_str), &[]).mods.into_iter().map(|m| m.0).collect();
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for (file, src) in files {
+        let (krate, module) = &tree[file];
+        if *krate != "lib" || module.is_empty() {
+            continue; // the binary (main.rs, cli/) and lib.rs may use every layer
+        }
+        let layer = module[0].as_str();
+        let forbidden: &[&str] = RULES.iter().find(|r| r.0 == layer).map_or(&[], |r| r.1);
+        for reference in scan(src, module).references {
+            let Some((path, line)) = reference.resolve() else { continue };
+            let Some(top) = path.first() else { continue };
+            if !tops.contains(top) && !forbidden.contains(&top.as_str()) {
+                continue;
+            }
+            checked += 1;
+            if forbidden.contains(&top.as_str()) {
+                problems.push(format!(
+                    "{file}:{line}: {layer} imports {top}, a layer above it (`{}`)",
+                    reference.written()
+                ));
+            }
+        }
+        if layer == "scene" {
+            for (line, what) in forbidden_mentions(src, true) {
+                problems.push(format!("{file}:{line}: the scene layer names {what} (no file I/O, no GUI)"));
+            }
+        }
+    }
+    (in_order(problems), checked)
+}
+
+/// The collector's sources: no shoal GUI module, no GUI crate.
+fn check_collector(files: &BTreeMap<String, String>) -> Vec<String> {
+    let mut problems = Vec::new();
+    for (file, src) in files {
+        for (line, what) in forbidden_mentions(src, false) {
+            problems.push(format!("{file}:{line}: the collector names {what}"));
+        }
+        for reference in scan(src, &[]).references {
+            let s = &reference.segments;
+            if s.len() >= 2 && s[0].0 == "shoal" && matches!(s[1].0.as_str(), "gui" | "modules") {
+                problems.push(format!(
+                    "{file}:{}: the collector uses shoal's GUI (`{}`)",
+                    s[1].1,
+                    reference.written()
+                ));
+            }
+        }
+        let tokens = lex(src);
+        for (i, t) in tokens.iter().enumerate() {
+            let next = ident(tokens.get(i + 2)).filter(|_| is(tokens.get(i + 1), &Tok::PathSep));
+            if ident(Some(t)) == Some("shoal") && matches!(next, Some("gui" | "modules")) {
+                problems.push(format!(
+                    "{file}:{}: the collector uses shoal's GUI (`shoal::{}`)",
+                    t.line,
+                    next.unwrap()
+                ));
+            }
+        }
+    }
+    in_order(problems)
+}
+
+/// `file:line: …` messages by file, then line as a number; each once.
+fn in_order(mut problems: Vec<String>) -> Vec<String> {
+    let key = |p: &String| {
+        let mut parts = p.splitn(3, ':');
+        let file = parts.next().unwrap_or("").to_string();
+        let line: usize = parts.next().and_then(|l| l.parse().ok()).unwrap_or(0);
+        (file, line, p.clone())
+    };
+    problems.sort_by_key(key);
+    problems.dedup();
+    problems
+}
+
+/// Every `.rs` file under `root/dir`, keyed by its path from `root` with `/`.
+fn read_tree(root: &Path, dir: &str) -> BTreeMap<String, String> {
+    fn walk(root: &Path, at: &Path, out: &mut BTreeMap<String, String>) {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(at).unwrap().map(|e| e.unwrap().path()).collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                walk(root, &p, out);
+            } else if p.extension().is_some_and(|e| e == "rs") {
+                let rel = unixy(p.strip_prefix(root).unwrap());
+                out.insert(rel, std::fs::read_to_string(&p).unwrap());
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(root, &root.join(dir), &mut out);
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn no_layer_imports_one_above_it() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let files = read_tree(root, "src");
+    assert!(files.len() > 100, "read {} files under src/", files.len());
+    let (problems, checked) = check(&files);
+    assert!(problems.is_empty(), "backward imports:\n{}", problems.join("\n"));
+    // Not vacuous: the export layer's imports of the scene, say, were seen and allowed.
+    assert!(checked > 300, "only {checked} crate references checked");
+}
+
+#[test]
+fn the_collector_does_not_use_shoals_gui() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("collector");
+    let files = read_tree(&root, "src");
+    assert!(!files.is_empty());
+    let problems = check_collector(&files);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+    for line in manifest.lines().filter(|l| l.trim_start().starts_with("shoal")) {
+        assert!(line.contains("default-features = false") && !line.contains("\"gui\""), "{line}");
+    }
+}
+
+// Checks of the checker: a fabricated backward import is reported, with its file and line.
+
+fn tree(files: &[(&str, &str)]) -> BTreeMap<String, String> {
+    let mut all: BTreeMap<String, String> =
+        files.iter().map(|(p, s)| (p.to_string(), s.to_string())).collect();
+    all.entry("src/lib.rs".into()).or_insert_with(|| {
+        "pub mod model;\npub mod profile_io;\npub mod routing;\npub mod layout;\npub mod scene;\npub mod export;\npub mod load;\npub mod gui;\n".into()
+    });
+    all
+}
+
+fn problems(files: &[(&str, &str)]) -> Vec<String> {
+    check(&tree(files)).0
+}
+
+#[test]
+fn a_backward_use_is_named_with_its_file_and_line() {
+    let found = problems(&[
+        ("src/profile_io/mod.rs", "pub mod host_map;\n"),
+        (
+            "src/profile_io/host_map.rs",
+            "//! Host maps.\n\nuse crate::model::Warning;\nuse crate::routing::HostMap;\n",
+        ),
+    ]);
+    assert_eq!(
+        found,
+        [
+            "src/profile_io/host_map.rs:4: profile_io imports routing, a layer above it (`crate::routing::HostMap`)"
+        ]
+    );
+}
+
+#[test]
+fn groups_paths_in_code_and_every_layer_rule_are_checked() {
+    let found = problems(&[
+        ("src/layout/mod.rs", "use crate::{model::Fabric,\n    scene::Scene};\n"),
+        ("src/model/mod.rs", "pub fn f() { let _ = crate::layout::place(); }\n"),
+        ("src/routing/mod.rs", "use crate::pipeline as p;\n"),
+        ("src/scene/mod.rs", "fn g() {\n    crate::export::write();\n}\n"),
+        ("src/export/mod.rs", "use crate::gui::App;\nuse crate::scene::Scene;\n"),
+        ("src/load.rs", "use crate::modules::View;\n"),
+    ]);
+    assert_eq!(found.len(), 6, "{found:#?}");
+    for want in [
+        "src/layout/mod.rs:2: layout imports scene",
+        "src/model/mod.rs:1: model imports layout",
+        "src/routing/mod.rs:1: routing imports pipeline",
+        "src/scene/mod.rs:2: scene imports export",
+        "src/export/mod.rs:1: export imports gui",
+        "src/load.rs:1: load imports modules",
+    ] {
+        assert!(found.iter().any(|f| f.starts_with(want)), "{want} missing from {found:#?}");
+    }
+}
+
+#[test]
+fn super_paths_resolve_against_the_module_they_are_written_in() {
+    let found = problems(&[
+        ("src/profile_io/mod.rs", "pub mod ibprof;\n"),
+        ("src/profile_io/ibprof/mod.rs", "mod chunk;\n"),
+        ("src/profile_io/ibprof/chunk.rs", "mod records;\n"),
+        (
+            "src/profile_io/ibprof/chunk/records.rs",
+            "use super::super::tokens::Token;\nuse super::super::super::super::routing::trace;\n",
+        ),
+        ("src/routing/mod.rs", "pub mod trace;\n"),
+        (
+            "src/routing/trace.rs",
+            "fn f() {}\n#[cfg(test)]\nmod tests {\n    use super::super::layout::Ok;\n    use super::super::super::layout::Bad;\n}\nuse super::layout::AlsoOk;\n",
+        ),
+    ]);
+    assert_eq!(
+        found,
+        [
+            "src/profile_io/ibprof/chunk/records.rs:2: profile_io imports routing, a layer above it (`super::super::super::super::routing::trace`)",
+            "src/routing/trace.rs:5: routing imports layout, a layer above it (`super::super::super::layout::Bad`)",
+        ]
+    );
+}
+
+#[test]
+fn a_path_attribute_puts_a_file_in_the_module_that_declares_it() {
+    // prepare_tests.rs is scene::prepare::tests, so three supers reach the crate root; read as
+    // the module its path names (scene::prepare_tests) they would climb out of the crate.
+    let found = problems(&[
+        ("src/scene/mod.rs", "pub mod prepare;\n"),
+        ("src/scene/prepare.rs", "#[cfg(test)]\n#[path = \"prepare_tests.rs\"]\nmod tests;\n"),
+        ("src/scene/prepare_tests.rs", "use super::*;\nuse super::super::super::export::write;\n"),
+    ]);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(found[0].starts_with("src/scene/prepare_tests.rs:2: scene imports export"), "{found:#?}");
+}
+
+#[test]
+fn comments_strings_and_allowed_imports_are_not_reported() {
+    let found = problems(&[
+        (
+            "src/scene/mod.rs",
+            "//! Painted by egui; see crate::gui::App.\n/* crate::export::write(std::fs) */\nuse crate::layout::Position;\nuse crate::routing::RegionKey;\nuse crate::model::{Domain, Projection};\nconst A: &str = \"crate::export::x\";\nconst B: &str = r#\"use crate::gui;\"#;\nconst C: char = '\"';\nfn f<'a>(x: &'a str) -> Projection { Projection::File { name: x.into() } }\n",
+        ),
+        ("src/export/mod.rs", "use crate::scene::Scene;\nuse crate::load::LoadRequest;\n"),
+        ("src/gui/mod.rs", "use crate::modules::View;\nuse egui::Ui;\n"),
+    ]);
+    assert!(found.is_empty(), "{found:#?}");
+}
+
+#[test]
+fn the_scene_does_no_file_io_and_names_no_gui_crate() {
+    let found = problems(&[(
+        "src/scene/mod.rs",
+        "use std::{fs, io};\nfn f() {\n    let _ = std::fs::read(\"x\");\n    let _ = File::open(\"y\");\n    let _ = egui::Color32::RED;\n}\nfn g(_: &wgpu::Device) {}\n",
+    )]);
+    let lines: Vec<&str> = found.iter().map(|f| f.split(": the").next().unwrap()).collect();
+    assert_eq!(
+        lines,
+        [
+            "src/scene/mod.rs:1",
+            "src/scene/mod.rs:3",
+            "src/scene/mod.rs:4",
+            "src/scene/mod.rs:5",
+            "src/scene/mod.rs:7"
+        ],
+        "{found:#?}"
+    );
+}
+
+#[test]
+fn the_collector_check_reports_shoals_gui() {
+    let files: BTreeMap<String, String> = [(
+        "src/lib.rs".to_string(),
+        "//! Uses shoal::gui in a comment only.\nuse shoal::model::Lid;\nuse shoal::{gui::App, model::Guid};\nfn f() { shoal::modules::x(); }\n".to_string(),
+    )]
+    .into();
+    let found = check_collector(&files);
+    assert_eq!(found.len(), 2, "{found:#?}");
+    assert!(found[0].starts_with("src/lib.rs:3:") && found[1].starts_with("src/lib.rs:4:"), "{found:#?}");
+}
