@@ -133,8 +133,11 @@ fn job_regions(profile: &Profile) -> (Vec<RegionInfo>, Vec<String>) {
         let seen = match regions.last_mut() {
             Some(seen) if seen.info.number == dump.region => seen,
             _ => {
-                let info =
-                    RegionInfo { number: dump.region, name: dump.name.clone(), dumptime: Some(dump.dumptime) };
+                let info = RegionInfo {
+                    number: dump.region,
+                    name: dump.name.clone(),
+                    dumptime: Some(dump.dumptime),
+                };
                 regions.push(Seen { info, named_by: rank, warned: false });
                 continue;
             }
