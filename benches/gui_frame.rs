@@ -90,7 +90,8 @@ impl Frame {
         self.camera.zoom = if self.tick.is_multiple_of(2) { 1.0 } else { 1.01 };
         if rebuild {
             let hosts = d.fabric.as_ref().map_or(1, |f| f.cluster.hosts.len());
-            self.group.highlight = Highlight { seeds: [Seed::node((self.tick as usize * 37) % hosts)].into() };
+            self.group.highlight =
+                Highlight { seeds: [Seed::node((self.tick as usize * 37) % hosts)].into() };
             self.lit = project(d, &self.group.highlight);
         }
         let input = RawInput {

@@ -17,10 +17,10 @@ use shoal::modules::torus::Torus;
 use shoal::modules::{ViewContext, ViewModule, ViewState};
 use shoal::scene::camera::Camera;
 use shoal::scene::draw::draw_list;
-use shoal::scene::orbit::Orbit;
 use shoal::scene::filter::Filter;
 use shoal::scene::highlight::Lit;
 use shoal::scene::linking::LinkGroup;
+use shoal::scene::orbit::Orbit;
 use shoal::scene::run_synthetic::synthetic_run;
 use shoal::scene::{Dataset, Prepared, RegionSelection, ViewSpec, prepare};
 

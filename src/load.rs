@@ -70,6 +70,26 @@ pub struct RunError {
     pub source: crate::profile_io::ParseError,
 }
 
+/// Whether a path names a run rather than fabric dumps: a YAML meta file, a CSV file naming
+/// nodes or links (`nodes.csv`, `mesh_links.csv`, gzipped or not), or a folder holding a
+/// `*_meta.yaml` or a `nodes.csv`.
+pub fn is_run_path(path: &std::path::Path) -> bool {
+    let lower = |n: &std::ffi::OsStr| n.to_string_lossy().to_ascii_lowercase();
+    let named = |name: &str| {
+        let stem = name.strip_suffix(".gz").unwrap_or(name);
+        let csv = stem.ends_with(".csv") && (stem.contains("nodes") || stem.contains("links"));
+        (
+            stem.ends_with(".yaml") || stem.ends_with(".yml") || csv,
+            stem.ends_with("_meta.yaml") || stem == "nodes.csv",
+        )
+    };
+    if path.is_dir() {
+        let Ok(entries) = std::fs::read_dir(path) else { return false };
+        return entries.flatten().any(|e| named(&lower(&e.file_name())).1);
+    }
+    path.file_name().is_some_and(|n| named(&lower(n)).0)
+}
+
 /// A run (a Boxfish `*_meta.yaml`, a CSV pair or a folder holding one) as a data set.
 pub fn load_run_dataset(path: &std::path::Path) -> Result<Dataset, RunError> {
     let (run, warnings): (crate::model::Run, Vec<Warning>) = crate::profile_io::runs::load_run(path)

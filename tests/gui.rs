@@ -8,9 +8,9 @@ use egui_kittest::kittest::Queryable;
 
 use shoal::gui::ShoalApp;
 use shoal::gui::loader::Reason;
+use shoal::load::{LoadRequest, sample_request};
 use shoal::modules::regions;
 use shoal::routing::RegionKey;
-use shoal::load::{LoadRequest, sample_request};
 use shoal::scene::filter::Filter;
 use shoal::scene::{Dataset, Emphasis, RegionSelection, ViewSpec, prepare};
 

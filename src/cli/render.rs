@@ -100,7 +100,7 @@ fn parse_rows(s: &str) -> Result<query::Aggregate, String> {
 }
 
 fn parse_merge(s: &str) -> Result<torus::Aggregate, String> {
-    torus::Aggregate::parse(s).ok_or_else(|| format!("unknown merge rule {s:?}: mean, sum or max"))
+    torus::Aggregate::parse(s).ok_or_else(|| format!("unknown merge rule {s:?}: mean, sum, max or min"))
 }
 
 fn parse_threshold(s: &str) -> Result<Threshold, String> {
@@ -111,18 +111,20 @@ fn parse_colour_map(s: &str) -> Result<ColourMap, String> {
     ColourMap::parse(s).ok_or_else(|| format!("unknown colour map {s:?}"))
 }
 
-/// The data set the paths name: one run for `--module torus|generic2d`, else the RAILs' fabric
-/// with the profile (if any).
+/// The data set the paths name, recognised as the window does: one run (a Boxfish meta file,
+/// a CSV pair or a folder holding one), else the RAILs' fabric with the profile (if any). Any
+/// module draws either, where it can (a torus needs a torus).
 fn load(r: &RenderCli) -> Result<Dataset> {
-    if !ModuleArg::reads_a_run(r.module) {
+    let run = match r.rails.rails.as_slice() {
+        [one] if shoal::load::is_run_path(std::path::Path::new(one)) => Some(one),
+        _ => None,
+    };
+    let Some(run) = run else {
         let request = LoadRequest { rails: r.rails.rail_paths(), profile: r.profile.clone() };
         return Ok(load_dataset(&request, &|_| {})?);
-    }
-    let [run] = r.rails.rails.as_slice() else {
-        bail!("--module draws one run: give its meta file (or CSV pair) as the only path");
     };
-    if r.diff.is_some() || r.threshold.is_some() || r.profile.is_some() || r.hide_unused {
-        bail!("--diff, --threshold, --profile and --hide-unused are fat-tree options; use --where");
+    if r.profile.is_some() {
+        bail!("--profile belongs to fabric dumps, not to a run ({run})");
     }
     load_run_dataset(std::path::Path::new(run))
         .map_err(|e| anyhow::Error::new(e.source).context(format!("cannot read the run {}", e.path)))

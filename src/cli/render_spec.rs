@@ -30,11 +30,6 @@ impl ModuleArg {
             _ => None,
         }
     }
-
-    /// Whether the paths are one run (a Boxfish meta file or a CSV pair) rather than rails.
-    pub fn reads_a_run(module: Option<ModuleArg>) -> bool {
-        matches!(module, Some(ModuleArg::Torus | ModuleArg::Generic2d))
-    }
 }
 
 /// A hot-link threshold: bytes (`2 MiB`, `1e6`) or a percentage of the maximum (`25%`).
@@ -208,8 +203,6 @@ mod tests {
             assert_eq!(ModuleArg::parse(text), Some(module), "{text}");
         }
         assert_eq!(ModuleArg::parse("ring"), None);
-        assert!(!ModuleArg::reads_a_run(None) && !ModuleArg::reads_a_run(Some(ModuleArg::FatTree)));
-        assert!(ModuleArg::reads_a_run(Some(ModuleArg::Torus)));
     }
 
     #[test]

@@ -137,7 +137,11 @@ pub fn fabric_run(
         layout.rails.get(rail).and_then(|l| l.levels.get(n.index()).copied().flatten())
     };
     let network = network(cluster, layout, &index);
-    let mut tables = vec![node_table(cluster, &index, &level_of), link_table(cluster, &index, &level_of)];
+    let mut tables: Vec<Table> =
+        [node_table(cluster, &index, &level_of), link_table(cluster, &index, &level_of)]
+            .into_iter()
+            .flatten()
+            .collect();
     tables.extend(traffic_tables(cluster, &index, loads));
     let mut ranks: Vec<(i64, i64)> = rank_hosts.iter().map(|(&r, &h)| (i64::from(r), h as i64)).collect();
     ranks.sort_unstable();
@@ -250,7 +254,7 @@ fn node_table(
     cluster: &Cluster,
     index: &FabricIndex,
     level_of: &dyn Fn(usize, NodeIndex) -> Option<u32>,
-) -> Table {
+) -> Option<Table> {
     let n = index.node_count();
     let (mut name, mut kind, mut rail, mut level, mut guid, mut lid) = (
         Vec::with_capacity(n),
@@ -295,17 +299,31 @@ fn node_table(
         Column::Text(lid),
     ];
     let names = ["nodeid", "name", "kind", "rail", "level", "guid", "lid"];
-    table("nodes", Domain::Nodes, "nodeid", &names, columns).unwrap_or_else(empty_nodes)
+    table("nodes", Domain::Nodes, "nodeid", &names, columns)
 }
 
-fn empty_nodes() -> Table {
-    Table {
-        name: "nodes".into(),
-        domain: Domain::Nodes,
-        key: "nodeid".into(),
-        ids: Vec::new(),
-        names: Vec::new(),
-        columns: Vec::new(),
+/// The `link_ends` table's columns after the key, row by row.
+#[derive(Default)]
+struct LinkColumns {
+    rail: Vec<i64>,
+    level: Vec<i64>,
+    direction: Vec<String>,
+    from: Vec<String>,
+    to: Vec<String>,
+    from_port: Vec<i64>,
+    to_port: Vec<i64>,
+}
+
+impl LinkColumns {
+    fn push(&mut self, rail: usize, level: Option<u32>, direction: &str, ends: [(String, i64); 2]) {
+        let [(from, from_port), (to, to_port)] = ends;
+        self.rail.push(rail as i64);
+        self.level.push(level.map_or(-1, i64::from));
+        self.direction.push(direction.to_string());
+        self.from.push(from);
+        self.to.push(to);
+        self.from_port.push(from_port);
+        self.to_port.push(to_port);
     }
 }
 
@@ -313,10 +331,9 @@ fn link_table(
     cluster: &Cluster,
     index: &FabricIndex,
     level_of: &dyn Fn(usize, NodeIndex) -> Option<u32>,
-) -> Table {
+) -> Option<Table> {
     let n = index.link_count();
-    let mut cols: (Vec<i64>, Vec<i64>, Vec<String>, Vec<String>, Vec<String>, Vec<i64>, Vec<i64>) =
-        Default::default();
+    let mut cols = LinkColumns::default();
     let name = |fabric: &crate::model::Fabric, node: NodeIndex| {
         let x = fabric.node(node);
         if x.kind == NodeKind::Ca { x.host_name().to_string() } else { x.description.clone() }
@@ -324,38 +341,30 @@ fn link_table(
     for (rail, fabric) in cluster.rails.iter().enumerate() {
         for position in index.rail_links(rail) {
             let end = LinkEnd::from_index(position - index.rail_links(rail).start);
-            let Some(((s, sp), (d, dp))) = fabric.link_end_nodes(end) else {
-                cols.0.push(rail as i64);
-                cols.1.push(-1);
-                cols.2.push(String::new());
-                cols.3.push(String::new());
-                cols.4.push(String::new());
-                cols.5.push(0);
-                cols.6.push(0);
-                continue;
-            };
-            let (ls, ld) = (level_of(rail, s), level_of(rail, d));
-            cols.0.push(rail as i64);
-            cols.1.push(ls.max(ld).map_or(-1, i64::from));
-            cols.2.push(if ls < ld { "up" } else { "down" }.to_string());
-            cols.3.push(name(fabric, s));
-            cols.4.push(name(fabric, d));
-            cols.5.push(i64::from(sp.0));
-            cols.6.push(i64::from(dp.0));
+            match fabric.link_end_nodes(end) {
+                Some(((s, sp), (d, dp))) => {
+                    let (ls, ld) = (level_of(rail, s), level_of(rail, d));
+                    let direction = if ls < ld { "up" } else { "down" };
+                    let ends = [(name(fabric, s), i64::from(sp.0)), (name(fabric, d), i64::from(dp.0))];
+                    cols.push(rail, ls.max(ld), direction, ends);
+                }
+                // A built fabric has no end without nodes; keep the rows dense regardless.
+                None => cols.push(rail, None, "", [(String::new(), 0), (String::new(), 0)]),
+            }
         }
     }
     let columns = vec![
         Column::Int((0..n as i64).collect()),
-        Column::Int(cols.0),
-        Column::Int(cols.1),
-        Column::Text(cols.2),
-        Column::Text(cols.3),
-        Column::Text(cols.4),
-        Column::Int(cols.5),
-        Column::Int(cols.6),
+        Column::Int(cols.rail),
+        Column::Int(cols.level),
+        Column::Text(cols.direction),
+        Column::Text(cols.from),
+        Column::Text(cols.to),
+        Column::Int(cols.from_port),
+        Column::Int(cols.to_port),
     ];
     let names = ["linkid", "rail", "level", "direction", "from", "to", "from_port", "to_port"];
-    table("link_ends", Domain::Links, "linkid", &names, columns).unwrap_or_else(empty_nodes)
+    table("link_ends", Domain::Links, "linkid", &names, columns)
 }
 
 /// Bytes per link end and per node, one row per region and one for the whole run (region −1).
