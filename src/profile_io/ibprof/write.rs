@@ -71,5 +71,9 @@ fn port(port: &LocalPort) -> format::Port<'_> {
 }
 
 fn region(dump: &Dump) -> format::Region<'_> {
-    format::Region { number: dump.region, name: dump.name.as_deref().map(Into::into), dumptime: dump.dumptime.0 }
+    format::Region {
+        number: dump.region,
+        name: dump.name.as_deref().map(Into::into),
+        dumptime: dump.dumptime.0,
+    }
 }
