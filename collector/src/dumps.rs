@@ -8,9 +8,10 @@
 
 use std::ffi::{c_int, c_void};
 
+use ibprof_format::{LidCounts, PeerCounts, Region};
+
 use crate::backend::DumpData;
 use crate::state::State;
-use crate::writer;
 
 /// One cumulative dump.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -37,13 +38,14 @@ impl DumpRecord {
     }
 
     /// The region's lines (`region`, `peer`…, `lid`…).
-    pub fn write(&self, out: &mut String) {
-        writer::region_line(out, self.region, self.name.as_deref(), self.time);
+    pub fn write(&self, out: &mut Vec<u8>) {
+        let name = self.name.as_deref().map(Into::into);
+        ibprof_format::push_region(out, &Region { number: self.region, name, dumptime: self.time });
         for &(peer, sent, recv) in &self.peers {
-            writer::peer_line(out, peer, sent, recv);
+            ibprof_format::push_peer(out, &PeerCounts { peer, sent, recv });
         }
         for &(port, lid, sent, recv) in &self.lids {
-            writer::lid_line(out, port, lid, sent, recv);
+            ibprof_format::push_lid(out, &LidCounts { port, lid, sent, recv });
         }
     }
 }
@@ -131,11 +133,11 @@ mod tests {
         let data = DumpData { peers: vec![(0, 0), (5, 0), (0, 0), (0, 9)], lids: vec![(0, 0x12, 3, 4)] };
         let d = DumpRecord::new(2, Some("x"), 1_000_000, data);
         assert_eq!(d.peers, vec![(1, 5, 0), (3, 0, 9)]);
-        let mut s = String::new();
+        let mut s = Vec::new();
         d.write(&mut s);
         assert_eq!(
-            s,
-            "region 2 name \"x\" dumptime 1.000000\npeer 1 sent 5 recv 0\npeer 3 sent 0 recv 9\n\
+            String::from_utf8_lossy(&s),
+            "region 2 name x dumptime 1.000000\npeer 1 sent 5 recv 0\npeer 3 sent 0 recv 9\n\
              lid 0 0x0012 sent 3 recv 4\n"
         );
     }

@@ -7,8 +7,8 @@
 //! mpirun -np 128 -x LD_PRELOAD=/path/libibprof.so -x IBPROF_OUT=run1.ibprof ./app
 //! ```
 //!
-//! Conventions: bytes are plain byte counts; ranks are `MPI_COMM_WORLD` ranks; LIDs are printed
-//! in hex (`0x%04x`), GUIDs as `0x%016x`, times as Unix seconds with six decimals.
+//! Conventions: bytes are plain byte counts; ranks are `MPI_COMM_WORLD` ranks. The profile is
+//! written by the `ibprof-format` crate, the same writer shoal uses.
 //!
 //! One `libibprof.so` serves both Open MPI and the MPICH family: the MPI interface is declared
 //! here (not taken from an `mpi.h`) with handles as [`ffi::Handle`], and the ABI is detected at
@@ -25,6 +25,7 @@ pub mod dumps;
 pub mod ffi;
 pub mod fortran;
 pub mod guard;
+pub mod local_port;
 pub mod output;
 pub mod requests;
 pub mod scope;
@@ -32,4 +33,3 @@ pub mod state;
 pub mod sysfs;
 pub mod typesize;
 pub mod wrap;
-pub mod writer;

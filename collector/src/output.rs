@@ -22,19 +22,19 @@ const TAG: c_int = 0x1b9f;
 const CHUNK: usize = 1 << 30;
 
 /// Writes this rank's `section` where the configuration says.
-pub fn write(st: &State, section: &str) {
+pub fn write(st: &State, section: &[u8]) {
     if st.config.per_rank {
         per_rank(st, section);
     }
     gathered(st, section);
 }
 
-fn per_rank(st: &State, section: &str) {
+fn per_rank(st: &State, section: &[u8]) {
     let path = st.config.per_rank_path(st.rank);
     let result = File::create(&path).and_then(|f| {
         let mut w = BufWriter::new(f);
-        w.write_all(st.header().as_bytes())?;
-        w.write_all(section.as_bytes())?;
+        w.write_all(&st.header())?;
+        w.write_all(section)?;
         w.flush()
     });
     if let Err(e) = result {
@@ -42,7 +42,7 @@ fn per_rank(st: &State, section: &str) {
     }
 }
 
-fn gathered(st: &State, section: &str) {
+fn gathered(st: &State, section: &[u8]) {
     let m = st.mpi;
     let (comm, byte) = (st.private, m.c.byte);
     let root = st.rank == 0;
@@ -81,7 +81,7 @@ fn gathered(st: &State, section: &str) {
         );
     }
     if !root {
-        send_chunks(st, comm, section.as_bytes());
+        send_chunks(st, comm, section);
         return;
     }
     let mut failed: Option<std::io::Error> = None;
@@ -93,8 +93,8 @@ fn gathered(st: &State, section: &str) {
             failed = Some(e);
         }
     };
-    put(st.header().as_bytes());
-    put(section.as_bytes());
+    put(&st.header());
+    put(section);
     let mut buf = Vec::new();
     for (r, &n) in lens.iter().enumerate().skip(1) {
         buf.clear();

@@ -7,6 +7,9 @@
 use std::ffi::{c_char, c_int};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use ibprof_format::{Job, Rank};
 
 use crate::backend::{Backend, DumpData};
 use crate::comms::CommTable;
@@ -14,10 +17,10 @@ use crate::config::Config;
 use crate::counters::{Each, LidCounters, PeerCounters};
 use crate::dumps::{self, DumpRecord};
 use crate::ffi::{Handle, HandleCell, Mpi, mpi};
+use crate::local_port::LocalPort;
 use crate::requests::Requests;
 use crate::scope::Scope;
 use crate::typesize::TypeSizes;
-use crate::writer::{self, LocalPort};
 use crate::{backend, guard, output, sysfs};
 
 /// Everything the collector keeps for one MPI process.
@@ -129,7 +132,7 @@ impl State {
                 return Err("cannot duplicate MPI_COMM_WORLD".into());
             }
         }
-        let starttime = writer::now_micros();
+        let starttime = now_micros();
         let comms = CommTable::new(mpi, crate::wrap::attr::delete_comm_info, crate::wrap::attr::no_copy)?;
         let rank = u32::try_from(rank).map_err(|_| "negative rank")?;
         let size = u32::try_from(size).map_err(|_| "negative size")?;
@@ -180,18 +183,24 @@ impl State {
         for b in &self.backends {
             b.collect(self, &mut data);
         }
-        let time = writer::now_micros();
+        let time = now_micros();
         let mut log = self.dumps.lock().unwrap_or_else(|p| p.into_inner());
         let region = log.len() as u32;
         log.push(DumpRecord::new(region, name, time, data));
     }
 
     /// This rank's whole section: identity, ports, dumps.
-    pub fn section(&self, dumps: &[DumpRecord]) -> String {
-        let mut out = String::new();
-        writer::rank_line(&mut out, self.rank, &self.host, Some(self.pid), self.starttime);
+    pub fn section(&self, dumps: &[DumpRecord]) -> Vec<u8> {
+        let mut out = Vec::new();
+        let rank = Rank {
+            rank: self.rank,
+            host: self.host.as_str().into(),
+            pid: Some(self.pid),
+            starttime: self.starttime,
+        };
+        ibprof_format::push_rank(&mut out, &rank);
         for p in self.ports.lock().unwrap_or_else(|p| p.into_inner()).iter() {
-            writer::port_line(&mut out, p);
+            ibprof_format::push_port(&mut out, &p.record());
         }
         for d in dumps {
             d.write(&mut out);
@@ -199,11 +208,20 @@ impl State {
         out
     }
 
-    /// The file header (`ibprof 1` and the `job` line).
-    pub fn header(&self) -> String {
-        let mut out = String::new();
-        writer::header(&mut out, self.size, self.library.as_deref(), self.source());
+    /// The file's prelude (`ibprof 1` and the `job` line).
+    pub fn header(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mpi = self.library.as_deref().map(Into::into);
+        ibprof_format::push_prelude(&mut out, &Job { ranks: self.size, mpi, source: Some(self.source()) });
         out
+    }
+}
+
+/// Microseconds since the Unix epoch, now (negative before it, as the format allows).
+fn now_micros() -> i64 {
+    match SystemTime::now().duration_since(UNIX_EPOCH) {
+        Ok(d) => i64::try_from(d.as_micros()).unwrap_or(i64::MAX),
+        Err(e) => -i64::try_from(e.duration().as_micros()).unwrap_or(i64::MAX),
     }
 }
 

@@ -8,7 +8,7 @@
 use std::fs;
 use std::path::Path;
 
-use crate::writer::LocalPort;
+use crate::local_port::LocalPort;
 
 /// The active InfiniBand ports under `root` (normally `/sys`).
 pub fn local_ports(root: &Path) -> Vec<LocalPort> {

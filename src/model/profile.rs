@@ -42,24 +42,11 @@ impl ProfileSource {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct EpochMicros(pub i64);
 
+/// Parsed and printed by the `ibprof-format` crate, so that the model and the file agree.
 impl EpochMicros {
     /// Parses `1700000000`, `1700000000.25` or `1700000000.250000` (at most 6 decimals).
     pub fn parse(s: &str) -> Option<Self> {
-        let (neg, s) = match s.strip_prefix('-') {
-            Some(rest) => (true, rest),
-            None => (false, s),
-        };
-        let (whole, frac) = s.split_once('.').unwrap_or((s, ""));
-        if whole.is_empty() || frac.len() > 6 || !whole.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
-        }
-        if !frac.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
-        }
-        let secs: i64 = whole.parse().ok()?;
-        let micros: i64 = if frac.is_empty() { 0 } else { format!("{frac:0<6}").parse().ok()? };
-        let value = secs.checked_mul(1_000_000)?.checked_add(micros)?;
-        Some(EpochMicros(if neg { -value } else { value }))
+        ibprof_format::parse_time(s).map(EpochMicros)
     }
 
     pub fn as_secs_f64(self) -> f64 {
@@ -69,9 +56,7 @@ impl EpochMicros {
 
 impl fmt::Display for EpochMicros {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let sign = if self.0 < 0 { "-" } else { "" };
-        let v = self.0.unsigned_abs();
-        write!(f, "{sign}{}.{:06}", v / 1_000_000, v % 1_000_000)
+        fmt::Display::fmt(&ibprof_format::Time(self.0), f)
     }
 }
 

@@ -20,8 +20,8 @@ use super::{Backend, DumpData};
 use crate::ffi::Mpi;
 use crate::ffi::abi::{Handle, dlsym_default};
 use crate::guard::guard;
+use crate::local_port::LocalPort;
 use crate::state::{State, state};
-use crate::writer::LocalPort;
 
 /// The event name looked up with `PERUSE_Query_event`.
 pub const EVENT: &CStr = c"PERUSE_OPENIB_SEND";

@@ -11,6 +11,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
+use ibprof_format::{Record, strict};
+
 pub const RANKS: u32 = 4;
 
 /// `on_both_mpis!(name)`: the test `fn name(mpi: Mpi)` run once on Open MPI and once on MPICH
@@ -205,7 +207,8 @@ pub struct Profile {
 #[derive(Debug, Default, PartialEq)]
 pub struct Rank {
     pub host: String,
-    pub ports: Vec<Vec<String>>,
+    /// The `port` lines, without their line ends.
+    pub ports: Vec<String>,
     pub regions: Vec<Region>,
 }
 
@@ -217,104 +220,62 @@ pub struct Region {
     pub lids: BTreeMap<(u32, u16), (u64, u64)>,
 }
 
-/// Splits a line into tokens, honouring double quotes with `\"` and `\\` escapes.
-pub fn tokens(line: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut chars = line.chars().peekable();
-    while let Some(&c) = chars.peek() {
-        if c.is_whitespace() {
-            chars.next();
-        } else if c == '#' {
-            break;
-        } else if c == '"' {
-            chars.next();
-            let mut s = String::new();
-            while let Some(c) = chars.next() {
-                match c {
-                    '\\' => s.extend(chars.next()),
-                    '"' => break,
-                    c => s.push(c),
-                }
-            }
-            out.push(s);
-        } else {
-            let mut s = String::new();
-            while let Some(&c) = chars.peek() {
-                if c.is_whitespace() {
-                    break;
-                }
-                s.push(c);
-                chars.next();
-            }
-            out.push(s);
-        }
-    }
-    out
-}
-
-fn num<T: std::str::FromStr>(s: &str, line: &str) -> T {
-    s.parse().unwrap_or_else(|_| panic!("bad number {s:?} in line {line:?}"))
-}
-
-fn hex16(s: &str, line: &str) -> u16 {
-    u16::from_str_radix(s.trim_start_matches("0x"), 16).unwrap_or_else(|_| panic!("bad LID in {line:?}"))
-}
-
-/// Reads an ibprof v1 file strictly: any line the tests do not expect is a failure.
+/// Reads an ibprof v1 file strictly: see [`parse_profile`].
 pub fn read_profile(path: &Path) -> Profile {
     let text =
         std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     parse_profile(&text)
 }
 
+/// Reads an ibprof v1 text with the format's strict reader (`ibprof_format::strict`): a line the
+/// format does not allow where it stands, or a counter written twice in a region, fails the test.
 pub fn parse_profile(text: &str) -> Profile {
-    let mut lines = text.lines();
-    assert_eq!(lines.next(), Some("ibprof 1"), "first line");
+    let records =
+        strict::parse(text).unwrap_or_else(|e| panic!("not a valid ibprof v1 profile: {e}\n{text}"));
     let mut p = Profile::default();
-    let mut current: Option<u32> = None;
-    for line in lines {
-        let t = tokens(line);
-        if t.is_empty() {
-            continue;
-        }
-        let key = |k: &str| t.iter().position(|x| x == k).map(|i| t[i + 1].clone());
-        match t[0].as_str() {
-            "job" => {
-                p.job_ranks = num(&t[2], line);
-                p.source = key("source").unwrap_or_default();
+    let mut current = 0;
+    for record in records {
+        match record {
+            Record::Header => {}
+            Record::Job(job) => {
+                p.job_ranks = job.ranks;
+                p.source = job.source.unwrap_or_default().to_string();
             }
-            "rank" => {
-                let r: u32 = num(&t[1], line);
-                assert!(
-                    p.ranks
-                        .insert(r, Rank { host: key("host").unwrap_or_default(), ..Rank::default() })
-                        .is_none()
-                );
-                current = Some(r);
+            Record::Rank(rank) => {
+                current = rank.rank;
+                p.ranks.insert(rank.rank, Rank { host: rank.host.into_owned(), ..Rank::default() });
             }
-            "port" => p.ranks.get_mut(&current.expect("port before rank")).unwrap().ports.push(t.clone()),
-            "region" => {
-                let rank = p.ranks.get_mut(&current.expect("region before rank")).unwrap();
-                rank.regions.push(Region {
-                    number: num(&t[1], line),
-                    name: key("name"),
-                    ..Region::default()
-                });
+            Record::Port(port) => {
+                let mut line = Vec::new();
+                ibprof_format::push_port(&mut line, &port);
+                let line = String::from_utf8_lossy(&line).trim_end().to_string();
+                section(&mut p, current).ports.push(line);
             }
-            "peer" => {
-                let rank = p.ranks.get_mut(&current.expect("peer before rank")).unwrap();
-                let region = rank.regions.last_mut().expect("peer before region");
-                region.peers.insert(num(&t[1], line), (num(&t[3], line), num(&t[5], line)));
+            Record::Region(region) => section(&mut p, current).regions.push(Region {
+                number: region.number,
+                name: region.name.map(|n| n.into_owned()),
+                ..Region::default()
+            }),
+            Record::Peer(c) => {
+                let twice = last_region(&mut p, current).peers.insert(c.peer, (c.sent, c.recv)).is_some();
+                assert!(!twice, "peer {} twice in one region of rank {current}", c.peer);
             }
-            "lid" => {
-                let rank = p.ranks.get_mut(&current.expect("lid before rank")).unwrap();
-                let region = rank.regions.last_mut().expect("lid before region");
-                region
-                    .lids
-                    .insert((num(&t[1], line), hex16(&t[2], line)), (num(&t[4], line), num(&t[6], line)));
+            Record::Lid(c) => {
+                let twice =
+                    last_region(&mut p, current).lids.insert((c.port, c.lid), (c.sent, c.recv)).is_some();
+                assert!(!twice, "lid {} {:#x} twice in one region of rank {current}", c.port, c.lid);
             }
-            other => panic!("unexpected line kind {other:?}: {line:?}"),
         }
     }
     p
+}
+
+/// The strict reader has checked that ports and regions follow a rank line.
+fn section(p: &mut Profile, rank: u32) -> &mut Rank {
+    p.ranks.get_mut(&rank).expect("a rank line before its section")
+}
+
+/// The strict reader has checked that counter lines follow a region line.
+fn last_region(p: &mut Profile, rank: u32) -> &mut Region {
+    section(p, rank).regions.last_mut().expect("a region line before its counters")
 }

@@ -11,7 +11,7 @@ use crate::model::{Dump, Lid, LidBytes, PeerBytes, ProfileSource, RankSection};
 use crate::profile_io::line_warnings::MAX_LINE_WARNINGS;
 
 use super::MAX_RANKS;
-use super::tokens::{Canonical, Tokens};
+use ibprof_format::{Canonical, Tokens};
 
 mod records;
 

@@ -15,13 +15,16 @@
 //! [`crate::model::regions`]. Anything unusable in a line is a [`Warning`] with file and line;
 //! only a file without the `ibprof 1` header (or one that cannot be read) is a [`ParseError`].
 //!
+//! The lexical layer (tokens, numbers, quoting), the fast path for canonical `peer` and `lid`
+//! lines and the writer's spelling of every record live in the `ibprof-format` crate, which the
+//! collector writes with too: one implementation of the format for both sides.
+//!
 //! Speed: the reader works on the bytes of the text, parses numbers by hand, takes a fast path
 //! for canonical `peer` and `lid` lines, and parses rank sections in parallel (`read.rs`).
 
 mod chunk;
 mod files;
 mod read;
-mod tokens;
 mod write;
 
 use std::path::Path;
@@ -32,15 +35,9 @@ use super::error::ParseError;
 
 pub use write::write_profile;
 
-/// The most ranks a job may have (`job ranks`, `rank R`, `peer R`): 16,777,216. Larger numbers
-/// are warnings. Nothing is allocated by these numbers; the bound only rejects nonsense.
-pub const MAX_RANKS: u32 = 1 << 24;
-
-/// Local port indices of a rank are `0..MAX_PORTS`.
-pub const MAX_PORTS: u32 = 256;
-
-/// The largest LID mask control: InfiniBand's LMC has 3 bits.
-pub const MAX_LMC: u32 = 7;
+/// The format's limits: larger numbers in a file are warnings. Nothing is allocated by them;
+/// the bounds only reject nonsense.
+pub use ibprof_format::record::{MAX_LMC, MAX_PORTS, MAX_RANKS};
 
 /// Reads a profile file (plain or gzip, detected by its magic bytes) or a directory of
 /// `*.ibprof` / `*.ibprof.gz` files, merged in name order.

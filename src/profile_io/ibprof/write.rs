@@ -1,11 +1,12 @@
 //! Writing a profile in ibprof v1, as the reader reads it back: parse → write → parse is the
-//! identity. Optional fields are written only when present (`lmc` only when not 0).
+//! identity. Every line is spelled by the `ibprof-format` crate, the writer the collector uses
+//! too; this file only walks the profile and hands the text out in blocks.
 
 use std::io::{self, Write};
 
-use crate::model::{Dump, EpochMicros, LocalPort, Profile, RankSection};
+use ibprof_format as format;
 
-use super::tokens::{push_hex, push_string, push_u64};
+use crate::model::{Dump, LocalPort, Profile, RankSection};
 
 /// How much text is built up before it is handed to the writer.
 const FLUSH_AT: usize = 1 << 16;
@@ -13,43 +14,27 @@ const FLUSH_AT: usize = 1 << 16;
 /// Writes `profile` as ibprof v1 text. Buffers internally, so `out` need not be buffered.
 pub fn write_profile(profile: &Profile, out: &mut impl Write) -> io::Result<()> {
     let mut buf: Vec<u8> = Vec::with_capacity(FLUSH_AT + 256);
-    buf.extend_from_slice(b"ibprof 1\njob ranks ");
-    push_u64(&mut buf, u64::from(profile.job_ranks));
-    if let Some(mpi) = &profile.mpi {
-        buf.extend_from_slice(b" mpi ");
-        push_string(&mut buf, mpi);
-    }
-    if let Some(source) = profile.source {
-        buf.extend_from_slice(b" source ");
-        buf.extend_from_slice(source.as_str().as_bytes());
-    }
-    buf.push(b'\n');
+    let job = format::Job {
+        ranks: profile.job_ranks,
+        mpi: profile.mpi.as_deref().map(Into::into),
+        source: profile.source.map(|s| s.as_str()),
+    };
+    format::push_prelude(&mut buf, &job);
     for section in &profile.ranks {
-        rank_line(&mut buf, section);
-        for port in &section.ports {
-            port_line(&mut buf, port);
+        format::push_rank(&mut buf, &rank(section));
+        for p in &section.ports {
+            format::push_port(&mut buf, &port(p));
         }
         for dump in &section.dumps {
-            region_line(&mut buf, dump);
-            for peer in &dump.peers {
-                buf.extend_from_slice(b"peer ");
-                push_u64(&mut buf, u64::from(peer.peer));
-                sent_recv(&mut buf, peer.sent, peer.recv);
-                if buf.len() >= FLUSH_AT {
-                    out.write_all(&buf)?;
-                    buf.clear();
-                }
+            format::push_region(&mut buf, &region(dump));
+            for p in &dump.peers {
+                format::push_peer(&mut buf, &format::PeerCounts { peer: p.peer, sent: p.sent, recv: p.recv });
+                flush_when_full(&mut buf, out)?;
             }
-            for lid in &dump.lids {
-                buf.extend_from_slice(b"lid ");
-                push_u64(&mut buf, u64::from(lid.port));
-                buf.push(b' ');
-                push_hex(&mut buf, u64::from(lid.lid.0), 4);
-                sent_recv(&mut buf, lid.sent, lid.recv);
-                if buf.len() >= FLUSH_AT {
-                    out.write_all(&buf)?;
-                    buf.clear();
-                }
+            for l in &dump.lids {
+                let counts = format::LidCounts { port: l.port, lid: l.lid.0, sent: l.sent, recv: l.recv };
+                format::push_lid(&mut buf, &counts);
+                flush_when_full(&mut buf, out)?;
             }
         }
     }
@@ -57,62 +42,38 @@ pub fn write_profile(profile: &Profile, out: &mut impl Write) -> io::Result<()> 
     out.flush()
 }
 
-fn rank_line(buf: &mut Vec<u8>, section: &RankSection) {
-    buf.extend_from_slice(b"rank ");
-    push_u64(buf, u64::from(section.rank));
-    buf.extend_from_slice(b" host ");
-    push_string(buf, &section.host);
-    if let Some(pid) = section.pid {
-        buf.extend_from_slice(b" pid ");
-        push_u64(buf, u64::from(pid));
+fn flush_when_full(buf: &mut Vec<u8>, out: &mut impl Write) -> io::Result<()> {
+    if buf.len() >= FLUSH_AT {
+        out.write_all(buf)?;
+        buf.clear();
     }
-    buf.extend_from_slice(b" starttime ");
-    push_time(buf, section.starttime);
-    buf.push(b'\n');
+    Ok(())
 }
 
-fn port_line(buf: &mut Vec<u8>, port: &LocalPort) {
-    buf.extend_from_slice(b"port ");
-    push_u64(buf, u64::from(port.index));
-    if let Some(device) = &port.device {
-        buf.extend_from_slice(b" device ");
-        push_string(buf, device);
+fn rank(section: &RankSection) -> format::Rank<'_> {
+    format::Rank {
+        rank: section.rank,
+        host: section.host.as_str().into(),
+        pid: section.pid,
+        starttime: section.starttime.0,
     }
-    if let Some(portnum) = port.portnum {
-        buf.extend_from_slice(b" portnum ");
-        push_u64(buf, u64::from(portnum));
-    }
-    buf.extend_from_slice(b" guid ");
-    push_hex(buf, port.guid.0, 16);
-    buf.extend_from_slice(b" lid ");
-    push_hex(buf, u64::from(port.lid.0), 4);
-    if port.lmc != 0 {
-        buf.extend_from_slice(b" lmc ");
-        push_u64(buf, u64::from(port.lmc));
-    }
-    buf.push(b'\n');
 }
 
-fn region_line(buf: &mut Vec<u8>, dump: &Dump) {
-    buf.extend_from_slice(b"region ");
-    push_u64(buf, u64::from(dump.region));
-    if let Some(name) = &dump.name {
-        buf.extend_from_slice(b" name ");
-        push_string(buf, name);
+fn port(port: &LocalPort) -> format::Port<'_> {
+    format::Port {
+        index: port.index,
+        device: port.device.as_deref().map(Into::into),
+        portnum: port.portnum,
+        guid: port.guid.0,
+        lid: port.lid.0,
+        lmc: port.lmc,
     }
-    buf.extend_from_slice(b" dumptime ");
-    push_time(buf, dump.dumptime);
-    buf.push(b'\n');
 }
 
-fn sent_recv(buf: &mut Vec<u8>, sent: u64, recv: u64) {
-    buf.extend_from_slice(b" sent ");
-    push_u64(buf, sent);
-    buf.extend_from_slice(b" recv ");
-    push_u64(buf, recv);
-    buf.push(b'\n');
-}
-
-fn push_time(buf: &mut Vec<u8>, t: EpochMicros) {
-    buf.extend_from_slice(t.to_string().as_bytes());
+fn region(dump: &Dump) -> format::Region<'_> {
+    format::Region {
+        number: dump.region,
+        name: dump.name.as_deref().map(Into::into),
+        dumptime: dump.dumptime.0,
+    }
 }

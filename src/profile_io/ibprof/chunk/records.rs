@@ -4,9 +4,9 @@
 
 use crate::model::{Dump, EpochMicros, Guid, Lid, LocalPort, ProfileSource, RankSection};
 
-use super::super::tokens::{Token, Tokens, parse_hex, parse_u32, parse_u64};
 use super::super::{MAX_LMC, MAX_PORTS, MAX_RANKS};
 use super::{Fatal, Job, Parser, Place, RankState, RegionPlace};
+use ibprof_format::{Token, Tokens, parse_hex, parse_u32, parse_u64};
 
 impl Parser<'_> {
     pub(super) fn header(&mut self, first: &Token<'_>, mut tokens: Tokens<'_>) -> Result<(), Fatal> {
