@@ -6,14 +6,14 @@ use egui::{Pos2, Sense, Ui};
 use crate::layout::Position;
 use crate::model::{Cluster, LinkEnd, NodeKind};
 use crate::scene::camera::{Camera, Transform};
-use crate::scene::draw::{Picked, draw_list, pick, plot_rect};
+use crate::scene::draw::{Picked, pick, plot_rect};
 use crate::scene::highlight::{Highlight, Seed};
 use crate::scene::values::LinkValues;
 use crate::scene::view::{ViewSpec, scene_from_values, values_for};
 use crate::scene::{MarkOf, Scene};
 use crate::units::format_bytes_f64;
 
-use super::{Command, ViewContext, ViewModule, gpu_links, paint};
+use super::{Command, ViewContext, ViewModule, gpu_links};
 
 /// The fat-tree module (stateless).
 pub struct FatTree;
@@ -80,7 +80,7 @@ impl FatTreeState {
 }
 
 /// Above this many visible halves the links are drawn by the GPU paint callback.
-pub const GPU_THRESHOLD: usize = 40_000;
+pub const GPU_THRESHOLD: usize = gpu_links::THRESHOLD;
 
 impl ViewModule for FatTree {
     type State = FatTreeState;
@@ -134,30 +134,8 @@ impl ViewModule for FatTree {
         }
 
         let threshold = state.gpu_threshold.unwrap_or(GPU_THRESHOLD);
-        let use_gpu = scene.halves.len() > threshold && gpu_links::available(ui);
-        let painter = ui.painter_at(rect);
-        if use_gpu {
-            // Marks and chrome through the painter; the links stay on the GPU.
-            let light = scene.clone_without_halves();
-            let list = draw_list(&light, camera, rect.width(), rect.height());
-            paint::paint_with(&painter, &list, rect.min, |clipped| {
-                let v = ctx.view as u64;
-                gpu_links::paint(
-                    clipped,
-                    &mut state.gpu,
-                    ctx.dataset,
-                    scene,
-                    state.builds,
-                    camera,
-                    rect,
-                    ctx.generation,
-                    v,
-                );
-            });
-        } else {
-            let list = draw_list(scene, camera, rect.width(), rect.height());
-            paint::paint(&painter, &list, rect.min);
-        }
+        let keys = gpu_links::Keys { geometry: ctx.generation, scene: state.builds };
+        gpu_links::paint_scene(&ui.painter_at(rect), &mut state.gpu, scene, keys, camera, rect, threshold);
 
         let t = Transform::new(camera, &scene.bounds, plot);
         let picked = response.hover_pos().and_then(|p| pick(scene, &t, local(p)));

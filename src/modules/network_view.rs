@@ -6,10 +6,10 @@ use egui::{Pos2, Sense, Ui};
 
 use crate::model::Domain;
 use crate::scene::camera::{Camera, Transform};
-use crate::scene::draw::{Picked, draw_list, pick, plot_rect};
+use crate::scene::draw::{Picked, pick, plot_rect};
 use crate::scene::{MarkOf, Scene};
 
-use super::paint;
+use super::gpu_links;
 use super::run_views::{RunCommand, RunViewContext, RunViewState};
 
 /// How a plain (primary, unmodified) drag acts.
@@ -78,8 +78,9 @@ pub fn view_ui(
             camera.zoom_at(&scene.bounds, plot, local(hover), factor);
         }
     }
-    let painter = ui.painter_at(rect);
-    paint::paint(&painter, &draw_list(scene, camera, rect.width(), rect.height()), rect.min);
+    let threshold = state.gpu_threshold.unwrap_or(gpu_links::THRESHOLD);
+    let keys = gpu_links::Keys { geometry: geometry_key(ctx, &orbit), scene: state.builds };
+    gpu_links::paint_scene(&ui.painter_at(rect), &mut state.gpu, scene, keys, camera, rect, threshold);
 
     let t = Transform::new(camera, &scene.bounds, plot);
     let picked = response.hover_pos().and_then(|p| pick(scene, &t, local(p)));
@@ -121,6 +122,18 @@ pub fn view_ui(
         };
         commands.push(RunCommand::Highlight { group: ctx.group.id, domain, ids, add });
     }
+}
+
+/// Changes when the halves' world positions may move: new data, another module or projection,
+/// or (in 3D) another orbit.
+fn geometry_key(ctx: &RunViewContext<'_>, orbit: &crate::scene::orbit::Orbit) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (ctx.generation, &ctx.spec.module).hash(&mut h);
+    if ctx.spec.module.is_3d() {
+        orbit.rotation.map(f32::to_bits).hash(&mut h);
+    }
+    h.finish()
 }
 
 /// The node index a mark stands for.

@@ -87,6 +87,9 @@ pub struct RunViewState {
     pub rect: Option<egui::Rect>,
     /// How many scenes were built.
     pub builds: u64,
+    pub gpu: super::gpu_links::GpuLinkState,
+    /// Overrides [`super::gpu_links::THRESHOLD`] (tests draw small networks on the GPU).
+    pub gpu_threshold: Option<usize>,
 }
 
 impl RunViewState {
