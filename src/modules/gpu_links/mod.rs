@@ -220,3 +220,58 @@ pub fn paint_scene(
     });
     true
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::Position;
+    use crate::model::LinkEnd;
+    use crate::scene::{Emphasis, Half, Rgba};
+
+    fn scene(n: usize, x: f32) -> Scene {
+        let half = |i: usize| Half {
+            from: Position { x, y: i as f32 },
+            to: Position { x: x + 1.0, y: i as f32 },
+            colour: Rgba::rgb(1, 2, 3),
+            rail: 0,
+            end: LinkEnd::from_index(i),
+            emphasis: Emphasis::Normal,
+        };
+        Scene { halves: (0..n).map(half).collect(), ..Default::default() }
+    }
+
+    fn builds(state: &GpuLinkState) -> (u64, u64) {
+        (state.stats.geometry_builds, state.stats.style_builds)
+    }
+
+    #[test]
+    fn unchanged_keys_build_nothing_and_a_new_scene_builds_only_styles() {
+        let mut state = GpuLinkState::default();
+        state.update(&scene(4, 0.0), Keys { geometry: 1, scene: 1 });
+        state.update(&scene(4, 0.0), Keys { geometry: 1, scene: 1 });
+        assert_eq!(builds(&state), (1, 1));
+        state.update(&scene(2, 0.0), Keys { geometry: 1, scene: 2 });
+        assert_eq!(builds(&state), (1, 2), "fewer halves: styles only");
+        assert_eq!(state.stats.slots, 4);
+    }
+
+    #[test]
+    fn a_new_geometry_key_uploads_the_moved_positions() {
+        let mut state = GpuLinkState::default();
+        state.update(&scene(3, 0.0), Keys { geometry: 1, scene: 1 });
+        state.update(&scene(3, 5.0), Keys { geometry: 2, scene: 2 });
+        assert_eq!(builds(&state), (2, 2));
+        assert_eq!(state.slots.geometry[0], [5.0, 0.0, 6.0, 0.0]);
+    }
+
+    #[test]
+    fn a_half_never_shown_under_the_key_grows_the_geometry_once() {
+        let mut state = GpuLinkState::default();
+        state.update(&scene(2, 0.0), Keys { geometry: 1, scene: 1 });
+        state.update(&scene(5, 0.0), Keys { geometry: 1, scene: 2 });
+        assert_eq!(builds(&state), (2, 2));
+        state.update(&scene(2, 0.0), Keys { geometry: 1, scene: 3 });
+        state.update(&scene(5, 0.0), Keys { geometry: 1, scene: 4 });
+        assert_eq!(builds(&state), (2, 4), "flipping back and forth rebuilds no geometry");
+    }
+}

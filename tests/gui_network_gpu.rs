@@ -1,0 +1,126 @@
+//! The generic-2D view drawing its links through the GPU paint callback, driven headless with
+//! egui_kittest (wgpu on lavapipe; `WGPU_BACKEND=vulkan`): the threshold is overridden to 0 so
+//! a small mesh takes the path a 100k-link one takes.
+#![cfg(feature = "gui")]
+
+use egui_kittest::Harness;
+
+use shoal::gui::ShoalApp;
+use shoal::model::Domain;
+use shoal::modules::run_views::{RunViewState, RunWorkspace};
+use shoal::scene::camera::Transform;
+use shoal::scene::draw::{Picked, pick, plot_rect};
+use shoal::scene::query::Condition;
+use shoal::scene::run_synthetic::synthetic_mesh_run;
+use shoal::scene::{Emphasis, Scene};
+
+/// A 12×9 mesh in the generic-2D view; links on the GPU when `threshold` is below its halves.
+fn mesh_app(threshold: usize, hide_links: bool) -> Harness<'static, ShoalApp> {
+    let mut h = Harness::builder().with_size(egui::vec2(1000.0, 700.0)).wgpu().build_eframe(move |cc| {
+        if let Some(rs) = cc.wgpu_render_state.as_ref() {
+            shoal::modules::gpu_links::install(rs, &cc.egui_ctx);
+        }
+        let mut app = ShoalApp::empty();
+        let mut ws = RunWorkspace::new(synthetic_mesh_run(12, 9), Vec::new());
+        ws.views[0].state.gpu_threshold = Some(threshold);
+        if hide_links {
+            ws.views[0].spec.conditions.push(Condition::parse("packets > 1e12").unwrap());
+        }
+        app.run = Some(ws);
+        app
+    });
+    h.run();
+    h
+}
+
+fn view<'h>(h: &'h Harness<'static, ShoalApp>) -> &'h RunViewState {
+    &h.state().run.as_ref().expect("a run is open").views[0].state
+}
+
+fn scene<'h>(h: &'h Harness<'static, ShoalApp>) -> &'h Scene {
+    view(h).scene.as_ref().expect("the view drew a scene")
+}
+
+fn differing(a: &image::RgbaImage, b: &image::RgbaImage) -> f64 {
+    let n = a
+        .pixels()
+        .zip(b.pixels())
+        .filter(|(p, q)| p.0.iter().zip(q.0).any(|(x, y)| x.abs_diff(y) > 60))
+        .count();
+    n as f64 / a.pixels().len() as f64
+}
+
+#[test]
+fn a_generic_2d_view_above_the_threshold_draws_its_links_on_the_gpu_as_the_mesh_does() {
+    let mut gpu = mesh_app(0, false);
+    let stats = view(&gpu).gpu.stats();
+    assert!(stats.frames > 0, "the links went through the paint callback");
+    assert_eq!(stats.slots, scene(&gpu).halves.len(), "every visible half is uploaded");
+    assert_eq!(stats.slots, 2 * (11 * 9 + 12 * 8));
+    let mut mesh = mesh_app(usize::MAX, false);
+    assert_eq!(view(&mesh).gpu.stats().frames, 0, "below the threshold the painter draws");
+    let mut none = mesh_app(usize::MAX, true);
+    assert!(scene(&none).halves.is_empty());
+    let (gpu, mesh, none) = (gpu.render().unwrap(), mesh.render().unwrap(), none.render().unwrap());
+    let links_area = differing(&mesh, &none);
+    assert!(links_area > 0.01, "links cover {links_area:.3} of the image");
+    let gap = differing(&mesh, &gpu);
+    assert!(gap < links_area * 0.25, "GPU and mesh differ on {gap:.4}; links cover {links_area:.4}");
+}
+
+#[test]
+fn a_link_picked_on_the_gpu_path_lights_up_without_new_geometry_and_panning_uploads_nothing() {
+    let mut h = mesh_app(0, false);
+    let before = view(&h).gpu.stats();
+    let (rect, s) = (view(&h).rect.unwrap(), scene(&h).clone());
+    let camera = h.state().run.as_ref().unwrap().views[0].camera;
+    let t = Transform::new(&camera, &s.bounds, plot_rect(rect.width(), rect.height()));
+    let (target, half) = s
+        .halves
+        .iter()
+        .find_map(|half| {
+            let (a, b) = (t.to_screen(half.from), t.to_screen(half.to));
+            let p = [a[0] * 0.3 + b[0] * 0.7, a[1] * 0.3 + b[1] * 0.7];
+            match pick(&s, &t, p) {
+                Some(Picked::Half(i)) => Some((p, s.halves[i])),
+                _ => None,
+            }
+        })
+        .expect("some link half is pickable");
+    let pos = rect.min + egui::vec2(target[0], target[1]);
+    h.hover_at(pos);
+    h.run();
+    for pressed in [true, false] {
+        let button = egui::PointerButton::Primary;
+        h.event(egui::Event::PointerButton { pos, button, pressed, modifiers: egui::Modifiers::NONE });
+    }
+    h.run();
+    let ws = h.state().run.as_ref().unwrap();
+    let group = ws.group(ws.views[0].group).unwrap();
+    assert_eq!(group.highlight.domain, Some(Domain::Links));
+    assert_eq!(group.highlight.ids, vec![ws.run.network().links[half.end.index()].id]);
+    let lit: Vec<usize> =
+        scene(&h).halves.iter().filter(|x| x.emphasis == Emphasis::Lit).map(|x| x.end.index()).collect();
+    assert_eq!(lit, vec![half.end.index()]);
+    let after = view(&h).gpu.stats();
+    assert_eq!(after.geometry_builds, before.geometry_builds, "a highlight restyles, it keeps the geometry");
+    assert!(after.style_builds > before.style_builds);
+    assert_eq!(after.lit, 1, "the lit half is drawn again on top");
+    h.render().expect("the lit overlay renders");
+
+    // A drag pans the plane: the camera moves, the scene and the uploads stay.
+    let builds = view(&h).builds;
+    h.drag_at(pos);
+    h.run();
+    for k in 1..=5 {
+        h.hover_at(pos + egui::vec2(10.0 * k as f32, 5.0 * k as f32));
+        h.run();
+    }
+    h.drop_at(pos + egui::vec2(50.0, 25.0));
+    h.run();
+    assert_ne!(h.state().run.as_ref().unwrap().views[0].camera, camera, "the drag panned");
+    assert_eq!(view(&h).builds, builds);
+    let panned = view(&h).gpu.stats();
+    assert_eq!((panned.geometry_builds, panned.style_builds), (after.geometry_builds, after.style_builds));
+    assert!(panned.frames > after.frames);
+}
