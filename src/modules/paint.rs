@@ -92,8 +92,8 @@ pub fn paint_dots(painter: &Painter, list: &DrawList, origin: Pos2) {
     let o = origin.to_vec2();
     let squares = SquareStyle::of(painter.ctx());
     let mut mesh = Mesh::default();
-    mesh.vertices.reserve(8 * list.dots.len());
-    mesh.indices.reserve(30 * list.dots.len());
+    mesh.vertices.reserve(4 * list.dots.len());
+    mesh.indices.reserve(6 * list.dots.len());
     let mut shapes = Vec::new();
     for dot in &list.dots {
         let c = pos2(dot.centre[0], dot.centre[1]) + o;
@@ -148,7 +148,9 @@ impl SquareStyle {
         }
         let corners = |r: Rect| [r.left_top(), r.right_top(), r.right_bottom(), r.left_bottom()];
         let base = mesh.vertices.len() as u32;
-        if self.feather <= 0.0 {
+        // On pixel edges, a feather of at most a pixel changes no pixel (the centres either side
+        // stay fully in or out): a plain quad (half the vertices, a fifth of the indices) looks the same.
+        if self.feather <= 0.0 || (self.round && self.feather * self.ppp <= 1.0) {
             for p in corners(r) {
                 mesh.colored_vertex(p, fill);
             }
