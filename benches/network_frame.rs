@@ -7,6 +7,8 @@
 //! - `mesh_100k_frame_gpu_camera`: the camera moves each frame (the scene is cached).
 //! - `mesh_100k_frame_gpu_rebuild`: the highlight changes each frame, so the scene and the
 //!   styles are rebuilt (the geometry is not).
+//! - `mesh_100k_frame_painter_camera`: for comparison, the camera move with every half
+//!   tessellated through the egui painter (the path below the threshold).
 //!
 //! Run: `cargo bench --bench network_frame`.
 
@@ -46,10 +48,11 @@ struct Frame {
 }
 
 impl Frame {
-    fn new() -> Frame {
+    fn new(gpu: bool) -> Frame {
         let ctx = egui::Context::default();
         gpu_links::assume_available(&ctx);
-        let (state, camera, group) = (RunViewState::default(), Camera::default(), RunGroup::default());
+        let (mut state, camera, group) = (RunViewState::default(), Camera::default(), RunGroup::default());
+        state.gpu_threshold = (!gpu).then_some(usize::MAX);
         Frame { ctx, state, camera, group, tick: 0 }
     }
 
@@ -89,7 +92,7 @@ impl Frame {
 
 #[divan::bench]
 fn mesh_100k_frame_gpu_camera(b: divan::Bencher) {
-    let mut f = Frame::new();
+    let mut f = Frame::new(true);
     f.run(false);
     b.bench_local(|| f.run(false));
     let stats = f.state.gpu.stats();
@@ -98,8 +101,16 @@ fn mesh_100k_frame_gpu_camera(b: divan::Bencher) {
 
 #[divan::bench]
 fn mesh_100k_frame_gpu_rebuild(b: divan::Bencher) {
-    let mut f = Frame::new();
+    let mut f = Frame::new(true);
     f.run(true);
     b.bench_local(|| f.run(true));
     assert_eq!(f.state.gpu.stats().geometry_builds, 1, "a highlight change keeps the geometry");
+}
+
+#[divan::bench]
+fn mesh_100k_frame_painter_camera(b: divan::Bencher) {
+    let mut f = Frame::new(false);
+    f.run(false);
+    b.bench_local(|| f.run(false));
+    assert_eq!(f.state.gpu.stats().frames, 0, "every half went through the painter");
 }
