@@ -1,6 +1,6 @@
-//! The generic-2D view drawing its links through the GPU paint callback, driven headless with
-//! egui_kittest (wgpu on lavapipe; `WGPU_BACKEND=vulkan`): the threshold is overridden to 0 so
-//! a small mesh takes the path a 100k-link one takes.
+//! The generic-2D and torus views drawing their links through the GPU paint callback, driven
+//! headless with egui_kittest (wgpu on lavapipe; `WGPU_BACKEND=vulkan`): the threshold is
+//! overridden to 0 so a small network takes the path a 100k-link one takes.
 #![cfg(feature = "gui")]
 
 use egui_kittest::Harness;
@@ -123,4 +123,33 @@ fn a_link_picked_on_the_gpu_path_lights_up_without_new_geometry_and_panning_uplo
     let panned = view(&h).gpu.stats();
     assert_eq!((panned.geometry_builds, panned.style_builds), (after.geometry_builds, after.style_builds));
     assert!(panned.frames > after.frames);
+}
+
+#[test]
+fn turning_a_3d_torus_on_the_gpu_path_uploads_the_moved_geometry() {
+    let mut h = Harness::builder().with_size(egui::vec2(1000.0, 700.0)).wgpu().build_eframe(|cc| {
+        if let Some(rs) = cc.wgpu_render_state.as_ref() {
+            shoal::modules::gpu_links::install(rs, &cc.egui_ctx);
+        }
+        let mut app = ShoalApp::empty();
+        let run = shoal::scene::run_synthetic::synthetic_run(&["x", "y", "z"], &[4, 4, 4]);
+        let mut ws = RunWorkspace::new(run, Vec::new());
+        ws.views[0].state.gpu_threshold = Some(0);
+        app.run = Some(ws);
+        app
+    });
+    h.run();
+    let before = view(&h).gpu.stats();
+    assert!(before.frames > 0 && before.slots == scene(&h).halves.len());
+    let start = view(&h).rect.unwrap().center();
+    h.drag_at(start);
+    h.run();
+    h.hover_at(start + egui::vec2(40.0, 0.0));
+    h.run();
+    h.drop_at(start + egui::vec2(40.0, 0.0));
+    h.run();
+    let after = view(&h).gpu.stats();
+    assert!(after.geometry_builds > before.geometry_builds, "a turn moves every half");
+    assert_eq!(after.slots, scene(&h).halves.len());
+    h.render().expect("the turned torus renders");
 }
