@@ -86,11 +86,24 @@ pub fn paint_with(painter: &Painter, list: &DrawList, origin: Pos2, links: impl 
     paint_chrome(painter, list, origin);
 }
 
+/// Paints the dots: plain squares (most marks of a big network) as one mesh, the rest as
+/// shapes on top (lit squares have a ring, so they stay above the plain ones).
 pub fn paint_dots(painter: &Painter, list: &DrawList, origin: Pos2) {
     let o = origin.to_vec2();
-    let mut shapes = Vec::with_capacity(list.dots.len());
+    let squares = SquareStyle::of(painter.ctx());
+    let mut mesh = Mesh::default();
+    mesh.vertices.reserve(4 * list.dots.len());
+    mesh.indices.reserve(6 * list.dots.len());
+    let mut shapes = Vec::new();
     for dot in &list.dots {
         let c = pos2(dot.centre[0], dot.centre[1]) + o;
+        let square = Rect::from_center_size(c, Vec2::splat(2.0 * dot.radius));
+        if dot.shape == DotShape::Square
+            && dot.ring.is_none()
+            && squares.add(&mut mesh, square, colour(dot.fill))
+        {
+            continue;
+        }
         let stroke = dot.ring.map_or(Stroke::NONE, |r| Stroke::new(1.5, colour(r)));
         shapes.push(match dot.shape {
             DotShape::Circle => Shape::Circle(egui::epaint::CircleShape {
@@ -99,22 +112,69 @@ pub fn paint_dots(painter: &Painter, list: &DrawList, origin: Pos2) {
                 fill: colour(dot.fill),
                 stroke,
             }),
-            DotShape::Square => Shape::rect_filled(
-                Rect::from_center_size(c, Vec2::splat(2.0 * dot.radius)),
-                0.0,
-                colour(dot.fill),
-            ),
+            DotShape::Square => Shape::rect_filled(square, 0.0, colour(dot.fill)),
         });
         if dot.shape == DotShape::Square && dot.ring.is_some() {
-            shapes.push(Shape::rect_stroke(
-                Rect::from_center_size(c, Vec2::splat(2.0 * dot.radius)),
-                0.0,
-                stroke,
-                egui::StrokeKind::Outside,
-            ));
+            shapes.push(Shape::rect_stroke(square, 0.0, stroke, egui::StrokeKind::Outside));
         }
     }
+    painter.add(Shape::mesh(mesh));
     painter.extend(shapes);
+}
+
+/// How egui's tessellator fills a plain rectangle (rounded to pixels, feathered by half a
+/// feather each way), so squares built here look as `Shape::rect_filled` would, without egui
+/// tessellating tens of thousands of shapes each frame.
+struct SquareStyle {
+    ppp: f32,
+    feather: f32,
+    round: bool,
+}
+
+impl SquareStyle {
+    fn of(ctx: &egui::Context) -> SquareStyle {
+        let ppp = ctx.pixels_per_point();
+        let (on, size, round) = ctx
+            .tessellation_options(|o| (o.feathering, o.feathering_size_in_pixels, o.round_rects_to_pixels));
+        SquareStyle { ppp, feather: if on { size / ppp } else { 0.0 }, round }
+    }
+
+    /// Appends a filled square; `false` if egui would draw it otherwise (a sliver, as a line).
+    fn add(&self, mesh: &mut Mesh, rect: Rect, fill: Color32) -> bool {
+        use egui::emath::GuiRounding;
+        let r = if self.round { rect.round_to_pixels(self.ppp) } else { rect };
+        if r.width() <= 2.0 * self.feather || r.height() <= 2.0 * self.feather {
+            return false;
+        }
+        let corners = |r: Rect| [r.left_top(), r.right_top(), r.right_bottom(), r.left_bottom()];
+        let base = mesh.vertices.len() as u32;
+        // On pixel edges, a feather of at most a pixel changes no pixel (the centres either side
+        // stay fully in or out): a plain quad (half the vertices, a fifth of the indices) looks the same.
+        if self.feather <= 0.0 || (self.round && self.feather * self.ppp <= 1.0) {
+            for p in corners(r) {
+                mesh.colored_vertex(p, fill);
+            }
+            mesh.add_triangle(base, base + 1, base + 2);
+            mesh.add_triangle(base, base + 2, base + 3);
+            return true;
+        }
+        let half = 0.5 * self.feather;
+        for (inner, outer) in corners(r.shrink(half)).into_iter().zip(corners(r.expand(half))) {
+            mesh.colored_vertex(inner, fill);
+            mesh.colored_vertex(outer, Color32::TRANSPARENT);
+        }
+        // The same triangles as egui's `fill_closed_path`: the feather ring, then the fill.
+        let (inner, outer) = (|k: u32| base + 2 * k, |k: u32| base + 2 * k + 1);
+        let mut k0 = 3;
+        for k1 in 0..4 {
+            mesh.add_triangle(inner(k1), inner(k0), outer(k0));
+            mesh.add_triangle(outer(k0), outer(k1), inner(k1));
+            k0 = k1;
+        }
+        mesh.add_triangle(inner(0), inner(1), inner(2));
+        mesh.add_triangle(inner(0), inner(2), inner(3));
+        true
+    }
 }
 
 pub fn paint_chrome(painter: &Painter, list: &DrawList, origin: Pos2) {

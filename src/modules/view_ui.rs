@@ -8,17 +8,17 @@ use egui::{Pos2, Sense, Ui};
 use crate::model::Domain;
 use crate::scene::Scene;
 use crate::scene::camera::{Camera, Transform};
-use crate::scene::draw::{draw_list, pick, plot_rect};
+use crate::scene::draw::{pick, plot_rect};
 use crate::scene::filter::Filter;
 use crate::scene::highlight::{Highlight, Seed};
 use crate::scene::orbit::Orbit;
 use crate::scene::prepare::{Prepared, Ranges, prepare};
 use crate::scene::view::{ModuleKind, ViewSpec};
 
-use super::{Command, ViewContext, gpu_links, paint};
+use super::{Command, ViewContext, gpu_links};
 
 /// Above this many visible halves the links are drawn by the GPU paint callback.
-pub const GPU_THRESHOLD: usize = 40_000;
+pub const GPU_THRESHOLD: usize = gpu_links::THRESHOLD;
 
 /// How a plain (primary, unmodified) drag acts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -197,34 +197,22 @@ pub fn view_ui(
 }
 
 /// Paints the scene: links on the GPU when there are many (marks and chrome through the
-/// painter), else everything through the painter.
+/// painter), else everything through the painter. Every module takes this path.
 fn paint_scene(ctx: &ViewContext<'_>, state: &mut ViewState, camera: &Camera, ui: &Ui, rect: egui::Rect) {
     let Some(scene) = state.scene.as_ref() else { return };
-    let painter = ui.painter_at(rect);
     let threshold = state.gpu_threshold.unwrap_or(GPU_THRESHOLD);
-    let gpu = ctx.dataset.fabric.as_ref().filter(|_| {
-        ctx.spec.module == ModuleKind::FatTree && scene.halves.len() > threshold && gpu_links::available(ui)
-    });
-    match gpu {
-        Some(fabric) => {
-            let light = scene.clone_without_halves();
-            let list = draw_list(&light, camera, rect.width(), rect.height());
-            let builds = state.builds;
-            paint::paint_with(&painter, &list, rect.min, |clipped| {
-                let v = ctx.view as u64;
-                gpu_links::paint(
-                    clipped,
-                    &mut state.gpu,
-                    fabric,
-                    scene,
-                    builds,
-                    camera,
-                    rect,
-                    ctx.generation,
-                    v,
-                );
-            });
-        }
-        None => paint::paint(&painter, &draw_list(scene, camera, rect.width(), rect.height()), rect.min),
+    let keys = gpu_links::Keys { geometry: geometry_key(ctx, &state.orbit), scene: state.builds };
+    gpu_links::paint_scene(&ui.painter_at(rect), &mut state.gpu, scene, keys, camera, rect, threshold);
+}
+
+/// Changes when the halves' world positions may move: new data, another module or projection,
+/// or (in 3D) another orbit.
+fn geometry_key(ctx: &ViewContext<'_>, orbit: &Orbit) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (ctx.generation, &ctx.spec.module).hash(&mut h);
+    if ctx.spec.module.is_3d() {
+        orbit.rotation.map(f32::to_bits).hash(&mut h);
     }
+    h.finish()
 }

@@ -1,5 +1,5 @@
-//! A synthetic torus run, built in memory, for tests, benchmarks and the GUI's tests: what
-//! [`super::dataset::Dataset::synthetic`] is for the fat tree.
+//! A synthetic torus (or 2D mesh) run, built in memory, for tests, benchmarks and the GUI's
+//! tests: what [`super::dataset::Dataset::synthetic`] is for the fat tree.
 //!
 //! The traffic model (two `code_region`s, deterministic):
 //! - region 1, a shift along the first axis: each + link on axis 0 carries `1000 + 100·c0`
@@ -35,7 +35,27 @@ pub fn packets(net: &Network, l: usize, region: i64) -> f64 {
 
 /// A full torus of `dims` with the module's two-region traffic.
 pub fn synthetic_run(axes: &[&str], dims: &[u32]) -> Run {
-    let net = Network::torus(axes, dims);
+    let dims_text: Vec<String> = dims.iter().map(u32::to_string).collect();
+    run_of(Network::torus(axes, dims), format!("synthetic {}", dims_text.join("×")))
+}
+
+/// A `width`×`height` 2D mesh given as a plane (what the generic-2D module draws): both
+/// directions of each neighbour link, `4·w·h − 2·(w + h)` directed links, the same traffic.
+pub fn synthetic_mesh_run(width: u32, height: u32) -> Run {
+    let mut net = Network::torus(&["x", "y"], &[width, height]);
+    net.shape = crate::model::network::Shape::Plane;
+    let coords: Vec<Vec<f64>> = net.nodes.iter().map(|n| n.coords.clone()).collect();
+    net.links.retain(|l| {
+        let (a, b) = (&coords[l.source], &coords[l.target]);
+        (a[0] - b[0]).abs() + (a[1] - b[1]).abs() == 1.0
+    });
+    for (i, l) in net.links.iter_mut().enumerate() {
+        l.id = i as i64;
+    }
+    run_of(net, format!("synthetic mesh {width}×{height}"))
+}
+
+fn run_of(net: Network, name: String) -> Run {
     let names = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
     let regions = [1i64, 2];
 
@@ -93,8 +113,7 @@ pub fn synthetic_run(axes: &[&str], dims: &[u32]) -> Run {
         pairs: (0..ranks_n).map(|r| (r, r / 2)).collect(),
     };
     let node_link = Projection::NodeLink { node_policy: Policy::Source, link_policy: Policy::Source };
-    let dims_text: Vec<String> = dims.iter().map(u32::to_string).collect();
-    Run::new(format!("synthetic {}", dims_text.join("×")), net, tables, vec![map, node_link])
+    Run::new(name, net, tables, vec![map, node_link])
 }
 
 #[cfg(test)]
@@ -109,5 +128,14 @@ mod tests {
         let one: std::collections::HashSet<i64> = [5].into();
         let links = run.project(Domain::Ranks, &one, Domain::Links).unwrap();
         assert_eq!(links.len(), 6, "rank 5 is on node 2, which sends on six links");
+    }
+
+    #[test]
+    fn the_synthetic_mesh_is_a_plane_with_both_directions_of_each_neighbour_link() {
+        let run = synthetic_mesh_run(5, 3);
+        let net = run.network();
+        assert_eq!(net.shape, crate::model::network::Shape::Plane);
+        assert_eq!(net.links.len(), 2 * (4 * 3 + 5 * 2));
+        assert_eq!(run.ids(Domain::Links).len(), net.links.len());
     }
 }
