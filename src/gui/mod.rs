@@ -154,6 +154,16 @@ impl ShoalApp {
                 f.cluster.hosts.len(),
                 self.warnings.len()
             );
+        } else {
+            let net = dataset.run.network();
+            self.status = format!(
+                "{}: {} nodes, {} links, {} tables, {} warnings",
+                dataset.name,
+                net.nodes.len(),
+                net.links.len(),
+                dataset.run.tables().len(),
+                self.warnings.len()
+            );
         }
         self.regions_state.seed(&dataset);
         self.ws.install(dataset);

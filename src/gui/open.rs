@@ -12,15 +12,6 @@ use super::ShoalApp;
 pub fn open_run(app: &mut ShoalApp, path: &Path) {
     match crate::load::load_run_dataset(path) {
         Ok(dataset) => {
-            let run = &dataset.run;
-            app.status = format!(
-                "{}: {} nodes, {} links, {} tables, {} warnings",
-                run.name(),
-                run.network().nodes.len(),
-                run.network().links.len(),
-                run.tables().len(),
-                dataset.warnings.len()
-            );
             app.current = None;
             app.show(dataset);
         }

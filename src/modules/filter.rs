@@ -141,7 +141,8 @@ pub fn threshold_ui(
 ) {
     ui.horizontal(|ui| {
         ui.label("hot-link threshold");
-        ui.radio_value(&mut state.percent, false, "bytes");
+        let absolute = if unit == Some("bytes") { "bytes" } else { "value" };
+        ui.radio_value(&mut state.percent, false, absolute);
         ui.radio_value(&mut state.percent, true, "% of max");
     });
     let current = filter.value_range.map_or(0.0, |(lo, _)| lo);
