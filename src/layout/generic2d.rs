@@ -63,7 +63,19 @@ pub fn layout_plane(net: &Network) -> PlaneLayout {
         Some(&d) => d,
         None => WORLD / (count.max(1) as f32).sqrt(),
     };
+    // Nodes in rows closer than their links are long (a fat tree's hosts): size by the rows.
+    let spacing = row_gap(&positions).map_or(spacing, |gap| spacing.min(gap));
     PlaneLayout { unplaced: positions.len() - count, positions, spacing }
+}
+
+/// The median gap between neighbours on one row (nodes sharing a y), if any row has two.
+fn row_gap(positions: &[Option<Position>]) -> Option<f32> {
+    let mut placed: Vec<Position> = positions.iter().flatten().copied().collect();
+    placed.sort_unstable_by(|a, b| a.y.total_cmp(&b.y).then(a.x.total_cmp(&b.x)));
+    let mut gaps: Vec<f32> =
+        placed.windows(2).filter(|w| w[0].y == w[1].y && w[1].x > w[0].x).map(|w| w[1].x - w[0].x).collect();
+    gaps.sort_unstable_by(f32::total_cmp);
+    gaps.get(gaps.len() / 2).copied()
 }
 
 #[cfg(test)]
@@ -88,6 +100,19 @@ mod tests {
         assert_eq!(l.positions[1], Some(Position { x: 100.0, y: 0.0 }));
         assert_eq!(l.positions[2], Some(Position { x: 100.0, y: 50.0 }), "aspect ratio kept");
         assert_eq!(l.spacing, 100.0, "the median of 100 and 50 (upper)");
+    }
+
+    #[test]
+    fn rows_denser_than_the_links_size_the_marks() {
+        // Eight hosts one unit apart under a switch four units up: the links are long, the
+        // hosts' row is dense.
+        let mut nodes: Vec<NetNode> = (0..8).map(|i| node(i, vec![i as f64, 0.0])).collect();
+        nodes.push(node(8, vec![3.5, 4.0]));
+        let links = (0..8).map(|i| NetLink { id: i, source: i as usize, target: 8 }).collect();
+        let net = Network { shape: Shape::Plane, axes: vec!["x".into(), "y".into()], nodes, links };
+        let l = layout_plane(&net);
+        let unit = WORLD / 7.0;
+        assert!((l.spacing - unit).abs() < 1e-3, "{} against one host gap {unit}", l.spacing);
     }
 
     #[test]

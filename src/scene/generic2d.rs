@@ -12,7 +12,7 @@ use crate::model::network::Network;
 use super::colour::Rgba;
 use super::fat_tree::{BACKGROUND, NEUTRAL};
 use super::network::{
-    DIM_FADE, NO_DATA, NetworkInput, NetworkStyle, end_of, number_legend, scale_for, values_range,
+    DIM_FADE, NO_DATA, NetworkInput, NetworkStyle, end_of, scale_for, value_legend, values_range,
 };
 use super::{Bounds, Emphasis, Half, Mark, MarkOf, Scene};
 
@@ -79,8 +79,8 @@ pub fn build_plane_scene(
         marks,
         labels: Vec::new(),
         legends: vec![
-            number_legend("N", &style.node_caption, node_scale),
-            number_legend("L", &style.link_caption, link_scale),
+            value_legend("N", &style.node_caption, node_scale, style.node_bytes),
+            value_legend("L", &style.link_caption, link_scale, style.link_bytes),
         ],
     }
 }

@@ -62,6 +62,9 @@ pub struct NetworkStyle {
     pub node_caption: String,
     /// How merged nodes and links combine (torus projections).
     pub aggregate: Aggregate,
+    /// The link and node values are bytes: legends read `MiB`, not `M`.
+    pub link_bytes: bool,
+    pub node_bytes: bool,
 }
 
 impl Default for NetworkStyle {
@@ -76,6 +79,8 @@ impl Default for NetworkStyle {
             link_caption: "no link attribute".into(),
             node_caption: "no node attribute".into(),
             aggregate: Aggregate::Mean,
+            link_bytes: false,
+            node_bytes: false,
         }
     }
 }
@@ -97,6 +102,16 @@ pub fn values_range(values: &[Option<f64>]) -> Option<(f64, f64)> {
 pub fn scale_for(map: ColourMap, kind: ScaleKind, range: Option<(f64, f64)>) -> ColourScale {
     let (lo, hi) = range.unwrap_or((0.0, 1.0));
     ColourScale::new(map, kind, lo, hi)
+}
+
+/// A legend in bytes (binary units) or in plain numbers.
+pub fn value_legend(title: &str, caption: &str, scale: ColourScale, bytes: bool) -> Legend {
+    if bytes { Legend::new(title, caption, scale) } else { number_legend(title, caption, scale) }
+}
+
+/// Whether an attribute counts bytes, by its name (`bytes`, `bytes_sent` …).
+pub fn is_bytes(attribute: Option<&str>) -> bool {
+    attribute.is_some_and(|a| a == "bytes" || a.starts_with("bytes_"))
 }
 
 /// A legend whose ticks are plain numbers.

@@ -21,7 +21,7 @@ use super::fat_tree::{FatTreeInput, SceneOptions, build_fat_tree_scene};
 use super::filter::Filter;
 use super::generic2d::build_plane_scene;
 use super::highlight::Lit;
-use super::network::{NetworkInput, NetworkStyle, values_range};
+use super::network::{NetworkInput, NetworkStyle, is_bytes, values_range};
 use super::orbit::Orbit;
 use super::query::{self, Condition};
 use super::torus::{TorusValues, build_torus_scene};
@@ -269,6 +269,8 @@ impl Prepared {
             link_caption: spec.caption(spec.link_attribute.as_deref(), merges),
             node_caption: spec.caption(spec.node_attribute.as_deref(), merges),
             aggregate: spec.merge,
+            link_bytes: is_bytes(spec.link_attribute.as_deref()),
+            node_bytes: is_bytes(spec.node_attribute.as_deref()),
         };
         let input = self.input(lit);
         match &self.layout {

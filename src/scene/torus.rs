@@ -16,7 +16,7 @@ use crate::layout::torus::TorusLayout;
 use super::colour::Rgba;
 use super::fat_tree::{BACKGROUND, NEUTRAL};
 use super::network::{
-    DIM_FADE, NO_DATA, NetworkInput, NetworkStyle, end_of, number_legend, scale_for, values_range,
+    DIM_FADE, NO_DATA, NetworkInput, NetworkStyle, end_of, scale_for, value_legend, values_range,
 };
 use super::orbit::{Orbit, rotate};
 use super::{Bounds, Emphasis, Half, Mark, MarkOf, Scene};
@@ -136,8 +136,8 @@ pub fn build_torus_scene(
         marks: marks.into_iter().map(|(_, m)| m).collect(),
         labels: Vec::new(),
         legends: vec![
-            number_legend("N", &style.node_caption, node_scale),
-            number_legend("L", &style.link_caption, link_scale),
+            value_legend("N", &style.node_caption, node_scale, style.node_bytes),
+            value_legend("L", &style.link_caption, link_scale, style.link_bytes),
         ],
     }
 }
