@@ -79,7 +79,7 @@ impl Frame {
             state: ViewState::default(),
             camera: Camera::default(),
             group: LinkGroup::default(),
-            lit: Lit { none: true, ..Default::default() },
+            lit: Lit::default(),
             spec: ViewSpec::default(),
             tick: 0,
         }

@@ -53,7 +53,7 @@ impl Frame {
         gpu_links::assume_available(&ctx);
         let (mut state, camera, group) = (ViewState::default(), Camera::default(), LinkGroup::default());
         state.gpu_threshold = (!gpu).then_some(usize::MAX);
-        Frame { ctx, state, camera, group, lit: Lit { none: true, ..Default::default() }, tick: 0 }
+        Frame { ctx, state, camera, group, lit: Lit::default(), tick: 0 }
     }
 
     fn run(&mut self, rebuild: bool) -> usize {

@@ -59,14 +59,21 @@ impl Highlight {
 pub type RankHosts = HashMap<u32, usize>;
 
 /// What a highlight lights: masks over the view model's node and link positions (empty when
-/// nothing is highlighted), and the ids it reaches in every domain.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// nothing is highlighted), and the ids it reaches in every domain. The default lights nothing
+/// and dims nothing.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Lit {
     pub nodes: Vec<bool>,
     pub links: Vec<bool>,
     pub reached: Vec<(Domain, Vec<i64>)>,
     /// True when nothing is highlighted at all (then nothing is dimmed).
     pub none: bool,
+}
+
+impl Default for Lit {
+    fn default() -> Self {
+        Lit { nodes: Vec::new(), links: Vec::new(), reached: Vec::new(), none: true }
+    }
 }
 
 impl Lit {
@@ -87,7 +94,7 @@ impl Lit {
 /// Projects every seed into every domain.
 pub fn project(dataset: &Dataset, highlight: &Highlight) -> Lit {
     if highlight.is_empty() {
-        return Lit { none: true, ..Default::default() };
+        return Lit::default();
     }
     let run = &dataset.run;
     let mut reached: HashMap<Domain, HashSet<i64>> = HashMap::new();
