@@ -82,92 +82,47 @@ fn flag(flags: &[bool], i: Option<usize>, default: bool) -> bool {
     i.and_then(|i| flags.get(i).copied()).unwrap_or(default)
 }
 
+/// How glyphs are coloured and emphasised.
+struct Paint {
+    links: ColourScale,
+    nodes: ColourScale,
+    colour_nodes: bool,
+    none_lit: bool,
+}
+
+impl Paint {
+    fn emphasis(&self, is_lit: bool) -> Emphasis {
+        match (self.none_lit, is_lit) {
+            (true, _) => Emphasis::Normal,
+            (false, true) => Emphasis::Lit,
+            (false, false) => Emphasis::Dim,
+        }
+    }
+
+    fn fade(c: Rgba, e: Emphasis) -> Rgba {
+        if e == Emphasis::Dim { c.lerp(BACKGROUND, 0.8) } else { c }
+    }
+
+    fn node(&self, value: f64, e: Emphasis) -> Rgba {
+        let c = if self.colour_nodes { self.nodes.colour(value) } else { NEUTRAL };
+        Paint::fade(c, e)
+    }
+}
+
 pub fn build_fat_tree_scene(input: &FatTreeInput<'_>, options: &SceneOptions) -> Scene {
-    let FatTreeInput { cluster, layout, index, network: net, none_lit } = *input;
-    let (lo, hi) = options.link_range.unwrap_or((0.0, 0.0));
-    let link_scale = ColourScale::new(options.link_map, options.scale, lo, hi);
-    let node_scale = {
-        let (lo, hi) = options.node_range.unwrap_or((0.0, 0.0));
-        ColourScale::new(options.node_map, options.scale, lo, hi)
+    let scale = |map, range: Option<(f64, f64)>| {
+        let (lo, hi) = range.unwrap_or((0.0, 0.0));
+        ColourScale::new(map, options.scale, lo, hi)
     };
-    let emphasis = |is_lit: bool| match (none_lit, is_lit) {
-        (true, _) => Emphasis::Normal,
-        (false, true) => Emphasis::Lit,
-        (false, false) => Emphasis::Dim,
+    let paint = Paint {
+        links: scale(options.link_map, options.link_range),
+        nodes: scale(options.node_map, options.node_range),
+        colour_nodes: options.colour_nodes,
+        none_lit: input.none_lit,
     };
-    let fade = |c: Rgba, e: Emphasis| if e == Emphasis::Dim { c.lerp(BACKGROUND, 0.8) } else { c };
-
-    // Rails in parallel: each yields its unlit and lit halves; lit ones go last, on top.
-    let per_rail: Vec<(Vec<Half>, Vec<Half>)> = cluster
-        .rails
-        .par_iter()
-        .enumerate()
-        .map(|(r, fabric)| {
-            let (mut plain, mut lit_halves) = (Vec::with_capacity(fabric.link_end_count()), Vec::new());
-            let Some(rail_layout) = layout.rails.get(r) else { return (plain, lit_halves) };
-            let pos = |i: usize| rail_layout.positions.get(i).copied().flatten();
-            for edge in fabric.graph.edge_indices() {
-                let Some((a, b)) = fabric.graph.edge_endpoints(edge) else { continue };
-                let (Some(pa), Some(pb)) = (pos(a.index()), pos(b.index())) else { continue };
-                let mid = Position { x: (pa.x + pb.x) / 2.0, y: (pa.y + pb.y) / 2.0 };
-                for (side, from) in [(Side::A, pa), (Side::B, pb)] {
-                    let end = LinkEnd { edge, side };
-                    let p = index.link_position(r, end);
-                    if !flag(net.link_pass, p, true) {
-                        continue;
-                    }
-                    let e = emphasis(flag(net.link_lit, p, false));
-                    let colour = fade(link_scale.colour(value_at(net.link_values, p)), e);
-                    let half = Half { from, to: mid, colour, rail: r as u8, end, emphasis: e };
-                    if e == Emphasis::Lit { lit_halves.push(half) } else { plain.push(half) }
-                }
-            }
-            (plain, lit_halves)
-        })
-        .collect();
-    let total: usize = per_rail.iter().map(|(p, l)| p.len() + l.len()).sum();
-    let mut halves = Vec::with_capacity(total);
-    let mut lit_halves = Vec::new();
-    for (plain, lit_part) in per_rail {
-        halves.extend(plain);
-        lit_halves.extend(lit_part);
-    }
-    halves.extend(lit_halves);
-
-    let node_colour = |v: f64| if options.colour_nodes { node_scale.colour(v) } else { NEUTRAL };
-    let mut marks = Vec::new();
-    for (h, &position) in layout.hosts.iter().enumerate() {
-        let e = emphasis(flag(net.node_lit, Some(h), false));
-        let colour = fade(node_colour(value_at(net.node_values, Some(h))), e);
-        marks.push(Mark { at: position, colour, of: MarkOf::Host(h), emphasis: e });
-    }
-    let mut labels = vec![LevelLabel { y: 0.0, text: "hosts".into() }];
-    for (r, fabric) in cluster.rails.iter().enumerate() {
-        let Some(rail_layout) = layout.rails.get(r) else { continue };
-        let mut level_y: Vec<Option<f32>> = vec![None; rail_layout.max_level as usize + 1];
-        for node in fabric.switches() {
-            let i = node.index();
-            let (Some(at), Some(level)) =
-                (rail_layout.positions.get(i).copied().flatten(), rail_layout.levels[i])
-            else {
-                continue;
-            };
-            if let Some(slot) = level_y.get_mut(level as usize) {
-                *slot = Some(at.y);
-            }
-            let p = index.node_position(r, node);
-            let e = emphasis(flag(net.node_lit, p, false));
-            let colour = fade(node_colour(value_at(net.node_values, p)), e);
-            marks.push(Mark { at, colour, of: MarkOf::Switch { rail: r as u8, node }, emphasis: e });
-        }
-        let letter = char::from(b'a' + (r % 26) as u8);
-        for (level, y) in level_y.iter().enumerate().skip(1) {
-            if let Some(y) = y {
-                labels.push(LevelLabel { y: *y, text: format!("{level}{letter}") });
-            }
-        }
-    }
-
+    let halves = halves(input, &paint);
+    let (marks, labels) = marks_and_labels(input, &paint);
+    let layout = input.layout;
     let bounds = bounds_of(marks.iter().map(|m| m.at));
     let slot = if layout.hosts.len() > 1 {
         let (lo, hi) =
@@ -189,10 +144,90 @@ pub fn build_fat_tree_scene(input: &FatTreeInput<'_>, options: &SceneOptions) ->
         marks,
         labels,
         legends: vec![
-            Legend::new("N", &options.node_caption, node_scale),
-            Legend::new("L", &options.link_caption, link_scale),
+            Legend::new("N", &options.node_caption, paint.nodes),
+            Legend::new("L", &options.link_caption, paint.links),
         ],
     }
+}
+
+/// Every passing link end as a half, rails in parallel; lit ones last, so they paint on top.
+fn halves(input: &FatTreeInput<'_>, paint: &Paint) -> Vec<Half> {
+    let FatTreeInput { cluster, layout, index, network: net, .. } = *input;
+    let per_rail: Vec<(Vec<Half>, Vec<Half>)> = cluster
+        .rails
+        .par_iter()
+        .enumerate()
+        .map(|(r, fabric)| {
+            let (mut plain, mut lit_halves) = (Vec::with_capacity(fabric.link_end_count()), Vec::new());
+            let Some(rail_layout) = layout.rails.get(r) else { return (plain, lit_halves) };
+            let pos = |i: usize| rail_layout.positions.get(i).copied().flatten();
+            for edge in fabric.graph.edge_indices() {
+                let Some((a, b)) = fabric.graph.edge_endpoints(edge) else { continue };
+                let (Some(pa), Some(pb)) = (pos(a.index()), pos(b.index())) else { continue };
+                let mid = Position { x: (pa.x + pb.x) / 2.0, y: (pa.y + pb.y) / 2.0 };
+                for (side, from) in [(Side::A, pa), (Side::B, pb)] {
+                    let end = LinkEnd { edge, side };
+                    let p = index.link_position(r, end);
+                    if !flag(net.link_pass, p, true) {
+                        continue;
+                    }
+                    let e = paint.emphasis(flag(net.link_lit, p, false));
+                    let colour = Paint::fade(paint.links.colour(value_at(net.link_values, p)), e);
+                    let half = Half { from, to: mid, colour, rail: r as u8, end, emphasis: e };
+                    if e == Emphasis::Lit { lit_halves.push(half) } else { plain.push(half) }
+                }
+            }
+            (plain, lit_halves)
+        })
+        .collect();
+    let total: usize = per_rail.iter().map(|(p, l)| p.len() + l.len()).sum();
+    let mut halves = Vec::with_capacity(total);
+    let mut lit_halves = Vec::new();
+    for (plain, lit_part) in per_rail {
+        halves.extend(plain);
+        lit_halves.extend(lit_part);
+    }
+    halves.extend(lit_halves);
+    halves
+}
+
+/// Hosts once for all rails, each rail's placed switches, and the level labels (`1a 2a` above,
+/// `1b 2b` below).
+fn marks_and_labels(input: &FatTreeInput<'_>, paint: &Paint) -> (Vec<Mark>, Vec<LevelLabel>) {
+    let FatTreeInput { cluster, layout, index, network: net, .. } = *input;
+    let mut marks = Vec::new();
+    for (h, &at) in layout.hosts.iter().enumerate() {
+        let e = paint.emphasis(flag(net.node_lit, Some(h), false));
+        let colour = paint.node(value_at(net.node_values, Some(h)), e);
+        marks.push(Mark { at, colour, of: MarkOf::Host(h), emphasis: e });
+    }
+    let mut labels = vec![LevelLabel { y: 0.0, text: "hosts".into() }];
+    for (r, fabric) in cluster.rails.iter().enumerate() {
+        let Some(rail_layout) = layout.rails.get(r) else { continue };
+        let mut level_y: Vec<Option<f32>> = vec![None; rail_layout.max_level as usize + 1];
+        for node in fabric.switches() {
+            let i = node.index();
+            let (Some(at), Some(level)) =
+                (rail_layout.positions.get(i).copied().flatten(), rail_layout.levels[i])
+            else {
+                continue;
+            };
+            if let Some(slot) = level_y.get_mut(level as usize) {
+                *slot = Some(at.y);
+            }
+            let p = index.node_position(r, node);
+            let e = paint.emphasis(flag(net.node_lit, p, false));
+            let colour = paint.node(value_at(net.node_values, p), e);
+            marks.push(Mark { at, colour, of: MarkOf::Switch { rail: r as u8, node }, emphasis: e });
+        }
+        let letter = char::from(b'a' + (r % 26) as u8);
+        for (level, y) in level_y.iter().enumerate().skip(1) {
+            if let Some(y) = y {
+                labels.push(LevelLabel { y: *y, text: format!("{level}{letter}") });
+            }
+        }
+    }
+    (marks, labels)
 }
 
 fn bounds_of(points: impl Iterator<Item = Position>) -> Bounds {
