@@ -2,6 +2,10 @@
 //! Assertions read the app's scenes, which are what the window paints.
 #![cfg(feature = "gui")]
 
+#[path = "support/gui_pixels.rs"]
+mod gui_pixels;
+use gui_pixels::differing;
+
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -187,15 +191,6 @@ fn render_links(threshold: usize, hide_links: bool) -> image::RgbaImage {
     });
     h.run();
     h.render().unwrap()
-}
-
-fn differing(a: &image::RgbaImage, b: &image::RgbaImage) -> f64 {
-    let n = a
-        .pixels()
-        .zip(b.pixels())
-        .filter(|(p, q)| p.0.iter().zip(q.0).any(|(x, y)| x.abs_diff(y) > 60))
-        .count();
-    n as f64 / a.pixels().len() as f64
 }
 
 #[test]

@@ -3,12 +3,16 @@
 //! overridden to 0 so a small network takes the path a 100k-link one takes.
 #![cfg(feature = "gui")]
 
+#[path = "support/gui_pixels.rs"]
+mod gui_pixels;
+use gui_pixels::{differing, pickable_half};
+
 use egui_kittest::Harness;
 
 use shoal::gui::ShoalApp;
 use shoal::modules::ViewState;
 use shoal::scene::camera::Transform;
-use shoal::scene::draw::{Picked, pick, plot_rect};
+use shoal::scene::draw::plot_rect;
 use shoal::scene::filter::Clause;
 use shoal::scene::highlight::Seed;
 use shoal::scene::run_synthetic::synthetic_mesh_run;
@@ -40,15 +44,6 @@ fn scene<'h>(h: &'h Harness<'static, ShoalApp>) -> &'h Scene {
     view(h).scene.as_ref().expect("the view drew a scene")
 }
 
-fn differing(a: &image::RgbaImage, b: &image::RgbaImage) -> f64 {
-    let n = a
-        .pixels()
-        .zip(b.pixels())
-        .filter(|(p, q)| p.0.iter().zip(q.0).any(|(x, y)| x.abs_diff(y) > 60))
-        .count();
-    n as f64 / a.pixels().len() as f64
-}
-
 #[test]
 fn a_generic_2d_view_above_the_threshold_draws_its_links_on_the_gpu_as_the_mesh_does() {
     let mut gpu = mesh_app(0, false);
@@ -74,18 +69,7 @@ fn a_link_picked_on_the_gpu_path_lights_up_without_new_geometry_and_panning_uplo
     let (rect, s) = (view(&h).rect.unwrap(), scene(&h).clone());
     let camera = h.state().ws.views[0].camera;
     let t = Transform::new(&camera, &s.bounds, plot_rect(rect.width(), rect.height()));
-    let (target, half) = s
-        .halves
-        .iter()
-        .find_map(|half| {
-            let (a, b) = (t.to_screen(half.from), t.to_screen(half.to));
-            let p = [a[0] * 0.3 + b[0] * 0.7, a[1] * 0.3 + b[1] * 0.7];
-            match pick(&s, &t, p) {
-                Some(Picked::Half(i)) => Some((p, s.halves[i])),
-                _ => None,
-            }
-        })
-        .expect("some link half is pickable");
+    let (target, half) = pickable_half(&s, &t, false).expect("some link half is pickable");
     let pos = rect.min + egui::vec2(target[0], target[1]);
     h.hover_at(pos);
     h.run();

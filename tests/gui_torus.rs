@@ -3,13 +3,17 @@
 //! linked view, two regions side by side share one colour range.
 #![cfg(feature = "gui")]
 
+#[path = "support/gui_pixels.rs"]
+mod gui_pixels;
+use gui_pixels::pickable_half;
+
 use egui_kittest::Harness;
 
 use shoal::gui::ShoalApp;
 use shoal::modules::Workspace;
 use shoal::scene::Dataset;
 use shoal::scene::camera::Transform;
-use shoal::scene::draw::{Picked, pick, plot_rect};
+use shoal::scene::draw::plot_rect;
 use shoal::scene::highlight::Seed;
 use shoal::scene::orbit::{Orbit, rotate};
 use shoal::scene::run_synthetic::synthetic_run;
@@ -69,19 +73,7 @@ fn clicking_a_link_highlights_it_in_every_linked_view() {
     let plot = plot_rect(rect.width(), rect.height());
     let t = Transform::new(&ws(&h).views[0].camera, &s.bounds, plot);
     // The first point, nearest first, where picking finds a link half rather than a node.
-    let (target, half) = s
-        .halves
-        .iter()
-        .rev()
-        .find_map(|half| {
-            let (a, b) = (t.to_screen(half.from), t.to_screen(half.to));
-            let p = [a[0] * 0.3 + b[0] * 0.7, a[1] * 0.3 + b[1] * 0.7];
-            match pick(&s, &t, p) {
-                Some(Picked::Half(i)) => Some((p, s.halves[i])),
-                _ => None,
-            }
-        })
-        .expect("some link half is pickable");
+    let (target, half) = pickable_half(&s, &t, true).expect("some link half is pickable");
     let pos = rect.min + egui::vec2(target[0], target[1]);
     h.hover_at(pos);
     h.run();
