@@ -15,17 +15,16 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use egui::{CentralPanel, Pos2, RawInput, Rect, vec2};
 use shoal::export::{Format, encode};
 use shoal::model::Cluster;
-use shoal::modules::fat_tree::FatTree;
-use shoal::modules::{ViewContext, ViewModule, ViewState, gpu_links};
 use shoal::pipeline::load_cluster;
 use shoal::scene::camera::Camera;
 use shoal::scene::filter::Filter;
-use shoal::scene::highlight::{Lit, Seed, project};
-use shoal::scene::linking::LinkGroup;
 use shoal::scene::{Dataset, Highlight, ViewSpec, scene_for};
+
+#[path = "support/frame.rs"]
+mod frame;
+use frame::Frame;
 
 fn main() {
     divan::main();
@@ -57,71 +56,10 @@ fn shift_traffic(name: String, cluster: Cluster) -> Dataset {
     Dataset::from_host_traffic(name, cluster, vec![("spread".into(), spread), ("shift".into(), half)])
 }
 
-/// One egui frame of a fat-tree view (plus tessellation), as the app runs it.
-struct Frame {
-    ctx: egui::Context,
-    state: ViewState,
-    camera: Camera,
-    group: LinkGroup,
-    lit: Lit,
-    spec: ViewSpec,
-    tick: u64,
-}
-
-impl Frame {
-    fn new(gpu: bool) -> Frame {
-        let ctx = egui::Context::default();
-        if gpu {
-            gpu_links::assume_available(&ctx);
-        }
-        Frame {
-            ctx,
-            state: ViewState::default(),
-            camera: Camera::default(),
-            group: LinkGroup::default(),
-            lit: Lit::default(),
-            spec: ViewSpec::default(),
-            tick: 0,
-        }
-    }
-
-    fn run(&mut self, d: &Dataset, rebuild: bool) -> usize {
-        self.tick += 1;
-        self.camera.zoom = if self.tick.is_multiple_of(2) { 1.0 } else { 1.01 };
-        if rebuild {
-            let hosts = d.fabric.as_ref().map_or(1, |f| f.cluster.hosts.len());
-            self.group.highlight =
-                Highlight { seeds: [Seed::node((self.tick as usize * 37) % hosts)].into() };
-            self.lit = project(d, &self.group.highlight);
-        }
-        let input = RawInput {
-            screen_rect: Some(Rect::from_min_size(Pos2::ZERO, vec2(1600.0, 1000.0))),
-            ..Default::default()
-        };
-        let (state, camera) = (&mut self.state, &mut self.camera);
-        let ctx = ViewContext {
-            dataset: d,
-            generation: 1,
-            view: 0,
-            spec: &self.spec,
-            group: &self.group,
-            lit: &self.lit,
-            link_range: None,
-            node_range: None,
-        };
-        let mut out = self.ctx.run_ui(input, |ui| {
-            CentralPanel::default().show(ui, |ui| FatTree.ui(&ctx, state, camera, ui, &mut Vec::new()));
-        });
-        // No renderer here: the font atlas upload is dropped on purpose.
-        out.textures_delta.clear();
-        self.ctx.tessellate(out.shapes, out.pixels_per_point).len()
-    }
-}
-
 #[divan::bench]
 fn tsubame_frame_camera(b: divan::Bencher) {
     let d = tsubame();
-    let mut f = Frame::new(false);
+    let mut f = Frame::new(ViewSpec::default(), false);
     f.run(d, false);
     b.bench_local(|| f.run(d, false));
 }
@@ -129,14 +67,14 @@ fn tsubame_frame_camera(b: divan::Bencher) {
 #[divan::bench]
 fn tsubame_frame_rebuild(b: divan::Bencher) {
     let d = tsubame();
-    let mut f = Frame::new(false);
+    let mut f = Frame::new(ViewSpec::default(), false);
     b.bench_local(|| f.run(d, true));
 }
 
 #[divan::bench]
 fn synthetic_100k_frame_gpu_camera(b: divan::Bencher) {
     let d = synthetic_100k();
-    let mut f = Frame::new(true);
+    let mut f = Frame::new(ViewSpec::default(), true);
     f.run(d, false);
     b.bench_local(|| f.run(d, false));
 }
@@ -144,7 +82,7 @@ fn synthetic_100k_frame_gpu_camera(b: divan::Bencher) {
 #[divan::bench]
 fn synthetic_100k_frame_gpu_rebuild(b: divan::Bencher) {
     let d = synthetic_100k();
-    let mut f = Frame::new(true);
+    let mut f = Frame::new(ViewSpec::default(), true);
     b.bench_local(|| f.run(d, true));
 }
 

@@ -13,14 +13,12 @@
 
 use std::sync::OnceLock;
 
-use egui::{CentralPanel, Pos2, RawInput, Rect, vec2};
-use shoal::modules::generic2d::Generic2d;
-use shoal::modules::{ViewContext, ViewModule, ViewState, gpu_links};
-use shoal::scene::camera::Camera;
-use shoal::scene::highlight::{Lit, Seed, project};
-use shoal::scene::linking::LinkGroup;
 use shoal::scene::run_synthetic::synthetic_mesh_run;
-use shoal::scene::{Dataset, Highlight, ModuleKind, ViewSpec};
+use shoal::scene::{Dataset, ModuleKind, ViewSpec};
+
+#[path = "support/frame.rs"]
+mod frame;
+use frame::Frame;
 
 fn main() {
     divan::main();
@@ -37,80 +35,27 @@ fn mesh() -> &'static (Dataset, ViewSpec) {
     })
 }
 
-/// One egui frame of a generic-2D view (plus tessellation), as the app runs it.
-struct Frame {
-    ctx: egui::Context,
-    state: ViewState,
-    camera: Camera,
-    group: LinkGroup,
-    lit: Lit,
-    tick: u64,
-}
-
-impl Frame {
-    fn new(gpu: bool) -> Frame {
-        let ctx = egui::Context::default();
-        gpu_links::assume_available(&ctx);
-        let (mut state, camera, group) = (ViewState::default(), Camera::default(), LinkGroup::default());
-        state.gpu_threshold = (!gpu).then_some(usize::MAX);
-        Frame { ctx, state, camera, group, lit: Lit::default(), tick: 0 }
-    }
-
-    fn run(&mut self, rebuild: bool) -> usize {
-        let (d, spec) = mesh();
-        self.tick += 1;
-        self.camera.zoom = if self.tick.is_multiple_of(2) { 1.0 } else { 1.01 };
-        if rebuild {
-            // The app projects a group's highlight when it changes (the workspace caches it).
-            let node = (self.tick as usize * 37) % d.run.network().nodes.len();
-            self.group.highlight = Highlight { seeds: [Seed::node(node)].into() };
-            self.lit = project(d, &self.group.highlight);
-        }
-        let input = RawInput {
-            screen_rect: Some(Rect::from_min_size(Pos2::ZERO, vec2(1600.0, 1000.0))),
-            ..Default::default()
-        };
-        let view = ViewContext {
-            dataset: d,
-            generation: 1,
-            view: 0,
-            spec,
-            group: &self.group,
-            lit: &self.lit,
-            link_range: None,
-            node_range: None,
-        };
-        let (state, camera) = (&mut self.state, &mut self.camera);
-        let mut out = self.ctx.run_ui(input, |ui| {
-            CentralPanel::default().show(ui, |ui| Generic2d.ui(&view, state, camera, ui, &mut Vec::new()));
-        });
-        // No renderer here: the font atlas upload is dropped on purpose.
-        out.textures_delta.clear();
-        self.ctx.tessellate(out.shapes, out.pixels_per_point).len()
-    }
-}
-
 #[divan::bench]
 fn mesh_100k_frame_gpu_camera(b: divan::Bencher) {
-    let mut f = Frame::new(true);
-    f.run(false);
-    b.bench_local(|| f.run(false));
+    let mut f = Frame::new(mesh().1.clone(), true);
+    f.run(&mesh().0, false);
+    b.bench_local(|| f.run(&mesh().0, false));
     let stats = f.state.gpu.stats();
     assert_eq!((stats.geometry_builds, stats.style_builds), (1, 1), "a camera move uploads no data");
 }
 
 #[divan::bench]
 fn mesh_100k_frame_gpu_rebuild(b: divan::Bencher) {
-    let mut f = Frame::new(true);
-    f.run(true);
-    b.bench_local(|| f.run(true));
+    let mut f = Frame::new(mesh().1.clone(), true);
+    f.run(&mesh().0, true);
+    b.bench_local(|| f.run(&mesh().0, true));
     assert_eq!(f.state.gpu.stats().geometry_builds, 1, "a highlight change keeps the geometry");
 }
 
 #[divan::bench]
 fn mesh_100k_frame_painter_camera(b: divan::Bencher) {
-    let mut f = Frame::new(false);
-    f.run(false);
-    b.bench_local(|| f.run(false));
+    let mut f = Frame::new(mesh().1.clone(), false);
+    f.run(&mesh().0, false);
+    b.bench_local(|| f.run(&mesh().0, false));
     assert_eq!(f.state.gpu.stats().frames, 0, "every half went through the painter");
 }

@@ -12,17 +12,17 @@
 
 use std::sync::OnceLock;
 
-use egui::{CentralPanel, Pos2, RawInput, Rect, vec2};
-use shoal::modules::torus::Torus;
-use shoal::modules::{ViewContext, ViewModule, ViewState};
 use shoal::scene::camera::Camera;
 use shoal::scene::draw::draw_list;
 use shoal::scene::filter::Filter;
 use shoal::scene::highlight::Lit;
-use shoal::scene::linking::LinkGroup;
 use shoal::scene::orbit::Orbit;
 use shoal::scene::run_synthetic::synthetic_run;
 use shoal::scene::{Dataset, Prepared, RegionSelection, ViewSpec, prepare};
+
+#[path = "support/frame.rs"]
+mod frame;
+use frame::Frame;
 
 fn main() {
     divan::main();
@@ -53,31 +53,10 @@ fn scene_and_draw_list(b: divan::Bencher) {
 
 #[divan::bench]
 fn egui_frame_turning(b: divan::Bencher) {
-    let (run, spec, _) = torus();
-    let ctx = egui::Context::default();
-    let (mut state, mut camera, group, lit) =
-        (ViewState::default(), Camera::default(), LinkGroup::default(), Lit::default());
+    let (d, spec, _) = torus();
+    let mut f = Frame::new(spec.clone(), false);
     b.bench_local(|| {
-        state.orbit.drag([3.0, 1.0]);
-        let input = RawInput {
-            screen_rect: Some(Rect::from_min_size(Pos2::ZERO, vec2(1600.0, 1000.0))),
-            ..Default::default()
-        };
-        let view = ViewContext {
-            dataset: run,
-            generation: 1,
-            view: 0,
-            spec,
-            group: &group,
-            lit: &lit,
-            link_range: None,
-            node_range: None,
-        };
-        let mut out = ctx.run_ui(input, |ui| {
-            CentralPanel::default()
-                .show(ui, |ui| Torus.ui(&view, &mut state, &mut camera, ui, &mut Vec::new()));
-        });
-        out.textures_delta.clear();
-        ctx.tessellate(out.shapes, out.pixels_per_point).len()
+        f.state.orbit.drag([3.0, 1.0]);
+        f.run(d, false)
     });
 }
