@@ -8,6 +8,7 @@ use egui::{ComboBox, Ui};
 use crate::model::RegionInfo;
 use crate::scene::dataset::Dataset;
 use crate::scene::values::RegionSelection;
+use crate::units::{format_epoch_micros, format_seconds};
 
 use super::Workspace;
 
@@ -71,6 +72,7 @@ pub fn panel(ui: &mut Ui, state: &mut RegionsPanelState, ws: &mut Workspace) {
             ui.label("everything");
             ui.label("");
             ui.end_row();
+            let mut previous: Option<i64> = None;
             for r in &regions {
                 let this = if state.cumulative {
                     RegionSelection::Cumulative(r.number)
@@ -81,7 +83,13 @@ pub fn panel(ui: &mut Ui, state: &mut RegionsPanelState, ws: &mut Workspace) {
                     *sel = this;
                 }
                 ui.label(r.name.clone().unwrap_or_default());
-                ui.label(r.dumptime.map_or(String::new(), |t| format!("{t}")));
+                // When the dump was taken, and how long the region ran since the one before.
+                let when = r.dumptime.map_or(String::new(), |t| {
+                    let since = previous.map(|p| format!(" ({})", format_seconds(t.0 - p, true)));
+                    format!("{}{}", format_epoch_micros(t.0), since.unwrap_or_default())
+                });
+                previous = r.dumptime.map(|t| t.0).or(previous);
+                ui.label(when);
                 ui.end_row();
             }
         });
