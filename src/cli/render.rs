@@ -141,9 +141,8 @@ pub fn run(r: &RenderCli) -> Result<()> {
     let mut spec: ViewSpec = spec_from_flags(&dataset, r)?;
     let mut prepared = prepare(&dataset, &spec, &Filter::default()).map_err(anyhow::Error::msg)?;
     if let Some(t) = r.threshold {
-        let max = prepared.link_range.map_or(0.0, |(_, hi)| hi.max(0.0));
-        spec.filter.value_range = Some((t.bytes(max), f64::INFINITY));
-        prepared = prepare(&dataset, &spec, &Filter::default()).map_err(anyhow::Error::msg)?;
+        spec.filter.value_range = Some((t.bytes(prepared.link_max()), f64::INFINITY));
+        prepared.apply_value_filter(&spec, &Filter::default());
     }
     let orbit = r.rotate.map_or_else(Orbit::default, |(yaw, pitch)| Orbit::from_yaw_pitch(yaw, pitch));
     let ppp = shoal::export::pixels_per_point_for(r.width, r.height);

@@ -70,7 +70,7 @@ impl Setup {
                 ws.group_ranges();
                 let Some(view) = ws.focused_mut() else { return };
                 let prepared = view.state.prepared.as_ref().and_then(|p| p.as_ref().ok());
-                let max = prepared.and_then(|p| p.link_range).map_or(0.0, |(lo, hi)| hi.max(-lo));
+                let max = prepared.map_or(0.0, |p| p.link_max());
                 view.spec.filter.value_range = Some((max * pct / 100.0, f64::INFINITY));
             }
             Setup::Compare(a, b) => ws.compare(*a, *b),

@@ -10,7 +10,7 @@ use egui_plot::{Bar, BarChart, Plot, Span};
 use crate::model::Domain;
 use crate::scene::dataset::Dataset;
 use crate::scene::filter::{Clause, Combine, Filter, Relation};
-use crate::scene::network::format_number;
+use crate::scene::network::{format_number, is_bytes};
 use crate::scene::query;
 use crate::units::format_bytes_f64;
 
@@ -28,7 +28,7 @@ pub struct FilterPanelState {
 
 /// How a link value reads: bytes with units for a fabric's `bytes`, plain numbers otherwise.
 pub fn value_text(attribute: Option<&str>, v: f64) -> String {
-    if attribute == Some("bytes") { format_bytes_f64(v) } else { format_number(v) }
+    if is_bytes(attribute) { format_bytes_f64(v) } else { format_number(v) }
 }
 
 /// Every attribute a clause can name: the links' own, then the nodes' and ranks' (qualified
@@ -141,7 +141,7 @@ pub fn threshold_ui(
 ) {
     ui.horizontal(|ui| {
         ui.label("hot-link threshold");
-        let absolute = if unit == Some("bytes") { "bytes" } else { "value" };
+        let absolute = if is_bytes(unit) { "bytes" } else { "value" };
         ui.radio_value(&mut state.percent, false, absolute);
         ui.radio_value(&mut state.percent, true, "% of max");
     });
@@ -241,7 +241,7 @@ pub fn panel(ui: &mut Ui, state: &mut FilterPanelState, view: &mut View, d: &Dat
     let prepared = view.state.prepared.as_ref().and_then(|p| p.as_ref().ok());
     let values: &[Option<f64>] = prepared.map_or(&[], |p| p.link_values.as_slice());
     let filter = &mut view.spec.filter;
-    threshold_ui(ui, state, filter, max_abs(values), unit);
+    threshold_ui(ui, state, filter, prepared.map_or(0.0, |p| p.link_max()), unit);
     if !values.is_empty() {
         histogram_ui(ui, state, filter, values, unit);
     }

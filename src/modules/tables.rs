@@ -111,7 +111,10 @@ pub fn diff_ui(ui: &mut Ui, cache: &mut DiffCache, d: &Dataset, generation: u64,
         for (i, c) in cache.rows.iter().enumerate() {
             let name = match d.fabric {
                 Some(_) => format!("{} (rail {})", end_name(d, c.rail, c.end), c.rail),
-                None => describe(d, Seed::Id { domain: Domain::Links, id: c.end.index() as i64 }),
+                None => {
+                    let id = d.run.ids(Domain::Links).get(c.end.index()).copied().unwrap_or_default();
+                    describe(d, Seed::Id { domain: Domain::Links, id })
+                }
             };
             let (a, b) = if d.fabric.is_some() { (text(c.a), text(c.b)) } else { ("".into(), "".into()) };
             let sign = if c.delta > 0.0 { "+" } else { "" };
@@ -120,7 +123,7 @@ pub fn diff_ui(ui: &mut Ui, cache: &mut DiffCache, d: &Dataset, generation: u64,
     });
 }
 
-/// A run's changes from the view's signed values (link ids in `end`, rail 0).
+/// A run's changes from the view's signed values (link positions in `end`, rail 0).
 fn run_changes(view: &super::View) -> Vec<Change> {
     let Some(Ok(p)) = &view.state.prepared else { return Vec::new() };
     let ids = p.link_values.iter().enumerate();

@@ -28,7 +28,8 @@ pub enum DragMode {
     Pan,
 }
 
-/// What decides a view's prepared data.
+/// What decides a view's queried values and clause masks: the spec without what only filters
+/// by value (the threshold, the brush, "hide unused") or only colours and titles.
 #[derive(Clone, Debug, PartialEq)]
 struct PrepareKey {
     generation: u64,
@@ -36,10 +37,36 @@ struct PrepareKey {
     group_filter: Filter,
 }
 
+impl PrepareKey {
+    fn of(generation: u64, spec: &ViewSpec, group_filter: &Filter) -> PrepareKey {
+        let query = |f: &Filter| Filter { value_range: None, hide_unused: false, ..f.clone() };
+        let defaults = ViewSpec::default();
+        let spec = ViewSpec {
+            filter: query(&spec.filter),
+            link_map: defaults.link_map,
+            node_map: defaults.node_map,
+            diverging_map: defaults.diverging_map,
+            scale: defaults.scale,
+            title: String::new(),
+            ..spec.clone()
+        };
+        PrepareKey { generation, spec, group_filter: query(group_filter) }
+    }
+}
+
+/// What only filters by value: changing it re-masks the prepared values, it does not query.
+type ValueKey = [(Option<(f64, f64)>, bool); 2];
+
+fn value_key(spec: &ViewSpec, group: &Filter) -> ValueKey {
+    [(spec.filter.value_range, spec.filter.hide_unused), (group.value_range, group.hide_unused)]
+}
+
 /// What decides a view's scene.
 #[derive(Clone, Debug, PartialEq)]
 struct SceneKey {
-    prepare: PrepareKey,
+    generation: u64,
+    spec: ViewSpec,
+    group_filter: Filter,
     highlight: Highlight,
     ranges: Ranges,
     orbit: Orbit,
@@ -50,6 +77,7 @@ struct SceneKey {
 #[derive(Default)]
 pub struct ViewState {
     prepare_key: Option<PrepareKey>,
+    value_key: Option<ValueKey>,
     pub prepared: Option<Result<Prepared, String>>,
     scene_key: Option<SceneKey>,
     pub scene: Option<Scene>,
@@ -75,11 +103,17 @@ impl ViewState {
         spec: &ViewSpec,
         group_filter: &Filter,
     ) -> Option<&Prepared> {
-        let key = PrepareKey { generation, spec: spec.clone(), group_filter: group_filter.clone() };
+        let key = PrepareKey::of(generation, spec, group_filter);
+        let values = value_key(spec, group_filter);
         if self.prepare_key.as_ref() != Some(&key) {
             self.prepared = Some(prepare(dataset, spec, group_filter));
             self.prepare_key = Some(key);
-            self.scene_key = None;
+            self.value_key = Some(values);
+        } else if self.value_key != Some(values) {
+            if let Some(Ok(p)) = &mut self.prepared {
+                p.apply_value_filter(spec, group_filter);
+            }
+            self.value_key = Some(values);
         }
         self.prepared.as_ref().and_then(|p| p.as_ref().ok())
     }
@@ -95,7 +129,9 @@ impl ViewState {
         // The fat tree fills any plot: its scene does not depend on the aspect.
         let aspect = if ctx.spec.module == ModuleKind::FatTree { 1.0 } else { aspect };
         let key = SceneKey {
-            prepare: self.prepare_key.clone().ok_or("not prepared")?,
+            generation: ctx.generation,
+            spec: ctx.spec.clone(),
+            group_filter: ctx.group.filter.clone(),
             highlight: ctx.group.highlight.clone(),
             ranges: (ctx.link_range, ctx.node_range),
             orbit: self.orbit,

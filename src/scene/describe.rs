@@ -148,7 +148,8 @@ fn attribute_line(dataset: &Dataset, domain: Domain, position: usize) -> Option<
 fn node_lines(dataset: &Dataset, members: &[usize]) -> Vec<String> {
     match members {
         [n] => {
-            let mut lines = vec![format!("{} (node {})", node_name(dataset, *n), n)];
+            let id = dataset.run.network().nodes.get(*n).map_or(0, |x| x.id);
+            let mut lines = vec![format!("{} (node {id})", node_name(dataset, *n))];
             if dataset.fabric.is_some() {
                 lines.extend(attribute_line(dataset, Domain::Nodes, *n));
             } else {
@@ -157,7 +158,9 @@ fn node_lines(dataset: &Dataset, members: &[usize]) -> Vec<String> {
             lines
         }
         many => {
-            let ids: Vec<String> = many.iter().take(8).map(|n| n.to_string()).collect();
+            let nodes = &dataset.run.network().nodes;
+            let ids: Vec<String> =
+                many.iter().take(8).filter_map(|&n| nodes.get(n)).map(|x| x.id.to_string()).collect();
             let more = if many.len() > 8 { ", …" } else { "" };
             vec![format!("{} nodes merged", many.len()), format!("ids {}{more}", ids.join(", "))]
         }

@@ -9,8 +9,7 @@ use crate::model::{Cluster, LinkEnd, Side};
 
 use super::colour::{ColourMap, ColourScale, Rgba, ScaleKind};
 use super::dataset::{FabricData, FabricIndex};
-use super::legend::Legend;
-use super::network::{NetworkInput, NetworkStyle};
+use super::network::{NetworkInput, NetworkStyle, value_legend};
 use super::{Bounds, Emphasis, Half, LevelLabel, Mark, MarkOf, Scene};
 
 /// The canvas colour of every view and export.
@@ -32,6 +31,9 @@ pub struct SceneOptions {
     pub node_range: Option<(f64, f64)>,
     pub link_caption: String,
     pub node_caption: String,
+    /// The values are bytes: legends in binary units, else plain numbers.
+    pub link_bytes: bool,
+    pub node_bytes: bool,
 }
 
 impl SceneOptions {
@@ -46,13 +48,16 @@ impl SceneOptions {
             node_range: style.node_range,
             link_caption: style.link_caption.clone(),
             node_caption: if colour_nodes { style.node_caption.clone() } else { "not coloured".into() },
+            link_bytes: style.link_bytes,
+            node_bytes: style.node_bytes,
         }
     }
 }
 
 /// What a fat-tree scene is built from: the fabric, and the view's values, link mask and
 /// highlight indexed like the view model's nodes and links (see [`FabricIndex`]). Every node is
-/// drawn (as in the thesis); the mask hides link ends.
+/// drawn (as in the thesis); the mask hides link ends. As in every module, the rest dims only
+/// when the highlight lights something.
 pub struct FatTreeInput<'a> {
     pub cluster: &'a Cluster,
     pub layout: &'a ClusterLayout,
@@ -63,13 +68,13 @@ pub struct FatTreeInput<'a> {
 }
 
 impl<'a> FatTreeInput<'a> {
-    pub fn new(fabric: &'a FabricData, network: &NetworkInput<'a>, none_lit: bool) -> Self {
+    pub fn new(fabric: &'a FabricData, network: &NetworkInput<'a>) -> Self {
         FatTreeInput {
             cluster: &fabric.cluster,
             layout: &fabric.layout,
             index: &fabric.index,
             network: *network,
-            none_lit,
+            none_lit: !network.any_lit(),
         }
     }
 }
@@ -144,8 +149,8 @@ pub fn build_fat_tree_scene(input: &FatTreeInput<'_>, options: &SceneOptions) ->
         marks,
         labels,
         legends: vec![
-            Legend::new("N", &options.node_caption, paint.nodes),
-            Legend::new("L", &options.link_caption, paint.links),
+            value_legend("N", &options.node_caption, paint.nodes, options.node_bytes),
+            value_legend("L", &options.link_caption, paint.links, options.link_bytes),
         ],
     }
 }

@@ -226,20 +226,21 @@ fn hex_search(fabric: &FabricData, hex: &str) -> Vec<usize> {
 /// How a seed reads in the highlight list.
 pub fn describe(dataset: &Dataset, seed: Seed) -> String {
     let net = dataset.run.network();
-    let node = |id: i64| {
-        dataset
-            .run
-            .position(Domain::Nodes, id)
-            .and_then(|p| net.nodes.get(p))
-            .and_then(|n| n.name.clone())
-            .unwrap_or_else(|| format!("node {id}"))
+    // Network links name their nodes by position in `net.nodes`; seeds name ids.
+    let node_at = |p: usize| match net.nodes.get(p) {
+        Some(n) => n.name.clone().unwrap_or_else(|| format!("node {}", n.id)),
+        None => format!("node #{p}"),
+    };
+    let node = |id: i64| match dataset.run.position(Domain::Nodes, id) {
+        Some(p) => node_at(p),
+        None => format!("node {id}"),
     };
     match seed {
         Seed::Id { domain: Domain::Nodes, id } => node(id),
         Seed::Id { domain: Domain::Links, id } => {
             let ends = dataset.run.position(Domain::Links, id).and_then(|p| net.links.get(p));
             match ends {
-                Some(l) => format!("link {id}: {} -> {}", node(l.source as i64), node(l.target as i64)),
+                Some(l) => format!("link {id}: {} -> {}", node_at(l.source), node_at(l.target)),
                 None => format!("link {id}"),
             }
         }
@@ -270,6 +271,24 @@ mod tests {
         let lit = project(&d, &Highlight { seeds: [Seed::Route { src: a as i64, dst: b as i64 }].into() });
         // host → leaf → spine → leaf → host: four link ends per rail
         assert_eq!(lit.links.iter().filter(|&&x| x).count(), 8);
+    }
+
+    #[test]
+    fn seeds_read_by_their_ids_whatever_the_positions() {
+        use crate::model::network::{NetLink, NetNode, Network, Shape};
+        let node =
+            |id: i64, name: &str, x: f64| NetNode { id, name: Some(name.into()), coords: vec![x, 0.0] };
+        // Ids from 1, not positions: link 7 runs from the node at position 1 to position 0.
+        let net = Network {
+            shape: Shape::Plane,
+            axes: vec!["x".into(), "y".into()],
+            nodes: vec![node(10, "ten", 0.0), node(20, "twenty", 1.0)],
+            links: vec![NetLink { id: 7, source: 1, target: 0 }],
+        };
+        let d = Dataset::from_run(crate::model::Run::new("ids", net, Vec::new(), Vec::new()), Vec::new());
+        assert_eq!(describe(&d, Seed::Id { domain: Domain::Links, id: 7 }), "link 7: twenty -> ten");
+        assert_eq!(describe(&d, Seed::Id { domain: Domain::Nodes, id: 20 }), "twenty");
+        assert_eq!(search(&d, "twen"), vec![Seed::Id { domain: Domain::Nodes, id: 20 }]);
     }
 
     #[test]

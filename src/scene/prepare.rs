@@ -46,7 +46,11 @@ pub struct Prepared {
     pub node_values: Vec<Option<f64>>,
     pub link_values: Vec<Option<f64>>,
     pub node_pass: Vec<bool>,
+    /// Links that pass the selection and the clauses, then also the value range and "hide
+    /// unused" (the threshold slider and the histogram brush): [`Prepared::apply_value_filter`]
+    /// redoes only this second step.
     pub link_pass: Vec<bool>,
+    clause_pass: Vec<bool>,
     /// A diff: values are signed and coloured on the diverging map.
     pub signed: bool,
     /// The view's own colour ranges, over what it colours.
@@ -107,28 +111,20 @@ pub fn prepare(dataset: &Dataset, spec: &ViewSpec, group: &Filter) -> Result<Pre
         })
     };
     let node_pass = masks(Domain::Nodes);
-    let mut link_pass = masks(Domain::Links);
-    let by_value = |f: &Filter| f.value_range.is_some() || f.hide_unused;
-    if by_value(&spec.filter) || by_value(group) {
-        let n = run.ids(Domain::Links).len();
-        link_pass.resize(n, true);
-        for (i, pass) in link_pass.iter_mut().enumerate() {
-            let v = link_values.get(i).copied().flatten();
-            *pass = *pass && spec.filter.value_passes(v) && group.value_passes(v);
-        }
-    }
+    let clause_pass = masks(Domain::Links);
     let mut prepared = Prepared {
         layout,
         node_values,
         link_values,
         node_pass,
-        link_pass,
+        link_pass: Vec::new(),
+        clause_pass,
         signed,
         link_range: None,
         node_range: None,
         problems,
     };
-    (prepared.link_range, prepared.node_range) = prepared.own_ranges(spec);
+    prepared.apply_value_filter(spec, group);
     Ok(prepared)
 }
 
@@ -204,6 +200,28 @@ fn range_of(values: &[Option<f64>], signed: bool) -> Option<(f64, f64)> {
 }
 
 impl Prepared {
+    /// Applies the value range and "hide unused" of the view's and its group's filters to the
+    /// links that pass the clauses, and recomputes the view's own ranges: what a drag of the
+    /// threshold slider or the histogram brush costs, without querying again.
+    pub fn apply_value_filter(&mut self, spec: &ViewSpec, group: &Filter) {
+        self.link_pass = self.clause_pass.clone();
+        let by_value = |f: &Filter| f.value_range.is_some() || f.hide_unused;
+        if by_value(&spec.filter) || by_value(group) {
+            self.link_pass.resize(self.link_values.len().max(self.link_pass.len()), true);
+            for (i, pass) in self.link_pass.iter_mut().enumerate() {
+                let v = self.link_values.get(i).copied().flatten();
+                *pass = *pass && spec.filter.value_passes(v) && group.value_passes(v);
+            }
+        }
+        (self.link_range, self.node_range) = self.own_ranges(spec);
+    }
+
+    /// The largest magnitude among the view's link values: what "percent of the maximum" means
+    /// for the threshold, in the window, in scripted set-ups and in `shoal render` alike.
+    pub fn link_max(&self) -> f64 {
+        self.link_values.iter().flatten().fold(0.0f64, |m, v| m.max(v.abs()))
+    }
+
     /// The view's own ranges: over every value (fat tree), the passing ones (plane), or the
     /// merged cells and links (torus).
     fn own_ranges(&self, spec: &ViewSpec) -> Ranges {
@@ -277,7 +295,7 @@ impl Prepared {
             ViewLayout::FatTree => match &dataset.fabric {
                 Some(fabric) => {
                     let options = SceneOptions::from_style(&style, spec.node_attribute.is_some());
-                    build_fat_tree_scene(&FatTreeInput::new(fabric, &input, lit.none), &options)
+                    build_fat_tree_scene(&FatTreeInput::new(fabric, &input), &options)
                 }
                 None => Scene::default(),
             },

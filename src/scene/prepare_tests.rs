@@ -191,3 +191,25 @@ fn a_group_filter_is_anded_with_the_views_own() {
     let s = scene_for(&d, &spec, &group, &Highlight::default(), 1.0).unwrap();
     assert_eq!(s.visible_link_count(), 4 * 2, "rail 0's leaf–spine links only");
 }
+
+#[test]
+fn a_new_value_range_re_masks_the_prepared_values_as_a_full_prepare_would() {
+    let d = Dataset::synthetic(4, 3, 2, 2);
+    let mut spec = ViewSpec::for_dataset(&d);
+    spec.filter.clauses.push(Clause::parse("rail = 0").unwrap());
+    let mut p = prepare(&d, &spec, &Filter::default()).unwrap();
+    spec.filter.value_range = Some((p.link_max() / 2.0, f64::INFINITY));
+    spec.filter.hide_unused = true;
+    p.apply_value_filter(&spec, &Filter::default());
+    let fresh = prepare(&d, &spec, &Filter::default()).unwrap();
+    assert_eq!(p.link_pass, fresh.link_pass);
+    assert_eq!((p.link_range, p.node_range), (fresh.link_range, fresh.node_range));
+    let index = &d.fabric.as_ref().unwrap().index;
+    let (lo, _) = spec.filter.value_range.unwrap();
+    let passing: Vec<usize> = (0..p.link_pass.len()).filter(|&i| p.link_pass[i]).collect();
+    assert!(!passing.is_empty());
+    for i in passing {
+        assert_eq!(index.link(i).unwrap().0, 0, "link {i} is on rail 0");
+        assert!(p.link_values[i].unwrap() >= lo, "link {i} is above the range's start");
+    }
+}

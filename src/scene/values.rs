@@ -3,7 +3,7 @@
 //! Loads are linear in the traffic, so a cumulative view is the sum of the region deltas up to a
 //! region, and a diff is one selection minus another, value by value.
 
-use crate::model::{Cluster, LinkEnd, NodeKind};
+use crate::model::{Cluster, LinkEnd};
 use crate::routing::{Loads, RegionKey};
 
 /// Which traffic a view shows.
@@ -104,10 +104,6 @@ impl LinkValues {
         let Some(first) = it.next() else { return (0.0, 0.0) };
         it.fold((first, first), |(lo, hi), v| (lo.min(v), hi.max(v)))
     }
-
-    pub fn max_abs(&self) -> f64 {
-        self.rails.iter().flatten().fold(0.0f64, |m, v| m.max(v.abs()))
-    }
 }
 
 fn add_into<'a>(sum: &mut [Vec<f64>], rails: impl Iterator<Item = &'a [u64]>, sign: f64) {
@@ -115,80 +111,6 @@ fn add_into<'a>(sum: &mut [Vec<f64>], rails: impl Iterator<Item = &'a [u64]>, si
         for (x, &b) in s.iter_mut().zip(r) {
             *x += sign * b as f64;
         }
-    }
-}
-
-/// What colours the nodes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum NodeAttribute {
-    /// Bytes the node sent into its links.
-    #[default]
-    Injected,
-    /// Bytes its links delivered to it.
-    Received,
-    /// A neutral colour.
-    None,
-}
-
-impl NodeAttribute {
-    pub const ALL: [NodeAttribute; 3] =
-        [NodeAttribute::Injected, NodeAttribute::Received, NodeAttribute::None];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            NodeAttribute::Injected => "bytes injected",
-            NodeAttribute::Received => "bytes received",
-            NodeAttribute::None => "none",
-        }
-    }
-}
-
-/// Per-node values: `rails[r][node index]` for switches, `hosts[h]` summed over the host's CAs on
-/// every rail (a host is drawn once).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct NodeValues {
-    pub rails: Vec<Vec<f64>>,
-    pub hosts: Vec<f64>,
-}
-
-impl NodeValues {
-    pub fn compute(cluster: &Cluster, links: &LinkValues, attribute: NodeAttribute) -> NodeValues {
-        let mut rails = Vec::with_capacity(cluster.rails.len());
-        for (r, fabric) in cluster.rails.iter().enumerate() {
-            let mut v = vec![0.0; fabric.graph.node_count()];
-            if attribute != NodeAttribute::None {
-                for edge in fabric.graph.edge_indices() {
-                    let Some((a, b)) = fabric.graph.edge_endpoints(edge) else { continue };
-                    let from_a = links.at(r, LinkEnd { edge, side: crate::model::Side::A });
-                    let from_b = links.at(r, LinkEnd { edge, side: crate::model::Side::B });
-                    let (to_a, to_b) = match attribute {
-                        NodeAttribute::Injected => (from_a, from_b),
-                        _ => (from_b, from_a),
-                    };
-                    v[a.index()] += to_a;
-                    v[b.index()] += to_b;
-                }
-            }
-            rails.push(v);
-        }
-        let hosts = cluster
-            .hosts
-            .iter()
-            .map(|h| {
-                (0..cluster.rails.len())
-                    .flat_map(|r| h.on_rail(r).iter().map(move |&ca| (r, ca)))
-                    .filter(|&(r, ca)| cluster.rails[r].node(ca).kind == NodeKind::Ca)
-                    .map(|(r, ca)| rails[r][ca.index()])
-                    .sum()
-            })
-            .collect();
-        NodeValues { rails, hosts }
-    }
-
-    pub fn range(&self) -> (f64, f64) {
-        let mut it = self.hosts.iter().chain(self.rails.iter().flatten()).copied();
-        let Some(first) = it.next() else { return (0.0, 0.0) };
-        it.fold((first, first), |(lo, hi), v| (lo.min(v), hi.max(v)))
     }
 }
 

@@ -46,13 +46,6 @@ pub struct FabricIndex {
     link_offset: Vec<usize>,
 }
 
-/// A node of the view model, as the fabric knows it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FabricNode {
-    Host(usize),
-    Switch { rail: usize, node: NodeIndex },
-}
-
 const NONE: u32 = u32::MAX;
 
 impl FabricIndex {
@@ -95,14 +88,6 @@ impl FabricIndex {
     pub fn node_position(&self, rail: usize, node: NodeIndex) -> Option<usize> {
         let p = *self.node_at.get(rail)?.get(node.index())?;
         (p != NONE).then_some(p as usize)
-    }
-
-    pub fn node(&self, position: usize) -> Option<FabricNode> {
-        if position < self.hosts {
-            return Some(FabricNode::Host(position));
-        }
-        let &(rail, node) = self.switches.get(position - self.hosts)?;
-        Some(FabricNode::Switch { rail, node })
     }
 
     pub fn link_position(&self, rail: usize, end: LinkEnd) -> Option<usize> {

@@ -16,7 +16,7 @@ use crate::model::{Cluster, Domain, EpochMicros, Lid, Profile, RailId, RegionInf
 use crate::routing::flows::FlowOrigin;
 use crate::routing::{Flow, FlowSet, Loads, RailLoad, RegionKey, RegionLoads, accumulate};
 
-pub use fabric::{FabricIndex, FabricNode, fabric_run};
+pub use fabric::{FabricIndex, fabric_run};
 
 use super::highlight::RankHosts;
 use super::values::RegionSelection;
