@@ -195,7 +195,7 @@ fn shoal_converts_output_opens_as_a_plane_run_with_both_ends_of_each_link() {
     let view = Dataset::from_run(run, vec![]);
     let spec = ViewSpec::for_dataset(&view);
     assert_eq!(spec.selection, RegionSelection::Total);
-    assert_eq!(selection_conditions(&view.run, &spec), vec![vec![Condition::parse("region = -1").unwrap()]]);
+    assert_eq!(selection_conditions(&view, &spec), vec![vec![Condition::parse("region = -1").unwrap()]]);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -205,5 +205,5 @@ fn a_run_without_whole_run_rows_opens_on_every_row() {
     let view = Dataset::from_run(run, vec![]);
     let spec = ViewSpec::for_dataset(&view);
     assert_eq!(spec.selection, RegionSelection::Total);
-    assert_eq!(selection_conditions(&view.run, &spec), vec![Vec::<Condition>::new()]);
+    assert_eq!(selection_conditions(&view, &spec), vec![Vec::<Condition>::new()]);
 }

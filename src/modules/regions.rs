@@ -73,7 +73,7 @@ pub fn panel(ui: &mut Ui, state: &mut RegionsPanelState, ws: &mut Workspace) {
             ui.label("");
             ui.end_row();
             let mut previous: Option<i64> = None;
-            for r in &regions {
+            for r in regions {
                 let this = if state.cumulative {
                     RegionSelection::Cumulative(r.number)
                 } else {
@@ -97,9 +97,9 @@ pub fn panel(ui: &mut Ui, state: &mut RegionsPanelState, ws: &mut Workspace) {
     ui.separator();
     ui.horizontal(|ui| {
         ui.label("A");
-        region_combo(ui, "region a", &mut state.a, &regions);
+        region_combo(ui, "region a", &mut state.a, regions);
         ui.label("B");
-        region_combo(ui, "region b", &mut state.b, &regions);
+        region_combo(ui, "region b", &mut state.b, regions);
     });
     ui.horizontal(|ui| {
         let pair = state.a.zip(state.b);

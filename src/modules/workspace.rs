@@ -39,7 +39,7 @@ struct LitCache {
     group: GroupId,
     generation: u64,
     highlight: Highlight,
-    lit: Lit,
+    lit: Arc<Lit>,
 }
 
 pub struct Workspace {
@@ -132,18 +132,23 @@ impl Workspace {
             .collect()
     }
 
-    /// A group's highlight projected onto the data set (cached).
-    pub fn lit(&mut self, group: GroupId) -> Lit {
-        let Some(d) = self.dataset.clone() else { return Lit::default() };
-        let highlight = self.group(group).map(|g| g.highlight.clone()).unwrap_or_default();
+    /// A group's highlight projected onto the data set (cached: projected again only when the
+    /// data or the highlight change).
+    pub fn lit(&mut self, group: GroupId) -> Arc<Lit> {
+        let Some(d) = self.dataset.clone() else { return Arc::default() };
+        let Some(highlight) = self.groups.iter().find(|g| g.id == group).map(|g| &g.highlight) else {
+            return Arc::default();
+        };
+        let generation = self.generation;
         let fresh =
-            |c: &LitCache| c.group == group && c.generation == self.generation && c.highlight == highlight;
-        if let Some(c) = self.lits.iter().find(|c| fresh(c)) {
+            |c: &&LitCache| c.group == group && c.generation == generation && c.highlight == *highlight;
+        if let Some(c) = self.lits.iter().find(fresh) {
             return c.lit.clone();
         }
-        let lit = project(&d, &highlight);
+        let lit = Arc::new(project(&d, highlight));
+        let highlight = highlight.clone();
         self.lits.retain(|c| c.group != group);
-        self.lits.push(LitCache { group, generation: self.generation, highlight, lit: lit.clone() });
+        self.lits.push(LitCache { group, generation, highlight, lit: lit.clone() });
         lit
     }
 

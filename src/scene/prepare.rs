@@ -80,7 +80,7 @@ pub fn prepare(dataset: &Dataset, spec: &ViewSpec, group: &Filter) -> Result<Pre
         ),
         ModuleKind::Generic2d => ViewLayout::Plane(layout_plane(net)),
     };
-    let sides = selection_conditions(run, spec);
+    let sides = selection_conditions(dataset, spec);
     let signed = sides.len() == 2;
     let mut problems = Vec::new();
     let mut values = |domain: Domain, attribute: &Option<String>| -> Vec<Option<f64>> {

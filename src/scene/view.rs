@@ -175,7 +175,7 @@ impl ViewSpec {
             other => other.name().to_string(),
         };
         let mut parts = vec![dataset.name.clone(), module];
-        if region_attribute(&dataset.run).is_some() {
+        if dataset.region_rows().attribute.is_some() {
             parts.push(self.selection.label());
         }
         let clauses: Vec<String> = self.filter.clauses.iter().map(|c| c.to_string()).collect();
@@ -224,22 +224,13 @@ pub fn region_attribute(run: &Run) -> Option<String> {
     ["code_region", "region"].into_iter().find(|n| has(n)).map(String::from)
 }
 
-/// The region value of the whole-run rows: a negative region (`shoal convert`'s and a fabric's
-/// `total` is −1, Boxfish's examples use −2), if the run lists any.
-fn whole_run_value(run: &Run, attribute: &str) -> Option<f64> {
-    let mut values = query::distinct_values(run, Domain::Links, attribute);
-    if values.is_empty() {
-        values = query::distinct_values(run, Domain::Nodes, attribute);
-    }
-    values.into_iter().find(|v| *v < 0.0)
-}
-
 /// The row conditions a selection stands for: `[A]` or, for a diff, `[A, B]`. The whole run is
 /// its negative-region rows when the run has them (so the mean of a total and its own parts is
 /// never taken), else every row. A region clause the user typed in the filter wins over the
 /// selection. Cumulative: regions `0..=n` (summed, see [`ViewSpec::rows_aggregate`]).
-pub fn selection_conditions(run: &Run, spec: &ViewSpec) -> Vec<Vec<Condition>> {
-    let Some(attribute) = region_attribute(run) else { return vec![Vec::new()] };
+pub fn selection_conditions(dataset: &Dataset, spec: &ViewSpec) -> Vec<Vec<Condition>> {
+    let rows = dataset.region_rows();
+    let Some(attribute) = rows.attribute.clone() else { return vec![Vec::new()] };
     if spec.filter.clauses.iter().any(|c| c.attribute == attribute) {
         return vec![Vec::new()];
     }
@@ -249,9 +240,7 @@ pub fn selection_conditions(run: &Run, spec: &ViewSpec) -> Vec<Vec<Condition>> {
         value: if value.fract() == 0.0 { format!("{value:.0}") } else { value.to_string() },
     };
     let key = |k: RegionKey| match k {
-        RegionKey::Total => {
-            whole_run_value(run, &attribute).map(|w| clause(Relation::Eq, w)).into_iter().collect()
-        }
+        RegionKey::Total => rows.whole.map(|w| clause(Relation::Eq, w)).into_iter().collect(),
         RegionKey::Region(n) => vec![clause(Relation::Eq, f64::from(n))],
     };
     match spec.selection {

@@ -38,6 +38,18 @@ pub struct FabricData {
     pub index: FabricIndex,
 }
 
+/// How a data set's rows name regions, found once when it is built (the region panel asks
+/// every frame, every view's preparation asks again).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Regions {
+    /// The attribute that names regions (`code_region`, `region`), if any.
+    pub attribute: Option<String>,
+    /// The region value of the whole-run rows (a negative one), if the rows have any.
+    pub whole: Option<f64>,
+    /// The regions themselves, ascending.
+    pub list: Vec<RegionInfo>,
+}
+
 #[derive(Clone, Debug)]
 pub struct Dataset {
     /// Shown in titles: the rail directories', the profile's or the run's name.
@@ -45,12 +57,14 @@ pub struct Dataset {
     pub run: Run,
     pub fabric: Option<FabricData>,
     pub warnings: Vec<Warning>,
+    regions: Regions,
 }
 
 impl Dataset {
     /// A Boxfish run or a CSV pair.
     pub fn from_run(run: Run, warnings: Vec<Warning>) -> Dataset {
-        Dataset { name: run.name().to_string(), run, fabric: None, warnings }
+        let regions = run_regions(&run);
+        Dataset { name: run.name().to_string(), run, fabric: None, warnings, regions }
     }
 
     /// Lays out the cluster and builds its view model.
@@ -78,33 +92,28 @@ impl Dataset {
     ) -> Dataset {
         let rank_hosts = rank_hosts(&cluster, profile.as_ref());
         let (run, index) = fabric_run(&name, &cluster, &layout, &loads, &rank_hosts);
+        // The adapter's traffic rows: `region`, the whole run as −1.
+        let list = loads
+            .regions
+            .iter()
+            .filter_map(|r| {
+                Some(RegionInfo { number: r.region?, name: r.name.clone(), dumptime: r.dumptime })
+            })
+            .collect();
+        let regions = Regions { attribute: Some("region".into()), whole: Some(-1.0), list };
         let fabric = FabricData { cluster, layout, profile, loads, flows, rank_hosts, index };
-        Dataset { name, run, fabric: Some(fabric), warnings }
+        Dataset { name, run, fabric: Some(fabric), warnings, regions }
     }
 
     /// The regions: a fabric's from its profile (numbers, names, dump times), a run's from the
     /// non-negative values of its region attribute.
-    pub fn regions(&self) -> Vec<RegionInfo> {
-        if let Some(f) = &self.fabric {
-            return f
-                .loads
-                .regions
-                .iter()
-                .filter_map(|r| {
-                    Some(RegionInfo { number: r.region?, name: r.name.clone(), dumptime: r.dumptime })
-                })
-                .collect();
-        }
-        let Some(attribute) = super::view::region_attribute(&self.run) else { return Vec::new() };
-        let mut numbers = super::query::distinct_values(&self.run, Domain::Links, &attribute);
-        if numbers.is_empty() {
-            numbers = super::query::distinct_values(&self.run, Domain::Nodes, &attribute);
-        }
-        numbers
-            .into_iter()
-            .filter(|v| *v >= 0.0 && v.fract() == 0.0 && *v <= f64::from(u32::MAX))
-            .map(|v| RegionInfo { number: v as u32, name: None, dumptime: None })
-            .collect()
+    pub fn regions(&self) -> &[RegionInfo] {
+        &self.regions.list
+    }
+
+    /// How the rows name regions.
+    pub fn region_rows(&self) -> &Regions {
+        &self.regions
     }
 
     /// The flow sets behind a selection (for a diff: those of A, the side that has the bytes).
@@ -185,6 +194,23 @@ impl Dataset {
     }
 }
 
+/// A run's regions: the non-negative whole values of its region attribute, and its negative
+/// whole-run value if it has one.
+fn run_regions(run: &Run) -> Regions {
+    let Some(attribute) = super::view::region_attribute(run) else { return Regions::default() };
+    let mut numbers = super::query::distinct_values(run, Domain::Links, &attribute);
+    if numbers.is_empty() {
+        numbers = super::query::distinct_values(run, Domain::Nodes, &attribute);
+    }
+    let whole = numbers.iter().copied().find(|v| *v < 0.0);
+    let list = numbers
+        .into_iter()
+        .filter(|v| *v >= 0.0 && v.fract() == 0.0 && *v <= f64::from(u32::MAX))
+        .map(|v| RegionInfo { number: v as u32, name: None, dumptime: None })
+        .collect();
+    Regions { attribute: Some(attribute), whole, list }
+}
+
 fn rank_hosts(cluster: &Cluster, profile: Option<&Profile>) -> RankHosts {
     profile
         .iter()
@@ -232,7 +258,7 @@ mod tests {
                 assert_eq!(rail.undelivered, 0);
             }
         }
-        let names: Vec<_> = d.regions().into_iter().map(|r| (r.number, r.name)).collect();
+        let names: Vec<_> = d.regions().iter().map(|r| (r.number, r.name.clone())).collect();
         assert_eq!(names, [(1, Some("all-to-all".into())), (2, Some("shift".into()))]);
         assert_eq!(d.flows_for(RegionSelection::Cumulative(2)).len(), 2);
     }
