@@ -132,7 +132,11 @@ fn attribute_line(dataset: &Dataset, domain: Domain, position: usize) -> Option<
     let run = &dataset.run;
     let id = *run.ids(domain).get(position)?;
     let table = run.tables_of(domain).next()?;
-    let row = table.ids.iter().position(|&x| x == id)?;
+    // Rows are usually in id order (a fabric's always): look there before scanning.
+    let row = match table.ids.get(position) {
+        Some(&x) if x == id => position,
+        _ => table.ids.iter().position(|&x| x == id)?,
+    };
     let parts: Vec<String> = table
         .names
         .iter()
