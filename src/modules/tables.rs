@@ -81,20 +81,21 @@ pub fn crossings_ui(
 /// Cached diff rows.
 #[derive(Clone, Debug, Default)]
 pub struct DiffCache {
-    key: Option<(u64, RegionSelection)>,
+    /// The data, the view's spec and its scene builds (a rebuilt view may have re-prepared).
+    key: Option<(u64, crate::scene::ViewSpec, u64)>,
     pub rows: Vec<Change>,
 }
 
-/// The biggest changes of a diff view, ranked by magnitude: a fabric's link ends with A and B
-/// from its loads; a run's links from the view's A − B values.
+/// The biggest changes of a diff view, ranked by magnitude, among the links the view shows
+/// (with its colour attribute and filter): a fabric's link ends named by their ports and rail,
+/// a run's links by their nodes.
 pub fn diff_ui(ui: &mut Ui, cache: &mut DiffCache, d: &Dataset, generation: u64, view: &super::View) {
     let selection = view.spec.selection;
-    if cache.key != Some((generation, selection)) {
-        cache.rows = match &d.fabric {
-            Some(f) => ranked_changes(&f.loads, selection, TABLE_ROWS),
-            None => run_changes(view),
-        };
-        cache.key = Some((generation, selection));
+    let key = (generation, view.spec.clone(), view.state.builds);
+    if cache.key.as_ref() != Some(&key) {
+        let prepared = view.state.prepared.as_ref().and_then(|p| p.as_ref().ok());
+        cache.rows = prepared.map(|p| ranked_changes(p, TABLE_ROWS)).unwrap_or_default();
+        cache.key = Some(key);
     }
     ui.strong(format!("biggest changes, {}", selection.label()));
     if cache.rows.is_empty() {
@@ -109,31 +110,18 @@ pub fn diff_ui(ui: &mut Ui, cache: &mut DiffCache, d: &Dataset, generation: u64,
         }
         ui.end_row();
         for (i, c) in cache.rows.iter().enumerate() {
-            let name = match d.fabric {
-                Some(_) => format!("{} (rail {})", end_name(d, c.rail, c.end), c.rail),
+            let fabric_end = d.fabric.as_ref().and_then(|f| f.index.link(c.link));
+            let name = match fabric_end {
+                Some((rail, end)) => format!("{} (rail {rail})", end_name(d, rail, end)),
                 None => {
-                    let id = d.run.ids(Domain::Links).get(c.end.index()).copied().unwrap_or_default();
+                    let id = d.run.ids(Domain::Links).get(c.link).copied().unwrap_or_default();
                     describe(d, Seed::Id { domain: Domain::Links, id })
                 }
             };
-            let (a, b) = if d.fabric.is_some() { (text(c.a), text(c.b)) } else { ("".into(), "".into()) };
             let sign = if c.delta > 0.0 { "+" } else { "" };
-            row(ui, &[format!("{}", i + 1), name, a, b, format!("{sign}{}", text(c.delta))]);
+            row(ui, &[format!("{}", i + 1), name, text(c.a), text(c.b), format!("{sign}{}", text(c.delta))]);
         }
     });
-}
-
-/// A run's changes from the view's signed values (link positions in `end`, rail 0).
-fn run_changes(view: &super::View) -> Vec<Change> {
-    let Some(Ok(p)) = &view.state.prepared else { return Vec::new() };
-    let ids = p.link_values.iter().enumerate();
-    let mut rows: Vec<Change> = ids
-        .filter_map(|(i, v)| v.filter(|x| *x != 0.0).map(|delta| (i, delta)))
-        .map(|(i, delta)| Change { rail: 0, end: LinkEnd::from_index(i), a: 0.0, b: 0.0, delta })
-        .collect();
-    rows.sort_by(|x, y| y.delta.abs().total_cmp(&x.delta.abs()));
-    rows.truncate(TABLE_ROWS);
-    rows
 }
 
 fn row(ui: &mut Ui, cells: &[String]) {

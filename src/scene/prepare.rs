@@ -53,6 +53,8 @@ pub struct Prepared {
     clause_pass: Vec<bool>,
     /// A diff: values are signed and coloured on the diverging map.
     pub signed: bool,
+    /// A diff's link values of A and of B (the ranked table beside it shows both).
+    pub link_sides: Option<[Vec<Option<f64>>; 2]>,
     /// The view's own colour ranges, over what it colours.
     pub link_range: Option<(f64, f64)>,
     pub node_range: Option<(f64, f64)>,
@@ -83,6 +85,7 @@ pub fn prepare(dataset: &Dataset, spec: &ViewSpec, group: &Filter) -> Result<Pre
     let sides = selection_conditions(dataset, spec);
     let signed = sides.len() == 2;
     let mut problems = Vec::new();
+    let mut link_sides = None;
     let mut values = |domain: Domain, attribute: &Option<String>| -> Vec<Option<f64>> {
         let Some(a) = attribute else { return Vec::new() };
         let per_side: Result<Vec<Vec<Option<f64>>>, _> = sides
@@ -93,7 +96,13 @@ pub fn prepare(dataset: &Dataset, spec: &ViewSpec, group: &Filter) -> Result<Pre
             })
             .collect();
         match per_side {
-            Ok(v) if v.len() == 2 => difference(&v[0], &v[1]),
+            Ok(v) if v.len() == 2 => {
+                let delta = difference(&v[0], &v[1]);
+                if domain == Domain::Links {
+                    link_sides = <[Vec<Option<f64>>; 2]>::try_from(v).ok();
+                }
+                delta
+            }
             Ok(mut v) => v.pop().unwrap_or_default(),
             Err(e) => {
                 problems.push(format!("{domain} colour: {e}"));
@@ -120,6 +129,7 @@ pub fn prepare(dataset: &Dataset, spec: &ViewSpec, group: &Filter) -> Result<Pre
         link_pass: Vec::new(),
         clause_pass,
         signed,
+        link_sides,
         link_range: None,
         node_range: None,
         problems,
