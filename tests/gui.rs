@@ -13,7 +13,6 @@ use egui_kittest::kittest::Queryable;
 use shoal::gui::ShoalApp;
 use shoal::gui::loader::Reason;
 use shoal::load::{LoadRequest, sample_request};
-use shoal::modules::regions;
 use shoal::routing::RegionKey;
 use shoal::scene::filter::Filter;
 use shoal::scene::{Dataset, Emphasis, RegionSelection, ViewSpec, prepare};
@@ -66,7 +65,7 @@ fn the_sample_opens_and_the_threshold_slider_hides_cold_links() {
 #[test]
 fn two_linked_views_of_two_regions_report_the_same_colour_range() {
     let mut h = synthetic();
-    regions::compare(&mut h.state_mut().ws, 1, 2);
+    h.state_mut().ws.compare(1, 2);
     h.run();
     let ws = &h.state().ws;
     assert_eq!(ws.views.len(), 2);
@@ -92,7 +91,7 @@ fn two_linked_views_of_two_regions_report_the_same_colour_range() {
 #[test]
 fn a_highlighted_host_lights_its_links_in_every_linked_view() {
     let mut h = synthetic();
-    regions::compare(&mut h.state_mut().ws, 1, 2);
+    h.state_mut().ws.compare(1, 2);
     h.state_mut().tab = shoal::gui::Tab::Highlight;
     h.state_mut().highlight_state.query = "n0005".into();
     h.run();
@@ -113,7 +112,7 @@ fn a_highlighted_host_lights_its_links_in_every_linked_view() {
 #[test]
 fn the_diff_of_a_region_with_itself_is_all_zero() {
     let mut h = synthetic();
-    regions::diff(&mut h.state_mut().ws, 2, 2);
+    h.state_mut().ws.diff(2, 2);
     h.run();
     let view = &h.state().ws.views[0];
     assert_eq!(view.spec.selection, RegionSelection::Diff(RegionKey::Region(2), RegionKey::Region(2)));
@@ -255,7 +254,7 @@ fn the_focused_view_exports_as_it_is_on_screen() {
 #[test]
 fn side_by_side_views_zoom_and_pan_together() {
     let mut h = synthetic();
-    regions::compare(&mut h.state_mut().ws, 1, 2);
+    h.state_mut().ws.compare(1, 2);
     h.run();
     h.hover_at(egui::pos2(500.0, 400.0));
     h.event(egui::Event::MouseWheel {

@@ -41,16 +41,6 @@ fn region_combo(ui: &mut Ui, id: &str, value: &mut Option<u32>, regions: &[Regio
     });
 }
 
-/// Two views of regions A and B in one new group with a shared camera.
-pub fn compare(ws: &mut Workspace, a: u32, b: u32) {
-    ws.compare(a, b);
-}
-
-/// One view of A − B on a diverging map.
-pub fn diff(ws: &mut Workspace, a: u32, b: u32) {
-    ws.diff(a, b);
-}
-
 pub fn panel(ui: &mut Ui, state: &mut RegionsPanelState, ws: &mut Workspace) {
     let Some(d) = ws.dataset.clone() else { return };
     let regions = d.regions();
