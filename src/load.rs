@@ -8,15 +8,29 @@ use std::path::PathBuf;
 use rayon::prelude::*;
 
 use crate::model::Warning;
-use crate::pipeline::{self, Analysis};
+use crate::pipeline::{self, Analysis, JobSpec, JobsAnalysis, ProfileAnalysis};
 use crate::routing::{FlowSet, LoadOptions, Loads, RegionKey};
-use crate::scene::dataset::Dataset;
+use crate::scene::dataset::{Dataset, DatasetJob};
 
-/// What to open: one path list per rail, and a profile.
+/// What to open: one path list per rail, and a profile, or several jobs (issue 12).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LoadRequest {
     pub rails: Vec<Vec<PathBuf>>,
     pub profile: Option<PathBuf>,
+    /// Jobs sharing the fabric; when given, `profile` (if any) is one of them, named after its
+    /// file, listed first.
+    pub jobs: Vec<JobSpec>,
+}
+
+impl LoadRequest {
+    /// Every job the request names, `profile` included (empty: at most one plain profile).
+    pub fn job_specs(&self) -> Vec<JobSpec> {
+        if self.jobs.is_empty() {
+            return Vec::new();
+        }
+        let first = self.profile.as_deref().map(JobSpec::from_profile);
+        first.into_iter().chain(self.jobs.iter().cloned()).collect()
+    }
 }
 
 /// A loading stage and how far along the whole load is (0..=1).
@@ -33,6 +47,8 @@ pub enum LoadError {
     NoRails,
     #[error(transparent)]
     Parse(#[from] crate::profile_io::ParseError),
+    #[error(transparent)]
+    Jobs(#[from] crate::pipeline::JobsError),
 }
 
 /// Loads the rails and the profile, traces every region, lays the fabric out, and rebuilds the
@@ -42,6 +58,15 @@ pub fn load_dataset(request: &LoadRequest, progress: &dyn Fn(Progress)) -> Resul
         return Err(LoadError::NoRails);
     }
     let stage = |fraction: f32, stage: &str| progress(Progress { fraction, stage: stage.into() });
+    let specs = request.job_specs();
+    if !specs.is_empty() {
+        stage(0.05, "reading the dumps and every job's profile, placing and tracing each job");
+        let analysis = pipeline::analyse_jobs(&request.rails, &specs, &LoadOptions::default())?;
+        stage(0.8, "collecting who sent what, job by job");
+        let dataset = from_jobs(name_of(request), analysis);
+        stage(1.0, "done");
+        return Ok(dataset);
+    }
     stage(0.05, "reading the dumps and the profile, tracing every region");
     let analysis = pipeline::analyse(&request.rails, request.profile.as_deref(), &LoadOptions::default())?;
     stage(0.8, "collecting who sent what");
@@ -59,6 +84,30 @@ pub fn from_analysis(name: String, analysis: Analysis, flows: BTreeMap<RegionKey
         None => (None, Loads::default()),
     };
     Dataset::with_layout(name, cluster, layout, profile, loads, flows, warnings)
+}
+
+/// A data set of several jobs from a jobs analysis (its layout is kept).
+pub fn from_jobs(name: String, analysis: JobsAnalysis) -> Dataset {
+    let JobsAnalysis { cluster, layout, jobs, warnings } = analysis;
+    let jobs: Vec<DatasetJob> = jobs
+        .into_par_iter()
+        .map(|job| {
+            let flows = flows_of_profile(&cluster, &job.analysis);
+            let rank_hosts = if job.placement.is_empty() {
+                let map = &job.analysis.options.host_map;
+                job.analysis
+                    .profile
+                    .ranks
+                    .iter()
+                    .filter_map(|r| Some((r.rank, cluster.host_index(map.host_of_rank(r.rank, &r.host))?)))
+                    .collect()
+            } else {
+                job.placement
+            };
+            DatasetJob { name: job.name, loads: job.analysis.loads, flows, rank_hosts }
+        })
+        .collect();
+    Dataset::with_jobs(name, cluster, layout, jobs, warnings)
 }
 
 /// Why a run could not be read.
@@ -99,6 +148,13 @@ pub fn load_run_dataset(path: &std::path::Path) -> Result<Dataset, RunError> {
 
 fn flows_of(analysis: &Analysis) -> BTreeMap<RegionKey, FlowSet> {
     let Some(profile) = &analysis.profile else { return BTreeMap::new() };
+    flows_of_profile(&analysis.cluster, profile)
+}
+
+fn flows_of_profile(
+    cluster: &crate::model::Cluster,
+    profile: &ProfileAnalysis,
+) -> BTreeMap<RegionKey, FlowSet> {
     let keys: Vec<RegionKey> = profile
         .regions
         .regions
@@ -106,12 +162,17 @@ fn flows_of(analysis: &Analysis) -> BTreeMap<RegionKey, FlowSet> {
         .map(|r| RegionKey::Region(r.number))
         .chain([RegionKey::Total])
         .collect();
-    keys.into_par_iter().map(|k| (k, pipeline::region_flows(&analysis.cluster, profile, k))).collect()
+    keys.into_par_iter().map(|k| (k, pipeline::region_flows(cluster, profile, k))).collect()
 }
 
 fn name_of(request: &LoadRequest) -> String {
     let last = |p: &PathBuf| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let rails: Vec<String> = request.rails.iter().filter_map(|r| r.first()).map(last).collect();
+    let specs = request.job_specs();
+    if !specs.is_empty() {
+        let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
+        return format!("jobs {} on {}", names.join(", "), rails.join(" + "));
+    }
     match &request.profile {
         Some(p) => format!("{} on {}", last(p), rails.join(" + ")),
         None => rails.join(" + "),
@@ -124,5 +185,6 @@ pub fn sample_request() -> LoadRequest {
     LoadRequest {
         rails: vec![vec![base.join("rail0")], vec![base.join("rail1")]],
         profile: Some(base.join("samplesort.ibprof.gz")),
+        jobs: Vec::new(),
     }
 }

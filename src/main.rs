@@ -38,6 +38,8 @@ enum Command {
     Gen(cli::r#gen::GenArgs),
     /// Draw the fabric's loads to a PNG or SVG file, without a window.
     Render(cli::render::RenderCli),
+    /// Write a synthetic job's profile (all-to-all, shift, I/O) to try placements with.
+    Pattern(cli::pattern::PatternArgs),
     /// Print one value per node, link or rank of run data (Boxfish YAML or a CSV pair) as CSV.
     Query(cli::query::QueryArgs),
 }
@@ -52,6 +54,7 @@ fn main() -> ExitCode {
         Some(Command::Gen(a)) => cli::r#gen::run(&a),
         Some(Command::Render(a)) => cli::render::run(&a),
         Some(Command::Query(a)) => cli::query::run(&a),
+        Some(Command::Pattern(a)) => cli::pattern::run(&a),
         #[cfg(feature = "gui")]
         None if !args.paths.is_empty() => shoal::gui::open::run_paths(args.paths),
         #[cfg(feature = "gui")]

@@ -175,27 +175,29 @@ fn shoal_converts_output_opens_as_a_plane_run_with_both_ends_of_each_link() {
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
     let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
-    let (region, ab, ba) = (col("region"), col("bytes_a_to_b"), col("bytes_b_to_a"));
+    let (region, job, ab, ba) = (col("region"), col("job"), col("bytes_a_to_b"), col("bytes_b_to_a"));
     let mut expected = 0.0;
     let mut physical = 0;
     for line in lines {
         let cells: Vec<&str> = line.split(',').collect();
-        if cells[region] == "total" {
+        if cells[region] == "total" && cells[job] == "all" {
             physical += 1;
             expected += cells[ab].parse::<f64>().unwrap() + cells[ba].parse::<f64>().unwrap();
         }
     }
     assert_eq!(run.network().links.len(), 2 * physical);
-    let total =
-        values(&run, Domain::Links, &[Condition::parse("region = -1").unwrap()], Aggregate::Sum, "bytes")
-            .unwrap();
+    let whole = [Condition::parse("region = -1").unwrap(), Condition::parse("job = all").unwrap()];
+    let total = values(&run, Domain::Links, &whole, Aggregate::Sum, "bytes").unwrap();
     assert!(expected > 0.0);
     assert_eq!(total.iter().flatten().sum::<f64>(), expected);
-    // A view opens on the whole run, not on the mean of the total and its own regions.
+    // A view opens on the whole run, not on the mean of the total and its own regions, and on
+    // the one job's rows (not also on job all's copy of them).
     let view = Dataset::from_run(run, vec![]);
+    assert_eq!(view.jobs(), ["samplesort"]);
     let spec = ViewSpec::for_dataset(&view);
     assert_eq!(spec.selection, RegionSelection::Total);
-    assert_eq!(selection_conditions(&view, &spec), vec![vec![Condition::parse("region = -1").unwrap()]]);
+    let expected = ["region = -1", "job = samplesort"].map(|c| Condition::parse(c).unwrap());
+    assert_eq!(selection_conditions(&view, &spec), vec![expected.to_vec()]);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -1,12 +1,13 @@
 //! What the subcommands share: rail and profile arguments, loading, and warning reports.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use shoal::model::{Cluster, Warning};
-use shoal::pipeline::{self, Analysis};
-use shoal::routing::{HostMap, LoadOptions, RailPolicy};
+use shoal::pipeline::{self, JobSpec, JobsAnalysis};
+use shoal::routing::placement::ParsedPolicy;
+use shoal::routing::{HostMap, LoadOptions, PlacementPolicy, RailPolicy};
 
 /// The fabric: one RAIL per subnet.
 #[derive(Args, Debug, Clone)]
@@ -42,6 +43,86 @@ pub struct ProfileArgs {
     /// `profile-host fabric-host`, or `rank R fabric-host` for one rank. `#` starts a comment.
     #[arg(long, value_name = "FILE")]
     pub host_map: Option<PathBuf>,
+    #[command(flatten)]
+    pub jobs: JobArgs,
+}
+
+/// Several jobs on the fabric, and where their ranks run.
+#[derive(Args, Debug, Clone, Default)]
+pub struct JobArgs {
+    /// A job: its name and its profile. Repeat for each job sharing the fabric; `--profile P`
+    /// is one more job, named after the file (`md.ibprof.gz` → `md`), listed first.
+    #[arg(long = "job", value_name = "NAME=PROFILE", value_parser = parse_job)]
+    pub jobs: Vec<(String, PathBuf)>,
+    /// Where a job's ranks run: `as-recorded` (default), `linear`, `random-node:SEED`,
+    /// `random-switch:SEED` or `hosts:FILE` (one host per line, rank order). Placed jobs take
+    /// hosts no other job holds, in command-line order.
+    #[arg(long = "place", value_name = "NAME=POLICY", value_parser = parse_place)]
+    pub place: Vec<(String, String)>,
+}
+
+fn parse_job(text: &str) -> Result<(String, PathBuf), String> {
+    match text.split_once('=') {
+        Some((name, path)) if !name.trim().is_empty() && !path.is_empty() => {
+            Ok((name.trim().to_string(), PathBuf::from(path)))
+        }
+        _ => Err(format!("expected NAME=PROFILE, got `{text}`")),
+    }
+}
+
+fn parse_place(text: &str) -> Result<(String, String), String> {
+    let (name, policy) = text.split_once('=').ok_or_else(|| format!("expected NAME=POLICY, got `{text}`"))?;
+    PlacementPolicy::parse(policy)?;
+    Ok((name.trim().to_string(), policy.to_string()))
+}
+
+impl JobArgs {
+    /// Whether jobs were asked for (then every profile goes down the jobs road).
+    pub fn any(&self) -> bool {
+        !self.jobs.is_empty() || !self.place.is_empty()
+    }
+
+    /// The jobs: `--profile` first (named after its file), then each `--job`, each with its
+    /// `--place` (a host file read here).
+    pub fn specs(&self, profile: Option<&Path>) -> Result<Vec<JobSpec>> {
+        let mut specs: Vec<JobSpec> = profile.map(JobSpec::from_profile).into_iter().collect();
+        specs.extend(self.jobs.iter().map(|(name, path)| JobSpec {
+            name: name.clone(),
+            profile: path.clone(),
+            place: PlacementPolicy::AsRecorded,
+        }));
+        let mut placed = std::collections::HashSet::new();
+        for (name, text) in &self.place {
+            let known: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
+            let Some(spec) = specs.iter_mut().find(|s| s.name == *name) else {
+                bail!("--place {name}=…: no job is named {name} (the jobs: {})", known.join(", "));
+            };
+            if !placed.insert(name.clone()) {
+                bail!("--place {name} is given twice");
+            }
+            spec.place = match PlacementPolicy::parse(text).map_err(anyhow::Error::msg)? {
+                ParsedPolicy::Ready(policy) => policy,
+                ParsedPolicy::HostsFile(path) => PlacementPolicy::Hosts(read_host_list(Path::new(&path))?),
+            };
+        }
+        Ok(specs)
+    }
+}
+
+/// One host name per line (the first word); blank lines and `#` comments are skipped.
+fn read_host_list(path: &Path) -> Result<Vec<String>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading the host list {}", path.display()))?;
+    let hosts: Vec<String> = text
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim())
+        .filter(|l| !l.is_empty())
+        .map(|l| l.split_whitespace().next().unwrap_or(l).to_string())
+        .collect();
+    if hosts.is_empty() {
+        bail!("the host list {} names no host", path.display());
+    }
+    Ok(hosts)
 }
 
 fn parse_policy(text: &str) -> Result<RailPolicy, String> {
@@ -73,10 +154,12 @@ pub fn load_cluster(rails: &RailArgs) -> Result<Cluster> {
     Ok(cluster)
 }
 
-/// Loads rails and profile, and traces the profile, printing the warning summary.
-pub fn analyse(rails: &RailArgs, profile: &ProfileArgs) -> Result<Analysis> {
+/// Loads rails and every job (`--profile` and `--job`), places and traces each job, printing
+/// the warning summary.
+pub fn analyse_jobs(rails: &RailArgs, profile: &ProfileArgs) -> Result<JobsAnalysis> {
+    let specs = profile.jobs.specs(profile.profile.as_deref())?;
     let (options, mut warnings) = profile.load_options()?;
-    let analysis = pipeline::analyse(&rails.rail_paths(), profile.profile.as_deref(), &options)?;
+    let analysis = pipeline::analyse_jobs(&rails.rail_paths(), &specs, &options)?;
     warnings.extend(analysis.warnings.iter().cloned());
     report_warnings(&warnings, rails.verbose);
     Ok(analysis)
@@ -110,8 +193,8 @@ pub fn parse_lid(text: &str) -> Result<shoal::model::Lid, String> {
 }
 
 pub fn require_profile(profile: &ProfileArgs) -> Result<()> {
-    if profile.profile.is_none() {
-        bail!("this command needs --profile");
+    if profile.profile.is_none() && profile.jobs.jobs.is_empty() {
+        bail!("this command needs --profile or --job");
     }
     Ok(())
 }

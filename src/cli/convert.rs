@@ -1,4 +1,5 @@
-//! `shoal convert`: positions and link-end loads as tables, as the thesis's converter wrote.
+//! `shoal convert`: positions and link-end loads as tables, as the thesis's converter wrote,
+//! per job; and where placed jobs' ranks went.
 
 use std::fs::File;
 use std::io::BufWriter;
@@ -6,10 +7,10 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
-use shoal::export::tables::{TableFormat, link_rows, node_rows, write_table};
-use shoal::routing::Loads;
+use serde::Serialize;
+use shoal::export::tables::{JobLoads, PlacementRow, TableFormat, link_rows, node_rows, write_table};
 
-use super::common::{ProfileArgs, RailArgs, analyse};
+use super::common::{ProfileArgs, RailArgs, analyse_jobs};
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum Format {
@@ -31,29 +32,39 @@ pub struct ConvertArgs {
 }
 
 pub fn run(args: &ConvertArgs) -> Result<()> {
-    let analysis = analyse(&args.rails, &args.profile)?;
+    let analysis = analyse_jobs(&args.rails, &args.profile)?;
     std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
     let (format, ext) = match args.format {
         Format::Csv => (TableFormat::Csv, "csv"),
         Format::Yaml => (TableFormat::Yaml, "yaml"),
     };
     let nodes = node_rows(&analysis.cluster, &analysis.layout);
-    let empty = Loads::default();
-    let loads = analysis.profile.as_ref().map_or(&empty, |p| &p.loads);
-    let links = link_rows(&analysis.cluster, loads);
-    for (name, count, write) in [
-        (
-            "nodes",
-            nodes.len(),
-            Box::new(|f: File| write_table(&nodes, format, BufWriter::new(f)))
-                as Box<dyn Fn(File) -> std::io::Result<()>>,
-        ),
-        ("links", links.len(), Box::new(|f: File| write_table(&links, format, BufWriter::new(f)))),
-    ] {
-        let path = args.out.join(format!("{name}.{ext}"));
-        let file = File::create(&path).with_context(|| format!("creating {}", path.display()))?;
-        write(file).with_context(|| format!("writing {}", path.display()))?;
-        println!("wrote {} ({count} rows)", path.display());
+    write(&args.out, "nodes", ext, &nodes, format)?;
+    let jobs: Vec<JobLoads<'_>> =
+        analysis.jobs.iter().map(|j| JobLoads { name: &j.name, loads: &j.analysis.loads }).collect();
+    let links = link_rows(&analysis.cluster, &jobs, &analysis.all_total());
+    write(&args.out, "links", ext, &links, format)?;
+    if analysis.jobs.iter().any(|j| !j.placement.is_empty()) {
+        let rows: Vec<PlacementRow> = analysis
+            .placement_rows()
+            .into_iter()
+            .map(|(job, rank, host)| PlacementRow { job, rank, host })
+            .collect();
+        write(&args.out, "placement", ext, &rows, format)?;
     }
+    Ok(())
+}
+
+fn write<T: Serialize>(
+    dir: &std::path::Path,
+    name: &str,
+    ext: &str,
+    rows: &[T],
+    format: TableFormat,
+) -> Result<()> {
+    let path = dir.join(format!("{name}.{ext}"));
+    let file = File::create(&path).with_context(|| format!("creating {}", path.display()))?;
+    write_table(rows, format, BufWriter::new(file)).with_context(|| format!("writing {}", path.display()))?;
+    println!("wrote {} ({} rows)", path.display(), rows.len());
     Ok(())
 }

@@ -5,6 +5,7 @@ pub mod convert;
 pub mod r#gen;
 pub mod hot;
 pub mod info;
+pub mod pattern;
 pub mod query;
 pub mod render;
 pub mod render_spec;
@@ -17,6 +18,9 @@ Examples:
   shoal trace sample-data/tworail/rail0 --from 0x0012 --to 0x0040 --json
   shoal hot sample-data/tworail/rail0 sample-data/tworail/rail1 \\
       --profile sample-data/tworail/samplesort.ibprof.gz --region 2 --top 20
+  shoal convert RAIL0 RAIL1 --job md=md.ibprof --job io=ior.ibprof --place io=random-switch:7 --out /tmp/o
+  shoal hot RAIL0 RAIL1 --job md=md.ibprof --job io=ior.ibprof --contended --top 20
+  shoal pattern alltoall --ranks 512 --bytes 1MiB --out a2a.ibprof
   shoal info sample-data/tworail/rail0 sample-data/tworail/rail1
   shoal gen --k 36 --rails 2 --out /tmp/k36
   shoal query sample-data/torus8/torus8_meta.yaml --domain links \

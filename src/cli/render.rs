@@ -17,7 +17,7 @@ use shoal::scene::orbit::Orbit;
 use shoal::scene::query;
 use shoal::scene::{Dataset, Filter, ModuleKind, ViewSpec, prepare};
 
-use super::common::{RailArgs, report_warnings};
+use super::common::{JobArgs, RailArgs, report_warnings};
 use super::render_spec::{ModuleArg, Threshold, spec_from_flags};
 
 #[derive(Args, Debug)]
@@ -27,6 +27,16 @@ pub struct RenderCli {
     /// The ibprof profile whose traffic colours the links.
     #[arg(long, value_name = "P")]
     pub profile: Option<PathBuf>,
+    #[command(flatten)]
+    pub jobs: JobArgs,
+    /// With jobs: colour by one job's bytes (`job:NAME`), by their sum (`all`, the default
+    /// with several jobs), or by `contention` (each end by the second-largest job's bytes
+    /// there; ends one job or none used stay neutral).
+    #[arg(long, value_name = "job:NAME|all|contention", value_parser = parse_colour_by)]
+    pub colour_by: Option<String>,
+    /// Job A's total minus job B's, on a diverging colour map (the jobs' diff).
+    #[arg(long, num_args = 2, value_names = ["A", "B"], conflicts_with_all = ["diff", "region"])]
+    pub diff_jobs: Option<Vec<String>>,
     /// One region's own traffic (default: the cumulative total).
     #[arg(long, conflicts_with = "diff")]
     pub region: Option<u32>,
@@ -83,6 +93,16 @@ pub struct RenderCli {
     pub merge: torus::Aggregate,
 }
 
+fn parse_colour_by(s: &str) -> Result<String, String> {
+    match s {
+        "all" | "contention" => Ok(s.to_string()),
+        _ => match s.strip_prefix("job:") {
+            Some(name) if !name.is_empty() => Ok(name.to_string()),
+            _ => Err(format!("expected job:NAME, all or contention, got `{s}`")),
+        },
+    }
+}
+
 fn parse_module(s: &str) -> Result<ModuleArg, String> {
     ModuleArg::parse(s).ok_or_else(|| format!("unknown module {s:?}: fattree, torus or generic2d"))
 }
@@ -120,11 +140,19 @@ fn load(r: &RenderCli) -> Result<Dataset> {
         _ => None,
     };
     let Some(run) = run else {
-        let request = LoadRequest { rails: r.rails.rail_paths(), profile: r.profile.clone() };
+        let request = if r.jobs.any() {
+            LoadRequest {
+                rails: r.rails.rail_paths(),
+                profile: None,
+                jobs: r.jobs.specs(r.profile.as_deref())?,
+            }
+        } else {
+            LoadRequest { rails: r.rails.rail_paths(), profile: r.profile.clone(), jobs: Vec::new() }
+        };
         return Ok(load_dataset(&request, &|_| {})?);
     };
-    if r.profile.is_some() {
-        bail!("--profile belongs to fabric dumps, not to a run ({run})");
+    if r.profile.is_some() || r.jobs.any() {
+        bail!("--profile and --job belong to fabric dumps, not to a run ({run})");
     }
     load_run_dataset(std::path::Path::new(run))
         .map_err(|e| anyhow::Error::new(e.source).context(format!("cannot read the run {}", e.path)))

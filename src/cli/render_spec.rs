@@ -6,6 +6,7 @@ use anyhow::{Result, bail};
 use shoal::layout::torus::TorusError;
 use shoal::model::Shape;
 use shoal::routing::RegionKey;
+use shoal::scene::dataset::{ALL_JOBS, CONTENTION};
 use shoal::scene::filter::{Clause, parse_number};
 use shoal::scene::view::region_attribute;
 use shoal::scene::{ColourMap, Dataset, ModuleKind, RegionSelection, ScaleKind, ViewSpec};
@@ -78,6 +79,7 @@ pub fn spec_from_flags(dataset: &Dataset, r: &RenderCli) -> Result<ViewSpec> {
     let mut spec = ViewSpec::for_dataset(dataset);
     spec.module = module_kind(dataset, r)?;
     spec.selection = selection(dataset, r)?;
+    jobs(dataset, r, &mut spec)?;
     for c in &r.conditions {
         spec.filter.clauses.push(Clause::parse(c)?);
     }
@@ -138,7 +140,7 @@ fn selection(dataset: &Dataset, r: &RenderCli) -> Result<RegionSelection> {
         (None, None) => return Ok(RegionSelection::Total),
     };
     match &dataset.fabric {
-        Some(fabric) if fabric.profile.is_none() => {
+        Some(fabric) if fabric.profile.is_none() && fabric.jobs.is_empty() => {
             bail!("the fabric has no profile, so no such region: --region and --diff need --profile")
         }
         None if region_attribute(&dataset.run).is_none() => {
@@ -158,6 +160,30 @@ fn selection(dataset: &Dataset, r: &RenderCli) -> Result<RegionSelection> {
         bail!("the {what} has no such region (it has: {})", have.join(", "));
     }
     Ok(selection)
+}
+
+/// `--colour-by` and `--diff-jobs`: which job's rows each side shows. Naming a job the data set
+/// lacks is an error listing the ones it has.
+fn jobs(dataset: &Dataset, r: &RenderCli, spec: &mut ViewSpec) -> Result<()> {
+    let jobs = dataset.jobs();
+    if jobs.is_empty() && (r.colour_by.is_some() || r.diff_jobs.is_some()) {
+        bail!("--colour-by and --diff-jobs need jobs (--job NAME=PROFILE)");
+    }
+    let known = |name: &str| -> Result<String> {
+        if name == ALL_JOBS || name == CONTENTION || jobs.iter().any(|j| j == name) {
+            return Ok(name.to_string());
+        }
+        bail!("no job named {name} (the jobs: {})", jobs.join(", "))
+    };
+    if let Some(job) = &r.colour_by {
+        spec.job = Some(known(job)?);
+    }
+    if let Some([a, b]) = r.diff_jobs.as_deref() {
+        spec.selection = RegionSelection::Diff(RegionKey::Total, RegionKey::Total);
+        spec.job = Some(known(a)?);
+        spec.job_b = Some(known(b)?);
+    }
+    Ok(())
 }
 
 /// `--colormap`, with the meaning it has always had: a sequential map colours a fabric's links

@@ -1,8 +1,9 @@
 //! `shoal convert`'s output: node positions and per-link-end loads as CSV or YAML tables.
 //!
 //! This replaces the thesis's converter. `nodes` has one row per node per rail (a host's CA on
-//! each rail it is cabled to); `links` one row per physical link per region, plus region
-//! `total`, unused links included with zero bytes. Formats are documented in
+//! each rail it is cabled to); `links` one row per physical link per job and region, plus each
+//! job's region `total` and job `all` (the sum over jobs), unused links included with zero
+//! bytes; `placement` one row per placed rank. Formats are documented in
 //! `docs/formats/convert.md`.
 
 use std::io::Write;
@@ -33,6 +34,8 @@ pub struct LinkRow {
     pub b_port: u8,
     /// The region number, or `total`.
     pub region: String,
+    /// The job's name, or `all` (region `total` only: the sum over the jobs).
+    pub job: String,
     pub bytes_a_to_b: u64,
     pub bytes_b_to_a: u64,
 }
@@ -65,16 +68,35 @@ pub fn node_rows(cluster: &Cluster, layout: &ClusterLayout) -> Vec<NodeRow> {
     rows
 }
 
-/// Rows for every link in every region, then the total.
-pub fn link_rows(cluster: &Cluster, loads: &Loads) -> Vec<LinkRow> {
+/// One job's loads, by name.
+#[derive(Clone, Copy, Debug)]
+pub struct JobLoads<'a> {
+    pub name: &'a str,
+    pub loads: &'a Loads,
+}
+
+/// Rows for every link in every region of each job, then the job's total; last job `all`'s
+/// total (`all`: the sum over the jobs, given so it is computed once).
+pub fn link_rows(cluster: &Cluster, jobs: &[JobLoads<'_>], all: &RegionLoads) -> Vec<LinkRow> {
     let mut rows = Vec::new();
-    for region in loads.regions.iter().chain([&loads.total]) {
-        push_region_rows(cluster, region, &mut rows);
+    for job in jobs {
+        for region in job.loads.regions.iter().chain([&job.loads.total]) {
+            push_region_rows(cluster, job.name, region, &mut rows);
+        }
     }
+    push_region_rows(cluster, "all", all, &mut rows);
     rows
 }
 
-fn push_region_rows(cluster: &Cluster, region: &RegionLoads, rows: &mut Vec<LinkRow>) {
+/// `job,rank,host` rows of placed jobs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PlacementRow {
+    pub job: String,
+    pub rank: u32,
+    pub host: String,
+}
+
+fn push_region_rows(cluster: &Cluster, job: &str, region: &RegionLoads, rows: &mut Vec<LinkRow>) {
     let label = region.region.map_or_else(|| "total".to_string(), |n| n.to_string());
     for (r, fabric) in cluster.rails.iter().enumerate() {
         let load = region.rails.get(r);
@@ -89,6 +111,7 @@ fn push_region_rows(cluster: &Cluster, region: &RegionLoads, rows: &mut Vec<Link
                 b_guid: fabric.node(b).guid.to_string(),
                 b_port: link.b_port.0,
                 region: label.clone(),
+                job: job.to_string(),
                 bytes_a_to_b: bytes(Side::A),
                 bytes_b_to_a: bytes(Side::B),
             });
@@ -131,9 +154,10 @@ mod tests {
             regions: vec![region],
             total: RegionLoads { rails: vec![RailLoad::with_link_ends(12)], ..Default::default() },
         };
-        let rows = link_rows(&cluster, &loads);
-        assert_eq!(rows.len(), 2 * cluster.rails[0].link_count());
-        assert_eq!(rows.iter().filter(|r| r.region == "total").count(), 6);
+        let rows = link_rows(&cluster, &[JobLoads { name: "j", loads: &loads }], &loads.total);
+        assert_eq!(rows.len(), 3 * cluster.rails[0].link_count(), "region 1, total, all");
+        assert_eq!(rows.iter().filter(|r| r.region == "total").count(), 12);
+        assert_eq!(rows.iter().filter(|r| r.job == "all").count(), 6);
         assert_eq!(rows[0].bytes_b_to_a, 42);
         assert_eq!(rows[0].bytes_a_to_b, 0);
     }
@@ -148,9 +172,42 @@ mod tests {
         assert!(text.starts_with("rail,guid,name,kind,level,x,y\n"));
         assert!(text.contains(",n0001 HCA-1,CA,0,"));
         let mut out = Vec::new();
-        write_table(&link_rows(&cluster, &Loads::default()), TableFormat::Csv, &mut out).unwrap();
+        write_table(&link_rows(&cluster, &[], &RegionLoads::default()), TableFormat::Csv, &mut out).unwrap();
         let header = String::from_utf8(out).unwrap();
-        assert!(header.starts_with("rail,a_guid,a_port,b_guid,b_port,region,bytes_a_to_b,bytes_b_to_a\n"));
+        assert!(
+            header.starts_with("rail,a_guid,a_port,b_guid,b_port,region,job,bytes_a_to_b,bytes_b_to_a\n")
+        );
+        assert!(header.contains(",total,all,0,0\n"), "no profile: job all, zero bytes");
+    }
+
+    fn one_region(bytes: &[u64]) -> Loads {
+        let region = |r| RegionLoads {
+            region: r,
+            rails: vec![RailLoad { bytes: bytes.to_vec(), ..Default::default() }],
+            ..Default::default()
+        };
+        Loads { regions: vec![region(Some(1))], total: region(None) }
+    }
+
+    #[test]
+    fn each_job_has_its_regions_and_total_and_all_sums_the_jobs() {
+        let cluster = cluster();
+        let md = one_region(&[5; 12]);
+        let io = one_region(&[7; 12]);
+        let all = RegionLoads::sum([&md.total, &io.total]);
+        let jobs = [JobLoads { name: "md", loads: &md }, JobLoads { name: "io", loads: &io }];
+        let rows = link_rows(&cluster, &jobs, &all);
+        let of = |job: &str, region: &str| -> Vec<&LinkRow> {
+            rows.iter().filter(|r| r.job == job && r.region == region).collect()
+        };
+        assert_eq!(of("md", "1").len(), 6);
+        assert_eq!(of("io", "total").len(), 6);
+        assert!(of("all", "1").is_empty(), "all has only the total");
+        for (i, row) in of("all", "total").into_iter().enumerate() {
+            let sum = of("md", "total")[i].bytes_a_to_b + of("io", "total")[i].bytes_a_to_b;
+            assert_eq!(row.bytes_a_to_b, sum);
+            assert_eq!(row.bytes_a_to_b, 12);
+        }
     }
 
     #[test]

@@ -9,7 +9,7 @@ use crate::model::{Cluster, LinkEnd, Side};
 
 use super::colour::{ColourMap, ColourScale, Rgba, ScaleKind};
 use super::dataset::{FabricData, FabricIndex};
-use super::network::{NetworkInput, NetworkStyle, value_legend};
+use super::network::{NO_DATA, NetworkInput, NetworkStyle, value_legend};
 use super::{Bounds, Emphasis, Half, LevelLabel, Mark, MarkOf, Scene};
 
 /// The canvas colour of every view and export.
@@ -177,7 +177,10 @@ fn halves(input: &FatTreeInput<'_>, paint: &Paint) -> Vec<Half> {
                         continue;
                     }
                     let e = paint.emphasis(flag(net.link_lit, p, false));
-                    let colour = Paint::fade(paint.links.colour(value_at(net.link_values, p)), e);
+                    // An end with no value (no row passed: a contention view's single-job end)
+                    // is neutral, as in the other modules.
+                    let value = p.and_then(|i| net.link_values.get(i).copied().flatten());
+                    let colour = Paint::fade(value.map_or(NO_DATA, |v| paint.links.colour(v)), e);
                     let half = Half { from, to: mid, colour, rail: r as u8, end, emphasis: e };
                     if e == Emphasis::Lit { lit_halves.push(half) } else { plain.push(half) }
                 }

@@ -87,6 +87,12 @@ pub struct ViewSpec {
     pub module: ModuleKind,
     /// Which region's rows (see [`selection_conditions`]).
     pub selection: RegionSelection,
+    /// Which job's rows, when the data set has jobs: a job's name, `all` (the sum over jobs) or
+    /// `contention` (the second-largest job's bytes per end; single-job ends 0, neutral).
+    /// `None`: the data set's default ([`ViewSpec::job_shown`]).
+    pub job: Option<String>,
+    /// A diff's side B job (`None`: the same as side A's), so two jobs diff like two regions.
+    pub job_b: Option<String>,
     /// The view's own filter; its link group's is ANDed in.
     pub filter: Filter,
     /// The link and node attributes that colour; `None`: neutral.
@@ -110,6 +116,8 @@ impl Default for ViewSpec {
         ViewSpec {
             module: ModuleKind::FatTree,
             selection: RegionSelection::Total,
+            job: None,
+            job_b: None,
             filter: Filter::default(),
             link_attribute: Some("bytes".into()),
             node_attribute: Some("bytes_sent".into()),
@@ -155,6 +163,24 @@ impl ViewSpec {
         }
     }
 
+    /// The job whose rows side A shows, if the data set has jobs: the chosen one, else its only
+    /// job, else `all`.
+    pub fn job_shown(&self, dataset: &Dataset) -> Option<String> {
+        let jobs = dataset.jobs();
+        if jobs.is_empty() {
+            return None;
+        }
+        Some(self.job.clone().unwrap_or_else(|| match jobs {
+            [one] => one.clone(),
+            _ => super::dataset::ALL_JOBS.to_string(),
+        }))
+    }
+
+    /// Side B's job of a diff.
+    pub fn job_shown_b(&self, dataset: &Dataset) -> Option<String> {
+        self.job_b.clone().filter(|_| !dataset.jobs().is_empty()).or_else(|| self.job_shown(dataset))
+    }
+
     /// How rows combine under this selection: a cumulative view sums its regions.
     pub fn rows_aggregate(&self) -> query::Aggregate {
         match self.selection {
@@ -177,6 +203,13 @@ impl ViewSpec {
         let mut parts = vec![dataset.name.clone(), module];
         if dataset.region_rows().attribute.is_some() {
             parts.push(self.selection.label());
+        }
+        match (self.job_shown(dataset), self.job_shown_b(dataset)) {
+            (Some(a), Some(b)) if self.selection.is_diff() && a != b => {
+                parts.push(format!("job {a} − job {b}"))
+            }
+            (Some(a), _) => parts.push(format!("job {a}")),
+            _ => {}
         }
         let clauses: Vec<String> = self.filter.clauses.iter().map(|c| c.to_string()).collect();
         if !clauses.is_empty() {
@@ -227,8 +260,25 @@ pub fn region_attribute(run: &Run) -> Option<String> {
 /// The row conditions a selection stands for: `[A]` or, for a diff, `[A, B]`. The whole run is
 /// its negative-region rows when the run has them (so the mean of a total and its own parts is
 /// never taken), else every row. A region clause the user typed in the filter wins over the
-/// selection. Cumulative: regions `0..=n` (summed, see [`ViewSpec::rows_aggregate`]).
+/// selection. Cumulative: regions `0..=n` (summed, see [`ViewSpec::rows_aggregate`]). When the
+/// data set has jobs, each side also keeps its job's rows (`job = NAME`), unless the filter
+/// names a job itself.
 pub fn selection_conditions(dataset: &Dataset, spec: &ViewSpec) -> Vec<Vec<Condition>> {
+    let mut sides = region_conditions(dataset, spec);
+    if spec.filter.clauses.iter().any(|c| c.attribute == "job") {
+        return sides;
+    }
+    let jobs = [spec.job_shown(dataset), spec.job_shown_b(dataset)];
+    for (side, job) in sides.iter_mut().zip(jobs) {
+        if let Some(job) = job {
+            side.push(Condition { attribute: "job".into(), relation: Relation::Eq, value: job });
+        }
+    }
+    sides
+}
+
+/// The region part of [`selection_conditions`].
+fn region_conditions(dataset: &Dataset, spec: &ViewSpec) -> Vec<Vec<Condition>> {
     let rows = dataset.region_rows();
     let Some(attribute) = rows.attribute.clone() else { return vec![Vec::new()] };
     if spec.filter.clauses.iter().any(|c| c.attribute == attribute) {

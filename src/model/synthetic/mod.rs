@@ -3,10 +3,12 @@
 //! Real sample data comes from OpenSM runs on ibsim (see `scripts/`); these builders exist for
 //! sizes and shapes ibsim cannot simulate (it stops at 256 switches), and for property tests.
 
+mod patterns;
 mod profile;
 mod three_level;
 mod two_level;
 
+pub use patterns::Pattern;
 pub use profile::PeerProfile;
 pub use three_level::ThreeLevel;
 pub use two_level::TwoLevel;

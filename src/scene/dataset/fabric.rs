@@ -16,6 +16,10 @@
 //! - `traffic` (links): `linkid region bytes`, one row per link end and region;
 //! - `node_traffic` (nodes): `nodeid region bytes_sent bytes_received`;
 //! - `ranks` (ranks): `mpirank nodeid`;
+//! - with jobs (issue 12), `traffic` and `node_traffic` gain a `job` column: each job's rows
+//!   (its regions and −1), job `all` (−1: the sum over the jobs) and job `contention` (−1: the
+//!   second-largest job's bytes at each end, 0 where one job or none sent); `ranks` gains `job`
+//!   and `rank` (the job's own rank number; `mpirank` then numbers every job's ranks in turn);
 //! - `ports` (ports): `portid nodeid rail port lid guid`, every CA port (a host's adapters on
 //!   every rail), numbered in rail then node order.
 //!
@@ -30,7 +34,7 @@ use petgraph::graph::NodeIndex;
 use crate::layout::ClusterLayout;
 use crate::model::network::{NetLink, NetNode, Network, Shape};
 use crate::model::{Cluster, Column, Domain, LinkEnd, NodeKind, Policy, Projection, Run, Table};
-use crate::routing::{Loads, RegionLoads};
+use crate::routing::RegionLoads;
 
 use crate::scene::highlight::RankHosts;
 
@@ -110,12 +114,24 @@ impl FabricIndex {
 
 /// The view model of a fabric: its run (network, tables, projections) and the index that maps
 /// the run's positions back onto rails, nodes and link ends.
+/// One set of traffic rows: a job's regions (or the only profile's, `job: None`), `-1` for its
+/// total.
+#[derive(Clone, Debug)]
+pub struct TrafficSet<'a> {
+    pub job: Option<&'a str>,
+    pub regions: Vec<(i64, &'a RegionLoads)>,
+}
+
+/// A rank's job and its number within the job, by view-model rank id.
+pub type RankJobs = std::collections::HashMap<u32, (String, u32)>;
+
 pub fn fabric_run(
     name: &str,
     cluster: &Cluster,
     layout: &ClusterLayout,
-    loads: &Loads,
+    traffic: &[TrafficSet<'_>],
     rank_hosts: &RankHosts,
+    rank_jobs: &RankJobs,
 ) -> (Run, FabricIndex) {
     let index = FabricIndex::new(cluster);
     let level_of = |rail: usize, n: NodeIndex| -> Option<u32> {
@@ -127,16 +143,10 @@ pub fn fabric_run(
             .into_iter()
             .flatten()
             .collect();
-    tables.extend(traffic_tables(cluster, &index, loads));
+    tables.extend(traffic_tables(cluster, &index, traffic));
     let mut ranks: Vec<(i64, i64)> = rank_hosts.iter().map(|(&r, &h)| (i64::from(r), h as i64)).collect();
     ranks.sort_unstable();
-    if !ranks.is_empty() {
-        let columns = vec![
-            Column::Int(ranks.iter().map(|p| p.0).collect()),
-            Column::Int(ranks.iter().map(|p| p.1).collect()),
-        ];
-        tables.extend(table("ranks", Domain::Ranks, "mpirank", &["mpirank", "nodeid"], columns));
-    }
+    tables.extend(rank_table(&ranks, rank_jobs));
     let (port_table, port_hosts, port_links) = ports(cluster, &index);
     tables.extend(port_table);
     let file = |name: &str, from: Domain, to: Domain, pairs: Pairs| Projection::File {
@@ -155,6 +165,25 @@ pub fn fabric_run(
 }
 
 type Pairs = Vec<(i64, i64)>;
+
+/// `mpirank nodeid`, plus `job rank` when the ranks belong to jobs.
+fn rank_table(ranks: &Pairs, rank_jobs: &RankJobs) -> Option<Table> {
+    if ranks.is_empty() {
+        return None;
+    }
+    let mut columns = vec![
+        Column::Int(ranks.iter().map(|p| p.0).collect()),
+        Column::Int(ranks.iter().map(|p| p.1).collect()),
+    ];
+    if rank_jobs.is_empty() {
+        return table("ranks", Domain::Ranks, "mpirank", &["mpirank", "nodeid"], columns);
+    }
+    let of = |id: i64| rank_jobs.get(&(id as u32));
+    columns
+        .push(Column::Text(ranks.iter().map(|p| of(p.0).map_or(String::new(), |j| j.0.clone())).collect()));
+    columns.push(Column::Int(ranks.iter().map(|p| of(p.0).map_or(-1, |j| i64::from(j.1))).collect()));
+    table("ranks", Domain::Ranks, "mpirank", &["mpirank", "nodeid", "job", "rank"], columns)
+}
 
 /// The CA ports: their table, port → host pairs and port → link-end pairs (both ends).
 fn ports(cluster: &Cluster, index: &FabricIndex) -> (Option<Table>, Pairs, Pairs) {
@@ -352,67 +381,96 @@ fn link_table(
     table("link_ends", Domain::Links, "linkid", &names, columns)
 }
 
-/// Bytes per link end and per node, one row per region and one for the whole run (region −1).
-/// Without loads (no profile) every end carries 0 bytes in the whole run.
-fn traffic_tables(cluster: &Cluster, index: &FabricIndex, loads: &Loads) -> Vec<Table> {
-    let regions: Vec<(i64, &RegionLoads)> = loads
-        .regions
-        .iter()
-        .filter_map(|r| Some((i64::from(r.region?), r)))
-        .chain([(-1, &loads.total)])
-        .collect();
+/// Bytes per link end and per node, one row per region and one for the whole run (region −1),
+/// for each traffic set; a `job` column when the sets are jobs'. Without loads (no profile)
+/// every end carries 0 bytes in the whole run.
+fn traffic_tables(cluster: &Cluster, index: &FabricIndex, sets: &[TrafficSet<'_>]) -> Vec<Table> {
     let (links, nodes) = (index.link_count(), index.node_count());
-    let rows = links * regions.len();
-    let (mut link_id, mut link_region, mut bytes) =
-        (Vec::with_capacity(rows), Vec::with_capacity(rows), Vec::with_capacity(rows));
-    let node_rows = nodes * regions.len();
-    let (mut node_id, mut node_region, mut sent, mut received) = (
-        Vec::with_capacity(node_rows),
-        Vec::with_capacity(node_rows),
-        Vec::with_capacity(node_rows),
-        Vec::with_capacity(node_rows),
-    );
-    for (number, region) in &regions {
-        let mut node_sent = vec![0.0f64; nodes];
-        let mut node_received = vec![0.0f64; nodes];
-        for (rail, fabric) in cluster.rails.iter().enumerate() {
-            let rail_bytes = region.rails.get(rail).map_or(&[][..], |r| r.bytes.as_slice());
-            for position in index.rail_links(rail) {
-                let i = position - index.rail_links(rail).start;
-                let b = rail_bytes.get(i).copied().unwrap_or(0) as f64;
-                link_id.push(position as i64);
-                link_region.push(*number);
-                bytes.push(b);
-                if let Some(((s, _), (d, _))) = fabric.link_end_nodes(LinkEnd::from_index(i)) {
-                    if let Some(p) = index.node_position(rail, s) {
-                        node_sent[p] += b;
-                    }
-                    if let Some(p) = index.node_position(rail, d) {
-                        node_received[p] += b;
+    let regions: usize = sets.iter().map(|s| s.regions.len()).sum();
+    let mut link_rows = Rows::with_capacity(links * regions);
+    let mut node_rows = Rows::with_capacity(nodes * regions);
+    let (mut sent, mut received) = (Vec::with_capacity(nodes * regions), Vec::with_capacity(nodes * regions));
+    for set in sets {
+        for (number, region) in &set.regions {
+            let mut node_sent = vec![0.0f64; nodes];
+            let mut node_received = vec![0.0f64; nodes];
+            for (rail, fabric) in cluster.rails.iter().enumerate() {
+                let rail_bytes = region.rails.get(rail).map_or(&[][..], |r| r.bytes.as_slice());
+                for position in index.rail_links(rail) {
+                    let i = position - index.rail_links(rail).start;
+                    let b = rail_bytes.get(i).copied().unwrap_or(0) as f64;
+                    // Contention has a value only where two jobs met: the other ends' is missing
+                    // (NaN), so they are drawn neutral, not hidden and not as zero.
+                    let missing = set.job == Some(super::CONTENTION) && b == 0.0;
+                    link_rows.push(position as i64, *number, set.job, if missing { f64::NAN } else { b });
+                    if let Some(((s, _), (d, _))) = fabric.link_end_nodes(LinkEnd::from_index(i)) {
+                        if let Some(p) = index.node_position(rail, s) {
+                            node_sent[p] += b;
+                        }
+                        if let Some(p) = index.node_position(rail, d) {
+                            node_received[p] += b;
+                        }
                     }
                 }
             }
+            for (p, b) in node_sent.iter().enumerate() {
+                node_rows.push(p as i64, *number, set.job, *b);
+            }
+            sent.extend(node_sent);
+            received.extend(node_received);
         }
-        node_id.extend(0..nodes as i64);
-        node_region.extend(std::iter::repeat_n(*number, nodes));
-        sent.extend(node_sent);
-        received.extend(node_received);
     }
-    let traffic = table(
-        "traffic",
-        Domain::Links,
-        "linkid",
-        &["linkid", "region", "bytes"],
-        vec![Column::Int(link_id), Column::Int(link_region), Column::Float(bytes)],
-    );
-    let node_traffic = table(
-        "node_traffic",
-        Domain::Nodes,
-        "nodeid",
-        &["nodeid", "region", "bytes_sent", "bytes_received"],
-        vec![Column::Int(node_id), Column::Int(node_region), Column::Float(sent), Column::Float(received)],
-    );
+    let with_jobs = sets.iter().any(|s| s.job.is_some());
+    let (link_columns, link_names) = link_rows.columns("linkid", with_jobs);
+    let traffic = table("traffic", Domain::Links, "linkid", &link_names, link_columns);
+    let (mut node_columns, mut node_names) = node_rows.columns("nodeid", with_jobs);
+    node_columns.pop();
+    node_names.pop();
+    node_columns.extend([Column::Float(sent), Column::Float(received)]);
+    node_names.extend(["bytes_sent", "bytes_received"]);
+    let node_traffic = table("node_traffic", Domain::Nodes, "nodeid", &node_names, node_columns);
     traffic.into_iter().chain(node_traffic).collect()
+}
+
+/// Traffic rows being built: id, region, job, bytes.
+struct Rows {
+    id: Vec<i64>,
+    region: Vec<i64>,
+    job: Vec<String>,
+    bytes: Vec<f64>,
+}
+
+impl Rows {
+    fn with_capacity(n: usize) -> Rows {
+        Rows {
+            id: Vec::with_capacity(n),
+            region: Vec::with_capacity(n),
+            job: Vec::new(),
+            bytes: Vec::with_capacity(n),
+        }
+    }
+
+    fn push(&mut self, id: i64, region: i64, job: Option<&str>, bytes: f64) {
+        self.id.push(id);
+        self.region.push(region);
+        if let Some(job) = job {
+            self.job.push(job.to_string());
+        }
+        self.bytes.push(bytes);
+    }
+
+    /// `KEY region [job] bytes`.
+    fn columns(self, key: &'static str, with_jobs: bool) -> (Vec<Column>, Vec<&'static str>) {
+        let mut columns = vec![Column::Int(self.id), Column::Int(self.region)];
+        let mut names = vec![key, "region"];
+        if with_jobs {
+            columns.push(Column::Text(self.job));
+            names.push("job");
+        }
+        columns.push(Column::Float(self.bytes));
+        names.push("bytes");
+        (columns, names)
+    }
 }
 
 #[cfg(test)]

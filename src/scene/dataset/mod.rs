@@ -16,7 +16,7 @@ use crate::model::{Cluster, Domain, EpochMicros, Lid, Profile, RailId, RegionInf
 use crate::routing::flows::FlowOrigin;
 use crate::routing::{Flow, FlowSet, Loads, RailLoad, RegionKey, RegionLoads, accumulate};
 
-pub use fabric::{FabricIndex, fabric_run};
+pub use fabric::{FabricIndex, RankJobs, TrafficSet, fabric_run};
 
 use super::highlight::RankHosts;
 use super::values::RegionSelection;
@@ -36,7 +36,31 @@ pub struct FabricData {
     pub flows: BTreeMap<RegionKey, FlowSet>,
     pub rank_hosts: RankHosts,
     pub index: FabricIndex,
+    /// The jobs sharing the fabric (empty for one profile opened on its own); `loads` then
+    /// holds job `all`'s total only.
+    pub jobs: Vec<JobLoads>,
 }
+
+/// One job's name and loads, in a fabric data set.
+#[derive(Clone, Debug, Default)]
+pub struct JobLoads {
+    pub name: String,
+    pub loads: Loads,
+}
+
+/// One traced job, as a data set takes it: its loads, the flows of each of its regions, and
+/// where its ranks ran (rank → host index).
+#[derive(Clone, Debug, Default)]
+pub struct DatasetJob {
+    pub name: String,
+    pub loads: Loads,
+    pub flows: BTreeMap<RegionKey, FlowSet>,
+    pub rank_hosts: Vec<(u32, usize)>,
+}
+
+/// The job value of the sum over jobs, and of the contention rows.
+pub const ALL_JOBS: &str = "all";
+pub const CONTENTION: &str = "contention";
 
 /// How a data set's rows name regions, found once when it is built (the region panel asks
 /// every frame, every view's preparation asks again).
@@ -58,13 +82,16 @@ pub struct Dataset {
     pub fabric: Option<FabricData>,
     pub warnings: Vec<Warning>,
     regions: Regions,
+    /// The jobs the rows name (a `job` attribute's values other than `all` and `contention`).
+    jobs: Vec<String>,
 }
 
 impl Dataset {
     /// A Boxfish run or a CSV pair.
     pub fn from_run(run: Run, warnings: Vec<Warning>) -> Dataset {
         let regions = run_regions(&run);
-        Dataset { name: run.name().to_string(), run, fabric: None, warnings, regions }
+        let jobs = run_jobs(&run);
+        Dataset { name: run.name().to_string(), run, fabric: None, warnings, regions, jobs }
     }
 
     /// Lays out the cluster and builds its view model.
@@ -91,18 +118,65 @@ impl Dataset {
         warnings: Vec<Warning>,
     ) -> Dataset {
         let rank_hosts = rank_hosts(&cluster, profile.as_ref());
-        let (run, index) = fabric_run(&name, &cluster, &layout, &loads, &rank_hosts);
+        let traffic = [TrafficSet { job: None, regions: region_rows(&loads) }];
+        let (run, index) = fabric_run(&name, &cluster, &layout, &traffic, &rank_hosts, &RankJobs::new());
         // The adapter's traffic rows: `region`, the whole run as −1.
-        let list = loads
-            .regions
-            .iter()
-            .filter_map(|r| {
-                Some(RegionInfo { number: r.region?, name: r.name.clone(), dumptime: r.dumptime })
-            })
-            .collect();
+        let regions =
+            Regions { attribute: Some("region".into()), whole: Some(-1.0), list: region_list([&loads]) };
+        let fabric =
+            FabricData { cluster, layout, profile, loads, flows, rank_hosts, index, jobs: Vec::new() };
+        Dataset { name, run, fabric: Some(fabric), warnings, regions, jobs: Vec::new() }
+    }
+
+    /// Several jobs on one fabric: each job's rows, job `all` (the sum of their totals) and job
+    /// `contention` (the second-largest job's bytes per end). Ranks are numbered job after job.
+    pub fn with_jobs(
+        name: String,
+        cluster: Cluster,
+        layout: ClusterLayout,
+        jobs: Vec<DatasetJob>,
+        warnings: Vec<Warning>,
+    ) -> Dataset {
+        let totals: Vec<&RegionLoads> = jobs.iter().map(|j| &j.loads.total).collect();
+        let mut all = RegionLoads::sum(totals.iter().copied());
+        all.rails.resize_with(cluster.rails.len(), || RailLoad::with_link_ends(0));
+        let contention = crate::routing::contention_load(&totals);
+        let mut traffic: Vec<TrafficSet<'_>> =
+            jobs.iter().map(|j| TrafficSet { job: Some(&j.name), regions: region_rows(&j.loads) }).collect();
+        traffic.push(TrafficSet { job: Some(ALL_JOBS), regions: vec![(-1, &all)] });
+        traffic.push(TrafficSet { job: Some(CONTENTION), regions: vec![(-1, &contention)] });
+        let (mut rank_hosts, mut rank_jobs) = (RankHosts::new(), RankJobs::new());
+        let mut next = 0u32;
+        for job in &jobs {
+            let base = next;
+            for &(rank, host) in &job.rank_hosts {
+                rank_hosts.insert(base + rank, host);
+                rank_jobs.insert(base + rank, (job.name.clone(), rank));
+                next = next.max(base + rank + 1);
+            }
+        }
+        let (run, index) = fabric_run(&name, &cluster, &layout, &traffic, &rank_hosts, &rank_jobs);
+        drop(traffic);
+        let list = region_list(jobs.iter().map(|j| &j.loads));
         let regions = Regions { attribute: Some("region".into()), whole: Some(-1.0), list };
-        let fabric = FabricData { cluster, layout, profile, loads, flows, rank_hosts, index };
-        Dataset { name, run, fabric: Some(fabric), warnings, regions }
+        let names = jobs.iter().map(|j| j.name.clone()).collect();
+        let mut flows: BTreeMap<RegionKey, FlowSet> = BTreeMap::new();
+        let mut job_loads = Vec::with_capacity(jobs.len());
+        for job in jobs {
+            for (key, set) in job.flows {
+                merge_flows(flows.entry(key).or_default(), set);
+            }
+            job_loads.push(JobLoads { name: job.name, loads: job.loads });
+        }
+        let loads = Loads { regions: Vec::new(), total: all };
+        let fabric =
+            FabricData { cluster, layout, profile: None, loads, flows, rank_hosts, index, jobs: job_loads };
+        Dataset { name, run, fabric: Some(fabric), warnings, regions, jobs: names }
+    }
+
+    /// The jobs the rows name, in order (empty when the data set is one job's, or none).
+    pub fn jobs(&self) -> &[String] {
+        &self.jobs
     }
 
     /// The regions: a fabric's from its profile (numbers, names, dump times), a run's from the
@@ -194,6 +268,56 @@ impl Dataset {
     }
 }
 
+/// A load's traffic rows: each region by number, the total as −1.
+fn region_rows(loads: &Loads) -> Vec<(i64, &RegionLoads)> {
+    loads.regions.iter().filter_map(|r| Some((i64::from(r.region?), r))).chain([(-1, &loads.total)]).collect()
+}
+
+/// The regions of several loads, by number (the first name and dump time seen win).
+fn region_list<'a>(loads: impl IntoIterator<Item = &'a Loads>) -> Vec<RegionInfo> {
+    let mut list: BTreeMap<u32, RegionInfo> = BTreeMap::new();
+    for region in loads.into_iter().flat_map(|l| &l.regions) {
+        if let Some(number) = region.region {
+            list.entry(number).or_insert(RegionInfo {
+                number,
+                name: region.name.clone(),
+                dumptime: region.dumptime,
+            });
+        }
+    }
+    list.into_values().collect()
+}
+
+/// Appends one flow set to another, rail by rail.
+fn merge_flows(into: &mut FlowSet, from: FlowSet) {
+    into.flows.resize_with(from.flows.len().max(into.flows.len()), Vec::new);
+    into.origins.resize_with(from.origins.len().max(into.origins.len()), Vec::new);
+    for (r, flows) in from.flows.into_iter().enumerate() {
+        into.flows[r].extend(flows);
+    }
+    for (r, origins) in from.origins.into_iter().enumerate() {
+        into.origins[r].extend(origins);
+    }
+    into.intra_node_bytes += from.intra_node_bytes;
+    into.unplaced_bytes += from.unplaced_bytes;
+}
+
+/// The jobs a run's link rows name: its `job` attribute's values but `all` and `contention`,
+/// in order of first appearance.
+fn run_jobs(run: &Run) -> Vec<String> {
+    let mut jobs: Vec<String> = Vec::new();
+    for table in run.tables_of(Domain::Links) {
+        let Some(column) = table.column("job") else { continue };
+        for row in 0..column.len() {
+            let job = column.text(row);
+            if !job.is_empty() && job != ALL_JOBS && job != CONTENTION && !jobs.contains(&job) {
+                jobs.push(job);
+            }
+        }
+    }
+    jobs
+}
+
 /// A run's regions: the non-negative whole values of its region attribute, and its negative
 /// whole-run value if it has one.
 fn run_regions(run: &Run) -> Regions {
@@ -261,5 +385,94 @@ mod tests {
         let names: Vec<_> = d.regions().iter().map(|r| (r.number, r.name.clone())).collect();
         assert_eq!(names, [(1, Some("all-to-all".into())), (2, Some("shift".into()))]);
         assert_eq!(d.flows_for(RegionSelection::Cumulative(2)).len(), 2);
+    }
+
+    /// Two jobs on a 2-leaf tree: md sends host 0 → 3, io host 1 → 3; both end on host 3.
+    fn two_jobs() -> Dataset {
+        let cluster = Cluster::new(vec![TwoLevel::new(2, 2, 2).build()]);
+        let job = |name: &str, pairs: &[(usize, usize, u64)], ranks: Vec<(u32, usize)>| {
+            let set = flow_set(&cluster, pairs);
+            let rails = cluster.rails.iter().zip(&set.flows).map(|(f, fl)| accumulate(f, fl)).collect();
+            let total = RegionLoads { rails, ..Default::default() };
+            DatasetJob {
+                name: name.into(),
+                loads: Loads { regions: vec![], total },
+                flows: BTreeMap::new(),
+                rank_hosts: ranks,
+            }
+        };
+        let md = job("md", &[(0, 3, 10)], vec![(0, 0), (1, 3)]);
+        let io = job("io", &[(1, 3, 4)], vec![(0, 1)]);
+        let layout = layout_fat_tree(&cluster, &FatTreeOptions::default());
+        Dataset::with_jobs("two".into(), cluster, layout, vec![md, io], Vec::new())
+    }
+
+    fn bytes_of(d: &Dataset, job: &str) -> Vec<Option<f64>> {
+        let rows = [
+            crate::scene::query::Condition::parse("region = -1").unwrap(),
+            crate::scene::query::Condition::parse(&format!("job = {job}")).unwrap(),
+        ];
+        crate::scene::query::values(
+            &d.run,
+            Domain::Links,
+            &rows,
+            crate::scene::query::Aggregate::Sum,
+            "bytes",
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn each_job_all_and_contention_are_rows_of_the_traffic_table() {
+        let d = two_jobs();
+        assert_eq!(d.jobs(), ["md", "io"]);
+        let (md, io, all, contention) =
+            (bytes_of(&d, "md"), bytes_of(&d, "io"), bytes_of(&d, "all"), bytes_of(&d, "contention"));
+        let mut contended = 0;
+        for p in 0..md.len() {
+            let (m, i) = (md[p].unwrap(), io[p].unwrap());
+            assert_eq!(all[p], Some(m + i), "all sums the jobs at {p}");
+            if m > 0.0 && i > 0.0 {
+                contended += 1;
+                assert_eq!(contention[p], Some(4.0), "the second-largest job's bytes");
+            } else {
+                assert_eq!(contention[p], None, "a single-job end has no contention value (neutral)");
+            }
+        }
+        // Hosts 0 and 1 share leaf 0; D-mod-k sends both to host 3 through one spine: leaf 0's
+        // end up, the spine's end down, leaf 1's end into host 3.
+        assert_eq!(contended, 3);
+    }
+
+    #[test]
+    fn ranks_of_jobs_are_numbered_in_turn_and_name_their_job() {
+        let d = two_jobs();
+        let io_rank = crate::scene::query::mask(
+            &d.run,
+            Domain::Ranks,
+            &[crate::scene::query::Condition::parse("job = io").unwrap()],
+        )
+        .unwrap();
+        assert_eq!(io_rank, [false, false, true], "io's rank 0 follows md's two ranks");
+        let hosts =
+            d.run.project(Domain::Ranks, &std::collections::HashSet::from([2]), Domain::Nodes).unwrap();
+        assert_eq!(hosts, std::collections::HashSet::from([1]));
+    }
+
+    #[test]
+    fn a_view_of_several_jobs_shows_all_and_diffs_two_jobs_like_two_regions() {
+        use crate::routing::RegionKey;
+        use crate::scene::view::{ViewSpec, selection_conditions};
+        let d = two_jobs();
+        let mut spec = ViewSpec::for_dataset(&d);
+        let cond = |c: &str| crate::scene::query::Condition::parse(c).unwrap();
+        assert_eq!(selection_conditions(&d, &spec), vec![vec![cond("region = -1"), cond("job = all")]]);
+        spec.selection = RegionSelection::Diff(RegionKey::Total, RegionKey::Total);
+        spec.job = Some("md".into());
+        spec.job_b = Some("io".into());
+        let sides = selection_conditions(&d, &spec);
+        assert_eq!(sides[0], vec![cond("region = -1"), cond("job = md")]);
+        assert_eq!(sides[1], vec![cond("region = -1"), cond("job = io")]);
+        assert!(spec.default_title(&d).contains("job md − job io"));
     }
 }
