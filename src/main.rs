@@ -22,6 +22,9 @@ struct Args {
     /// in its torus or generic-2D view, or rail directories.
     #[arg(value_name = "PATH")]
     paths: Vec<std::path::PathBuf>,
+    /// With no subcommand: jobs sharing the fabric the window opens (see `shoal convert --help`).
+    #[command(flatten)]
+    jobs: cli::common::JobArgs,
 }
 
 #[derive(Subcommand, Debug)]
@@ -44,6 +47,24 @@ enum Command {
     Query(cli::query::QueryArgs),
 }
 
+/// The window on PATHs, with `--job`/`--place`: a profile among the PATHs is the first job.
+#[cfg(feature = "gui")]
+fn window_with_jobs(paths: Vec<std::path::PathBuf>, jobs: &cli::common::JobArgs) -> anyhow::Result<()> {
+    if !jobs.any() {
+        return shoal::gui::open::run_paths(paths, Vec::new());
+    }
+    let is_profile = |p: &std::path::PathBuf| {
+        let name = p.file_name().map(|n| n.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
+        name.ends_with(".ibprof") || name.ends_with(".ibprof.gz")
+    };
+    let (profiles, rails): (Vec<_>, Vec<_>) = paths.into_iter().partition(is_profile);
+    if profiles.len() > 1 {
+        anyhow::bail!("give one profile as a PATH and the others as --job NAME=PROFILE");
+    }
+    let specs = jobs.specs(profiles.first().map(|p| p.as_path()))?;
+    shoal::gui::open::run_paths(rails, specs)
+}
+
 fn main() -> ExitCode {
     let args = Args::parse();
     let result = match args.command {
@@ -56,7 +77,7 @@ fn main() -> ExitCode {
         Some(Command::Query(a)) => cli::query::run(&a),
         Some(Command::Pattern(a)) => cli::pattern::run(&a),
         #[cfg(feature = "gui")]
-        None if !args.paths.is_empty() => shoal::gui::open::run_paths(args.paths),
+        None if !args.paths.is_empty() => window_with_jobs(args.paths, &args.jobs),
         #[cfg(feature = "gui")]
         None => shoal::gui::run_sample(),
         #[cfg(not(feature = "gui"))]

@@ -55,6 +55,8 @@ impl Tab {
 enum Dialog {
     Open(Vec<PathBuf>),
     Profile(PathBuf),
+    /// Profiles to add as jobs sharing the fabric.
+    Jobs(Vec<PathBuf>),
     Export(PathBuf),
     Run(PathBuf),
 }
@@ -246,6 +248,19 @@ impl ShoalApp {
         );
     }
 
+    fn jobs_dialog(&self, ctx: &egui::Context) {
+        self.spawn_dialog(
+            || {
+                rfd::FileDialog::new()
+                    .set_title("Add profiles as jobs sharing the fabric")
+                    .add_filter("ibprof profile", &["ibprof", "gz"])
+                    .pick_files()
+                    .map(Dialog::Jobs)
+            },
+            ctx,
+        );
+    }
+
     fn export_dialog(&self, ctx: &egui::Context) {
         self.spawn_dialog(
             || {
@@ -295,6 +310,13 @@ impl ShoalApp {
                     }
                     None => self.errors.push("open rails before a profile".into()),
                 },
+                Dialog::Jobs(paths) => match self.current.clone() {
+                    Some(mut r) => {
+                        recent::add_jobs(&mut r, &paths);
+                        self.open(r, ctx);
+                    }
+                    None => self.errors.push("open rails before adding jobs".into()),
+                },
                 Dialog::Run(p) => open::open_run(self, &p),
                 Dialog::Export(p) => match self.export_focused(&p) {
                     Ok(()) => self.status = format!("exported {}", p.display()),
@@ -336,6 +358,9 @@ impl ShoalApp {
                 }
                 if ui.button("Open profile…").clicked() {
                     self.profile_dialog(ui.ctx());
+                }
+                if ui.button("Add profiles as jobs…").clicked() {
+                    self.jobs_dialog(ui.ctx());
                 }
                 if ui.button("Open run (Boxfish meta / CSV pair)…").clicked() {
                     open::open_dialog(self, ui.ctx());
@@ -395,6 +420,11 @@ impl ShoalApp {
 fn describe(r: &LoadRequest) -> String {
     let rails: Vec<String> =
         r.rails.iter().filter_map(|x| x.first()).map(|p| p.display().to_string()).collect();
+    let specs = r.job_specs();
+    if !specs.is_empty() {
+        let jobs: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
+        return format!("{} + jobs {}", rails.join(", "), jobs.join(", "));
+    }
     match &r.profile {
         Some(p) => format!("{} + {}", rails.join(", "), p.display()),
         None => rails.join(", "),

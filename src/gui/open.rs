@@ -33,13 +33,21 @@ pub(super) fn open_dialog(app: &ShoalApp, ctx: &egui::Context) {
     );
 }
 
-/// `shoal PATH…` with no subcommand: a run opens in its module, anything else as rails.
-pub fn run_paths(paths: Vec<PathBuf>) -> anyhow::Result<()> {
+/// `shoal PATH… [--job NAME=PROFILE …]` with no subcommand: a run opens in its module,
+/// anything else as rails (with the jobs, if any).
+pub fn run_paths(paths: Vec<PathBuf>, jobs: Vec<crate::pipeline::JobSpec>) -> anyhow::Result<()> {
     match paths.first() {
-        Some(p) if is_run_path(p) => {
+        Some(p) if is_run_path(p) && jobs.is_empty() => {
             let path = p.clone();
             super::run_with(None, move |app| open_run(app, &path))
         }
-        _ => super::run(super::recent::request_from_paths(&paths, None)),
+        _ => {
+            let mut request = super::recent::request_from_paths(&paths, None);
+            if let Some(r) = request.as_mut().filter(|_| !jobs.is_empty()) {
+                r.profile = None;
+                r.jobs = jobs;
+            }
+            super::run(request)
+        }
     }
 }

@@ -1,9 +1,13 @@
 //! The recent-files list, kept in eframe's storage as plain text: one request per line,
-//! rails separated by `|`, a rail's files by `,`, then `|profile=` and the profile path.
+//! rails separated by `|`, a rail's files by `,`, then `|profile=` and the profile path, and
+//! `|job=NAME=PATH` / `|place=NAME=POLICY` for each job.
 
 use std::path::PathBuf;
 
 use crate::load::LoadRequest;
+use crate::pipeline::JobSpec;
+use crate::routing::PlacementPolicy;
+use crate::routing::placement::ParsedPolicy;
 
 pub const KEY: &str = "shoal.recent";
 pub const KEEP: usize = 8;
@@ -19,6 +23,12 @@ pub fn encode(list: &[LoadRequest]) -> String {
             if let Some(p) = &r.profile {
                 parts.push(format!("profile={}", p.display()));
             }
+            for job in &r.jobs {
+                parts.push(format!("job={}={}", job.name, job.profile.display()));
+                if let Some(policy) = job.place.spelling() {
+                    parts.push(format!("place={}={policy}", job.name));
+                }
+            }
             parts.join("|")
         })
         .collect::<Vec<_>>()
@@ -31,9 +41,24 @@ pub fn decode(text: &str) -> Vec<LoadRequest> {
         .map(|line| {
             let mut request = LoadRequest::default();
             for part in line.split('|') {
-                match part.strip_prefix("profile=") {
-                    Some(p) => request.profile = Some(PathBuf::from(p)),
-                    None => request.rails.push(part.split(',').map(PathBuf::from).collect()),
+                if let Some(p) = part.strip_prefix("profile=") {
+                    request.profile = Some(PathBuf::from(p));
+                } else if let Some((name, path)) = part.strip_prefix("job=").and_then(|j| j.split_once('=')) {
+                    request.jobs.push(JobSpec {
+                        name: name.into(),
+                        profile: path.into(),
+                        place: PlacementPolicy::AsRecorded,
+                    });
+                } else if let Some((name, policy)) =
+                    part.strip_prefix("place=").and_then(|j| j.split_once('='))
+                {
+                    if let (Some(job), Ok(ParsedPolicy::Ready(policy))) =
+                        (request.jobs.iter_mut().find(|j| j.name == name), PlacementPolicy::parse(policy))
+                    {
+                        job.place = policy;
+                    }
+                } else {
+                    request.rails.push(part.split(',').map(PathBuf::from).collect());
                 }
             }
             request
@@ -50,21 +75,48 @@ pub fn push(list: &mut Vec<LoadRequest>, request: LoadRequest) {
     list.truncate(KEEP);
 }
 
+/// Adds profiles to a request as jobs named after their files (`md.ibprof` → `md`, a repeated
+/// name gets `-2`, `-3` …); a profile opened on its own becomes the first job.
+pub fn add_jobs(request: &mut LoadRequest, profiles: &[PathBuf]) {
+    if request.jobs.is_empty()
+        && let Some(p) = request.profile.take()
+    {
+        request.jobs.push(JobSpec::from_profile(&p));
+    }
+    for p in profiles {
+        let mut spec = JobSpec::from_profile(p);
+        let base = spec.name.clone();
+        let mut n = 1;
+        while request.jobs.iter().any(|j| j.name == spec.name)
+            || crate::pipeline::jobs::RESERVED_JOB_NAMES.contains(&spec.name.as_str())
+        {
+            n += 1;
+            spec.name = format!("{base}-{n}");
+        }
+        request.jobs.push(spec);
+    }
+}
+
 /// Sorts dropped or picked paths into a request: directories are rails (in order), `*.ibprof`
-/// files (or `.gz`) the profile, other files one more rail together. Keeps `current`'s rails if
-/// only a profile was given.
+/// files (or `.gz`) the profile (several: one job each), other files one more rail together.
+/// Keeps `current`'s rails if only profiles were given.
 pub fn request_from_paths(paths: &[PathBuf], current: Option<&LoadRequest>) -> Option<LoadRequest> {
     let mut request = LoadRequest::default();
     let mut loose = Vec::new();
+    let mut profiles = Vec::new();
     for p in paths {
         let name = p.file_name().map(|n| n.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
         if p.is_dir() {
             request.rails.push(vec![p.clone()]);
         } else if name.ends_with(".ibprof") || name.ends_with(".ibprof.gz") {
-            request.profile = Some(p.clone());
+            profiles.push(p.clone());
         } else {
             loose.push(p.clone());
         }
+    }
+    match profiles.as_slice() {
+        [one] => request.profile = Some(one.clone()),
+        _ => add_jobs(&mut request, &profiles),
     }
     if !loose.is_empty() {
         request.rails.push(loose);
@@ -78,6 +130,20 @@ pub fn request_from_paths(paths: &[PathBuf], current: Option<&LoadRequest>) -> O
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn several_profiles_open_as_jobs_named_after_their_files() {
+        let paths: Vec<PathBuf> =
+            ["/p/md.ibprof", "/p/io.ibprof.gz", "/q/md.ibprof"].map(PathBuf::from).into();
+        let current = LoadRequest { rails: vec![vec!["/r0".into()]], ..Default::default() };
+        let r = request_from_paths(&paths, Some(&current)).unwrap();
+        let names: Vec<&str> = r.jobs.iter().map(|j| j.name.as_str()).collect();
+        assert_eq!(names, ["md", "io", "md-2"]);
+        assert_eq!(r.profile, None);
+        let mut placed = r.clone();
+        placed.jobs[1].place = PlacementPolicy::RandomSwitch(7);
+        assert_eq!(decode(&encode(std::slice::from_ref(&placed))), [placed]);
+    }
 
     #[test]
     fn recent_requests_round_trip_through_text() {

@@ -7,7 +7,7 @@ use egui::{ComboBox, Ui};
 use crate::layout::torus;
 use crate::model::Domain;
 use crate::scene::colour::{ColourMap, ScaleKind};
-use crate::scene::dataset::Dataset;
+use crate::scene::dataset::{ALL_JOBS, CONTENTION, Dataset};
 use crate::scene::query;
 use crate::scene::view::{ModuleKind, ViewSpec};
 
@@ -65,9 +65,38 @@ fn module_ui(ui: &mut Ui, spec: &mut ViewSpec, d: &Dataset) {
     }
 }
 
+/// Which job's rows colour the view: one job, `all` (their sum) or `contention` (the
+/// second-largest job's bytes per end, single-job ends neutral); and, for a diff, side B's job.
+fn job_ui(ui: &mut Ui, spec: &mut ViewSpec, d: &Dataset) {
+    if d.jobs().is_empty() {
+        return;
+    }
+    let choices: Vec<String> =
+        d.jobs().iter().cloned().chain([ALL_JOBS.to_string(), CONTENTION.to_string()]).collect();
+    let shown = spec.job_shown(d).unwrap_or_default();
+    ComboBox::from_label("colour by job").selected_text(&shown).show_ui(ui, |ui| {
+        for c in &choices {
+            if ui.selectable_label(*c == shown, c).clicked() {
+                spec.job = Some(c.clone());
+            }
+        }
+    });
+    if spec.selection.is_diff() {
+        let b = spec.job_shown_b(d).unwrap_or_default();
+        ComboBox::from_label("diff: job B").selected_text(&b).show_ui(ui, |ui| {
+            for c in &choices {
+                if ui.selectable_label(*c == b, c).clicked() {
+                    spec.job_b = Some(c.clone());
+                }
+            }
+        });
+    }
+}
+
 /// Module, axes, colouring attributes, aggregation, colour maps and scale of one view.
 pub fn view_options(ui: &mut Ui, spec: &mut ViewSpec, d: &Dataset) {
     module_ui(ui, spec, d);
+    job_ui(ui, spec, d);
     attribute_combo(ui, "link colour", d, Domain::Links, &mut spec.link_attribute);
     attribute_combo(ui, "node colour", d, Domain::Nodes, &mut spec.node_attribute);
     ui.horizontal(|ui| {

@@ -55,6 +55,17 @@ impl PlacementPolicy {
         })
     }
 
+    /// The command-line spelling, for all but a host list (its file is not kept).
+    pub fn spelling(&self) -> Option<String> {
+        match self {
+            PlacementPolicy::AsRecorded => Some("as-recorded".into()),
+            PlacementPolicy::Linear => Some("linear".into()),
+            PlacementPolicy::RandomNode(seed) => Some(format!("random-node:{seed}")),
+            PlacementPolicy::RandomSwitch(seed) => Some(format!("random-switch:{seed}")),
+            PlacementPolicy::Hosts(_) => None,
+        }
+    }
+
     pub fn is_placed(&self) -> bool {
         *self != PlacementPolicy::AsRecorded
     }
