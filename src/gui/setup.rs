@@ -11,7 +11,8 @@ use crate::scene::view::ModuleKind;
 /// `highlight:TEXT` (what the highlight search finds: `n0042`, `ranks 5`), `where:CLAUSE`,
 /// `log`, `flat:AXIS` (the 2D torus view down AXIS), `generic2d`, `rotate:YAW,PITCH`,
 /// `tab:NAME` (regions, filter, highlight, linking, plots), `add:MODULE` (another view in the
-/// focused view's group: `fattree`, `torus`, `generic2d`).
+/// focused view's group: `fattree`, `torus`, `generic2d`), `job:NAME` (every view coloured by a
+/// job, `all` or `contention`), `diffjobs:A,B` (the focused view shows job A's total − job B's).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Setup {
     Threshold(f64),
@@ -26,6 +27,8 @@ pub enum Setup {
     Rotate(f32, f32),
     Tab(String),
     AddView(String),
+    Job(String),
+    DiffJobs(String, String),
 }
 
 impl Setup {
@@ -58,6 +61,11 @@ impl Setup {
             }
             "tab" => Some(Setup::Tab(arg.trim().to_ascii_lowercase())),
             "add" => Some(Setup::AddView(arg.trim().to_ascii_lowercase())),
+            "job" => Some(Setup::Job(arg.trim().to_string())),
+            "diffjobs" => {
+                let (a, b) = arg.split_once(',')?;
+                Some(Setup::DiffJobs(a.trim().to_string(), b.trim().to_string()))
+            }
             _ => None,
         }
     }
@@ -110,6 +118,16 @@ impl Setup {
                     ws.add_view(m);
                 }
             }
+            Setup::Job(job) => ws.views.iter_mut().for_each(|v| v.spec.job = Some(job.clone())),
+            Setup::DiffJobs(a, b) => {
+                if let Some(view) = ws.focused_mut() {
+                    use crate::routing::RegionKey;
+                    view.spec.selection =
+                        crate::scene::values::RegionSelection::Diff(RegionKey::Total, RegionKey::Total);
+                    view.spec.job = Some(a.clone());
+                    view.spec.job_b = Some(b.clone());
+                }
+            }
             Setup::Tab(_) => {}
         }
     }
@@ -125,6 +143,10 @@ mod tests {
         assert_eq!(Setup::parse_list("threshold:50"), [Setup::Threshold(50.0)]);
         assert_eq!(Setup::parse_list("none:;diff:2,x"), []);
         assert_eq!(Setup::parse_list("highlight:n0042"), [Setup::Highlight("n0042".into())]);
+        assert_eq!(
+            Setup::parse_list("job:contention;diffjobs:md,io"),
+            [Setup::Job("contention".into()), Setup::DiffJobs("md".into(), "io".into())]
+        );
         assert_eq!(
             Setup::parse_list("flat:z; rotate:30,20; tab:Linking"),
             [Setup::Flat("z".into()), Setup::Rotate(30.0, 20.0), Setup::Tab("linking".into())]
