@@ -103,10 +103,12 @@ pub fn report_warnings(warnings: &[Warning], verbose: bool) {
     }
 }
 
-/// Parses a LID given as hex (`0x12`) or, with no prefix, hex as the InfiniBand tools print it.
+/// Parses a LID typed on the command line: bare digits are decimal, as `ibtracert` and
+/// `perfquery` read them; `0x` means hexadecimal.
 pub fn parse_lid(text: &str) -> Result<shoal::model::Lid, String> {
-    shoal::model::Lid::parse_hex(text)
-        .ok_or_else(|| format!("`{text}` is not a LID (hexadecimal, e.g. 0x0012)"))
+    shoal::model::Lid::parse_typed(text).ok_or_else(|| {
+        format!("`{text}` is not a LID (decimal, e.g. 18, or hexadecimal with 0x, e.g. 0x0012)")
+    })
 }
 
 pub fn require_profile(profile: &ProfileArgs) -> Result<()> {
