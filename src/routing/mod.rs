@@ -1,10 +1,12 @@
 //! Forwarding-table tracing and profile → link-end loads.
 
 pub mod accumulate;
+pub mod contention;
 mod demand;
 pub mod flows;
 pub mod hot;
 pub mod loads;
+pub mod placement;
 pub mod profile_loads;
 pub mod reachability;
 mod tally;
@@ -15,9 +17,11 @@ mod tree;
 mod synthetic_tests;
 
 pub use accumulate::{Flow, accumulate};
+pub use contention::{ContendedEnd, contended_ends, contention_load};
 pub use flows::{FlowBuilder, FlowSet, HostMap, RailPolicy, RankTraffic};
-pub use hot::{HotEnd, hottest};
+pub use hot::{HotEnd, PairBytes, hottest, pairs_through};
 pub use loads::{DropReason, Loads, RailLoad, RegionKey, RegionLoads, Undelivered};
+pub use placement::{PlacementError, PlacementPolicy};
 pub use profile_loads::{LoadOptions, RegionInput, compute_loads, region_loads};
 pub use reachability::{Reachability, UndeliveredPairs, ca_reachability};
 pub use trace::{Hop, Outcome, Path, trace};
