@@ -7,6 +7,7 @@ pub mod hot;
 pub mod loads;
 pub mod profile_loads;
 pub mod reachability;
+pub mod saturation;
 mod tally;
 pub mod trace;
 mod tree;
