@@ -14,6 +14,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use rayon::prelude::*;
 
+use crate::model::bytes::add_bytes;
 use crate::model::{Cluster, Guid, Lid, LidBytes, PeerBytes, RankSection, Warning};
 
 use super::accumulate::Flow;
@@ -77,11 +78,11 @@ impl FlowSink for FlowSet {
     }
 
     fn intra_node(&mut self, bytes: u64) {
-        self.intra_node_bytes += bytes;
+        add_bytes(&mut self.intra_node_bytes, bytes);
     }
 
     fn unplaced(&mut self, bytes: u64) {
-        self.unplaced_bytes += bytes;
+        add_bytes(&mut self.unplaced_bytes, bytes);
     }
 }
 
@@ -140,7 +141,7 @@ impl RankHosts {
 type Problems = BTreeMap<String, u64>;
 
 fn problem(problems: &mut Problems, message: String, bytes: u64) {
-    *problems.entry(message).or_insert(0) += bytes;
+    add_bytes(problems.entry(message).or_insert(0), bytes);
 }
 
 /// Builds flows from the given ranks' counters. Problems are collected as one warning per
@@ -215,8 +216,8 @@ impl<'c> FlowBuilder<'c> {
             for (all, more) in set.origins.iter_mut().zip(part.origins) {
                 all.extend(more);
             }
-            set.intra_node_bytes += part.intra_node_bytes;
-            set.unplaced_bytes += part.unplaced_bytes;
+            add_bytes(&mut set.intra_node_bytes, part.intra_node_bytes);
+            add_bytes(&mut set.unplaced_bytes, part.unplaced_bytes);
             for (message, bytes) in problems {
                 problem(&mut self.problems, message, bytes);
             }

@@ -9,6 +9,7 @@ pub mod loads;
 pub mod placement;
 pub mod profile_loads;
 pub mod reachability;
+pub mod saturation;
 mod tally;
 pub mod trace;
 mod tree;
