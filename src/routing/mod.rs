@@ -1,8 +1,10 @@
-//! Forwarding-table tracing and profile → link-end loads.
+//! Forwarding-table tracing and profile → link-end loads, and routing engines that compute
+//! forwarding tables from the cabling alone (`engines`).
 
 pub mod accumulate;
 pub mod contention;
 mod demand;
+pub mod engines;
 pub mod flows;
 pub mod hot;
 pub mod loads;
