@@ -3,12 +3,14 @@
 
 pub mod accumulate;
 pub mod contention;
+pub mod counter_join;
 mod demand;
 pub mod engines;
 pub mod flows;
 pub mod hot;
 pub mod loads;
 pub mod placement;
+pub mod observed;
 pub mod profile_loads;
 pub mod reachability;
 pub mod saturation;
@@ -25,6 +27,7 @@ pub use flows::{FlowBuilder, FlowSet, HostMap, RailPolicy, RankTraffic};
 pub use hot::{HotEnd, PairBytes, hottest, pairs_through};
 pub use loads::{DropReason, Loads, RailLoad, RegionKey, RegionLoads, Undelivered};
 pub use placement::{PlacementError, PlacementPolicy};
+pub use observed::{CounterInput, ObserveError, Observed, observe, residual};
 pub use profile_loads::{LoadOptions, RegionInput, compute_loads, region_loads};
 pub use reachability::{Reachability, UndeliveredPairs, ca_reachability};
 pub use trace::{Hop, Outcome, Path, trace};
