@@ -17,6 +17,7 @@ pub mod ibroute;
 pub mod input;
 pub mod lfts_dump;
 pub mod line_warnings;
+pub mod loads_file;
 pub mod opensm_write;
 pub mod pfprof;
 pub mod plane_csv;

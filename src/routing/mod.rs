@@ -5,9 +5,11 @@ mod demand;
 pub mod flows;
 pub mod hot;
 pub mod loads;
+pub mod loads_input;
 pub mod profile_loads;
 pub mod reachability;
 mod tally;
+pub mod topk;
 pub mod trace;
 mod tree;
 
