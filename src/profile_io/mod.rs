@@ -23,6 +23,7 @@ pub mod pfprof;
 pub mod plane_csv;
 pub mod profiles;
 pub mod rail;
+pub mod rail_bundle;
 pub mod runs;
 pub mod stray;
 pub mod stream;

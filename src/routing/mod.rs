@@ -4,6 +4,7 @@ pub mod accumulate;
 mod demand;
 pub mod flows;
 pub mod hot;
+pub mod in_situ;
 pub mod loads;
 pub mod loads_input;
 pub mod profile_loads;
