@@ -137,6 +137,17 @@ impl RankHosts {
     }
 }
 
+/// Every rank's host, resolved once, for placing one rank's counters at a time: in situ, a rank
+/// has its own counters and every rank's host name, not the other ranks' counters.
+pub struct RankHostTable(RankHosts);
+
+impl RankHostTable {
+    /// The host index of a rank (`None`: not placed on any fabric host, or not a rank).
+    pub fn host(&self, rank: u32) -> Option<usize> {
+        self.0.get(rank).flatten()
+    }
+}
+
 /// Placement problems seen, keyed by message, with the bytes they cost.
 type Problems = BTreeMap<String, u64>;
 
@@ -272,6 +283,32 @@ impl<'c> FlowBuilder<'c> {
             problem(&mut self.problems, message, bytes);
         }
         sink
+    }
+
+    /// Resolves every rank's host (through the host map) once.
+    pub fn rank_host_table<'a>(&self, ranks: impl Iterator<Item = (u32, &'a str)> + Clone) -> RankHostTable {
+        RankHostTable(RankHosts::new(ranks.map(|(rank, host)| (rank, self.host_index(rank, host)))))
+    }
+
+    /// Places one rank's counters into `sink`, its peers' hosts taken from `hosts`: the same
+    /// flows (rails, shares, intra-node and unplaced bytes, problems) that [`Self::flows`] gives
+    /// that rank when the whole profile is placed.
+    pub fn place_rank<S: FlowSink>(
+        &mut self,
+        sink: &mut S,
+        traffic: &RankTraffic<'_>,
+        hosts: &RankHostTable,
+    ) {
+        let mut problems = Problems::new();
+        self.add_rank(sink, &mut problems, traffic, &hosts.0);
+        for (message, bytes) in problems {
+            problem(&mut self.problems, message, bytes);
+        }
+    }
+
+    /// The distinct placement problems so far, with the bytes each cost.
+    pub fn problems(&self) -> &BTreeMap<String, u64> {
+        &self.problems
     }
 
     fn empty_set(&self) -> FlowSet {
