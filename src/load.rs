@@ -10,13 +10,15 @@ use rayon::prelude::*;
 use crate::model::Warning;
 use crate::pipeline::{self, Analysis, JobSpec, JobsAnalysis, ProfileAnalysis};
 use crate::routing::{FlowSet, LoadOptions, Loads, RegionKey};
-use crate::scene::dataset::{Dataset, DatasetJob};
+use crate::scene::dataset::{Attribution, Dataset, DatasetJob};
 
 /// What to open: one path list per rail, and a profile, or several jobs (issue 12).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LoadRequest {
     pub rails: Vec<Vec<PathBuf>>,
     pub profile: Option<PathBuf>,
+    /// A loads file (`--loads`): link-end loads collected in situ, shown instead of a profile's.
+    pub loads: Option<PathBuf>,
     /// Jobs sharing the fabric; when given, `profile` (if any) is one of them, named after its
     /// file, listed first.
     pub jobs: Vec<JobSpec>,
@@ -68,7 +70,12 @@ pub fn load_dataset(request: &LoadRequest, progress: &dyn Fn(Progress)) -> Resul
         return Ok(dataset);
     }
     stage(0.05, "reading the dumps and the profile, tracing every region");
-    let analysis = pipeline::analyse(&request.rails, request.profile.as_deref(), &LoadOptions::default())?;
+    let analysis = pipeline::analyse_inputs(
+        &request.rails,
+        request.profile.as_deref(),
+        request.loads.as_deref(),
+        &LoadOptions::default(),
+    )?;
     stage(0.8, "collecting who sent what");
     let flows = flows_of(&analysis);
     let dataset = from_analysis(name_of(request), analysis, flows);
@@ -78,12 +85,21 @@ pub fn load_dataset(request: &LoadRequest, progress: &dyn Fn(Progress)) -> Resul
 
 /// A data set from a pipeline analysis (its layout is kept).
 pub fn from_analysis(name: String, analysis: Analysis, flows: BTreeMap<RegionKey, FlowSet>) -> Dataset {
-    let Analysis { cluster, layout, profile, warnings } = analysis;
-    let (profile, loads) = match profile {
-        Some(p) => (Some(p.profile), p.loads),
-        None => (None, Loads::default()),
+    let Analysis { cluster, layout, profile, loads_file, warnings } = analysis;
+    let (profile, loads, top_k) = match (profile, loads_file) {
+        (Some(p), _) => (Some(p.profile), p.loads, None),
+        (None, Some(l)) => (None, l.loads, Some(l.top_k)),
+        (None, None) => (None, Loads::default(), None),
     };
-    Dataset::with_layout(name, cluster, layout, profile, loads, flows, warnings)
+    let mut dataset = Dataset::with_layout(name, cluster, layout, profile, loads, flows, warnings);
+    if let Some(fabric) = dataset.fabric.as_mut() {
+        fabric.attribution = match top_k {
+            None => Attribution::Flows,
+            Some(None) => Attribution::None,
+            Some(Some(table)) => Attribution::TopK(table),
+        };
+    }
+    dataset
 }
 
 /// A data set of several jobs from a jobs analysis (its layout is kept).
@@ -173,7 +189,7 @@ fn name_of(request: &LoadRequest) -> String {
         let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
         return format!("jobs {} on {}", names.join(", "), rails.join(" + "));
     }
-    match &request.profile {
+    match request.profile.as_ref().or(request.loads.as_ref()) {
         Some(p) => format!("{} on {}", last(p), rails.join(" + ")),
         None => rails.join(" + "),
     }
@@ -186,5 +202,6 @@ pub fn sample_request() -> LoadRequest {
         rails: vec![vec![base.join("rail0")], vec![base.join("rail1")]],
         profile: Some(base.join("samplesort.ibprof.gz")),
         jobs: Vec::new(),
+        loads: None,
     }
 }

@@ -22,6 +22,13 @@ struct Args {
     /// in its torus or generic-2D view, or rail directories.
     #[arg(value_name = "PATH")]
     paths: Vec<std::path::PathBuf>,
+    /// With no subcommand: the ibprof profile whose traffic the window shows.
+    #[arg(long, value_name = "P", conflicts_with = "loads")]
+    profile: Option<std::path::PathBuf>,
+    /// With no subcommand: a loads file (`IBPROF_LOADS`, or `shoal convert`'s links.csv) whose
+    /// link-end bytes the window shows instead of a profile's.
+    #[arg(long, value_name = "FILE")]
+    loads: Option<std::path::PathBuf>,
     /// With no subcommand: jobs sharing the fabric the window opens (see `shoal convert --help`).
     #[command(flatten)]
     jobs: cli::common::JobArgs,
@@ -47,22 +54,32 @@ enum Command {
     Query(cli::query::QueryArgs),
 }
 
-/// The window on PATHs, with `--job`/`--place`: a profile among the PATHs is the first job.
+/// The window on PATHs, with `--profile`, `--loads` or `--job`/`--place`: with jobs, the profile
+/// (`--profile`, or one among the PATHs) is the first job.
 #[cfg(feature = "gui")]
-fn window_with_jobs(paths: Vec<std::path::PathBuf>, jobs: &cli::common::JobArgs) -> anyhow::Result<()> {
+fn window(
+    paths: Vec<std::path::PathBuf>,
+    profile: Option<std::path::PathBuf>,
+    loads: Option<std::path::PathBuf>,
+    jobs: &cli::common::JobArgs,
+) -> anyhow::Result<()> {
     if !jobs.any() {
-        return shoal::gui::open::run_paths(paths, Vec::new());
+        return shoal::gui::open::run_paths(paths, profile, loads, Vec::new());
+    }
+    if loads.is_some() {
+        anyhow::bail!("--loads shows loads already traced; --job and --place need profiles");
     }
     let is_profile = |p: &std::path::PathBuf| {
         let name = p.file_name().map(|n| n.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
         name.ends_with(".ibprof") || name.ends_with(".ibprof.gz")
     };
-    let (profiles, rails): (Vec<_>, Vec<_>) = paths.into_iter().partition(is_profile);
+    let (mut profiles, rails): (Vec<_>, Vec<_>) = paths.into_iter().partition(is_profile);
+    profiles.extend(profile);
     if profiles.len() > 1 {
-        anyhow::bail!("give one profile as a PATH and the others as --job NAME=PROFILE");
+        anyhow::bail!("give one profile (as a PATH or --profile) and the others as --job NAME=PROFILE");
     }
     let specs = jobs.specs(profiles.first().map(|p| p.as_path()))?;
-    shoal::gui::open::run_paths(rails, specs)
+    shoal::gui::open::run_paths(rails, None, None, specs)
 }
 
 fn main() -> ExitCode {
@@ -77,7 +94,7 @@ fn main() -> ExitCode {
         Some(Command::Query(a)) => cli::query::run(&a),
         Some(Command::Pattern(a)) => cli::pattern::run(&a),
         #[cfg(feature = "gui")]
-        None if !args.paths.is_empty() => window_with_jobs(args.paths, &args.jobs),
+        None if !args.paths.is_empty() => window(args.paths, args.profile, args.loads, &args.jobs),
         #[cfg(feature = "gui")]
         None => shoal::gui::run_sample(),
         #[cfg(not(feature = "gui"))]

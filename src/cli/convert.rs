@@ -9,8 +9,10 @@ use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 use shoal::export::tables::{JobLoads, PlacementRow, TableFormat, link_rows, node_rows, write_table};
+use shoal::pipeline::jobs::job_name_of;
+use shoal::routing::Loads;
 
-use super::common::{ProfileArgs, RailArgs, analyse_jobs};
+use super::common::{ProfileArgs, RailArgs, analyse_jobs, analyse_loads_file};
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum Format {
@@ -32,14 +34,25 @@ pub struct ConvertArgs {
 }
 
 pub fn run(args: &ConvertArgs) -> Result<()> {
-    let analysis = analyse_jobs(&args.rails, &args.profile)?;
-    std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
     let (format, ext) = match args.format {
         Format::Csv => (TableFormat::Csv, "csv"),
         Format::Yaml => (TableFormat::Yaml, "yaml"),
     };
-    let nodes = node_rows(&analysis.cluster, &analysis.layout);
-    write(&args.out, "nodes", ext, &nodes, format)?;
+    if let Some(path) = &args.profile.loads {
+        // Loads already traced: one job, named after the file.
+        let analysis = analyse_loads_file(&args.rails, &args.profile)?;
+        create(&args.out)?;
+        write(&args.out, "nodes", ext, &node_rows(&analysis.cluster, &analysis.layout), format)?;
+        let empty = Loads::default();
+        let loads = analysis.loads().unwrap_or(&empty);
+        let name =
+            analysis.loads_file.as_ref().and_then(|f| f.job.clone()).unwrap_or_else(|| job_name_of(path));
+        let links = link_rows(&analysis.cluster, &[JobLoads { name: &name, loads }], &loads.total);
+        return write(&args.out, "links", ext, &links, format);
+    }
+    let analysis = analyse_jobs(&args.rails, &args.profile)?;
+    create(&args.out)?;
+    write(&args.out, "nodes", ext, &node_rows(&analysis.cluster, &analysis.layout), format)?;
     let jobs: Vec<JobLoads<'_>> =
         analysis.jobs.iter().map(|j| JobLoads { name: &j.name, loads: &j.analysis.loads }).collect();
     let links = link_rows(&analysis.cluster, &jobs, &analysis.all_total());
@@ -53,6 +66,10 @@ pub fn run(args: &ConvertArgs) -> Result<()> {
         write(&args.out, "placement", ext, &rows, format)?;
     }
     Ok(())
+}
+
+fn create(dir: &std::path::Path) -> Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))
 }
 
 fn write<T: Serialize>(

@@ -5,10 +5,11 @@ use anyhow::{Result, bail};
 use clap::Args;
 use shoal::model::{Cluster, LinkEnd};
 use shoal::pipeline::{JobsAnalysis, region_flows};
-use shoal::routing::{FlowSet, PairBytes, RegionKey, hottest, pairs_through};
+use shoal::routing::loads_input::TopKTable;
+use shoal::routing::{FlowSet, HotEnd, PairBytes, RegionKey, RegionLoads, hottest, pairs_through};
 use shoal::units::format_bytes;
 
-use super::common::{ProfileArgs, RailArgs, analyse_jobs, require_profile};
+use super::common::{ProfileArgs, RailArgs, analyse_jobs, analyse_loads_file, require_profile};
 
 #[derive(Args, Debug)]
 pub struct HotArgs {
@@ -32,10 +33,34 @@ pub struct HotArgs {
     pub contended: bool,
 }
 
+/// The busiest link ends of loads read from a file, their pairs from its top-K summary.
+fn hottest_from_summary(
+    cluster: &Cluster,
+    loads: &RegionLoads,
+    top: Option<&TopKTable>,
+    key: RegionKey,
+    count: usize,
+    pairs: usize,
+) -> Vec<HotEnd> {
+    let mut hot = hottest(cluster, loads, &FlowSet::default(), count, 0);
+    if let Some(top) = top {
+        for end in &mut hot {
+            end.pairs = top.pairs(key, end.rail, end.end).iter().take(pairs).copied().collect();
+        }
+    }
+    hot
+}
+
 pub fn run(args: &HotArgs) -> Result<()> {
     require_profile(&args.profile)?;
     if args.contended && args.region.is_some() {
         bail!("--contended compares the jobs' totals; --region belongs to one job");
+    }
+    if args.profile.loads.is_some() {
+        if args.contended {
+            bail!("--contended compares jobs traced from profiles, not a loads file");
+        }
+        return from_loads_file(args);
     }
     let analysis = analyse_jobs(&args.rails, &args.profile)?;
     if args.contended {
@@ -55,14 +80,9 @@ pub fn run(args: &HotArgs) -> Result<()> {
                 );
             };
             let flows = region_flows(&analysis.cluster, data, key);
-            let title = match key {
-                RegionKey::Total => "the whole run".to_string(),
-                RegionKey::Region(n) => match &loads.name {
-                    Some(name) => format!("region {n} \"{name}\""),
-                    None => format!("region {n}"),
-                },
-            };
-            print_hot(&analysis.cluster, &title, loads, &flows, args);
+            let title = region_title(key, loads);
+            let hot = hottest(&analysis.cluster, loads, &flows, args.top, args.pairs);
+            print_hot(&analysis.cluster, &title, &hot);
         }
         jobs => {
             if args.region.is_some() {
@@ -77,10 +97,40 @@ pub fn run(args: &HotArgs) -> Result<()> {
             }
             let names: Vec<&str> = jobs.iter().map(|j| j.name.as_str()).collect();
             let title = format!("all jobs ({})", names.join(" + "));
-            print_hot(&analysis.cluster, &title, &analysis.all_total(), &flows, args);
+            let hot = hottest(&analysis.cluster, &analysis.all_total(), &flows, args.top, args.pairs);
+            print_hot(&analysis.cluster, &title, &hot);
         }
     }
     Ok(())
+}
+
+/// `--loads FILE`: the busiest ends of loads already traced, pairs from the file's top-K summary.
+fn from_loads_file(args: &HotArgs) -> Result<()> {
+    let analysis = analyse_loads_file(&args.rails, &args.profile)?;
+    let Some(all) = analysis.loads() else { bail!("no loads file was loaded") };
+    let key = args.region.map_or(RegionKey::Total, RegionKey::Region);
+    let Some(loads) = all.get(key) else {
+        let known: Vec<String> = all.regions.iter().filter_map(|r| r.region).map(|n| n.to_string()).collect();
+        bail!("no region {:?} was loaded; there are {}", args.region.unwrap_or_default(), known.join(", "));
+    };
+    let top = analysis.loads_file.as_ref().and_then(|f| f.top_k.as_ref());
+    match top {
+        Some(t) => println!("Pairs come from the loads file's top-{} summary: lower bounds.", t.k),
+        None => println!("The loads file has no top-K summary (IBPROF_TOPK): no pairs to name."),
+    }
+    let hot = hottest_from_summary(&analysis.cluster, loads, top, key, args.top, args.pairs);
+    print_hot(&analysis.cluster, &region_title(key, loads), &hot);
+    Ok(())
+}
+
+fn region_title(key: RegionKey, loads: &RegionLoads) -> String {
+    match key {
+        RegionKey::Total => "the whole run".to_string(),
+        RegionKey::Region(n) => match &loads.name {
+            Some(name) => format!("region {n} \"{name}\""),
+            None => format!("region {n}"),
+        },
+    }
 }
 
 fn append(into: &mut FlowSet, from: FlowSet) {
@@ -94,14 +144,7 @@ fn append(into: &mut FlowSet, from: FlowSet) {
     into.unplaced_bytes += from.unplaced_bytes;
 }
 
-fn print_hot(
-    cluster: &Cluster,
-    title: &str,
-    loads: &shoal::routing::RegionLoads,
-    flows: &FlowSet,
-    args: &HotArgs,
-) {
-    let hot = hottest(cluster, loads, flows, args.top, args.pairs);
+fn print_hot(cluster: &Cluster, title: &str, hot: &[HotEnd]) {
     let max = hot.first().map_or(0, |h| h.bytes).max(1);
     println!("Busiest link ends in {title}:");
     println!("{:>4}  {:>4}  {:<60} {:>10} {:>6}", "#", "rail", "from (port) -> to (port)", "bytes", "share");

@@ -25,8 +25,11 @@ pub struct RenderCli {
     #[command(flatten)]
     pub rails: RailArgs,
     /// The ibprof profile whose traffic colours the links.
-    #[arg(long, value_name = "P")]
+    #[arg(long, value_name = "P", conflicts_with = "loads")]
     pub profile: Option<PathBuf>,
+    /// A loads file (`IBPROF_LOADS`, or `shoal convert`'s links.csv) instead of a profile.
+    #[arg(long, value_name = "FILE")]
+    pub loads: Option<PathBuf>,
     #[command(flatten)]
     pub jobs: JobArgs,
     /// With jobs: colour by one job's bytes (`job:NAME`), by their sum (`all`, the default
@@ -140,19 +143,27 @@ fn load(r: &RenderCli) -> Result<Dataset> {
         _ => None,
     };
     let Some(run) = run else {
+        if r.jobs.any() && r.loads.is_some() {
+            bail!("--loads shows loads already traced; --job and --place need profiles");
+        }
         let request = if r.jobs.any() {
             LoadRequest {
                 rails: r.rails.rail_paths(),
-                profile: None,
                 jobs: r.jobs.specs(r.profile.as_deref())?,
+                ..Default::default()
             }
         } else {
-            LoadRequest { rails: r.rails.rail_paths(), profile: r.profile.clone(), jobs: Vec::new() }
+            LoadRequest {
+                rails: r.rails.rail_paths(),
+                profile: r.profile.clone(),
+                loads: r.loads.clone(),
+                jobs: Vec::new(),
+            }
         };
         return Ok(load_dataset(&request, &|_| {})?);
     };
-    if r.profile.is_some() || r.jobs.any() {
-        bail!("--profile and --job belong to fabric dumps, not to a run ({run})");
+    if r.profile.is_some() || r.loads.is_some() || r.jobs.any() {
+        bail!("--profile, --loads and --job belong to fabric dumps, not to a run ({run})");
     }
     load_run_dataset(std::path::Path::new(run))
         .map_err(|e| anyhow::Error::new(e.source).context(format!("cannot read the run {}", e.path)))

@@ -33,9 +33,14 @@ pub(super) fn open_dialog(app: &ShoalApp, ctx: &egui::Context) {
     );
 }
 
-/// `shoal PATH… [--job NAME=PROFILE …]` with no subcommand: a run opens in its module,
-/// anything else as rails (with the jobs, if any).
-pub fn run_paths(paths: Vec<PathBuf>, jobs: Vec<crate::pipeline::JobSpec>) -> anyhow::Result<()> {
+/// `shoal PATH… [--profile P | --loads FILE | --job NAME=PROFILE …]` with no subcommand: a run
+/// opens in its module, anything else as rails, with the profile, loads file or jobs given.
+pub fn run_paths(
+    paths: Vec<PathBuf>,
+    profile: Option<PathBuf>,
+    loads: Option<PathBuf>,
+    jobs: Vec<crate::pipeline::JobSpec>,
+) -> anyhow::Result<()> {
     match paths.first() {
         Some(p) if is_run_path(p) && jobs.is_empty() => {
             let path = p.clone();
@@ -43,9 +48,14 @@ pub fn run_paths(paths: Vec<PathBuf>, jobs: Vec<crate::pipeline::JobSpec>) -> an
         }
         _ => {
             let mut request = super::recent::request_from_paths(&paths, None);
-            if let Some(r) = request.as_mut().filter(|_| !jobs.is_empty()) {
-                r.profile = None;
-                r.jobs = jobs;
+            if let Some(r) = request.as_mut() {
+                if !jobs.is_empty() {
+                    (r.profile, r.loads, r.jobs) = (None, None, jobs);
+                } else if profile.is_some() {
+                    (r.profile, r.loads) = (profile, None);
+                } else if loads.is_some() {
+                    (r.profile, r.loads) = (None, loads);
+                }
             }
             super::run(request)
         }

@@ -1,6 +1,6 @@
 //! The recent-files list, kept in eframe's storage as plain text: one request per line,
-//! rails separated by `|`, a rail's files by `,`, then `|profile=` and the profile path, and
-//! `|job=NAME=PATH` / `|place=NAME=POLICY` for each job.
+//! rails separated by `|`, a rail's files by `,`, then `|profile=` and the profile path
+//! (or `|loads=` and a loads file), and `|job=NAME=PATH` / `|place=NAME=POLICY` for each job.
 
 use std::path::PathBuf;
 
@@ -23,6 +23,9 @@ pub fn encode(list: &[LoadRequest]) -> String {
             if let Some(p) = &r.profile {
                 parts.push(format!("profile={}", p.display()));
             }
+            if let Some(p) = &r.loads {
+                parts.push(format!("loads={}", p.display()));
+            }
             for job in &r.jobs {
                 parts.push(format!("job={}={}", job.name, job.profile.display()));
                 if let Some(policy) = job.place.spelling() {
@@ -43,6 +46,8 @@ pub fn decode(text: &str) -> Vec<LoadRequest> {
             for part in line.split('|') {
                 if let Some(p) = part.strip_prefix("profile=") {
                     request.profile = Some(PathBuf::from(p));
+                } else if let Some(p) = part.strip_prefix("loads=") {
+                    request.loads = Some(PathBuf::from(p));
                 } else if let Some((name, path)) = part.strip_prefix("job=").and_then(|j| j.split_once('=')) {
                     request.jobs.push(JobSpec {
                         name: name.into(),
@@ -98,8 +103,8 @@ pub fn add_jobs(request: &mut LoadRequest, profiles: &[PathBuf]) {
 }
 
 /// Sorts dropped or picked paths into a request: directories are rails (in order), `*.ibprof`
-/// files (or `.gz`) the profile (several: one job each), other files one more rail together.
-/// Keeps `current`'s rails if only profiles were given.
+/// files (or `.gz`) the profile (several: one job each), `*.loads.csv` (or `.gz`) a loads
+/// file, other files one more rail together. Keeps `current`'s rails if only profiles were given.
 pub fn request_from_paths(paths: &[PathBuf], current: Option<&LoadRequest>) -> Option<LoadRequest> {
     let mut request = LoadRequest::default();
     let mut loose = Vec::new();
@@ -110,6 +115,8 @@ pub fn request_from_paths(paths: &[PathBuf], current: Option<&LoadRequest>) -> O
             request.rails.push(vec![p.clone()]);
         } else if name.ends_with(".ibprof") || name.ends_with(".ibprof.gz") {
             profiles.push(p.clone());
+        } else if name.ends_with(".loads.csv") || name.ends_with(".loads.csv.gz") {
+            request.loads = Some(p.clone());
         } else {
             loose.push(p.clone());
         }
@@ -150,6 +157,7 @@ mod tests {
         let a = LoadRequest {
             rails: vec![vec!["/d/rail0".into()], vec!["/d/r1/a.lst".into(), "/d/r1/a.fdbs".into()]],
             profile: Some("/d/p.ibprof.gz".into()),
+            loads: Some("/d/run.loads.csv".into()),
             jobs: Vec::new(),
         };
         let b = LoadRequest { rails: vec![vec!["/x".into()]], ..Default::default() };

@@ -27,7 +27,13 @@ impl Watcher {
             c.request_repaint();
         })
         .map_err(|e| e.to_string())?;
-        let paths: Vec<&PathBuf> = request.rails.iter().flatten().chain(request.profile.iter()).collect();
+        let paths: Vec<&PathBuf> = request
+            .rails
+            .iter()
+            .flatten()
+            .chain(request.profile.iter())
+            .chain(request.loads.iter())
+            .collect();
         for p in paths {
             debouncer
                 .watch(p, RecursiveMode::Recursive)

@@ -4,6 +4,7 @@ use std::collections::{HashMap, HashSet};
 
 use rayon::prelude::*;
 
+use crate::model::bytes::add_bytes;
 use crate::model::{Cluster, LinkEnd};
 
 use super::flows::FlowSet;
@@ -85,7 +86,7 @@ pub fn pairs_through(
             })
             .collect();
         for (index, pair, bytes) in found {
-            *contributions.entry((r, index)).or_default().entry(pair).or_insert(0) += bytes;
+            add_bytes(contributions.entry((r, index)).or_default().entry(pair).or_insert(0), bytes);
         }
     }
     contributions

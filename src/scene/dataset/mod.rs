@@ -39,6 +39,18 @@ pub struct FabricData {
     /// The jobs sharing the fabric (empty for one profile opened on its own); `loads` then
     /// holds job `all`'s total only.
     pub jobs: Vec<JobLoads>,
+    /// Where "who crossed this link end" comes from.
+    pub attribution: Attribution,
+}
+
+/// Where the pairs crossing a link end come from: the flows traced from a profile, a loads
+/// file's top-K summary (lower bounds), or nowhere (a loads file without one).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Attribution {
+    #[default]
+    Flows,
+    TopK(crate::routing::loads_input::TopKTable),
+    None,
 }
 
 /// One job's name and loads, in a fabric data set.
@@ -123,8 +135,17 @@ impl Dataset {
         // The adapter's traffic rows: `region`, the whole run as −1.
         let regions =
             Regions { attribute: Some("region".into()), whole: Some(-1.0), list: region_list([&loads]) };
-        let fabric =
-            FabricData { cluster, layout, profile, loads, flows, rank_hosts, index, jobs: Vec::new() };
+        let fabric = FabricData {
+            cluster,
+            layout,
+            profile,
+            loads,
+            flows,
+            rank_hosts,
+            index,
+            jobs: Vec::new(),
+            attribution: Attribution::Flows,
+        };
         Dataset { name, run, fabric: Some(fabric), warnings, regions, jobs: Vec::new() }
     }
 
@@ -169,8 +190,17 @@ impl Dataset {
             job_loads.push(JobLoads { name: job.name, loads: job.loads });
         }
         let loads = Loads { regions: Vec::new(), total: all };
-        let fabric =
-            FabricData { cluster, layout, profile: None, loads, flows, rank_hosts, index, jobs: job_loads };
+        let fabric = FabricData {
+            cluster,
+            layout,
+            profile: None,
+            loads,
+            flows,
+            rank_hosts,
+            index,
+            jobs: job_loads,
+            attribution: Attribution::Flows,
+        };
         Dataset { name, run, fabric: Some(fabric), warnings, regions, jobs: names }
     }
 
