@@ -168,6 +168,9 @@ pub fn search(dataset: &Dataset, text: &str) -> Vec<Seed> {
             .collect();
     }
     let lower = text.to_ascii_lowercase();
+    if let Some(job) = text.strip_prefix("job ").map(str::trim).filter(|_| !dataset.jobs().is_empty()) {
+        return job_ranks(run, job).into_iter().map(|id| Seed::Id { domain: Domain::Ranks, id }).collect();
+    }
     if let (Some(hex), Some(fabric)) = (lower.strip_prefix("0x"), &dataset.fabric) {
         return hex_search(fabric, hex).into_iter().map(Seed::node).collect();
     }
@@ -191,6 +194,18 @@ pub fn search(dataset: &Dataset, text: &str) -> Vec<Seed> {
             id: run.ids(Domain::Nodes).get(i).copied().unwrap_or(n.id),
         })
         .collect()
+}
+
+/// The rank ids of one job (the ranks table's `job` column, issue 12).
+fn job_ranks(run: &crate::model::Run, job: &str) -> Vec<i64> {
+    let mut ids = Vec::new();
+    for table in run.tables_of(Domain::Ranks) {
+        let (Some(jobs), Some(keys)) = (table.column("job"), table.column("mpirank")) else { continue };
+        ids.extend(
+            (0..jobs.len()).filter(|&r| jobs.text(r) == job).filter_map(|r| keys.number(r)).map(|v| v as i64),
+        );
+    }
+    ids
 }
 
 /// `rank 12`, `r12`, `nodes 3,4`, `link 40 41`: a domain word (or `r`) and ids.

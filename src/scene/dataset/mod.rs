@@ -490,6 +490,13 @@ mod tests {
     }
 
     #[test]
+    fn searching_job_io_highlights_its_ranks_and_so_its_hosts() {
+        let d = two_jobs();
+        let seeds = crate::scene::highlight::search(&d, "job io");
+        assert_eq!(seeds, [crate::scene::highlight::Seed::Id { domain: Domain::Ranks, id: 2 }]);
+    }
+
+    #[test]
     fn a_view_of_several_jobs_shows_all_and_diffs_two_jobs_like_two_regions() {
         use crate::routing::RegionKey;
         use crate::scene::view::{ViewSpec, selection_conditions};
