@@ -6,7 +6,7 @@ use shoal::pipeline::region_flows;
 use shoal::routing::{RegionKey, hottest};
 use shoal::units::format_bytes;
 
-use super::common::{ProfileArgs, RailArgs, analyse, require_profile};
+use super::common::{ProfileArgs, RailArgs, analyse, require_profile, traffic_summary};
 
 #[derive(Args, Debug)]
 pub struct HotArgs {
@@ -60,5 +60,6 @@ pub fn run(args: &HotArgs) -> Result<()> {
             println!("{:>12}{} -> {}  {}", "", name(src), name(dst), format_bytes(*bytes));
         }
     }
+    eprintln!("{}", traffic_summary(loads, &title));
     Ok(())
 }

@@ -5,12 +5,14 @@ mod demand;
 pub mod flows;
 pub mod hot;
 pub mod loads;
+pub mod problems;
 pub mod profile_loads;
 pub mod reachability;
 pub mod saturation;
 mod tally;
 pub mod trace;
 mod tree;
+pub mod undelivered;
 
 #[cfg(test)]
 mod synthetic_tests;
