@@ -66,3 +66,67 @@ fn convert_and_hot_end_with_one_line_of_undelivered_and_unplaced_bytes() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A copy of a real testbed dump with n0002's CA port given LID 0 by `edit`, plus the tables.
+fn with_lid_zero(name: &str, source: &str, file: &str, edit: &[(&str, &str)]) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("shoal-lid0-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut text = std::fs::read_to_string(source).unwrap();
+    for (from, to) in edit {
+        assert!(text.contains(from), "{source}: `{from}`");
+        text = text.replace(from, to);
+    }
+    std::fs::write(dir.join(file), text).unwrap();
+    std::fs::copy("sample-data/testbed/opensm.fdbs", dir.join("opensm.fdbs")).unwrap();
+    dir
+}
+
+#[test]
+fn a_ca_with_lid_zero_is_kept_reported_and_its_pairs_undeliverable_in_every_topology_format() {
+    let formats = "tests/fixtures/formats/testbed";
+    let cases = [
+        with_lid_zero(
+            "lst",
+            "sample-data/testbed/opensm-subnet.lst",
+            "opensm-subnet.lst",
+            &[("{n0002 HCA-1} LID:0004", "{n0002 HCA-1} LID:0000")],
+        ),
+        with_lid_zero(
+            "ibnetdiscover",
+            &format!("{formats}/ibnetdiscover.txt"),
+            "topology.txt",
+            &[("\"n0002 HCA-1\" lid 4 ", "\"n0002 HCA-1\" lid 0 "), ("# lid 4 lmc 0", "# lid 0 lmc 0")],
+        ),
+        with_lid_zero(
+            "ports",
+            &format!("{formats}/ibnetdiscover-p.txt"),
+            "ports.txt",
+            &[("CA     4  1 0x0002c90300010003", "CA     0  1 0x0002c90300010003")],
+        ),
+        with_lid_zero(
+            "db_csv",
+            &format!("{formats}/ibdiagnet2/ibdiagnet2.db_csv"),
+            "ibdiagnet2.db_csv",
+            &[(
+                "0x0002c90300010002,0x0002c90300010003,1,0x0000000000000000,0xfe80000000000000,1,4,",
+                "0x0002c90300010002,0x0002c90300010003,1,0x0000000000000000,0xfe80000000000000,1,0,",
+            )],
+        ),
+    ];
+    for dir in cases {
+        let (ok, out, err) = shoal(&["info", dir.to_str().unwrap()]);
+        assert!(ok, "{err}");
+        assert!(out.contains("42 hosts (42 CAs)"), "the host is kept: {out}");
+        assert!(out.contains("CA pairs delivered: 1640 of 1722 (95.2%)"), "{out}");
+        assert!(
+            out.contains("(n0002 HCA-1): the CA port has no LID")
+                && out.contains("82 pairs dropped at CA 0x0002c9030001000"),
+            "{out}"
+        );
+        let warning = out.lines().find(|l| l.contains("has LID 0")).unwrap_or_else(|| panic!("{out}"));
+        assert!(warning.contains("CA port 'n0002 HCA-1' port 1"), "{warning}");
+        let line = warning.trim().split(':').nth(1).unwrap_or("");
+        assert!(line.parse::<usize>().is_ok(), "the warning names file and line: {warning}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -337,6 +337,11 @@ impl<'c> FlowBuilder<'c> {
         };
         let k = shared().count() as u64;
         if k == 0 {
+            if let Some(message) = self.lid_zero_problem(src, dst, &usable) {
+                problems.add(message, bytes);
+                set.unplaced(bytes);
+                return;
+            }
             let hosts = &self.cluster.hosts;
             let what = match self.policy {
                 RailPolicy::Split => "share no rail".to_string(),
@@ -354,6 +359,22 @@ impl<'c> FlowBuilder<'c> {
                 set.flow(r, Flow { src: s, dst: d, bytes: share }, origin);
             }
         }
+    }
+
+    /// When a usable rail would carry the pair but one host's CA there has LID 0, says so.
+    fn lid_zero_problem(&self, src: usize, dst: usize, usable: &dyn Fn(usize) -> bool) -> Option<String> {
+        let hosts = &self.cluster.hosts;
+        (0..self.cluster.rails.len()).filter(|&r| usable(r)).find_map(|r| {
+            let cabled = |h: usize| !hosts[h].on_rail(r).is_empty();
+            let lid_zero = |h: usize| cabled(h) && self.host_lids[h][r].is_none();
+            let host = [src, dst].into_iter().find(|&h| lid_zero(h))?;
+            (cabled(src) && cabled(dst)).then(|| {
+                format!(
+                    "host {}'s CA on rail {r} has LID 0 (no LID assigned); bytes to and from it are unplaced",
+                    hosts[host].name
+                )
+            })
+        })
     }
 
     fn add_port_flows<S: FlowSink>(

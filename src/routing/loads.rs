@@ -24,6 +24,8 @@ pub enum DropReason {
     UnknownSource,
     /// The path ran into a CA that is not the destination.
     WrongEndpoint,
+    /// The CA port has LID 0 (no LID assigned): nothing can be addressed to it or sent from it.
+    NoLid,
 }
 
 impl std::fmt::Display for DropReason {
@@ -37,6 +39,7 @@ impl std::fmt::Display for DropReason {
             DropReason::UnknownDestination => "no port owns the destination LID",
             DropReason::UnknownSource => "no port owns the source LID",
             DropReason::WrongEndpoint => "the path ends at a node that is not the destination",
+            DropReason::NoLid => "the CA port has no LID (LID 0)",
         })
     }
 }
