@@ -39,7 +39,7 @@ pub fn run(args: &ConvertArgs) -> Result<()> {
     };
     let nodes = node_rows(&analysis.cluster, &analysis.layout);
     let empty = Loads::default();
-    let loads = analysis.profile.as_ref().map_or(&empty, |p| &p.loads);
+    let loads = analysis.loads().unwrap_or(&empty);
     let links = link_rows(&analysis.cluster, loads);
     for (name, count, write) in [
         (
@@ -55,8 +55,8 @@ pub fn run(args: &ConvertArgs) -> Result<()> {
         write(file).with_context(|| format!("writing {}", path.display()))?;
         println!("wrote {} ({count} rows)", path.display());
     }
-    if let Some(profile) = &analysis.profile {
-        eprintln!("{}", traffic_summary(&profile.loads.total, "the whole run"));
+    if let Some(loads) = analysis.loads() {
+        eprintln!("{}", traffic_summary(&loads.total, "the whole run"));
     }
     Ok(())
 }

@@ -2,6 +2,7 @@
 
 pub mod bytes;
 pub mod cluster;
+pub mod counters;
 pub mod fabric;
 pub mod host_map;
 pub mod ids;

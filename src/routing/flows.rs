@@ -138,6 +138,17 @@ impl RankHosts {
     }
 }
 
+/// Every rank's host, resolved once, for placing one rank's counters at a time: in situ, a rank
+/// has its own counters and every rank's host name, not the other ranks' counters.
+pub struct RankHostTable(RankHosts);
+
+impl RankHostTable {
+    /// The host index of a rank (`None`: not placed on any fabric host, or not a rank).
+    pub fn host(&self, rank: u32) -> Option<usize> {
+        self.0.get(rank).flatten()
+    }
+}
+
 /// Builds flows from the given ranks' counters. Problems are collected as one warning per
 /// distinct problem (not per counter), so a thousand-rank profile with one unknown host says so
 /// once, with the bytes it cost.
@@ -260,6 +271,31 @@ impl<'c> FlowBuilder<'c> {
             .unwrap_or_else(|| (new_sink(), Problems::default()));
         self.problems.merge(problems);
         sink
+    }
+
+    /// Resolves every rank's host (through the host map) once.
+    pub fn rank_host_table<'a>(&self, ranks: impl Iterator<Item = (u32, &'a str)> + Clone) -> RankHostTable {
+        RankHostTable(RankHosts::new(ranks.map(|(rank, host)| (rank, self.host_index(rank, host)))))
+    }
+
+    /// Places one rank's counters into `sink`, its peers' hosts taken from `hosts`: the same
+    /// flows (rails, shares, intra-node and unplaced bytes, problems) that [`Self::flows`] gives
+    /// that rank when the whole profile is placed.
+    pub fn place_rank<S: FlowSink>(
+        &mut self,
+        sink: &mut S,
+        traffic: &RankTraffic<'_>,
+        hosts: &RankHostTable,
+    ) {
+        let mut problems = Problems::default();
+        self.add_rank(sink, &mut problems, traffic, &hosts.0);
+        self.problems.merge(problems);
+    }
+
+    /// The distinct placement problems so far, with the bytes each cost (stray port-level
+    /// records included, as [`Self::warnings`] words them).
+    pub fn problems(&self) -> &Problems {
+        &self.problems
     }
 
     fn empty_set(&self) -> FlowSet {

@@ -44,6 +44,39 @@ impl std::fmt::Display for DropReason {
     }
 }
 
+impl DropReason {
+    pub const ALL: [DropReason; 9] = [
+        DropReason::MissingEntry,
+        DropReason::Unreachable,
+        DropReason::DeadPort,
+        DropReason::Loop,
+        DropReason::NoTable,
+        DropReason::UnknownDestination,
+        DropReason::UnknownSource,
+        DropReason::WrongEndpoint,
+        DropReason::NoLid,
+    ];
+
+    /// A one-word name, as loads files write it.
+    pub fn word(self) -> &'static str {
+        match self {
+            DropReason::MissingEntry => "missing_entry",
+            DropReason::Unreachable => "unreachable",
+            DropReason::DeadPort => "dead_port",
+            DropReason::Loop => "loop",
+            DropReason::NoTable => "no_table",
+            DropReason::UnknownDestination => "unknown_destination",
+            DropReason::UnknownSource => "unknown_source",
+            DropReason::WrongEndpoint => "wrong_endpoint",
+            DropReason::NoLid => "no_lid",
+        }
+    }
+
+    pub fn from_word(word: &str) -> Option<DropReason> {
+        DropReason::ALL.into_iter().find(|r| r.word() == word)
+    }
+}
+
 /// Bytes that could not be delivered, grouped by where and why they stopped.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Undelivered {
