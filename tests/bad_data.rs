@@ -155,3 +155,29 @@ fn two_ibroute_files_for_one_switch_keep_the_complete_one_whatever_their_names()
     assert!(warning.contains("using /"), "names the file kept: {warning}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn dumps_captured_with_debug_output_are_recognised_and_the_skipped_lines_counted() {
+    let verbose = "tests/fixtures/formats/testbed-verbose";
+    for (file, kind, skipped) in [
+        ("ibnetdiscover-v-p.txt", "ibnetdiscover -p ports list", 566),
+        ("ibnetdiscover-v.txt", "ibnetdiscover topology", 682),
+    ] {
+        // Given by itself, and found by content in a folder under a name that says nothing.
+        let dir =
+            std::env::temp_dir().join(format!("shoal-debug-{}-{kind}", std::process::id()).replace(' ', "_"));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::copy(format!("{verbose}/{file}"), dir.join("topo.out")).unwrap();
+        std::fs::copy("sample-data/testbed/opensm.fdbs", dir.join("opensm.fdbs")).unwrap();
+        let given = format!("{verbose}/{file},sample-data/testbed/opensm.fdbs");
+        for rail in [given.as_str(), dir.to_str().unwrap()] {
+            let (ok, out, err) = shoal(&["info", rail]);
+            assert!(ok, "{rail}: {err}");
+            assert!(out.contains(&format!("({kind})")), "{out}");
+            assert!(out.contains("CA pairs delivered: 1722 of 1722 (100.0%)"), "{out}");
+            assert!(out.contains(&format!(":1: skipped {skipped} lines of tool debug output")), "{out}");
+            assert!(out.contains("1 warnings"), "one warning, not hundreds: {out}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

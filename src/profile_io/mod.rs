@@ -25,6 +25,7 @@ pub mod plane_csv;
 pub mod profiles;
 pub mod rail;
 pub mod rail_bundle;
+pub mod recognise;
 pub mod runs;
 pub mod stray;
 pub mod stream;
