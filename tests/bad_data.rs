@@ -181,3 +181,33 @@ fn dumps_captured_with_debug_output_are_recognised_and_the_skipped_lines_counted
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
+
+#[test]
+fn a_rail_policy_naming_a_rail_not_given_is_an_error() {
+    let profile = "sample-data/testbed/alltoall.ibprof";
+    for command in ["convert", "hot"] {
+        let out = std::env::temp_dir().join(format!("shoal-policy-{}-{command}", std::process::id()));
+        let mut args = vec![command, TESTBED, "--profile", profile, "--rail-policy", "rail:7"];
+        if command == "convert" {
+            args.extend(["--out", out.to_str().unwrap()]);
+        }
+        let (ok, _, err) = shoal(&args);
+        assert!(!ok, "{command} must fail");
+        assert!(err.contains("--rail-policy rail:7, but 1 rail was given"), "{command}: {err}");
+    }
+}
+
+#[test]
+fn an_io_error_names_its_os_error_once() {
+    let (ok, _, err) = shoal(&["info", "/nonexistent-shoal-dir"]);
+    assert!(!ok);
+    assert_eq!(err.matches("(os error 2)").count(), 1, "{err}");
+}
+
+#[test]
+fn render_region_without_a_profile_is_an_error() {
+    let out = std::env::temp_dir().join(format!("shoal-region-{}.png", std::process::id()));
+    let (ok, _, err) = shoal(&["render", TESTBED, "--region", "2", "--out", out.to_str().unwrap()]);
+    assert!(!ok, "must not silently draw the fabric without traffic");
+    assert!(err.contains("--region and --diff need --profile"), "{err}");
+}
