@@ -6,7 +6,7 @@ set -eu  # no pipefail: `head` closes its pipe early on purpose
 cd "$(dirname "$0")/.."
 root=.
 rm -rf fuzz/corpus
-mkdir -p fuzz/corpus/{lst,fdbs,lfts_dump,ibprof,host_map,rail,ibnetdiscover,ports_list,ibroute,db_csv,pfprof}
+mkdir -p fuzz/corpus/{lst,fdbs,lfts_dump,ibprof,host_map,rail,ibnetdiscover,ports_list,ibroute,db_csv,pfprof,lines}
 
 # cut FILE TARGET: the first 4 KiB and a 4 KiB piece from the middle, whole lines only.
 cut_into() {
@@ -86,4 +86,8 @@ printf 'node-a n0001\n# comment\nnode-b n0002 # trailing\n\nbad line here\n' > f
 { cat "$root/tests/fixtures/fragments/opensm-subnet.lst"; printf '\0'; cat "$root/tests/fixtures/fragments/opensm-lfts.dump"; } \
   > fuzz/corpus/rail/fragments-lfts
 find fuzz/corpus -type f -empty -delete
+# The line reader: a read size byte, then text with CRLF ends, invalid UTF-8, escapes and no
+# final line end, and the head of a real link list.
+printf '\003a\r\nb\xe9c\n\033[2J\n\nlast' > fuzz/corpus/lines/mixed
+{ printf '\007'; zcat "$root/sample-data/tworail/rail0/opensm-subnet.lst.gz" | head -c 4000; } > fuzz/corpus/lines/lst-head
 for d in fuzz/corpus/*; do echo "$d: $(ls "$d" | wc -l) seeds"; done
