@@ -8,6 +8,12 @@
 //! | `IBPROF_OMPI_MONITORING=1` | Open MPI only: actual per-peer bytes from the monitoring components |
 //! | `IBPROF_PERUSE=0`        | do not look for the PERUSE InfiniBand send event                     |
 //! | `IBPROF_SYSFS_ROOT`      | read InfiniBand ports under this directory instead of `/sys`        |
+//! | `IBPROF_RAILS`           | rails to trace in situ: `RAIL;RAIL…`, each a directory or comma list |
+//! | `IBPROF_HOSTMAP`         | a `--host-map` file placing ranks' hosts on the fabric's hosts       |
+//! | `IBPROF_RAIL_POLICY`     | `split` (default) or `rail:N`, as `--rail-policy`                    |
+//! | `IBPROF_LOADS`           | loads file written by rank 0 (needs `IBPROF_RAILS`)                  |
+//! | `IBPROF_TOPK=K`          | keep the K largest host pairs per link end in the loads file        |
+//! | `IBPROF_WRITER`          | `mpiio` (default) or `rank0`: how the per-peer profile is written    |
 
 use std::path::PathBuf;
 
@@ -23,6 +29,17 @@ pub struct Config {
     pub ompi_monitoring: bool,
     pub peruse: bool,
     pub sysfs_root: PathBuf,
+    /// `IBPROF_RAILS`: one path list per rail.
+    pub rails: Vec<Vec<PathBuf>>,
+    pub host_map: Option<PathBuf>,
+    /// `IBPROF_RAIL_POLICY` as given (`split`, `rail:N`).
+    pub rail_policy: String,
+    pub loads: Option<PathBuf>,
+    pub top_k: usize,
+    /// Whether to write the per-peer profile: `IBPROF_OUT` is set, or no loads file is.
+    pub profile_wanted: bool,
+    /// Write the profile through MPI-IO (else through rank 0 alone).
+    pub mpi_io: bool,
 }
 
 impl Config {
@@ -39,6 +56,7 @@ impl Config {
             Some(v) if !v.trim().is_empty() => parse_selection(&v),
             _ => (ALL_KINDS, Vec::new()),
         };
+        let nonempty = |k: &str| get(k).filter(|v| !v.trim().is_empty());
         let out = get("IBPROF_OUT")
             .filter(|s| !s.trim().is_empty())
             .map(PathBuf::from)
@@ -51,6 +69,13 @@ impl Config {
             ompi_monitoring: flag("IBPROF_OMPI_MONITORING", false),
             peruse: flag("IBPROF_PERUSE", true),
             sysfs_root: get("IBPROF_SYSFS_ROOT").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("/sys")),
+            rails: get("IBPROF_RAILS").map(|v| parse_rails(&v)).unwrap_or_default(),
+            host_map: nonempty("IBPROF_HOSTMAP").map(PathBuf::from),
+            rail_policy: nonempty("IBPROF_RAIL_POLICY").unwrap_or_else(|| "split".into()),
+            loads: nonempty("IBPROF_LOADS").map(PathBuf::from),
+            top_k: nonempty("IBPROF_TOPK").and_then(|k| k.trim().parse().ok()).unwrap_or(0),
+            profile_wanted: nonempty("IBPROF_OUT").is_some() || nonempty("IBPROF_LOADS").is_none(),
+            mpi_io: !matches!(nonempty("IBPROF_WRITER").as_deref().map(str::trim), Some("rank0")),
         }
     }
 
@@ -60,6 +85,16 @@ impl Config {
         let stem = text.strip_suffix(".ibprof").unwrap_or(&text);
         PathBuf::from(format!("{stem}.rank{rank}.ibprof"))
     }
+}
+
+/// `IBPROF_RAILS`: rails separated by `;`, each a directory or files joined by `,`.
+fn parse_rails(text: &str) -> Vec<Vec<PathBuf>> {
+    text.split(';')
+        .map(|rail| {
+            rail.split(',').map(str::trim).filter(|p| !p.is_empty()).map(PathBuf::from).collect::<Vec<_>>()
+        })
+        .filter(|rail| !rail.is_empty())
+        .collect()
 }
 
 fn program_name() -> String {
@@ -93,6 +128,21 @@ mod tests {
         assert!(c.per_rank);
         assert_eq!(c.per_rank_path(3), PathBuf::from("out/run1.rank3.ibprof"));
         assert_eq!(cfg(&[("IBPROF_OUT", "x")]).per_rank_path(0), PathBuf::from("x.rank0.ibprof"));
+    }
+
+    #[test]
+    fn in_situ_settings_split_rails_and_keep_the_profile_only_when_asked() {
+        let c =
+            cfg(&[("IBPROF_RAILS", "/d/rail0;/d/r1/a.lst,/d/r1/a.fdbs"), ("IBPROF_LOADS", "run.loads.csv")]);
+        assert_eq!(
+            c.rails,
+            vec![vec![PathBuf::from("/d/rail0")], vec!["/d/r1/a.lst".into(), "/d/r1/a.fdbs".into()]]
+        );
+        assert!(!c.profile_wanted, "a loads file alone writes no per-peer profile");
+        assert!(cfg(&[("IBPROF_LOADS", "x"), ("IBPROF_OUT", "y")]).profile_wanted);
+        assert!(cfg(&[]).profile_wanted && cfg(&[]).mpi_io);
+        assert!(!cfg(&[("IBPROF_WRITER", "rank0")]).mpi_io);
+        assert_eq!(cfg(&[("IBPROF_TOPK", "4")]).top_k, 4);
     }
 
     #[test]
