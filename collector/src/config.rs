@@ -13,7 +13,7 @@
 //! | `IBPROF_RAIL_POLICY`     | `split` (default) or `rail:N`, as `--rail-policy`                    |
 //! | `IBPROF_LOADS`           | loads file written by rank 0 (needs `IBPROF_RAILS`)                  |
 //! | `IBPROF_TOPK=K`          | keep the K largest host pairs per link end in the loads file        |
-//! | `IBPROF_WRITER`          | `mpiio` (default) or `rank0`: how the per-peer profile is written    |
+//! | `IBPROF_WRITER`          | `mpiio` (default), `rank0`, or `both` (also `<out>.rank0`)           |
 
 use std::path::PathBuf;
 
@@ -38,8 +38,19 @@ pub struct Config {
     pub top_k: usize,
     /// Whether to write the per-peer profile: `IBPROF_OUT` is set, or no loads file is.
     pub profile_wanted: bool,
-    /// Write the profile through MPI-IO (else through rank 0 alone).
-    pub mpi_io: bool,
+    /// How the per-peer profile is written.
+    pub writer: Writer,
+}
+
+/// `IBPROF_WRITER`: how the gathered profile reaches the file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Writer {
+    /// Every rank writes its section at its offset (MPI-IO); rank 0 alone if MPI-IO fails.
+    MpiIo,
+    /// Rank 0 receives every section and writes them.
+    Rank0,
+    /// Both: MPI-IO to `IBPROF_OUT`, rank 0 to `IBPROF_OUT.rank0` (to compare them).
+    Both,
 }
 
 impl Config {
@@ -75,7 +86,11 @@ impl Config {
             loads: nonempty("IBPROF_LOADS").map(PathBuf::from),
             top_k: nonempty("IBPROF_TOPK").and_then(|k| k.trim().parse().ok()).unwrap_or(0),
             profile_wanted: nonempty("IBPROF_OUT").is_some() || nonempty("IBPROF_LOADS").is_none(),
-            mpi_io: !matches!(nonempty("IBPROF_WRITER").as_deref().map(str::trim), Some("rank0")),
+            writer: match nonempty("IBPROF_WRITER").as_deref().map(str::trim) {
+                Some("rank0") => Writer::Rank0,
+                Some("both") => Writer::Both,
+                _ => Writer::MpiIo,
+            },
         }
     }
 
@@ -140,8 +155,8 @@ mod tests {
         );
         assert!(!c.profile_wanted, "a loads file alone writes no per-peer profile");
         assert!(cfg(&[("IBPROF_LOADS", "x"), ("IBPROF_OUT", "y")]).profile_wanted);
-        assert!(cfg(&[]).profile_wanted && cfg(&[]).mpi_io);
-        assert!(!cfg(&[("IBPROF_WRITER", "rank0")]).mpi_io);
+        assert!(cfg(&[]).profile_wanted && cfg(&[]).writer == Writer::MpiIo);
+        assert_eq!(cfg(&[("IBPROF_WRITER", "rank0")]).writer, Writer::Rank0);
         assert_eq!(cfg(&[("IBPROF_TOPK", "4")]).top_k, 4);
     }
 

@@ -27,6 +27,7 @@ pub mod fortran;
 pub mod guard;
 pub mod insitu;
 pub mod local_port;
+pub mod mpiio;
 pub mod ops;
 pub mod output;
 pub mod requests;
