@@ -161,7 +161,10 @@ fn describe_reachability(out: &mut String, fabric: &Fabric) {
             let node = fabric.node(n);
             format!("{} {} ({})", node.kind.as_str(), node.guid, echo(&node.description))
         });
-        let example = reach.undelivered.iter().find(|u| u.at == at && u.reason == reason);
+        let example = reach
+            .undelivered
+            .iter()
+            .find(|u| u.at == at && u.reason == reason && reason != DropReason::NoLid);
         let example =
             example.map_or(String::new(), |u| format!(", e.g. {} -> {}", u.example_source, u.destination));
         let _ = writeln!(out, "    {pairs} pairs dropped at {node}: {}{example}", reason_text(reason));
@@ -178,5 +181,6 @@ fn reason_text(reason: DropReason) -> &'static str {
         DropReason::UnknownDestination => "no port owns the destination LID",
         DropReason::UnknownSource => "no port owns the source LID",
         DropReason::WrongEndpoint => "delivered to the wrong endpoint",
+        DropReason::NoLid => "the CA port has no LID (LID 0), as source or destination",
     }
 }
