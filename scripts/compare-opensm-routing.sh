@@ -1,7 +1,8 @@
 #!/bin/bash
 # How often shoal's routing engines agree with the real OpenSM's, on the sample fabrics.
 #
-# Usage: scripts/compare-opensm-routing.sh [OUT_CSV]    (default: docs/routing-engines.csv)
+# Usage: scripts/compare-opensm-routing.sh [OUT_CSV [LOG]]
+#        (defaults: docs/routing-engines.csv, /tmp/compare-opensm-routing.log)
 #
 # For every sample fabric (the ibsim net files the sample data was made from) and every OpenSM
 # engine (ftree, minhop, updn): a real OpenSM routes the fabric once under ibsim
@@ -9,7 +10,7 @@
 # same topology (OpenSM's own opensm-subnet.lst of that run, so the LIDs are the same) with each
 # of its engines (dmodk, minhop, updn), and scripts/compare_routing.py compares the two entry by
 # entry, by path length and by all-to-all link loads. One CSV row per (fabric, shoal engine,
-# OpenSM engine); OpenSM's own remarks (fallbacks, errors) go to OUT_CSV's .log.
+# OpenSM engine); OpenSM's own remarks (fallbacks, errors) and shoal's output go to LOG.
 #
 # Needs Debian's ibsim-utils, opensm, infiniband-diags, python3, and a built shoal
 # (cargo build; SHOAL=path overrides). Each ibsim runs in its own network namespace
@@ -18,7 +19,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 out=${1:-docs/routing-engines.csv}
-log=${out%.csv}.log
+log=${2:-/tmp/compare-opensm-routing.log}
 shoal=${SHOAL:-target/debug/shoal}
 [ -x "$shoal" ] || { echo "build shoal first (cargo build) or set SHOAL" >&2; exit 1; }
 work=$(mktemp -d)
