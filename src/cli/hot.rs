@@ -3,12 +3,13 @@
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use shoal::model::Cluster;
+use shoal::model::echo::echo;
 use shoal::pipeline::region_flows;
 use shoal::routing::loads_input::TopKTable;
 use shoal::routing::{FlowSet, HotEnd, RegionKey, RegionLoads, hottest};
 use shoal::units::format_bytes;
 
-use super::common::{ProfileArgs, RailArgs, analyse, require_profile};
+use super::common::{ProfileArgs, RailArgs, analyse, require_profile, traffic_summary};
 
 #[derive(Args, Debug)]
 pub struct HotArgs {
@@ -79,7 +80,11 @@ pub fn run(args: &HotArgs) -> Result<()> {
     for (i, end) in hot.iter().enumerate() {
         let fabric = &cluster.rails[end.rail];
         let Some(((a, ap), (b, bp))) = fabric.link_end_nodes(end.end) else { continue };
-        let link = format!("{} ({ap}) -> {} ({bp})", fabric.node(a).description, fabric.node(b).description);
+        let link = format!(
+            "{} ({ap}) -> {} ({bp})",
+            echo(&fabric.node(a).description),
+            echo(&fabric.node(b).description)
+        );
         let share = 100.0 * end.bytes as f64 / max as f64;
         println!("{:>4}  {:>4}  {link:<60} {:>10} {share:>5.1}%", i + 1, end.rail, format_bytes(end.bytes));
         // A summary's counts are lower bounds: say by how much each may be short.
@@ -90,12 +95,14 @@ pub fn run(args: &HotArgs) -> Result<()> {
             end.bytes.saturating_sub(kept) / (t.k as u64 + 1)
         });
         for (src, dst, bytes) in &end.pairs {
-            let name =
-                |h: &Option<usize>| h.map_or_else(|| "?".to_string(), |h| cluster.hosts[h].name.clone());
+            let name = |h: &Option<usize>| {
+                h.map_or_else(|| "?".to_string(), |h| echo(&cluster.hosts[h].name).into_owned())
+            };
             let bound =
                 short_by.map_or(String::new(), |b| format!(" (at least; up to {} more)", format_bytes(b)));
             println!("{:>12}{} -> {}  {}{bound}", "", name(src), name(dst), format_bytes(*bytes));
         }
     }
+    eprintln!("{}", traffic_summary(loads, &title));
     Ok(())
 }

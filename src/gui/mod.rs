@@ -16,6 +16,7 @@ use egui::{Key, KeyboardShortcut, Modifiers, Ui};
 
 use crate::load::{LoadRequest, sample_request};
 use crate::model::Warning;
+use crate::model::echo::{MESSAGE_CHARS, shown};
 use crate::modules::filter::FilterPanelState;
 use crate::modules::highlight::HighlightPanelState;
 use crate::modules::plots::PlotCache;
@@ -383,7 +384,7 @@ impl ShoalApp {
     fn warnings_panel(&mut self, ui: &mut Ui) {
         egui::ScrollArea::vertical().max_height(160.0).show(ui, |ui| {
             for e in &self.errors {
-                ui.colored_label(ui.visuals().error_fg_color, e);
+                ui.colored_label(ui.visuals().error_fg_color, shown(e, MESSAGE_CHARS));
             }
             if self.warnings.is_empty() {
                 ui.small("no parser or trace warnings");
@@ -463,6 +464,9 @@ pub fn run_with(
     request: Option<LoadRequest>,
     setup: impl FnOnce(&mut ShoalApp) + 'static,
 ) -> anyhow::Result<()> {
+    if let Some(missing) = no_display(|name| std::env::var_os(name)) {
+        anyhow::bail!("the window cannot open: {missing}. {HEADLESS_HINT}");
+    }
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default().with_inner_size([1440.0, 900.0]).with_drag_and_drop(true),
         renderer: eframe::Renderer::Wgpu,
@@ -474,7 +478,20 @@ pub fn run_with(
         Ok(Box::new(app) as Box<dyn eframe::App>)
     };
     eframe::run_native("shoal", options, Box::new(make))
-        .map_err(|e| anyhow::anyhow!("the window could not open: {e}"))
+        .map_err(|e| anyhow::anyhow!("the window could not open: {e}. {HEADLESS_HINT}"))
+}
+
+/// What to do without a window (an `ssh` session with no X forwarding, a batch node).
+pub const HEADLESS_HINT: &str = "Without a display, `shoal render RAIL... [--profile P] --out view.png` \
+     draws the same views to PNG or SVG, and `shoal hot`, `shoal convert` and `shoal info` print the figures";
+
+/// Why no window can open here, if none can: on Linux and the BSDs a window needs an X server
+/// (`DISPLAY`) or a Wayland compositor (`WAYLAND_DISPLAY`). `var` reads the environment.
+fn no_display(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> Option<&'static str> {
+    let set = |name: &str| var(name).is_some_and(|v| !v.is_empty());
+    let needs_one = cfg!(all(unix, not(target_os = "macos")));
+    (needs_one && !set("DISPLAY") && !set("WAYLAND_DISPLAY"))
+        .then_some("neither DISPLAY nor WAYLAND_DISPLAY is set")
 }
 
 /// `shoal` with no subcommand: the bundled two-rail sample.

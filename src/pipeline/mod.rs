@@ -4,6 +4,10 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod jobs;
+
+pub use jobs::{Job, JobSpec, JobsAnalysis, JobsError, analyse_jobs};
+
 use crate::layout::{ClusterLayout, FatTreeOptions, layout_fat_tree};
 use crate::model::{Cluster, Profile, Warning};
 use crate::profile_io::ParseError;
