@@ -130,3 +130,28 @@ fn a_ca_with_lid_zero_is_kept_reported_and_its_pairs_undeliverable_in_every_topo
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
+
+#[test]
+fn two_ibroute_files_for_one_switch_keep_the_complete_one_whatever_their_names() {
+    let formats = "tests/fixtures/formats/testbed";
+    let whole = std::fs::read_to_string(format!("{formats}/ibroute/lid-2.txt")).unwrap();
+    // A copy cut short (a collection script killed mid-dump), named to sort first.
+    let cut: String = whole.lines().take(20).map(|l| format!("{l}\n")).collect();
+    let dir = std::env::temp_dir().join(format!("shoal-two-tables-{}", std::process::id()));
+    let tables = dir.join("ibroute");
+    std::fs::create_dir_all(&tables).unwrap();
+    std::fs::copy(format!("{formats}/ibnetdiscover.txt"), dir.join("topology.txt")).unwrap();
+    for entry in std::fs::read_dir(format!("{formats}/ibroute")).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, tables.join(path.file_name().unwrap())).unwrap();
+    }
+    std::fs::write(tables.join("0-lid-2-old.txt"), cut).unwrap();
+    let (ok, out, err) = shoal(&["info", dir.to_str().unwrap(), "-v"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("CA pairs delivered: 1722 of 1722 (100.0%)"), "the complete table routes: {out}");
+    let warning = out.lines().find(|l| l.contains("has different tables")).unwrap_or_else(|| panic!("{out}"));
+    assert!(warning.contains("0-lid-2-old.txt:1:"), "at the dropped table: {warning}");
+    assert!(warning.contains("kept the more complete one (44 rows, complete; the other:"), "{warning}");
+    assert!(warning.contains("using /"), "names the file kept: {warning}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

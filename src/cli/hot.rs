@@ -87,11 +87,20 @@ pub fn run(args: &HotArgs) -> Result<()> {
         );
         let share = 100.0 * end.bytes as f64 / max as f64;
         println!("{:>4}  {:>4}  {link:<60} {:>10} {share:>5.1}%", i + 1, end.rail, format_bytes(end.bytes));
+        // A summary's counts are lower bounds: say by how much each may be short.
+        let summary =
+            analysis.profile.is_none().then(|| analysis.loads_file.as_ref()?.top_k.as_ref()).flatten();
+        let short_by = summary.map(|t| {
+            let kept: u64 = t.pairs(key, end.rail, end.end).iter().map(|p| p.2).sum();
+            end.bytes.saturating_sub(kept) / (t.k as u64 + 1)
+        });
         for (src, dst, bytes) in &end.pairs {
             let name = |h: &Option<usize>| {
                 h.map_or_else(|| "?".to_string(), |h| echo(&cluster.hosts[h].name).into_owned())
             };
-            println!("{:>12}{} -> {}  {}", "", name(src), name(dst), format_bytes(*bytes));
+            let bound =
+                short_by.map_or(String::new(), |b| format!(" (at least; up to {} more)", format_bytes(b)));
+            println!("{:>12}{} -> {}  {}{bound}", "", name(src), name(dst), format_bytes(*bytes));
         }
     }
     eprintln!("{}", traffic_summary(loads, &title));
