@@ -114,6 +114,17 @@ impl Problems {
         }
     }
 
+    /// Every problem as one message and the bytes it cost, stray records by kind (their bytes
+    /// sent), so problems seen on many ranks add up by message (the collector reduces them so).
+    pub fn by_message(&self) -> BTreeMap<String, u64> {
+        let mut all = self.messages.clone();
+        for (kind, tally) in &self.stray {
+            let message = format!("port-level records to {}; {}", kind.describe(), kind.fate());
+            add_bytes(all.entry(message).or_insert(0), tally.sent);
+        }
+        all
+    }
+
     /// One warning per distinct problem and per kind of stray record.
     pub fn warnings(&self, source: &str) -> Vec<Warning> {
         let mut warnings: Vec<Warning> = self

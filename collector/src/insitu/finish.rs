@@ -77,7 +77,7 @@ pub fn finish(st: &State, insitu: &InSitu) {
     if let Some(op) = top_op {
         op.free();
     }
-    let problems = gather_problems(m, comm, root, tracer.problems());
+    let problems = gather_problems(m, comm, root, &tracer.problems().by_message());
     if !root {
         return;
     }
