@@ -1,12 +1,16 @@
-//! `shoal hot`: the busiest link ends and who sent their bytes.
+//! `shoal hot`: the busiest link ends and who sent their bytes; with port counters, ranked by
+//! what was observed or by the residual (observed − predicted).
 
 use anyhow::{Context, Result, bail};
-use clap::Args;
-use shoal::pipeline::region_flows;
-use shoal::routing::{RegionKey, hottest};
+use clap::{Args, ValueEnum};
+use shoal::model::Cluster;
+use shoal::pipeline::{Analysis, region_flows};
+use shoal::routing::{
+    Observed, RankBy, RankedEnd, RegionKey, RegionLoads, contributing_pairs, hottest, rank_ends,
+};
 use shoal::units::format_bytes;
 
-use super::common::{ProfileArgs, RailArgs, analyse, require_profile};
+use super::common::{CounterArgs, ProfileArgs, RailArgs, analyse, require_profile};
 
 #[derive(Args, Debug)]
 pub struct HotArgs {
@@ -14,6 +18,8 @@ pub struct HotArgs {
     pub rails: RailArgs,
     #[command(flatten)]
     pub profile: ProfileArgs,
+    #[command(flatten)]
+    pub counters: CounterArgs,
     /// The region to rank (its own bytes: dump N − dump N−1). Default: the whole run.
     #[arg(long)]
     pub region: Option<u32>,
@@ -23,42 +29,150 @@ pub struct HotArgs {
     /// How many source → destination host pairs to name per link end.
     #[arg(long, default_value_t = 3)]
     pub pairs: usize,
+    /// Rank by the predicted bytes, the observed ones (needs --counters), or the residual
+    /// observed − predicted by its size (needs --counters and --profile).
+    #[arg(long, value_enum, default_value = "predicted")]
+    pub by: By,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum By {
+    Predicted,
+    Observed,
+    Residual,
 }
 
 pub fn run(args: &HotArgs) -> Result<()> {
-    require_profile(&args.profile)?;
+    match args.by {
+        By::Predicted => require_profile(&args.profile)?,
+        By::Observed if args.counters.counters.is_empty() => bail!("--by observed needs --counters"),
+        By::Residual if args.counters.counters.is_empty() => bail!("--by residual needs --counters"),
+        By::Residual => require_profile(&args.profile)?,
+        By::Observed => {}
+    }
     let analysis = analyse(&args.rails, &args.profile)?;
-    let data = analysis.profile.as_ref().context("no profile was loaded")?;
     let key = args.region.map_or(RegionKey::Total, RegionKey::Region);
-    let Some(loads) = data.loads.get(key) else {
-        let known: Vec<String> =
-            data.loads.regions.iter().filter_map(|r| r.region).map(|n| n.to_string()).collect();
-        bail!("the profile has no region {:?}; it has {}", args.region.unwrap_or_default(), known.join(", "));
+    let loads = match &analysis.profile {
+        Some(data) => Some(data.loads.get(key).with_context(|| {
+            let known: Vec<String> =
+                data.loads.regions.iter().filter_map(|r| r.region).map(|n| n.to_string()).collect();
+            format!(
+                "the profile has no region {:?}; it has {}",
+                args.region.unwrap_or_default(),
+                known.join(", ")
+            )
+        })?),
+        None => None,
     };
+    let title = title(key, loads);
+    match args.by {
+        By::Predicted => {
+            print_predicted(args, &analysis, key, loads.context("no profile was loaded")?, &title)
+        }
+        By::Observed | By::Residual => {
+            let observed = args.counters.observe(&analysis.cluster, args.rails.verbose)?.unwrap_or_default();
+            print_against_counters(args, &analysis, key, loads, &observed, &title)
+        }
+    }
+}
+
+fn title(key: RegionKey, loads: Option<&RegionLoads>) -> String {
+    match (key, loads.and_then(|l| l.name.as_ref())) {
+        (RegionKey::Total, _) => "the whole run".to_string(),
+        (RegionKey::Region(n), Some(name)) => format!("region {n} \"{name}\""),
+        (RegionKey::Region(n), None) => format!("region {n}"),
+    }
+}
+
+fn print_predicted(
+    args: &HotArgs,
+    analysis: &Analysis,
+    key: RegionKey,
+    loads: &RegionLoads,
+    title: &str,
+) -> Result<()> {
     let cluster = &analysis.cluster;
+    let data = analysis.profile.as_ref().context("no profile was loaded")?;
     let flows = region_flows(cluster, data, key);
     let hot = hottest(cluster, loads, &flows, args.top, args.pairs);
     let max = hot.first().map_or(0, |h| h.bytes).max(1);
-    let title = match key {
-        RegionKey::Total => "the whole run".to_string(),
-        RegionKey::Region(n) => match &loads.name {
-            Some(name) => format!("region {n} \"{name}\""),
-            None => format!("region {n}"),
-        },
-    };
     println!("Busiest link ends in {title}:");
     println!("{:>4}  {:>4}  {:<60} {:>10} {:>6}", "#", "rail", "from (port) -> to (port)", "bytes", "share");
     for (i, end) in hot.iter().enumerate() {
-        let fabric = &cluster.rails[end.rail];
-        let Some(((a, ap), (b, bp))) = fabric.link_end_nodes(end.end) else { continue };
-        let link = format!("{} ({ap}) -> {} ({bp})", fabric.node(a).description, fabric.node(b).description);
+        let Some(link) = link_name(cluster, end.rail, end.end) else { continue };
         let share = 100.0 * end.bytes as f64 / max as f64;
         println!("{:>4}  {:>4}  {link:<60} {:>10} {share:>5.1}%", i + 1, end.rail, format_bytes(end.bytes));
-        for (src, dst, bytes) in &end.pairs {
-            let name =
-                |h: &Option<usize>| h.map_or_else(|| "?".to_string(), |h| cluster.hosts[h].name.clone());
-            println!("{:>12}{} -> {}  {}", "", name(src), name(dst), format_bytes(*bytes));
-        }
+        print_pairs(cluster, &end.pairs);
     }
     Ok(())
+}
+
+fn print_against_counters(
+    args: &HotArgs,
+    analysis: &Analysis,
+    key: RegionKey,
+    loads: Option<&RegionLoads>,
+    observed: &Observed,
+    title: &str,
+) -> Result<()> {
+    let cluster = &analysis.cluster;
+    let by = if matches!(args.by, By::Residual) { RankBy::Residual } else { RankBy::Observed };
+    let ends: Vec<usize> = cluster.rails.iter().map(|f| f.link_end_count()).collect();
+    let ranked = rank_ends(&ends, loads, Some(observed), by, args.top);
+    let mut pairs = match &analysis.profile {
+        Some(data) if args.pairs > 0 => {
+            let wanted: Vec<(usize, usize)> = ranked.iter().map(|e| (e.rail, e.end.index())).collect();
+            contributing_pairs(cluster, &wanted, &region_flows(cluster, data, key), args.pairs)
+        }
+        _ => Default::default(),
+    };
+    let what = if matches!(by, RankBy::Residual) {
+        "largest residuals (observed − predicted)"
+    } else {
+        "busiest observed link ends"
+    };
+    println!("{} in {title}:", capitalise(what));
+    println!(
+        "{:>4}  {:>4}  {:<60} {:>10} {:>10} {:>11}",
+        "#", "rail", "from (port) -> to (port)", "observed", "predicted", "residual"
+    );
+    for (i, end) in ranked.iter().enumerate() {
+        let Some(link) = link_name(cluster, end.rail, end.end) else { continue };
+        println!(
+            "{:>4}  {:>4}  {link:<60} {:>10} {:>10} {:>11}",
+            i + 1,
+            end.rail,
+            end.observed.map_or_else(|| "-".to_string(), format_bytes),
+            end.predicted.map_or_else(|| "-".to_string(), format_bytes),
+            signed(end)
+        );
+        print_pairs(cluster, &pairs.remove(&(end.rail, end.end.index())).unwrap_or_default());
+    }
+    Ok(())
+}
+
+fn signed(end: &RankedEnd) -> String {
+    match end.residual {
+        Some(r) if r < 0 => format!("-{}", format_bytes(r.unsigned_abs())),
+        Some(r) => format!("+{}", format_bytes(r.unsigned_abs())),
+        None => "-".to_string(),
+    }
+}
+
+fn capitalise(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
+}
+
+fn link_name(cluster: &Cluster, rail: usize, end: shoal::model::LinkEnd) -> Option<String> {
+    let fabric = &cluster.rails[rail];
+    let ((a, ap), (b, bp)) = fabric.link_end_nodes(end)?;
+    Some(format!("{} ({ap}) -> {} ({bp})", fabric.node(a).description, fabric.node(b).description))
+}
+
+fn print_pairs(cluster: &Cluster, pairs: &[(Option<usize>, Option<usize>, u64)]) {
+    for (src, dst, bytes) in pairs {
+        let name = |h: &Option<usize>| h.map_or_else(|| "?".to_string(), |h| cluster.hosts[h].name.clone());
+        println!("{:>12}{} -> {}  {}", "", name(src), name(dst), format_bytes(*bytes));
+    }
 }

@@ -42,7 +42,24 @@ pub fn hottest(
         .collect();
     ends.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
     ends.truncate(top);
-    let wanted: HashSet<(usize, usize)> = ends.iter().map(|&(_, r, i)| (r, i)).collect();
+    let wanted: Vec<(usize, usize)> = ends.iter().map(|&(_, r, i)| (r, i)).collect();
+    let mut contributions = contributing_pairs(cluster, &wanted, flows, pairs_per_end);
+    ends.into_iter()
+        .map(|(bytes, rail, index)| {
+            let pairs = contributions.remove(&(rail, index)).unwrap_or_default();
+            HotEnd { rail, end: LinkEnd::from_index(index), bytes, pairs }
+        })
+        .collect()
+}
+
+/// The largest `pairs_per_end` host pairs (by bytes) crossing each wanted (rail, link end index).
+pub fn contributing_pairs(
+    cluster: &Cluster,
+    wanted: &[(usize, usize)],
+    flows: &FlowSet,
+    pairs_per_end: usize,
+) -> HashMap<(usize, usize), Vec<(Option<usize>, Option<usize>, u64)>> {
+    let wanted: HashSet<(usize, usize)> = wanted.iter().copied().collect();
     let mut contributions: HashMap<(usize, usize), HashMap<HostPair, u64>> = HashMap::new();
     for (r, fabric) in cluster.rails.iter().enumerate() {
         if !wanted.iter().any(|&(wr, _)| wr == r) {
@@ -67,17 +84,13 @@ pub fn hottest(
             *contributions.entry((r, index)).or_default().entry(pair).or_insert(0) += bytes;
         }
     }
-    ends.into_iter()
-        .map(|(bytes, rail, index)| {
-            let mut pairs: Vec<_> = contributions
-                .remove(&(rail, index))
-                .unwrap_or_default()
-                .into_iter()
-                .map(|((s, d), b)| (s, d, b))
-                .collect();
+    contributions
+        .into_iter()
+        .map(|(key, pairs)| {
+            let mut pairs: Vec<_> = pairs.into_iter().map(|((s, d), b)| (s, d, b)).collect();
             pairs.sort_unstable_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(&b.0)).then(a.1.cmp(&b.1)));
             pairs.truncate(pairs_per_end);
-            HotEnd { rail, end: LinkEnd::from_index(index), bytes, pairs }
+            (key, pairs)
         })
         .collect()
 }
