@@ -208,3 +208,24 @@ fn counters_leave_the_prediction_unchanged() {
     }
     assert!(with.iter().filter(|r| r.region == "total").all(|r| r.observed_a_to_b.is_some()));
 }
+
+/// Built from the real perfquery captures in the published layouts (see the fixtures' README):
+/// each format must give the same observed bytes.
+#[test]
+fn ibdiagnet2_and_exporter_formats_agree_with_perfquery() {
+    let analysis = analysis();
+    let (reference, _) = observe(&analysis.cluster, &["perfquery-x-before.txt", "perfquery-x-after.txt"]);
+    for (before, after, expected_warning) in [
+        ("ibdiagnet2-before.db_csv", "ibdiagnet2-after.db_csv", None),
+        ("ibdiagnet2-before.pm", "ibdiagnet2-after.pm", None),
+        ("infiniband_exporter-before.prom", "infiniband_exporter-after.prom", Some("node_exporter series")),
+        ("infiniband-exporter-py-before.prom", "infiniband-exporter-py-after.prom", None),
+    ] {
+        let (observed, warnings) = observe(&analysis.cluster, &[before, after]);
+        match expected_warning {
+            None => assert!(warnings.is_empty(), "{after}: {warnings:?}"),
+            Some(text) => assert!(warnings.iter().all(|w| w.contains(text)), "{after}: {warnings:?}"),
+        }
+        assert_eq!(observed, reference, "{after}");
+    }
+}
