@@ -22,6 +22,13 @@ struct Args {
     /// in its torus or generic-2D view, or rail directories.
     #[arg(value_name = "PATH")]
     paths: Vec<std::path::PathBuf>,
+    /// With no subcommand: the ibprof profile whose traffic the window shows.
+    #[arg(long, value_name = "P", conflicts_with = "loads")]
+    profile: Option<std::path::PathBuf>,
+    /// With no subcommand: a loads file (`IBPROF_LOADS`, or `shoal convert`'s links.csv) whose
+    /// link-end bytes the window shows instead of a profile's.
+    #[arg(long, value_name = "FILE")]
+    loads: Option<std::path::PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -53,7 +60,7 @@ fn main() -> ExitCode {
         Some(Command::Render(a)) => cli::render::run(&a),
         Some(Command::Query(a)) => cli::query::run(&a),
         #[cfg(feature = "gui")]
-        None if !args.paths.is_empty() => shoal::gui::open::run_paths(args.paths),
+        None if !args.paths.is_empty() => shoal::gui::open::run_paths(args.paths, args.profile, args.loads),
         #[cfg(feature = "gui")]
         None => shoal::gui::run_sample(),
         #[cfg(not(feature = "gui"))]

@@ -41,7 +41,7 @@ pub fn run(args: &ConvertArgs) -> Result<()> {
     };
     let nodes = node_rows(&analysis.cluster, &analysis.layout);
     let empty = Loads::default();
-    let loads = analysis.profile.as_ref().map_or(&empty, |p| &p.loads);
+    let loads = analysis.loads().unwrap_or(&empty);
     let observed = args.counters.observe(&analysis.cluster, args.rails.verbose)?;
     let links = link_rows(&analysis.cluster, loads, observed.as_ref());
     for (name, count, write) in [

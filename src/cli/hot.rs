@@ -3,10 +3,11 @@
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
-use shoal::model::Cluster;
+use shoal::model::{Cluster, LinkEnd};
 use shoal::pipeline::{Analysis, region_flows};
+use shoal::routing::loads_input::TopKTable;
 use shoal::routing::{
-    Observed, RankBy, RankedEnd, RegionKey, RegionLoads, contributing_pairs, hottest, rank_ends,
+    FlowSet, HotEnd, Observed, RankBy, RankedEnd, RegionKey, RegionLoads, hottest, pairs_through, rank_ends,
 };
 use shoal::units::format_bytes;
 
@@ -30,7 +31,7 @@ pub struct HotArgs {
     #[arg(long, default_value_t = 3)]
     pub pairs: usize,
     /// Rank by the predicted bytes, the observed ones (needs --counters), or the residual
-    /// observed − predicted by its size (needs --counters and --profile).
+    /// observed − predicted by its size (needs --counters and --profile or --loads).
     #[arg(long, value_enum, default_value = "predicted")]
     pub by: By,
 }
@@ -42,22 +43,43 @@ pub enum By {
     Residual,
 }
 
+/// The busiest link ends of loads read from a file, their pairs from its top-K summary.
+fn hottest_from_summary(
+    cluster: &Cluster,
+    loads: &RegionLoads,
+    top: Option<&TopKTable>,
+    key: RegionKey,
+    count: usize,
+    pairs: usize,
+) -> Vec<HotEnd> {
+    let mut hot = hottest(cluster, loads, &FlowSet::default(), count, 0);
+    if let Some(top) = top {
+        for end in &mut hot {
+            end.pairs = top.pairs(key, end.rail, end.end).iter().take(pairs).copied().collect();
+        }
+    }
+    hot
+}
+
 pub fn run(args: &HotArgs) -> Result<()> {
     match args.by {
-        By::Predicted => require_profile(&args.profile)?,
-        By::Observed if args.counters.counters.is_empty() => bail!("--by observed needs --counters"),
-        By::Residual if args.counters.counters.is_empty() => bail!("--by residual needs --counters"),
-        By::Residual => require_profile(&args.profile)?,
+        By::Observed | By::Residual if args.counters.counters.is_empty() => {
+            bail!(
+                "--by {} needs --counters",
+                if matches!(args.by, By::Observed) { "observed" } else { "residual" }
+            )
+        }
+        By::Predicted | By::Residual => require_profile(&args.profile)?,
         By::Observed => {}
     }
     let analysis = analyse(&args.rails, &args.profile)?;
     let key = args.region.map_or(RegionKey::Total, RegionKey::Region);
-    let loads = match &analysis.profile {
-        Some(data) => Some(data.loads.get(key).with_context(|| {
+    let loads = match analysis.loads() {
+        Some(all) => Some(all.get(key).with_context(|| {
             let known: Vec<String> =
-                data.loads.regions.iter().filter_map(|r| r.region).map(|n| n.to_string()).collect();
+                all.regions.iter().filter_map(|r| r.region).map(|n| n.to_string()).collect();
             format!(
-                "the profile has no region {:?}; it has {}",
+                "no region {:?} was loaded; there are {}",
                 args.region.unwrap_or_default(),
                 known.join(", ")
             )
@@ -66,12 +88,17 @@ pub fn run(args: &HotArgs) -> Result<()> {
     };
     let title = title(key, loads);
     match args.by {
-        By::Predicted => {
-            print_predicted(args, &analysis, key, loads.context("no profile was loaded")?, &title)
-        }
+        By::Predicted => print_predicted(
+            args,
+            &analysis,
+            key,
+            loads.context("no profile or loads file was loaded")?,
+            &title,
+        ),
         By::Observed | By::Residual => {
             let observed = args.counters.observe(&analysis.cluster, args.rails.verbose)?.unwrap_or_default();
-            print_against_counters(args, &analysis, key, loads, &observed, &title)
+            print_against_counters(args, &analysis, key, loads, &observed, &title);
+            Ok(())
         }
     }
 }
@@ -92,9 +119,17 @@ fn print_predicted(
     title: &str,
 ) -> Result<()> {
     let cluster = &analysis.cluster;
-    let data = analysis.profile.as_ref().context("no profile was loaded")?;
-    let flows = region_flows(cluster, data, key);
-    let hot = hottest(cluster, loads, &flows, args.top, args.pairs);
+    let hot = match (&analysis.profile, &analysis.loads_file) {
+        (Some(data), _) => hottest(cluster, loads, &region_flows(cluster, data, key), args.top, args.pairs),
+        (None, file) => {
+            let top = file.as_ref().and_then(|f| f.top_k.as_ref());
+            match top {
+                Some(t) => println!("Pairs come from the loads file's top-{} summary: lower bounds.", t.k),
+                None => println!("The loads file has no top-K summary (IBPROF_TOPK): no pairs to name."),
+            }
+            hottest_from_summary(cluster, loads, top, key, args.top, args.pairs)
+        }
+    };
     let max = hot.first().map_or(0, |h| h.bytes).max(1);
     println!("Busiest link ends in {title}:");
     println!("{:>4}  {:>4}  {:<60} {:>10} {:>6}", "#", "rail", "from (port) -> to (port)", "bytes", "share");
@@ -114,41 +149,33 @@ fn print_against_counters(
     loads: Option<&RegionLoads>,
     observed: &Observed,
     title: &str,
-) -> Result<()> {
+) {
     let cluster = &analysis.cluster;
     let by = if matches!(args.by, By::Residual) { RankBy::Residual } else { RankBy::Observed };
     let ends: Vec<usize> = cluster.rails.iter().map(|f| f.link_end_count()).collect();
     let ranked = rank_ends(&ends, loads, Some(observed), by, args.top);
     let mut pairs = match &analysis.profile {
         Some(data) if args.pairs > 0 => {
-            let wanted: Vec<(usize, usize)> = ranked.iter().map(|e| (e.rail, e.end.index())).collect();
-            contributing_pairs(cluster, &wanted, &region_flows(cluster, data, key), args.pairs)
+            let wanted: Vec<(usize, LinkEnd)> = ranked.iter().map(|e| (e.rail, e.end)).collect();
+            pairs_through(cluster, &region_flows(cluster, data, key), &wanted, args.pairs)
         }
         _ => Default::default(),
     };
-    let what = if matches!(by, RankBy::Residual) {
-        "largest residuals (observed − predicted)"
-    } else {
-        "busiest observed link ends"
-    };
-    println!("{} in {title}:", capitalise(what));
+    match by {
+        RankBy::Residual => println!("Largest residuals (observed − predicted) in {title}:"),
+        _ => println!("Busiest observed link ends in {title}:"),
+    }
     println!(
         "{:>4}  {:>4}  {:<60} {:>10} {:>10} {:>11}",
         "#", "rail", "from (port) -> to (port)", "observed", "predicted", "residual"
     );
+    let or_dash = |v: Option<u64>| v.map_or_else(|| "-".to_string(), format_bytes);
     for (i, end) in ranked.iter().enumerate() {
         let Some(link) = link_name(cluster, end.rail, end.end) else { continue };
-        println!(
-            "{:>4}  {:>4}  {link:<60} {:>10} {:>10} {:>11}",
-            i + 1,
-            end.rail,
-            end.observed.map_or_else(|| "-".to_string(), format_bytes),
-            end.predicted.map_or_else(|| "-".to_string(), format_bytes),
-            signed(end)
-        );
+        let (seen, predicted) = (or_dash(end.observed), or_dash(end.predicted));
+        println!("{:>4}  {:>4}  {link:<60} {seen:>10} {predicted:>10} {:>11}", i + 1, end.rail, signed(end));
         print_pairs(cluster, &pairs.remove(&(end.rail, end.end.index())).unwrap_or_default());
     }
-    Ok(())
 }
 
 fn signed(end: &RankedEnd) -> String {
@@ -159,12 +186,7 @@ fn signed(end: &RankedEnd) -> String {
     }
 }
 
-fn capitalise(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
-}
-
-fn link_name(cluster: &Cluster, rail: usize, end: shoal::model::LinkEnd) -> Option<String> {
+fn link_name(cluster: &Cluster, rail: usize, end: LinkEnd) -> Option<String> {
     let fabric = &cluster.rails[rail];
     let ((a, ap), (b, bp)) = fabric.link_end_nodes(end)?;
     Some(format!("{} ({ap}) -> {} ({bp})", fabric.node(a).description, fabric.node(b).description))

@@ -15,10 +15,10 @@ pub struct TraceArgs {
     /// Which of the given rails to trace on (0 = the first RAIL).
     #[arg(long, default_value_t = 0)]
     pub rail: usize,
-    /// Source LID (hexadecimal, e.g. 0x0012).
+    /// Source LID: decimal as ibtracert reads it (`18`), or hexadecimal with `0x` (`0x0012`).
     #[arg(long, value_parser = parse_lid)]
     pub from: Lid,
-    /// Destination LID (hexadecimal).
+    /// Destination LID: decimal, or hexadecimal with `0x`.
     #[arg(long, value_parser = parse_lid)]
     pub to: Lid,
     /// Print `{"delivered":…,"hops":[{"guid","name","lid","in_port","out_port"},…]}`.

@@ -239,6 +239,7 @@ impl ShoalApp {
                 rfd::FileDialog::new()
                     .set_title("Open an ibprof profile")
                     .add_filter("ibprof profile", &["ibprof", "gz"])
+                    .add_filter("loads file (IBPROF_LOADS)", &["csv", "gz"])
                     .pick_file()
                     .map(Dialog::Profile)
             },
@@ -290,7 +291,9 @@ impl ShoalApp {
                 }
                 Dialog::Profile(p) => match self.current.clone() {
                     Some(mut r) => {
-                        r.profile = Some(p);
+                        // A loads file (`*.csv`) stands in for a profile: one or the other.
+                        let is_loads = p.to_string_lossy().to_ascii_lowercase().contains(".csv");
+                        (r.profile, r.loads) = if is_loads { (None, Some(p)) } else { (Some(p), None) };
                         self.open(r, ctx);
                     }
                     None => self.errors.push("open rails before a profile".into()),
@@ -395,7 +398,7 @@ impl ShoalApp {
 fn describe(r: &LoadRequest) -> String {
     let rails: Vec<String> =
         r.rails.iter().filter_map(|x| x.first()).map(|p| p.display().to_string()).collect();
-    match &r.profile {
+    match r.profile.as_ref().or(r.loads.as_ref()) {
         Some(p) => format!("{} + {}", rails.join(", "), p.display()),
         None => rails.join(", "),
     }

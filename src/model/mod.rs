@@ -1,5 +1,6 @@
 //! Plain data for fabrics and profiles. Knows no file format and no pixel.
 
+pub mod bytes;
 pub mod cluster;
 pub mod counters;
 pub mod fabric;

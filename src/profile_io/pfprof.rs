@@ -35,6 +35,7 @@ use rayon::prelude::*;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, Visitor};
 
+use crate::model::bytes::add_bytes;
 use crate::model::{Dump, EpochMicros, PeerBytes, Profile, RankSection, Warning};
 
 use super::error::ParseError;
@@ -185,10 +186,18 @@ fn rank_section(
         if totals.len() < width {
             totals.resize(width, PeerBytes::default());
         }
+        let mut overflow = false;
         for (peer, total) in totals.iter_mut().enumerate().take(width) {
             total.peer = peer as u32;
-            total.sent += tx.get(peer).map_or(0, |c| c.0);
-            total.recv += rx.get(peer).map_or(0, |c| c.0);
+            overflow |= add_bytes(&mut total.sent, tx.get(peer).map_or(0, |c| c.0));
+            overflow |= add_bytes(&mut total.recv, rx.get(peer).map_or(0, |c| c.0));
+        }
+        if overflow {
+            let message = format!(
+                "rank {}, phase {i}: byte sum overflow: the cumulative counters passed 2^64 - 1 B and are capped",
+                file.rank
+            );
+            warnings.push(Warning::in_file(display, message));
         }
         let peers: Vec<PeerBytes> = totals.iter().filter(|p| p.sent > 0 || p.recv > 0).copied().collect();
         budget.made += peers.len() as u64;

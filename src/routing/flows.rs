@@ -14,6 +14,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use rayon::prelude::*;
 
+use crate::model::bytes::add_bytes;
 use crate::model::{Cluster, Guid, Lid, LidBytes, PeerBytes, RankSection, Warning};
 
 use super::accumulate::Flow;
@@ -77,11 +78,11 @@ impl FlowSink for FlowSet {
     }
 
     fn intra_node(&mut self, bytes: u64) {
-        self.intra_node_bytes += bytes;
+        add_bytes(&mut self.intra_node_bytes, bytes);
     }
 
     fn unplaced(&mut self, bytes: u64) {
-        self.unplaced_bytes += bytes;
+        add_bytes(&mut self.unplaced_bytes, bytes);
     }
 }
 
@@ -136,11 +137,22 @@ impl RankHosts {
     }
 }
 
+/// Every rank's host, resolved once, for placing one rank's counters at a time: in situ, a rank
+/// has its own counters and every rank's host name, not the other ranks' counters.
+pub struct RankHostTable(RankHosts);
+
+impl RankHostTable {
+    /// The host index of a rank (`None`: not placed on any fabric host, or not a rank).
+    pub fn host(&self, rank: u32) -> Option<usize> {
+        self.0.get(rank).flatten()
+    }
+}
+
 /// Placement problems seen, keyed by message, with the bytes they cost.
 type Problems = BTreeMap<String, u64>;
 
 fn problem(problems: &mut Problems, message: String, bytes: u64) {
-    *problems.entry(message).or_insert(0) += bytes;
+    add_bytes(problems.entry(message).or_insert(0), bytes);
 }
 
 /// Builds flows from the given ranks' counters. Problems are collected as one warning per
@@ -215,8 +227,8 @@ impl<'c> FlowBuilder<'c> {
             for (all, more) in set.origins.iter_mut().zip(part.origins) {
                 all.extend(more);
             }
-            set.intra_node_bytes += part.intra_node_bytes;
-            set.unplaced_bytes += part.unplaced_bytes;
+            add_bytes(&mut set.intra_node_bytes, part.intra_node_bytes);
+            add_bytes(&mut set.unplaced_bytes, part.unplaced_bytes);
             for (message, bytes) in problems {
                 problem(&mut self.problems, message, bytes);
             }
@@ -271,6 +283,32 @@ impl<'c> FlowBuilder<'c> {
             problem(&mut self.problems, message, bytes);
         }
         sink
+    }
+
+    /// Resolves every rank's host (through the host map) once.
+    pub fn rank_host_table<'a>(&self, ranks: impl Iterator<Item = (u32, &'a str)> + Clone) -> RankHostTable {
+        RankHostTable(RankHosts::new(ranks.map(|(rank, host)| (rank, self.host_index(rank, host)))))
+    }
+
+    /// Places one rank's counters into `sink`, its peers' hosts taken from `hosts`: the same
+    /// flows (rails, shares, intra-node and unplaced bytes, problems) that [`Self::flows`] gives
+    /// that rank when the whole profile is placed.
+    pub fn place_rank<S: FlowSink>(
+        &mut self,
+        sink: &mut S,
+        traffic: &RankTraffic<'_>,
+        hosts: &RankHostTable,
+    ) {
+        let mut problems = Problems::new();
+        self.add_rank(sink, &mut problems, traffic, &hosts.0);
+        for (message, bytes) in problems {
+            problem(&mut self.problems, message, bytes);
+        }
+    }
+
+    /// The distinct placement problems so far, with the bytes each cost.
+    pub fn problems(&self) -> &BTreeMap<String, u64> {
+        &self.problems
     }
 
     fn empty_set(&self) -> FlowSet {

@@ -4,6 +4,7 @@ use std::collections::{HashMap, HashSet};
 
 use rayon::prelude::*;
 
+use crate::model::bytes::add_bytes;
 use crate::model::{Cluster, LinkEnd};
 
 use super::flows::FlowSet;
@@ -42,8 +43,8 @@ pub fn hottest(
         .collect();
     ends.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
     ends.truncate(top);
-    let wanted: Vec<(usize, usize)> = ends.iter().map(|&(_, r, i)| (r, i)).collect();
-    let mut contributions = contributing_pairs(cluster, &wanted, flows, pairs_per_end);
+    let wanted: Vec<(usize, LinkEnd)> = ends.iter().map(|&(_, r, i)| (r, LinkEnd::from_index(i))).collect();
+    let mut contributions = pairs_through(cluster, flows, &wanted, pairs_per_end);
     ends.into_iter()
         .map(|(bytes, rail, index)| {
             let pairs = contributions.remove(&(rail, index)).unwrap_or_default();
@@ -52,14 +53,18 @@ pub fn hottest(
         .collect()
 }
 
-/// The largest `pairs_per_end` host pairs (by bytes) crossing each wanted (rail, link end index).
-pub fn contributing_pairs(
+/// (source host, destination host, bytes), largest first.
+pub type PairBytes = Vec<(Option<usize>, Option<usize>, u64)>;
+
+/// The `per_end` largest host pairs whose flows cross each wanted link end, keyed by
+/// (rail, link-end index): every flow of the set is traced once.
+pub fn pairs_through(
     cluster: &Cluster,
-    wanted: &[(usize, usize)],
     flows: &FlowSet,
-    pairs_per_end: usize,
-) -> HashMap<(usize, usize), Vec<(Option<usize>, Option<usize>, u64)>> {
-    let wanted: HashSet<(usize, usize)> = wanted.iter().copied().collect();
+    wanted: &[(usize, LinkEnd)],
+    per_end: usize,
+) -> HashMap<(usize, usize), PairBytes> {
+    let wanted: HashSet<(usize, usize)> = wanted.iter().map(|&(r, e)| (r, e.index())).collect();
     let mut contributions: HashMap<(usize, usize), HashMap<HostPair, u64>> = HashMap::new();
     for (r, fabric) in cluster.rails.iter().enumerate() {
         if !wanted.iter().any(|&(wr, _)| wr == r) {
@@ -81,15 +86,15 @@ pub fn contributing_pairs(
             })
             .collect();
         for (index, pair, bytes) in found {
-            *contributions.entry((r, index)).or_default().entry(pair).or_insert(0) += bytes;
+            add_bytes(contributions.entry((r, index)).or_default().entry(pair).or_insert(0), bytes);
         }
     }
     contributions
         .into_iter()
         .map(|(key, pairs)| {
-            let mut pairs: Vec<_> = pairs.into_iter().map(|((s, d), b)| (s, d, b)).collect();
+            let mut pairs: PairBytes = pairs.into_iter().map(|((s, d), b)| (s, d, b)).collect();
             pairs.sort_unstable_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(&b.0)).then(a.1.cmp(&b.1)));
-            pairs.truncate(pairs_per_end);
+            pairs.truncate(per_end);
             (key, pairs)
         })
         .collect()
