@@ -6,7 +6,7 @@ set -eu  # no pipefail: `head` closes its pipe early on purpose
 cd "$(dirname "$0")/.."
 root=.
 rm -rf fuzz/corpus
-mkdir -p fuzz/corpus/{lst,fdbs,lfts_dump,ibprof,host_map,rail,ibnetdiscover,ports_list,ibroute,db_csv,pfprof}
+mkdir -p fuzz/corpus/{lst,fdbs,lfts_dump,ibprof,host_map,rail,ibnetdiscover,ports_list,ibroute,db_csv,pfprof,counters}
 
 # cut FILE TARGET: the first 4 KiB and a 4 KiB piece from the middle, whole lines only.
 cut_into() {
@@ -85,5 +85,9 @@ printf 'node-a n0001\n# comment\nnode-b n0002 # trailing\n\nbad line here\n' > f
   > fuzz/corpus/rail/fragments-fdbs
 { cat "$root/tests/fixtures/fragments/opensm-subnet.lst"; printf '\0'; cat "$root/tests/fixtures/fragments/opensm-lfts.dump"; } \
   > fuzz/corpus/rail/fragments-lfts
+for f in tests/fixtures/counters/testbed/*.txt tests/fixtures/counters/testbed/*.db_csv \
+         tests/fixtures/counters/testbed/*.pm tests/fixtures/counters/testbed/*.prom; do
+  cut_into "$f" counters
+done
 find fuzz/corpus -type f -empty -delete
 for d in fuzz/corpus/*; do echo "$d: $(ls "$d" | wc -l) seeds"; done
