@@ -50,7 +50,7 @@ fn a_converted_links_table_reads_back_to_the_profiles_loads_region_for_region() 
 #[test]
 fn the_window_data_set_from_a_loads_file_has_regions_and_says_it_has_no_pairs() {
     let links = converted_links("window");
-    let request = LoadRequest { rails: rails(), profile: None, loads: Some(links.clone()) };
+    let request = LoadRequest { rails: rails(), loads: Some(links.clone()), ..Default::default() };
     let dataset = load_dataset(&request, &|_| {}).unwrap();
     assert!(!dataset.regions().is_empty());
     let fabric = dataset.fabric.as_ref().unwrap();
