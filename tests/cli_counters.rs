@@ -42,3 +42,18 @@ fn residual_without_counters_or_profile_is_a_clear_error() {
     assert!(!ok);
     assert!(err.contains("--profile"), "{err}");
 }
+
+#[test]
+fn render_colours_by_residual_with_counters_and_refuses_without() {
+    let out = std::env::temp_dir().join(format!("shoal-cli-residual-{}.svg", std::process::id()));
+    let base = ["render", TESTBED, "--profile", PROFILE, "--out", out.to_str().unwrap()];
+    let (ok, _, err) =
+        shoal(&[&base[..], &["--counters", BEFORE, "--counters", AFTER, "--colour-by", "residual"]].concat());
+    assert!(ok, "{err}");
+    let svg = std::fs::read_to_string(&out).unwrap();
+    assert!(svg.contains("residual"), "the legend names the residual");
+    let (ok, _, err) = shoal(&[&base[..], &["--colour-by", "observed"]].concat());
+    assert!(!ok);
+    assert!(err.contains("--colour-by observed needs --counters"), "{err}");
+    let _ = std::fs::remove_file(out);
+}

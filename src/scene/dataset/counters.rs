@@ -83,4 +83,22 @@ mod tests {
         let bytes = values(&d.run, Domain::Links, &[], Aggregate::Sum, "bytes").unwrap();
         assert_eq!(bytes.len(), observed.len(), "the traffic table is still there");
     }
+
+    #[test]
+    fn the_residual_colours_links_on_a_range_symmetric_around_zero_and_nodes_as_before() {
+        let d = Dataset::synthetic(2, 2, 1, 1);
+        let ends = d.fabric.as_ref().unwrap().cluster.rails[0].link_end_count();
+        let mut rail = vec![Some(0); ends];
+        rail[0] = Some(u64::MAX / 4);
+        let d = d.with_counters(Observed { rails: vec![rail] });
+        let spec = crate::scene::ViewSpec {
+            link_attribute: Some(RESIDUAL.into()),
+            ..crate::scene::ViewSpec::for_dataset(&d)
+        };
+        let prepared = crate::scene::prepare(&d, &spec, &Default::default()).unwrap();
+        assert!(prepared.links_signed && !prepared.signed);
+        let (lo, hi) = prepared.link_range.unwrap();
+        assert_eq!(lo, -hi);
+        assert!(prepared.node_range.unwrap().0 >= 0.0, "node bytes stay one-sided");
+    }
 }
