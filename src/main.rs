@@ -47,6 +47,9 @@ enum Command {
     Info(cli::info::InfoArgs),
     /// Write a synthetic three-level fat tree (beyond ibsim's 256 switches) as OpenSM dumps.
     Gen(cli::r#gen::GenArgs),
+    /// Compute a rail's forwarding tables from its topology (dmodk, minhop, updn) and write
+    /// them as OpenSM dumps: a new RAIL, the fabric under another routing.
+    Route(cli::route::RouteArgs),
     /// Draw the fabric's loads to a PNG or SVG file, without a window.
     Render(cli::render::RenderCli),
     /// Print one value per node, link or rank of run data (Boxfish YAML or a CSV pair) as CSV.
@@ -62,6 +65,7 @@ fn main() -> ExitCode {
         Some(Command::Info(a)) => cli::info::run(&a),
         Some(Command::Gen(a)) => cli::r#gen::run(&a),
         Some(Command::Render(a)) => cli::render::run(&a),
+        Some(Command::Route(a)) => cli::route::run(&a),
         Some(Command::Query(a)) => cli::query::run(&a),
         #[cfg(feature = "gui")]
         None if !args.paths.is_empty() => {

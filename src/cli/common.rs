@@ -120,6 +120,25 @@ pub fn parse_lid(text: &str) -> Result<shoal::model::Lid, String> {
     })
 }
 
+/// The one line `convert` and `hot` end with: where the counted bytes went, so undelivered and
+/// unplaced bytes are never only in the warnings (issue 16).
+pub fn traffic_summary(loads: &shoal::routing::RegionLoads, what: &str) -> String {
+    use shoal::model::bytes::sum_bytes;
+    use shoal::units::format_bytes;
+    let injected = sum_bytes(loads.rails.iter().map(|r| r.injected));
+    let delivered = sum_bytes(loads.rails.iter().map(|r| r.delivered));
+    let undelivered = sum_bytes(loads.rails.iter().map(|r| r.undelivered));
+    format!(
+        "shoal: {what}: {} traced, {} delivered, {} undelivered (dropped by the fabric), \
+         {} unplaced (not on any rail), {} intra-node (not traced)",
+        format_bytes(injected),
+        format_bytes(delivered),
+        format_bytes(undelivered),
+        format_bytes(loads.unplaced_bytes),
+        format_bytes(loads.intra_node_bytes)
+    )
+}
+
 pub fn require_profile(profile: &ProfileArgs) -> Result<()> {
     if profile.profile.is_none() && profile.loads.is_none() {
         bail!("this command needs --profile or --loads");

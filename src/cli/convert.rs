@@ -9,7 +9,7 @@ use clap::{Args, ValueEnum};
 use shoal::export::tables::{TableFormat, link_rows, node_rows, write_table};
 use shoal::routing::Loads;
 
-use super::common::{CounterArgs, ProfileArgs, RailArgs, analyse};
+use super::common::{CounterArgs, ProfileArgs, RailArgs, analyse, traffic_summary};
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum Format {
@@ -57,6 +57,9 @@ pub fn run(args: &ConvertArgs) -> Result<()> {
         let file = File::create(&path).with_context(|| format!("creating {}", path.display()))?;
         write(file).with_context(|| format!("writing {}", path.display()))?;
         println!("wrote {} ({count} rows)", path.display());
+    }
+    if let Some(loads) = analysis.loads() {
+        eprintln!("{}", traffic_summary(&loads.total, "the whole run"));
     }
     Ok(())
 }

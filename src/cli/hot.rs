@@ -3,6 +3,7 @@
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
+use shoal::model::echo::echo;
 use shoal::model::{Cluster, LinkEnd};
 use shoal::pipeline::{Analysis, region_flows};
 use shoal::routing::loads_input::TopKTable;
@@ -11,7 +12,7 @@ use shoal::routing::{
 };
 use shoal::units::format_bytes;
 
-use super::common::{CounterArgs, ProfileArgs, RailArgs, analyse, require_profile};
+use super::common::{CounterArgs, ProfileArgs, RailArgs, analyse, require_profile, traffic_summary};
 
 #[derive(Args, Debug)]
 pub struct HotArgs {
@@ -137,8 +138,23 @@ fn print_predicted(
         let Some(link) = link_name(cluster, end.rail, end.end) else { continue };
         let share = 100.0 * end.bytes as f64 / max as f64;
         println!("{:>4}  {:>4}  {link:<60} {:>10} {share:>5.1}%", i + 1, end.rail, format_bytes(end.bytes));
-        print_pairs(cluster, &end.pairs);
+        // A summary's counts are lower bounds: say by how much each may be short.
+        let summary =
+            analysis.profile.is_none().then(|| analysis.loads_file.as_ref()?.top_k.as_ref()).flatten();
+        let short_by = summary.map(|t| {
+            let kept: u64 = t.pairs(key, end.rail, end.end).iter().map(|p| p.2).sum();
+            end.bytes.saturating_sub(kept) / (t.k as u64 + 1)
+        });
+        for (src, dst, bytes) in &end.pairs {
+            let name = |h: &Option<usize>| {
+                h.map_or_else(|| "?".to_string(), |h| echo(&cluster.hosts[h].name).into_owned())
+            };
+            let bound =
+                short_by.map_or(String::new(), |b| format!(" (at least; up to {} more)", format_bytes(b)));
+            println!("{:>12}{} -> {}  {}{bound}", "", name(src), name(dst), format_bytes(*bytes));
+        }
     }
+    eprintln!("{}", traffic_summary(loads, &title));
     Ok(())
 }
 
@@ -189,12 +205,18 @@ fn signed(end: &RankedEnd) -> String {
 fn link_name(cluster: &Cluster, rail: usize, end: LinkEnd) -> Option<String> {
     let fabric = &cluster.rails[rail];
     let ((a, ap), (b, bp)) = fabric.link_end_nodes(end)?;
-    Some(format!("{} ({ap}) -> {} ({bp})", fabric.node(a).description, fabric.node(b).description))
+    Some(format!(
+        "{} ({ap}) -> {} ({bp})",
+        echo(&fabric.node(a).description),
+        echo(&fabric.node(b).description)
+    ))
 }
 
 fn print_pairs(cluster: &Cluster, pairs: &[(Option<usize>, Option<usize>, u64)]) {
     for (src, dst, bytes) in pairs {
-        let name = |h: &Option<usize>| h.map_or_else(|| "?".to_string(), |h| cluster.hosts[h].name.clone());
+        let name = |h: &Option<usize>| {
+            h.map_or_else(|| "?".to_string(), |h| echo(&cluster.hosts[h].name).into_owned())
+        };
         println!("{:>12}{} -> {}  {}", "", name(src), name(dst), format_bytes(*bytes));
     }
 }

@@ -20,8 +20,9 @@ pub fn open_run(app: &mut ShoalApp, path: &Path) {
 }
 
 /// File → Open run…: a file dialog on its own thread.
-pub(super) fn open_dialog(app: &ShoalApp, ctx: &egui::Context) {
+pub(super) fn open_dialog(app: &mut ShoalApp, ctx: &egui::Context) {
     app.spawn_dialog(
+        super::path_entry::Purpose::Run,
         || {
             rfd::FileDialog::new()
                 .set_title("Open a run: a Boxfish *_meta.yaml or a nodes.csv")

@@ -24,6 +24,8 @@ pub enum DropReason {
     UnknownSource,
     /// The path ran into a CA that is not the destination.
     WrongEndpoint,
+    /// The CA port has LID 0 (no LID assigned): nothing can be addressed to it or sent from it.
+    NoLid,
 }
 
 impl std::fmt::Display for DropReason {
@@ -37,12 +39,13 @@ impl std::fmt::Display for DropReason {
             DropReason::UnknownDestination => "no port owns the destination LID",
             DropReason::UnknownSource => "no port owns the source LID",
             DropReason::WrongEndpoint => "the path ends at a node that is not the destination",
+            DropReason::NoLid => "the CA port has no LID (LID 0)",
         })
     }
 }
 
 impl DropReason {
-    pub const ALL: [DropReason; 8] = [
+    pub const ALL: [DropReason; 9] = [
         DropReason::MissingEntry,
         DropReason::Unreachable,
         DropReason::DeadPort,
@@ -51,6 +54,7 @@ impl DropReason {
         DropReason::UnknownDestination,
         DropReason::UnknownSource,
         DropReason::WrongEndpoint,
+        DropReason::NoLid,
     ];
 
     /// A one-word name, as loads files write it.
@@ -64,6 +68,7 @@ impl DropReason {
             DropReason::UnknownDestination => "unknown_destination",
             DropReason::UnknownSource => "unknown_source",
             DropReason::WrongEndpoint => "wrong_endpoint",
+            DropReason::NoLid => "no_lid",
         }
     }
 

@@ -13,6 +13,7 @@ pub mod loads;
 pub mod loads_input;
 pub mod observed;
 pub mod placement;
+pub mod problems;
 pub mod profile_loads;
 pub mod reachability;
 pub mod residual;
@@ -21,6 +22,7 @@ mod tally;
 pub mod topk;
 pub mod trace;
 mod tree;
+pub mod undelivered;
 
 #[cfg(test)]
 mod synthetic_tests;
