@@ -4,6 +4,8 @@ use petgraph::graph::NodeIndex;
 
 use crate::model::{EpochMicros, Lid, LinkEnd};
 
+pub use super::link_bytes::LinkBytes;
+
 /// Why a trace stopped before the destination.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum DropReason {
@@ -53,8 +55,9 @@ pub struct Undelivered {
 /// One rail's link-end loads for one region.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RailLoad {
-    /// Indexed by [`LinkEnd::index`]: bytes the node at that end sent into the link.
-    pub bytes: Vec<u64>,
+    /// By [`LinkEnd::index`]: bytes the node at that end sent into the link, stored for the
+    /// ends that carried any.
+    pub bytes: LinkBytes,
     /// Bytes put onto this rail by sources (CAs).
     pub injected: u64,
     /// Bytes that reached their destination CA.
@@ -66,21 +69,16 @@ pub struct RailLoad {
 
 impl RailLoad {
     pub fn with_link_ends(link_ends: usize) -> Self {
-        RailLoad { bytes: vec![0; link_ends], ..Default::default() }
+        RailLoad { bytes: LinkBytes::zeros(link_ends), ..Default::default() }
     }
 
     pub fn at(&self, end: LinkEnd) -> u64 {
-        self.bytes.get(end.index()).copied().unwrap_or(0)
+        self.bytes.get(end.index())
     }
 
     /// Adds another load of the same rail, link end by link end.
     pub fn add(&mut self, other: &RailLoad) {
-        if self.bytes.len() < other.bytes.len() {
-            self.bytes.resize(other.bytes.len(), 0);
-        }
-        for (a, b) in self.bytes.iter_mut().zip(&other.bytes) {
-            *a += b;
-        }
+        self.bytes = self.bytes.sum(&other.bytes);
         self.injected += other.injected;
         self.delivered += other.delivered;
         self.undelivered += other.undelivered;
