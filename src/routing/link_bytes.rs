@@ -128,6 +128,21 @@ impl LinkBytes {
     }
 }
 
+/// From one count per link end, in end order.
+impl FromIterator<u64> for LinkBytes {
+    fn from_iter<I: IntoIterator<Item = u64>>(counts: I) -> Self {
+        let mut len = 0u32;
+        let pairs: Vec<(u32, u64)> = counts
+            .into_iter()
+            .enumerate()
+            .inspect(|_| len += 1)
+            .filter(|p| p.1 > 0)
+            .map(|(i, b)| (i as u32, b))
+            .collect();
+        LinkBytes::from_sorted(len as usize, pairs)
+    }
+}
+
 impl std::fmt::Debug for LinkBytes {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "LinkBytes({} ends) ", self.len)?;
