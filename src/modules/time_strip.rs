@@ -164,6 +164,8 @@ fn controls(ui: &mut Ui, strip: &mut StripState, data: &TimeStrip, window: Optio
             None => "whole run: drag over the strip to pick a window".into(),
         };
         ui.label(text);
+        // Binned pixels show their busiest region, so the scale is per region.
+        ui.weak(format!("colour: 0 – {} per region", format_bytes_f64(data.max())));
     });
 }
 
