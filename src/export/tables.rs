@@ -137,7 +137,7 @@ mod tests {
         let cluster = cluster();
         let mut region =
             RegionLoads { region: Some(1), rails: vec![RailLoad::with_link_ends(12)], ..Default::default() };
-        region.rails[0].bytes[1] = 42;
+        region.rails[0].bytes = crate::routing::LinkBytes::from_dense(&[0, 42, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
         let loads = Loads {
             regions: vec![region],
             total: RegionLoads { rails: vec![RailLoad::with_link_ends(12)], ..Default::default() },

@@ -17,6 +17,7 @@ use crate::model::{Domain, Run};
 
 use super::Scene;
 use super::dataset::Dataset;
+use super::fabric_values::fabric_values;
 use super::fat_tree::{FatTreeInput, SceneOptions, build_fat_tree_scene};
 use super::filter::Filter;
 use super::generic2d::build_plane_scene;
@@ -83,6 +84,7 @@ pub fn prepare(dataset: &Dataset, spec: &ViewSpec, group: &Filter) -> Result<Pre
                 .map_err(|e| e.to_string())?,
         ),
         ModuleKind::Generic2d => ViewLayout::Plane(layout_plane(net)),
+        ModuleKind::TimeStrip => return Err("the time strip draws regions over time, not the network".into()),
     };
     let sides = selection_conditions(dataset, spec);
     let signed = sides.len() == 2;
@@ -115,17 +117,24 @@ pub fn prepare(dataset: &Dataset, spec: &ViewSpec, group: &Filter) -> Result<Pre
             }
         }
     };
-    let node_values = values(Domain::Nodes, &spec.node_attribute);
-    let link_values = values(Domain::Links, &spec.link_attribute);
-    let mut masks = |domain: Domain| {
-        let mask = masks(run, domain, &sides[0], [&spec.filter, group]);
-        mask.unwrap_or_else(|e| {
-            problems.push(format!("{domain} filter: {e}"));
-            Vec::new()
-        })
+    let (node_values, link_values, node_pass, clause_pass) = match fabric_values(dataset, spec, group) {
+        Some(fast) => {
+            link_sides = fast.link_sides;
+            (fast.nodes, fast.links, fast.node_pass, fast.link_pass)
+        }
+        None => {
+            let node_values = values(Domain::Nodes, &spec.node_attribute);
+            let link_values = values(Domain::Links, &spec.link_attribute);
+            let mut masks = |domain: Domain| {
+                let mask = masks(run, domain, &sides[0], [&spec.filter, group]);
+                mask.unwrap_or_else(|e| {
+                    problems.push(format!("{domain} filter: {e}"));
+                    Vec::new()
+                })
+            };
+            (node_values, link_values, masks(Domain::Nodes), masks(Domain::Links))
+        }
     };
-    let node_pass = masks(Domain::Nodes);
-    let clause_pass = masks(Domain::Links);
     let mut prepared = Prepared {
         layout,
         node_values,
@@ -159,6 +168,7 @@ fn check_selection(dataset: &Dataset, spec: &ViewSpec) -> Result<(), String> {
     let ok = match spec.selection {
         S::Total => true,
         S::Region(n) | S::Cumulative(n) => has(RegionKey::Region(n)),
+        S::Window(a, b) => has(RegionKey::Region(a)) && has(RegionKey::Region(b)),
         S::Diff(a, b) => has(a) && has(b),
     };
     if ok { Ok(()) } else { Err(format!("{} is not in this data set", spec.selection.label())) }

@@ -148,12 +148,15 @@ impl Dataset {
         match selection {
             RegionSelection::Total => get(RegionKey::Total).into_iter().collect(),
             RegionSelection::Region(n) => get(RegionKey::Region(n)).into_iter().collect(),
-            RegionSelection::Cumulative(n) => fabric
-                .flows
-                .iter()
-                .filter(|(k, _)| matches!(k, RegionKey::Region(m) if *m <= n))
-                .map(|(_, f)| f)
-                .collect(),
+            RegionSelection::Cumulative(_) | RegionSelection::Window(..) => {
+                let (first, last) = selection.window().unwrap_or_default();
+                fabric
+                    .flows
+                    .iter()
+                    .filter(|(k, _)| matches!(k, RegionKey::Region(m) if first <= *m && *m <= last))
+                    .map(|(_, f)| f)
+                    .collect()
+            }
             RegionSelection::Diff(a, _) => get(a).into_iter().collect(),
         }
     }
