@@ -114,15 +114,11 @@ impl Problems {
         }
     }
 
-    /// Every problem as one message and the bytes it cost, stray records by kind (their bytes
-    /// sent), so problems seen on many ranks add up by message (the collector reduces them so).
-    pub fn by_message(&self) -> BTreeMap<String, u64> {
-        let mut all = self.messages.clone();
-        for (kind, tally) in &self.stray {
-            let message = format!("port-level records to {}; {}", kind.describe(), kind.fate());
-            add_bytes(all.entry(message).or_insert(0), tally.sent);
-        }
-        all
+    /// Each distinct problem with the bytes it cost (a stray kind's message carries its own
+    /// counts, with 0 here): what libibprof gathers from every rank and counts per message.
+    pub fn counted(&self) -> Vec<(String, u64)> {
+        let stray = self.stray.iter().map(|(kind, tally)| (stray_message(*kind, tally), 0));
+        self.messages.iter().map(|(m, b)| (m.clone(), *b)).chain(stray).collect()
     }
 
     /// One warning per distinct problem and per kind of stray record.
