@@ -29,6 +29,10 @@ struct Args {
     /// link-end bytes the window shows instead of a profile's.
     #[arg(long, value_name = "FILE")]
     loads: Option<std::path::PathBuf>,
+    /// With no subcommand: port-counter files compared with the prediction (`[railN=]FILE`;
+    /// once: as they stand, twice per rail: after − before).
+    #[arg(long = "counters", value_name = "[railN=]FILE", value_parser = shoal::pipeline::CounterSpec::parse)]
+    counters: Vec<shoal::pipeline::CounterSpec>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -43,6 +47,9 @@ enum Command {
     Info(cli::info::InfoArgs),
     /// Write a synthetic three-level fat tree (beyond ibsim's 256 switches) as OpenSM dumps.
     Gen(cli::r#gen::GenArgs),
+    /// Compute a rail's forwarding tables from its topology (dmodk, minhop, updn) and write
+    /// them as OpenSM dumps: a new RAIL, the fabric under another routing.
+    Route(cli::route::RouteArgs),
     /// Draw the fabric's loads to a PNG or SVG file, without a window.
     Render(cli::render::RenderCli),
     /// Print one value per node, link or rank of run data (Boxfish YAML or a CSV pair) as CSV.
@@ -58,9 +65,12 @@ fn main() -> ExitCode {
         Some(Command::Info(a)) => cli::info::run(&a),
         Some(Command::Gen(a)) => cli::r#gen::run(&a),
         Some(Command::Render(a)) => cli::render::run(&a),
+        Some(Command::Route(a)) => cli::route::run(&a),
         Some(Command::Query(a)) => cli::query::run(&a),
         #[cfg(feature = "gui")]
-        None if !args.paths.is_empty() => shoal::gui::open::run_paths(args.paths, args.profile, args.loads),
+        None if !args.paths.is_empty() => {
+            shoal::gui::open::run_paths(args.paths, args.profile, args.loads, args.counters)
+        }
         #[cfg(feature = "gui")]
         None => shoal::gui::run_sample(),
         #[cfg(not(feature = "gui"))]

@@ -3,6 +3,7 @@
 //! forwarding tables is there, which CA pairs they deliver (and where the others are dropped),
 //! and the warnings.
 
+use shoal::model::echo::echo;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -158,7 +159,7 @@ fn describe_reachability(out: &mut String, fabric: &Fabric) {
     for (at, reason, pairs) in reach.by_dropping_node().into_iter().take(10) {
         let node = at.map_or("the source".to_string(), |n| {
             let node = fabric.node(n);
-            format!("{} {} ({})", node.kind.as_str(), node.guid, node.description)
+            format!("{} {} ({})", node.kind.as_str(), node.guid, echo(&node.description))
         });
         let example = reach
             .undelivered

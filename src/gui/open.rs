@@ -20,8 +20,9 @@ pub fn open_run(app: &mut ShoalApp, path: &Path) {
 }
 
 /// File → Open run…: a file dialog on its own thread.
-pub(super) fn open_dialog(app: &ShoalApp, ctx: &egui::Context) {
+pub(super) fn open_dialog(app: &mut ShoalApp, ctx: &egui::Context) {
     app.spawn_dialog(
+        super::path_entry::Purpose::Run,
         || {
             rfd::FileDialog::new()
                 .set_title("Open a run: a Boxfish *_meta.yaml or a nodes.csv")
@@ -39,6 +40,7 @@ pub fn run_paths(
     paths: Vec<PathBuf>,
     profile: Option<PathBuf>,
     loads: Option<PathBuf>,
+    counters: Vec<crate::pipeline::CounterSpec>,
 ) -> anyhow::Result<()> {
     match paths.first() {
         Some(p) if is_run_path(p) => {
@@ -53,6 +55,7 @@ pub fn run_paths(
                 } else if loads.is_some() {
                     (r.profile, r.loads) = (None, loads);
                 }
+                r.counters = counters;
             }
             super::run(request)
         }

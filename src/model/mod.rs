@@ -3,6 +3,7 @@
 pub mod bytes;
 pub mod cluster;
 pub mod counters;
+pub mod echo;
 pub mod fabric;
 pub mod host_map;
 pub mod ids;

@@ -5,8 +5,10 @@
 
 mod profile;
 mod three_level;
+mod time_steps;
 mod two_level;
 
 pub use profile::PeerProfile;
 pub use three_level::ThreeLevel;
+pub use time_steps::TimeSteps;
 pub use two_level::TwoLevel;
