@@ -79,6 +79,7 @@ pub fn load_cluster(rails: &RailArgs) -> Result<Cluster> {
 
 /// Loads rails and profile, and traces the profile, printing the warning summary.
 pub fn analyse(rails: &RailArgs, profile: &ProfileArgs) -> Result<Analysis> {
+    check_rail_policy(profile.rail_policy, rails.rail_paths().len())?;
     let (options, mut warnings) = profile.load_options()?;
     let analysis = pipeline::analyse_inputs(
         &rails.rail_paths(),
@@ -89,6 +90,20 @@ pub fn analyse(rails: &RailArgs, profile: &ProfileArgs) -> Result<Analysis> {
     warnings.extend(analysis.warnings.iter().cloned());
     report_warnings(&warnings, rails.verbose);
     Ok(analysis)
+}
+
+/// `--rail-policy rail:N` names one of the rails given: otherwise every rank-level byte would be
+/// unplaced and the command would still succeed (issue 16).
+fn check_rail_policy(policy: RailPolicy, rails: usize) -> Result<()> {
+    if let RailPolicy::Rail(n) = policy
+        && usize::from(n) >= rails
+    {
+        bail!(
+            "--rail-policy rail:{n}, but {rails} rail{} given (rails are numbered from 0, in the order given)",
+            if rails == 1 { " was" } else { "s were" }
+        );
+    }
+    Ok(())
 }
 
 /// Prints warnings to stderr: all of them with `--verbose`, else a count and the first few.
