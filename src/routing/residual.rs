@@ -70,7 +70,7 @@ mod tests {
     #[test]
     fn residuals_rank_by_size_whatever_their_sign() {
         let mut load = RailLoad::with_link_ends(4);
-        load.bytes = crate::routing::link_bytes::LinkBytes::from_dense(&[100, 100, 100, 0]);
+        load.bytes = crate::routing::LinkBytes::from_dense(&[100, 100, 100, 0]);
         let predicted = RegionLoads { rails: vec![load], ..Default::default() };
         let observed = Observed { rails: vec![vec![Some(110), Some(10), None, Some(50)]] };
         let ranked = rank_ends(&[4], Some(&predicted), Some(&observed), RankBy::Residual, 10);
