@@ -154,7 +154,7 @@ fn print_predicted(
             println!("{:>12}{} -> {}  {}{bound}", "", name(src), name(dst), format_bytes(*bytes));
         }
     }
-    eprintln!("{}", traffic_summary(loads, &title));
+    eprintln!("{}", traffic_summary(loads, title));
     Ok(())
 }
 
