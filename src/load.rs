@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use rayon::prelude::*;
 
+use crate::layout::FatTreeOptions;
 use crate::model::Warning;
 use crate::pipeline::{self, Analysis};
 use crate::routing::{FlowSet, LoadOptions, Loads, RegionKey};
@@ -17,6 +18,8 @@ use crate::scene::dataset::Dataset;
 pub struct LoadRequest {
     pub rails: Vec<Vec<PathBuf>>,
     pub profile: Option<PathBuf>,
+    /// How the fabric is laid out (`--hca-planes`).
+    pub layout: FatTreeOptions,
 }
 
 /// A loading stage and how far along the whole load is (0..=1).
@@ -43,7 +46,12 @@ pub fn load_dataset(request: &LoadRequest, progress: &dyn Fn(Progress)) -> Resul
     }
     let stage = |fraction: f32, stage: &str| progress(Progress { fraction, stage: stage.into() });
     stage(0.05, "reading the dumps and the profile, tracing every region");
-    let analysis = pipeline::analyse(&request.rails, request.profile.as_deref(), &LoadOptions::default())?;
+    let analysis = pipeline::analyse_with_layout(
+        &request.rails,
+        request.profile.as_deref(),
+        &LoadOptions::default(),
+        &request.layout,
+    )?;
     stage(0.8, "collecting who sent what");
     let flows = flows_of(&analysis);
     let dataset = from_analysis(name_of(request), analysis, flows);
@@ -124,5 +132,6 @@ pub fn sample_request() -> LoadRequest {
     LoadRequest {
         rails: vec![vec![base.join("rail0")], vec![base.join("rail1")]],
         profile: Some(base.join("samplesort.ibprof.gz")),
+        ..Default::default()
     }
 }

@@ -17,13 +17,15 @@ use shoal::scene::orbit::Orbit;
 use shoal::scene::query;
 use shoal::scene::{Dataset, Filter, ModuleKind, ViewSpec, prepare};
 
-use super::common::{RailArgs, report_warnings};
+use super::common::{LayoutArgs, RailArgs, report_warnings};
 use super::render_spec::{ModuleArg, Threshold, spec_from_flags};
 
 #[derive(Args, Debug)]
 pub struct RenderCli {
     #[command(flatten)]
     pub rails: RailArgs,
+    #[command(flatten)]
+    pub layout: LayoutArgs,
     /// The ibprof profile whose traffic colours the links.
     #[arg(long, value_name = "P")]
     pub profile: Option<PathBuf>,
@@ -120,7 +122,11 @@ fn load(r: &RenderCli) -> Result<Dataset> {
         _ => None,
     };
     let Some(run) = run else {
-        let request = LoadRequest { rails: r.rails.rail_paths(), profile: r.profile.clone() };
+        let request = LoadRequest {
+            rails: r.rails.rail_paths(),
+            profile: r.profile.clone(),
+            layout: r.layout.options(),
+        };
         return Ok(load_dataset(&request, &|_| {})?);
     };
     if r.profile.is_some() {

@@ -34,12 +34,18 @@ pub(super) fn open_dialog(app: &ShoalApp, ctx: &egui::Context) {
 }
 
 /// `shoal PATH…` with no subcommand: a run opens in its module, anything else as rails.
-pub fn run_paths(paths: Vec<PathBuf>) -> anyhow::Result<()> {
+pub fn run_paths(paths: Vec<PathBuf>, hca_planes: crate::layout::HcaPlanes) -> anyhow::Result<()> {
     match paths.first() {
         Some(p) if is_run_path(p) => {
             let path = p.clone();
             super::run_with(None, move |app| open_run(app, &path))
         }
-        _ => super::run(super::recent::request_from_paths(&paths, None)),
+        _ => {
+            let request = super::recent::request_from_paths(&paths, None).map(|mut r| {
+                r.layout.hca_planes = hca_planes;
+                r
+            });
+            super::run(request)
+        }
     }
 }

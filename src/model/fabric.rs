@@ -56,6 +56,13 @@ impl Node {
         self.description.split_whitespace().next().unwrap_or("")
     }
 
+    /// The adapter's name on its host: the node description after the host name
+    /// (`gpu01 mlx5_3` → `mlx5_3`), empty when the description is one word.
+    pub fn adapter_name(&self) -> &str {
+        let d = self.description.trim_start();
+        d.find(char::is_whitespace).map_or("", |i| d[i..].trim())
+    }
+
     /// The node's base LID: port 0 for a switch, else its lowest-numbered port with a LID.
     pub fn base_lid(&self) -> Option<Lid> {
         self.ports.values().map(|p| p.lid).find(|lid| lid.0 != 0)
