@@ -1,5 +1,6 @@
 //! Plain data for fabrics and profiles. Knows no file format and no pixel.
 
+pub mod ar;
 pub mod cluster;
 pub mod fabric;
 pub mod host_map;
@@ -17,6 +18,7 @@ pub mod table;
 pub(crate) mod test_fabric;
 pub mod warning;
 
+pub use ar::{ArState, ArTable};
 pub use cluster::{Cluster, Host};
 pub use fabric::{BuildIssue, Fabric, FabricBuilder, Link, LinkEnd, Node, NodeKind, PortInfo, Side};
 pub use host_map::HostMap;

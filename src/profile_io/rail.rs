@@ -29,6 +29,7 @@ use super::error::ParseError;
 use super::fdbs::parse_fdbs;
 use super::ibdiagnet_lst::{LstLink, add_links, read_lst};
 use super::ibdiagnet2_csv::{looks_like_db_csv, read_db_csv};
+use super::ibdiagnet2_far::parse_far;
 use super::ibnetdiscover::{looks_like_ibnetdiscover, read_ibnetdiscover};
 use super::ibnetdiscover_ports::{looks_like_ports_list, read_ports_list};
 use super::ibroute::{looks_like_ibroute, parse_ibroute};
@@ -54,6 +55,8 @@ pub enum DumpKind {
     LftsDump,
     /// `ibroute`/`dump_fts` forwarding tables (one switch or several per file).
     Ibroute,
+    /// ibdiagnet2's `ibdiagnet2.far`: adaptive-routing groups and AR-enabled LIDs.
+    AdaptiveRouting,
 }
 
 impl DumpKind {
@@ -62,6 +65,11 @@ impl DumpKind {
         [DumpKind::LinkList, DumpKind::Ibdiagnet2Csv, DumpKind::Ibnetdiscover, DumpKind::PortsList];
     /// Forwarding-table kinds, best first: `.fdbs` also marks unreachable LIDs.
     pub const TABLE_PREFERENCE: [DumpKind; 3] = [DumpKind::Fdbs, DumpKind::LftsDump, DumpKind::Ibroute];
+
+    /// True for forwarding-table kinds, of which one is read (AR tables are read beside them).
+    pub fn is_table(self) -> bool {
+        DumpKind::TABLE_PREFERENCE.contains(&self)
+    }
 
     /// True for the kinds that describe nodes and links (as opposed to forwarding tables).
     pub fn is_topology(self) -> bool {
@@ -78,6 +86,7 @@ impl DumpKind {
             DumpKind::Fdbs => ".fdbs",
             DumpKind::LftsDump => "opensm-lfts.dump",
             DumpKind::Ibroute => "ibroute/dump_fts",
+            DumpKind::AdaptiveRouting => "ibdiagnet2.far adaptive routing",
         }
     }
 }
@@ -91,6 +100,8 @@ pub fn kind_from_name(name: &str) -> Option<DumpKind> {
         Some(DumpKind::LinkList)
     } else if name.ends_with(".fdbs") {
         Some(DumpKind::Fdbs)
+    } else if name.ends_with(".far") {
+        Some(DumpKind::AdaptiveRouting)
     } else if name.ends_with(".db_csv") {
         Some(DumpKind::Ibdiagnet2Csv)
     } else if LFTS_NAMES.contains(&name) {
@@ -113,7 +124,9 @@ pub fn kind_from_content(input: &Input) -> Option<DumpKind> {
         }
     });
     first.or_else(|| {
-        if looks_like_db_csv(input) {
+        if input.first_meaningful_lines(6).any(|l| l.starts_with("Groups Definition")) {
+            Some(DumpKind::AdaptiveRouting)
+        } else if looks_like_db_csv(input) {
             Some(DumpKind::Ibdiagnet2Csv)
         } else if looks_like_ibroute(input) {
             Some(DumpKind::Ibroute)
@@ -258,7 +271,7 @@ pub fn build_rail(
     let table_kind = DumpKind::TABLE_PREFERENCE.into_iter().find(|&k| inputs.of(k).next().is_some());
     let table_inputs: Vec<&Input> = table_kind.map(|k| inputs.of(k).collect()).unwrap_or_default();
     for (kind, input) in &inputs.inputs {
-        if let Some(used) = table_kind.filter(|used| !kind.is_topology() && kind != used) {
+        if let Some(used) = table_kind.filter(|used| kind.is_table() && kind != used) {
             let message =
                 format!("using the {} forwarding tables; {} is not read", used.describe(), input.display());
             warnings.push(Warning::in_file(name, message));
@@ -319,12 +332,31 @@ pub fn build_rail(
     let sources: Vec<(&str, Guid, usize)> =
         merged.iter().map(|(file, guid, table)| (*file, *guid, table.line)).collect();
     attach_tables(&mut builder, merged, &mut warnings);
+    for input in inputs.of(DumpKind::AdaptiveRouting) {
+        attach_ar(&mut builder, input, &mut warnings)?;
+    }
     if !table_inputs.is_empty() {
         warn_switches_without_tables(builder.fabric(), name, &mut warnings);
     }
     let fabric = builder.build();
     warnings.extend(check_tables(&fabric, &sources));
     Ok((fabric, warnings))
+}
+
+/// Reads an `ibdiagnet2.far` and gives each switch its AR table.
+fn attach_ar(
+    builder: &mut FabricBuilder,
+    input: &Input,
+    warnings: &mut Vec<Warning>,
+) -> Result<(), ParseError> {
+    let (switches, more) = parse_far(input)?;
+    warnings.extend(more);
+    for (guid, table, line) in switches {
+        if let Err(issue) = builder.set_ar(guid, table) {
+            warnings.push(Warning::at(input.display(), line, issue.to_string()));
+        }
+    }
+    Ok(())
 }
 
 /// Merges the tables of several files: a switch seen again keeps its first table; an identical

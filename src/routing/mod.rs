@@ -1,6 +1,7 @@
 //! Forwarding-table tracing and profile → link-end loads.
 
 pub mod accumulate;
+pub mod ar;
 mod demand;
 pub mod flows;
 pub mod hot;
