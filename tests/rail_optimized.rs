@@ -109,3 +109,46 @@ fn the_profile_loads_every_plane_and_places_every_byte() {
         .sum();
     assert!(spine_bytes > 0, "rings between SUs cross the spines");
 }
+
+/// The sample with the synthetic AR configuration of `scripts/make-far.py` beside its dumps.
+fn sample_with_ar() -> Dataset {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let dir = root.join("sample-data/railopt");
+    let request = LoadRequest {
+        rails: vec![vec![dir.clone(), root.join("tests/fixtures/ar/railopt/ibdiagnet2.far")]],
+        profile: Some(dir.join("nccl.ibprof.gz")),
+        ..Default::default()
+    };
+    load_dataset(&request, &|_| {}).expect("the sample loads with its AR tables")
+}
+
+#[test]
+fn with_ar_tables_both_traces_are_kept_and_the_spread_evens_out_each_leafs_uplinks() {
+    let plain = sample();
+    assert!(plain.fabric.as_ref().unwrap().ar_loads.is_none(), "no AR information: nothing changes");
+    let d = sample_with_ar();
+    assert!(d.warnings.iter().all(|w| !w.to_string().contains("far")), "{:?}", d.warnings);
+    let f = d.fabric.as_ref().unwrap();
+    let ar = f.ar_loads.as_ref().expect("AR loads computed beside the static ones");
+    let fabric = &f.cluster.rails[0];
+    let leaf = fabric.switches().find(|&s| fabric.node(s).description.contains("leaf-su00-p3")).unwrap();
+    let uplinks = |load: &shoal::routing::RailLoad| -> Vec<u64> {
+        (17..=32)
+            .filter_map(|p| fabric.out_through(leaf, shoal::model::PortNum(p)))
+            .map(|(end, _, _)| load.at(end))
+            .collect()
+    };
+    // Region 1, the rings: one ring step per plane leaves SU 0 (gpu16 → gpu17). Statically it
+    // takes one uplink; spread, all sixteen.
+    let (stat, spread) = (uplinks(&f.loads.regions[0].rails[0]), uplinks(&ar.regions[0].rails[0]));
+    assert_eq!(spread.len(), 16);
+    assert_eq!(stat.iter().sum::<u64>(), spread.iter().sum::<u64>(), "the same bytes leave the leaf");
+    let range = |v: &[u64]| v.iter().max().unwrap() - v.iter().min().unwrap();
+    assert!(range(&spread) <= 16, "AR spreads evenly: {spread:?}");
+    assert_eq!(stat.iter().filter(|&&b| b > 0).count(), 1, "static {stat:?}");
+    for region in ar.regions.iter().chain([&ar.total]) {
+        assert!(region.rails[0].is_conserved() && region.rails[0].undelivered == 0);
+    }
+    let traffic = d.run.tables().iter().find(|t| t.name == "traffic").unwrap();
+    assert!(traffic.column("bytes_ar").is_some() && traffic.column("ar_minus_static").is_some());
+}

@@ -65,6 +65,24 @@ pub fn parse_hca_planes(text: &str) -> Result<HcaPlanes, String> {
     HcaPlanes::parse(text).ok_or_else(|| format!("expected `auto` or `off`, got `{text}`"))
 }
 
+/// `--routing static|ar`: which trace the loads come from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Routing {
+    /// The static forwarding tables, as `ibtracert` walks them (the default).
+    #[default]
+    Static,
+    /// Adaptive routing, modelled: AR-enabled destinations spread over their groups' ports.
+    Ar,
+}
+
+pub fn parse_routing(text: &str) -> Result<Routing, String> {
+    match text {
+        "static" => Ok(Routing::Static),
+        "ar" => Ok(Routing::Ar),
+        _ => Err(format!("expected `static` or `ar`, got `{text}`")),
+    }
+}
+
 fn parse_policy(text: &str) -> Result<RailPolicy, String> {
     match text {
         "split" => Ok(RailPolicy::Split),

@@ -26,6 +26,11 @@ pub struct RenderCli {
     pub rails: RailArgs,
     #[command(flatten)]
     pub layout: LayoutArgs,
+    /// `static` (the default): loads traced through the forwarding tables; `ar`: where the dumps
+    /// hold adaptive-routing tables (ibdiagnet2.far), the AR spread (modelled), colouring by
+    /// `bytes_ar`. Both are computed whenever AR tables are found.
+    #[arg(long, value_name = "static|ar", default_value = "static", value_parser = super::common::parse_routing)]
+    pub routing: super::common::Routing,
     /// The ibprof profile whose traffic colours the links.
     #[arg(long, value_name = "P")]
     pub profile: Option<PathBuf>,

@@ -15,7 +15,9 @@
 //!   a rail-optimized subnet, see [`crate::model::RailPlanes`], else −1);
 //! - `link_ends` (links): `linkid rail plane level direction from to from_port to_port` (a
 //!   link's plane is that of its lower end: a CA's, or a leaf's for its uplinks);
-//! - `traffic` (links): `linkid region bytes`, one row per link end and region;
+//! - `traffic` (links): `linkid region bytes`, one row per link end and region; where the dumps
+//!   hold adaptive-routing tables also `bytes_ar` (the same flows spread over AR groups,
+//!   modelled) and `ar_minus_static`;
 //! - `node_traffic` (nodes): `nodeid region bytes_sent bytes_received`;
 //! - `ranks` (ranks): `mpirank nodeid`;
 //! - `ports` (ports): `portid nodeid rail plane adapter port lid guid`, every CA port (a host's adapters on
@@ -116,7 +118,7 @@ pub fn fabric_run(
     name: &str,
     cluster: &Cluster,
     layout: &ClusterLayout,
-    loads: &Loads,
+    (loads, ar_loads): (&Loads, Option<&Loads>),
     rank_hosts: &RankHosts,
 ) -> (Run, FabricIndex) {
     let index = FabricIndex::new(cluster);
@@ -129,7 +131,7 @@ pub fn fabric_run(
             .into_iter()
             .flatten()
             .collect();
-    tables.extend(traffic_tables(cluster, &index, loads));
+    tables.extend(traffic_tables(cluster, &index, loads, ar_loads));
     let mut ranks: Vec<(i64, i64)> = rank_hosts.iter().map(|(&r, &h)| (i64::from(r), h as i64)).collect();
     ranks.sort_unstable();
     if !ranks.is_empty() {
@@ -377,7 +379,7 @@ fn link_table(
 
 /// Bytes per link end and per node, one row per region and one for the whole run (region −1).
 /// Without loads (no profile) every end carries 0 bytes in the whole run.
-fn traffic_tables(cluster: &Cluster, index: &FabricIndex, loads: &Loads) -> Vec<Table> {
+fn traffic_tables(cluster: &Cluster, index: &FabricIndex, loads: &Loads, ar: Option<&Loads>) -> Vec<Table> {
     let regions: Vec<(i64, &RegionLoads)> = loads
         .regions
         .iter()
@@ -395,7 +397,11 @@ fn traffic_tables(cluster: &Cluster, index: &FabricIndex, loads: &Loads) -> Vec<
         Vec::with_capacity(node_rows),
         Vec::with_capacity(node_rows),
     );
-    for (number, region) in &regions {
+    // The AR loads mirror the static ones region by region (see `routing::ar::ar_loads`).
+    let ar_regions: Option<Vec<&RegionLoads>> = ar.map(|a| a.regions.iter().chain([&a.total]).collect());
+    let mut ar_bytes = Vec::with_capacity(if ar.is_some() { rows } else { 0 });
+    for (k, (number, region)) in regions.iter().enumerate() {
+        let ar_region = ar_regions.as_ref().and_then(|a| a.get(k));
         let mut node_sent = vec![0.0f64; nodes];
         let mut node_received = vec![0.0f64; nodes];
         for (rail, fabric) in cluster.rails.iter().enumerate() {
@@ -406,6 +412,10 @@ fn traffic_tables(cluster: &Cluster, index: &FabricIndex, loads: &Loads) -> Vec<
                 link_id.push(position as i64);
                 link_region.push(*number);
                 bytes.push(b);
+                if let Some(ar_region) = ar_region {
+                    let rail_ar = ar_region.rails.get(rail).map_or(&[][..], |r| r.bytes.as_slice());
+                    ar_bytes.push(rail_ar.get(i).copied().unwrap_or(0) as f64);
+                }
                 if let Some(((s, _), (d, _))) = fabric.link_end_nodes(LinkEnd::from_index(i)) {
                     if let Some(p) = index.node_position(rail, s) {
                         node_sent[p] += b;
@@ -421,13 +431,16 @@ fn traffic_tables(cluster: &Cluster, index: &FabricIndex, loads: &Loads) -> Vec<
         sent.extend(node_sent);
         received.extend(node_received);
     }
-    let traffic = table(
-        "traffic",
-        Domain::Links,
-        "linkid",
-        &["linkid", "region", "bytes"],
-        vec![Column::Int(link_id), Column::Int(link_region), Column::Float(bytes)],
-    );
+    let mut names = vec!["linkid", "region", "bytes"];
+    let mut columns = vec![Column::Int(link_id), Column::Int(link_region)];
+    if ar.is_some() && ar_bytes.len() == bytes.len() {
+        let diff = ar_bytes.iter().zip(&bytes).map(|(a, s)| a - s).collect();
+        names.extend(["bytes_ar", "ar_minus_static"]);
+        columns.extend([Column::Float(bytes), Column::Float(ar_bytes), Column::Float(diff)]);
+    } else {
+        columns.push(Column::Float(bytes));
+    }
+    let traffic = table("traffic", Domain::Links, "linkid", &names, columns);
     let node_traffic = table(
         "node_traffic",
         Domain::Nodes,
