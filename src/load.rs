@@ -11,7 +11,7 @@ use crate::layout::FatTreeOptions;
 use crate::model::Warning;
 use crate::pipeline::{self, Analysis};
 use crate::routing::{FlowSet, LoadOptions, Loads, RegionKey};
-use crate::scene::dataset::Dataset;
+use crate::scene::dataset::{Attribution, Dataset};
 
 /// What to open: one path list per rail, and a profile.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -20,6 +20,8 @@ pub struct LoadRequest {
     pub profile: Option<PathBuf>,
     /// How the fabric is laid out (`--hca-planes`).
     pub layout: FatTreeOptions,
+    /// A loads file (`--loads`): link-end loads collected in situ, shown instead of a profile's.
+    pub loads: Option<PathBuf>,
 }
 
 /// A loading stage and how far along the whole load is (0..=1).
@@ -46,9 +48,9 @@ pub fn load_dataset(request: &LoadRequest, progress: &dyn Fn(Progress)) -> Resul
     }
     let stage = |fraction: f32, stage: &str| progress(Progress { fraction, stage: stage.into() });
     stage(0.05, "reading the dumps and the profile, tracing every region");
-    let analysis = pipeline::analyse_with_layout(
+    let analysis = pipeline::analyse_inputs_with_layout(
         &request.rails,
-        request.profile.as_deref(),
+        (request.profile.as_deref(), request.loads.as_deref()),
         &LoadOptions::default(),
         &request.layout,
     )?;
@@ -61,12 +63,21 @@ pub fn load_dataset(request: &LoadRequest, progress: &dyn Fn(Progress)) -> Resul
 
 /// A data set from a pipeline analysis (its layout is kept).
 pub fn from_analysis(name: String, analysis: Analysis, flows: BTreeMap<RegionKey, FlowSet>) -> Dataset {
-    let Analysis { cluster, layout, profile, warnings } = analysis;
-    let (profile, loads) = match profile {
-        Some(p) => (Some(p.profile), p.loads),
-        None => (None, Loads::default()),
+    let Analysis { cluster, layout, profile, loads_file, warnings } = analysis;
+    let (profile, loads, top_k) = match (profile, loads_file) {
+        (Some(p), _) => (Some(p.profile), p.loads, None),
+        (None, Some(l)) => (None, l.loads, Some(l.top_k)),
+        (None, None) => (None, Loads::default(), None),
     };
-    Dataset::with_layout(name, cluster, layout, profile, loads, flows, warnings)
+    let mut dataset = Dataset::with_layout(name, cluster, layout, profile, loads, flows, warnings);
+    if let Some(fabric) = dataset.fabric.as_mut() {
+        fabric.attribution = match top_k {
+            None => Attribution::Flows,
+            Some(None) => Attribution::None,
+            Some(Some(table)) => Attribution::TopK(table),
+        };
+    }
+    dataset
 }
 
 /// Why a run could not be read.
@@ -120,7 +131,7 @@ fn flows_of(analysis: &Analysis) -> BTreeMap<RegionKey, FlowSet> {
 fn name_of(request: &LoadRequest) -> String {
     let last = |p: &PathBuf| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let rails: Vec<String> = request.rails.iter().filter_map(|r| r.first()).map(last).collect();
-    match &request.profile {
+    match request.profile.as_ref().or(request.loads.as_ref()) {
         Some(p) => format!("{} on {}", last(p), rails.join(" + ")),
         None => rails.join(" + "),
     }
@@ -132,6 +143,7 @@ pub fn sample_request() -> LoadRequest {
     LoadRequest {
         rails: vec![vec![base.join("rail0")], vec![base.join("rail1")]],
         profile: Some(base.join("samplesort.ibprof.gz")),
+        loads: None,
         ..Default::default()
     }
 }

@@ -25,6 +25,13 @@ struct Args {
     /// With no subcommand: how rail-optimized subnets are laid out (see `render --help`).
     #[arg(long, value_name = "auto|off", default_value = "auto", value_parser = cli::common::parse_hca_planes)]
     hca_planes: shoal::layout::HcaPlanes,
+    /// With no subcommand: the ibprof profile whose traffic the window shows.
+    #[arg(long, value_name = "P", conflicts_with = "loads")]
+    profile: Option<std::path::PathBuf>,
+    /// With no subcommand: a loads file (`IBPROF_LOADS`, or `shoal convert`'s links.csv) whose
+    /// link-end bytes the window shows instead of a profile's.
+    #[arg(long, value_name = "FILE")]
+    loads: Option<std::path::PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -39,6 +46,9 @@ enum Command {
     Info(cli::info::InfoArgs),
     /// Write a synthetic three-level fat tree (beyond ibsim's 256 switches) as OpenSM dumps.
     Gen(cli::r#gen::GenArgs),
+    /// Compute a rail's forwarding tables from its topology (dmodk, minhop, updn) and write
+    /// them as OpenSM dumps: a new RAIL, the fabric under another routing.
+    Route(cli::route::RouteArgs),
     /// Draw the fabric's loads to a PNG or SVG file, without a window.
     Render(cli::render::RenderCli),
     /// Print one value per node, link or rank of run data (Boxfish YAML or a CSV pair) as CSV.
@@ -54,9 +64,12 @@ fn main() -> ExitCode {
         Some(Command::Info(a)) => cli::info::run(&a),
         Some(Command::Gen(a)) => cli::r#gen::run(&a),
         Some(Command::Render(a)) => cli::render::run(&a),
+        Some(Command::Route(a)) => cli::route::run(&a),
         Some(Command::Query(a)) => cli::query::run(&a),
         #[cfg(feature = "gui")]
-        None if !args.paths.is_empty() => shoal::gui::open::run_paths(args.paths, args.hca_planes),
+        None if !args.paths.is_empty() => {
+            shoal::gui::open::run_paths(args.paths, args.profile, args.loads, args.hca_planes)
+        }
         #[cfg(feature = "gui")]
         None => shoal::gui::run_sample(),
         #[cfg(not(feature = "gui"))]

@@ -4,6 +4,10 @@
 /// Formats bytes with the largest binary unit that keeps the number ≥ 1: `512 B`, `1.5 KiB`,
 /// `3.25 GiB`. Three significant digits, trailing zeros trimmed.
 pub fn format_bytes(bytes: u64) -> String {
+    if crate::model::bytes::is_saturated(bytes) {
+        // A sum that overflowed (issue 16): say so wherever it is printed.
+        return "16 EiB (overflow)".to_string();
+    }
     format_bytes_f64(bytes as f64)
 }
 

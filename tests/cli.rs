@@ -27,6 +27,17 @@ fn trace_prints_the_documented_json_from_source_ca_to_destination_ca() {
 }
 
 #[test]
+fn a_bare_lid_on_the_command_line_is_decimal_as_ibtracert_reads_it() {
+    let hex = shoal(&["trace", RAIL0, "--from", "0x0118", "--to", "0x010c", "--json"]);
+    let decimal = shoal(&["trace", RAIL0, "--from", "280", "--to", "268", "--json"]);
+    assert!(hex.0 && decimal.0, "{}", decimal.2);
+    assert_eq!(hex.1, decimal.1);
+    let (ok, _, err) = shoal(&["trace", RAIL0, "--from", "11a", "--to", "268"]);
+    assert!(!ok);
+    assert!(err.contains("decimal"), "{err}");
+}
+
+#[test]
 fn an_undeliverable_trace_says_where_it_stopped_and_exits_non_zero() {
     let (ok, out, err) = shoal(&["trace", RAIL0, "--from", "0x0118", "--to", "0x0fff"]);
     assert!(!ok);

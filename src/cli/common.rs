@@ -34,8 +34,12 @@ impl RailArgs {
 pub struct ProfileArgs {
     /// A profile: ibprof v1 (file, .gz, or a directory of *.ibprof files) or PFProf JSON (a rank
     /// file, or a directory of them), told apart by content.
-    #[arg(long, value_name = "P")]
+    #[arg(long, value_name = "P", conflicts_with = "loads")]
     pub profile: Option<PathBuf>,
+    /// Link-end loads already traced: a loads file written in situ by libibprof
+    /// (`IBPROF_LOADS`), or `shoal convert`'s links.csv. Used instead of a profile.
+    #[arg(long, value_name = "FILE")]
+    pub loads: Option<PathBuf>,
     /// `split` spreads rank-level bytes over the rails both hosts share; `rail:N` uses rail N.
     #[arg(long, value_name = "POLICY", default_value = "split", value_parser = parse_policy)]
     pub rail_policy: RailPolicy,
@@ -124,8 +128,12 @@ pub fn analyse_laid_out(
     layout: &FatTreeOptions,
 ) -> Result<Analysis> {
     let (options, mut warnings) = profile.load_options()?;
-    let analysis =
-        pipeline::analyse_with_layout(&rails.rail_paths(), profile.profile.as_deref(), &options, layout)?;
+    let analysis = pipeline::analyse_inputs_with_layout(
+        &rails.rail_paths(),
+        (profile.profile.as_deref(), profile.loads.as_deref()),
+        &options,
+        layout,
+    )?;
     warnings.extend(analysis.warnings.iter().cloned());
     report_warnings(&warnings, rails.verbose);
     Ok(analysis)
@@ -152,15 +160,36 @@ pub fn report_warnings(warnings: &[Warning], verbose: bool) {
     }
 }
 
-/// Parses a LID given as hex (`0x12`) or, with no prefix, hex as the InfiniBand tools print it.
+/// Parses a LID typed on the command line: bare digits are decimal, as `ibtracert` and
+/// `perfquery` read them; `0x` means hexadecimal.
 pub fn parse_lid(text: &str) -> Result<shoal::model::Lid, String> {
-    shoal::model::Lid::parse_hex(text)
-        .ok_or_else(|| format!("`{text}` is not a LID (hexadecimal, e.g. 0x0012)"))
+    shoal::model::Lid::parse_typed(text).ok_or_else(|| {
+        format!("`{text}` is not a LID (decimal, e.g. 18, or hexadecimal with 0x, e.g. 0x0012)")
+    })
+}
+
+/// The one line `convert` and `hot` end with: where the counted bytes went, so undelivered and
+/// unplaced bytes are never only in the warnings (issue 16).
+pub fn traffic_summary(loads: &shoal::routing::RegionLoads, what: &str) -> String {
+    use shoal::model::bytes::sum_bytes;
+    use shoal::units::format_bytes;
+    let injected = sum_bytes(loads.rails.iter().map(|r| r.injected));
+    let delivered = sum_bytes(loads.rails.iter().map(|r| r.delivered));
+    let undelivered = sum_bytes(loads.rails.iter().map(|r| r.undelivered));
+    format!(
+        "shoal: {what}: {} traced, {} delivered, {} undelivered (dropped by the fabric), \
+         {} unplaced (not on any rail), {} intra-node (not traced)",
+        format_bytes(injected),
+        format_bytes(delivered),
+        format_bytes(undelivered),
+        format_bytes(loads.unplaced_bytes),
+        format_bytes(loads.intra_node_bytes)
+    )
 }
 
 pub fn require_profile(profile: &ProfileArgs) -> Result<()> {
-    if profile.profile.is_none() {
-        bail!("this command needs --profile");
+    if profile.profile.is_none() && profile.loads.is_none() {
+        bail!("this command needs --profile or --loads");
     }
     Ok(())
 }

@@ -9,7 +9,7 @@ use clap::{Args, ValueEnum};
 use shoal::export::tables::{TableFormat, link_rows, node_rows, write_table};
 use shoal::routing::Loads;
 
-use super::common::{LayoutArgs, ProfileArgs, RailArgs, analyse_laid_out};
+use super::common::{LayoutArgs, ProfileArgs, RailArgs, analyse_laid_out, traffic_summary};
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum Format {
@@ -41,7 +41,7 @@ pub fn run(args: &ConvertArgs) -> Result<()> {
     };
     let nodes = node_rows(&analysis.cluster, &analysis.layout);
     let empty = Loads::default();
-    let loads = analysis.profile.as_ref().map_or(&empty, |p| &p.loads);
+    let loads = analysis.loads().unwrap_or(&empty);
     let links = link_rows(&analysis.cluster, loads);
     for (name, count, write) in [
         (
@@ -56,6 +56,9 @@ pub fn run(args: &ConvertArgs) -> Result<()> {
         let file = File::create(&path).with_context(|| format!("creating {}", path.display()))?;
         write(file).with_context(|| format!("writing {}", path.display()))?;
         println!("wrote {} ({count} rows)", path.display());
+    }
+    if let Some(loads) = analysis.loads() {
+        eprintln!("{}", traffic_summary(&loads.total, "the whole run"));
     }
     Ok(())
 }

@@ -8,6 +8,7 @@ pub mod info;
 pub mod query;
 pub mod render;
 pub mod render_spec;
+pub mod route;
 pub mod trace;
 
 pub const EXAMPLES: &str = "\
@@ -19,5 +20,6 @@ Examples:
       --profile sample-data/tworail/samplesort.ibprof.gz --region 2 --top 20
   shoal info sample-data/tworail/rail0 sample-data/tworail/rail1
   shoal gen --k 36 --rails 2 --out /tmp/k36
+  shoal route sample-data/tworail/rail0 --engine dmodk --out /tmp/rail0-dmodk
   shoal query sample-data/torus8/torus8_meta.yaml --domain links \
       --where 'code_region = 1' --agg mean --attr packets";

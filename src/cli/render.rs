@@ -32,8 +32,11 @@ pub struct RenderCli {
     #[arg(long, value_name = "static|ar", default_value = "static", value_parser = super::common::parse_routing)]
     pub routing: super::common::Routing,
     /// The ibprof profile whose traffic colours the links.
-    #[arg(long, value_name = "P")]
+    #[arg(long, value_name = "P", conflicts_with = "loads")]
     pub profile: Option<PathBuf>,
+    /// A loads file (`IBPROF_LOADS`, or `shoal convert`'s links.csv) instead of a profile.
+    #[arg(long, value_name = "FILE")]
+    pub loads: Option<PathBuf>,
     /// One region's own traffic (default: the cumulative total).
     #[arg(long, conflicts_with = "diff")]
     pub region: Option<u32>,
@@ -130,12 +133,13 @@ fn load(r: &RenderCli) -> Result<Dataset> {
         let request = LoadRequest {
             rails: r.rails.rail_paths(),
             profile: r.profile.clone(),
+            loads: r.loads.clone(),
             layout: r.layout.options(),
         };
         return Ok(load_dataset(&request, &|_| {})?);
     };
-    if r.profile.is_some() {
-        bail!("--profile belongs to fabric dumps, not to a run ({run})");
+    if r.profile.is_some() || r.loads.is_some() {
+        bail!("--profile and --loads belong to fabric dumps, not to a run ({run})");
     }
     load_run_dataset(std::path::Path::new(run))
         .map_err(|e| anyhow::Error::new(e.source).context(format!("cannot read the run {}", e.path)))

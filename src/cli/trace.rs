@@ -3,6 +3,7 @@
 use anyhow::{Result, bail};
 use clap::Args;
 use serde::Serialize;
+use shoal::model::echo::echo;
 use shoal::model::{Fabric, Lid};
 use shoal::routing::{Outcome, Path, trace};
 
@@ -15,10 +16,10 @@ pub struct TraceArgs {
     /// Which of the given rails to trace on (0 = the first RAIL).
     #[arg(long, default_value_t = 0)]
     pub rail: usize,
-    /// Source LID (hexadecimal, e.g. 0x0012).
+    /// Source LID: decimal as ibtracert reads it (`18`), or hexadecimal with `0x` (`0x0012`).
     #[arg(long, value_parser = parse_lid)]
     pub from: Lid,
-    /// Destination LID (hexadecimal).
+    /// Destination LID: decimal, or hexadecimal with `0x`.
     #[arg(long, value_parser = parse_lid)]
     pub to: Lid,
     /// Print `{"delivered":…,"hops":[{"guid","name","lid","in_port","out_port"},…]}`.
@@ -103,14 +104,16 @@ fn text_path(fabric: &Fabric, path: &Path, from: Lid, to: Lid) -> String {
             guid = node.guid,
             inp = port(hop.in_port),
             outp = port(hop.out_port),
-            desc = node.description,
+            desc = echo(&node.description),
         );
     }
     match path.outcome {
         Outcome::Delivered => out += &format!("delivered in {} link hops\n", path.link_ends.len()),
         Outcome::Dropped { at, reason } => {
-            let at =
-                at.map_or_else(|| "before the first hop".to_string(), |n| fabric.node(n).description.clone());
+            let at = at.map_or_else(
+                || "before the first hop".to_string(),
+                |n| echo(&fabric.node(n).description).into_owned(),
+            );
             out += &format!("NOT delivered: {reason}, at {at}\n");
         }
     }

@@ -1,5 +1,6 @@
 //! The recent-files list, kept in eframe's storage as plain text: one request per line,
-//! rails separated by `|`, a rail's files by `,`, then `|profile=` and the profile path.
+//! rails separated by `|`, a rail's files by `,`, then `|profile=` and the profile path
+//! (or `|loads=` and a loads file).
 
 use std::path::PathBuf;
 
@@ -19,6 +20,9 @@ pub fn encode(list: &[LoadRequest]) -> String {
             if let Some(p) = &r.profile {
                 parts.push(format!("profile={}", p.display()));
             }
+            if let Some(p) = &r.loads {
+                parts.push(format!("loads={}", p.display()));
+            }
             parts.join("|")
         })
         .collect::<Vec<_>>()
@@ -31,9 +35,12 @@ pub fn decode(text: &str) -> Vec<LoadRequest> {
         .map(|line| {
             let mut request = LoadRequest::default();
             for part in line.split('|') {
-                match part.strip_prefix("profile=") {
-                    Some(p) => request.profile = Some(PathBuf::from(p)),
-                    None => request.rails.push(part.split(',').map(PathBuf::from).collect()),
+                if let Some(p) = part.strip_prefix("profile=") {
+                    request.profile = Some(PathBuf::from(p));
+                } else if let Some(p) = part.strip_prefix("loads=") {
+                    request.loads = Some(PathBuf::from(p));
+                } else {
+                    request.rails.push(part.split(',').map(PathBuf::from).collect());
                 }
             }
             request
@@ -51,7 +58,8 @@ pub fn push(list: &mut Vec<LoadRequest>, request: LoadRequest) {
 }
 
 /// Sorts dropped or picked paths into a request: directories are rails (in order), `*.ibprof`
-/// files (or `.gz`) the profile, other files one more rail together. Keeps `current`'s rails if
+/// files (or `.gz`) the profile, `*.loads.csv` (or `.gz`) a loads file, other files one more
+/// rail together. Keeps `current`'s rails if
 /// only a profile was given.
 pub fn request_from_paths(paths: &[PathBuf], current: Option<&LoadRequest>) -> Option<LoadRequest> {
     let mut request = LoadRequest::default();
@@ -62,6 +70,8 @@ pub fn request_from_paths(paths: &[PathBuf], current: Option<&LoadRequest>) -> O
             request.rails.push(vec![p.clone()]);
         } else if name.ends_with(".ibprof") || name.ends_with(".ibprof.gz") {
             request.profile = Some(p.clone());
+        } else if name.ends_with(".loads.csv") || name.ends_with(".loads.csv.gz") {
+            request.loads = Some(p.clone());
         } else {
             loose.push(p.clone());
         }
@@ -84,9 +94,11 @@ mod tests {
         let a = LoadRequest {
             rails: vec![vec!["/d/rail0".into()], vec!["/d/r1/a.lst".into(), "/d/r1/a.fdbs".into()]],
             profile: Some("/d/p.ibprof.gz".into()),
+            loads: Some("/d/run.loads.csv".into()),
             ..Default::default()
         };
-        let b = LoadRequest { rails: vec![vec!["/x".into()]], profile: None, ..Default::default() };
+        let b =
+            LoadRequest { rails: vec![vec!["/x".into()]], profile: None, loads: None, ..Default::default() };
         let mut list = vec![b.clone()];
         push(&mut list, a.clone());
         push(&mut list, b.clone());
@@ -96,7 +108,8 @@ mod tests {
 
     #[test]
     fn a_dropped_profile_alone_reuses_the_open_rails() {
-        let current = LoadRequest { rails: vec![vec!["/r0".into()]], profile: None, ..Default::default() };
+        let current =
+            LoadRequest { rails: vec![vec!["/r0".into()]], profile: None, loads: None, ..Default::default() };
         let r = request_from_paths(&["/p/run.ibprof".into()], Some(&current)).unwrap();
         assert_eq!(r.rails, current.rails);
         assert_eq!(r.profile, Some("/p/run.ibprof".into()));

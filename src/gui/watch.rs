@@ -27,7 +27,13 @@ impl Watcher {
             c.request_repaint();
         })
         .map_err(|e| e.to_string())?;
-        let paths: Vec<&PathBuf> = request.rails.iter().flatten().chain(request.profile.iter()).collect();
+        let paths: Vec<&PathBuf> = request
+            .rails
+            .iter()
+            .flatten()
+            .chain(request.profile.iter())
+            .chain(request.loads.iter())
+            .collect();
         for p in paths {
             debouncer
                 .watch(p, RecursiveMode::Recursive)
@@ -58,7 +64,8 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let file = dir.join("opensm.fdbs");
         std::fs::write(&file, "first").unwrap();
-        let request = LoadRequest { rails: vec![vec![dir.clone()]], profile: None, ..Default::default() };
+        let request =
+            LoadRequest { rails: vec![vec![dir.clone()]], profile: None, loads: None, ..Default::default() };
         let watcher = Watcher::new(&request, &egui::Context::default()).unwrap();
         assert!(!watcher.changed());
         std::fs::write(&file, "second, written in").unwrap();

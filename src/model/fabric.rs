@@ -207,6 +207,18 @@ impl Fabric {
         self.lfts.get_mut(switch.index()).and_then(Option::as_mut)
     }
 
+    /// Puts a new forwarding table on a switch (or removes it), for tables computed from the
+    /// topology (`shoal route`). Returns the table it replaces; a non-switch keeps none.
+    pub fn replace_lft(&mut self, switch: NodeIndex, lft: Option<Lft>) -> Option<Lft> {
+        if self.graph.node_weight(switch).is_none_or(|n| n.kind != NodeKind::Switch) {
+            return None;
+        }
+        if self.lfts.len() <= switch.index() {
+            self.lfts.resize(self.graph.node_count(), None);
+        }
+        std::mem::replace(&mut self.lfts[switch.index()], lft)
+    }
+
     pub fn link_count(&self) -> usize {
         self.graph.edge_count()
     }

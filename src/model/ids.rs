@@ -21,6 +21,13 @@ impl Lid {
         s.trim().parse::<u16>().ok().map(Lid)
     }
 
+    /// Parses a LID typed by a user: `0x12` is hexadecimal, a bare `12` decimal, as `ibtracert`,
+    /// `perfquery` and `ibnetdiscover` read them (issue 16).
+    pub fn parse_typed(s: &str) -> Option<Lid> {
+        let s = s.trim();
+        if s.starts_with("0x") || s.starts_with("0X") { Lid::parse_hex(s) } else { Lid::parse_dec(s) }
+    }
+
     /// True for a LID a forwarding table can route: not 0 (unassigned) and not multicast.
     pub fn is_unicast(self) -> bool {
         self.0 != 0 && self.0 < MULTICAST_START
@@ -94,6 +101,16 @@ mod tests {
         assert_eq!(Lid::parse_hex("0x10000"), None);
         assert_eq!(Lid::parse_hex("zz"), None);
         assert_eq!(Lid::parse_hex(""), None);
+    }
+
+    #[test]
+    fn typed_lids_are_decimal_unless_prefixed_0x() {
+        assert_eq!(Lid::parse_typed("12"), Some(Lid(12)));
+        assert_eq!(Lid::parse_typed("0x12"), Some(Lid(0x12)));
+        assert_eq!(Lid::parse_typed(" 0X1a "), Some(Lid(0x1a)));
+        assert_eq!(Lid::parse_typed("1a"), None);
+        assert_eq!(Lid::parse_typed("65536"), None);
+        assert_eq!(Lid::parse_typed(""), None);
     }
 
     #[test]

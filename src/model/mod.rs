@@ -1,7 +1,10 @@
 //! Plain data for fabrics and profiles. Knows no file format and no pixel.
 
 pub mod ar;
+pub mod bytes;
 pub mod cluster;
+pub mod counters;
+pub mod echo;
 pub mod fabric;
 pub mod host_map;
 pub mod ids;

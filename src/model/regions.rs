@@ -18,6 +18,7 @@ use std::borrow::Cow;
 
 use rayon::prelude::*;
 
+use super::bytes::add_bytes;
 use super::profile::{Dump, EpochMicros, LidBytes, PeerBytes, Profile, RankSection};
 use super::warning::Warning;
 
@@ -299,8 +300,11 @@ fn sorted<'d, C: Counter>(dump: &'d [C], notes: &mut Notes) -> Cow<'d, [C]> {
         match out.last_mut() {
             Some(last) if last.key() == c.key() => {
                 let ((a, b), (x, y)) = (last.bytes(), c.bytes());
-                *last = last.with_bytes(a.saturating_add(x), b.saturating_add(y));
-                notes.twice.push(c.describe());
+                let (mut sent, mut recv) = (a, b);
+                let overflow = add_bytes(&mut sent, x) | add_bytes(&mut recv, y);
+                *last = last.with_bytes(sent, recv);
+                let note = if overflow { " (byte sum overflow: capped at 2^64 - 1)" } else { "" };
+                notes.twice.push(format!("{}{note}", c.describe()));
             }
             _ => out.push(c),
         }

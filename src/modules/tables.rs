@@ -3,8 +3,10 @@
 use egui::Ui;
 
 use crate::model::{Domain, LinkEnd};
+use crate::routing::RegionKey;
+use crate::routing::loads_input::TopKTable;
 use crate::scene::crossing::{Crossing, crossings};
-use crate::scene::dataset::Dataset;
+use crate::scene::dataset::{Attribution, Dataset};
 use crate::scene::diff::{Change, ranked_changes};
 use crate::scene::highlight::{Seed, describe};
 use crate::scene::values::RegionSelection;
@@ -47,6 +49,15 @@ pub fn crossings_ui(
         return;
     };
     let Some((rail, end)) = fabric.index.link(link) else { return };
+    match &fabric.attribution {
+        Attribution::Flows => {}
+        Attribution::TopK(table) => return top_k_ui(ui, d, table, selection, rail, end),
+        Attribution::None => {
+            ui.strong(format!("crossing {} (rail {rail})", end_name(d, rail, end)));
+            ui.small("no pairs to name: the loads file has no top-K summary (collect with IBPROF_TOPK=K)");
+            return;
+        }
+    }
     let key = (generation, selection, rail, end);
     if cache.key != Some(key) {
         cache.rows = crossings(&fabric.cluster, &d.flows_for(selection), rail, end, TABLE_ROWS);
@@ -74,6 +85,47 @@ pub fn crossings_ui(
                     format_bytes_f64(r.bytes as f64),
                 ],
             );
+        }
+    });
+}
+
+/// The pairs of a loads file's top-K summary for one link end: per region or the total only.
+fn top_k_ui(
+    ui: &mut Ui,
+    d: &Dataset,
+    table: &TopKTable,
+    selection: RegionSelection,
+    rail: usize,
+    end: LinkEnd,
+) {
+    ui.strong(format!("crossing {} (rail {rail})", end_name(d, rail, end)));
+    ui.small(format!(
+        "from the loads file's top-{} summary: counts are lower bounds (see docs/formats/loads.md)",
+        table.k
+    ));
+    let key = match selection {
+        RegionSelection::Total => RegionKey::Total,
+        RegionSelection::Region(n) => RegionKey::Region(n),
+        _ => {
+            ui.small("the summary is kept per region: pick one region or the whole run");
+            return;
+        }
+    };
+    let pairs = table.pairs(key, rail, end);
+    if pairs.is_empty() {
+        ui.small("the summary names no pair for this link end in this selection");
+        return;
+    }
+    let Some(fabric) = &d.fabric else { return };
+    let host = |h: Option<usize>| {
+        h.and_then(|h| fabric.cluster.hosts.get(h)).map_or("?".to_string(), |x| x.name.clone())
+    };
+    egui::Grid::new("top-k crossings").striped(true).num_columns(2).show(ui, |ui| {
+        ui.strong("source -> destination");
+        ui.strong("bytes (at least)");
+        ui.end_row();
+        for &(src, dst, bytes) in pairs {
+            row(ui, &[format!("{} -> {}", host(src), host(dst)), format_bytes_f64(bytes as f64)]);
         }
     });
 }

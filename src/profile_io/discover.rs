@@ -48,7 +48,7 @@ pub fn sniff(path: &Path) -> Option<DumpKind> {
 /// The files of a rail directory to read, with their kinds.
 pub fn discover(dir: &Path, warnings: &mut Vec<Warning>) -> Result<Vec<(DumpKind, PathBuf)>, ParseError> {
     let display = dir.display().to_string();
-    let found = recognised_files(dir)?;
+    let found = recognised_files(dir, warnings)?;
     let mut chosen = Vec::new();
     let name = |p: &PathBuf| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let mut pick_one = |mut candidates: Vec<(DumpKind, PathBuf)>, rank: &dyn Fn(&str) -> _| {
@@ -74,7 +74,9 @@ pub fn discover(dir: &Path, warnings: &mut Vec<Warning>) -> Result<Vec<(DumpKind
         None => {
             // A folder of per-switch ibroute dumps beside the topology.
             for sub in subdirectories(dir)? {
-                chosen.extend(recognised_files(&sub)?.into_iter().filter(|(k, _)| *k == DumpKind::Ibroute));
+                chosen.extend(
+                    recognised_files(&sub, warnings)?.into_iter().filter(|(k, _)| *k == DumpKind::Ibroute),
+                );
             }
         }
     }
@@ -100,7 +102,8 @@ fn rank_key(
 }
 
 /// Every file of `dir` (not recursing) with a kind, by name or else by content, in name order.
-fn recognised_files(dir: &Path) -> Result<Vec<(DumpKind, PathBuf)>, ParseError> {
+/// FIFOs, sockets and devices are skipped with a warning: sniffing a FIFO would block.
+fn recognised_files(dir: &Path, warnings: &mut Vec<Warning>) -> Result<Vec<(DumpKind, PathBuf)>, ParseError> {
     let display = dir.display().to_string();
     let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| ParseError::io(&display, e))?
@@ -109,6 +112,7 @@ fn recognised_files(dir: &Path) -> Result<Vec<(DumpKind, PathBuf)>, ParseError> 
         .map(|entry| entry.path())
         .collect();
     paths.sort();
+    let paths = super::special::without_special(paths, warnings);
     Ok(paths
         .into_iter()
         .filter_map(|path| {

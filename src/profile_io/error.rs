@@ -1,5 +1,7 @@
 //! The error a reader returns when it cannot produce anything useful from a file.
 
+use crate::model::echo;
+
 /// A fatal problem with one input. Recoverable problems are [`Warning`](crate::model::Warning)s.
 #[derive(Debug, thiserror::Error)]
 pub enum ParseError {
@@ -13,14 +15,22 @@ pub enum ParseError {
 
 impl ParseError {
     pub fn io(path: impl Into<String>, source: std::io::Error) -> Self {
-        ParseError::Io { path: path.into(), source }
+        ParseError::Io { path: bounded(path.into()), source }
     }
 
     pub fn syntax(path: impl Into<String>, line: usize, message: impl Into<String>) -> Self {
-        ParseError::Syntax { path: path.into(), line, message: message.into() }
+        ParseError::Syntax { path: bounded(path.into()), line, message: bounded(message.into()) }
     }
 
     pub fn invalid(path: impl Into<String>, message: impl Into<String>) -> Self {
-        ParseError::Invalid { path: path.into(), message: message.into() }
+        ParseError::Invalid { path: bounded(path.into()), message: bounded(message.into()) }
+    }
+}
+
+/// An error may quote the input: capped, control characters escaped ([`echo::shown`]).
+fn bounded(text: String) -> String {
+    match echo::shown(&text, echo::MESSAGE_CHARS) {
+        std::borrow::Cow::Borrowed(_) => text,
+        std::borrow::Cow::Owned(shown) => shown,
     }
 }

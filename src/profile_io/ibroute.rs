@@ -27,7 +27,7 @@ use super::error::ParseError;
 use super::input::Input;
 use super::line_warnings::LineWarnings;
 use super::stray;
-use super::tables::{SwitchTable, SwitchTables, TableCollector};
+use super::tables::{SwitchTable, SwitchTables, TableCollector, stated_rows};
 
 const UNICAST: &str = "Unicast lids [";
 const MULTICAST: &str = "Multicast mlids [";
@@ -173,7 +173,7 @@ fn parse_chunk(text: &str, display: &str) -> Chunk {
             tables.close(&mut warnings);
         } else if line.ends_with("lids dumped") {
             in_block = false;
-            tables.close(&mut warnings);
+            tables.end_block(stated_rows(line), &mut warnings);
         } else if is_column_header(line) {
             continue;
         } else if !skipping_multicast {
@@ -217,7 +217,7 @@ fn parse_header(header: &str) -> Result<(Guid, SwitchTable), String> {
         (Some(open), Some(close)) if close > open => Some(after[open + 1..close].trim().to_string()),
         _ => None,
     };
-    Ok((guid, SwitchTable { line: 0, lid, description, lft: Default::default() }))
+    Ok((guid, SwitchTable { line: 0, lid, description, ..Default::default() }))
 }
 
 /// `0001 001 : (…)` (after the `0x`): hex LID, whitespace, decimal port, then anything.

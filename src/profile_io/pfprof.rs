@@ -35,6 +35,7 @@ use rayon::prelude::*;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, Visitor};
 
+use crate::model::bytes::add_bytes;
 use crate::model::{Dump, EpochMicros, PeerBytes, Profile, RankSection, Warning};
 
 use super::error::ParseError;
@@ -185,10 +186,18 @@ fn rank_section(
         if totals.len() < width {
             totals.resize(width, PeerBytes::default());
         }
+        let mut overflow = false;
         for (peer, total) in totals.iter_mut().enumerate().take(width) {
             total.peer = peer as u32;
-            total.sent += tx.get(peer).map_or(0, |c| c.0);
-            total.recv += rx.get(peer).map_or(0, |c| c.0);
+            overflow |= add_bytes(&mut total.sent, tx.get(peer).map_or(0, |c| c.0));
+            overflow |= add_bytes(&mut total.recv, rx.get(peer).map_or(0, |c| c.0));
+        }
+        if overflow {
+            let message = format!(
+                "rank {}, phase {i}: byte sum overflow: the cumulative counters passed 2^64 - 1 B and are capped",
+                file.rank
+            );
+            warnings.push(Warning::in_file(display, message));
         }
         let peers: Vec<PeerBytes> = totals.iter().filter(|p| p.sent > 0 || p.recv > 0).copied().collect();
         budget.made += peers.len() as u64;
@@ -217,16 +226,18 @@ fn rank_section(
 
 /// Reads one PFProf file, or every `*.json[.gz]` file of a directory, into one profile.
 pub fn read_pfprof(path: &Path) -> Result<(Profile, Vec<Warning>), ParseError> {
+    let mut skipped = Vec::new();
     let files: Vec<std::path::PathBuf> = if path.is_dir() {
         let display = path.display().to_string();
-        let mut files: Vec<_> = std::fs::read_dir(path)
+        let files: Vec<_> = std::fs::read_dir(path)
             .map_err(|e| ParseError::io(&display, e))?
             .filter_map(|entry| entry.ok().map(|e| e.path()))
             .filter(|p| {
                 let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-                p.is_file() && (name.ends_with(".json") || name.ends_with(".json.gz"))
+                !p.is_dir() && (name.ends_with(".json") || name.ends_with(".json.gz"))
             })
             .collect();
+        let mut files = super::special::without_special(files, &mut skipped);
         files.sort();
         if files.is_empty() {
             return Err(ParseError::invalid(display, "no *.json PFProf files in this directory"));
@@ -244,7 +255,9 @@ pub fn read_pfprof(path: &Path) -> Result<(Profile, Vec<Warning>), ParseError> {
             Ok((input.display().to_string(), sections, n_procs, warnings))
         })
         .collect::<Result<_, ParseError>>()?;
-    merge(parsed)
+    let (profile, mut warnings) = merge(parsed)?;
+    warnings.splice(0..0, skipped);
+    Ok((profile, warnings))
 }
 
 /// One file's text (already read) as a whole profile.

@@ -359,9 +359,11 @@ fn attach_ar(
     Ok(())
 }
 
-/// Merges the tables of several files: a switch seen again keeps its first table; an identical
-/// repeat (a `dump_fts` beside per-switch `ibroute` files) is one note per file, a different one
-/// a warning at its header line.
+/// Merges the tables of several files. An identical repeat (a `dump_fts` beside per-switch
+/// `ibroute` files) is one note per file. When two files disagree on a switch, the more complete
+/// table is kept ([`SwitchTable::completeness`]: a closed block with all its rows, then more
+/// rows), whatever the files are called, and a warning at the dropped table's header line says
+/// which was kept and why; only an exact tie keeps the first file read.
 fn merge_tables<'f>(
     tables: Vec<(&'f str, Parsed<SwitchTables>)>,
     warnings: &mut Vec<Warning>,
@@ -373,19 +375,40 @@ fn merge_tables<'f>(
         warnings.extend(w);
         let mut repeated: Vec<&str> = Vec::new();
         for (guid, table) in switches {
-            match index.get(&guid).map(|&i| &merged[i]) {
-                Some((first_file, _, first)) if same_routes(&first.lft, &table.lft) => {
-                    repeated.push(first_file)
-                }
-                Some((first_file, _, _)) => {
-                    let message =
-                        format!("switch {guid} also has a different table in {first_file}; kept that one");
-                    warnings.push(Warning::at(file, table.line, message));
-                }
-                None => {
-                    index.insert(guid, merged.len());
-                    merged.push((file, guid, table));
-                }
+            let Some(&at) = index.get(&guid) else {
+                index.insert(guid, merged.len());
+                merged.push((file, guid, table));
+                continue;
+            };
+            let (kept_file, _, kept) = &merged[at];
+            if same_routes(&kept.lft, &table.lft) {
+                repeated.push(kept_file);
+                continue;
+            }
+            let (kept_file, kept_line) = (*kept_file, kept.line);
+            let newer_wins = table.completeness() > kept.completeness();
+            let (winner, loser) = if newer_wins { (&table, kept) } else { (kept, &table) };
+            let (winner_at, loser_at) = if newer_wins {
+                ((file, table.line), (kept_file, kept_line))
+            } else {
+                ((kept_file, kept_line), (file, table.line))
+            };
+            let why = if winner.completeness() == loser.completeness() {
+                "equally complete; kept the first read".to_string()
+            } else {
+                format!(
+                    "kept the more complete one ({}; the other: {})",
+                    winner.describe_completeness(),
+                    loser.describe_completeness()
+                )
+            };
+            let message = format!(
+                "switch {guid} has different tables in {}:{} and {}:{}; {why}: using {}",
+                winner_at.0, winner_at.1, loser_at.0, loser_at.1, winner_at.0
+            );
+            warnings.push(Warning::at(loser_at.0, loser_at.1, message));
+            if newer_wins {
+                merged[at] = (file, guid, table);
             }
         }
         if let Some(first_file) = repeated.first() {
@@ -484,9 +507,44 @@ mod tests {
         assert!(merged.iter().all(|(f, _, _)| *f == "a.txt"));
         assert_eq!(warnings.len(), 2, "{warnings:?}");
         assert_eq!((warnings[0].file.as_str(), warnings[0].line), ("b.txt", Some(12)));
-        assert!(warnings[0].message.contains("different table in a.txt"));
+        assert!(
+            warnings[0].message.contains("equally complete; kept the first read: using a.txt"),
+            "{warnings:?}"
+        );
         assert_eq!((warnings[1].file.as_str(), warnings[1].line), ("b.txt", None));
         assert!(warnings[1].message.starts_with("1 switch tables here repeat"));
+    }
+
+    #[test]
+    fn of_two_different_tables_of_one_switch_the_complete_one_is_kept_whatever_the_file_order() {
+        use crate::model::{LftEntry, Lid, PortNum};
+        let table = |rows: u16, complete: bool| {
+            let mut t = SwitchTable { line: 3, complete, ..Default::default() };
+            for lid in 1..=rows {
+                t.lft.set(Lid(lid), LftEntry::Port(PortNum(1)));
+            }
+            t
+        };
+        let file = |t: SwitchTable| -> Parsed<SwitchTables> {
+            Ok(([(Guid(9), t)].into_iter().collect(), Vec::new()))
+        };
+        for truncated_first in [true, false] {
+            let (cut, whole) = (("cut.txt", file(table(20, false))), ("whole.txt", file(table(44, true))));
+            let tables = if truncated_first { vec![cut, whole] } else { vec![whole, cut] };
+            let mut warnings = Vec::new();
+            let merged = merge_tables(tables, &mut warnings).unwrap();
+            assert_eq!(merged.len(), 1);
+            assert_eq!((merged[0].0, merged[0].2.lft.len()), ("whole.txt", 44));
+            assert_eq!(warnings.len(), 1, "{warnings:?}");
+            assert_eq!((warnings[0].file.as_str(), warnings[0].line), ("cut.txt", Some(3)));
+            assert!(
+                warnings[0].message.contains(
+                    "kept the more complete one (44 rows, complete; the other: 20 rows, no closing `lids dumped` line): using whole.txt"
+                ),
+                "{}",
+                warnings[0].message
+            );
+        }
     }
 
     #[test]

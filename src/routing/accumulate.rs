@@ -9,6 +9,7 @@
 use petgraph::graph::NodeIndex;
 use rayon::prelude::*;
 
+use crate::model::bytes::add_bytes;
 use crate::model::{Fabric, Lid, LinkEnd, NodeKind};
 
 use super::loads::{DropReason, RailLoad};
@@ -206,7 +207,9 @@ impl<'f> Accumulator<'f> {
             self.tally.credit(end, 0, flow.bytes);
         }
         match entry.state {
-            EntryState::AtSwitch(s) => self.demand[s.index()] += flow.bytes,
+            EntryState::AtSwitch(s) => {
+                add_bytes(&mut self.demand[s.index()], flow.bytes);
+            }
             EntryState::Delivered => self.tally.deliver(0, flow.bytes),
             EntryState::Dropped(at, reason) => self.tally.drop_bytes(0, at, flow.dst, reason, flow.bytes),
         }

@@ -16,6 +16,7 @@
 use petgraph::graph::NodeIndex;
 use rayon::prelude::*;
 
+use crate::model::bytes::add_bytes;
 use crate::model::{Cluster, Fabric, Lid, LinkEnd, NodeKind};
 
 use super::accumulate::{Flow, Source, accumulate, source_of};
@@ -126,7 +127,7 @@ impl RailTally {
                 self.tally.inject(region, flow.bytes);
                 self.tally.credit(e.end, region, flow.bytes);
                 let cell = (e.slot as usize * routes.dsts.len() + row as usize) * routes.regions + region;
-                self.demand[cell] += flow.bytes;
+                add_bytes(&mut self.demand[cell], flow.bytes);
             }
             _ => self.exact[region].push(flow),
         }
@@ -135,7 +136,7 @@ impl RailTally {
     fn merge(mut self, other: RailTally) -> Self {
         self.tally = self.tally.merge(other.tally);
         for (a, b) in self.demand.iter_mut().zip(&other.demand) {
-            *a += b;
+            add_bytes(a, *b);
         }
         for (a, b) in self.exact.iter_mut().zip(other.exact) {
             a.extend(b);
@@ -210,7 +211,7 @@ impl<'r, 'f> Pusher<'r, 'f> {
             }
             if self.trees.resolve(switch) {
                 for (r, &a) in amounts.iter().enumerate() {
-                    self.demand[switch.index() * regions + r] += a;
+                    add_bytes(&mut self.demand[switch.index() * regions + r], a);
                 }
             } else {
                 self.walk(switch, dst, destination, amounts);
@@ -284,8 +285,8 @@ impl<'r, 'f> RegionsSink<'r, 'f> {
     fn merge(mut self, other: Self) -> Self {
         self.rails = self.rails.into_iter().zip(other.rails).map(|(a, b)| a.merge(b)).collect();
         for r in 0..self.intra_node.len() {
-            self.intra_node[r] += other.intra_node[r];
-            self.unplaced[r] += other.unplaced[r];
+            add_bytes(&mut self.intra_node[r], other.intra_node[r]);
+            add_bytes(&mut self.unplaced[r], other.unplaced[r]);
         }
         self
     }
@@ -301,11 +302,11 @@ impl FlowSink for RegionsSink<'_, '_> {
     }
 
     fn intra_node(&mut self, bytes: u64) {
-        self.intra_node[self.region] += bytes;
+        add_bytes(&mut self.intra_node[self.region], bytes);
     }
 
     fn unplaced(&mut self, bytes: u64) {
-        self.unplaced[self.region] += bytes;
+        add_bytes(&mut self.unplaced[self.region], bytes);
     }
 }
 

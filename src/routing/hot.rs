@@ -4,6 +4,7 @@ use std::collections::{HashMap, HashSet};
 
 use rayon::prelude::*;
 
+use crate::model::bytes::add_bytes;
 use crate::model::{Cluster, LinkEnd};
 
 use super::flows::FlowSet;
@@ -42,7 +43,28 @@ pub fn hottest(
         .collect();
     ends.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
     ends.truncate(top);
-    let wanted: HashSet<(usize, usize)> = ends.iter().map(|&(_, r, i)| (r, i)).collect();
+    let wanted: Vec<(usize, LinkEnd)> = ends.iter().map(|&(_, r, i)| (r, LinkEnd::from_index(i))).collect();
+    let mut contributions = pairs_through(cluster, flows, &wanted, pairs_per_end);
+    ends.into_iter()
+        .map(|(bytes, rail, index)| {
+            let pairs = contributions.remove(&(rail, index)).unwrap_or_default();
+            HotEnd { rail, end: LinkEnd::from_index(index), bytes, pairs }
+        })
+        .collect()
+}
+
+/// (source host, destination host, bytes), largest first.
+pub type PairBytes = Vec<(Option<usize>, Option<usize>, u64)>;
+
+/// The `per_end` largest host pairs whose flows cross each wanted link end, keyed by
+/// (rail, link-end index): every flow of the set is traced once.
+pub fn pairs_through(
+    cluster: &Cluster,
+    flows: &FlowSet,
+    wanted: &[(usize, LinkEnd)],
+    per_end: usize,
+) -> HashMap<(usize, usize), PairBytes> {
+    let wanted: HashSet<(usize, usize)> = wanted.iter().map(|&(r, e)| (r, e.index())).collect();
     let mut contributions: HashMap<(usize, usize), HashMap<HostPair, u64>> = HashMap::new();
     for (r, fabric) in cluster.rails.iter().enumerate() {
         if !wanted.iter().any(|&(wr, _)| wr == r) {
@@ -64,20 +86,16 @@ pub fn hottest(
             })
             .collect();
         for (index, pair, bytes) in found {
-            *contributions.entry((r, index)).or_default().entry(pair).or_insert(0) += bytes;
+            add_bytes(contributions.entry((r, index)).or_default().entry(pair).or_insert(0), bytes);
         }
     }
-    ends.into_iter()
-        .map(|(bytes, rail, index)| {
-            let mut pairs: Vec<_> = contributions
-                .remove(&(rail, index))
-                .unwrap_or_default()
-                .into_iter()
-                .map(|((s, d), b)| (s, d, b))
-                .collect();
+    contributions
+        .into_iter()
+        .map(|(key, pairs)| {
+            let mut pairs: PairBytes = pairs.into_iter().map(|((s, d), b)| (s, d, b)).collect();
             pairs.sort_unstable_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(&b.0)).then(a.1.cmp(&b.1)));
-            pairs.truncate(pairs_per_end);
-            HotEnd { rail, end: LinkEnd::from_index(index), bytes, pairs }
+            pairs.truncate(per_end);
+            (key, pairs)
         })
         .collect()
 }

@@ -2,6 +2,7 @@
 
 use petgraph::graph::NodeIndex;
 
+use crate::model::bytes::{add_bytes, is_saturated};
 use crate::model::{EpochMicros, Lid, LinkEnd};
 
 /// Why a trace stopped before the destination.
@@ -23,6 +24,8 @@ pub enum DropReason {
     UnknownSource,
     /// The path ran into a CA that is not the destination.
     WrongEndpoint,
+    /// The CA port has LID 0 (no LID assigned): nothing can be addressed to it or sent from it.
+    NoLid,
 }
 
 impl std::fmt::Display for DropReason {
@@ -36,7 +39,41 @@ impl std::fmt::Display for DropReason {
             DropReason::UnknownDestination => "no port owns the destination LID",
             DropReason::UnknownSource => "no port owns the source LID",
             DropReason::WrongEndpoint => "the path ends at a node that is not the destination",
+            DropReason::NoLid => "the CA port has no LID (LID 0)",
         })
+    }
+}
+
+impl DropReason {
+    pub const ALL: [DropReason; 9] = [
+        DropReason::MissingEntry,
+        DropReason::Unreachable,
+        DropReason::DeadPort,
+        DropReason::Loop,
+        DropReason::NoTable,
+        DropReason::UnknownDestination,
+        DropReason::UnknownSource,
+        DropReason::WrongEndpoint,
+        DropReason::NoLid,
+    ];
+
+    /// A one-word name, as loads files write it.
+    pub fn word(self) -> &'static str {
+        match self {
+            DropReason::MissingEntry => "missing_entry",
+            DropReason::Unreachable => "unreachable",
+            DropReason::DeadPort => "dead_port",
+            DropReason::Loop => "loop",
+            DropReason::NoTable => "no_table",
+            DropReason::UnknownDestination => "unknown_destination",
+            DropReason::UnknownSource => "unknown_source",
+            DropReason::WrongEndpoint => "wrong_endpoint",
+            DropReason::NoLid => "no_lid",
+        }
+    }
+
+    pub fn from_word(word: &str) -> Option<DropReason> {
+        DropReason::ALL.into_iter().find(|r| r.word() == word)
     }
 }
 
@@ -79,19 +116,21 @@ impl RailLoad {
             self.bytes.resize(other.bytes.len(), 0);
         }
         for (a, b) in self.bytes.iter_mut().zip(&other.bytes) {
-            *a += b;
+            add_bytes(a, *b);
         }
-        self.injected += other.injected;
-        self.delivered += other.delivered;
-        self.undelivered += other.undelivered;
+        add_bytes(&mut self.injected, other.injected);
+        add_bytes(&mut self.delivered, other.delivered);
+        add_bytes(&mut self.undelivered, other.undelivered);
         let detail = std::mem::take(&mut self.undelivered_detail);
         self.undelivered_detail =
             merge_undelivered(detail.into_iter().chain(other.undelivered_detail.iter().cloned()).collect());
     }
 
     /// Injected = delivered + undelivered.
+    /// A saturated sum (see [`crate::model::bytes`]) is reported as such, not as a leak.
     pub fn is_conserved(&self) -> bool {
-        self.injected == self.delivered + self.undelivered
+        self.delivered.checked_add(self.undelivered).is_none_or(|sum| sum == self.injected)
+            || is_saturated(self.injected)
     }
 }
 
@@ -130,8 +169,8 @@ impl RegionLoads {
             for (sum, rail) in total.rails.iter_mut().zip(&region.rails) {
                 sum.add(rail);
             }
-            total.intra_node_bytes += region.intra_node_bytes;
-            total.unplaced_bytes += region.unplaced_bytes;
+            add_bytes(&mut total.intra_node_bytes, region.intra_node_bytes);
+            add_bytes(&mut total.unplaced_bytes, region.unplaced_bytes);
             total.dumptime = total.dumptime.max(region.dumptime);
         }
         total
@@ -163,7 +202,7 @@ pub fn merge_undelivered(entries: Vec<Undelivered>) -> Vec<Undelivered> {
     let mut merged: std::collections::HashMap<(Option<NodeIndex>, Lid, DropReason), u64> =
         std::collections::HashMap::new();
     for u in entries {
-        *merged.entry((u.at, u.destination, u.reason)).or_insert(0) += u.bytes;
+        add_bytes(merged.entry((u.at, u.destination, u.reason)).or_insert(0), u.bytes);
     }
     let mut out: Vec<Undelivered> = merged
         .into_iter()

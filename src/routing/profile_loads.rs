@@ -8,6 +8,8 @@ use super::accumulate::accumulate;
 use super::demand::trace_together;
 use super::flows::{FlowBuilder, FlowSet, HostMap, RailPolicy, RankTraffic};
 use super::loads::{Loads, RailLoad, RegionLoads};
+use super::saturation::saturation_warnings;
+use super::undelivered::undelivered_warnings;
 
 /// The counters of one region (or of the cumulative total) for every rank.
 #[derive(Clone, Debug, Default)]
@@ -89,5 +91,7 @@ pub fn compute_loads(
             }
         }
     }
+    warnings.extend(undelivered_warnings(cluster, &loads, source));
+    warnings.extend(saturation_warnings(cluster, &loads, source));
     (loads, warnings)
 }

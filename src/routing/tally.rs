@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use petgraph::graph::NodeIndex;
 
+use crate::model::bytes::add_bytes;
 use crate::model::{Lid, LinkEnd};
 
 use super::loads::{DropReason, RailLoad, Undelivered, merge_undelivered};
@@ -37,15 +38,15 @@ impl Tally {
     }
 
     pub fn credit(&mut self, end: LinkEnd, region: usize, bytes: u64) {
-        self.bytes[end.index() * self.regions + region] += bytes;
+        add_bytes(&mut self.bytes[end.index() * self.regions + region], bytes);
     }
 
     pub fn inject(&mut self, region: usize, bytes: u64) {
-        self.injected[region] += bytes;
+        add_bytes(&mut self.injected[region], bytes);
     }
 
     pub fn deliver(&mut self, region: usize, bytes: u64) {
-        self.delivered[region] += bytes;
+        add_bytes(&mut self.delivered[region], bytes);
     }
 
     pub fn drop_bytes(
@@ -56,8 +57,8 @@ impl Tally {
         reason: DropReason,
         bytes: u64,
     ) {
-        self.undelivered[region] += bytes;
-        *self.dropped.entry((region, at, dst, reason)).or_insert(0) += bytes;
+        add_bytes(&mut self.undelivered[region], bytes);
+        add_bytes(self.dropped.entry((region, at, dst, reason)).or_insert(0), bytes);
     }
 
     /// Pushes `demand` (indexed `node * regions + region`, bytes waiting at each switch) from the
@@ -75,7 +76,7 @@ impl Tally {
                 match next {
                     Next::Switch(end, n) => {
                         self.credit(end, r, bytes);
-                        demand[n.index() * regions + r] += bytes;
+                        add_bytes(&mut demand[n.index() * regions + r], bytes);
                     }
                     Next::Deliver(end) => {
                         self.credit(end, r, bytes);
@@ -94,15 +95,15 @@ impl Tally {
 
     pub fn merge(mut self, other: Tally) -> Self {
         for (a, b) in self.bytes.iter_mut().zip(&other.bytes) {
-            *a += b;
+            add_bytes(a, *b);
         }
         for r in 0..self.regions {
-            self.injected[r] += other.injected[r];
-            self.delivered[r] += other.delivered[r];
-            self.undelivered[r] += other.undelivered[r];
+            add_bytes(&mut self.injected[r], other.injected[r]);
+            add_bytes(&mut self.delivered[r], other.delivered[r]);
+            add_bytes(&mut self.undelivered[r], other.undelivered[r]);
         }
         for (k, v) in other.dropped {
-            *self.dropped.entry(k).or_insert(0) += v;
+            add_bytes(self.dropped.entry(k).or_insert(0), v);
         }
         self
     }

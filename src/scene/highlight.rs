@@ -151,8 +151,8 @@ pub fn route(fabric: &FabricData, src: i64, dst: i64) -> (Vec<i64>, Vec<i64>) {
 
 /// What a search text finds, in any data set:
 /// - `DOMAIN ID[,ID…]` (`rank 12`, `node 3`, `links 40,41`; also `r12`);
-/// - in a fabric, a LID (`0x1a`, up to 4 hex digits) or a GUID (`0x` and more digits; node,
-///   port or system GUID);
+/// - in a fabric, a LID (`0x1a`, up to 4 hex digits, or `lid 26` in decimal as `ibtracert`
+///   reads it) or a GUID (`0x` and more digits; node, port or system GUID);
 /// - else a node name pattern (`*` wildcards; a bare word matches names starting with it).
 pub fn search(dataset: &Dataset, text: &str) -> Vec<Seed> {
     let text = text.trim();
@@ -170,6 +170,15 @@ pub fn search(dataset: &Dataset, text: &str) -> Vec<Seed> {
     let lower = text.to_ascii_lowercase();
     if let (Some(hex), Some(fabric)) = (lower.strip_prefix("0x"), &dataset.fabric) {
         return hex_search(fabric, hex).into_iter().map(Seed::node).collect();
+    }
+    if let (Some(typed), Some(fabric)) = (lower.strip_prefix("lid "), &dataset.fabric) {
+        let lid = Lid::parse_typed(typed);
+        return lid
+            .map(|lid| lid_search(fabric, lid))
+            .unwrap_or_default()
+            .into_iter()
+            .map(Seed::node)
+            .collect();
     }
     let pattern = if text.contains('*') { text.to_string() } else { format!("{text}*") };
     run.network()
@@ -198,22 +207,31 @@ fn domain_ids(text: &str) -> Option<(Domain, Vec<i64>)> {
     ids.filter(|v| !v.is_empty()).map(|ids| (domain, ids))
 }
 
+/// Node positions owning `lid`, on every rail.
+fn lid_search(fabric: &FabricData, lid: Lid) -> Vec<usize> {
+    let mut found: Vec<usize> = (fabric.cluster.rails.iter().enumerate())
+        .filter_map(|(rail, f)| f.owner_of_lid(lid).and_then(|o| fabric.index.node_position(rail, o.node)))
+        .collect();
+    found.sort_unstable();
+    found.dedup();
+    found
+}
+
 /// Node positions owning a LID (≤ 4 hex digits) or carrying a GUID, on every rail.
 fn hex_search(fabric: &FabricData, hex: &str) -> Vec<usize> {
+    if hex.len() <= 4 {
+        return Lid::parse_hex(hex).map(|lid| lid_search(fabric, lid)).unwrap_or_default();
+    }
     let mut found = Vec::new();
     for (rail, f) in fabric.cluster.rails.iter().enumerate() {
-        let hit = if hex.len() <= 4 {
-            Lid::parse_hex(hex).and_then(|lid| f.owner_of_lid(lid)).map(|o| o.node)
-        } else {
-            Guid::parse_hex(hex).and_then(|guid| {
-                f.node_by_guid(guid).or_else(|| {
-                    f.graph.node_indices().find(|&n| {
-                        let node = f.node(n);
-                        node.ports.values().any(|p| p.guid == Some(guid)) || node.system_guid == Some(guid)
-                    })
+        let hit = Guid::parse_hex(hex).and_then(|guid| {
+            f.node_by_guid(guid).or_else(|| {
+                f.graph.node_indices().find(|&n| {
+                    let node = f.node(n);
+                    node.ports.values().any(|p| p.guid == Some(guid)) || node.system_guid == Some(guid)
                 })
             })
-        };
+        });
         if let Some(p) = hit.and_then(|n| fabric.index.node_position(rail, n)) {
             found.push(p);
         }
@@ -303,5 +321,15 @@ mod tests {
         let guid = f.cluster.rails[1].node(f.cluster.rails[1].switches().next().unwrap()).guid;
         assert_eq!(search(&d, &guid.to_string()).len(), 1);
         assert_eq!(search(&d, "L2-*").len(), 4);
+    }
+
+    #[test]
+    fn a_lid_typed_after_lid_is_decimal_and_after_0x_hexadecimal() {
+        let d = Dataset::synthetic(4, 4, 2, 1);
+        let ten = search(&d, "lid 10");
+        assert!(!ten.is_empty(), "LID 10 is owned on some rail");
+        assert_eq!(ten, search(&d, "0x000a"));
+        assert_eq!(search(&d, "lid 0x0a"), ten);
+        assert_eq!(search(&d, "lid 1a"), vec![], "bare digits after `lid` are decimal");
     }
 }

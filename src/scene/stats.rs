@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use rayon::prelude::*;
 
 use crate::layout::ClusterLayout;
+use crate::model::bytes::add_bytes;
 use crate::model::{Cluster, LinkEnd, NodeKind};
 use crate::routing::{FlowSet, trace};
 
@@ -47,7 +48,7 @@ pub fn hop_histogram(cluster: &Cluster, flows: &[&FlowSet]) -> BTreeMap<usize, u
                 })
                 .collect();
             for (h, b) in hops {
-                *hist.entry(h).or_insert(0) += b;
+                add_bytes(hist.entry(h).or_insert(0), b);
             }
         }
     }

@@ -7,6 +7,7 @@
 
 use std::collections::HashMap;
 
+use crate::model::bytes::add_bytes;
 use crate::model::{Dump, Lid, LidBytes, PeerBytes, ProfileSource, RankSection};
 use crate::profile_io::line_warnings::MAX_LINE_WARNINGS;
 
@@ -320,13 +321,15 @@ impl Parser<'_> {
             }
             Some(at) => {
                 let entry = &mut peers[at];
-                entry.sent = entry.sent.saturating_add(sent);
-                entry.recv = entry.recv.saturating_add(recv);
-                Some(dump.region)
+                let overflow = add_bytes(&mut entry.sent, sent) | add_bytes(&mut entry.recv, recv);
+                Some((dump.region, overflow))
             }
         };
-        if let Some(region) = duplicate {
-            self.warn(format!("peer {peer} appears twice in region {region}; the counts are summed"));
+        if let Some((region, overflow)) = duplicate {
+            self.warn(format!(
+                "peer {peer} appears twice in region {region}; the counts are summed{}",
+                overflow_note(overflow)
+            ));
         }
         self.max_peer = self.max_peer.max(peer);
     }
@@ -352,15 +355,22 @@ impl Parser<'_> {
             }
             Some(at) => {
                 let entry = &mut lids[at];
-                entry.sent = entry.sent.saturating_add(sent);
-                entry.recv = entry.recv.saturating_add(recv);
-                Some(dump.region)
+                let overflow = add_bytes(&mut entry.sent, sent) | add_bytes(&mut entry.recv, recv);
+                Some((dump.region, overflow))
             }
         };
-        if let Some(region) = duplicate {
-            self.warn(format!("lid {port} {lid} appears twice in region {region}; the counts are summed"));
+        if let Some((region, overflow)) = duplicate {
+            self.warn(format!(
+                "lid {port} {lid} appears twice in region {region}; the counts are summed{}",
+                overflow_note(overflow)
+            ));
         }
     }
+}
+
+/// What a summed duplicate's warning adds when the sum passed 2^64 − 1.
+fn overflow_note(overflow: bool) -> &'static str {
+    if overflow { " (byte sum overflow: capped at 2^64 - 1)" } else { "" }
 }
 
 /// The dump counter lines currently add to.

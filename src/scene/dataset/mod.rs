@@ -40,6 +40,18 @@ pub struct FabricData {
     pub flows: BTreeMap<RegionKey, FlowSet>,
     pub rank_hosts: RankHosts,
     pub index: FabricIndex,
+    /// Where "who crossed this link end" comes from.
+    pub attribution: Attribution,
+}
+
+/// Where the pairs crossing a link end come from: the flows traced from a profile, a loads
+/// file's top-K summary (lower bounds), or nowhere (a loads file without one).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Attribution {
+    #[default]
+    Flows,
+    TopK(crate::routing::loads_input::TopKTable),
+    None,
 }
 
 /// How a data set's rows name regions, found once when it is built (the region panel asks
@@ -110,7 +122,17 @@ impl Dataset {
             })
             .collect();
         let regions = Regions { attribute: Some("region".into()), whole: Some(-1.0), list };
-        let fabric = FabricData { cluster, layout, profile, loads, ar_loads, flows, rank_hosts, index };
+        let fabric = FabricData {
+            cluster,
+            layout,
+            profile,
+            loads,
+            ar_loads,
+            flows,
+            rank_hosts,
+            index,
+            attribution: Attribution::Flows,
+        };
         Dataset { name, run, fabric: Some(fabric), warnings, regions }
     }
 

@@ -4,9 +4,15 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod jobs;
+
+pub use jobs::{Job, JobSpec, JobsAnalysis, JobsError, analyse_jobs};
+
 use crate::layout::{ClusterLayout, FatTreeOptions, layout_fat_tree};
 use crate::model::{Cluster, Profile, Warning};
 use crate::profile_io::ParseError;
+use crate::profile_io::loads_file::read_loads_file;
+use crate::routing::loads_input::{TopKTable, loads_from_file};
 use crate::routing::{
     FlowBuilder, FlowSet, LoadOptions, Loads, RankTraffic, RegionInput, RegionKey, compute_loads,
 };
@@ -30,7 +36,52 @@ pub struct Analysis {
     pub cluster: Cluster,
     pub layout: ClusterLayout,
     pub profile: Option<ProfileAnalysis>,
+    /// Loads read from a loads file (`--loads`) instead of traced from a profile.
+    pub loads_file: Option<LoadsFileAnalysis>,
     pub warnings: Vec<Warning>,
+}
+
+/// Link-end loads read from a loads file, with the top-K attribution it carries (if any).
+#[derive(Clone, Debug)]
+pub struct LoadsFileAnalysis {
+    pub path: PathBuf,
+    pub loads: Loads,
+    pub top_k: Option<TopKTable>,
+}
+
+impl Analysis {
+    /// The loads to show: the profile's trace, else the loads file's.
+    pub fn loads(&self) -> Option<&Loads> {
+        self.profile.as_ref().map(|p| &p.loads).or(self.loads_file.as_ref().map(|l| &l.loads))
+    }
+}
+
+/// Loads the rails and either a profile (traced) or a loads file (read), and lays the fabric out.
+pub fn analyse_inputs(
+    rails: &[Vec<PathBuf>],
+    profile: Option<&Path>,
+    loads: Option<&Path>,
+    options: &LoadOptions,
+) -> Result<Analysis, ParseError> {
+    analyse_inputs_with_layout(rails, (profile, loads), options, &FatTreeOptions::default())
+}
+
+/// [`analyse_inputs`] with the layout's options (`--hca-planes`).
+pub fn analyse_inputs_with_layout(
+    rails: &[Vec<PathBuf>],
+    (profile, loads): (Option<&Path>, Option<&Path>),
+    options: &LoadOptions,
+    layout: &FatTreeOptions,
+) -> Result<Analysis, ParseError> {
+    let mut analysis = analyse_with_layout(rails, profile, options, layout)?;
+    if let Some(path) = loads {
+        let (file, mut warnings) = read_loads_file(path)?;
+        let (loads, top_k, more) = loads_from_file(&analysis.cluster, &file);
+        warnings.extend(more);
+        analysis.warnings.extend(warnings);
+        analysis.loads_file = Some(LoadsFileAnalysis { path: path.to_path_buf(), loads, top_k });
+    }
+    Ok(analysis)
 }
 
 /// Loads the rails and (optionally) a profile, traces it and lays the fabric out.
@@ -67,7 +118,7 @@ pub fn analyse_with_layout(
         warnings.extend(more);
         analysis
     });
-    Ok(Analysis { cluster, layout, profile, warnings })
+    Ok(Analysis { cluster, layout, profile, loads_file: None, warnings })
 }
 
 /// Traces a profile already read.

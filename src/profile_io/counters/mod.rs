@@ -1,0 +1,99 @@
+//! Port-counter files, recognised by content like every other input, each read into one
+//! [`Snapshot`](crate::model::counters::Snapshot) (values in bytes) plus warnings.
+//!
+//! Formats: `perfquery` / `perfquery -x` output (one or many ports concatenated),
+//! `ibqueryerrors --data`/`--counters` (± `--report-port`), ibdiagnet2's `db_csv` (`PM_INFO`)
+//! and `ibdiagnet2.pm`, OpenSM PerfMgr's `dump_counters` (human and `mach`), and Prometheus
+//! text from the InfiniBand exporters. See `docs/formats/counters.md`.
+
+pub mod ibdiagnet_pm;
+pub mod ibqueryerrors;
+pub mod perfmgr;
+pub mod perfquery;
+pub mod pm_info_csv;
+pub mod prometheus;
+pub mod sink;
+
+use std::path::Path;
+
+use crate::model::Warning;
+use crate::model::counters::Snapshot;
+
+use super::error::ParseError;
+use super::input::Input;
+use perfmgr::PerfMgrForm;
+
+/// The counter formats shoal reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CounterFormat {
+    Perfquery,
+    Ibqueryerrors,
+    DbCsvPmInfo,
+    IbdiagnetPm,
+    PerfMgr(PerfMgrForm),
+    Prometheus,
+}
+
+impl CounterFormat {
+    pub fn describe(self) -> &'static str {
+        match self {
+            CounterFormat::Perfquery => "perfquery output",
+            CounterFormat::Ibqueryerrors => "ibqueryerrors output",
+            CounterFormat::DbCsvPmInfo => "ibdiagnet2 db_csv PM_INFO",
+            CounterFormat::IbdiagnetPm => "ibdiagnet2.pm",
+            CounterFormat::PerfMgr(PerfMgrForm::Human) => "OpenSM PerfMgr dump",
+            CounterFormat::PerfMgr(PerfMgrForm::Machine) => "OpenSM PerfMgr dump (mach)",
+            CounterFormat::Prometheus => "Prometheus exposition",
+        }
+    }
+}
+
+/// The counter format of a file's text, if it is one.
+pub fn counter_format(input: &Input) -> Option<CounterFormat> {
+    if perfquery::looks_like_perfquery(input) {
+        Some(CounterFormat::Perfquery)
+    } else if ibqueryerrors::looks_like_ibqueryerrors(input) {
+        Some(CounterFormat::Ibqueryerrors)
+    } else if ibdiagnet_pm::looks_like_ibdiagnet_pm(input) {
+        Some(CounterFormat::IbdiagnetPm)
+    } else if let Some(form) = perfmgr::perfmgr_form(input) {
+        Some(CounterFormat::PerfMgr(form))
+    } else if super::ibdiagnet2_csv::looks_like_db_csv(input) && pm_info_csv::has_pm_info(input) {
+        Some(CounterFormat::DbCsvPmInfo)
+    } else if prometheus::looks_like_prometheus(input) {
+        Some(CounterFormat::Prometheus)
+    } else {
+        None
+    }
+}
+
+/// Reads a counter file (plain or gzip).
+pub fn read_counters(path: &Path) -> Result<(Snapshot, Vec<Warning>), ParseError> {
+    let (input, mut warnings) = Input::open(path)?;
+    let (snapshot, more) = parse_counters(&input)?;
+    warnings.extend(more);
+    Ok((snapshot, warnings))
+}
+
+/// Reads counters from text already in memory; an error if it is no counter format.
+pub fn parse_counters(input: &Input) -> Result<(Snapshot, Vec<Warning>), ParseError> {
+    let Some(format) = counter_format(input) else {
+        return Err(ParseError::invalid(
+            input.display(),
+            "not a counter file shoal knows (perfquery, ibqueryerrors, ibdiagnet2 db_csv with PM_INFO or .pm, \
+             OpenSM PerfMgr dump_counters, Prometheus from an InfiniBand exporter)",
+        ));
+    };
+    Ok(parse_as(input, format))
+}
+
+pub fn parse_as(input: &Input, format: CounterFormat) -> (Snapshot, Vec<Warning>) {
+    match format {
+        CounterFormat::Perfquery => perfquery::parse_perfquery(input),
+        CounterFormat::Ibqueryerrors => ibqueryerrors::parse_ibqueryerrors(input),
+        CounterFormat::DbCsvPmInfo => pm_info_csv::parse_pm_info(input),
+        CounterFormat::IbdiagnetPm => ibdiagnet_pm::parse_ibdiagnet_pm(input),
+        CounterFormat::PerfMgr(form) => perfmgr::parse_perfmgr(input, form),
+        CounterFormat::Prometheus => prometheus::parse_prometheus(input),
+    }
+}

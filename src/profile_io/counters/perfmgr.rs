@@ -1,0 +1,163 @@
+//! OpenSM PerfMgr's `perfmgr dump_counters` file (console command; written to
+//! `event_db_dump_file`, by default `/var/log/opensm_port_counters.log`), in both forms:
+//!
+//! Human (`dump_counters`):
+//! ```text
+//! "MF0;tb-L1-00:SX6036/U1" 0x2c90200010000 active TRUE port 1
+//!      Last Reset           : Mon Nov 23 22:43:17 2026
+//!      xmit_data            : 430121720 (1.602GB)
+//!      rcv_data             : 430121864 (1.602GB)
+//! ```
+//! Machine (`dump_counters mach`): per node a tab-separated header `Name GUID Active Port …
+//! xmit_data rcv_data …` and one row per port.
+//!
+//! The GUID is the node's. PerfMgr keeps 64-bit totals of the deltas it read since its last
+//! reset, in 4-byte words like the counters themselves.
+
+use crate::model::counters::{CounterWidth, PortOwner, Snapshot};
+use crate::model::{Guid, Warning};
+
+use super::super::input::Input;
+use super::sink::{Direction, SampleSink, parse_count};
+
+/// Which form a PerfMgr dump is in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PerfMgrForm {
+    Human,
+    Machine,
+}
+
+const MACH_HEADER: &str = "Name\tGUID\tActive\tPort\t";
+
+pub fn perfmgr_form(input: &Input) -> Option<PerfMgrForm> {
+    input.text().lines().take(40).find_map(|l| {
+        if l.starts_with(MACH_HEADER) {
+            Some(PerfMgrForm::Machine)
+        } else {
+            human_header(l).map(|_| PerfMgrForm::Human)
+        }
+    })
+}
+
+/// `"NAME" 0xGUID active TRUE port 1` → (GUID, port). The name may hold spaces and quotes, so
+/// the line is read from its end.
+fn human_header(line: &str) -> Option<(Guid, u8)> {
+    if !line.starts_with('"') {
+        return None;
+    }
+    let mut words = line.rsplitn(6, ' ');
+    let port = words.next()?.parse().ok()?;
+    (words.next()? == "port").then_some(())?;
+    let _active = words.next()?;
+    (words.next()? == "active").then_some(())?;
+    let guid = Guid::parse_hex(words.next()?)?;
+    Some((guid, port))
+}
+
+pub fn parse_perfmgr(input: &Input, form: PerfMgrForm) -> (Snapshot, Vec<Warning>) {
+    let mut sink = SampleSink::new(input.display());
+    match form {
+        PerfMgrForm::Human => human(input, &mut sink),
+        PerfMgrForm::Machine => machine(input, &mut sink),
+    }
+    if let Some(w) = input.truncation_warning() {
+        sink.warnings.push(w);
+    }
+    sink.finish(input.display())
+}
+
+fn human(input: &Input, sink: &mut SampleSink) {
+    let mut current = None;
+    for (number, line) in input.lines() {
+        if line.starts_with('"') {
+            current = human_header(line);
+            if current.is_none() {
+                sink.warnings
+                    .line(number, "a port header without `0xGUID active … port P`; its block is skipped");
+            }
+            continue;
+        }
+        let Some((name, value)) = line.split_once(':') else { continue };
+        let direction = match name.trim() {
+            "xmit_data" => Direction::Xmit,
+            "rcv_data" => Direction::Rcv,
+            _ => continue,
+        };
+        let Some((guid, port)) = current else { continue };
+        let value = value.split_whitespace().next().unwrap_or("");
+        record(sink, number, guid, port, direction, value);
+    }
+}
+
+fn machine(input: &Input, sink: &mut SampleSink) {
+    // (guid, port, xmit_data, rcv_data) column positions of the last header.
+    let mut columns: Option<[usize; 4]> = None;
+    for (number, line) in input.lines() {
+        if line.is_empty() {
+            continue;
+        }
+        let fields: Vec<&str> = line.split('\t').collect();
+        if line.starts_with(MACH_HEADER) {
+            let at = |name: &str| fields.iter().position(|f| f.trim() == name);
+            columns = match (at("GUID"), at("Port"), at("xmit_data"), at("rcv_data")) {
+                (Some(g), Some(p), Some(x), Some(r)) => Some([g, p, x, r]),
+                _ => {
+                    sink.warnings
+                        .line(number, "a header without GUID, Port, xmit_data and rcv_data; rows skipped");
+                    None
+                }
+            };
+            continue;
+        }
+        let Some([g, p, x, r]) = columns else { continue };
+        let guid = fields.get(g).and_then(|f| Guid::parse_hex(f));
+        let port = fields.get(p).and_then(|f| f.trim().parse::<u8>().ok());
+        let (Some(guid), Some(port)) = (guid, port) else {
+            sink.warnings.line(number, "a row without a readable GUID and port; skipped");
+            continue;
+        };
+        for (column, direction) in [(x, Direction::Xmit), (r, Direction::Rcv)] {
+            record(sink, number, guid, port, direction, fields.get(column).copied().unwrap_or(""));
+        }
+    }
+}
+
+fn record(sink: &mut SampleSink, number: usize, guid: Guid, port: u8, direction: Direction, value: &str) {
+    match parse_count(value) {
+        Some(words) => {
+            sink.words(number, PortOwner::Guid(guid), port, direction, words, CounterWidth::Bits64)
+        }
+        None => sink
+            .warnings
+            .line(number, format!("{} `{}` is not a number; skipped", direction.name(), value.trim())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::PortNum;
+
+    #[test]
+    fn human_blocks_give_words_times_four() {
+        let text = "\"MF0;tb-L1-00:SX6036/U1\" 0x2c90200010000 active TRUE port 1\n     Last Reset           : Mon Nov 23 22:43:17 2026\n     xmit_data            : 430121720 (1.602GB)\n     rcv_data             : 12 (48B)\n";
+        let input = Input::from_text("pm.log", text);
+        assert_eq!(perfmgr_form(&input), Some(PerfMgrForm::Human));
+        let (s, w) = parse_perfmgr(&input, PerfMgrForm::Human);
+        assert!(w.is_empty(), "{w:?}");
+        assert_eq!(s.ports[0].owner, PortOwner::Guid(Guid(0x2c90200010000)));
+        assert_eq!(s.ports[0].port, PortNum(1));
+        assert_eq!(s.ports[0].xmit.unwrap().bytes, 4 * 430121720);
+    }
+
+    #[test]
+    fn machine_rows_are_read_by_their_header() {
+        let text =
+            "\nName\tGUID\tActive\tPort\tLast Reset\txmit_data\trcv_data\nsw one\t0x10\tTRUE\t2\tMon\t5\t6\n";
+        let input = Input::from_text("pm.log", text);
+        assert_eq!(perfmgr_form(&input), Some(PerfMgrForm::Machine));
+        let (s, _) = parse_perfmgr(&input, PerfMgrForm::Machine);
+        assert_eq!(s.ports[0].port, PortNum(2));
+        assert_eq!(s.ports[0].rcv.unwrap().bytes, 24);
+    }
+}

@@ -1,0 +1,136 @@
+//! `perfquery` output, one port or many concatenated:
+//!
+//! ```text
+//! # Port extended counters: Lid 2 port 3 (CapMask: 0x1300 CapMask2: 0x0000000)
+//! PortSelect:......................3
+//! PortXmitData:....................123456789012
+//! PortRcvData:.....................864
+//! # Port counters: Lid 4 port 1 (CapMask: 0x1200)
+//! PortXmitData:....................4294967295
+//! ```
+//!
+//! LIDs are **decimal** here. `# Port extended counters` blocks hold the 64-bit
+//! `PortCountersExtended`, `# Port counters` blocks the 32-bit `PortCounters` (which stop at
+//! `0xffffffff`). Port 255 is perfquery's sum over all ports and is skipped.
+
+use crate::model::counters::{CounterWidth, PortOwner, Snapshot};
+use crate::model::{Lid, Warning};
+
+use super::super::input::Input;
+use super::sink::{Direction, SampleSink, parse_count};
+
+const EXTENDED: &str = "# Port extended counters:";
+const BASIC: &str = "# Port counters:";
+
+/// True when a line starts a perfquery counters block.
+pub fn looks_like_perfquery(input: &Input) -> bool {
+    input.text().lines().take(40).any(|l| l.starts_with(EXTENDED) || l.starts_with(BASIC))
+}
+
+/// The port a block is about, and its counter width.
+#[derive(Clone, Copy)]
+struct Block {
+    lid: Lid,
+    port: u8,
+    width: CounterWidth,
+}
+
+pub fn parse_perfquery(input: &Input) -> (Snapshot, Vec<Warning>) {
+    let mut sink = SampleSink::new(input.display());
+    let mut block: Option<Block> = None;
+    for (number, line) in input.lines() {
+        let line = line.trim_end();
+        if let Some((rest, width)) = header(line) {
+            block = block_of(rest, width);
+            if block.is_none() {
+                sink.warnings.line(number, "a counters header without `Lid L port P`; its block is skipped");
+            }
+            continue;
+        }
+        let Some((name, value)) = line.split_once(':') else { continue };
+        let direction = match name.trim() {
+            "PortXmitData" => Direction::Xmit,
+            "PortRcvData" => Direction::Rcv,
+            _ => continue,
+        };
+        let Some(block) = block else {
+            sink.warnings
+                .line(number, format!("{} before any `# Port counters` header; skipped", direction.name()));
+            continue;
+        };
+        let value = value.trim().trim_start_matches('.');
+        match parse_count(value) {
+            Some(words) => {
+                sink.words(number, PortOwner::Lid(block.lid), block.port, direction, words, block.width)
+            }
+            None => {
+                sink.warnings.line(number, format!("{} `{value}` is not a number; skipped", direction.name()))
+            }
+        }
+    }
+    if let Some(w) = input.truncation_warning() {
+        sink.warnings.push(w);
+    }
+    sink.finish(input.display())
+}
+
+fn header(line: &str) -> Option<(&str, CounterWidth)> {
+    if let Some(rest) = line.strip_prefix(EXTENDED) {
+        Some((rest, CounterWidth::Bits64))
+    } else {
+        line.strip_prefix(BASIC).map(|rest| (rest, CounterWidth::Bits32))
+    }
+}
+
+/// `Lid 2 port 3 (CapMask: …)` → LID 2, port 3.
+fn block_of(rest: &str, width: CounterWidth) -> Option<Block> {
+    let mut words = rest.split_whitespace();
+    (words.next()? == "Lid").then_some(())?;
+    let lid = Lid::parse_dec(words.next()?)?;
+    (words.next()? == "port").then_some(())?;
+    let port = words.next()?.parse().ok()?;
+    Some(Block { lid, port, width })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::PortNum;
+
+    fn parse(text: &str) -> (Snapshot, Vec<Warning>) {
+        parse_perfquery(&Input::from_text("pq.txt", text))
+    }
+
+    #[test]
+    fn extended_blocks_give_64_bit_bytes_per_lid_and_port() {
+        let (s, w) = parse(
+            "# Port extended counters: Lid 2 port 3 (CapMask: 0x1300 CapMask2: 0x0000000)\n\
+             PortSelect:......................3\n\
+             PortXmitData:....................123456789012\n\
+             PortRcvData:.....................864\n",
+        );
+        assert!(w.is_empty(), "{w:?}");
+        assert_eq!(s.ports[0].owner, PortOwner::Lid(Lid(2)));
+        assert_eq!(s.ports[0].port, PortNum(3));
+        assert_eq!(s.ports[0].xmit.unwrap().bytes, 4 * 123456789012);
+        assert_eq!(s.ports[0].rcv.unwrap().bytes, 4 * 864);
+    }
+
+    #[test]
+    fn a_basic_block_at_the_32_bit_maximum_is_saturated() {
+        let (s, _) = parse(
+            "# Port counters: Lid 4 port 1 (CapMask: 0x1200)\nPortXmitData:....................4294967295\n",
+        );
+        let xmit = s.ports[0].xmit.unwrap();
+        assert!(xmit.saturated);
+        assert_eq!(xmit.width, CounterWidth::Bits32);
+    }
+
+    #[test]
+    fn garbage_values_and_headless_counters_are_named() {
+        let (s, w) = parse("PortXmitData:....1\n# Port counters: Lid 4 port 1\nPortRcvData:....lots\n");
+        assert!(s.ports.is_empty());
+        assert!(w[0].message.contains("before any"));
+        assert!(w[1].message.contains("`lots` is not a number"));
+    }
+}

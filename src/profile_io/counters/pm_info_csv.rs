@@ -1,0 +1,136 @@
+//! The `PM_INFO` section of ibdiagnet2's `ibdiagnet2.db_csv` (written with `--pc`/`-P`):
+//!
+//! ```text
+//! START_PM_INFO
+//! NodeGUID,PortGUID,PortNumber,LinkDownedCounter,…,PortXmitData,PortRcvData,…,PortXmitDataExtended,PortRcvDataExtended,…
+//! 0x0002c90200010000,0x0002c90200010000,1,0,…,1719664640,1719664640,…,1719664640,1719664640,…
+//! END_PM_INFO
+//! ```
+//!
+//! Columns are found by name. The 64-bit `PortXmitDataExtended`/`PortRcvDataExtended` are used
+//! where a row has them; the 32-bit `PortXmitData`/`PortRcvData` otherwise (saturating at
+//! `0xffffffff` words). Unsupported counters read `N/A`. Values are decimal (or `0x` hex).
+
+use crate::model::counters::{CounterWidth, PortOwner, Snapshot};
+use crate::model::{Guid, Warning};
+
+use super::super::input::Input;
+use super::sink::{Direction, SampleSink, is_not_available, parse_count};
+
+const START: &str = "START_PM_INFO";
+const END: &str = "END_PM_INFO";
+
+/// True for a db_csv file with a `PM_INFO` section.
+pub fn has_pm_info(input: &Input) -> bool {
+    input.text().lines().any(|l| l.trim_end() == START)
+}
+
+/// Column positions of one `PM_INFO` header.
+#[derive(Default)]
+struct Columns {
+    guid: Option<usize>,
+    port: Option<usize>,
+    data: [[Option<usize>; 2]; 2], // [direction][32-bit, 64-bit]
+}
+
+impl Columns {
+    fn from_header(header: &str) -> Columns {
+        let mut c = Columns::default();
+        for (i, name) in header.split(',').map(str::trim).enumerate() {
+            match name {
+                "NodeGUID" | "NodeGuid" => c.guid = Some(i),
+                "PortNumber" | "PortNum" => c.port = Some(i),
+                "PortXmitData" => c.data[0][0] = Some(i),
+                "PortXmitDataExtended" => c.data[0][1] = Some(i),
+                "PortRcvData" => c.data[1][0] = Some(i),
+                "PortRcvDataExtended" => c.data[1][1] = Some(i),
+                _ => {}
+            }
+        }
+        c
+    }
+}
+
+pub fn parse_pm_info(input: &Input) -> (Snapshot, Vec<Warning>) {
+    let mut sink = SampleSink::new(input.display());
+    let mut columns: Option<Columns> = None;
+    let mut inside = false;
+    for (number, line) in input.lines() {
+        let line = line.trim_end();
+        if line == START {
+            inside = true;
+            continue;
+        }
+        if !inside {
+            continue;
+        }
+        if line == END {
+            break;
+        }
+        let Some(c) = &columns else {
+            let c = Columns::from_header(line);
+            if c.guid.is_none() || c.port.is_none() {
+                sink.warnings.line(
+                    number,
+                    "the PM_INFO header names no NodeGUID or PortNumber column; section skipped",
+                );
+                break;
+            }
+            columns = Some(c);
+            continue;
+        };
+        row(&mut sink, number, c, &line.split(',').collect::<Vec<_>>());
+    }
+    if columns.is_none() {
+        sink.warnings.file("no PM_INFO rows (was ibdiagnet2 run with --pc?)");
+    }
+    sink.finish(input.display())
+}
+
+fn row(sink: &mut SampleSink, number: usize, c: &Columns, fields: &[&str]) {
+    let field = |i: Option<usize>| i.and_then(|i| fields.get(i)).map(|f| f.trim());
+    let guid = field(c.guid).and_then(Guid::parse_hex);
+    let port = field(c.port).and_then(|p| parse_count(p)).and_then(|p| u8::try_from(p).ok());
+    let (Some(guid), Some(port)) = (guid, port) else {
+        sink.warnings.line(number, "a PM_INFO row without a readable NodeGUID and PortNumber; skipped");
+        return;
+    };
+    for (d, direction) in [Direction::Xmit, Direction::Rcv].into_iter().enumerate() {
+        let [narrow, wide] = c.data[d];
+        let chosen = [(wide, CounterWidth::Bits64), (narrow, CounterWidth::Bits32)]
+            .into_iter()
+            .find_map(|(col, width)| field(col).filter(|v| !is_not_available(v)).map(|v| (v, width)));
+        let Some((value, width)) = chosen else { continue };
+        match parse_count(value) {
+            Some(words) => sink.words(number, PortOwner::Guid(guid), port, direction, words, width),
+            None => {
+                sink.warnings.line(number, format!("{} `{value}` is not a number; skipped", direction.name()))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_64_bit_column_wins_and_n_a_falls_back_to_the_32_bit_one() {
+        let text = "START_NODES\nNodeDesc\nEND_NODES\nSTART_PM_INFO\nNodeGUID,PortGUID,PortNumber,PortXmitData,PortRcvData,PortXmitDataExtended,PortRcvDataExtended\n0x10,0x10,1,4294967295,7,8589934592,N/A\nEND_PM_INFO\n";
+        let (s, w) = parse_pm_info(&Input::from_text("ibdiagnet2.db_csv", text));
+        assert!(w.is_empty(), "{w:?}");
+        let p = s.ports[0];
+        assert_eq!(p.owner, PortOwner::Guid(Guid(0x10)));
+        assert_eq!(p.xmit.unwrap().bytes, 4 * 8589934592);
+        assert!(!p.xmit.unwrap().saturated);
+        assert_eq!(p.rcv.unwrap().width, CounterWidth::Bits32);
+        assert_eq!(p.rcv.unwrap().bytes, 28);
+    }
+
+    #[test]
+    fn a_db_csv_without_pm_info_says_how_to_get_it() {
+        let (s, w) = parse_pm_info(&Input::from_text("x.db_csv", "START_NODES\nEND_NODES\n"));
+        assert!(s.ports.is_empty());
+        assert!(w[0].message.contains("--pc"));
+    }
+}

@@ -1,0 +1,206 @@
+//! Prometheus text exposition as the common InfiniBand exporters write it. Three metric families
+//! carry data counters:
+//!
+//! | exporter | metrics | port labels | unit |
+//! |---|---|---|---|
+//! | treydock/infiniband_exporter | `infiniband_{switch,hca}_port_{transmit,receive}_data_bytes_total` | `guid`, `port` | bytes |
+//! | guilbaults/infiniband-exporter | `infiniband_port{xmit,rcv}data_total` | `local_guid`, `local_port` | 4-byte words |
+//! | node_exporter (infiniband collector) | `node_infiniband_port_data_{transmitted,received}_bytes_total` | `device`, `port` | bytes |
+//!
+//! node_exporter's series name a host's device (`mlx5_0`), not a GUID, so they cannot be placed
+//! on the fabric: they are counted in a warning. Values may be written as floats
+//! (`1.78791657177235e+14`): an integral float is exact below 2^53; above, the exporter has
+//! already rounded it, which a warning says.
+
+use crate::model::counters::{CounterWidth, DataCounter, PortOwner, Snapshot};
+use crate::model::{Guid, Warning};
+
+use super::super::input::Input;
+use super::sink::{Direction, SampleSink};
+
+/// Largest integer every f64 below represents exactly.
+const EXACT_FLOAT: f64 = 9_007_199_254_740_992.0;
+
+#[derive(Clone, Copy)]
+enum Family {
+    /// Bytes, labels `guid`/`port`.
+    Bytes,
+    /// Words, labels `local_guid`/`local_port`.
+    Words,
+    /// Bytes per host device: no GUID.
+    HostDevice,
+}
+
+fn family(metric: &str) -> Option<(Family, Direction)> {
+    Some(match metric {
+        "infiniband_switch_port_transmit_data_bytes_total"
+        | "infiniband_hca_port_transmit_data_bytes_total" => (Family::Bytes, Direction::Xmit),
+        "infiniband_switch_port_receive_data_bytes_total"
+        | "infiniband_hca_port_receive_data_bytes_total" => (Family::Bytes, Direction::Rcv),
+        "infiniband_portxmitdata_total" => (Family::Words, Direction::Xmit),
+        "infiniband_portrcvdata_total" => (Family::Words, Direction::Rcv),
+        "node_infiniband_port_data_transmitted_bytes_total" => (Family::HostDevice, Direction::Xmit),
+        "node_infiniband_port_data_received_bytes_total" => (Family::HostDevice, Direction::Rcv),
+        _ => return None,
+    })
+}
+
+/// True when a sample or a `# TYPE` line names one of the data metrics above.
+pub fn looks_like_prometheus(input: &Input) -> bool {
+    input.text().lines().take(400).any(|l| {
+        let l = l.strip_prefix("# TYPE ").or_else(|| l.strip_prefix("# HELP ")).unwrap_or(l);
+        let name = l.split(|c: char| c == '{' || c.is_whitespace()).next().unwrap_or("");
+        family(name).is_some()
+    })
+}
+
+pub fn parse_prometheus(input: &Input) -> (Snapshot, Vec<Warning>) {
+    let mut sink = SampleSink::new(input.display());
+    let (mut host_series, mut rounded) = (0usize, 0usize);
+    for (number, line) in input.lines() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let name_end = line.find(|c: char| c == '{' || c.is_whitespace()).unwrap_or(line.len());
+        let Some((family, direction)) = family(&line[..name_end]) else { continue };
+        let Some((labels, value)) = split_sample(&line[name_end..]) else {
+            sink.warnings.line(number, "a sample without a value (or with unclosed labels); skipped");
+            continue;
+        };
+        let (guid_label, port_label) = match family {
+            Family::Bytes => ("guid", "port"),
+            Family::Words => ("local_guid", "local_port"),
+            Family::HostDevice => {
+                host_series += 1;
+                continue;
+            }
+        };
+        let guid = label(labels, guid_label).and_then(|g| Guid::parse_hex(&g));
+        let port = label(labels, port_label).and_then(|p| p.parse::<u8>().ok());
+        let (Some(guid), Some(port)) = (guid, port) else {
+            sink.warnings
+                .line(number, format!("no readable `{guid_label}` and `{port_label}` labels; skipped"));
+            continue;
+        };
+        let Some((count, exact)) = parse_value(value) else {
+            sink.warnings
+                .line(number, format!("value `{value}` is not a non-negative whole number; skipped"));
+            continue;
+        };
+        rounded += usize::from(!exact);
+        let owner = PortOwner::Guid(guid);
+        match family {
+            Family::Bytes => sink.counter(number, owner, port, direction, DataCounter::from_bytes(count)),
+            _ => sink.words(number, owner, port, direction, count, CounterWidth::Bits64),
+        }
+    }
+    if host_series > 0 {
+        sink.warnings.file(format!(
+            "{host_series} node_exporter series name a host device, not a GUID: they cannot be placed on link ends"
+        ));
+    }
+    if rounded > 0 {
+        sink.warnings.file(format!(
+            "{rounded} values were written as floats above 2^53: the exporter rounded them (to within a few parts in 10^16)"
+        ));
+    }
+    sink.finish(input.display())
+}
+
+/// `{a="b",c="d"} 12 1700000000` → (`a="b",c="d"`, `12`).
+fn split_sample(rest: &str) -> Option<(&str, &str)> {
+    let (labels, after) = match rest.strip_prefix('{') {
+        Some(inner) => {
+            let close = closing_brace(inner)?;
+            (&inner[..close], &inner[close + 1..])
+        }
+        None => ("", rest),
+    };
+    Some((labels, after.split_whitespace().next()?))
+}
+
+/// The index of the `}` closing a label set, skipping quoted values (which may hold braces).
+fn closing_brace(inner: &str) -> Option<usize> {
+    let (mut quoted, mut escaped) = (false, false);
+    for (i, c) in inner.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if quoted => escaped = true,
+            '"' => quoted = !quoted,
+            '}' if !quoted => return Some(i),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The value of label `name` (unescaped), if present.
+fn label(labels: &str, name: &str) -> Option<String> {
+    let mut rest = labels;
+    while !rest.is_empty() {
+        let (key, after) = rest.split_once('=')?;
+        let after = after.strip_prefix('"')?;
+        let mut value = String::new();
+        let mut chars = after.char_indices();
+        let end = loop {
+            let (i, c) = chars.next()?;
+            match c {
+                '\\' => value.push(chars.next()?.1),
+                '"' => break i,
+                c => value.push(c),
+            }
+        };
+        if key.trim() == name {
+            return Some(value);
+        }
+        rest = after[end + 1..].trim_start_matches([',', ' ']);
+    }
+    None
+}
+
+/// A whole non-negative count and whether it is exact.
+fn parse_value(text: &str) -> Option<(u64, bool)> {
+    if let Ok(v) = text.parse::<u64>() {
+        return Some((v, true));
+    }
+    let v: f64 = text.parse().ok()?;
+    if !v.is_finite() || v < 0.0 || v.fract() != 0.0 || v >= u64::MAX as f64 {
+        return None;
+    }
+    Some((v as u64, v <= EXACT_FLOAT))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::PortNum;
+
+    #[test]
+    fn trey_dock_series_are_bytes_per_guid_and_port() {
+        let text = "# TYPE infiniband_switch_port_transmit_data_bytes_total counter\ninfiniband_switch_port_transmit_data_bytes_total{guid=\"0x7cfe9003009ce5b0\",port=\"2\",switch=\"ib-i1l1s01\"} 1.04026280056104e+14\n";
+        let input = Input::from_text("metrics.prom", text);
+        assert!(looks_like_prometheus(&input));
+        let (s, w) = parse_prometheus(&input);
+        assert!(w.is_empty(), "{w:?}");
+        assert_eq!(s.ports[0].owner, PortOwner::Guid(Guid(0x7cfe9003009ce5b0)));
+        assert_eq!(s.ports[0].port, PortNum(2));
+        assert_eq!(s.ports[0].xmit.unwrap().bytes, 104026280056104);
+    }
+
+    #[test]
+    fn guilbaults_series_are_words() {
+        let text = "infiniband_portrcvdata_total{component=\"switch\",local_guid=\"0x506b4b03005d3101\",local_name=\"sw {1}\",local_port=\"2\",remote_guid=\"0x1\"} 5.149057134655e+012\n";
+        let (s, _) = parse_prometheus(&Input::from_text("m", text));
+        assert_eq!(s.ports[0].rcv.unwrap().bytes, 4 * 5149057134655);
+    }
+
+    #[test]
+    fn host_device_series_and_bad_values_are_reported() {
+        let text = "node_infiniband_port_data_transmitted_bytes_total{device=\"mlx5_0\",port=\"1\"} 2.2e+10\ninfiniband_hca_port_receive_data_bytes_total{guid=\"0x2\",port=\"1\"} NaN\n";
+        let (s, w) = parse_prometheus(&Input::from_text("m", text));
+        assert!(s.ports.is_empty());
+        assert!(w.iter().any(|w| w.message.contains("host device")), "{w:?}");
+        assert!(w.iter().any(|w| w.message.contains("`NaN`")), "{w:?}");
+    }
+}

@@ -1,0 +1,177 @@
+//! What every counter reader shares: collecting port samples (a port may be described over
+//! several lines or twice), skipping aggregates, and parsing counter numbers.
+
+use std::collections::HashMap;
+
+use crate::model::counters::{CounterWidth, DataCounter, PortOwner, PortSample, Snapshot};
+use crate::model::{PortNum, Warning};
+
+use super::super::line_warnings::LineWarnings;
+
+/// The port number the tools use for "all ports of this node, added up".
+pub const ALL_PORTS: u8 = 255;
+
+/// Which data counter a value is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    Xmit,
+    Rcv,
+}
+
+/// Collects the samples of one file, with its warnings.
+pub struct SampleSink {
+    pub warnings: LineWarnings,
+    samples: Vec<PortSample>,
+    by_key: HashMap<(PortOwner, PortNum), usize>,
+    aggregates: usize,
+}
+
+impl SampleSink {
+    pub fn new(file: &str) -> Self {
+        SampleSink {
+            warnings: LineWarnings::new(file),
+            samples: Vec::new(),
+            by_key: HashMap::new(),
+            aggregates: 0,
+        }
+    }
+
+    /// Records one counter of a port. The port's other counter may come on another line. A
+    /// 64-bit value replaces a 32-bit one of the same port (`perfquery` and `perfquery -x` output
+    /// concatenated); any other repeat is a warning and the first value stays.
+    pub fn counter(
+        &mut self,
+        line: usize,
+        owner: PortOwner,
+        port: u8,
+        direction: Direction,
+        counter: DataCounter,
+    ) {
+        if port == ALL_PORTS {
+            self.aggregates += 1;
+            return;
+        }
+        let key = (owner, PortNum(port));
+        let index = *self.by_key.entry(key).or_insert_with(|| {
+            self.samples.push(PortSample { owner, port: PortNum(port), xmit: None, rcv: None, line });
+            self.samples.len() - 1
+        });
+        let sample = &mut self.samples[index];
+        let slot = match direction {
+            Direction::Xmit => &mut sample.xmit,
+            Direction::Rcv => &mut sample.rcv,
+        };
+        match slot {
+            None => *slot = Some(counter),
+            Some(old) if old.width == CounterWidth::Bits32 && counter.width == CounterWidth::Bits64 => {
+                *slot = Some(counter);
+            }
+            Some(old) if old.width == CounterWidth::Bits64 && counter.width == CounterWidth::Bits32 => {}
+            Some(_) => self.warnings.line(
+                line,
+                format!(
+                    "{} of port {port} given again (first at line {}); kept the first",
+                    direction.name(),
+                    sample.line
+                ),
+            ),
+        }
+    }
+
+    /// Records a counter given in 4-byte words.
+    pub fn words(
+        &mut self,
+        line: usize,
+        owner: PortOwner,
+        port: u8,
+        direction: Direction,
+        words: u64,
+        width: CounterWidth,
+    ) {
+        match DataCounter::from_words(words, width) {
+            Some(counter) => self.counter(line, owner, port, direction, counter),
+            None => self.warnings.line(
+                line,
+                format!("{} {words} words is more bytes than 64 bits hold; skipped", direction.name()),
+            ),
+        }
+    }
+
+    pub fn finish(mut self, source: &str) -> (Snapshot, Vec<Warning>) {
+        if self.aggregates > 0 {
+            self.warnings.file(format!(
+                "skipped {} all-ports aggregate{} (port 255): a sum over a node's ports is no link end",
+                self.aggregates,
+                if self.aggregates == 1 { "" } else { "s" }
+            ));
+        }
+        let missing = self.samples.iter().filter(|s| s.xmit.is_none() && s.rcv.is_none()).count();
+        if missing > 0 {
+            self.warnings.file(format!("{missing} ports had no data counter"));
+        }
+        (Snapshot { source: source.to_string(), ports: self.samples }, self.warnings.finish())
+    }
+}
+
+impl Direction {
+    pub fn name(self) -> &'static str {
+        match self {
+            Direction::Xmit => "PortXmitData",
+            Direction::Rcv => "PortRcvData",
+        }
+    }
+}
+
+/// A counter as the tools print it: decimal, or hexadecimal with `0x`.
+pub fn parse_count(text: &str) -> Option<u64> {
+    let text = text.trim();
+    match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16).ok(),
+        None => text.parse().ok(),
+    }
+}
+
+/// True for the placeholders tools print for a counter a port does not support.
+pub fn is_not_available(text: &str) -> bool {
+    matches!(text.trim(), "N/A" | "NA" | "n/a" | "-" | "")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Lid;
+
+    #[test]
+    fn a_64_bit_value_replaces_a_32_bit_one_of_the_same_port() {
+        let mut sink = SampleSink::new("f");
+        let owner = PortOwner::Lid(Lid(2));
+        sink.words(1, owner, 3, Direction::Xmit, 0xffff_ffff, CounterWidth::Bits32);
+        sink.words(9, owner, 3, Direction::Xmit, 0x1_0000_0000, CounterWidth::Bits64);
+        sink.words(12, owner, 3, Direction::Xmit, 5, CounterWidth::Bits32);
+        let (snapshot, warnings) = sink.finish("f");
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert_eq!(snapshot.ports[0].xmit.unwrap().bytes, 4 * 0x1_0000_0000);
+    }
+
+    #[test]
+    fn aggregates_and_repeats_are_reported() {
+        let mut sink = SampleSink::new("f");
+        let owner = PortOwner::Lid(Lid(2));
+        sink.words(1, owner, 255, Direction::Xmit, 7, CounterWidth::Bits64);
+        sink.words(2, owner, 1, Direction::Xmit, 7, CounterWidth::Bits64);
+        sink.words(3, owner, 1, Direction::Xmit, 8, CounterWidth::Bits64);
+        let (snapshot, warnings) = sink.finish("f");
+        assert_eq!(snapshot.ports.len(), 1);
+        assert_eq!(snapshot.ports[0].xmit.unwrap().bytes, 28);
+        assert_eq!(warnings.len(), 2);
+        assert!(warnings[0].message.contains("kept the first"));
+        assert!(warnings[1].message.contains("port 255"));
+    }
+
+    #[test]
+    fn counts_read_in_decimal_or_hex() {
+        assert_eq!(parse_count("0x10"), Some(16));
+        assert_eq!(parse_count("10"), Some(10));
+        assert_eq!(parse_count("ten"), None);
+    }
+}

@@ -1,0 +1,123 @@
+use super::*;
+use crate::model::counters::{CounterWidth, PortOwner, PortSample};
+use crate::model::synthetic::TwoLevel;
+use crate::model::{PortNum, RailId};
+
+fn cluster() -> Cluster {
+    Cluster::new(vec![TwoLevel::new(2, 2, 1).build(), TwoLevel::new(2, 2, 1).rail(RailId(1), 0x1000).build()])
+}
+
+/// The sending (owner, port) of link end `index` on `rail`, named by node GUID.
+fn sender(cluster: &Cluster, rail: usize, index: usize) -> (PortOwner, PortNum) {
+    let fabric = &cluster.rails[rail];
+    let ((node, port), _) = fabric.link_end_nodes(LinkEnd::from_index(index)).unwrap();
+    (PortOwner::Guid(fabric.node(node).guid), port)
+}
+
+fn sample(at: (PortOwner, PortNum), xmit: Option<u64>, rcv: Option<u64>, width: CounterWidth) -> PortSample {
+    let counter = |w: u64| DataCounter::from_words(w, width).unwrap();
+    PortSample { owner: at.0, port: at.1, xmit: xmit.map(counter), rcv: rcv.map(counter), line: 1 }
+}
+
+fn input(source: &str, ports: Vec<PortSample>) -> CounterInput {
+    CounterInput { rail: None, snapshot: Snapshot { source: source.into(), ports } }
+}
+
+#[test]
+fn one_snapshot_gives_four_bytes_per_word_on_the_sending_end() {
+    let c = cluster();
+    let at = sender(&c, 0, 0);
+    let (observed, warnings) =
+        observe(&c, &[input("s", vec![sample(at, Some(10), None, CounterWidth::Bits64)])]).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!(observed.at(0, LinkEnd::from_index(0)), Some(40));
+    assert_eq!(observed.at(0, LinkEnd::from_index(1)), None);
+    assert_eq!(observed.covered(), 1);
+}
+
+#[test]
+fn a_received_counter_fills_the_far_end_only_where_its_sender_said_nothing() {
+    let c = cluster();
+    let near = sender(&c, 0, 0);
+    let far = sender(&c, 0, 1);
+    let ports = vec![
+        sample(near, Some(10), Some(3), CounterWidth::Bits64),
+        sample(far, None, Some(9), CounterWidth::Bits64),
+    ];
+    let (observed, _) = observe(&c, &[input("s", ports)]).unwrap();
+    assert_eq!(observed.at(0, LinkEnd::from_index(1)), Some(12), "far end from the near port's rcv");
+    assert_eq!(observed.at(0, LinkEnd::from_index(0)), Some(40), "transmit wins over the far port's rcv");
+}
+
+#[test]
+fn two_snapshots_give_the_difference_and_name_resets_and_saturation() {
+    let c = cluster();
+    let (a, b, d) = (sender(&c, 0, 0), sender(&c, 0, 2), sender(&c, 0, 4));
+    let before = vec![
+        sample(a, Some(100), None, CounterWidth::Bits64),
+        sample(b, Some(500), None, CounterWidth::Bits64),
+        sample(d, Some(1), None, CounterWidth::Bits32),
+    ];
+    let after = vec![
+        sample(a, Some(350), None, CounterWidth::Bits64),
+        sample(b, Some(20), None, CounterWidth::Bits64),
+        sample(d, Some(0xffff_ffff), None, CounterWidth::Bits32),
+    ];
+    let (observed, warnings) = observe(&c, &[input("before", before), input("after", after)]).unwrap();
+    assert_eq!(observed.at(0, LinkEnd::from_index(0)), Some(1000));
+    assert_eq!(observed.at(0, LinkEnd::from_index(2)), None);
+    assert_eq!(observed.at(0, LinkEnd::from_index(4)), None);
+    let text: Vec<&str> = warnings.iter().map(|w| w.message.as_str()).collect();
+    assert!(text.iter().any(|m| m.contains("saturated")), "{text:?}");
+    assert!(text.iter().any(|m| m.contains("reset")), "{text:?}");
+}
+
+#[test]
+fn guids_find_their_rail_and_lids_belong_to_rail_0_unless_told() {
+    let c = cluster();
+    let on_rail1 = sender(&c, 1, 0);
+    let (observed, _) =
+        observe(&c, &[input("g", vec![sample(on_rail1, Some(1), None, CounterWidth::Bits64)])]).unwrap();
+    assert_eq!(observed.at(1, LinkEnd::from_index(0)), Some(4));
+    assert_eq!(observed.at(0, LinkEnd::from_index(0)), None);
+
+    let fabric = &c.rails[1];
+    let ((node, port), _) = fabric.link_end_nodes(LinkEnd::from_index(0)).unwrap();
+    let lid = fabric.node(node).base_lid().unwrap();
+    let by_lid = sample((PortOwner::Lid(lid), port), Some(2), None, CounterWidth::Bits64);
+    let mut told = input("l", vec![by_lid]);
+    told.rail = Some(1);
+    let (observed, _) = observe(&c, &[told]).unwrap();
+    assert_eq!(observed.at(1, LinkEnd::from_index(0)), Some(8));
+}
+
+#[test]
+fn ports_that_match_no_link_end_are_reported() {
+    let c = cluster();
+    let stranger = sample(
+        (PortOwner::Guid(crate::model::Guid(0xdead)), PortNum(1)),
+        Some(1),
+        None,
+        CounterWidth::Bits64,
+    );
+    let known = sample(sender(&c, 0, 0), Some(1), None, CounterWidth::Bits64);
+    let (_, warnings) = observe(&c, &[input("s", vec![stranger, known])]).unwrap();
+    assert!(warnings[0].message.starts_with("1 port(s) match no link end"), "{warnings:?}");
+    assert!(warnings[0].message.contains("0x000000000000dead"));
+}
+
+#[test]
+fn three_snapshots_of_one_rail_and_unknown_rails_are_errors() {
+    let c = cluster();
+    let s = || input("s", vec![sample(sender(&c, 0, 0), Some(1), None, CounterWidth::Bits64)]);
+    assert!(matches!(observe(&c, &[s(), s(), s()]), Err(ObserveError::TooManySnapshots { .. })));
+    let mut far = s();
+    far.rail = Some(5);
+    assert!(matches!(observe(&c, &[far]), Err(ObserveError::NoSuchRail { rail: 5, .. })));
+}
+
+#[test]
+fn residuals_are_signed() {
+    assert_eq!(residual(10, 25), -15);
+    assert_eq!(residual(u64::MAX, 0), i64::MAX);
+}
