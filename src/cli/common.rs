@@ -6,8 +6,8 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use shoal::layout::{FatTreeOptions, HcaPlanes};
 use shoal::model::{Cluster, Warning};
-use shoal::pipeline::{self, Analysis};
-use shoal::routing::{HostMap, LoadOptions, RailPolicy};
+use shoal::pipeline::{self, Analysis, CounterSpec};
+use shoal::routing::{HostMap, LoadOptions, Observed, RailPolicy};
 
 /// The fabric: one RAIL per subnet.
 #[derive(Args, Debug, Clone)]
@@ -192,4 +192,28 @@ pub fn require_profile(profile: &ProfileArgs) -> Result<()> {
         bail!("this command needs --profile or --loads");
     }
     Ok(())
+}
+
+/// Port counters to compare with the prediction.
+#[derive(Args, Debug, Clone, Default)]
+pub struct CounterArgs {
+    /// A port-counter file (perfquery, ibqueryerrors, ibdiagnet2 db_csv/.pm, PerfMgr dump,
+    /// Prometheus), recognised by content. Once: counters as they stand; twice for the same
+    /// rail: the second minus the first. `railN=FILE` puts a LID-only file on rail N (default 0).
+    #[arg(long = "counters", value_name = "[railN=]FILE", value_parser = CounterSpec::parse)]
+    pub counters: Vec<CounterSpec>,
+}
+
+impl CounterArgs {
+    /// The observed bytes per link end, if counters were given (printing their warnings).
+    pub fn observe(&self, cluster: &Cluster, verbose: bool) -> Result<Option<Observed>> {
+        if self.counters.is_empty() {
+            return Ok(None);
+        }
+        let (observed, warnings) = pipeline::read_observed(cluster, &self.counters)?;
+        report_warnings(&warnings, verbose);
+        let ends: usize = cluster.rails.iter().map(|f| f.link_end_count()).sum();
+        eprintln!("shoal: counters cover {} of {ends} link ends", observed.covered());
+        Ok(Some(observed))
+    }
 }

@@ -27,16 +27,17 @@ pub fn run(fabric: &Fabric, from: Lid, to: Lid, json: bool) -> Result<()> {
         );
     }
     let load = spread(fabric, &[Flow { src: from, dst: to, bytes: PARTS }]);
-    let mut shares: Vec<Share> = (0..load.bytes.len())
-        .filter(|&i| load.bytes[i] > 0)
-        .filter_map(|i| {
+    let mut shares: Vec<Share> = load
+        .bytes
+        .nonzero()
+        .filter_map(|(i, parts)| {
             let ((s, sp), (d, dp)) = fabric.link_end_nodes(LinkEnd::from_index(i))?;
             Some(Share {
                 from: fabric.node(s).description.clone(),
                 from_port: sp.0,
                 to: fabric.node(d).description.clone(),
                 to_port: dp.0,
-                share: load.bytes[i] as f64 / PARTS as f64,
+                share: parts as f64 / PARTS as f64,
             })
         })
         .collect();

@@ -40,6 +40,7 @@ pub fn run_paths(
     paths: Vec<PathBuf>,
     profile: Option<PathBuf>,
     loads: Option<PathBuf>,
+    counters: Vec<crate::pipeline::CounterSpec>,
     hca_planes: crate::layout::HcaPlanes,
 ) -> anyhow::Result<()> {
     match paths.first() {
@@ -56,6 +57,7 @@ pub fn run_paths(
                 } else if loads.is_some() {
                     (r.profile, r.loads) = (None, loads);
                 }
+                r.counters = counters;
             }
             super::run(request)
         }

@@ -97,8 +97,7 @@ mod tests {
             loads: Some("/d/run.loads.csv".into()),
             ..Default::default()
         };
-        let b =
-            LoadRequest { rails: vec![vec!["/x".into()]], profile: None, loads: None, ..Default::default() };
+        let b = LoadRequest { rails: vec![vec!["/x".into()]], ..Default::default() };
         let mut list = vec![b.clone()];
         push(&mut list, a.clone());
         push(&mut list, b.clone());
@@ -108,8 +107,7 @@ mod tests {
 
     #[test]
     fn a_dropped_profile_alone_reuses_the_open_rails() {
-        let current =
-            LoadRequest { rails: vec![vec!["/r0".into()]], profile: None, loads: None, ..Default::default() };
+        let current = LoadRequest { rails: vec![vec!["/r0".into()]], ..Default::default() };
         let r = request_from_paths(&["/p/run.ibprof".into()], Some(&current)).unwrap();
         assert_eq!(r.rails, current.rails);
         assert_eq!(r.profile, Some("/p/run.ibprof".into()));

@@ -20,6 +20,7 @@ use petgraph::graph::NodeIndex;
 
 use crate::model::{Cluster, Fabric, Lid, NodeKind, PortNum};
 
+use super::LinkBytes;
 use super::accumulate::Flow;
 use super::flows::FlowSet;
 use super::loads::{DropReason, Loads, RailLoad, RegionKey, RegionLoads, Undelivered};
@@ -31,11 +32,13 @@ pub fn spread(fabric: &Fabric, flows: &[Flow]) -> RailLoad {
     for flow in flows.iter().filter(|f| f.bytes > 0) {
         by_destination.entry(flow.dst).or_default().push(flow);
     }
-    let mut load = RailLoad::with_link_ends(fabric.link_end_count());
+    let mut load = RailLoad::default();
+    let mut dense = vec![0u64; fabric.link_end_count()];
     let mut dropped: BTreeMap<(Option<NodeIndex>, Lid, DropReason), u64> = BTreeMap::new();
     for (dst, flows) in by_destination {
-        spread_destination(fabric, dst, &flows, &mut load, &mut dropped);
+        spread_destination(fabric, dst, &flows, (&mut load, &mut dense), &mut dropped);
     }
+    load.bytes = LinkBytes::from_dense(&dense);
     load.undelivered_detail = dropped
         .into_iter()
         .map(|((at, destination, reason), bytes)| Undelivered { at, destination, reason, bytes })
@@ -49,7 +52,7 @@ fn spread_destination(
     fabric: &Fabric,
     dst: Lid,
     flows: &[&Flow],
-    load: &mut RailLoad,
+    (load, bytes_at): (&mut RailLoad, &mut [u64]),
     dropped: &mut Dropped,
 ) {
     let mut drop = |load: &mut RailLoad, at: Option<NodeIndex>, reason: DropReason, bytes: u64| {
@@ -77,7 +80,7 @@ fn spread_destination(
         // A CA sends out of the port that owns the source LID.
         match fabric.out_through(source.node, source.port) {
             Some((end, next, _)) => {
-                load.bytes[end.index()] += flow.bytes;
+                bytes_at[end.index()] += flow.bytes;
                 *frontier.entry(next).or_insert(0) += flow.bytes;
             }
             None => drop(load, Some(source.node), DropReason::DeadPort, flow.bytes),
@@ -113,7 +116,7 @@ fn spread_destination(
                 }
                 match fabric.out_through(node, port) {
                     Some((end, next, _)) => {
-                        load.bytes[end.index()] += share;
+                        bytes_at[end.index()] += share;
                         *next_frontier.entry(next).or_insert(0) += share;
                     }
                     None => drop(load, Some(node), DropReason::DeadPort, share),

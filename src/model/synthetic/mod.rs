@@ -6,9 +6,11 @@
 mod profile;
 mod rail_optimized;
 mod three_level;
+mod time_steps;
 mod two_level;
 
 pub use profile::PeerProfile;
 pub use rail_optimized::RailOptimized;
 pub use three_level::ThreeLevel;
+pub use time_steps::TimeSteps;
 pub use two_level::TwoLevel;

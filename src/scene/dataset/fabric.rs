@@ -15,10 +15,11 @@
 //!   a rail-optimized subnet, see [`crate::model::RailPlanes`], else −1);
 //! - `link_ends` (links): `linkid rail plane level direction from to from_port to_port` (a
 //!   link's plane is that of its lower end: a CA's, or a leaf's for its uplinks);
-//! - `traffic` (links): `linkid region bytes`, one row per link end and region; where the dumps
+//! - `traffic` (links): `linkid region bytes`, one row per link end and region (above
+//!   [`DENSE_ROWS`] rows, a region's rows only for the ends that carried bytes); where the dumps
 //!   hold adaptive-routing tables also `bytes_ar` (the same flows spread over AR groups,
 //!   modelled) and `ar_minus_static`;
-//! - `node_traffic` (nodes): `nodeid region bytes_sent bytes_received`;
+//! - `node_traffic` (nodes): `nodeid region bytes_sent bytes_received` (likewise);
 //! - `ranks` (ranks): `mpirank nodeid`;
 //! - `ports` (ports): `portid nodeid rail plane adapter port lid guid`, every CA port (a host's adapters on
 //!   every rail), numbered in rail then node order.
@@ -377,6 +378,13 @@ fn link_table(
     table("link_ends", Domain::Links, "linkid", &names, columns)
 }
 
+/// Above this many rows (link ends × regions) a region's rows list only the link ends (nodes)
+/// that carried bytes: 20,000 regions of a 3,000-end fabric would otherwise be 60 million rows.
+/// The whole run's rows stay one per end. Views without clauses read bytes from the loads
+/// ([`crate::scene::prepare`]) and are the same either way; a clause on a region's `bytes` then
+/// sees only the ends that carried some.
+pub const DENSE_ROWS: usize = 4_000_000;
+
 /// Bytes per link end and per node, one row per region and one for the whole run (region −1).
 /// Without loads (no profile) every end carries 0 bytes in the whole run.
 fn traffic_tables(cluster: &Cluster, index: &FabricIndex, loads: &Loads, ar: Option<&Loads>) -> Vec<Table> {
@@ -387,10 +395,11 @@ fn traffic_tables(cluster: &Cluster, index: &FabricIndex, loads: &Loads, ar: Opt
         .chain([(-1, &loads.total)])
         .collect();
     let (links, nodes) = (index.link_count(), index.node_count());
-    let rows = links * regions.len();
+    let sparse = links.saturating_mul(regions.len()) > DENSE_ROWS;
+    let rows = if sparse { links } else { links * regions.len() };
     let (mut link_id, mut link_region, mut bytes) =
         (Vec::with_capacity(rows), Vec::with_capacity(rows), Vec::with_capacity(rows));
-    let node_rows = nodes * regions.len();
+    let node_rows = if sparse { nodes } else { nodes * regions.len() };
     let (mut node_id, mut node_region, mut sent, mut received) = (
         Vec::with_capacity(node_rows),
         Vec::with_capacity(node_rows),
@@ -405,16 +414,19 @@ fn traffic_tables(cluster: &Cluster, index: &FabricIndex, loads: &Loads, ar: Opt
         let mut node_sent = vec![0.0f64; nodes];
         let mut node_received = vec![0.0f64; nodes];
         for (rail, fabric) in cluster.rails.iter().enumerate() {
-            let rail_bytes = region.rails.get(rail).map_or(&[][..], |r| r.bytes.as_slice());
+            let rail_bytes = region.rails.get(rail).map(|r| r.bytes.to_dense()).unwrap_or_default();
             for position in index.rail_links(rail) {
                 let i = position - index.rail_links(rail).start;
                 let b = rail_bytes.get(i).copied().unwrap_or(0) as f64;
-                link_id.push(position as i64);
-                link_region.push(*number);
-                bytes.push(b);
-                if let Some(ar_region) = ar_region {
-                    let rail_ar = ar_region.rails.get(rail).map_or(&[][..], |r| r.bytes.as_slice());
-                    ar_bytes.push(rail_ar.get(i).copied().unwrap_or(0) as f64);
+                let ar_b =
+                    ar_region.map(|r| r.rails.get(rail).map_or(0, |l| l.at(LinkEnd::from_index(i))) as f64);
+                if !sparse || b != 0.0 || ar_b.is_some_and(|x| x != 0.0) || *number < 0 {
+                    link_id.push(position as i64);
+                    link_region.push(*number);
+                    bytes.push(b);
+                    if let Some(ar_b) = ar_b {
+                        ar_bytes.push(ar_b);
+                    }
                 }
                 if let Some(((s, _), (d, _))) = fabric.link_end_nodes(LinkEnd::from_index(i)) {
                     if let Some(p) = index.node_position(rail, s) {
@@ -426,10 +438,14 @@ fn traffic_tables(cluster: &Cluster, index: &FabricIndex, loads: &Loads, ar: Opt
                 }
             }
         }
-        node_id.extend(0..nodes as i64);
-        node_region.extend(std::iter::repeat_n(*number, nodes));
-        sent.extend(node_sent);
-        received.extend(node_received);
+        for (n, (s, r)) in node_sent.into_iter().zip(node_received).enumerate() {
+            if !sparse || s != 0.0 || r != 0.0 || *number < 0 {
+                node_id.push(n as i64);
+                node_region.push(*number);
+                sent.push(s);
+                received.push(r);
+            }
+        }
     }
     let mut names = vec!["linkid", "region", "bytes"];
     let mut columns = vec![Column::Int(link_id), Column::Int(link_region)];
@@ -469,7 +485,7 @@ mod tests {
         let v = values(run, Domain::Links, &region2, Aggregate::Sum, "bytes").unwrap();
         let loads = fabric.loads.get(crate::routing::RegionKey::Region(2)).unwrap();
         for (rail, load) in loads.rails.iter().enumerate() {
-            for (i, &b) in load.bytes.iter().enumerate() {
+            for (i, b) in load.bytes.to_dense().into_iter().enumerate() {
                 let p = fabric.index.link_position(rail, LinkEnd::from_index(i)).unwrap();
                 assert_eq!(v[p], Some(b as f64), "rail {rail} end {i}");
                 assert_eq!(fabric.index.link(p), Some((rail, LinkEnd::from_index(i))));

@@ -6,6 +6,7 @@
 //! fat-tree module draws from and that answer route questions (the path of a pair, the pairs
 //! crossing a link end), with the [`FabricIndex`] that maps the run's positions onto them.
 
+pub mod counters;
 mod fabric;
 
 use std::collections::BTreeMap;
@@ -42,6 +43,8 @@ pub struct FabricData {
     pub index: FabricIndex,
     /// Where "who crossed this link end" comes from.
     pub attribution: Attribution,
+    /// What the port counters saw per link end, if counters were given ([`counters`]).
+    pub observed: Option<crate::routing::Observed>,
 }
 
 /// Where the pairs crossing a link end come from: the flows traced from a profile, a loads
@@ -132,6 +135,7 @@ impl Dataset {
             rank_hosts,
             index,
             attribution: Attribution::Flows,
+            observed: None,
         };
         Dataset { name, run, fabric: Some(fabric), warnings, regions }
     }
@@ -154,12 +158,15 @@ impl Dataset {
         match selection {
             RegionSelection::Total => get(RegionKey::Total).into_iter().collect(),
             RegionSelection::Region(n) => get(RegionKey::Region(n)).into_iter().collect(),
-            RegionSelection::Cumulative(n) => fabric
-                .flows
-                .iter()
-                .filter(|(k, _)| matches!(k, RegionKey::Region(m) if *m <= n))
-                .map(|(_, f)| f)
-                .collect(),
+            RegionSelection::Cumulative(_) | RegionSelection::Window(..) => {
+                let (first, last) = selection.window().unwrap_or_default();
+                fabric
+                    .flows
+                    .iter()
+                    .filter(|(k, _)| matches!(k, RegionKey::Region(m) if first <= *m && *m <= last))
+                    .map(|(_, f)| f)
+                    .collect()
+            }
             RegionSelection::Diff(a, _) => get(a).into_iter().collect(),
         }
     }
