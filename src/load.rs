@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use rayon::prelude::*;
 
+use crate::layout::FatTreeOptions;
 use crate::model::Warning;
 use crate::pipeline::{self, Analysis};
 use crate::routing::{FlowSet, LoadOptions, Loads, RegionKey};
@@ -17,6 +18,8 @@ use crate::scene::dataset::{Attribution, Dataset};
 pub struct LoadRequest {
     pub rails: Vec<Vec<PathBuf>>,
     pub profile: Option<PathBuf>,
+    /// How the fabric is laid out (`--hca-planes`).
+    pub layout: FatTreeOptions,
     /// A loads file (`--loads`): link-end loads collected in situ, shown instead of a profile's.
     pub loads: Option<PathBuf>,
     /// Port-counter files (`--counters`): one as they stand, two per rail as after − before.
@@ -47,11 +50,11 @@ pub fn load_dataset(request: &LoadRequest, progress: &dyn Fn(Progress)) -> Resul
     }
     let stage = |fraction: f32, stage: &str| progress(Progress { fraction, stage: stage.into() });
     stage(0.05, "reading the dumps and the profile, tracing every region");
-    let analysis = pipeline::analyse_inputs(
+    let analysis = pipeline::analyse_inputs_with_layout(
         &request.rails,
-        request.profile.as_deref(),
-        request.loads.as_deref(),
+        (request.profile.as_deref(), request.loads.as_deref()),
         &LoadOptions::default(),
+        &request.layout,
     )?;
     let observed = if request.counters.is_empty() {
         None

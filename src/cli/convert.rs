@@ -9,7 +9,7 @@ use clap::{Args, ValueEnum};
 use shoal::export::tables::{TableFormat, link_rows, node_rows, write_table};
 use shoal::routing::Loads;
 
-use super::common::{CounterArgs, ProfileArgs, RailArgs, analyse, traffic_summary};
+use super::common::{CounterArgs, LayoutArgs, ProfileArgs, RailArgs, analyse_laid_out, traffic_summary};
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum Format {
@@ -24,6 +24,8 @@ pub struct ConvertArgs {
     #[command(flatten)]
     pub profile: ProfileArgs,
     #[command(flatten)]
+    pub layout: LayoutArgs,
+    #[command(flatten)]
     pub counters: CounterArgs,
     /// Output directory (created if missing).
     #[arg(long, value_name = "DIR")]
@@ -33,7 +35,7 @@ pub struct ConvertArgs {
 }
 
 pub fn run(args: &ConvertArgs) -> Result<()> {
-    let analysis = analyse(&args.rails, &args.profile)?;
+    let analysis = analyse_laid_out(&args.rails, &args.profile, &args.layout.options())?;
     std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
     let (format, ext) = match args.format {
         Format::Csv => (TableFormat::Csv, "csv"),

@@ -17,7 +17,7 @@ use shoal::scene::orbit::Orbit;
 use shoal::scene::query;
 use shoal::scene::{Dataset, Filter, ModuleKind, ViewSpec, prepare};
 
-use super::common::{CounterArgs, RailArgs, report_warnings};
+use super::common::{CounterArgs, LayoutArgs, RailArgs, report_warnings};
 
 /// What colours the link ends of a fabric.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -32,6 +32,13 @@ use super::render_spec::{ModuleArg, Threshold, spec_from_flags};
 pub struct RenderCli {
     #[command(flatten)]
     pub rails: RailArgs,
+    #[command(flatten)]
+    pub layout: LayoutArgs,
+    /// `static` (the default): loads traced through the forwarding tables; `ar`: where the dumps
+    /// hold adaptive-routing tables (ibdiagnet2.far), the AR spread (modelled), colouring by
+    /// `bytes_ar`. Both are computed whenever AR tables are found.
+    #[arg(long, value_name = "static|ar", default_value = "static", value_parser = super::common::parse_routing)]
+    pub routing: super::common::Routing,
     /// The ibprof profile whose traffic colours the links.
     #[arg(long, value_name = "P", conflicts_with = "loads")]
     pub profile: Option<PathBuf>,
@@ -141,6 +148,7 @@ fn load(r: &RenderCli) -> Result<Dataset> {
             rails: r.rails.rail_paths(),
             profile: r.profile.clone(),
             loads: r.loads.clone(),
+            layout: r.layout.options(),
             counters: r.counters.counters.clone(),
         };
         return Ok(load_dataset(&request, &|_| {})?);

@@ -97,6 +97,14 @@ pub fn spec_from_flags(dataset: &Dataset, r: &RenderCli) -> Result<ViewSpec> {
         spec.filter.clauses.push(Clause::parse(c)?);
     }
     spec.filter.hide_unused = r.hide_unused;
+    if r.routing == super::common::Routing::Ar {
+        if dataset.fabric.as_ref().is_none_or(|f| f.ar_loads.is_none()) {
+            bail!(
+                "--routing ar: the dumps hold no adaptive-routing tables (ibdiagnet2.far); nothing to spread"
+            );
+        }
+        spec.link_attribute = Some("bytes_ar".into());
+    }
     if r.attr.is_some() {
         spec.link_attribute = r.attr.clone();
     }

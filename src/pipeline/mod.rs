@@ -64,7 +64,17 @@ pub fn analyse_inputs(
     loads: Option<&Path>,
     options: &LoadOptions,
 ) -> Result<Analysis, ParseError> {
-    let mut analysis = analyse(rails, profile, options)?;
+    analyse_inputs_with_layout(rails, (profile, loads), options, &FatTreeOptions::default())
+}
+
+/// [`analyse_inputs`] with the layout's options (`--hca-planes`).
+pub fn analyse_inputs_with_layout(
+    rails: &[Vec<PathBuf>],
+    (profile, loads): (Option<&Path>, Option<&Path>),
+    options: &LoadOptions,
+    layout: &FatTreeOptions,
+) -> Result<Analysis, ParseError> {
+    let mut analysis = analyse_with_layout(rails, profile, options, layout)?;
     if let Some(path) = loads {
         let (file, mut warnings) = read_loads_file(path)?;
         let (loads, top_k, more) = loads_from_file(&analysis.cluster, &file);
@@ -81,13 +91,23 @@ pub fn analyse(
     profile: Option<&Path>,
     options: &LoadOptions,
 ) -> Result<Analysis, ParseError> {
+    analyse_with_layout(rails, profile, options, &FatTreeOptions::default())
+}
+
+/// [`analyse`] with the layout's options (`--hca-planes`).
+pub fn analyse_with_layout(
+    rails: &[Vec<PathBuf>],
+    profile: Option<&Path>,
+    options: &LoadOptions,
+    layout_options: &FatTreeOptions,
+) -> Result<Analysis, ParseError> {
     let (cluster, profile) = rayon::join(
         || load_cluster(rails),
         || profile.map(|p| read_profile(p).map(|(prof, w)| (p.to_path_buf(), prof, w))).transpose(),
     );
     let ((cluster, mut warnings), profile) = (cluster?, profile?);
     let (layout, profile) = rayon::join(
-        || layout_fat_tree(&cluster, &FatTreeOptions::default()),
+        || layout_fat_tree(&cluster, layout_options),
         || {
             profile.map(|(path, profile, read_warnings)| {
                 let (analysis, more) = analyse_profile(&cluster, path, profile, options);

@@ -110,8 +110,9 @@ pub fn discover(dir: &Path, warnings: &mut Vec<Warning>) -> Result<Vec<(DumpKind
             }
         }
     }
+    chosen.extend(of_kind(&|k| k == DumpKind::AdaptiveRouting));
     if let Some(used) = table_kind {
-        for (_, path) in found.iter().filter(|(k, _)| !k.is_topology() && *k != used) {
+        for (_, path) in found.iter().filter(|(k, _)| k.is_table() && *k != used) {
             let message =
                 format!("using the {} forwarding tables; {} is not read", used.describe(), path.display());
             warnings.push(Warning::in_file(&display, message));

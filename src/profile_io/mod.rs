@@ -10,6 +10,7 @@ pub mod error;
 pub mod fdbs;
 pub mod host_map;
 pub mod ibdiagnet2_csv;
+pub mod ibdiagnet2_far;
 pub mod ibdiagnet_lst;
 pub mod ibnetdiscover;
 pub mod ibnetdiscover_ports;

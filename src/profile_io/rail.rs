@@ -29,6 +29,7 @@ use super::error::ParseError;
 use super::fdbs::parse_fdbs;
 use super::ibdiagnet_lst::{LstLink, add_links, read_lst};
 use super::ibdiagnet2_csv::{claims_db_csv_line, read_db_csv};
+use super::ibdiagnet2_far::parse_far;
 use super::ibnetdiscover::{claims_ibnetdiscover_line, read_ibnetdiscover};
 use super::ibnetdiscover_ports::{claims_ports_line, read_ports_list};
 use super::ibroute::{claims_ibroute_line, parse_ibroute};
@@ -55,6 +56,8 @@ pub enum DumpKind {
     LftsDump,
     /// `ibroute`/`dump_fts` forwarding tables (one switch or several per file).
     Ibroute,
+    /// ibdiagnet2's `ibdiagnet2.far`: adaptive-routing groups and AR-enabled LIDs.
+    AdaptiveRouting,
 }
 
 impl DumpKind {
@@ -63,6 +66,11 @@ impl DumpKind {
         [DumpKind::LinkList, DumpKind::Ibdiagnet2Csv, DumpKind::Ibnetdiscover, DumpKind::PortsList];
     /// Forwarding-table kinds, best first: `.fdbs` also marks unreachable LIDs.
     pub const TABLE_PREFERENCE: [DumpKind; 3] = [DumpKind::Fdbs, DumpKind::LftsDump, DumpKind::Ibroute];
+
+    /// True for forwarding-table kinds, of which one is read (AR tables are read beside them).
+    pub fn is_table(self) -> bool {
+        DumpKind::TABLE_PREFERENCE.contains(&self)
+    }
 
     /// True for the kinds that describe nodes and links (as opposed to forwarding tables).
     pub fn is_topology(self) -> bool {
@@ -79,6 +87,7 @@ impl DumpKind {
             DumpKind::Fdbs => ".fdbs",
             DumpKind::LftsDump => "opensm-lfts.dump",
             DumpKind::Ibroute => "ibroute/dump_fts",
+            DumpKind::AdaptiveRouting => "ibdiagnet2.far adaptive routing",
         }
     }
 }
@@ -92,6 +101,8 @@ pub fn kind_from_name(name: &str) -> Option<DumpKind> {
         Some(DumpKind::LinkList)
     } else if name.ends_with(".fdbs") {
         Some(DumpKind::Fdbs)
+    } else if name.ends_with(".far") {
+        Some(DumpKind::AdaptiveRouting)
     } else if name.ends_with(".db_csv") {
         Some(DumpKind::Ibdiagnet2Csv)
     } else if LFTS_NAMES.contains(&name) {
@@ -103,7 +114,7 @@ pub fn kind_from_name(name: &str) -> Option<DumpKind> {
 
 /// One line test per dump kind, for [`kind_from_content`]: the kind claiming most sampled lines
 /// wins, so a dump under hundreds of debug lines (`ibnetdiscover -d -p 2>&1`) is still itself.
-pub const DUMP_RECOGNISERS: [Recogniser<DumpKind>; 7] = [
+pub const DUMP_RECOGNISERS: [Recogniser<DumpKind>; 8] = [
     Recogniser { kind: DumpKind::LinkList, claims: |l| l.starts_with('{') && l.contains("NodeGUID:") },
     Recogniser { kind: DumpKind::Fdbs, claims: claims_fdbs_line },
     Recogniser { kind: DumpKind::Ibdiagnet2Csv, claims: claims_db_csv_line },
@@ -111,7 +122,16 @@ pub const DUMP_RECOGNISERS: [Recogniser<DumpKind>; 7] = [
     Recogniser { kind: DumpKind::LftsDump, claims: claims_lfts_line },
     Recogniser { kind: DumpKind::PortsList, claims: claims_ports_line },
     Recogniser { kind: DumpKind::Ibnetdiscover, claims: claims_ibnetdiscover_line },
+    Recogniser { kind: DumpKind::AdaptiveRouting, claims: claims_far_line },
 ];
+
+/// `ibdiagnet2.far`: its section headers, or a LID row `0x0001   17   Free   0`.
+fn claims_far_line(line: &str) -> bool {
+    let mut words = line.split_whitespace();
+    let row = words.next().is_some_and(|w| w.starts_with("0x"))
+        && words.nth(1).is_some_and(|state| matches!(state, "Free" | "Static" | "HBF"));
+    row || ["Groups Definition", "LFT Definition", "PLFT_NUM:"].iter().any(|h| line.starts_with(h))
+}
 
 /// `.fdbs`: a switch header (`…dump_ucast_routes: Switch 0x…`) or a row `0x0001 : 001 : 01 : yes`.
 fn claims_fdbs_line(line: &str) -> bool {
@@ -260,7 +280,7 @@ pub fn build_rail(
     let table_kind = DumpKind::TABLE_PREFERENCE.into_iter().find(|&k| inputs.of(k).next().is_some());
     let table_inputs: Vec<&Input> = table_kind.map(|k| inputs.of(k).collect()).unwrap_or_default();
     for (kind, input) in &inputs.inputs {
-        if let Some(used) = table_kind.filter(|used| !kind.is_topology() && kind != used) {
+        if let Some(used) = table_kind.filter(|used| kind.is_table() && kind != used) {
             let message =
                 format!("using the {} forwarding tables; {} is not read", used.describe(), input.display());
             warnings.push(Warning::in_file(name, message));
@@ -321,12 +341,31 @@ pub fn build_rail(
     let sources: Vec<(&str, Guid, usize)> =
         merged.iter().map(|(file, guid, table)| (*file, *guid, table.line)).collect();
     attach_tables(&mut builder, merged, &mut warnings);
+    for input in inputs.of(DumpKind::AdaptiveRouting) {
+        attach_ar(&mut builder, input, &mut warnings)?;
+    }
     if !table_inputs.is_empty() {
         warn_switches_without_tables(builder.fabric(), name, &mut warnings);
     }
     let fabric = builder.build();
     warnings.extend(check_tables(&fabric, &sources));
     Ok((fabric, warnings))
+}
+
+/// Reads an `ibdiagnet2.far` and gives each switch its AR table.
+fn attach_ar(
+    builder: &mut FabricBuilder,
+    input: &Input,
+    warnings: &mut Vec<Warning>,
+) -> Result<(), ParseError> {
+    let (switches, more) = parse_far(input)?;
+    warnings.extend(more);
+    for (guid, table, line) in switches {
+        if let Err(issue) = builder.set_ar(guid, table) {
+            warnings.push(Warning::at(input.display(), line, issue.to_string()));
+        }
+    }
+    Ok(())
 }
 
 /// Merges the tables of several files. An identical repeat (a `dump_fts` beside per-switch

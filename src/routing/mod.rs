@@ -2,6 +2,7 @@
 //! forwarding tables from the cabling alone (`engines`).
 
 pub mod accumulate;
+pub mod ar;
 pub mod contention;
 pub mod counter_join;
 mod demand;

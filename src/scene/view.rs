@@ -89,6 +89,9 @@ impl ModuleKind {
     }
 }
 
+/// The fabric attributes that hold adaptive-routing loads (see `routing::ar`): modelled.
+pub const AR_MODELLED: [&str; 2] = ["bytes_ar", "ar_minus_static"];
+
 /// What a view shows and how.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ViewSpec {
@@ -155,7 +158,9 @@ impl ViewSpec {
     /// `packets (mean)`; with a projection that merges, `packets (mean/sum)`.
     pub fn caption(&self, attribute: Option<&str>, merges: bool) -> String {
         let rows = self.rows_aggregate().name();
-        match attribute {
+        // Adaptive-routing loads are a model's spread, not a trace: say so wherever they show.
+        let modelled = attribute.filter(|a| AR_MODELLED.contains(a)).map(|a| format!("{a}, AR modelled"));
+        match modelled.as_deref().or(attribute) {
             None => "not coloured".into(),
             Some(a) if merges => format!("{a} ({rows}/{})", self.merge.name()),
             Some(a) if self.selection.is_diff() => format!("{a} ({rows}), A − B"),

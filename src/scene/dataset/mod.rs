@@ -33,6 +33,10 @@ pub struct FabricData {
     pub layout: ClusterLayout,
     pub profile: Option<Profile>,
     pub loads: Loads,
+    /// Where the dumps hold adaptive-routing tables: the same regions traced with AR spreading
+    /// (modelled, see [`crate::routing::ar`]); the run's `traffic` table then has `bytes_ar` and
+    /// `ar_minus_static` beside `bytes`.
+    pub ar_loads: Option<Loads>,
     /// The flows of each region and of the total, to find who crossed a link end.
     pub flows: BTreeMap<RegionKey, FlowSet>,
     pub rank_hosts: RankHosts,
@@ -106,7 +110,12 @@ impl Dataset {
         warnings: Vec<Warning>,
     ) -> Dataset {
         let rank_hosts = rank_hosts(&cluster, profile.as_ref());
-        let (run, index) = fabric_run(&name, &cluster, &layout, &loads, &rank_hosts);
+        let ar_loads = cluster
+            .rails
+            .iter()
+            .any(|f| f.has_adaptive_routing())
+            .then(|| crate::routing::ar::ar_loads(&cluster, &loads, &flows));
+        let (run, index) = fabric_run(&name, &cluster, &layout, (&loads, ar_loads.as_ref()), &rank_hosts);
         // The adapter's traffic rows: `region`, the whole run as −1.
         let list = loads
             .regions
@@ -121,6 +130,7 @@ impl Dataset {
             layout,
             profile,
             loads,
+            ar_loads,
             flows,
             rank_hosts,
             index,
