@@ -91,7 +91,10 @@ find fuzz/corpus -type f -empty -delete
 printf '\003a\r\nb\xe9c\n\033[2J\n\nlast' > fuzz/corpus/lines/mixed
 { printf '\007'; zcat "$root/sample-data/tworail/rail0/opensm-subnet.lst.gz" | head -c 4000; } > fuzz/corpus/lines/lst-head
 # Counter snapshots as the tools print them, and a loads file as `shoal convert` writes one.
-for f in tests/fixtures/counters/testbed/*.txt; do cut_into "$f" counters; done
+for f in tests/fixtures/counters/testbed/*.txt tests/fixtures/counters/testbed/*.db_csv \
+         tests/fixtures/counters/testbed/*.pm tests/fixtures/counters/testbed/*.prom; do
+  cut_into "$f" counters
+done
 printf '# region 1 name "a"\nrail,a_guid,a_port,b_guid,b_port,region,bytes_a_to_b,bytes_b_to_a\n0,0x0002c9030001000a,1,0x0002c902000a0001,1,1,10,20\n0,0x0002c9030001000a,1,0x0002c902000a0001,1,total,10,20\n' \
   > fuzz/corpus/loads_file/rows.csv
 for d in fuzz/corpus/*; do echo "$d: $(ls "$d" | wc -l) seeds"; done

@@ -19,6 +19,8 @@ pub struct LoadRequest {
     pub profile: Option<PathBuf>,
     /// A loads file (`--loads`): link-end loads collected in situ, shown instead of a profile's.
     pub loads: Option<PathBuf>,
+    /// Port-counter files (`--counters`): one as they stand, two per rail as after − before.
+    pub counters: Vec<pipeline::CounterSpec>,
 }
 
 /// A loading stage and how far along the whole load is (0..=1).
@@ -51,9 +53,19 @@ pub fn load_dataset(request: &LoadRequest, progress: &dyn Fn(Progress)) -> Resul
         request.loads.as_deref(),
         &LoadOptions::default(),
     )?;
+    let observed = if request.counters.is_empty() {
+        None
+    } else {
+        stage(0.7, "reading the port counters");
+        Some(pipeline::read_observed(&analysis.cluster, &request.counters)?)
+    };
     stage(0.8, "collecting who sent what");
     let flows = flows_of(&analysis);
-    let dataset = from_analysis(name_of(request), analysis, flows);
+    let mut dataset = from_analysis(name_of(request), analysis, flows);
+    if let Some((observed, warnings)) = observed {
+        dataset.warnings.extend(warnings);
+        dataset = dataset.with_counters(observed);
+    }
     stage(1.0, "done");
     Ok(dataset)
 }
@@ -140,6 +152,6 @@ pub fn sample_request() -> LoadRequest {
     LoadRequest {
         rails: vec![vec![base.join("rail0")], vec![base.join("rail1")]],
         profile: Some(base.join("samplesort.ibprof.gz")),
-        loads: None,
+        ..Default::default()
     }
 }

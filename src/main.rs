@@ -29,6 +29,10 @@ struct Args {
     /// link-end bytes the window shows instead of a profile's.
     #[arg(long, value_name = "FILE")]
     loads: Option<std::path::PathBuf>,
+    /// With no subcommand: port-counter files compared with the prediction (`[railN=]FILE`;
+    /// once: as they stand, twice per rail: after − before).
+    #[arg(long = "counters", value_name = "[railN=]FILE", value_parser = shoal::pipeline::CounterSpec::parse)]
+    counters: Vec<shoal::pipeline::CounterSpec>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -64,7 +68,9 @@ fn main() -> ExitCode {
         Some(Command::Route(a)) => cli::route::run(&a),
         Some(Command::Query(a)) => cli::query::run(&a),
         #[cfg(feature = "gui")]
-        None if !args.paths.is_empty() => shoal::gui::open::run_paths(args.paths, args.profile, args.loads),
+        None if !args.paths.is_empty() => {
+            shoal::gui::open::run_paths(args.paths, args.profile, args.loads, args.counters)
+        }
         #[cfg(feature = "gui")]
         None => shoal::gui::run_sample(),
         #[cfg(not(feature = "gui"))]

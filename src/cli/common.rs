@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use shoal::model::{Cluster, Warning};
-use shoal::pipeline::{self, Analysis};
-use shoal::routing::{HostMap, LoadOptions, RailPolicy};
+use shoal::pipeline::{self, Analysis, CounterSpec};
+use shoal::routing::{HostMap, LoadOptions, Observed, RailPolicy};
 
 /// The fabric: one RAIL per subnet.
 #[derive(Args, Debug, Clone)]
@@ -79,6 +79,7 @@ pub fn load_cluster(rails: &RailArgs) -> Result<Cluster> {
 
 /// Loads rails and profile, and traces the profile, printing the warning summary.
 pub fn analyse(rails: &RailArgs, profile: &ProfileArgs) -> Result<Analysis> {
+    check_rail_policy(profile.rail_policy, rails.rail_paths().len())?;
     let (options, mut warnings) = profile.load_options()?;
     let analysis = pipeline::analyse_inputs(
         &rails.rail_paths(),
@@ -89,6 +90,20 @@ pub fn analyse(rails: &RailArgs, profile: &ProfileArgs) -> Result<Analysis> {
     warnings.extend(analysis.warnings.iter().cloned());
     report_warnings(&warnings, rails.verbose);
     Ok(analysis)
+}
+
+/// `--rail-policy rail:N` names one of the rails given: otherwise every rank-level byte would be
+/// unplaced and the command would still succeed (issue 16).
+fn check_rail_policy(policy: RailPolicy, rails: usize) -> Result<()> {
+    if let RailPolicy::Rail(n) = policy
+        && usize::from(n) >= rails
+    {
+        bail!(
+            "--rail-policy rail:{n}, but {rails} rail{} given (rails are numbered from 0, in the order given)",
+            if rails == 1 { " was" } else { "s were" }
+        );
+    }
+    Ok(())
 }
 
 /// Prints warnings to stderr: all of them with `--verbose`, else a count and the first few.
@@ -144,4 +159,28 @@ pub fn require_profile(profile: &ProfileArgs) -> Result<()> {
         bail!("this command needs --profile or --loads");
     }
     Ok(())
+}
+
+/// Port counters to compare with the prediction.
+#[derive(Args, Debug, Clone, Default)]
+pub struct CounterArgs {
+    /// A port-counter file (perfquery, ibqueryerrors, ibdiagnet2 db_csv/.pm, PerfMgr dump,
+    /// Prometheus), recognised by content. Once: counters as they stand; twice for the same
+    /// rail: the second minus the first. `railN=FILE` puts a LID-only file on rail N (default 0).
+    #[arg(long = "counters", value_name = "[railN=]FILE", value_parser = CounterSpec::parse)]
+    pub counters: Vec<CounterSpec>,
+}
+
+impl CounterArgs {
+    /// The observed bytes per link end, if counters were given (printing their warnings).
+    pub fn observe(&self, cluster: &Cluster, verbose: bool) -> Result<Option<Observed>> {
+        if self.counters.is_empty() {
+            return Ok(None);
+        }
+        let (observed, warnings) = pipeline::read_observed(cluster, &self.counters)?;
+        report_warnings(&warnings, verbose);
+        let ends: usize = cluster.rails.iter().map(|f| f.link_end_count()).sum();
+        eprintln!("shoal: counters cover {} of {ends} link ends", observed.covered());
+        Ok(Some(observed))
+    }
 }

@@ -9,7 +9,7 @@ use clap::{Args, ValueEnum};
 use shoal::export::tables::{TableFormat, link_rows, node_rows, write_table};
 use shoal::routing::Loads;
 
-use super::common::{ProfileArgs, RailArgs, analyse, traffic_summary};
+use super::common::{CounterArgs, ProfileArgs, RailArgs, analyse, traffic_summary};
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum Format {
@@ -23,6 +23,8 @@ pub struct ConvertArgs {
     pub rails: RailArgs,
     #[command(flatten)]
     pub profile: ProfileArgs,
+    #[command(flatten)]
+    pub counters: CounterArgs,
     /// Output directory (created if missing).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
@@ -40,7 +42,8 @@ pub fn run(args: &ConvertArgs) -> Result<()> {
     let nodes = node_rows(&analysis.cluster, &analysis.layout);
     let empty = Loads::default();
     let loads = analysis.loads().unwrap_or(&empty);
-    let links = link_rows(&analysis.cluster, loads);
+    let observed = args.counters.observe(&analysis.cluster, args.rails.verbose)?;
+    let links = link_rows(&analysis.cluster, loads, observed.as_ref());
     for (name, count, write) in [
         (
             "nodes",

@@ -44,7 +44,7 @@ pub fn write_loads_file(
     if let Some(top) = top {
         writeln!(out, "# topk,{}", top.k)?;
     }
-    write_table(&link_rows(cluster, loads), TableFormat::Csv, &mut out)?;
+    write_table(&link_rows(cluster, loads, None), TableFormat::Csv, &mut out)?;
     if let Some(top) = top {
         write_top(&mut out, cluster, top)?;
     }

@@ -58,7 +58,12 @@ impl ShoalApp {
             }
             Tab::Linking => crate::modules::linking::panel(ui, &mut self.ws, &mut self.filter_state),
             Tab::Plots => {
-                let Some(view) = self.ws.views.get(focus) else { return };
+                let Some(view) = self.ws.views.get_mut(focus) else { return };
+                if d.has_counters() {
+                    ui.heading("predicted vs observed");
+                    crate::modules::counters::panel(ui, &mut self.counters, view, &d, generation);
+                    ui.separator();
+                }
                 crate::modules::plots::panel(ui, &mut self.plots, &d, generation, view.spec.selection);
             }
         });

@@ -40,6 +40,7 @@ pub fn run_paths(
     paths: Vec<PathBuf>,
     profile: Option<PathBuf>,
     loads: Option<PathBuf>,
+    counters: Vec<crate::pipeline::CounterSpec>,
 ) -> anyhow::Result<()> {
     match paths.first() {
         Some(p) if is_run_path(p) => {
@@ -54,6 +55,7 @@ pub fn run_paths(
                 } else if loads.is_some() {
                     (r.profile, r.loads) = (None, loads);
                 }
+                r.counters = counters;
             }
             super::run(request)
         }

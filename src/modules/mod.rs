@@ -9,6 +9,7 @@
 //! set the view model holds, so a link group may mix them: a fat tree and a generic-2D view of
 //! one fabric share one highlight and one colour range.
 
+pub mod counters;
 pub mod fat_tree;
 pub mod filter;
 pub mod generic2d;

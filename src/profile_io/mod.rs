@@ -26,6 +26,7 @@ pub mod plane_csv;
 pub mod profiles;
 pub mod rail;
 pub mod rail_bundle;
+pub mod recognise;
 pub mod runs;
 pub mod special;
 pub mod stray;

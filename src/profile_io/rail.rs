@@ -28,12 +28,13 @@ use super::discover::discover;
 use super::error::ParseError;
 use super::fdbs::parse_fdbs;
 use super::ibdiagnet_lst::{LstLink, add_links, read_lst};
-use super::ibdiagnet2_csv::{looks_like_db_csv, read_db_csv};
-use super::ibnetdiscover::{looks_like_ibnetdiscover, read_ibnetdiscover};
-use super::ibnetdiscover_ports::{looks_like_ports_list, read_ports_list};
-use super::ibroute::{looks_like_ibroute, parse_ibroute};
+use super::ibdiagnet2_csv::{claims_db_csv_line, read_db_csv};
+use super::ibnetdiscover::{claims_ibnetdiscover_line, read_ibnetdiscover};
+use super::ibnetdiscover_ports::{claims_ports_line, read_ports_list};
+use super::ibroute::{claims_ibroute_line, parse_ibroute};
 use super::input::Input;
 use super::lfts_dump::parse_lfts_dump;
+use super::recognise::{Recogniser, recognise, sample};
 use super::table_checks::check_tables;
 use super::tables::{SwitchTable, SwitchTables, infer_lmc, same_routes};
 
@@ -100,33 +101,34 @@ pub fn kind_from_name(name: &str) -> Option<DumpKind> {
     }
 }
 
-/// What the first meaningful lines of a file say about its kind (a stray stderr line on top
-/// does not hide it).
+/// One line test per dump kind, for [`kind_from_content`]: the kind claiming most sampled lines
+/// wins, so a dump under hundreds of debug lines (`ibnetdiscover -d -p 2>&1`) is still itself.
+pub const DUMP_RECOGNISERS: [Recogniser<DumpKind>; 7] = [
+    Recogniser { kind: DumpKind::LinkList, claims: |l| l.starts_with('{') && l.contains("NodeGUID:") },
+    Recogniser { kind: DumpKind::Fdbs, claims: claims_fdbs_line },
+    Recogniser { kind: DumpKind::Ibdiagnet2Csv, claims: claims_db_csv_line },
+    Recogniser { kind: DumpKind::Ibroute, claims: claims_ibroute_line },
+    Recogniser { kind: DumpKind::LftsDump, claims: claims_lfts_line },
+    Recogniser { kind: DumpKind::PortsList, claims: claims_ports_line },
+    Recogniser { kind: DumpKind::Ibnetdiscover, claims: claims_ibnetdiscover_line },
+];
+
+/// `.fdbs`: a switch header (`…dump_ucast_routes: Switch 0x…`) or a row `0x0001 : 001 : 01 : yes`.
+fn claims_fdbs_line(line: &str) -> bool {
+    line.contains("dump_ucast_routes:")
+        || (line.starts_with("0x") && line.split_whitespace().nth(1) == Some(":"))
+}
+
+/// `opensm-lfts.dump`: a header naming the switch by LID and `('…')`, or a row `0x0001 001 # …`.
+fn claims_lfts_line(line: &str) -> bool {
+    (line.starts_with("Unicast lids [") && line.contains("('") && !line.contains("DR path"))
+        || (line.starts_with("0x") && line.split_whitespace().nth(2) == Some("#"))
+}
+
+/// What the lines of a file say about its kind: sampled through the whole text
+/// ([`super::recognise::sample`]), so stray or debug lines on top do not hide it.
 pub fn kind_from_content(input: &Input) -> Option<DumpKind> {
-    let first = input.first_meaningful_lines(3).find_map(|line| {
-        if line.starts_with('{') && line.contains("NodeGUID:") {
-            Some(DumpKind::LinkList)
-        } else if line.contains("dump_ucast_routes:") {
-            Some(DumpKind::Fdbs)
-        } else {
-            None
-        }
-    });
-    first.or_else(|| {
-        if looks_like_db_csv(input) {
-            Some(DumpKind::Ibdiagnet2Csv)
-        } else if looks_like_ibroute(input) {
-            Some(DumpKind::Ibroute)
-        } else if input.first_meaningful_lines(3).any(|l| l.starts_with("Unicast lids [")) {
-            Some(DumpKind::LftsDump)
-        } else if looks_like_ports_list(input) {
-            Some(DumpKind::PortsList)
-        } else if looks_like_ibnetdiscover(input) {
-            Some(DumpKind::Ibnetdiscover)
-        } else {
-            None
-        }
-    })
+    recognise(&sample(input.text()), &DUMP_RECOGNISERS).map(|(kind, _)| kind)
 }
 
 /// The opened inputs of one rail, with their kinds, in the order given.

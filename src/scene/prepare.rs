@@ -54,6 +54,8 @@ pub struct Prepared {
     clause_pass: Vec<bool>,
     /// A diff: values are signed and coloured on the diverging map.
     pub signed: bool,
+    /// The link values are signed: a diff, or a signed attribute such as the residual.
+    pub links_signed: bool,
     /// A diff's link values of A and of B (the ranked table beside it shows both).
     pub link_sides: Option<[Vec<Option<f64>>; 2]>,
     /// The view's own colour ranges, over what it colours.
@@ -86,6 +88,9 @@ pub fn prepare(dataset: &Dataset, spec: &ViewSpec, group: &Filter) -> Result<Pre
     };
     let sides = selection_conditions(dataset, spec);
     let signed = sides.len() == 2;
+    // Link values are also signed when the attribute is a difference itself (the residual).
+    let links_signed = signed
+        || spec.link_attribute.as_deref().is_some_and(crate::scene::dataset::counters::is_signed_attribute);
     let mut problems = Vec::new();
     let mut link_sides = None;
     let mut values = |domain: Domain, attribute: &Option<String>| -> Vec<Option<f64>> {
@@ -138,6 +143,7 @@ pub fn prepare(dataset: &Dataset, spec: &ViewSpec, group: &Filter) -> Result<Pre
         link_pass: Vec::new(),
         clause_pass,
         signed,
+        links_signed,
         link_sides,
         link_range: None,
         node_range: None,
@@ -250,15 +256,15 @@ impl Prepared {
         };
         match &self.layout {
             ViewLayout::FatTree => {
-                (range_of(&self.link_values, self.signed), range_of(&self.node_values, self.signed))
+                (range_of(&self.link_values, self.links_signed), range_of(&self.node_values, self.signed))
             }
             ViewLayout::Torus(layout) => {
                 let style = NetworkStyle { aggregate: spec.merge, ..Default::default() };
                 let merged = TorusValues::compute(layout, &self.input(&Lit::default()), &style);
-                (range_of(&merged.links, self.signed), range_of(&merged.cells, self.signed))
+                (range_of(&merged.links, self.links_signed), range_of(&merged.cells, self.signed))
             }
             ViewLayout::Plane(_) => (
-                range_of(&passing(&self.link_values, &self.link_pass), self.signed),
+                range_of(&passing(&self.link_values, &self.link_pass), self.links_signed),
                 range_of(&passing(&self.node_values, &self.node_pass), self.signed),
             ),
         }
@@ -292,15 +298,15 @@ impl Prepared {
         orbit: &Orbit,
         aspect: f32,
     ) -> Scene {
-        let map = |m: super::colour::ColourMap| {
-            if self.signed && !m.is_diverging() { spec.diverging_map } else { m }
+        let map = |m: super::colour::ColourMap, signed: bool| {
+            if signed && !m.is_diverging() { spec.diverging_map } else { m }
         };
         let title = if spec.title.is_empty() { spec.default_title(dataset) } else { spec.title.clone() };
         let merges = self.merges();
         let style = NetworkStyle {
             title,
-            link_map: map(spec.link_map),
-            node_map: map(spec.node_map),
+            link_map: map(spec.link_map, self.links_signed),
+            node_map: map(spec.node_map, self.signed),
             scale: spec.scale,
             link_range: ranges.0.or(self.link_range),
             node_range: ranges.1.or(self.node_range),

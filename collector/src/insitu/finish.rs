@@ -77,7 +77,7 @@ pub fn finish(st: &State, insitu: &InSitu) {
     if let Some(op) = top_op {
         op.free();
     }
-    let problems = gather_problems(m, comm, root, tracer.problems());
+    let problems = gather_problems(m, comm, root, &tracer.problems().counted());
     if !root {
         return;
     }
@@ -217,7 +217,7 @@ fn reduce_max(m: &Mpi, comm: Handle, value: i64) -> i64 {
 }
 
 /// Every rank's problems (`message → bytes`) on rank 0: (ranks that met it, message with bytes).
-fn gather_problems(m: &Mpi, comm: Handle, root: bool, mine: &BTreeMap<String, u64>) -> Vec<(u64, String)> {
+fn gather_problems(m: &Mpi, comm: Handle, root: bool, mine: &[(String, u64)]) -> Vec<(u64, String)> {
     let text: String = mine.iter().map(|(msg, b)| format!("{b}\t{}\n", msg.replace('\n', " "))).collect();
     let len = text.len() as c_int;
     // Never an empty buffer: its dangling address may be 0x1, Open MPI's MPI_IN_PLACE.

@@ -6,6 +6,7 @@
 //! fat-tree module draws from and that answer route questions (the path of a pair, the pairs
 //! crossing a link end), with the [`FabricIndex`] that maps the run's positions onto them.
 
+pub mod counters;
 mod fabric;
 
 use std::collections::BTreeMap;
@@ -38,6 +39,8 @@ pub struct FabricData {
     pub index: FabricIndex,
     /// Where "who crossed this link end" comes from.
     pub attribution: Attribution,
+    /// What the port counters saw per link end, if counters were given ([`counters`]).
+    pub observed: Option<crate::routing::Observed>,
 }
 
 /// Where the pairs crossing a link end come from: the flows traced from a profile, a loads
@@ -122,6 +125,7 @@ impl Dataset {
             rank_hosts,
             index,
             attribution: Attribution::Flows,
+            observed: None,
         };
         Dataset { name, run, fabric: Some(fabric), warnings, regions }
     }
