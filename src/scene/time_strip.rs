@@ -160,10 +160,12 @@ impl TimeStrip {
 
 const NO_ROW: u32 = u32::MAX;
 
+/// A level group: rail, top level (higher first), direction.
+type GroupKey = (usize, std::cmp::Reverse<i64>, &'static str);
+
 /// Row per (rail, level, direction), labelled; and each rail's end → row.
 fn level_groups(fabric: &FabricData) -> (Vec<String>, Vec<Vec<u32>>) {
-    let mut keys: BTreeMap<(usize, std::cmp::Reverse<i64>, &'static str), Vec<(usize, usize)>> =
-        BTreeMap::new();
+    let mut keys: BTreeMap<GroupKey, Vec<(usize, usize)>> = BTreeMap::new();
     for (rail, f) in fabric.cluster.rails.iter().enumerate() {
         let level = |n: petgraph::graph::NodeIndex| {
             fabric.layout.rails.get(rail).and_then(|l| l.levels.get(n.index()).copied().flatten())
