@@ -12,7 +12,7 @@
 
 use std::sync::OnceLock;
 
-use shoal::scene::dataset::fabric_run;
+use shoal::scene::dataset::{RankJobs, TrafficSet, fabric_run, region_rows};
 use shoal::scene::filter::{Clause, Filter};
 use shoal::scene::highlight::{Highlight, Seed, project};
 use shoal::scene::{Dataset, RegionSelection, ViewSpec, prepare};
@@ -30,7 +30,14 @@ fn fabric() -> &'static Dataset {
 fn fabric_run_adapter(b: divan::Bencher) {
     let d = fabric();
     let f = d.fabric.as_ref().expect("a fabric");
-    b.bench_local(|| fabric_run(&d.name, &f.cluster, &f.layout, &f.loads, &f.rank_hosts).1.link_count());
+    b.bench_local(|| {
+        let traffic = [TrafficSet {
+            job: None,
+            regions: region_rows(&f.loads),
+            ar: f.ar_loads.as_ref().map(region_rows),
+        }];
+        fabric_run(&d.name, &f.cluster, &f.layout, &traffic, &f.rank_hosts, &RankJobs::new()).1.link_count()
+    });
 }
 
 #[divan::bench(sample_count = 10)]

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use rayon::prelude::*;
 
+use crate::layout::FatTreeOptions;
 use crate::model::Warning;
 use crate::pipeline::{self, Analysis, JobSpec, JobsAnalysis, ProfileAnalysis};
 use crate::routing::{FlowSet, LoadOptions, Loads, RegionKey};
@@ -17,11 +18,15 @@ use crate::scene::dataset::{Attribution, Dataset, DatasetJob};
 pub struct LoadRequest {
     pub rails: Vec<Vec<PathBuf>>,
     pub profile: Option<PathBuf>,
+    /// How the fabric is laid out (`--hca-planes`).
+    pub layout: FatTreeOptions,
     /// A loads file (`--loads`): link-end loads collected in situ, shown instead of a profile's.
     pub loads: Option<PathBuf>,
     /// Jobs sharing the fabric; when given, `profile` (if any) is one of them, named after its
     /// file, listed first.
     pub jobs: Vec<JobSpec>,
+    /// Port-counter files (`--counters`): one as they stand, two per rail as after − before.
+    pub counters: Vec<pipeline::CounterSpec>,
 }
 
 impl LoadRequest {
@@ -63,22 +68,47 @@ pub fn load_dataset(request: &LoadRequest, progress: &dyn Fn(Progress)) -> Resul
     let specs = request.job_specs();
     if !specs.is_empty() {
         stage(0.05, "reading the dumps and every job's profile, placing and tracing each job");
-        let analysis = pipeline::analyse_jobs(&request.rails, &specs, &LoadOptions::default())?;
+        let analysis = pipeline::analyse_jobs_with_layout(
+            &request.rails,
+            &specs,
+            &LoadOptions::default(),
+            &request.layout,
+        )?;
+        let observed = if request.counters.is_empty() {
+            None
+        } else {
+            stage(0.7, "reading the port counters");
+            Some(pipeline::read_observed(&analysis.cluster, &request.counters)?)
+        };
         stage(0.8, "collecting who sent what, job by job");
-        let dataset = from_jobs(name_of(request), analysis);
+        let mut dataset = from_jobs(name_of(request), analysis);
+        if let Some((observed, warnings)) = observed {
+            dataset.warnings.extend(warnings);
+            dataset = dataset.with_counters(observed);
+        }
         stage(1.0, "done");
         return Ok(dataset);
     }
     stage(0.05, "reading the dumps and the profile, tracing every region");
-    let analysis = pipeline::analyse_inputs(
+    let analysis = pipeline::analyse_inputs_with_layout(
         &request.rails,
-        request.profile.as_deref(),
-        request.loads.as_deref(),
+        (request.profile.as_deref(), request.loads.as_deref()),
         &LoadOptions::default(),
+        &request.layout,
     )?;
+    let observed = if request.counters.is_empty() {
+        None
+    } else {
+        stage(0.7, "reading the port counters");
+        Some(pipeline::read_observed(&analysis.cluster, &request.counters)?)
+    };
     stage(0.8, "collecting who sent what");
     let flows = flows_of(&analysis);
-    let dataset = from_analysis(name_of(request), analysis, flows);
+    let mut dataset = from_analysis(name_of(request), analysis, flows);
+    if let Some((observed, warnings)) = observed {
+        dataset.warnings.extend(warnings);
+        dataset = dataset.with_counters(observed);
+    }
     stage(1.0, "done");
     Ok(dataset)
 }
@@ -201,7 +231,6 @@ pub fn sample_request() -> LoadRequest {
     LoadRequest {
         rails: vec![vec![base.join("rail0")], vec![base.join("rail1")]],
         profile: Some(base.join("samplesort.ibprof.gz")),
-        jobs: Vec::new(),
-        loads: None,
+        ..Default::default()
     }
 }

@@ -22,6 +22,9 @@ struct Args {
     /// in its torus or generic-2D view, or rail directories.
     #[arg(value_name = "PATH")]
     paths: Vec<std::path::PathBuf>,
+    /// With no subcommand: how rail-optimized subnets are laid out (see `render --help`).
+    #[arg(long, value_name = "auto|off", default_value = "auto", value_parser = cli::common::parse_hca_planes)]
+    hca_planes: shoal::layout::HcaPlanes,
     /// With no subcommand: the ibprof profile whose traffic the window shows.
     #[arg(long, value_name = "P", conflicts_with = "loads")]
     profile: Option<std::path::PathBuf>,
@@ -32,6 +35,10 @@ struct Args {
     /// With no subcommand: jobs sharing the fabric the window opens (see `shoal convert --help`).
     #[command(flatten)]
     jobs: cli::common::JobArgs,
+    /// With no subcommand: port-counter files compared with the prediction (`[railN=]FILE`;
+    /// once: as they stand, twice per rail: after − before).
+    #[arg(long = "counters", value_name = "[railN=]FILE", value_parser = shoal::pipeline::CounterSpec::parse)]
+    counters: Vec<shoal::pipeline::CounterSpec>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -46,6 +53,9 @@ enum Command {
     Info(cli::info::InfoArgs),
     /// Write a synthetic three-level fat tree (beyond ibsim's 256 switches) as OpenSM dumps.
     Gen(cli::r#gen::GenArgs),
+    /// Compute a rail's forwarding tables from its topology (dmodk, minhop, updn) and write
+    /// them as OpenSM dumps: a new RAIL, the fabric under another routing.
+    Route(cli::route::RouteArgs),
     /// Draw the fabric's loads to a PNG or SVG file, without a window.
     Render(cli::render::RenderCli),
     /// Write a synthetic job's profile (all-to-all, shift, I/O) to try placements with.
@@ -62,9 +72,11 @@ fn window(
     profile: Option<std::path::PathBuf>,
     loads: Option<std::path::PathBuf>,
     jobs: &cli::common::JobArgs,
+    counters: Vec<shoal::pipeline::CounterSpec>,
+    hca_planes: shoal::layout::HcaPlanes,
 ) -> anyhow::Result<()> {
     if !jobs.any() {
-        return shoal::gui::open::run_paths(paths, profile, loads, Vec::new());
+        return shoal::gui::open::run_paths(paths, profile, loads, Vec::new(), counters, hca_planes);
     }
     if loads.is_some() {
         anyhow::bail!("--loads shows loads already traced; --job and --place need profiles");
@@ -79,7 +91,7 @@ fn window(
         anyhow::bail!("give one profile (as a PATH or --profile) and the others as --job NAME=PROFILE");
     }
     let specs = jobs.specs(profiles.first().map(|p| p.as_path()))?;
-    shoal::gui::open::run_paths(rails, None, None, specs)
+    shoal::gui::open::run_paths(rails, None, None, specs, counters, hca_planes)
 }
 
 fn main() -> ExitCode {
@@ -91,10 +103,13 @@ fn main() -> ExitCode {
         Some(Command::Info(a)) => cli::info::run(&a),
         Some(Command::Gen(a)) => cli::r#gen::run(&a),
         Some(Command::Render(a)) => cli::render::run(&a),
+        Some(Command::Route(a)) => cli::route::run(&a),
         Some(Command::Query(a)) => cli::query::run(&a),
         Some(Command::Pattern(a)) => cli::pattern::run(&a),
         #[cfg(feature = "gui")]
-        None if !args.paths.is_empty() => window(args.paths, args.profile, args.loads, &args.jobs),
+        None if !args.paths.is_empty() => {
+            window(args.paths, args.profile, args.loads, &args.jobs, args.counters, args.hca_planes)
+        }
         #[cfg(feature = "gui")]
         None => shoal::gui::run_sample(),
         #[cfg(not(feature = "gui"))]

@@ -1,7 +1,7 @@
 //! Property tests (proptest) on random fat trees with D-mod-k tables, two and three levels:
 //! tracing conserves bytes, every path is loop-free and ends at its destination's CA, the
 //! per-destination accumulation equals walking each pair, and the layout puts every node on its
-//! level. And on random profiles: ibprof parse → write → parse is the identity.
+//! level; the routing engines deliver every pair of the same trees. And on random profiles: ibprof parse → write → parse is the identity.
 
 use std::collections::HashSet;
 
@@ -13,6 +13,7 @@ use shoal::model::{
     ProfileSource, RailId, RankSection,
 };
 use shoal::profile_io::ibprof::{parse_profile, write_profile};
+use shoal::routing::engines::{Engine, route};
 use shoal::routing::{Flow, Outcome, accumulate, trace};
 
 /// A random fat tree: two levels, or three, with the level every node must be laid out on
@@ -105,7 +106,7 @@ proptest! {
                 walked[end.index()] += flow.bytes;
             }
         }
-        prop_assert_eq!(&load.bytes, &walked);
+        prop_assert_eq!(&load.bytes.to_dense(), &walked);
     }
 
     #[test]
@@ -119,6 +120,59 @@ proptest! {
                 prop_assert_eq!(rail.levels[node.index()], Some(level), "{}", fabric.node(node).description);
                 let y = rail.positions[node.index()].map(|p| p.y);
                 prop_assert_eq!(y, Some(sign * level as f32), "{}", fabric.node(node).description);
+            }
+        }
+    }
+}
+
+/// Fewest switch-to-switch hops from every switch to `to`, breadth-first over the cabling.
+fn switch_hops_to(fabric: &Fabric, to: petgraph::graph::NodeIndex) -> Vec<usize> {
+    let mut hops = vec![usize::MAX; fabric.graph.node_count()];
+    hops[to.index()] = 0;
+    let mut frontier = vec![to];
+    while !frontier.is_empty() {
+        let mut next = Vec::new();
+        for n in frontier {
+            for m in fabric.graph.neighbors(n) {
+                if fabric.node(m).kind == NodeKind::Switch && hops[m.index()] == usize::MAX {
+                    hops[m.index()] = hops[n.index()] + 1;
+                    next.push(m);
+                }
+            }
+        }
+        frontier = next;
+    }
+    hops
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// `shoal route` on random fat trees (their D-mod-k tables thrown away): every engine
+    /// delivers every CA pair loop-free; dmodk and minhop over the fewest switches.
+    #[test]
+    fn every_routing_engine_delivers_every_ca_pair_loop_free_dmodk_and_minhop_shortest(tree in trees()) {
+        let fabric = tree.build(0);
+        for engine in Engine::ALL {
+            let (routed, _) = route(&fabric, engine, "tree").map_err(|e| TestCaseError::fail(e.to_string()))?;
+            for &d in &ca_lids(&routed) {
+                let owner = routed.owner_of_lid(d).unwrap().node;
+                let leaf = routed.graph.neighbors(owner).next().unwrap();
+                let hops = switch_hops_to(&routed, leaf);
+                for &s in &ca_lids(&routed) {
+                    let source = routed.owner_of_lid(s).unwrap().node;
+                    if source == owner {
+                        continue;
+                    }
+                    let path = trace(&routed, s, d);
+                    prop_assert_eq!(path.outcome, Outcome::Delivered, "{}: {} -> {}", engine, s, d);
+                    let nodes: Vec<_> = path.hops.iter().map(|h| h.node).collect();
+                    prop_assert_eq!(nodes.iter().collect::<HashSet<_>>().len(), nodes.len(), "{}: loop", engine);
+                    if engine != Engine::UpDown {
+                        let first = routed.graph.neighbors(source).next().unwrap();
+                        prop_assert_eq!(nodes.len() - 2, hops[first.index()] + 1, "{}: {} -> {}", engine, s, d);
+                    }
+                }
             }
         }
     }

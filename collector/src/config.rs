@@ -8,6 +8,12 @@
 //! | `IBPROF_OMPI_MONITORING=1` | Open MPI only: actual per-peer bytes from the monitoring components |
 //! | `IBPROF_PERUSE=0`        | do not look for the PERUSE InfiniBand send event                     |
 //! | `IBPROF_SYSFS_ROOT`      | read InfiniBand ports under this directory instead of `/sys`        |
+//! | `IBPROF_RAILS`           | rails to trace in situ: `RAIL;RAIL…`, each a directory or comma list |
+//! | `IBPROF_HOSTMAP`         | a `--host-map` file placing ranks' hosts on the fabric's hosts       |
+//! | `IBPROF_RAIL_POLICY`     | `split` (default) or `rail:N`, as `--rail-policy`                    |
+//! | `IBPROF_LOADS`           | loads file written by rank 0 (needs `IBPROF_RAILS`)                  |
+//! | `IBPROF_TOPK=K`          | keep the K largest host pairs per link end in the loads file        |
+//! | `IBPROF_WRITER`          | `mpiio` (default), `rank0`, or `both` (also `<out>.rank0`)           |
 
 use std::path::PathBuf;
 
@@ -23,6 +29,28 @@ pub struct Config {
     pub ompi_monitoring: bool,
     pub peruse: bool,
     pub sysfs_root: PathBuf,
+    /// `IBPROF_RAILS`: one path list per rail.
+    pub rails: Vec<Vec<PathBuf>>,
+    pub host_map: Option<PathBuf>,
+    /// `IBPROF_RAIL_POLICY` as given (`split`, `rail:N`).
+    pub rail_policy: String,
+    pub loads: Option<PathBuf>,
+    pub top_k: usize,
+    /// Whether to write the per-peer profile: `IBPROF_OUT` is set, or no loads file is.
+    pub profile_wanted: bool,
+    /// How the per-peer profile is written.
+    pub writer: Writer,
+}
+
+/// `IBPROF_WRITER`: how the gathered profile reaches the file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Writer {
+    /// Every rank writes its section at its offset (MPI-IO); rank 0 alone if MPI-IO fails.
+    MpiIo,
+    /// Rank 0 receives every section and writes them.
+    Rank0,
+    /// Both: MPI-IO to `IBPROF_OUT`, rank 0 to `IBPROF_OUT.rank0` (to compare them).
+    Both,
 }
 
 impl Config {
@@ -39,6 +67,7 @@ impl Config {
             Some(v) if !v.trim().is_empty() => parse_selection(&v),
             _ => (ALL_KINDS, Vec::new()),
         };
+        let nonempty = |k: &str| get(k).filter(|v| !v.trim().is_empty());
         let out = get("IBPROF_OUT")
             .filter(|s| !s.trim().is_empty())
             .map(PathBuf::from)
@@ -51,6 +80,17 @@ impl Config {
             ompi_monitoring: flag("IBPROF_OMPI_MONITORING", false),
             peruse: flag("IBPROF_PERUSE", true),
             sysfs_root: get("IBPROF_SYSFS_ROOT").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("/sys")),
+            rails: get("IBPROF_RAILS").map(|v| parse_rails(&v)).unwrap_or_default(),
+            host_map: nonempty("IBPROF_HOSTMAP").map(PathBuf::from),
+            rail_policy: nonempty("IBPROF_RAIL_POLICY").unwrap_or_else(|| "split".into()),
+            loads: nonempty("IBPROF_LOADS").map(PathBuf::from),
+            top_k: nonempty("IBPROF_TOPK").and_then(|k| k.trim().parse().ok()).unwrap_or(0),
+            profile_wanted: nonempty("IBPROF_OUT").is_some() || nonempty("IBPROF_LOADS").is_none(),
+            writer: match nonempty("IBPROF_WRITER").as_deref().map(str::trim) {
+                Some("rank0") => Writer::Rank0,
+                Some("both") => Writer::Both,
+                _ => Writer::MpiIo,
+            },
         }
     }
 
@@ -60,6 +100,16 @@ impl Config {
         let stem = text.strip_suffix(".ibprof").unwrap_or(&text);
         PathBuf::from(format!("{stem}.rank{rank}.ibprof"))
     }
+}
+
+/// `IBPROF_RAILS`: rails separated by `;`, each a directory or files joined by `,`.
+fn parse_rails(text: &str) -> Vec<Vec<PathBuf>> {
+    text.split(';')
+        .map(|rail| {
+            rail.split(',').map(str::trim).filter(|p| !p.is_empty()).map(PathBuf::from).collect::<Vec<_>>()
+        })
+        .filter(|rail| !rail.is_empty())
+        .collect()
 }
 
 fn program_name() -> String {
@@ -93,6 +143,21 @@ mod tests {
         assert!(c.per_rank);
         assert_eq!(c.per_rank_path(3), PathBuf::from("out/run1.rank3.ibprof"));
         assert_eq!(cfg(&[("IBPROF_OUT", "x")]).per_rank_path(0), PathBuf::from("x.rank0.ibprof"));
+    }
+
+    #[test]
+    fn in_situ_settings_split_rails_and_keep_the_profile_only_when_asked() {
+        let c =
+            cfg(&[("IBPROF_RAILS", "/d/rail0;/d/r1/a.lst,/d/r1/a.fdbs"), ("IBPROF_LOADS", "run.loads.csv")]);
+        assert_eq!(
+            c.rails,
+            vec![vec![PathBuf::from("/d/rail0")], vec!["/d/r1/a.lst".into(), "/d/r1/a.fdbs".into()]]
+        );
+        assert!(!c.profile_wanted, "a loads file alone writes no per-peer profile");
+        assert!(cfg(&[("IBPROF_LOADS", "x"), ("IBPROF_OUT", "y")]).profile_wanted);
+        assert!(cfg(&[]).profile_wanted && cfg(&[]).writer == Writer::MpiIo);
+        assert_eq!(cfg(&[("IBPROF_WRITER", "rank0")]).writer, Writer::Rank0);
+        assert_eq!(cfg(&[("IBPROF_TOPK", "4")]).top_k, 4);
     }
 
     #[test]

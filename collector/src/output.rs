@@ -1,5 +1,8 @@
 //! Writing the profile at `MPI_Finalize`: one file for the job, gathered through MPI itself.
 //!
+//! By default the file is written with MPI-IO ([`crate::mpiio`]); this module's rank-0 path is
+//! the fallback (and `IBPROF_WRITER=rank0`).
+//!
 //! Protocol, on the collector's private duplicate of `MPI_COMM_WORLD`, identical on every rank
 //! whatever fails, so that `MPI_Finalize` can never deadlock on it:
 //! 1. rank 0 creates the file and broadcasts whether it could (if not: one message, no file);
@@ -14,19 +17,40 @@
 use std::ffi::{c_int, c_void};
 use std::fs::File;
 use std::io::{BufWriter, Write};
+use std::time::Instant;
 
+use crate::config::Writer;
 use crate::ffi::Handle;
 use crate::state::State;
 
 const TAG: c_int = 0x1b9f;
 const CHUNK: usize = 1 << 30;
 
-/// Writes this rank's `section` where the configuration says.
+/// Writes this rank's `section` where the configuration says: through MPI-IO
+/// ([`crate::mpiio`]) unless `IBPROF_WRITER=rank0` or MPI-IO cannot open the file, else
+/// through rank 0.
 pub fn write(st: &State, section: &[u8]) {
     if st.config.per_rank {
         per_rank(st, section);
     }
-    gathered(st, section);
+    let out = &st.config.out;
+    let started = Instant::now();
+    match st.config.writer {
+        Writer::Rank0 => gathered(st, section, out, started),
+        Writer::MpiIo => {
+            if !crate::mpiio::write(st, out, section, started) {
+                gathered(st, section, out, started);
+            }
+        }
+        Writer::Both => {
+            if !crate::mpiio::write(st, out, section, started) && st.rank == 0 {
+                eprintln!("ibprof: MPI-IO could not open {}; only the rank-0 copy is written", out.display());
+            }
+            let mut copy = out.clone().into_os_string();
+            copy.push(".rank0");
+            gathered(st, section, std::path::Path::new(&copy), Instant::now());
+        }
+    }
 }
 
 fn per_rank(st: &State, section: &[u8]) {
@@ -42,11 +66,10 @@ fn per_rank(st: &State, section: &[u8]) {
     }
 }
 
-fn gathered(st: &State, section: &[u8]) {
+fn gathered(st: &State, section: &[u8], path: &std::path::Path, started: Instant) {
     let m = st.mpi;
     let (comm, byte) = (st.private, m.c.byte);
     let root = st.rank == 0;
-    let path = &st.config.out;
 
     let mut file = None;
     let mut ok: c_int = 1;
@@ -109,7 +132,12 @@ fn gathered(st: &State, section: &[u8]) {
     }
     match failed {
         Some(e) => eprintln!("ibprof: error writing profile {}: {e}; the file is incomplete", path.display()),
-        None => eprintln!("ibprof: wrote {} ({} ranks)", path.display(), st.size),
+        None => eprintln!(
+            "ibprof: wrote {} ({} ranks, through rank 0, {:.1} ms)",
+            path.display(),
+            st.size,
+            started.elapsed().as_secs_f64() * 1e3
+        ),
     }
 }
 

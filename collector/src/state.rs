@@ -49,6 +49,8 @@ pub struct State {
     /// A duplicate of `MPI_COMM_WORLD` for the collector's own traffic at finalize.
     pub private: Handle,
     dumps: Mutex<Vec<DumpRecord>>,
+    /// In-situ tracing (`IBPROF_RAILS`), if asked for.
+    pub insitu: Option<Mutex<crate::insitu::InSitu>>,
 }
 
 static STATE: AtomicPtr<State> = AtomicPtr::new(std::ptr::null_mut());
@@ -108,6 +110,13 @@ pub fn finish() {
     }
     guard::guard("final dump", || st.dump(Some("MPI_Finalize")));
     STATE.store(std::ptr::null_mut(), Ordering::Release);
+    if let Some(insitu) = &st.insitu {
+        let insitu = insitu.lock().unwrap_or_else(|p| p.into_inner());
+        guard::guard("reducing the in-situ loads", || crate::insitu::finish(st, &insitu));
+    }
+    if !st.config.profile_wanted {
+        return;
+    }
     let mut taken = std::mem::take(&mut *st.dumps.lock().unwrap_or_else(|p| p.into_inner()));
     let sent_only = st.backends.iter().any(|b| b.knows_only_sent());
     guard::guard("completing recv columns", || dumps::fill_recv_from_senders(st, sent_only, &mut taken));
@@ -137,13 +146,22 @@ impl State {
         let rank = u32::try_from(rank).map_err(|_| "negative rank")?;
         let size = u32::try_from(size).map_err(|_| "negative size")?;
         let backends = backend::select(mpi, &config, rank);
+        let host = hostname();
+        let ports = sysfs::local_ports(&config.sysfs_root);
+        let private = private.get(mpi.abi());
+        let model_ports = ports.iter().map(model_port).collect();
+        let insitu = guard::guard("loading the fabric", || {
+            crate::insitu::setup(mpi, &config, rank, &host, model_ports, private)
+        })
+        .flatten()
+        .map(Mutex::new);
         let track_inside =
             config.selection != crate::scope::ALL_KINDS && backends.iter().any(|b| b.counts_below_mpi());
         Ok(State {
             mpi,
             rank,
             size,
-            host: hostname(),
+            host,
             pid: std::process::id(),
             starttime,
             library: library_version(mpi),
@@ -154,11 +172,12 @@ impl State {
             comms,
             requests: Requests::default(),
             lids: LidCounters::default(),
-            ports: Mutex::new(sysfs::local_ports(&config.sysfs_root)),
+            ports: Mutex::new(ports),
             backends,
             track_inside,
-            private: private.get(mpi.abi()),
+            private,
             dumps: Mutex::new(Vec::new()),
+            insitu,
             config,
         })
     }
@@ -187,6 +206,10 @@ impl State {
         let mut log = self.dumps.lock().unwrap_or_else(|p| p.into_inner());
         let region = log.len() as u32;
         log.push(DumpRecord::new(region, name, time, data));
+        if let (Some(insitu), Some(dump)) = (&self.insitu, log.last()) {
+            let mut insitu = insitu.lock().unwrap_or_else(|p| p.into_inner());
+            guard::guard("tracing a region in situ", || insitu.at_dump(dump));
+        }
     }
 
     /// This rank's whole section: identity, ports, dumps.
@@ -214,6 +237,18 @@ impl State {
         let mpi = self.library.as_deref().map(Into::into);
         ibprof_format::push_prelude(&mut out, &Job { ranks: self.size, mpi, source: Some(self.source()) });
         out
+    }
+}
+
+/// A local port as shoal's model names it.
+fn model_port(p: &LocalPort) -> shoal::model::LocalPort {
+    shoal::model::LocalPort {
+        index: p.index,
+        device: p.device.clone(),
+        portnum: p.portnum,
+        guid: shoal::model::Guid(p.guid),
+        lid: shoal::model::Lid(p.lid),
+        lmc: p.lmc,
     }
 }
 

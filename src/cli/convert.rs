@@ -12,7 +12,9 @@ use shoal::export::tables::{JobLoads, PlacementRow, TableFormat, link_rows, node
 use shoal::pipeline::jobs::job_name_of;
 use shoal::routing::Loads;
 
-use super::common::{ProfileArgs, RailArgs, analyse_jobs, analyse_loads_file};
+use super::common::{
+    CounterArgs, LayoutArgs, ProfileArgs, RailArgs, analyse_jobs, analyse_loads_file, traffic_summary,
+};
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum Format {
@@ -26,6 +28,10 @@ pub struct ConvertArgs {
     pub rails: RailArgs,
     #[command(flatten)]
     pub profile: ProfileArgs,
+    #[command(flatten)]
+    pub layout: LayoutArgs,
+    #[command(flatten)]
+    pub counters: CounterArgs,
     /// Output directory (created if missing).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
@@ -38,24 +44,33 @@ pub fn run(args: &ConvertArgs) -> Result<()> {
         Format::Csv => (TableFormat::Csv, "csv"),
         Format::Yaml => (TableFormat::Yaml, "yaml"),
     };
+    let layout = args.layout.options();
     if let Some(path) = &args.profile.loads {
         // Loads already traced: one job, named after the file.
-        let analysis = analyse_loads_file(&args.rails, &args.profile)?;
+        let analysis = analyse_loads_file(&args.rails, &args.profile, &layout)?;
         create(&args.out)?;
         write(&args.out, "nodes", ext, &node_rows(&analysis.cluster, &analysis.layout), format)?;
         let empty = Loads::default();
         let loads = analysis.loads().unwrap_or(&empty);
+        let observed = args.counters.observe(&analysis.cluster, args.rails.verbose)?;
         let name =
             analysis.loads_file.as_ref().and_then(|f| f.job.clone()).unwrap_or_else(|| job_name_of(path));
-        let links = link_rows(&analysis.cluster, &[JobLoads { name: &name, loads }], &loads.total);
-        return write(&args.out, "links", ext, &links, format);
+        let links =
+            link_rows(&analysis.cluster, &[JobLoads { name: &name, loads }], &loads.total, observed.as_ref());
+        write(&args.out, "links", ext, &links, format)?;
+        if let Some(loads) = analysis.loads() {
+            eprintln!("{}", traffic_summary(&loads.total, "the whole run"));
+        }
+        return Ok(());
     }
-    let analysis = analyse_jobs(&args.rails, &args.profile)?;
+    let analysis = analyse_jobs(&args.rails, &args.profile, &layout)?;
     create(&args.out)?;
     write(&args.out, "nodes", ext, &node_rows(&analysis.cluster, &analysis.layout), format)?;
+    let observed = args.counters.observe(&analysis.cluster, args.rails.verbose)?;
     let jobs: Vec<JobLoads<'_>> =
         analysis.jobs.iter().map(|j| JobLoads { name: &j.name, loads: &j.analysis.loads }).collect();
-    let links = link_rows(&analysis.cluster, &jobs, &analysis.all_total());
+    let all = analysis.all_total();
+    let links = link_rows(&analysis.cluster, &jobs, &all, observed.as_ref());
     write(&args.out, "links", ext, &links, format)?;
     if analysis.jobs.iter().any(|j| !j.placement.is_empty()) {
         let rows: Vec<PlacementRow> = analysis
@@ -64,6 +79,9 @@ pub fn run(args: &ConvertArgs) -> Result<()> {
             .map(|(job, rank, host)| PlacementRow { job, rank, host })
             .collect();
         write(&args.out, "placement", ext, &rows, format)?;
+    }
+    if !analysis.jobs.is_empty() {
+        eprintln!("{}", traffic_summary(&all, "the whole run"));
     }
     Ok(())
 }

@@ -1,15 +1,22 @@
-//! `shoal hot`: the busiest link ends and who sent their bytes; with `--contended`, the ends
+//! `shoal hot`: the busiest link ends and who sent their bytes; with port counters, ranked by
+//! what was observed or by the residual (observed − predicted); with `--contended`, the ends
 //! several jobs share, ranked by what the second-largest job sent there.
 
-use anyhow::{Result, bail};
-use clap::Args;
+use anyhow::{Context, Result, bail};
+use clap::{Args, ValueEnum};
+use shoal::layout::FatTreeOptions;
+use shoal::model::echo::echo;
 use shoal::model::{Cluster, LinkEnd};
-use shoal::pipeline::{JobsAnalysis, region_flows};
+use shoal::pipeline::{Analysis, JobsAnalysis, region_flows};
 use shoal::routing::loads_input::TopKTable;
-use shoal::routing::{FlowSet, HotEnd, PairBytes, RegionKey, RegionLoads, hottest, pairs_through};
+use shoal::routing::{
+    FlowSet, HotEnd, Observed, RankBy, RankedEnd, RegionKey, RegionLoads, hottest, pairs_through, rank_ends,
+};
 use shoal::units::format_bytes;
 
-use super::common::{ProfileArgs, RailArgs, analyse_jobs, analyse_loads_file, require_profile};
+use super::common::{
+    CounterArgs, ProfileArgs, RailArgs, analyse, analyse_jobs, require_profile, traffic_summary,
+};
 
 #[derive(Args, Debug)]
 pub struct HotArgs {
@@ -17,6 +24,8 @@ pub struct HotArgs {
     pub rails: RailArgs,
     #[command(flatten)]
     pub profile: ProfileArgs,
+    #[command(flatten)]
+    pub counters: CounterArgs,
     /// The region to rank (its own bytes: dump N − dump N−1). Default: the whole run. Regions
     /// belong to one job: with several jobs, their totals are summed instead.
     #[arg(long)]
@@ -31,6 +40,17 @@ pub struct HotArgs {
     /// with each job's bytes and host pairs.
     #[arg(long)]
     pub contended: bool,
+    /// Rank by the predicted bytes, the observed ones (needs --counters), or the residual
+    /// observed − predicted by its size (needs --counters and --profile or --loads).
+    #[arg(long, value_enum, default_value = "predicted")]
+    pub by: By,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum By {
+    Predicted,
+    Observed,
+    Residual,
 }
 
 /// The busiest link ends of loads read from a file, their pairs from its top-K summary.
@@ -52,21 +72,185 @@ fn hottest_from_summary(
 }
 
 pub fn run(args: &HotArgs) -> Result<()> {
-    require_profile(&args.profile)?;
     if args.contended && args.region.is_some() {
         bail!("--contended compares the jobs' totals; --region belongs to one job");
     }
-    if args.profile.loads.is_some() {
-        if args.contended {
-            bail!("--contended compares jobs traced from profiles, not a loads file");
+    if args.profile.jobs.any() || args.contended {
+        if args.profile.loads.is_some() {
+            bail!("--loads shows loads already traced; --job, --place and --contended need profiles");
         }
-        return from_loads_file(args);
+        if !matches!(args.by, By::Predicted) {
+            bail!("--by observed|residual compares one profile (or loads file) with the counters, not jobs");
+        }
+        require_profile(&args.profile)?;
+        let analysis = analyse_jobs(&args.rails, &args.profile, &FatTreeOptions::default())?;
+        if args.contended {
+            return contended(&analysis, args);
+        }
+        return jobs_hot(&analysis, args);
     }
-    let analysis = analyse_jobs(&args.rails, &args.profile)?;
-    if args.contended {
-        return contended(&analysis, args);
+    match args.by {
+        By::Observed | By::Residual if args.counters.counters.is_empty() => {
+            bail!(
+                "--by {} needs --counters",
+                if matches!(args.by, By::Observed) { "observed" } else { "residual" }
+            )
+        }
+        By::Predicted | By::Residual => require_profile(&args.profile)?,
+        By::Observed => {}
     }
-    match analysis.jobs.as_slice() {
+    let analysis = analyse(&args.rails, &args.profile)?;
+    let key = args.region.map_or(RegionKey::Total, RegionKey::Region);
+    let loads = match analysis.loads() {
+        Some(all) => Some(all.get(key).with_context(|| {
+            let known: Vec<String> =
+                all.regions.iter().filter_map(|r| r.region).map(|n| n.to_string()).collect();
+            format!(
+                "no region {:?} was loaded; there are {}",
+                args.region.unwrap_or_default(),
+                known.join(", ")
+            )
+        })?),
+        None => None,
+    };
+    let title = title(key, loads);
+    match args.by {
+        By::Predicted => print_predicted(
+            args,
+            &analysis,
+            key,
+            loads.context("no profile or loads file was loaded")?,
+            &title,
+        ),
+        By::Observed | By::Residual => {
+            let observed = args.counters.observe(&analysis.cluster, args.rails.verbose)?.unwrap_or_default();
+            print_against_counters(args, &analysis, key, loads, &observed, &title);
+            Ok(())
+        }
+    }
+}
+
+fn title(key: RegionKey, loads: Option<&RegionLoads>) -> String {
+    match (key, loads.and_then(|l| l.name.as_ref())) {
+        (RegionKey::Total, _) => "the whole run".to_string(),
+        (RegionKey::Region(n), Some(name)) => format!("region {n} \"{name}\""),
+        (RegionKey::Region(n), None) => format!("region {n}"),
+    }
+}
+
+fn print_predicted(
+    args: &HotArgs,
+    analysis: &Analysis,
+    key: RegionKey,
+    loads: &RegionLoads,
+    title: &str,
+) -> Result<()> {
+    let cluster = &analysis.cluster;
+    let hot = match (&analysis.profile, &analysis.loads_file) {
+        (Some(data), _) => hottest(cluster, loads, &region_flows(cluster, data, key), args.top, args.pairs),
+        (None, file) => {
+            let top = file.as_ref().and_then(|f| f.top_k.as_ref());
+            match top {
+                Some(t) => println!("Pairs come from the loads file's top-{} summary: lower bounds.", t.k),
+                None => println!("The loads file has no top-K summary (IBPROF_TOPK): no pairs to name."),
+            }
+            hottest_from_summary(cluster, loads, top, key, args.top, args.pairs)
+        }
+    };
+    let max = hot.first().map_or(0, |h| h.bytes).max(1);
+    println!("Busiest link ends in {title}:");
+    println!("{:>4}  {:>4}  {:<60} {:>10} {:>6}", "#", "rail", "from (port) -> to (port)", "bytes", "share");
+    for (i, end) in hot.iter().enumerate() {
+        let Some(link) = link_name(cluster, end.rail, end.end) else { continue };
+        let share = 100.0 * end.bytes as f64 / max as f64;
+        println!("{:>4}  {:>4}  {link:<60} {:>10} {share:>5.1}%", i + 1, end.rail, format_bytes(end.bytes));
+        // A summary's counts are lower bounds: say by how much each may be short.
+        let summary =
+            analysis.profile.is_none().then(|| analysis.loads_file.as_ref()?.top_k.as_ref()).flatten();
+        let short_by = summary.map(|t| {
+            let kept: u64 = t.pairs(key, end.rail, end.end).iter().map(|p| p.2).sum();
+            end.bytes.saturating_sub(kept) / (t.k as u64 + 1)
+        });
+        for (src, dst, bytes) in &end.pairs {
+            let name = |h: &Option<usize>| {
+                h.map_or_else(|| "?".to_string(), |h| echo(&cluster.hosts[h].name).into_owned())
+            };
+            let bound =
+                short_by.map_or(String::new(), |b| format!(" (at least; up to {} more)", format_bytes(b)));
+            println!("{:>12}{} -> {}  {}{bound}", "", name(src), name(dst), format_bytes(*bytes));
+        }
+    }
+    eprintln!("{}", traffic_summary(loads, title));
+    Ok(())
+}
+
+fn print_against_counters(
+    args: &HotArgs,
+    analysis: &Analysis,
+    key: RegionKey,
+    loads: Option<&RegionLoads>,
+    observed: &Observed,
+    title: &str,
+) {
+    let cluster = &analysis.cluster;
+    let by = if matches!(args.by, By::Residual) { RankBy::Residual } else { RankBy::Observed };
+    let ends: Vec<usize> = cluster.rails.iter().map(|f| f.link_end_count()).collect();
+    let ranked = rank_ends(&ends, loads, Some(observed), by, args.top);
+    let mut pairs = match &analysis.profile {
+        Some(data) if args.pairs > 0 => {
+            let wanted: Vec<(usize, LinkEnd)> = ranked.iter().map(|e| (e.rail, e.end)).collect();
+            pairs_through(cluster, &region_flows(cluster, data, key), &wanted, args.pairs)
+        }
+        _ => Default::default(),
+    };
+    match by {
+        RankBy::Residual => println!("Largest residuals (observed − predicted) in {title}:"),
+        _ => println!("Busiest observed link ends in {title}:"),
+    }
+    println!(
+        "{:>4}  {:>4}  {:<60} {:>10} {:>10} {:>11}",
+        "#", "rail", "from (port) -> to (port)", "observed", "predicted", "residual"
+    );
+    let or_dash = |v: Option<u64>| v.map_or_else(|| "-".to_string(), format_bytes);
+    for (i, end) in ranked.iter().enumerate() {
+        let Some(link) = link_name(cluster, end.rail, end.end) else { continue };
+        let (seen, predicted) = (or_dash(end.observed), or_dash(end.predicted));
+        println!("{:>4}  {:>4}  {link:<60} {seen:>10} {predicted:>10} {:>11}", i + 1, end.rail, signed(end));
+        print_pairs(cluster, &pairs.remove(&(end.rail, end.end.index())).unwrap_or_default(), 12);
+    }
+}
+
+fn signed(end: &RankedEnd) -> String {
+    match end.residual {
+        Some(r) if r < 0 => format!("-{}", format_bytes(r.unsigned_abs())),
+        Some(r) => format!("+{}", format_bytes(r.unsigned_abs())),
+        None => "-".to_string(),
+    }
+}
+
+fn link_name(cluster: &Cluster, rail: usize, end: LinkEnd) -> Option<String> {
+    let fabric = &cluster.rails[rail];
+    let ((a, ap), (b, bp)) = fabric.link_end_nodes(end)?;
+    Some(format!(
+        "{} ({ap}) -> {} ({bp})",
+        echo(&fabric.node(a).description),
+        echo(&fabric.node(b).description)
+    ))
+}
+
+fn print_pairs(cluster: &Cluster, pairs: &[(Option<usize>, Option<usize>, u64)], indent: usize) {
+    for (src, dst, bytes) in pairs {
+        let name = |h: &Option<usize>| {
+            h.map_or_else(|| "?".to_string(), |h| echo(&cluster.hosts[h].name).into_owned())
+        };
+        println!("{:>indent$}{} -> {}  {}", "", name(src), name(dst), format_bytes(*bytes));
+    }
+}
+
+/// `--job`: one job's region or whole run, or with several jobs the sum of their totals.
+fn jobs_hot(analysis: &JobsAnalysis, args: &HotArgs) -> Result<()> {
+    let cluster = &analysis.cluster;
+    let (title, loads, flows) = match analysis.jobs.as_slice() {
         [job] => {
             let key = args.region.map_or(RegionKey::Total, RegionKey::Region);
             let data = &job.analysis;
@@ -79,10 +263,7 @@ pub fn run(args: &HotArgs) -> Result<()> {
                     known.join(", ")
                 );
             };
-            let flows = region_flows(&analysis.cluster, data, key);
-            let title = region_title(key, loads);
-            let hot = hottest(&analysis.cluster, loads, &flows, args.top, args.pairs);
-            print_hot(&analysis.cluster, &title, &hot);
+            (title(key, Some(loads)), loads.clone(), region_flows(cluster, data, key))
         }
         jobs => {
             if args.region.is_some() {
@@ -93,44 +274,24 @@ pub fn run(args: &HotArgs) -> Result<()> {
             }
             let mut flows = FlowSet::default();
             for job in jobs {
-                append(&mut flows, region_flows(&analysis.cluster, &job.analysis, RegionKey::Total));
+                append(&mut flows, region_flows(cluster, &job.analysis, RegionKey::Total));
             }
             let names: Vec<&str> = jobs.iter().map(|j| j.name.as_str()).collect();
-            let title = format!("all jobs ({})", names.join(" + "));
-            let hot = hottest(&analysis.cluster, &analysis.all_total(), &flows, args.top, args.pairs);
-            print_hot(&analysis.cluster, &title, &hot);
+            (format!("all jobs ({})", names.join(" + ")), analysis.all_total(), flows)
         }
-    }
-    Ok(())
-}
-
-/// `--loads FILE`: the busiest ends of loads already traced, pairs from the file's top-K summary.
-fn from_loads_file(args: &HotArgs) -> Result<()> {
-    let analysis = analyse_loads_file(&args.rails, &args.profile)?;
-    let Some(all) = analysis.loads() else { bail!("no loads file was loaded") };
-    let key = args.region.map_or(RegionKey::Total, RegionKey::Region);
-    let Some(loads) = all.get(key) else {
-        let known: Vec<String> = all.regions.iter().filter_map(|r| r.region).map(|n| n.to_string()).collect();
-        bail!("no region {:?} was loaded; there are {}", args.region.unwrap_or_default(), known.join(", "));
     };
-    let top = analysis.loads_file.as_ref().and_then(|f| f.top_k.as_ref());
-    match top {
-        Some(t) => println!("Pairs come from the loads file's top-{} summary: lower bounds.", t.k),
-        None => println!("The loads file has no top-K summary (IBPROF_TOPK): no pairs to name."),
+    let hot = hottest(cluster, &loads, &flows, args.top, args.pairs);
+    let max = hot.first().map_or(0, |h| h.bytes).max(1);
+    println!("Busiest link ends in {title}:");
+    println!("{:>4}  {:>4}  {:<60} {:>10} {:>6}", "#", "rail", "from (port) -> to (port)", "bytes", "share");
+    for (i, end) in hot.iter().enumerate() {
+        let Some(link) = link_name(cluster, end.rail, end.end) else { continue };
+        let share = 100.0 * end.bytes as f64 / max as f64;
+        println!("{:>4}  {:>4}  {link:<60} {:>10} {share:>5.1}%", i + 1, end.rail, format_bytes(end.bytes));
+        print_pairs(cluster, &end.pairs, 12);
     }
-    let hot = hottest_from_summary(&analysis.cluster, loads, top, key, args.top, args.pairs);
-    print_hot(&analysis.cluster, &region_title(key, loads), &hot);
+    eprintln!("{}", traffic_summary(&loads, &title));
     Ok(())
-}
-
-fn region_title(key: RegionKey, loads: &RegionLoads) -> String {
-    match key {
-        RegionKey::Total => "the whole run".to_string(),
-        RegionKey::Region(n) => match &loads.name {
-            Some(name) => format!("region {n} \"{name}\""),
-            None => format!("region {n}"),
-        },
-    }
 }
 
 fn append(into: &mut FlowSet, from: FlowSet) {
@@ -140,40 +301,11 @@ fn append(into: &mut FlowSet, from: FlowSet) {
         into.flows[r].extend(flows);
         into.origins[r].extend(origins);
     }
-    into.intra_node_bytes += from.intra_node_bytes;
-    into.unplaced_bytes += from.unplaced_bytes;
+    shoal::model::bytes::add_bytes(&mut into.intra_node_bytes, from.intra_node_bytes);
+    shoal::model::bytes::add_bytes(&mut into.unplaced_bytes, from.unplaced_bytes);
 }
 
-fn print_hot(cluster: &Cluster, title: &str, hot: &[HotEnd]) {
-    let max = hot.first().map_or(0, |h| h.bytes).max(1);
-    println!("Busiest link ends in {title}:");
-    println!("{:>4}  {:>4}  {:<60} {:>10} {:>6}", "#", "rail", "from (port) -> to (port)", "bytes", "share");
-    for (i, end) in hot.iter().enumerate() {
-        let share = 100.0 * end.bytes as f64 / max as f64;
-        let link = describe(cluster, end.rail, end.end);
-        println!("{:>4}  {:>4}  {link:<60} {:>10} {share:>5.1}%", i + 1, end.rail, format_bytes(end.bytes));
-        print_pairs(cluster, &end.pairs, 12);
-    }
-}
-
-/// `L1-00 (3) -> S2-01 (1)`: the sending node and port, then the receiving ones.
-fn describe(cluster: &Cluster, rail: usize, end: LinkEnd) -> String {
-    let fabric = &cluster.rails[rail];
-    match fabric.link_end_nodes(end) {
-        Some(((a, ap), (b, bp))) => {
-            format!("{} ({ap}) -> {} ({bp})", fabric.node(a).description, fabric.node(b).description)
-        }
-        None => format!("link end {}", end.index()),
-    }
-}
-
-fn print_pairs(cluster: &Cluster, pairs: &PairBytes, indent: usize) {
-    let name = |h: &Option<usize>| h.map_or_else(|| "?".to_string(), |h| cluster.hosts[h].name.clone());
-    for (src, dst, bytes) in pairs {
-        println!("{:>indent$}{} -> {}  {}", "", name(src), name(dst), format_bytes(*bytes));
-    }
-}
-
+/// `--contended`: the ends two or more jobs share, by the second-largest job's bytes.
 fn contended(analysis: &JobsAnalysis, args: &HotArgs) -> Result<()> {
     if analysis.jobs.len() < 2 {
         bail!("--contended needs two or more jobs (--job NAME=PROFILE, repeated)");
@@ -191,14 +323,14 @@ fn contended(analysis: &JobsAnalysis, args: &HotArgs) -> Result<()> {
             pairs_through(cluster, &flows, &wanted, args.pairs)
         })
         .collect();
-    let names: Vec<&str> = analysis.jobs.iter().map(|j| j.name.as_str()).collect();
+    let names: Vec<String> = analysis.jobs.iter().map(|j| echo(&j.name).into_owned()).collect();
     println!(
         "Contended link ends ({count} carry two or more of {}), ranked by the second-largest job's bytes:",
         names.join(", ")
     );
     println!("{:>4}  {:>4}  {:<60} {:>10}", "#", "rail", "from (port) -> to (port)", "second");
     for (i, end) in ends.iter().enumerate() {
-        let link = describe(cluster, end.rail, end.end);
+        let Some(link) = link_name(cluster, end.rail, end.end) else { continue };
         println!("{:>4}  {:>4}  {link:<60} {:>10}", i + 1, end.rail, format_bytes(end.second_bytes()));
         for &(j, bytes) in &end.jobs {
             println!("{:>12}job {}: {}", "", names[j], format_bytes(bytes));
@@ -206,5 +338,6 @@ fn contended(analysis: &JobsAnalysis, args: &HotArgs) -> Result<()> {
             print_pairs(cluster, &job_pairs, 16);
         }
     }
+    eprintln!("{}", traffic_summary(&analysis.all_total(), "all jobs"));
     Ok(())
 }

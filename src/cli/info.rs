@@ -3,6 +3,7 @@
 //! forwarding tables is there, which CA pairs they deliver (and where the others are dropped),
 //! and the warnings.
 
+use shoal::model::echo::echo;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -158,9 +159,12 @@ fn describe_reachability(out: &mut String, fabric: &Fabric) {
     for (at, reason, pairs) in reach.by_dropping_node().into_iter().take(10) {
         let node = at.map_or("the source".to_string(), |n| {
             let node = fabric.node(n);
-            format!("{} {} ({})", node.kind.as_str(), node.guid, node.description)
+            format!("{} {} ({})", node.kind.as_str(), node.guid, echo(&node.description))
         });
-        let example = reach.undelivered.iter().find(|u| u.at == at && u.reason == reason);
+        let example = reach
+            .undelivered
+            .iter()
+            .find(|u| u.at == at && u.reason == reason && reason != DropReason::NoLid);
         let example =
             example.map_or(String::new(), |u| format!(", e.g. {} -> {}", u.example_source, u.destination));
         let _ = writeln!(out, "    {pairs} pairs dropped at {node}: {}{example}", reason_text(reason));
@@ -177,5 +181,6 @@ fn reason_text(reason: DropReason) -> &'static str {
         DropReason::UnknownDestination => "no port owns the destination LID",
         DropReason::UnknownSource => "no port owns the source LID",
         DropReason::WrongEndpoint => "delivered to the wrong endpoint",
+        DropReason::NoLid => "the CA port has no LID (LID 0), as source or destination",
     }
 }

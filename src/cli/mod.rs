@@ -9,7 +9,9 @@ pub mod pattern;
 pub mod query;
 pub mod render;
 pub mod render_spec;
+pub mod route;
 pub mod trace;
+pub mod trace_ar;
 
 pub const EXAMPLES: &str = "\
 Examples:
@@ -23,5 +25,6 @@ Examples:
   shoal pattern alltoall --ranks 512 --bytes 1MiB --out a2a.ibprof
   shoal info sample-data/tworail/rail0 sample-data/tworail/rail1
   shoal gen --k 36 --rails 2 --out /tmp/k36
+  shoal route sample-data/tworail/rail0 --engine dmodk --out /tmp/rail0-dmodk
   shoal query sample-data/torus8/torus8_meta.yaml --domain links \
       --where 'code_region = 1' --agg mean --attr packets";

@@ -17,13 +17,33 @@ use shoal::scene::orbit::Orbit;
 use shoal::scene::query;
 use shoal::scene::{Dataset, Filter, ModuleKind, ViewSpec, prepare};
 
-use super::common::{JobArgs, RailArgs, report_warnings};
+use super::common::{CounterArgs, JobArgs, LayoutArgs, RailArgs, report_warnings};
+
+/// What colours the link ends of a fabric: `predicted`, `observed`, `residual` (port
+/// counters), or with jobs `job:NAME`, `all` or `contention` (a job's rows, named as the data
+/// set's `job` column names them).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum ColourBy {
+    #[default]
+    Predicted,
+    Observed,
+    Residual,
+    /// A job's name, `all` or `contention`.
+    Job(String),
+}
 use super::render_spec::{ModuleArg, Threshold, spec_from_flags};
 
 #[derive(Args, Debug)]
 pub struct RenderCli {
     #[command(flatten)]
     pub rails: RailArgs,
+    #[command(flatten)]
+    pub layout: LayoutArgs,
+    /// `static` (the default): loads traced through the forwarding tables; `ar`: where the dumps
+    /// hold adaptive-routing tables (ibdiagnet2.far), the AR spread (modelled), colouring by
+    /// `bytes_ar`. Both are computed whenever AR tables are found.
+    #[arg(long, value_name = "static|ar", default_value = "static", value_parser = super::common::parse_routing)]
+    pub routing: super::common::Routing,
     /// The ibprof profile whose traffic colours the links.
     #[arg(long, value_name = "P", conflicts_with = "loads")]
     pub profile: Option<PathBuf>,
@@ -31,12 +51,21 @@ pub struct RenderCli {
     #[arg(long, value_name = "FILE")]
     pub loads: Option<PathBuf>,
     #[command(flatten)]
+    pub counters: CounterArgs,
+    #[command(flatten)]
     pub jobs: JobArgs,
-    /// With jobs: colour by one job's bytes (`job:NAME`), by their sum (`all`, the default
-    /// with several jobs), or by `contention` (each end by the second-largest job's bytes
-    /// there; ends one job or none used stay neutral).
-    #[arg(long, value_name = "job:NAME|all|contention", value_parser = parse_colour_by)]
-    pub colour_by: Option<String>,
+    /// What colours the link ends: the predicted bytes (the profile's trace), the observed ones
+    /// (port counters, needs --counters), or the residual observed − predicted (diverging map);
+    /// with jobs, one job's bytes (`job:NAME`), their sum (`all`, the default with several
+    /// jobs), or `contention` (each end by the second-largest job's bytes there; ends one job or
+    /// none used stay neutral).
+    #[arg(
+        long,
+        value_name = "predicted|observed|residual|job:NAME|all|contention",
+        default_value = "predicted",
+        value_parser = parse_colour_by
+    )]
+    pub colour_by: ColourBy,
     /// Job A's total minus job B's, on a diverging colour map (the jobs' diff).
     #[arg(long, num_args = 2, value_names = ["A", "B"], conflicts_with_all = ["diff", "region"])]
     pub diff_jobs: Option<Vec<String>>,
@@ -96,12 +125,17 @@ pub struct RenderCli {
     pub merge: torus::Aggregate,
 }
 
-fn parse_colour_by(s: &str) -> Result<String, String> {
+fn parse_colour_by(s: &str) -> Result<ColourBy, String> {
     match s {
-        "all" | "contention" => Ok(s.to_string()),
+        "predicted" => Ok(ColourBy::Predicted),
+        "observed" => Ok(ColourBy::Observed),
+        "residual" => Ok(ColourBy::Residual),
+        "all" | "contention" => Ok(ColourBy::Job(s.to_string())),
         _ => match s.strip_prefix("job:") {
-            Some(name) if !name.is_empty() => Ok(name.to_string()),
-            _ => Err(format!("expected job:NAME, all or contention, got `{s}`")),
+            Some(name) if !name.is_empty() => Ok(ColourBy::Job(name.to_string())),
+            _ => {
+                Err(format!("expected predicted, observed, residual, job:NAME, all or contention, got `{s}`"))
+            }
         },
     }
 }
@@ -150,6 +184,8 @@ fn load(r: &RenderCli) -> Result<Dataset> {
             LoadRequest {
                 rails: r.rails.rail_paths(),
                 jobs: r.jobs.specs(r.profile.as_deref())?,
+                layout: r.layout.options(),
+                counters: r.counters.counters.clone(),
                 ..Default::default()
             }
         } else {
@@ -157,13 +193,15 @@ fn load(r: &RenderCli) -> Result<Dataset> {
                 rails: r.rails.rail_paths(),
                 profile: r.profile.clone(),
                 loads: r.loads.clone(),
-                jobs: Vec::new(),
+                layout: r.layout.options(),
+                counters: r.counters.counters.clone(),
+                ..Default::default()
             }
         };
         return Ok(load_dataset(&request, &|_| {})?);
     };
-    if r.profile.is_some() || r.loads.is_some() || r.jobs.any() {
-        bail!("--profile, --loads and --job belong to fabric dumps, not to a run ({run})");
+    if r.profile.is_some() || r.loads.is_some() || r.jobs.any() || !r.counters.counters.is_empty() {
+        bail!("--profile, --loads, --job and --counters belong to fabric dumps, not to a run ({run})");
     }
     load_run_dataset(std::path::Path::new(run))
         .map_err(|e| anyhow::Error::new(e.source).context(format!("cannot read the run {}", e.path)))

@@ -3,6 +3,7 @@
 use anyhow::{Result, bail};
 use clap::Args;
 use serde::Serialize;
+use shoal::model::echo::echo;
 use shoal::model::{Fabric, Lid};
 use shoal::routing::{Outcome, Path, trace};
 
@@ -24,6 +25,10 @@ pub struct TraceArgs {
     /// Print `{"delivered":…,"hops":[{"guid","name","lid","in_port","out_port"},…]}`.
     #[arg(long)]
     pub json: bool,
+    /// `static` (the default): the one path of the forwarding tables; `ar`: the AR spread
+    /// (modelled) over the switches' AR groups, each link end with its share of the bytes.
+    #[arg(long, value_name = "static|ar", default_value = "static", value_parser = super::common::parse_routing)]
+    pub routing: super::common::Routing,
 }
 
 #[derive(Serialize)]
@@ -54,6 +59,9 @@ pub fn run(args: &TraceArgs) -> Result<()> {
     let Some(fabric) = cluster.rails.get(args.rail) else {
         bail!("--rail {} but only {} rail(s) were given", args.rail, cluster.rails.len());
     };
+    if args.routing == super::common::Routing::Ar {
+        return super::trace_ar::run(fabric, args.from, args.to, args.json);
+    }
     let path = trace(fabric, args.from, args.to);
     if args.json {
         println!("{}", serde_json::to_string(&json_path(fabric, &path))?);
@@ -103,14 +111,16 @@ fn text_path(fabric: &Fabric, path: &Path, from: Lid, to: Lid) -> String {
             guid = node.guid,
             inp = port(hop.in_port),
             outp = port(hop.out_port),
-            desc = node.description,
+            desc = echo(&node.description),
         );
     }
     match path.outcome {
         Outcome::Delivered => out += &format!("delivered in {} link hops\n", path.link_ends.len()),
         Outcome::Dropped { at, reason } => {
-            let at =
-                at.map_or_else(|| "before the first hop".to_string(), |n| fabric.node(n).description.clone());
+            let at = at.map_or_else(
+                || "before the first hop".to_string(),
+                |n| echo(&fabric.node(n).description).into_owned(),
+            );
             out += &format!("NOT delivered: {reason}, at {at}\n");
         }
     }

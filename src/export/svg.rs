@@ -4,6 +4,7 @@
 
 use std::fmt::Write;
 
+use crate::model::echo::echo;
 use crate::scene::Scene;
 use crate::scene::colour::Rgba;
 use crate::scene::draw::{Align, DrawList, Shape};
@@ -16,8 +17,11 @@ fn colour_attrs(name: &str, c: Rgba) -> String {
     }
 }
 
+/// Label text as SVG character data: capped and control characters made visible
+/// ([`echo`], as the terminal and the window show them, so nothing invalid in XML is written),
+/// then XML-escaped.
 fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    echo(text).replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 /// The SVG document for `list`, `pixels_per_point` pixels per point (the viewBox is in points).
@@ -111,4 +115,21 @@ pub fn to_svg(scene: &Scene, list: &DrawList, pixels_per_point: f32) -> String {
     }
     out.push_str("</svg>\n");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn label_text_with_escape_sequences_is_valid_xml_and_shown_as_the_terminal_shows_it() {
+        let description = "sw\u{1b}[2J\u{0}<b>&\"\u{fffe}";
+        let svg = format!("<svg><text>{}</text></svg>", escape(description));
+        let doc = roxmltree::Document::parse(&svg).expect("valid XML");
+        let text = doc.root_element().first_child().and_then(|t| t.text()).unwrap();
+        assert_eq!(text, echo(description));
+        assert_eq!(text, "sw\\x1b[2J\\x00<b>&\"\\u{fffe}");
+        let long = escape(&"n".repeat(10_000));
+        assert!(long.len() < 200 && long.ends_with("(10000 chars)"), "{long}");
+    }
 }

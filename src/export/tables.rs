@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use crate::layout::ClusterLayout;
 use crate::model::{Cluster, LinkEnd, Side};
-use crate::routing::{Loads, RegionLoads};
+use crate::routing::{Loads, Observed, RegionLoads};
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct NodeRow {
@@ -38,6 +38,9 @@ pub struct LinkRow {
     pub job: String,
     pub bytes_a_to_b: u64,
     pub bytes_b_to_a: u64,
+    /// Bytes the port counters saw (on `total` rows; empty where no counter covers the end).
+    pub observed_a_to_b: Option<u64>,
+    pub observed_b_to_a: Option<u64>,
 }
 
 /// Output table format.
@@ -76,15 +79,21 @@ pub struct JobLoads<'a> {
 }
 
 /// Rows for every link in every region of each job, then the job's total; last job `all`'s
-/// total (`all`: the sum over the jobs, given so it is computed once).
-pub fn link_rows(cluster: &Cluster, jobs: &[JobLoads<'_>], all: &RegionLoads) -> Vec<LinkRow> {
+/// total (`all`: the sum over the jobs, given so it is computed once). Only job `all`'s total
+/// rows carry the observed bytes (the counters see every job's traffic together).
+pub fn link_rows(
+    cluster: &Cluster,
+    jobs: &[JobLoads<'_>],
+    all: &RegionLoads,
+    observed: Option<&Observed>,
+) -> Vec<LinkRow> {
     let mut rows = Vec::new();
     for job in jobs {
         for region in job.loads.regions.iter().chain([&job.loads.total]) {
-            push_region_rows(cluster, job.name, region, &mut rows);
+            push_region_rows(cluster, job.name, region, None, &mut rows);
         }
     }
-    push_region_rows(cluster, "all", all, &mut rows);
+    push_region_rows(cluster, "all", all, observed, &mut rows);
     rows
 }
 
@@ -96,7 +105,13 @@ pub struct PlacementRow {
     pub host: String,
 }
 
-fn push_region_rows(cluster: &Cluster, job: &str, region: &RegionLoads, rows: &mut Vec<LinkRow>) {
+fn push_region_rows(
+    cluster: &Cluster,
+    job: &str,
+    region: &RegionLoads,
+    observed: Option<&Observed>,
+    rows: &mut Vec<LinkRow>,
+) {
     let label = region.region.map_or_else(|| "total".to_string(), |n| n.to_string());
     for (r, fabric) in cluster.rails.iter().enumerate() {
         let load = region.rails.get(r);
@@ -114,6 +129,8 @@ fn push_region_rows(cluster: &Cluster, job: &str, region: &RegionLoads, rows: &m
                 job: job.to_string(),
                 bytes_a_to_b: bytes(Side::A),
                 bytes_b_to_a: bytes(Side::B),
+                observed_a_to_b: observed.and_then(|o| o.at(r, LinkEnd { edge, side: Side::A })),
+                observed_b_to_a: observed.and_then(|o| o.at(r, LinkEnd { edge, side: Side::B })),
             });
         }
     }
@@ -138,7 +155,7 @@ mod tests {
     use super::*;
     use crate::layout::{FatTreeOptions, layout_fat_tree};
     use crate::model::synthetic::TwoLevel;
-    use crate::routing::{RailLoad, RegionLoads};
+    use crate::routing::{LinkBytes, RailLoad, RegionLoads};
 
     fn cluster() -> Cluster {
         Cluster::new(vec![TwoLevel::new(2, 2, 1).build()])
@@ -149,12 +166,12 @@ mod tests {
         let cluster = cluster();
         let mut region =
             RegionLoads { region: Some(1), rails: vec![RailLoad::with_link_ends(12)], ..Default::default() };
-        region.rails[0].bytes[1] = 42;
+        region.rails[0].bytes = crate::routing::LinkBytes::from_dense(&[0, 42, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
         let loads = Loads {
             regions: vec![region],
             total: RegionLoads { rails: vec![RailLoad::with_link_ends(12)], ..Default::default() },
         };
-        let rows = link_rows(&cluster, &[JobLoads { name: "j", loads: &loads }], &loads.total);
+        let rows = link_rows(&cluster, &[JobLoads { name: "j", loads: &loads }], &loads.total, None);
         assert_eq!(rows.len(), 3 * cluster.rails[0].link_count(), "region 1, total, all");
         assert_eq!(rows.iter().filter(|r| r.region == "total").count(), 12);
         assert_eq!(rows.iter().filter(|r| r.job == "all").count(), 6);
@@ -172,18 +189,19 @@ mod tests {
         assert!(text.starts_with("rail,guid,name,kind,level,x,y\n"));
         assert!(text.contains(",n0001 HCA-1,CA,0,"));
         let mut out = Vec::new();
-        write_table(&link_rows(&cluster, &[], &RegionLoads::default()), TableFormat::Csv, &mut out).unwrap();
+        write_table(&link_rows(&cluster, &[], &RegionLoads::default(), None), TableFormat::Csv, &mut out)
+            .unwrap();
         let header = String::from_utf8(out).unwrap();
-        assert!(
-            header.starts_with("rail,a_guid,a_port,b_guid,b_port,region,job,bytes_a_to_b,bytes_b_to_a\n")
-        );
-        assert!(header.contains(",total,all,0,0\n"), "no profile: job all, zero bytes");
+        assert!(header.starts_with(
+            "rail,a_guid,a_port,b_guid,b_port,region,job,bytes_a_to_b,bytes_b_to_a,observed_a_to_b,observed_b_to_a\n"
+        ));
+        assert!(header.contains(",total,all,0,0,,\n"), "no profile: job all, zero bytes");
     }
 
     fn one_region(bytes: &[u64]) -> Loads {
         let region = |r| RegionLoads {
             region: r,
-            rails: vec![RailLoad { bytes: bytes.to_vec(), ..Default::default() }],
+            rails: vec![RailLoad { bytes: LinkBytes::from_dense(bytes), ..Default::default() }],
             ..Default::default()
         };
         Loads { regions: vec![region(Some(1))], total: region(None) }
@@ -196,7 +214,7 @@ mod tests {
         let io = one_region(&[7; 12]);
         let all = RegionLoads::sum([&md.total, &io.total]);
         let jobs = [JobLoads { name: "md", loads: &md }, JobLoads { name: "io", loads: &io }];
-        let rows = link_rows(&cluster, &jobs, &all);
+        let rows = link_rows(&cluster, &jobs, &all, None);
         let of = |job: &str, region: &str| -> Vec<&LinkRow> {
             rows.iter().filter(|r| r.job == job && r.region == region).collect()
         };
@@ -208,6 +226,26 @@ mod tests {
             assert_eq!(row.bytes_a_to_b, sum);
             assert_eq!(row.bytes_a_to_b, 12);
         }
+    }
+
+    #[test]
+    fn observed_bytes_fill_job_all_total_rows_only_and_stay_empty_where_uncovered() {
+        let cluster = cluster();
+        let region = RegionLoads { region: Some(1), ..Default::default() };
+        let loads = Loads { regions: vec![region], total: RegionLoads::default() };
+        let mut ends = vec![None; 12];
+        ends[0] = Some(400);
+        let observed = Observed { rails: vec![ends] };
+        let rows =
+            link_rows(&cluster, &[JobLoads { name: "j", loads: &loads }], &loads.total, Some(&observed));
+        let mut out = Vec::new();
+        write_table(&rows, TableFormat::Csv, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[1].ends_with(",1,j,0,0,,"), "region rows carry no observed bytes: {}", lines[1]);
+        assert!(lines[7].ends_with(",total,j,0,0,,"), "a job's own total carries none: {}", lines[7]);
+        assert!(lines[13].ends_with(",total,all,0,0,400,"), "{}", lines[13]);
+        assert!(lines[14].ends_with(",total,all,0,0,,"), "{}", lines[14]);
     }
 
     #[test]

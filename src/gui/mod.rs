@@ -5,6 +5,7 @@
 mod frame;
 pub mod loader;
 pub mod open;
+pub mod path_entry;
 pub mod recent;
 pub mod setup;
 pub mod watch;
@@ -16,6 +17,7 @@ use egui::{Key, KeyboardShortcut, Modifiers, Ui};
 
 use crate::load::{LoadRequest, sample_request};
 use crate::model::Warning;
+use crate::model::echo::{MESSAGE_CHARS, shown};
 use crate::modules::filter::FilterPanelState;
 use crate::modules::highlight::HighlightPanelState;
 use crate::modules::plots::PlotCache;
@@ -59,6 +61,8 @@ enum Dialog {
     Jobs(Vec<PathBuf>),
     Export(PathBuf),
     Run(PathBuf),
+    /// No dialog was shown (no portal, no zenity): ask for a typed path instead.
+    Unavailable(path_entry::Purpose, String),
 }
 
 pub struct ShoalApp {
@@ -77,12 +81,15 @@ pub struct ShoalApp {
     pub highlight_state: HighlightPanelState,
     pub regions_state: RegionsPanelState,
     plots: PlotCache,
+    counters: crate::modules::counters::CountersState,
     crossings: CrossingCache,
     diff_table: DiffCache,
     dialogs: (std::sync::mpsc::Sender<Dialog>, Receiver<Dialog>),
     pub status: String,
     /// A view set-up to apply once data arrives (`SHOAL_VIEW`, for scripted screenshots).
     pub pending: Vec<Setup>,
+    /// The typed-path window shown where no file dialog can open.
+    pub path_entry: path_entry::PathEntry,
 }
 
 const SHORTCUT_OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
@@ -104,11 +111,13 @@ impl ShoalApp {
             highlight_state: HighlightPanelState::default(),
             regions_state: RegionsPanelState::default(),
             plots: PlotCache::default(),
+            counters: Default::default(),
             crossings: CrossingCache::default(),
             diff_table: DiffCache::default(),
             dialogs: channel(),
             status: String::new(),
             pending: Vec::new(),
+            path_entry: path_entry::PathEntry::default(),
         }
     }
 
@@ -212,19 +221,36 @@ impl ShoalApp {
         }
     }
 
-    fn spawn_dialog(&self, make: impl FnOnce() -> Option<Dialog> + Send + 'static, ctx: &egui::Context) {
+    /// Runs a file dialog on its own thread. Where none can be shown (no portal, no zenity: see
+    /// [`path_entry`]) the typed-path window opens instead, at once or when the dialog comes
+    /// back empty too fast to have been seen.
+    fn spawn_dialog(
+        &mut self,
+        purpose: path_entry::Purpose,
+        make: impl FnOnce() -> Option<Dialog> + Send + 'static,
+        ctx: &egui::Context,
+    ) {
+        if let Some(why) = path_entry::no_native_dialog() {
+            self.path_entry.show_for(purpose, why);
+            return;
+        }
         let tx = self.dialogs.0.clone();
         let ctx = ctx.clone();
         std::thread::spawn(move || {
-            if let Some(d) = make() {
+            let asked = std::time::Instant::now();
+            let answer = make().or_else(|| {
+                path_entry::unshown_dialog(asked.elapsed()).map(|why| Dialog::Unavailable(purpose, why))
+            });
+            if let Some(d) = answer {
                 let _ = tx.send(d);
                 ctx.request_repaint();
             }
         });
     }
 
-    fn open_dialog(&self, ctx: &egui::Context) {
+    fn open_dialog(&mut self, ctx: &egui::Context) {
         self.spawn_dialog(
+            path_entry::Purpose::Rails,
             || {
                 rfd::FileDialog::new()
                     .set_title("Open rail directories (one per rail)")
@@ -235,8 +261,9 @@ impl ShoalApp {
         );
     }
 
-    fn profile_dialog(&self, ctx: &egui::Context) {
+    fn profile_dialog(&mut self, ctx: &egui::Context) {
         self.spawn_dialog(
+            path_entry::Purpose::Profile,
             || {
                 rfd::FileDialog::new()
                     .set_title("Open an ibprof profile")
@@ -249,8 +276,9 @@ impl ShoalApp {
         );
     }
 
-    fn jobs_dialog(&self, ctx: &egui::Context) {
+    fn jobs_dialog(&mut self, ctx: &egui::Context) {
         self.spawn_dialog(
+            path_entry::Purpose::Jobs,
             || {
                 rfd::FileDialog::new()
                     .set_title("Add profiles as jobs sharing the fabric")
@@ -262,8 +290,9 @@ impl ShoalApp {
         );
     }
 
-    fn export_dialog(&self, ctx: &egui::Context) {
+    fn export_dialog(&mut self, ctx: &egui::Context) {
         self.spawn_dialog(
+            path_entry::Purpose::Export,
             || {
                 rfd::FileDialog::new()
                     .set_title("Export the view")
@@ -285,6 +314,42 @@ impl ShoalApp {
         crate::export::write_view(scene, &view.camera, (size.x, size.y), path).map_err(|e| e.to_string())
     }
 
+    /// Acts on what a file dialog (or the typed-path window) answered.
+    fn handle_dialog(&mut self, d: Dialog, ctx: &egui::Context) {
+        match d {
+            Dialog::Open(paths) => {
+                if let Some(r) = recent::request_from_paths(&paths, self.current.as_ref()) {
+                    self.open(r, ctx);
+                }
+            }
+            Dialog::Profile(p) => match self.current.clone() {
+                Some(mut r) => {
+                    // A loads file (`*.csv`) stands in for a profile: one or the other.
+                    let is_loads = p.to_string_lossy().to_ascii_lowercase().contains(".csv");
+                    (r.profile, r.loads) = if is_loads { (None, Some(p)) } else { (Some(p), None) };
+                    self.open(r, ctx);
+                }
+                None => self.errors.push("open rails before a profile".into()),
+            },
+            Dialog::Jobs(paths) => match self.current.clone() {
+                Some(mut r) => {
+                    recent::add_jobs(&mut r, &paths);
+                    self.open(r, ctx);
+                }
+                None => self.errors.push("open rails before adding jobs".into()),
+            },
+            Dialog::Run(p) => open::open_run(self, &p),
+            Dialog::Unavailable(purpose, why) => {
+                self.status = "no file dialog here: type a path".into();
+                self.path_entry.show_for(purpose, why);
+            }
+            Dialog::Export(p) => match self.export_focused(&p) {
+                Ok(()) => self.status = format!("exported {}", p.display()),
+                Err(e) => self.errors.push(format!("export failed: {e}")),
+            },
+        }
+    }
+
     /// Per-frame bookkeeping that needs no UI: finished loads, file changes, dialogs, drops.
     fn housekeeping(&mut self, ctx: &egui::Context) {
         if let Some(loaded) = self.loader.poll() {
@@ -298,34 +363,7 @@ impl ShoalApp {
             self.loader.start(request, Reason::Reload, ctx);
         }
         while let Ok(d) = self.dialogs.1.try_recv() {
-            match d {
-                Dialog::Open(paths) => {
-                    if let Some(r) = recent::request_from_paths(&paths, self.current.as_ref()) {
-                        self.open(r, ctx);
-                    }
-                }
-                Dialog::Profile(p) => match self.current.clone() {
-                    Some(mut r) => {
-                        // A loads file (`*.csv`) stands in for a profile: one or the other.
-                        let is_loads = p.to_string_lossy().to_ascii_lowercase().contains(".csv");
-                        (r.profile, r.loads) = if is_loads { (None, Some(p)) } else { (Some(p), None) };
-                        self.open(r, ctx);
-                    }
-                    None => self.errors.push("open rails before a profile".into()),
-                },
-                Dialog::Jobs(paths) => match self.current.clone() {
-                    Some(mut r) => {
-                        recent::add_jobs(&mut r, &paths);
-                        self.open(r, ctx);
-                    }
-                    None => self.errors.push("open rails before adding jobs".into()),
-                },
-                Dialog::Run(p) => open::open_run(self, &p),
-                Dialog::Export(p) => match self.export_focused(&p) {
-                    Ok(()) => self.status = format!("exported {}", p.display()),
-                    Err(e) => self.errors.push(format!("export failed: {e}")),
-                },
-            }
+            self.handle_dialog(d, ctx);
         }
         let dropped: Vec<PathBuf> = ctx.input(|i| {
             i.raw
@@ -408,7 +446,7 @@ impl ShoalApp {
     fn warnings_panel(&mut self, ui: &mut Ui) {
         egui::ScrollArea::vertical().max_height(160.0).show(ui, |ui| {
             for e in &self.errors {
-                ui.colored_label(ui.visuals().error_fg_color, e);
+                ui.colored_label(ui.visuals().error_fg_color, shown(e, MESSAGE_CHARS));
             }
             if self.warnings.is_empty() {
                 ui.small("no parser or trace warnings");
@@ -440,6 +478,9 @@ impl eframe::App for ShoalApp {
         self.housekeeping(&ctx);
         if ctx.input_mut(|i| i.consume_shortcut(&SHORTCUT_OPEN)) {
             self.open_dialog(&ctx);
+        }
+        if let Some(typed) = self.path_entry.ui(&ctx) {
+            self.handle_dialog(typed, &ctx);
         }
         let mut commands = Vec::new();
         egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui));
@@ -493,6 +534,9 @@ pub fn run_with(
     request: Option<LoadRequest>,
     setup: impl FnOnce(&mut ShoalApp) + 'static,
 ) -> anyhow::Result<()> {
+    if let Some(missing) = no_display(|name| std::env::var_os(name)) {
+        anyhow::bail!("the window cannot open: {missing}. {HEADLESS_HINT}");
+    }
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default().with_inner_size([1440.0, 900.0]).with_drag_and_drop(true),
         renderer: eframe::Renderer::Wgpu,
@@ -504,7 +548,20 @@ pub fn run_with(
         Ok(Box::new(app) as Box<dyn eframe::App>)
     };
     eframe::run_native("shoal", options, Box::new(make))
-        .map_err(|e| anyhow::anyhow!("the window could not open: {e}"))
+        .map_err(|e| anyhow::anyhow!("the window could not open: {e}. {HEADLESS_HINT}"))
+}
+
+/// What to do without a window (an `ssh` session with no X forwarding, a batch node).
+pub const HEADLESS_HINT: &str = "Without a display, `shoal render RAIL... [--profile P] --out view.png` \
+     draws the same views to PNG or SVG, and `shoal hot`, `shoal convert` and `shoal info` print the figures";
+
+/// Why no window can open here, if none can: on Linux and the BSDs a window needs an X server
+/// (`DISPLAY`) or a Wayland compositor (`WAYLAND_DISPLAY`). `var` reads the environment.
+fn no_display(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> Option<&'static str> {
+    let set = |name: &str| var(name).is_some_and(|v| !v.is_empty());
+    let needs_one = cfg!(all(unix, not(target_os = "macos")));
+    (needs_one && !set("DISPLAY") && !set("WAYLAND_DISPLAY"))
+        .then_some("neither DISPLAY nor WAYLAND_DISPLAY is set")
 }
 
 /// `shoal` with no subcommand: the bundled two-rail sample.

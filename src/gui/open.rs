@@ -20,8 +20,9 @@ pub fn open_run(app: &mut ShoalApp, path: &Path) {
 }
 
 /// File → Open run…: a file dialog on its own thread.
-pub(super) fn open_dialog(app: &ShoalApp, ctx: &egui::Context) {
+pub(super) fn open_dialog(app: &mut ShoalApp, ctx: &egui::Context) {
     app.spawn_dialog(
+        super::path_entry::Purpose::Run,
         || {
             rfd::FileDialog::new()
                 .set_title("Open a run: a Boxfish *_meta.yaml or a nodes.csv")
@@ -34,12 +35,15 @@ pub(super) fn open_dialog(app: &ShoalApp, ctx: &egui::Context) {
 }
 
 /// `shoal PATH… [--profile P | --loads FILE | --job NAME=PROFILE …]` with no subcommand: a run
-/// opens in its module, anything else as rails, with the profile, loads file or jobs given.
+/// opens in its module, anything else as rails, with the profile, loads file or jobs given,
+/// laid out as `--hca-planes` says.
 pub fn run_paths(
     paths: Vec<PathBuf>,
     profile: Option<PathBuf>,
     loads: Option<PathBuf>,
     jobs: Vec<crate::pipeline::JobSpec>,
+    counters: Vec<crate::pipeline::CounterSpec>,
+    hca_planes: crate::layout::HcaPlanes,
 ) -> anyhow::Result<()> {
     match paths.first() {
         Some(p) if is_run_path(p) && jobs.is_empty() => {
@@ -49,6 +53,7 @@ pub fn run_paths(
         _ => {
             let mut request = super::recent::request_from_paths(&paths, None);
             if let Some(r) = request.as_mut() {
+                r.layout.hca_planes = hca_planes;
                 if !jobs.is_empty() {
                     (r.profile, r.loads, r.jobs) = (None, None, jobs);
                 } else if profile.is_some() {
@@ -56,6 +61,7 @@ pub fn run_paths(
                 } else if loads.is_some() {
                     (r.profile, r.loads) = (None, loads);
                 }
+                r.counters = counters;
             }
             super::run(request)
         }

@@ -159,6 +159,7 @@ mod tests {
             profile: Some("/d/p.ibprof.gz".into()),
             loads: Some("/d/run.loads.csv".into()),
             jobs: Vec::new(),
+            ..Default::default()
         };
         let b = LoadRequest { rails: vec![vec!["/x".into()]], ..Default::default() };
         let mut list = vec![b.clone()];

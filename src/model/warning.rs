@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use super::echo;
+
 /// Something skipped or suspicious in an input, with where it was found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Warning {
@@ -13,20 +15,59 @@ pub struct Warning {
 }
 
 impl Warning {
+    /// A warning about one line. The message is capped and its control characters escaped
+    /// ([`echo::shown`]): it may quote the offending line.
     pub fn at(file: impl Into<String>, line: usize, message: impl Into<String>) -> Self {
-        Warning { file: file.into(), line: Some(line), message: message.into() }
+        Warning { file: file.into(), line: Some(line), message: bounded(message.into()) }
     }
 
+    /// A warning about a whole file (or a pseudo-source); the message as in [`Warning::at`].
     pub fn in_file(file: impl Into<String>, message: impl Into<String>) -> Self {
-        Warning { file: file.into(), line: None, message: message.into() }
+        Warning { file: file.into(), line: None, message: bounded(message.into()) }
+    }
+}
+
+/// `message` capped at [`echo::MESSAGE_CHARS`] with control characters escaped.
+fn bounded(message: String) -> String {
+    match echo::shown(&message, echo::MESSAGE_CHARS) {
+        std::borrow::Cow::Borrowed(_) => message,
+        std::borrow::Cow::Owned(shown) => shown,
+    }
+}
+
+impl Warning {
+    /// The file name as shown (escaped; a path can hold control characters too).
+    pub fn shown_file(&self) -> std::borrow::Cow<'_, str> {
+        echo::shown(&self.file, echo::MESSAGE_CHARS)
+    }
+
+    /// The message as shown: warnings built by hand (`Warning { .. }`) pass through here too.
+    pub fn shown_message(&self) -> std::borrow::Cow<'_, str> {
+        echo::shown(&self.message, echo::MESSAGE_CHARS)
     }
 }
 
 impl fmt::Display for Warning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.line {
-            Some(line) => write!(f, "{}:{}: {}", self.file, line, self.message),
-            None => write!(f, "{}: {}", self.file, self.message),
+            Some(line) => write!(f, "{}:{}: {}", self.shown_file(), line, self.shown_message()),
+            None => write!(f, "{}: {}", self.shown_file(), self.shown_message()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_warning_quoting_a_huge_line_with_escapes_is_capped_and_escaped() {
+        let line = format!("\u{1b}]2;pwned\u{7}{}", "x".repeat(52_000_000));
+        let warning = Warning::at("topo.txt", 7, format!("unrecognised line; skipped: `{line}`"));
+        assert!(warning.message.len() < 700, "{} bytes", warning.message.len());
+        assert!(warning.message.starts_with("unrecognised line; skipped: `\\x1b]2;pwned\\x07xxx"));
+        assert!(warning.message.ends_with(&format!("… ({} chars)", line.chars().count() + 30)));
+        let built_by_hand = Warning { file: "a\u{1b}b".into(), line: None, message: "\u{9b}".into() };
+        assert_eq!(built_by_hand.to_string(), "a\\x1bb: \\x9b");
     }
 }

@@ -125,6 +125,16 @@ pub fn analyse_jobs(
     specs: &[JobSpec],
     options: &LoadOptions,
 ) -> Result<JobsAnalysis, JobsError> {
+    analyse_jobs_with_layout(rails, specs, options, &FatTreeOptions::default())
+}
+
+/// [`analyse_jobs`] with the layout's options (`--hca-planes`).
+pub fn analyse_jobs_with_layout(
+    rails: &[Vec<PathBuf>],
+    specs: &[JobSpec],
+    options: &LoadOptions,
+    layout_options: &FatTreeOptions,
+) -> Result<JobsAnalysis, JobsError> {
     check_names(specs)?;
     let (cluster, profiles) = rayon::join(
         || load_cluster(rails),
@@ -139,7 +149,7 @@ pub fn analyse_jobs(
     }
     let placed = place_jobs(&cluster, specs, &read, options)?;
     let (layout, traced) = rayon::join(
-        || layout_fat_tree(&cluster, &FatTreeOptions::default()),
+        || layout_fat_tree(&cluster, layout_options),
         || {
             specs
                 .par_iter()

@@ -130,11 +130,18 @@ pub fn read_lst(input: &Input) -> (Vec<LstLink<'_>>, Vec<Warning>) {
 pub fn add_links(builder: &mut FabricBuilder, file: &str, links: &[LstLink<'_>], lmc: Lmc) -> Vec<Warning> {
     let mut warnings = LineWarnings::new(file);
     let mut down = 0usize;
+    let mut without_lid = std::collections::HashSet::new();
     'links: for link in links {
         if !link.is_up() {
             down += 1;
             warnings.line(link.line, "link is down (LOG=DWN); skipped");
             continue;
+        }
+        for end in link.ends.iter().filter(|e| e.kind != NodeKind::Switch && e.lid.0 == 0) {
+            // OpenSM lists every link twice: one warning per port.
+            if without_lid.insert((end.node_guid, end.port)) {
+                warnings.line(link.line, no_lid_message(end));
+            }
         }
         let mut nodes = [(petgraph::graph::NodeIndex::new(0), PortNum(0)); 2];
         for (slot, end) in nodes.iter_mut().zip(&link.ends) {
@@ -156,6 +163,16 @@ pub fn add_links(builder: &mut FabricBuilder, file: &str, links: &[LstLink<'_>],
         warnings.file(format!("{down} down links (LOG=DWN) were left out of the fabric"));
     }
     warnings.finish()
+}
+
+/// The warning for a CA (or router) port without a LID: kept, but nothing can be routed to it.
+fn no_lid_message(end: &LstEnd<'_>) -> String {
+    let guid = end.port_guid.unwrap_or(end.node_guid);
+    format!(
+        "CA port '{}' port {} (GUID {guid}) has LID 0: the subnet manager gave it no LID (not yet \
+         swept, or its port is not active); the host is kept, and its pairs count as undeliverable",
+        end.description, end.port
+    )
 }
 
 /// Parses a whole `.lst` file into a fabric with no forwarding tables and LMC 0.

@@ -1,5 +1,5 @@
-//! Opening an input: plain or gzip-compressed (detected by its magic bytes, not by its name), read
-//! whole into memory and handed out as numbered lines.
+//! Opening an input: plain or gzip-compressed (detected by its magic bytes, not by its name), a
+//! file, a pipe or standard input (`-`), held as text and handed out as numbered lines.
 //!
 //! Fabric dumps are small (about 1 MB per 1,300-host rail), so reading the whole file once and
 //! slicing lines out of it is both the simplest and the fastest way: the parsers borrow `&str`
@@ -12,6 +12,7 @@ use flate2::read::MultiGzDecoder;
 use rayon::prelude::*;
 
 use super::error::ParseError;
+use super::lines::{MAX_LINE_BYTES, split_lines};
 use crate::model::Warning;
 
 /// The two bytes every gzip member starts with.
@@ -29,15 +30,25 @@ pub struct Input {
 impl Input {
     /// Reads `path`, gunzipping it if it starts with the gzip magic bytes (whatever its name).
     /// Bytes that are not UTF-8 are replaced (with one warning), so a Latin-1 node description
-    /// does not lose the whole file.
+    /// does not lose the whole file; lines longer than [`MAX_LINE_BYTES`] are skipped with a
+    /// warning each (they stay as blank lines, so line numbers hold).
     ///
-    /// The file is read once, whole, and parsed from that snapshot. If its size or modification
-    /// time changed while it was read (a subnet manager rewriting its dump), the read is an
-    /// error: a half-old, half-new file must not become a fabric. The caller keeps what it had
-    /// (the GUI its last good fabric) and may read again later.
+    /// `-` is standard input, and a pipe or FIFO (`<(zcat run.ibprof.gz)`, `/dev/stdin`) is
+    /// read to its end. A regular file is read once, whole, and parsed from that snapshot. If its
+    /// size or modification time changed while it was read (a subnet manager rewriting its dump),
+    /// the read is an error: a half-old, half-new file must not become a fabric. The caller keeps
+    /// what it had (the GUI its last good fabric) and may read again later.
+    ///
+    /// Compressed data is decompressed as a stream: memory follows the lines kept, not what the
+    /// file expands to (a 1 MB gzip bomb of one endless line costs a few MB).
     pub fn open(path: &Path) -> Result<(Input, Vec<Warning>), ParseError> {
-        let display = path.display().to_string();
+        let display = super::stream::display_name(path);
         let io = |e| ParseError::io(&display, e);
+        let regular = !super::stream::is_stdin(path) && std::fs::metadata(path).map_err(io)?.is_file();
+        if !regular {
+            let (text, warnings) = super::stream::read_stream(path, |reader| text_of(reader, &display))?;
+            return Ok((Input { display, text, deferred: None }, warnings));
+        }
         let mut file = std::fs::File::open(path).map_err(io)?;
         let before = file.metadata().map_err(io)?;
         // Up to the size seen at open: a file still growing is reported below, not chased.
@@ -55,33 +66,23 @@ impl Input {
     }
 
     /// Builds an input from bytes already in memory (plain or gzip), named `display` in warnings.
+    /// Gzip is decompressed line by line, keeping only lines within [`MAX_LINE_BYTES`]; plain
+    /// bytes that are valid UTF-8 with no over-long line become the text as they are.
     pub fn from_bytes(
         display: impl Into<String>,
         bytes: Vec<u8>,
     ) -> Result<(Input, Vec<Warning>), ParseError> {
         let display = display.into();
-        let bytes = if bytes.starts_with(&GZIP_MAGIC) {
-            let mut out = Vec::with_capacity(decompressed_size_hint(&bytes));
-            MultiGzDecoder::new(bytes.as_slice())
-                .read_to_end(&mut out)
-                .map_err(|e| ParseError::invalid(&display, format!("cannot decompress gzip data: {e}")))?;
-            out
+        let (text, warnings) = if bytes.starts_with(&GZIP_MAGIC) {
+            text_of(&mut MultiGzDecoder::new(bytes.as_slice()), &display)
+                .map_err(|e| ParseError::invalid(&display, format!("cannot decompress gzip data: {e}")))?
         } else {
-            bytes
-        };
-        let mut warnings = Vec::new();
-        let text = match decode(bytes) {
-            Ok(text) => text,
-            Err(e) => {
-                let bytes = e.into_bytes();
-                let first_bad = std::str::from_utf8(&bytes).err().map_or(0, |e| e.valid_up_to());
-                let line = 1 + bytes[..first_bad].iter().filter(|&&b| b == b'\n').count();
-                warnings.push(Warning::at(
-                    &display,
-                    line,
-                    "text is not valid UTF-8; invalid bytes were replaced with U+FFFD",
-                ));
-                String::from_utf8_lossy(&bytes).into_owned()
+            match decode(bytes) {
+                Ok(text) => (text, Vec::new()),
+                // Invalid UTF-8 or an over-long line: the careful way, line by line.
+                Err(bytes) => {
+                    text_of(&mut bytes.as_slice(), &display).map_err(|e| ParseError::io(&display, e))?
+                }
             }
         };
         Ok((Input { display, text, deferred: None }, warnings))
@@ -179,15 +180,49 @@ fn read_snapshot(file: &mut std::fs::File, len: u64) -> std::io::Result<Vec<u8>>
 /// Pieces of a large input checked for UTF-8 in parallel.
 const PIECE: usize = 8 << 20;
 
-/// `String::from_utf8`, with large inputs checked piece by piece in parallel: a 100 MB profile
-/// otherwise spends tens of milliseconds of one core here before parsing can start.
-fn decode(bytes: Vec<u8>) -> Result<String, std::string::FromUtf8Error> {
-    if bytes.len() >= 2 * PIECE && pieces(&bytes).par_iter().all(|piece| std::str::from_utf8(piece).is_ok()) {
-        // SAFETY: every piece is valid UTF-8 and every piece but the last ends just after a
-        // `\n`, which is a whole one-byte character; so their concatenation, `bytes`, is valid.
-        return Ok(unsafe { String::from_utf8_unchecked(bytes) });
+/// `String::from_utf8`, unless some line is longer than [`MAX_LINE_BYTES`] (then the bytes come
+/// back too). Large inputs are checked piece by piece in parallel: a 100 MB profile otherwise
+/// spends tens of milliseconds of one core here before parsing can start.
+fn decode(bytes: Vec<u8>) -> Result<String, Vec<u8>> {
+    let clean = |piece: &[u8]| std::str::from_utf8(piece).is_ok_and(|text| !has_long_line(text));
+    let all_clean = if bytes.len() >= 2 * PIECE {
+        pieces(&bytes).par_iter().all(|piece| clean(piece))
+    } else {
+        clean(&bytes)
+    };
+    if !all_clean {
+        return Err(bytes);
     }
-    String::from_utf8(bytes)
+    // SAFETY: every piece is valid UTF-8 and every piece but the last ends just after a `\n`,
+    // which is a whole one-byte character; so their concatenation, `bytes`, is valid.
+    Ok(unsafe { String::from_utf8_unchecked(bytes) })
+}
+
+/// True if a line of `text` is longer than [`MAX_LINE_BYTES`] (`split` finds line ends with
+/// `memchr`, so this costs little next to the UTF-8 check).
+fn has_long_line(text: &str) -> bool {
+    text.len() > MAX_LINE_BYTES && text.split('\n').any(|line| line.len() > MAX_LINE_BYTES)
+}
+
+/// The text of a stream, line by line: lines past [`MAX_LINE_BYTES`] are left blank (numbers
+/// hold) with a warning, invalid UTF-8 is replaced with one warning. Line ends become `\n`.
+fn text_of(reader: &mut dyn Read, display: &str) -> std::io::Result<(String, Vec<Warning>)> {
+    let mut text = String::new();
+    let mut next = 1;
+    let summary = split_lines(reader, display, |number, line, unterminated| {
+        for _ in next..number {
+            text.push('\n');
+        }
+        text.push_str(line);
+        if !unterminated {
+            text.push('\n');
+        }
+        next = number + 1;
+    })?;
+    for _ in next..=summary.lines {
+        text.push('\n');
+    }
+    Ok((text, summary.warnings))
 }
 
 /// `bytes` cut into pieces of about [`PIECE`] bytes, each ending just after a line end (the
@@ -220,23 +255,6 @@ pub fn changed_while_read(
     }
 }
 
-/// The size to reserve for gunzipped `bytes`: the gzip footer's ISIZE (the uncompressed size
-/// mod 2^32 of the last member), so a 24 MB `dump_fts` is not grown and copied twice; else 8x.
-/// A footer smaller than the input (several members, or a size past 4 GiB) or absurdly large
-/// (corrupt) is not trusted.
-fn decompressed_size_hint(bytes: &[u8]) -> usize {
-    const MAX_HINT: usize = 1 << 30;
-    let fallback = bytes.len().saturating_mul(8).min(MAX_HINT);
-    let Some(footer) = bytes.len().checked_sub(4).and_then(|at| bytes.get(at..)) else {
-        return fallback;
-    };
-    let isize = u32::from_le_bytes([footer[0], footer[1], footer[2], footer[3]]) as usize;
-    // Deflate expands at most 1032:1, so a footer claiming more than that is forged: a 1 KB file
-    // must not reserve a gigabyte (issue 6).
-    let possible = bytes.len().saturating_mul(1032);
-    if isize >= bytes.len() && isize <= MAX_HINT.min(possible) { isize + 1 } else { fallback }
-}
-
 #[cfg(test)]
 mod tests {
     use std::io::Write;
@@ -257,17 +275,6 @@ mod tests {
         let (input, warnings) = Input::from_bytes("opensm.fdbs", gzip("a\nb\n")).unwrap();
         assert!(warnings.is_empty());
         assert_eq!(input.lines().collect::<Vec<_>>(), vec![(1, "a"), (2, "b")]);
-    }
-
-    #[test]
-    fn the_gzip_footer_sizes_the_buffer_unless_it_cannot_be_trusted() {
-        let text = "x".repeat(10_000);
-        assert_eq!(decompressed_size_hint(&gzip(&text)), 10_001);
-        let mut corrupt = gzip(&text);
-        let n = corrupt.len();
-        corrupt[n - 4..].copy_from_slice(&[1, 0, 0, 0]);
-        assert_eq!(decompressed_size_hint(&corrupt), n * 8);
-        assert_eq!(decompressed_size_hint(&[0x1f, 0x8b]), 16);
     }
 
     #[test]
@@ -378,5 +385,38 @@ mod tests {
         assert!(warnings.is_empty());
         assert_eq!(input.text(), "a\nb\n");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn an_over_long_line_is_left_blank_with_a_warning_and_numbers_hold() {
+        for compress in [false, true] {
+            let text = format!("first\n{}\nthird\n", "x".repeat(MAX_LINE_BYTES + 1));
+            let bytes = if compress { gzip(&text) } else { text.into_bytes() };
+            let (input, warnings) = Input::from_bytes("long.fdbs", bytes).unwrap();
+            assert_eq!(input.lines().collect::<Vec<_>>(), vec![(1, "first"), (2, ""), (3, "third")]);
+            assert_eq!(warnings.len(), 1, "compressed: {compress}");
+            assert_eq!(warnings[0].line, Some(2));
+            assert!(warnings[0].message.contains("MAX_LINE_BYTES"), "{}", warnings[0].message);
+        }
+    }
+
+    #[test]
+    fn a_fifo_given_as_a_path_is_read_to_its_end() {
+        let dir = std::env::temp_dir().join(format!("shoal-fifo-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("profile.pipe");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+        assert!(made.success());
+        let writer_path = fifo.clone();
+        let writer = std::thread::spawn(move || {
+            let mut pipe = std::fs::OpenOptions::new().write(true).open(writer_path).unwrap();
+            pipe.write_all(&gzip("one\ntwo\n")).unwrap();
+        });
+        let (input, warnings) = Input::open(&fifo).unwrap();
+        writer.join().unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(warnings.is_empty());
+        assert_eq!(input.text(), "one\ntwo\n", "a pipe's size on disk is 0, its content is not");
+        assert_eq!(input.display(), fifo.display().to_string());
     }
 }

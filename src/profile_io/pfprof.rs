@@ -226,16 +226,18 @@ fn rank_section(
 
 /// Reads one PFProf file, or every `*.json[.gz]` file of a directory, into one profile.
 pub fn read_pfprof(path: &Path) -> Result<(Profile, Vec<Warning>), ParseError> {
+    let mut skipped = Vec::new();
     let files: Vec<std::path::PathBuf> = if path.is_dir() {
         let display = path.display().to_string();
-        let mut files: Vec<_> = std::fs::read_dir(path)
+        let files: Vec<_> = std::fs::read_dir(path)
             .map_err(|e| ParseError::io(&display, e))?
             .filter_map(|entry| entry.ok().map(|e| e.path()))
             .filter(|p| {
                 let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-                p.is_file() && (name.ends_with(".json") || name.ends_with(".json.gz"))
+                !p.is_dir() && (name.ends_with(".json") || name.ends_with(".json.gz"))
             })
             .collect();
+        let mut files = super::special::without_special(files, &mut skipped);
         files.sort();
         if files.is_empty() {
             return Err(ParseError::invalid(display, "no *.json PFProf files in this directory"));
@@ -253,7 +255,9 @@ pub fn read_pfprof(path: &Path) -> Result<(Profile, Vec<Warning>), ParseError> {
             Ok((input.display().to_string(), sections, n_procs, warnings))
         })
         .collect::<Result<_, ParseError>>()?;
-    merge(parsed)
+    let (profile, mut warnings) = merge(parsed)?;
+    warnings.splice(0..0, skipped);
+    Ok((profile, warnings))
 }
 
 /// One file's text (already read) as a whole profile.

@@ -25,7 +25,9 @@ pub fn load_run(path: &Path) -> Result<(Run, Vec<Warning>), ParseError> {
             }
         }
         metas.sort();
-        return match metas.as_slice() {
+        let mut skipped = Vec::new();
+        let metas = super::special::without_special(metas, &mut skipped);
+        let loaded = match metas.as_slice() {
             [one] => load_boxfish(one),
             [] => {
                 let nodes = existing(&path.join("nodes.csv")).ok_or_else(|| {
@@ -46,6 +48,10 @@ pub fn load_run(path: &Path) -> Result<(Run, Vec<Warning>), ParseError> {
                 ))
             }
         };
+        return loaded.map(|(run, mut warnings)| {
+            warnings.splice(0..0, skipped);
+            (run, warnings)
+        });
     }
     let name = path.file_name().map(|n| n.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
     let stem = name.strip_suffix(".gz").unwrap_or(&name);
@@ -75,7 +81,7 @@ pub fn load_run(path: &Path) -> Result<(Run, Vec<Warning>), ParseError> {
 
 /// The path, or the path with `.gz` added, whichever exists.
 fn existing(path: &Path) -> Option<PathBuf> {
-    if path.exists() {
+    if path.exists() && super::special::special_kind(path).is_none() {
         return Some(path.to_path_buf());
     }
     let mut gz = path.as_os_str().to_owned();

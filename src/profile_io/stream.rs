@@ -1,11 +1,13 @@
-//! Reading a large file line by line through one reused buffer, for the forwarding tables of big
-//! fabrics: a k = 36 three-level fat tree has a 580 MB `.fdbs` per rail, and holding two of them
-//! whole costs 1.2 GB plus the time the kernel takes to hand out that much fresh memory.
+//! Reading a file line by line through one reused buffer, for the forwarding tables of big
+//! fabrics (a k = 36 three-level fat tree has a 580 MB `.fdbs` per rail, and holding two of them
+//! whole costs 1.2 GB), and opening any source as a stream: a regular file, a pipe or FIFO
+//! (`--profile <(zcat run.ibprof.gz)`, `/dev/stdin`), or standard input named `-`.
 //!
-//! The contract is [`Input::open`](super::Input::open)'s: the file is read once, start to end;
-//! if its size or modification time changes meanwhile, the result is an error, so a dump being
-//! rewritten never becomes a half-old, half-new table. Gzip is detected by its magic bytes.
-//! Invalid UTF-8 is replaced, with one warning.
+//! The contract for a regular file is [`Input::open`](super::Input::open)'s: it is read once,
+//! start to end; if its size or modification time changes meanwhile, the result is an error, so
+//! a dump being rewritten never becomes a half-old, half-new table. A pipe has no size: it is
+//! read to its end. Gzip is detected by its magic bytes. Invalid UTF-8 is replaced, with one
+//! warning; lines longer than [`MAX_LINE_BYTES`](super::lines::MAX_LINE_BYTES) are skipped.
 
 use std::fs::File;
 use std::io::{BufReader, Read};
@@ -15,10 +17,24 @@ use flate2::read::MultiGzDecoder;
 
 use super::error::ParseError;
 use super::input::changed_while_read;
+use super::lines::split_lines;
 use crate::model::Warning;
 
-/// Bytes read at a time; lines are cut at the last line end of each piece.
-const PIECE: usize = 4 << 20;
+/// The path that names standard input where one file is expected (`--profile -`).
+pub const STDIN_PATH: &str = "-";
+
+/// How standard input is named in warnings and errors.
+pub const STDIN_NAME: &str = "standard input";
+
+/// True for `-`, standard input.
+pub fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == STDIN_PATH
+}
+
+/// The name of `path` in warnings: the path as given, or `standard input` for `-`.
+pub fn display_name(path: &Path) -> String {
+    if is_stdin(path) { STDIN_NAME.to_string() } else { path.display().to_string() }
+}
 
 /// What [`for_each_line`] learnt about the file besides its lines.
 #[derive(Debug, Default)]
@@ -34,90 +50,34 @@ pub fn for_each_line(
     path: &Path,
     mut line: impl FnMut(usize, &str, bool),
 ) -> Result<StreamSummary, ParseError> {
-    let display = path.display().to_string();
+    let display = display_name(path);
+    let summary = read_stream(path, |reader| split_lines(reader, &display, &mut line))?;
+    Ok(StreamSummary { unterminated_last_line: summary.unterminated_last_line, warnings: summary.warnings })
+}
+
+/// Opens `path` (or standard input for `-`), gunzips it if it starts with the gzip magic, and
+/// hands the decoded stream to `body`. A regular file is read up to the size it had when
+/// opened, and an error if it changed meanwhile; anything else (pipe, FIFO, device) is read to
+/// its end.
+pub fn read_stream<T>(
+    path: &Path,
+    body: impl FnOnce(&mut dyn Read) -> std::io::Result<T>,
+) -> Result<T, ParseError> {
+    let display = display_name(path);
     let io = |e| ParseError::io(&display, e);
+    if is_stdin(path) {
+        return decode_stream(std::io::stdin().lock(), &display, body);
+    }
     let mut file = File::open(path).map_err(io)?;
     let before = file.metadata().map_err(io)?;
-    let mut magic = [0u8; 2];
-    let got = read_full(&mut file, &mut magic).map_err(io)?;
-    let head = std::io::Cursor::new(magic[..got].to_vec());
-    let gzip = magic[..got] == [0x1f, 0x8b];
-    let mut raw_bytes = 0usize;
-    // Only the bytes the file had when opened: a file that keeps growing is not chased (each
-    // piece would find a few new bytes), it is reported as changed below.
-    let rest = before.len().saturating_sub(got as u64);
-    let counted = CountingReader { inner: head.chain((&mut file).take(rest)), count: &mut raw_bytes };
-    let mut reader: Box<dyn Read + '_> = if gzip {
-        Box::new(MultiGzDecoder::new(BufReader::with_capacity(1 << 20, counted)))
-    } else {
-        Box::new(counted)
-    };
-    let mut summary = StreamSummary::default();
-    let mut buffer: Vec<u8> = Vec::with_capacity(PIECE);
-    let mut number = 0usize;
-    let mut warned_utf8 = false;
-    loop {
-        let kept = buffer.len();
-        buffer.resize(kept + PIECE, 0);
-        let read = read_full(&mut reader, &mut buffer[kept..]).map_err(|e| {
-            if gzip {
-                ParseError::invalid(&display, format!("cannot decompress gzip data: {e}"))
-            } else {
-                io(e)
-            }
-        })?;
-        buffer.truncate(kept + read);
-        let at_end = read == 0;
-        let complete = if at_end {
-            buffer.len()
-        } else {
-            match buffer.iter().rposition(|&b| b == b'\n') {
-                Some(i) => i + 1,
-                None => continue, // one line longer than a piece: read on
-            }
-        };
-        let text = match std::str::from_utf8(&buffer[..complete]) {
-            Ok(text) => std::borrow::Cow::Borrowed(text),
-            Err(e) => {
-                if !warned_utf8 {
-                    warned_utf8 = true;
-                    let bad_line =
-                        number + 1 + buffer[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count();
-                    summary.warnings.push(Warning::at(
-                        &display,
-                        bad_line,
-                        "text is not valid UTF-8; invalid bytes were replaced with U+FFFD",
-                    ));
-                }
-                String::from_utf8_lossy(&buffer[..complete])
-            }
-        };
-        let unterminated = at_end && !text.is_empty() && !text.ends_with('\n');
-        let body = text.strip_suffix('\n').unwrap_or(&text);
-        if !text.is_empty() {
-            // A byte loop: table rows are ~27 bytes, too short for `memchr` to pay off.
-            let bytes = body.as_bytes();
-            let mut start = 0;
-            loop {
-                let end = bytes[start..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |i| start + i);
-                let l = &body[start..end];
-                number += 1;
-                line(number, l.strip_suffix('\r').unwrap_or(l), unterminated && end == bytes.len());
-                if end == bytes.len() {
-                    break;
-                }
-                start = end + 1;
-            }
-        }
-        if unterminated {
-            summary.unterminated_last_line = Some(number);
-        }
-        if at_end {
-            break;
-        }
-        buffer.drain(..complete);
+    if !before.is_file() {
+        return decode_stream(file, &display, body);
     }
-    drop(reader);
+    let mut raw_bytes = 0usize;
+    // Only the bytes the file had when opened: a file that keeps growing is not chased, it is
+    // reported as changed below.
+    let counted = CountingReader { inner: (&mut file).take(before.len()), count: &mut raw_bytes };
+    let result = decode_stream(counted, &display, body)?;
     let after = std::fs::metadata(path).map_err(io)?;
     if let Some(change) = changed_while_read(&before, &after, raw_bytes) {
         return Err(ParseError::invalid(
@@ -125,7 +85,27 @@ pub fn for_each_line(
             format!("the file changed while it was being read ({change}); read it again once it is complete"),
         ));
     }
-    Ok(summary)
+    Ok(result)
+}
+
+/// Peeks at the first two bytes of `raw` and hands `body` the stream, gunzipped if they are the
+/// gzip magic.
+fn decode_stream<T>(
+    mut raw: impl Read,
+    display: &str,
+    body: impl FnOnce(&mut dyn Read) -> std::io::Result<T>,
+) -> Result<T, ParseError> {
+    let mut magic = [0u8; 2];
+    let got = read_full(&mut raw, &mut magic).map_err(|e| ParseError::io(display, e))?;
+    let chained = std::io::Cursor::new(magic[..got].to_vec()).chain(raw);
+    if magic[..got] == [0x1f, 0x8b] {
+        let mut reader = MultiGzDecoder::new(BufReader::with_capacity(1 << 20, chained));
+        body(&mut reader)
+            .map_err(|e| ParseError::invalid(display, format!("cannot decompress gzip data: {e}")))
+    } else {
+        let mut reader = chained;
+        body(&mut reader).map_err(|e| ParseError::io(display, e))
+    }
 }
 
 /// Reads until `buf` is full or the reader ends; returns the bytes read.
@@ -189,7 +169,8 @@ mod tests {
             text.push_str(if i % 3 == 0 { "\r\n" } else { "\n" });
         }
         text.push_str("cut");
-        let big = format!("{}{text}", "y".repeat(PIECE - 5) + "\n");
+        // Over 4 MiB (one piece) before the varied lines, so piece ends fall inside them.
+        let big = format!("{}{text}", ("y".repeat(999) + "\n").repeat(4300));
         let path = temp("a.fdbs", big.as_bytes());
         let (seen, summary) = lines_of(&path);
         let input = Input::from_text("a", big.clone());

@@ -10,7 +10,7 @@
 //! - Bytes that cannot be placed (unknown host, no shared rail) are counted as unplaced and named
 //!   in a warning, never dropped silently.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 use rayon::prelude::*;
 
@@ -18,6 +18,7 @@ use crate::model::bytes::add_bytes;
 use crate::model::{Cluster, Guid, Lid, LidBytes, PeerBytes, RankSection, Warning};
 
 use super::accumulate::Flow;
+use super::problems::{Problems, StrayLid};
 
 /// Re-exported, so `routing::HostMap` still names it; the type is plain model data.
 pub use crate::model::HostMap;
@@ -148,13 +149,6 @@ impl RankHostTable {
     }
 }
 
-/// Placement problems seen, keyed by message, with the bytes they cost.
-type Problems = BTreeMap<String, u64>;
-
-fn problem(problems: &mut Problems, message: String, bytes: u64) {
-    add_bytes(problems.entry(message).or_insert(0), bytes);
-}
-
 /// Builds flows from the given ranks' counters. Problems are collected as one warning per
 /// distinct problem (not per counter), so a thousand-rank profile with one unknown host says so
 /// once, with the bytes it cost.
@@ -190,7 +184,7 @@ impl<'c> FlowBuilder<'c> {
             ports: port_index(cluster),
             host_lids,
             keep_origins: false,
-            problems: BTreeMap::new(),
+            problems: Problems::default(),
         }
     }
 
@@ -212,7 +206,7 @@ impl<'c> FlowBuilder<'c> {
             .par_chunks(RANKS_PER_CHUNK)
             .map(|chunk| {
                 let mut set = this.empty_set();
-                let mut problems = Problems::new();
+                let mut problems = Problems::default();
                 for traffic in chunk {
                     this.add_rank(&mut set, &mut problems, traffic, &host_of_rank);
                 }
@@ -229,9 +223,7 @@ impl<'c> FlowBuilder<'c> {
             }
             add_bytes(&mut set.intra_node_bytes, part.intra_node_bytes);
             add_bytes(&mut set.unplaced_bytes, part.unplaced_bytes);
-            for (message, bytes) in problems {
-                problem(&mut self.problems, message, bytes);
-            }
+            self.problems.merge(problems);
         }
         set
     }
@@ -260,7 +252,7 @@ impl<'c> FlowBuilder<'c> {
             .into_par_iter()
             .map(|piece| {
                 let mut sink = new_sink();
-                let mut problems = Problems::new();
+                let mut problems = Problems::default();
                 let ranks = piece * per_piece..((piece + 1) * per_piece).min(rank_count);
                 for i in ranks {
                     for (r, region) in regions.iter().enumerate() {
@@ -273,15 +265,11 @@ impl<'c> FlowBuilder<'c> {
                 (sink, problems)
             })
             .reduce_with(|(a, mut pa), (b, pb)| {
-                for (message, bytes) in pb {
-                    problem(&mut pa, message, bytes);
-                }
+                pa.merge(pb);
                 (merge(a, b), pa)
             })
-            .unwrap_or_else(|| (new_sink(), Problems::new()));
-        for (message, bytes) in problems {
-            problem(&mut self.problems, message, bytes);
-        }
+            .unwrap_or_else(|| (new_sink(), Problems::default()));
+        self.problems.merge(problems);
         sink
     }
 
@@ -299,15 +287,14 @@ impl<'c> FlowBuilder<'c> {
         traffic: &RankTraffic<'_>,
         hosts: &RankHostTable,
     ) {
-        let mut problems = Problems::new();
+        let mut problems = Problems::default();
         self.add_rank(sink, &mut problems, traffic, &hosts.0);
-        for (message, bytes) in problems {
-            problem(&mut self.problems, message, bytes);
-        }
+        self.problems.merge(problems);
     }
 
-    /// The distinct placement problems so far, with the bytes each cost.
-    pub fn problems(&self) -> &BTreeMap<String, u64> {
+    /// The distinct placement problems so far, with the bytes each cost (stray port-level
+    /// records included, as [`Self::warnings`] words them).
+    pub fn problems(&self) -> &Problems {
         &self.problems
     }
 
@@ -337,7 +324,7 @@ impl<'c> FlowBuilder<'c> {
             let Some(dst_host) = host_of_rank.get(peer.peer) else {
                 let message =
                     format!("rank {} is not in the profile; bytes sent to it are unplaced", peer.peer);
-                problem(problems, message, peer.sent);
+                problems.add(message, peer.sent);
                 set.unplaced(peer.sent);
                 continue;
             };
@@ -362,8 +349,7 @@ impl<'c> FlowBuilder<'c> {
                 None => traffic.section.host.clone(),
                 Some(_) => format!("of rank {}", origin.dst_rank.unwrap_or_default()),
             };
-            problem(
-                problems,
+            problems.add(
                 format!("host {name} is not in any fabric (use --host-map); its bytes are unplaced"),
                 bytes,
             );
@@ -387,6 +373,11 @@ impl<'c> FlowBuilder<'c> {
         };
         let k = shared().count() as u64;
         if k == 0 {
+            if let Some(message) = self.lid_zero_problem(src, dst, &usable) {
+                problems.add(message, bytes);
+                set.unplaced(bytes);
+                return;
+            }
             let hosts = &self.cluster.hosts;
             let what = match self.policy {
                 RailPolicy::Split => "share no rail".to_string(),
@@ -394,7 +385,7 @@ impl<'c> FlowBuilder<'c> {
             };
             let message =
                 format!("hosts {} and {} {what}; their bytes are unplaced", hosts[src].name, hosts[dst].name);
-            problem(problems, message, bytes);
+            problems.add(message, bytes);
             set.unplaced(bytes);
             return;
         }
@@ -406,6 +397,22 @@ impl<'c> FlowBuilder<'c> {
         }
     }
 
+    /// When a usable rail would carry the pair but one host's CA there has LID 0, says so.
+    fn lid_zero_problem(&self, src: usize, dst: usize, usable: &dyn Fn(usize) -> bool) -> Option<String> {
+        let hosts = &self.cluster.hosts;
+        (0..self.cluster.rails.len()).filter(|&r| usable(r)).find_map(|r| {
+            let cabled = |h: usize| !hosts[h].on_rail(r).is_empty();
+            let lid_zero = |h: usize| cabled(h) && self.host_lids[h][r].is_none();
+            let host = [src, dst].into_iter().find(|&h| lid_zero(h))?;
+            (cabled(src) && cabled(dst)).then(|| {
+                format!(
+                    "host {}'s CA on rail {r} has LID 0 (no LID assigned); bytes to and from it are unplaced",
+                    hosts[host].name
+                )
+            })
+        })
+    }
+
     fn add_port_flows<S: FlowSink>(
         &self,
         set: &mut S,
@@ -415,13 +422,13 @@ impl<'c> FlowBuilder<'c> {
         lid: &LidBytes,
     ) {
         let section = traffic.section;
-        let bytes = lid.sent + lid.recv;
+        let bytes = lid.sent.saturating_add(lid.recv);
         let Some(port) = section.ports.iter().find(|p| p.index == lid.port) else {
             let message = format!(
                 "rank {} counts traffic on port {} but declares no such port",
                 section.rank, lid.port
             );
-            problem(problems, message, bytes);
+            problems.add(message, bytes);
             set.unplaced(bytes);
             return;
         };
@@ -430,7 +437,7 @@ impl<'c> FlowBuilder<'c> {
                 "port GUID {} (rank {}, port {}) is in no fabric; its bytes are unplaced",
                 port.guid, section.rank, port.index
             );
-            problem(problems, message, bytes);
+            problems.add(message, bytes);
             set.unplaced(bytes);
             return;
         };
@@ -439,10 +446,20 @@ impl<'c> FlowBuilder<'c> {
                 "port GUID {} has LID {} in the profile but {} in the fabric; using the fabric's",
                 port.guid, port.lid, own_lid
             );
-            problem(problems, message, 0);
+            problems.add(message, 0);
         }
         let fabric = &self.cluster.rails[rail];
-        let dst_host = fabric.owner_of_lid(lid.lid).and_then(|o| self.cluster.host_of(rail, o.node));
+        let owner = fabric.owner_of_lid(lid.lid);
+        let own = owner.is_some_and(|o| Some(o.node) == fabric.owner_of_lid(own_lid).map(|m| m.node));
+        if let Some(kind) = StrayLid::of(lid.lid, owner.is_some(), own) {
+            problems.stray(kind, section.rank, port.index, lid.lid, lid.sent, lid.recv);
+            match kind {
+                StrayLid::NotOwned => {} // traced below: the packets leave the HCA and are dropped
+                StrayLid::OwnLid => return set.intra_node(bytes),
+                _ => return set.unplaced(bytes),
+            }
+        }
+        let dst_host = owner.and_then(|o| self.cluster.host_of(rail, o.node));
         let origin = FlowOrigin { src_rank: section.rank, dst_rank: None, src_host, dst_host };
         if lid.sent > 0 {
             set.flow(rail, Flow { src: own_lid, dst: lid.lid, bytes: lid.sent }, origin);
@@ -455,16 +472,7 @@ impl<'c> FlowBuilder<'c> {
 
     /// One warning per distinct problem, with the bytes it affected over every region.
     pub fn warnings(&self, source: &str) -> Vec<Warning> {
-        self.problems
-            .iter()
-            .map(|(message, bytes)| {
-                if *bytes > 0 {
-                    Warning::in_file(source, format!("{message} ({bytes} bytes over all regions)"))
-                } else {
-                    Warning::in_file(source, message.clone())
-                }
-            })
-            .collect()
+        self.problems.warnings(source)
     }
 }
 

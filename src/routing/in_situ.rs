@@ -167,8 +167,8 @@ impl<'c> RankTracer<'c> {
         self.hosts.host(rank)
     }
 
-    /// Placement problems met so far (message → bytes), as `shoal convert` would warn.
-    pub fn problems(&self) -> &std::collections::BTreeMap<String, u64> {
+    /// Placement problems met so far, as `shoal convert` would warn.
+    pub fn problems(&self) -> &super::problems::Problems {
         self.builder.problems()
     }
 
@@ -306,6 +306,6 @@ mod tests {
         assert_eq!(mine.intra_node_bytes, loads.regions[0].intra_node_bytes);
         assert_eq!(mine.unplaced_bytes, loads.regions[0].unplaced_bytes);
         assert!(mine.unplaced_bytes > 0, "rank 6 is not in the job: its bytes are unplaced");
-        assert!(tracer.problems().keys().any(|m| m.contains("rank 6")));
+        assert!(tracer.problems().warnings("p").iter().any(|w| w.message.contains("rank 6")));
     }
 }

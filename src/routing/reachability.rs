@@ -39,9 +39,14 @@ pub fn ca_reachability(fabric: &Fabric) -> Reachability {
     // CA ports with a LID, grouped by the node (switch) their cable leads to.
     let mut groups: BTreeMap<Option<NodeIndex>, Vec<(NodeIndex, Lid)>> = BTreeMap::new();
     let mut destinations: Vec<(NodeIndex, Lid)> = Vec::new();
+    // Cabled CA ports without a LID: every pair they are part of is undeliverable.
+    let mut without_lid: Vec<NodeIndex> = Vec::new();
     for ca in fabric.cas() {
         for (&port, info) in &fabric.node(ca).ports {
             if info.lid.0 == 0 {
+                if fabric.link_at(ca, port).is_some() {
+                    without_lid.push(ca);
+                }
                 continue;
             }
             let entry = fabric.out_through(ca, port).map(|(_, next, _)| next);
@@ -68,7 +73,30 @@ pub fn ca_reachability(fabric: &Fabric) -> Reachability {
             }
         }
     }
+    add_ports_without_lid(&mut result, &destinations, &without_lid);
     result
+}
+
+/// Counts the pairs of CA ports without a LID as undeliverable, at the port itself: as a source
+/// to every port of another node, and as a destination from every addressed port of another node.
+fn add_ports_without_lid(result: &mut Reachability, addressed: &[(NodeIndex, Lid)], without: &[NodeIndex]) {
+    for &ca in without {
+        let others = |list: &mut dyn Iterator<Item = NodeIndex>| list.filter(|&n| n != ca).count();
+        let as_source = others(&mut addressed.iter().map(|(n, _)| *n).chain(without.iter().copied()));
+        let as_destination = others(&mut addressed.iter().map(|(n, _)| *n));
+        let pairs = as_source + as_destination;
+        if pairs == 0 {
+            continue;
+        }
+        result.pairs += pairs;
+        result.undelivered.push(UndeliveredPairs {
+            destination: Lid(0),
+            at: Some(ca),
+            reason: DropReason::NoLid,
+            sources: pairs,
+            example_source: Lid(0),
+        });
+    }
 }
 
 impl Reachability {
@@ -87,8 +115,20 @@ impl Reachability {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::PortInfo;
     use crate::model::test_fabric::{TwoLeaves, set_row, two_leaves};
     use crate::model::{LftEntry, PortNum};
+
+    #[test]
+    fn a_ca_port_with_lid_zero_makes_its_pairs_undeliverable_at_that_port() {
+        let TwoLeaves { mut fabric, h, .. } = two_leaves();
+        let ports = &mut fabric.graph[h[1]].ports;
+        ports.insert(PortNum(1), PortInfo { guid: None, lid: Lid(0), lmc: 0 });
+        let r = ca_reachability(&fabric);
+        // 3 addressed CAs: 3·2 pairs among them, plus h1 to 3 and 3 to h1.
+        assert_eq!((r.pairs, r.delivered), (12, 6));
+        assert_eq!(r.by_dropping_node(), vec![(Some(h[1]), DropReason::NoLid, 6)]);
+    }
 
     #[test]
     fn a_complete_fabric_delivers_every_pair() {

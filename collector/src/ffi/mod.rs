@@ -2,6 +2,7 @@
 
 pub mod abi;
 pub mod pmpi;
+pub mod tools;
 
 pub use abi::{Abi, Consts, Handle, HandleCell, StatusCell};
 pub use pmpi::{Mpi, mpi};

@@ -5,10 +5,14 @@
 
 mod patterns;
 mod profile;
+mod rail_optimized;
 mod three_level;
+mod time_steps;
 mod two_level;
 
 pub use patterns::Pattern;
 pub use profile::PeerProfile;
+pub use rail_optimized::RailOptimized;
 pub use three_level::ThreeLevel;
+pub use time_steps::TimeSteps;
 pub use two_level::TwoLevel;

@@ -30,11 +30,15 @@ pub(super) fn read_dir(dir: &Path) -> Result<(Profile, Vec<Warning>), ParseError
     let display = dir.display().to_string();
     let entries = std::fs::read_dir(dir).map_err(|e| ParseError::io(&display, e))?;
     let mut files: Vec<(String, PathBuf)> = Vec::new();
+    let mut skipped = Vec::new();
     for entry in entries {
         let entry = entry.map_err(|e| ParseError::io(&display, e))?;
         let name = entry.file_name().to_string_lossy().into_owned();
         if is_profile_name(&name) && !entry.path().is_dir() {
-            files.push((name, entry.path()));
+            match crate::profile_io::special::special_kind(&entry.path()) {
+                Some(kind) => skipped.push(crate::profile_io::special::skipped_special(&entry.path(), kind)),
+                None => files.push((name, entry.path())),
+            }
         }
     }
     if files.is_empty() {
@@ -44,7 +48,9 @@ pub(super) fn read_dir(dir: &Path) -> Result<(Profile, Vec<Warning>), ParseError
     let results: Vec<Result<Parsed, ParseError>> =
         files.par_iter().map(|(_, path)| read_file(path)).collect();
     let names: Vec<String> = files.iter().map(|(_, path)| path.display().to_string()).collect();
-    merge(&display, &names, results)
+    let (profile, mut warnings) = merge(&display, &names, results)?;
+    warnings.splice(0..0, skipped);
+    Ok((profile, warnings))
 }
 
 /// Merges parsed files in order: the first job line wins (a differing one is a warning), a rank

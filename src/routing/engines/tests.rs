@@ -14,7 +14,7 @@ use crate::routing::trace;
 /// other by `isls` parallel links on the ports after the hosts: the thesis's testbed, small.
 fn two_switches(hosts: u8, isls: u8) -> Fabric {
     let mut b = FabricBuilder::new(RailId(0));
-    let mut add = |b: &mut FabricBuilder, guid: u64, kind: NodeKind, desc: String, lid: u16| {
+    let add = |b: &mut FabricBuilder, guid: u64, kind: NodeKind, desc: String, lid: u16| {
         let port = if kind == NodeKind::Switch { PortNum(0) } else { PortNum(1) };
         let info = PortInfo { guid: Some(Guid(guid)), lid: Lid(lid), lmc: 0 };
         let ports = BTreeMap::from([(port, info)]);

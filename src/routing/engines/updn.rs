@@ -177,3 +177,51 @@ fn legal_distances(
         };
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::synthetic::ThreeLevel;
+    use crate::model::{Fabric, LftEntry};
+    use crate::routing::engines::{Engine, route};
+
+    /// Walks every destination from every switch and fails on a climb after a descent.
+    fn assert_no_turn_up_after_down(fabric: &Fabric) {
+        let topology = Topology::new(fabric, "t");
+        let (routed, _) = route(fabric, Engine::UpDown, "t").unwrap();
+        let height = heights(&topology, &opensm_roots(&topology));
+        for dest in &topology.destinations {
+            for start in 0..topology.switches.len() {
+                let (mut at, mut descended) = (start, false);
+                while at != dest.target {
+                    let node = topology.switches[at];
+                    let LftEntry::Port(port) = routed.lft(node).unwrap().get(dest.lid) else { break };
+                    let (_, far, _) = routed.out_through(node, port).unwrap();
+                    let next = topology.switch_of[far.index()].unwrap();
+                    let down = height[next] > height[at];
+                    assert!(down || !descended, "{} climbs after descending at {at}", dest.lid);
+                    descended |= down;
+                    at = next;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_cores_of_a_three_level_tree_are_its_roots() {
+        let fabric = ThreeLevel::new(3, 2, 3, 2, 2).build();
+        let topology = Topology::new(&fabric, "t");
+        let roots: Vec<String> = opensm_roots(&topology)
+            .into_iter()
+            .map(|s| fabric.node(topology.switches[s]).description.clone())
+            .collect();
+        assert_eq!(roots.len(), 4, "{roots:?}");
+        assert!(roots.iter().all(|r| r.starts_with("ft-core")), "{roots:?}");
+    }
+
+    #[test]
+    fn no_route_climbs_after_it_descended() {
+        assert_no_turn_up_after_down(&ThreeLevel::new(3, 2, 3, 2, 2).build());
+        assert_no_turn_up_after_down(&ThreeLevel::new(2, 3, 1, 3, 1).build());
+    }
+}

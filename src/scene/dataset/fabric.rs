@@ -10,17 +10,22 @@
 //!   A link end is a directed link from the node that sends into it to the node at the far end.
 //!
 //! Tables (`region` is the region number, `-1` for the whole run, as `shoal convert` writes it):
-//! - `nodes` (nodes): `nodeid name kind rail level guid lid` (`kind` is `host`, `switch` or
-//!   `router`; a host's rail is −1: it spans rails);
-//! - `link_ends` (links): `linkid rail level direction from to from_port to_port`;
-//! - `traffic` (links): `linkid region bytes`, one row per link end and region;
-//! - `node_traffic` (nodes): `nodeid region bytes_sent bytes_received`;
+//! - `nodes` (nodes): `nodeid name kind rail plane level guid lid` (`kind` is `host`, `switch` or
+//!   `router`; a host's rail and plane are −1: it spans them; `plane` is a leaf switch's plane in
+//!   a rail-optimized subnet, see [`crate::model::RailPlanes`], else −1);
+//! - `link_ends` (links): `linkid rail plane level direction from to from_port to_port` (a
+//!   link's plane is that of its lower end: a CA's, or a leaf's for its uplinks);
+//! - `traffic` (links): `linkid region bytes`, one row per link end and region (above
+//!   [`DENSE_ROWS`] rows, a region's rows only for the ends that carried bytes); where the dumps
+//!   hold adaptive-routing tables also `bytes_ar` (the same flows spread over AR groups,
+//!   modelled) and `ar_minus_static`;
+//! - `node_traffic` (nodes): `nodeid region bytes_sent bytes_received` (likewise);
 //! - `ranks` (ranks): `mpirank nodeid`;
 //! - with jobs (issue 12), `traffic` and `node_traffic` gain a `job` column: each job's rows
 //!   (its regions and −1), job `all` (−1: the sum over the jobs) and job `contention` (−1: the
 //!   second-largest job's bytes at each end, 0 where one job or none sent); `ranks` gains `job`
 //!   and `rank` (the job's own rank number; `mpirank` then numbers every job's ranks in turn);
-//! - `ports` (ports): `portid nodeid rail port lid guid`, every CA port (a host's adapters on
+//! - `ports` (ports): `portid nodeid rail plane adapter port lid guid`, every CA port (a host's adapters on
 //!   every rail), numbered in rail then node order.
 //!
 //! Projections: nodes ↔ links through both ends of each link (a node reaches every link touching
@@ -120,6 +125,8 @@ impl FabricIndex {
 pub struct TrafficSet<'a> {
     pub job: Option<&'a str>,
     pub regions: Vec<(i64, &'a RegionLoads)>,
+    /// The same regions' adaptive-routing loads (modelled), where the dumps hold AR tables.
+    pub ar: Option<Vec<(i64, &'a RegionLoads)>>,
 }
 
 /// A rank's job and its number within the job, by view-model rank id.
@@ -189,6 +196,7 @@ fn rank_table(ranks: &Pairs, rank_jobs: &RankJobs) -> Option<Table> {
 fn ports(cluster: &Cluster, index: &FabricIndex) -> (Option<Table>, Pairs, Pairs) {
     let (mut ids, mut host, mut rail, mut number, mut lid, mut guid) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut plane, mut adapter) = (Vec::new(), Vec::new());
     let (mut hosts, mut links) = (Vec::new(), Vec::new());
     for (r, fabric) in cluster.rails.iter().enumerate() {
         for ca in fabric.cas() {
@@ -199,6 +207,8 @@ fn ports(cluster: &Cluster, index: &FabricIndex) -> (Option<Table>, Pairs, Pairs
                 ids.push(id);
                 host.push(h as i64);
                 rail.push(r as i64);
+                plane.push(cluster.plane_of(r, ca).map_or(-1, i64::from));
+                adapter.push(node.adapter_name().to_string());
                 number.push(i64::from(port.0));
                 lid.push(info.lid.to_string());
                 guid.push(info.guid.map_or(String::new(), |g| g.to_string()));
@@ -217,11 +227,13 @@ fn ports(cluster: &Cluster, index: &FabricIndex) -> (Option<Table>, Pairs, Pairs
         Column::Int(ids),
         Column::Int(host),
         Column::Int(rail),
+        Column::Int(plane),
+        Column::Text(adapter),
         Column::Int(number),
         Column::Text(lid),
         Column::Text(guid),
     ];
-    let names = ["portid", "nodeid", "rail", "port", "lid", "guid"];
+    let names = ["portid", "nodeid", "rail", "plane", "adapter", "port", "lid", "guid"];
     (table("ports", Domain::Ports, "portid", &names, columns), hosts, links)
 }
 
@@ -270,6 +282,7 @@ fn node_table(
     level_of: &dyn Fn(usize, NodeIndex) -> Option<u32>,
 ) -> Option<Table> {
     let n = index.node_count();
+    let mut plane: Vec<i64> = Vec::with_capacity(n);
     let (mut name, mut kind, mut rail, mut level, mut guid, mut lid) = (
         Vec::with_capacity(n),
         Vec::with_capacity(n),
@@ -282,6 +295,7 @@ fn node_table(
         name.push(host.name.clone());
         kind.push("host".to_string());
         rail.push(-1);
+        plane.push(-1);
         level.push(0);
         let first = (0..cluster.rails.len()).find_map(|r| host.on_rail(r).first().map(|&ca| (r, ca)));
         let node = first.map(|(r, ca)| cluster.rails[r].node(ca));
@@ -299,6 +313,7 @@ fn node_table(
             .to_string(),
         );
         rail.push(r as i64);
+        plane.push(cluster.plane_of(r, n).map_or(-1, i64::from));
         level.push(level_of(r, n).map_or(-1, i64::from));
         guid.push(node.guid.to_string());
         lid.push(node.base_lid().map_or(String::new(), |l| l.to_string()));
@@ -308,11 +323,12 @@ fn node_table(
         Column::Text(name),
         Column::Text(kind),
         Column::Int(rail),
+        Column::Int(plane),
         Column::Int(level),
         Column::Text(guid),
         Column::Text(lid),
     ];
-    let names = ["nodeid", "name", "kind", "rail", "level", "guid", "lid"];
+    let names = ["nodeid", "name", "kind", "rail", "plane", "level", "guid", "lid"];
     table("nodes", Domain::Nodes, "nodeid", &names, columns)
 }
 
@@ -320,6 +336,7 @@ fn node_table(
 #[derive(Default)]
 struct LinkColumns {
     rail: Vec<i64>,
+    plane: Vec<i64>,
     level: Vec<i64>,
     direction: Vec<String>,
     from: Vec<String>,
@@ -329,9 +346,17 @@ struct LinkColumns {
 }
 
 impl LinkColumns {
-    fn push(&mut self, rail: usize, level: Option<u32>, direction: &str, ends: [(String, i64); 2]) {
+    fn push(
+        &mut self,
+        rail: usize,
+        plane: Option<u16>,
+        level: Option<u32>,
+        direction: &str,
+        ends: [(String, i64); 2],
+    ) {
         let [(from, from_port), (to, to_port)] = ends;
         self.rail.push(rail as i64);
+        self.plane.push(plane.map_or(-1, i64::from));
         self.level.push(level.map_or(-1, i64::from));
         self.direction.push(direction.to_string());
         self.from.push(from);
@@ -360,16 +385,19 @@ fn link_table(
                     let (ls, ld) = (level_of(rail, s), level_of(rail, d));
                     let direction = if ls < ld { "up" } else { "down" };
                     let ends = [(name(fabric, s), i64::from(sp.0)), (name(fabric, d), i64::from(dp.0))];
-                    cols.push(rail, ls.max(ld), direction, ends);
+                    // A link is in the plane of its lower end (a CA, or a leaf under a spine).
+                    let lower = if ls <= ld { s } else { d };
+                    cols.push(rail, cluster.plane_of(rail, lower), ls.max(ld), direction, ends);
                 }
                 // A built fabric has no end without nodes; keep the rows dense regardless.
-                None => cols.push(rail, None, "", [(String::new(), 0), (String::new(), 0)]),
+                None => cols.push(rail, None, None, "", [(String::new(), 0), (String::new(), 0)]),
             }
         }
     }
     let columns = vec![
         Column::Int((0..n as i64).collect()),
         Column::Int(cols.rail),
+        Column::Int(cols.plane),
         Column::Int(cols.level),
         Column::Text(cols.direction),
         Column::Text(cols.from),
@@ -377,32 +405,54 @@ fn link_table(
         Column::Int(cols.from_port),
         Column::Int(cols.to_port),
     ];
-    let names = ["linkid", "rail", "level", "direction", "from", "to", "from_port", "to_port"];
+    let names = ["linkid", "rail", "plane", "level", "direction", "from", "to", "from_port", "to_port"];
     table("link_ends", Domain::Links, "linkid", &names, columns)
 }
 
+/// Above this many rows (link ends × regions) a region's rows list only the link ends (nodes)
+/// that carried bytes: 20,000 regions of a 3,000-end fabric would otherwise be 60 million rows.
+/// The whole run's rows stay one per end. Views without clauses read bytes from the loads
+/// ([`crate::scene::prepare`]) and are the same either way; a clause on a region's `bytes` then
+/// sees only the ends that carried some.
+pub const DENSE_ROWS: usize = 4_000_000;
+
 /// Bytes per link end and per node, one row per region and one for the whole run (region −1),
-/// for each traffic set; a `job` column when the sets are jobs'. Without loads (no profile)
-/// every end carries 0 bytes in the whole run.
+/// for each traffic set; a `job` column when the sets are jobs', `bytes_ar` and
+/// `ar_minus_static` when a set carries AR loads. Without loads (no profile) every end carries 0
+/// bytes in the whole run.
 fn traffic_tables(cluster: &Cluster, index: &FabricIndex, sets: &[TrafficSet<'_>]) -> Vec<Table> {
     let (links, nodes) = (index.link_count(), index.node_count());
     let regions: usize = sets.iter().map(|s| s.regions.len()).sum();
-    let mut link_rows = Rows::with_capacity(links * regions);
-    let mut node_rows = Rows::with_capacity(nodes * regions);
-    let (mut sent, mut received) = (Vec::with_capacity(nodes * regions), Vec::with_capacity(nodes * regions));
+    let sparse = links.saturating_mul(regions) > DENSE_ROWS;
+    let rows = if sparse { links } else { links * regions };
+    let node_capacity = if sparse { nodes } else { nodes * regions };
+    let mut link_rows = Rows::with_capacity(rows);
+    let mut node_rows = Rows::with_capacity(node_capacity);
+    let (mut sent, mut received) = (Vec::with_capacity(node_capacity), Vec::with_capacity(node_capacity));
+    let with_ar = sets.iter().any(|s| s.ar.is_some());
+    let mut ar_bytes = Vec::with_capacity(if with_ar { rows } else { 0 });
     for set in sets {
-        for (number, region) in &set.regions {
+        for (k, (number, region)) in set.regions.iter().enumerate() {
+            // The AR loads mirror the static ones region by region (see `routing::ar::ar_loads`).
+            let ar_region = set.ar.as_ref().and_then(|a| a.get(k));
             let mut node_sent = vec![0.0f64; nodes];
             let mut node_received = vec![0.0f64; nodes];
             for (rail, fabric) in cluster.rails.iter().enumerate() {
-                let rail_bytes = region.rails.get(rail).map_or(&[][..], |r| r.bytes.as_slice());
+                let rail_bytes = region.rails.get(rail).map(|r| r.bytes.to_dense()).unwrap_or_default();
                 for position in index.rail_links(rail) {
                     let i = position - index.rail_links(rail).start;
                     let b = rail_bytes.get(i).copied().unwrap_or(0) as f64;
-                    // Contention has a value only where two jobs met: the other ends' is missing
-                    // (NaN), so they are drawn neutral, not hidden and not as zero.
-                    let missing = set.job == Some(super::CONTENTION) && b == 0.0;
-                    link_rows.push(position as i64, *number, set.job, if missing { f64::NAN } else { b });
+                    let ar_b = ar_region
+                        .map(|(_, r)| r.rails.get(rail).map_or(0, |l| l.at(LinkEnd::from_index(i))) as f64);
+                    if !sparse || b != 0.0 || ar_b.is_some_and(|x| x != 0.0) || *number < 0 {
+                        // Contention has a value only where two jobs met: the other ends' is
+                        // missing (NaN), so they are drawn neutral, not hidden and not as zero.
+                        let missing = set.job == Some(super::CONTENTION) && b == 0.0;
+                        link_rows.push(position as i64, *number, set.job, if missing { f64::NAN } else { b });
+                        if with_ar {
+                            ar_bytes.push(ar_b.unwrap_or(b));
+                        }
+                    }
                     if let Some(((s, _), (d, _))) = fabric.link_end_nodes(LinkEnd::from_index(i)) {
                         if let Some(p) = index.node_position(rail, s) {
                             node_sent[p] += b;
@@ -413,15 +463,23 @@ fn traffic_tables(cluster: &Cluster, index: &FabricIndex, sets: &[TrafficSet<'_>
                     }
                 }
             }
-            for (p, b) in node_sent.iter().enumerate() {
-                node_rows.push(p as i64, *number, set.job, *b);
+            for (n, (s, r)) in node_sent.into_iter().zip(node_received).enumerate() {
+                if !sparse || s != 0.0 || r != 0.0 || *number < 0 {
+                    node_rows.push(n as i64, *number, set.job, s);
+                    sent.push(s);
+                    received.push(r);
+                }
             }
-            sent.extend(node_sent);
-            received.extend(node_received);
         }
     }
     let with_jobs = sets.iter().any(|s| s.job.is_some());
-    let (link_columns, link_names) = link_rows.columns("linkid", with_jobs);
+    let ar_diff: Option<Vec<f64>> = (with_ar && ar_bytes.len() == link_rows.bytes.len())
+        .then(|| ar_bytes.iter().zip(&link_rows.bytes).map(|(a, s)| a - s).collect());
+    let (mut link_columns, mut link_names) = link_rows.columns("linkid", with_jobs);
+    if let Some(diff) = ar_diff {
+        link_columns.extend([Column::Float(ar_bytes), Column::Float(diff)]);
+        link_names.extend(["bytes_ar", "ar_minus_static"]);
+    }
     let traffic = table("traffic", Domain::Links, "linkid", &link_names, link_columns);
     let (mut node_columns, mut node_names) = node_rows.columns("nodeid", with_jobs);
     node_columns.pop();
@@ -491,7 +549,7 @@ mod tests {
         let v = values(run, Domain::Links, &region2, Aggregate::Sum, "bytes").unwrap();
         let loads = fabric.loads.get(crate::routing::RegionKey::Region(2)).unwrap();
         for (rail, load) in loads.rails.iter().enumerate() {
-            for (i, &b) in load.bytes.iter().enumerate() {
+            for (i, b) in load.bytes.to_dense().into_iter().enumerate() {
                 let p = fabric.index.link_position(rail, LinkEnd::from_index(i)).unwrap();
                 assert_eq!(v[p], Some(b as f64), "rail {rail} end {i}");
                 assert_eq!(fabric.index.link(p), Some((rail, LinkEnd::from_index(i))));

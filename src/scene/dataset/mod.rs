@@ -6,6 +6,7 @@
 //! fat-tree module draws from and that answer route questions (the path of a pair, the pairs
 //! crossing a link end), with the [`FabricIndex`] that maps the run's positions onto them.
 
+pub mod counters;
 mod fabric;
 
 use std::collections::BTreeMap;
@@ -17,6 +18,7 @@ use crate::routing::flows::FlowOrigin;
 use crate::routing::{Flow, FlowSet, Loads, RailLoad, RegionKey, RegionLoads, accumulate};
 
 pub use fabric::{FabricIndex, RankJobs, TrafficSet, fabric_run};
+// `region_rows` (below) builds a [`TrafficSet`]'s regions.
 
 use super::highlight::RankHosts;
 use super::values::RegionSelection;
@@ -32,6 +34,10 @@ pub struct FabricData {
     pub layout: ClusterLayout,
     pub profile: Option<Profile>,
     pub loads: Loads,
+    /// Where the dumps hold adaptive-routing tables: the same regions traced with AR spreading
+    /// (modelled, see [`crate::routing::ar`]); the run's `traffic` table then has `bytes_ar` and
+    /// `ar_minus_static` beside `bytes`.
+    pub ar_loads: Option<Loads>,
     /// The flows of each region and of the total, to find who crossed a link end.
     pub flows: BTreeMap<RegionKey, FlowSet>,
     pub rank_hosts: RankHosts,
@@ -41,6 +47,8 @@ pub struct FabricData {
     pub jobs: Vec<JobLoads>,
     /// Where "who crossed this link end" comes from.
     pub attribution: Attribution,
+    /// What the port counters saw per link end, if counters were given ([`counters`]).
+    pub observed: Option<crate::routing::Observed>,
 }
 
 /// Where the pairs crossing a link end come from: the flows traced from a profile, a loads
@@ -130,7 +138,13 @@ impl Dataset {
         warnings: Vec<Warning>,
     ) -> Dataset {
         let rank_hosts = rank_hosts(&cluster, profile.as_ref());
-        let traffic = [TrafficSet { job: None, regions: region_rows(&loads) }];
+        let ar_loads = cluster
+            .rails
+            .iter()
+            .any(|f| f.has_adaptive_routing())
+            .then(|| crate::routing::ar::ar_loads(&cluster, &loads, &flows));
+        let traffic =
+            [TrafficSet { job: None, regions: region_rows(&loads), ar: ar_loads.as_ref().map(region_rows) }];
         let (run, index) = fabric_run(&name, &cluster, &layout, &traffic, &rank_hosts, &RankJobs::new());
         // The adapter's traffic rows: `region`, the whole run as −1.
         let regions =
@@ -140,11 +154,13 @@ impl Dataset {
             layout,
             profile,
             loads,
+            ar_loads,
             flows,
             rank_hosts,
             index,
             jobs: Vec::new(),
             attribution: Attribution::Flows,
+            observed: None,
         };
         Dataset { name, run, fabric: Some(fabric), warnings, regions, jobs: Vec::new() }
     }
@@ -162,10 +178,12 @@ impl Dataset {
         let mut all = RegionLoads::sum(totals.iter().copied());
         all.rails.resize_with(cluster.rails.len(), || RailLoad::with_link_ends(0));
         let contention = crate::routing::contention_load(&totals);
-        let mut traffic: Vec<TrafficSet<'_>> =
-            jobs.iter().map(|j| TrafficSet { job: Some(&j.name), regions: region_rows(&j.loads) }).collect();
-        traffic.push(TrafficSet { job: Some(ALL_JOBS), regions: vec![(-1, &all)] });
-        traffic.push(TrafficSet { job: Some(CONTENTION), regions: vec![(-1, &contention)] });
+        let mut traffic: Vec<TrafficSet<'_>> = jobs
+            .iter()
+            .map(|j| TrafficSet { job: Some(&j.name), regions: region_rows(&j.loads), ar: None })
+            .collect();
+        traffic.push(TrafficSet { job: Some(ALL_JOBS), regions: vec![(-1, &all)], ar: None });
+        traffic.push(TrafficSet { job: Some(CONTENTION), regions: vec![(-1, &contention)], ar: None });
         let (mut rank_hosts, mut rank_jobs) = (RankHosts::new(), RankJobs::new());
         let mut next = 0u32;
         for job in &jobs {
@@ -190,16 +208,25 @@ impl Dataset {
             job_loads.push(JobLoads { name: job.name, loads: job.loads });
         }
         let loads = Loads { regions: Vec::new(), total: all };
+        // Job `all`'s AR loads (the jobs' total flows spread over AR groups), where the dumps
+        // hold AR tables; the traffic tables keep the static bytes per job.
+        let ar_loads = cluster
+            .rails
+            .iter()
+            .any(|f| f.has_adaptive_routing())
+            .then(|| crate::routing::ar::ar_loads(&cluster, &loads, &flows));
         let fabric = FabricData {
             cluster,
             layout,
             profile: None,
             loads,
+            ar_loads,
             flows,
             rank_hosts,
             index,
             jobs: job_loads,
             attribution: Attribution::Flows,
+            observed: None,
         };
         Dataset { name, run, fabric: Some(fabric), warnings, regions, jobs: names }
     }
@@ -227,12 +254,15 @@ impl Dataset {
         match selection {
             RegionSelection::Total => get(RegionKey::Total).into_iter().collect(),
             RegionSelection::Region(n) => get(RegionKey::Region(n)).into_iter().collect(),
-            RegionSelection::Cumulative(n) => fabric
-                .flows
-                .iter()
-                .filter(|(k, _)| matches!(k, RegionKey::Region(m) if *m <= n))
-                .map(|(_, f)| f)
-                .collect(),
+            RegionSelection::Cumulative(_) | RegionSelection::Window(..) => {
+                let (first, last) = selection.window().unwrap_or_default();
+                fabric
+                    .flows
+                    .iter()
+                    .filter(|(k, _)| matches!(k, RegionKey::Region(m) if first <= *m && *m <= last))
+                    .map(|(_, f)| f)
+                    .collect()
+            }
             RegionSelection::Diff(a, _) => get(a).into_iter().collect(),
         }
     }
@@ -299,7 +329,7 @@ impl Dataset {
 }
 
 /// A load's traffic rows: each region by number, the total as −1.
-fn region_rows(loads: &Loads) -> Vec<(i64, &RegionLoads)> {
+pub fn region_rows(loads: &Loads) -> Vec<(i64, &RegionLoads)> {
     loads.regions.iter().filter_map(|r| Some((i64::from(r.region?), r))).chain([(-1, &loads.total)]).collect()
 }
 

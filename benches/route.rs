@@ -1,0 +1,93 @@
+//! `route`: `shoal route` on the k = 36 three-level fat tree (11,664 hosts, 1,620 switches,
+//! 34,992 links, 14,256 LIDs; `shoal gen`'s shape). Target (issue 12): `route --engine dmodk`
+//! in ≤ 2 s on 2 cores.
+//!
+//! - `route_dmodk` (the target), `route_minhop`, `route_updn`: topology (no tables) → every
+//!   switch's table (23 million rows) on a copy of the fabric: the whole routing step.
+//! - `check_dmodk`: walking every (switch, CA LID) row of the result, as the command reports it.
+//! - `load_topology`: reading the k = 36 `opensm-subnet.lst` alone (written once under
+//!   `target/bench-data/route/`), and `write_dumps`: writing the routed rail (`.lst` + a 580 MB
+//!   `.fdbs`): the rest of what the command does end to end.
+//!
+//! `cargo bench --bench route`
+//!
+//! Figures: see the closing note of issue 12 and `docs/routing-engines.md`.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use divan::Bencher;
+use shoal::model::synthetic::ThreeLevel;
+use shoal::model::{Fabric, RailId};
+use shoal::profile_io::load_rail;
+use shoal::profile_io::opensm_write::{write_lst, write_rail_dir};
+use shoal::routing::engines::{Engine, Topology, check_routes, route};
+
+fn main() {
+    divan::main();
+}
+
+/// The k = 36 tree with its generated tables removed: what `route` sees from a topology.
+fn topology_only() -> &'static Fabric {
+    static FABRIC: OnceLock<Fabric> = OnceLock::new();
+    FABRIC.get_or_init(|| {
+        let mut fabric = ThreeLevel::k_ary(36).build();
+        let switches: Vec<_> = fabric.switches().collect();
+        for s in switches {
+            fabric.replace_lft(s, None);
+        }
+        fabric
+    })
+}
+
+fn routed_dmodk() -> &'static Fabric {
+    static FABRIC: OnceLock<Fabric> = OnceLock::new();
+    FABRIC.get_or_init(|| route(topology_only(), Engine::Dmodk, "k36").expect("k = 36 is a fat tree").0)
+}
+
+fn bench_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench-data/route")
+}
+
+#[divan::bench(sample_count = 5, sample_size = 1)]
+fn route_dmodk(bencher: Bencher) {
+    let fabric = topology_only();
+    bencher.bench(|| route(fabric, Engine::Dmodk, "k36").expect("routes"));
+}
+
+#[divan::bench(sample_count = 3, sample_size = 1)]
+fn route_minhop(bencher: Bencher) {
+    let fabric = topology_only();
+    bencher.bench(|| route(fabric, Engine::MinHop, "k36").expect("routes"));
+}
+
+#[divan::bench(sample_count = 3, sample_size = 1)]
+fn route_updn(bencher: Bencher) {
+    let fabric = topology_only();
+    bencher.bench(|| route(fabric, Engine::UpDown, "k36").expect("routes"));
+}
+
+#[divan::bench(sample_count = 3, sample_size = 1)]
+fn check_dmodk(bencher: Bencher) {
+    let fabric = routed_dmodk();
+    bencher.bench(|| check_routes(fabric, &Topology::new(fabric, "k36")));
+}
+
+#[divan::bench(sample_count = 3, sample_size = 1)]
+fn load_topology(bencher: Bencher) {
+    let dir = bench_dir().join("k36-topology");
+    let lst = dir.join("opensm-subnet.lst");
+    if !lst.exists() {
+        std::fs::create_dir_all(&dir).expect("bench dir");
+        let mut out = std::io::BufWriter::new(std::fs::File::create(&lst).expect("lst"));
+        write_lst(topology_only(), &mut out).expect("writes");
+    }
+    bencher.bench(|| load_rail(std::slice::from_ref(&lst), RailId(0)).expect("loads"));
+}
+
+#[divan::bench(sample_count = 2, sample_size = 1)]
+fn write_dumps(bencher: Bencher) {
+    let fabric = routed_dmodk();
+    let dir = bench_dir().join("k36-dmodk");
+    bencher.bench(|| write_rail_dir(fabric, &dir).expect("writes"));
+}
