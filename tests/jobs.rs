@@ -159,7 +159,12 @@ fn convert_writes_placement_csv_and_job_rows_whose_all_sums_the_jobs() {
     assert_eq!(hosts.len(), 18, "no host twice");
     let links = std::fs::read_to_string(out.join("links.csv")).unwrap();
     let mut lines = links.lines();
-    assert_eq!(lines.next(), Some("rail,a_guid,a_port,b_guid,b_port,region,job,bytes_a_to_b,bytes_b_to_a"));
+    assert_eq!(
+        lines.next(),
+        Some(
+            "rail,a_guid,a_port,b_guid,b_port,region,job,bytes_a_to_b,bytes_b_to_a,observed_a_to_b,observed_b_to_a"
+        )
+    );
     let mut sums: std::collections::HashMap<(String, String), u64> = Default::default();
     for line in lines {
         let c: Vec<&str> = line.split(',').collect();
