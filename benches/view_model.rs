@@ -30,7 +30,11 @@ fn fabric() -> &'static Dataset {
 fn fabric_run_adapter(b: divan::Bencher) {
     let d = fabric();
     let f = d.fabric.as_ref().expect("a fabric");
-    b.bench_local(|| fabric_run(&d.name, &f.cluster, &f.layout, &f.loads, &f.rank_hosts).1.link_count());
+    b.bench_local(|| {
+        fabric_run(&d.name, &f.cluster, &f.layout, (&f.loads, f.ar_loads.as_ref()), &f.rank_hosts)
+            .1
+            .link_count()
+    });
 }
 
 #[divan::bench(sample_count = 10)]

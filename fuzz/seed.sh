@@ -6,7 +6,7 @@ set -eu  # no pipefail: `head` closes its pipe early on purpose
 cd "$(dirname "$0")/.."
 root=.
 rm -rf fuzz/corpus
-mkdir -p fuzz/corpus/{lst,fdbs,lfts_dump,ibprof,host_map,rail,ibnetdiscover,ports_list,ibroute,db_csv,pfprof}
+mkdir -p fuzz/corpus/{lst,fdbs,lfts_dump,ibprof,host_map,rail,ibnetdiscover,ports_list,ibroute,db_csv,pfprof,lines,counters,loads_file}
 
 # cut FILE TARGET: the first 4 KiB and a 4 KiB piece from the middle, whole lines only.
 cut_into() {
@@ -86,4 +86,15 @@ printf 'node-a n0001\n# comment\nnode-b n0002 # trailing\n\nbad line here\n' > f
 { cat "$root/tests/fixtures/fragments/opensm-subnet.lst"; printf '\0'; cat "$root/tests/fixtures/fragments/opensm-lfts.dump"; } \
   > fuzz/corpus/rail/fragments-lfts
 find fuzz/corpus -type f -empty -delete
+# The line reader: a read size byte, then text with CRLF ends, invalid UTF-8, escapes and no
+# final line end, and the head of a real link list.
+printf '\003a\r\nb\xe9c\n\033[2J\n\nlast' > fuzz/corpus/lines/mixed
+{ printf '\007'; zcat "$root/sample-data/tworail/rail0/opensm-subnet.lst.gz" | head -c 4000; } > fuzz/corpus/lines/lst-head
+# Counter snapshots as the tools print them, and a loads file as `shoal convert` writes one.
+for f in tests/fixtures/counters/testbed/*.txt tests/fixtures/counters/testbed/*.db_csv \
+         tests/fixtures/counters/testbed/*.pm tests/fixtures/counters/testbed/*.prom; do
+  cut_into "$f" counters
+done
+printf '# region 1 name "a"\nrail,a_guid,a_port,b_guid,b_port,region,bytes_a_to_b,bytes_b_to_a\n0,0x0002c9030001000a,1,0x0002c902000a0001,1,1,10,20\n0,0x0002c9030001000a,1,0x0002c902000a0001,1,total,10,20\n' \
+  > fuzz/corpus/loads_file/rows.csv
 for d in fuzz/corpus/*; do echo "$d: $(ls "$d" | wc -l) seeds"; done

@@ -20,6 +20,10 @@
 #                         would, and keep what they print (stdout and stderr, as on a terminal):
 #                         DIR/ibnetdiscover.txt, DIR/ibnetdiscover-p.txt, DIR/dump_fts.txt and
 #                         DIR/ibroute/lid-<decimal LID>.txt for every switch.
+#   VERBOSE_DIAGS=1       with DIAGS_DIR, also `ibnetdiscover -d -v` and `ibnetdiscover -d -v -p`
+#                         (DIR/ibnetdiscover-v.txt, DIR/ibnetdiscover-v-p.txt), debug lines and all.
+#   IBSIM_SOCKNAME=NAME   ibsim's socket name (read by ibsim and the umad2sim preload): a unique
+#                         name lets this run beside another ibsim on the same machine.
 #
 # Needs Debian's ibsim-utils, opensm, infiniband-diags. Only one ibsim may run at a time.
 set -euo pipefail
@@ -98,6 +102,12 @@ if [ -n "${DIAGS_DIR:-}" ]; then
 	diag ibnetdiscover >"$DIAGS_DIR/ibnetdiscover.txt" 2>&1
 	diag ibnetdiscover -p >"$DIAGS_DIR/ibnetdiscover-p.txt" 2>&1
 	diag dump_fts >"$DIAGS_DIR/dump_fts.txt" 2>&1
+	if [ -n "${VERBOSE_DIAGS:-}" ]; then
+		# As site scripts capture them: debug output mixed in by 2>&1. infiniband-diags 44's `-v`
+		# alone adds nothing; `-d` adds the `DR path` lines (hundreds) and ibwarn traces.
+		diag ibnetdiscover -d -v >"$DIAGS_DIR/ibnetdiscover-v.txt" 2>&1
+		diag ibnetdiscover -d -v -p >"$DIAGS_DIR/ibnetdiscover-v-p.txt" 2>&1
+	fi
 	rm -f "$DIAGS_DIR"/ibroute/lid-*.txt
 	# Switch LIDs from the ports list: `SW <lid> <port> 0x<guid> ...` (decimal LIDs).
 	awk '$1 == "SW" {print $2}' "$DIAGS_DIR/ibnetdiscover-p.txt" | sort -un | while read -r lid; do

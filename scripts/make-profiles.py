@@ -9,6 +9,7 @@ trace through real forwarding tables.
 
 Usage:
   scripts/make-profiles.py              write every sample-data profile (below)
+  scripts/make-profiles.py railopt      only the rail-optimized sample's profile
   scripts/make-profiles.py alltoall --rail DIR [--rail DIR] --out FILE [--ranks-per-host N]
                            [--sample-bytes B] [--exchange-bytes B] [--seed S] [--no-gzip]
                            a two-region samplesort-like all-to-all over every compute host of
@@ -30,6 +31,13 @@ Profiles written by default:
       `sent` the first fragment (min(B, 64 KiB), eager/rendezvous header) toward the receiver's
       LID, and the receiver pulled the rest with an RDMA read (`recv` from the sender's LID).
       Region 1 "bcast-1" after 4 broadcasts of 64 MiB, region 2 "finalize" after 8.
+  sample-data/railopt/nccl.ibprof(.gz)  a rail-optimized GPU cluster (one subnet, 8 HCAs per
+      host, one plane per HCA index): 8 ranks per host, rank 8h+k on GPU k, whose local port 0 is
+      the host's mlx5_k; port-level `lid` lines (source peruse). Region 1 "allreduce-rings": an
+      NCCL-style ring all-reduce of 1 GiB, one ring per plane (GPU k of host h sends
+      2(H-1)/H x 1 GiB / 8 to GPU k of host h+1, HCA k to HCA k, so each ring stays in its plane).
+      Region 2 "alltoall": every rank sends 1 MiB to every rank on another host, from its own
+      HCA to the peer's (no PXN), so traffic between GPUs k != j crosses planes at the spines.
   sample-data/testbed/alltoall.ibprof  84 ranks, two per host on the 42 testbed hosts (so there
       is intra-node traffic between ranks 2h and 2h+1), `peer` lines, source pmpi. Region 1
       "alltoall-1" after one MPI_Alltoall of 1 MiB per pair, region 2 "finalize" after ten.
@@ -64,6 +72,63 @@ def read_ca_ports(rail_dir):
     if not ports:
         sys.exit(f"{path}: no CA ports found")
     return ports
+
+
+def read_hca_ports(rail_dir):
+    """host name -> {adapter name -> (port GUID, LID)} of a rail whose hosts carry several CAs."""
+    path = os.path.join(rail_dir, "opensm-subnet.lst")
+    f = gzip.open(path + ".gz", "rt") if os.path.exists(path + ".gz") else open(path)
+    ports = {}
+    with f:
+        for line in f:
+            for m in CA.finditer(line):
+                host, _, adapter = m.group("desc").partition(" ")
+                ports.setdefault(host, {})[adapter.strip()] = (int(m.group("guid"), 16), int(m.group("lid"), 16))
+    if not ports:
+        sys.exit(f"{path}: no CA ports found")
+    return ports
+
+
+def write_planes_profile(path, rail_dir, ring_bytes=1 << 30, pair_bytes=1 << 20):
+    """The rail-optimized sample's profile (see the module comment)."""
+    ports = read_hca_ports(rail_dir)
+    hosts = sorted(ports)
+    planes = sorted(ports[hosts[0]], key=lambda a: int(a.rsplit("_", 1)[1]))
+    if any(sorted(ports[h]) != sorted(planes) for h in hosts):
+        sys.exit(f"{rail_dir}: hosts do not all carry the same HCAs")
+    nh, npl = len(hosts), len(planes)
+    rank = lambda h, k: h * npl + k
+    lid = lambda h, k: ports[hosts[h]][planes[k]][1]
+    ring = {}  # rank -> {peer lid: bytes}, region 1's delta
+    step = 2 * (nh - 1) * (ring_bytes // npl) // nh // 8 * 8
+    for h in range(nh):
+        for k in range(npl):
+            ring[rank(h, k)] = {lid((h + 1) % nh, k): step}
+    a2a = {}
+    for h in range(nh):
+        for k in range(npl):
+            out = a2a.setdefault(rank(h, k), {})
+            for g in range(nh):
+                if g != h:
+                    for j in range(npl):
+                        out[lid(g, j)] = out.get(lid(g, j), 0) + pair_bytes
+    w = Writer("NCCL-style ring all-reduce per plane, then an all-to-all across planes", nh * npl, "Open MPI 4.1.4 + NCCL", "peruse")
+    for h in range(nh):
+        for k in range(npl):
+            r = rank(h, k)
+            w.rank(r, hosts[h], T0 + (r % 97) * 11)
+            guid, own = ports[hosts[h]][planes[k]]
+            w.line(f"port 0 device {planes[k]} portnum 1 guid 0x{guid:016x} lid 0x{own:04x}")
+            w.region(1, "allreduce-rings", T0 + 3_000_000 + (r % 89) * 7)
+            for peer, b in sorted(ring[r].items()):
+                w.line(f"lid 0 0x{peer:04x} sent {b} recv 0")
+            w.region(2, "alltoall", T0 + 5_000_000 + (r % 89) * 7)
+            total = dict(a2a[r])
+            for peer, b in ring[r].items():
+                total[peer] = total.get(peer, 0) + b
+            for peer, b in sorted(total.items()):
+                w.line(f"lid 0 0x{peer:04x} sent {b} recv 0")
+    return w.save(path)
 
 
 def ts(micros):
@@ -237,6 +302,8 @@ def default_profiles():
             seed=3,
         )
     )
+    ro = os.path.join(ROOT, "sample-data", "railopt")
+    written.append(write_planes_profile(os.path.join(ro, "nccl.ibprof"), ro))
     for p in written:
         print(f"{os.path.relpath(p, ROOT)}: {os.path.getsize(p)} bytes")
 
@@ -244,6 +311,11 @@ def default_profiles():
 def main():
     if len(sys.argv) == 1:
         default_profiles()
+        return
+    if sys.argv[1:] == ["railopt"]:
+        ro = os.path.join(ROOT, "sample-data", "railopt")
+        p = write_planes_profile(os.path.join(ro, "nccl.ibprof"), ro)
+        print(f"{os.path.relpath(p, ROOT)}: {os.path.getsize(p)} bytes")
         return
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)

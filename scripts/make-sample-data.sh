@@ -1,7 +1,7 @@
 #!/bin/bash
 # Regenerate shoal's sample data and routing fixtures from real OpenSM runs on ibsim fabrics.
 #
-# Usage: scripts/make-sample-data.sh [testbed|tworail|lmc1|tsubame|profiles|all]...   (default: all)
+# Usage: scripts/make-sample-data.sh [testbed|tworail|lmc1|tsubame|railopt|profiles|all]...   (default: all)
 #
 # Needs Debian's ibsim-utils, opensm and infiniband-diags (apt-get install -y ibsim-utils opensm
 # infiniband-diags) and python3. Only one ibsim can run at a time on a machine. Every step is
@@ -14,6 +14,8 @@
 #   lmc1     tests/fixtures/lmc1/                the testbed routed with LMC 1, plus its traces
 #   tsubame  benches/data/tsubame/rail0, rail1/  benchmark rails: 1,296 hosts, 180 switches each
 #            tests/fixtures/ibtracert/tsubame/rail0, rail1/  (20 sanity pairs each)
+#   railopt  sample-data/railopt/                a rail-optimized GPU cluster in one subnet: 32 hosts
+#            with 8 HCAs each (mlx5_0..7), 2 SUs, 8 planes of leaves, 4 spines; its profile
 #   profiles the synthetic ibprof profiles (scripts/make-profiles.py), after the dumps exist
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -26,6 +28,7 @@ fix=tests/fixtures/ibtracert
 #   testbed   CA 0x0002c90300010000  SW 0x0002c90200010000
 #   tworail   CA 0x0002c903000a0000  SW 0x0002c902000a0000   (rail 0)
 #             CA 0x0002c903000b0000  SW 0x0002c902000b0000   (rail 1)
+#   railopt   CA 0x0002c90300e00000  SW 0x0002c90200e00000
 #   tsubame   CA 0x0002c903000c0000  SW 0x0002c902000c0000   (rail 0)
 #             CA 0x0002c903000d0000  SW 0x0002c902000d0000   (rail 1)
 
@@ -83,6 +86,16 @@ tsubame() {
 	done
 }
 
+railopt() {
+	local d=sample-data/railopt
+	mkdir -p $d
+	python3 scripts/gen_rail_optimized_net.py --sus 2 --su-hosts 16 --planes 8 --spines 4 \
+		--links-per-spine 4 --ca-guid 0x0002c90300e00000 --sw-guid 0x0002c90200e00000 >$d/ibsim.net
+	# The SM runs on gpu01's mlx5_0 (ibsim names each HCA node "<host>-mlx5_K").
+	TRACE_DIR=$fix/railopt/rail0 TRACE_N=60 $run $d/ibsim.net $d ftree gpu01-mlx5_0
+	python3 scripts/make-profiles.py railopt
+}
+
 profiles() {
 	python3 scripts/make-profiles.py
 }
@@ -91,8 +104,8 @@ steps=("$@")
 [ ${#steps[@]} = 0 ] && steps=(all)
 for s in "${steps[@]}"; do
 	case $s in
-	testbed | tworail | lmc1 | tsubame | profiles) $s ;;
-	all) testbed && tworail && lmc1 && tsubame && profiles ;;
+	testbed | tworail | lmc1 | tsubame | railopt | profiles) $s ;;
+	all) testbed && tworail && lmc1 && tsubame && railopt && profiles ;;
 	*)
 		echo "unknown step $s" >&2
 		exit 2

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use rayon::prelude::*;
 
+use crate::layout::FatTreeOptions;
 use crate::model::Warning;
 use crate::pipeline::{self, Analysis};
 use crate::routing::{FlowSet, LoadOptions, Loads, RegionKey};
@@ -17,8 +18,12 @@ use crate::scene::dataset::{Attribution, Dataset};
 pub struct LoadRequest {
     pub rails: Vec<Vec<PathBuf>>,
     pub profile: Option<PathBuf>,
+    /// How the fabric is laid out (`--hca-planes`).
+    pub layout: FatTreeOptions,
     /// A loads file (`--loads`): link-end loads collected in situ, shown instead of a profile's.
     pub loads: Option<PathBuf>,
+    /// Port-counter files (`--counters`): one as they stand, two per rail as after − before.
+    pub counters: Vec<pipeline::CounterSpec>,
 }
 
 /// A loading stage and how far along the whole load is (0..=1).
@@ -45,15 +50,25 @@ pub fn load_dataset(request: &LoadRequest, progress: &dyn Fn(Progress)) -> Resul
     }
     let stage = |fraction: f32, stage: &str| progress(Progress { fraction, stage: stage.into() });
     stage(0.05, "reading the dumps and the profile, tracing every region");
-    let analysis = pipeline::analyse_inputs(
+    let analysis = pipeline::analyse_inputs_with_layout(
         &request.rails,
-        request.profile.as_deref(),
-        request.loads.as_deref(),
+        (request.profile.as_deref(), request.loads.as_deref()),
         &LoadOptions::default(),
+        &request.layout,
     )?;
+    let observed = if request.counters.is_empty() {
+        None
+    } else {
+        stage(0.7, "reading the port counters");
+        Some(pipeline::read_observed(&analysis.cluster, &request.counters)?)
+    };
     stage(0.8, "collecting who sent what");
     let flows = flows_of(&analysis);
-    let dataset = from_analysis(name_of(request), analysis, flows);
+    let mut dataset = from_analysis(name_of(request), analysis, flows);
+    if let Some((observed, warnings)) = observed {
+        dataset.warnings.extend(warnings);
+        dataset = dataset.with_counters(observed);
+    }
     stage(1.0, "done");
     Ok(dataset)
 }
@@ -140,6 +155,6 @@ pub fn sample_request() -> LoadRequest {
     LoadRequest {
         rails: vec![vec![base.join("rail0")], vec![base.join("rail1")]],
         profile: Some(base.join("samplesort.ibprof.gz")),
-        loads: None,
+        ..Default::default()
     }
 }

@@ -22,6 +22,9 @@ struct Args {
     /// in its torus or generic-2D view, or rail directories.
     #[arg(value_name = "PATH")]
     paths: Vec<std::path::PathBuf>,
+    /// With no subcommand: how rail-optimized subnets are laid out (see `render --help`).
+    #[arg(long, value_name = "auto|off", default_value = "auto", value_parser = cli::common::parse_hca_planes)]
+    hca_planes: shoal::layout::HcaPlanes,
     /// With no subcommand: the ibprof profile whose traffic the window shows.
     #[arg(long, value_name = "P", conflicts_with = "loads")]
     profile: Option<std::path::PathBuf>,
@@ -29,6 +32,10 @@ struct Args {
     /// link-end bytes the window shows instead of a profile's.
     #[arg(long, value_name = "FILE")]
     loads: Option<std::path::PathBuf>,
+    /// With no subcommand: port-counter files compared with the prediction (`[railN=]FILE`;
+    /// once: as they stand, twice per rail: after − before).
+    #[arg(long = "counters", value_name = "[railN=]FILE", value_parser = shoal::pipeline::CounterSpec::parse)]
+    counters: Vec<shoal::pipeline::CounterSpec>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -64,7 +71,9 @@ fn main() -> ExitCode {
         Some(Command::Route(a)) => cli::route::run(&a),
         Some(Command::Query(a)) => cli::query::run(&a),
         #[cfg(feature = "gui")]
-        None if !args.paths.is_empty() => shoal::gui::open::run_paths(args.paths, args.profile, args.loads),
+        None if !args.paths.is_empty() => {
+            shoal::gui::open::run_paths(args.paths, args.profile, args.loads, args.counters, args.hca_planes)
+        }
         #[cfg(feature = "gui")]
         None => shoal::gui::run_sample(),
         #[cfg(not(feature = "gui"))]

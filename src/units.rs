@@ -48,6 +48,13 @@ pub fn format_epoch_micros(micros: i64) -> String {
     format!("{y:04}-{m:02}-{d:02} {h:02}:{min:02}:{s:02}.{millis:03} UTC")
 }
 
+/// The time of day (UTC) of Unix epoch microseconds, to the millisecond: `22:13:20.040`.
+pub fn format_time_of_day(micros: i64) -> String {
+    let day_micros = micros.rem_euclid(86_400_000_000);
+    let (secs, millis) = (day_micros / 1_000_000, day_micros % 1_000_000 / 1000);
+    format!("{:02}:{:02}:{:02}.{millis:03}", secs / 3600, secs % 3600 / 60, secs % 60)
+}
+
 /// A duration in seconds, to the millisecond: `39.001 s`; `+` for a positive one when `signed`.
 pub fn format_seconds(micros: i64, signed: bool) -> String {
     let sign = if signed && micros > 0 { "+" } else { "" };
@@ -77,6 +84,8 @@ mod tests {
         assert_eq!(format_epoch_micros(1_700_000_002_000_616), "2023-11-14 22:13:22.000 UTC");
         assert_eq!(format_epoch_micros(951_782_400_000_000), "2000-02-29 00:00:00.000 UTC", "a leap day");
         assert_eq!(format_epoch_micros(-1), "1969-12-31 23:59:59.999 UTC");
+        assert_eq!(format_time_of_day(1_700_000_000_040_999), "22:13:20.040");
+        assert_eq!(format_time_of_day(-1), "23:59:59.999");
         assert_eq!(format_seconds(39_000_616, true), "+39.001 s");
         assert_eq!(format_seconds(0, true), "0.000 s");
     }

@@ -130,3 +130,102 @@ fn a_ca_with_lid_zero_is_kept_reported_and_its_pairs_undeliverable_in_every_topo
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
+
+#[test]
+fn two_ibroute_files_for_one_switch_keep_the_complete_one_whatever_their_names() {
+    let formats = "tests/fixtures/formats/testbed";
+    let whole = std::fs::read_to_string(format!("{formats}/ibroute/lid-2.txt")).unwrap();
+    // A copy cut short (a collection script killed mid-dump), named to sort first.
+    let cut: String = whole.lines().take(20).map(|l| format!("{l}\n")).collect();
+    let dir = std::env::temp_dir().join(format!("shoal-two-tables-{}", std::process::id()));
+    let tables = dir.join("ibroute");
+    std::fs::create_dir_all(&tables).unwrap();
+    std::fs::copy(format!("{formats}/ibnetdiscover.txt"), dir.join("topology.txt")).unwrap();
+    for entry in std::fs::read_dir(format!("{formats}/ibroute")).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, tables.join(path.file_name().unwrap())).unwrap();
+    }
+    std::fs::write(tables.join("0-lid-2-old.txt"), cut).unwrap();
+    let (ok, out, err) = shoal(&["info", dir.to_str().unwrap(), "-v"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("CA pairs delivered: 1722 of 1722 (100.0%)"), "the complete table routes: {out}");
+    let warning = out.lines().find(|l| l.contains("has different tables")).unwrap_or_else(|| panic!("{out}"));
+    assert!(warning.contains("0-lid-2-old.txt:1:"), "at the dropped table: {warning}");
+    assert!(warning.contains("kept the more complete one (44 rows, complete; the other:"), "{warning}");
+    assert!(warning.contains("using /"), "names the file kept: {warning}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn dumps_captured_with_debug_output_are_recognised_and_the_skipped_lines_counted() {
+    let verbose = "tests/fixtures/formats/testbed-verbose";
+    for (file, kind, skipped) in [
+        ("ibnetdiscover-v-p.txt", "ibnetdiscover -p ports list", 566),
+        ("ibnetdiscover-v.txt", "ibnetdiscover topology", 682),
+    ] {
+        // Given by itself, and found by content in a folder under a name that says nothing.
+        let dir =
+            std::env::temp_dir().join(format!("shoal-debug-{}-{kind}", std::process::id()).replace(' ', "_"));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::copy(format!("{verbose}/{file}"), dir.join("topo.out")).unwrap();
+        std::fs::copy("sample-data/testbed/opensm.fdbs", dir.join("opensm.fdbs")).unwrap();
+        let given = format!("{verbose}/{file},sample-data/testbed/opensm.fdbs");
+        for rail in [given.as_str(), dir.to_str().unwrap()] {
+            let (ok, out, err) = shoal(&["info", rail]);
+            assert!(ok, "{rail}: {err}");
+            assert!(out.contains(&format!("({kind})")), "{out}");
+            assert!(out.contains("CA pairs delivered: 1722 of 1722 (100.0%)"), "{out}");
+            assert!(out.contains(&format!(":1: skipped {skipped} lines of tool debug output")), "{out}");
+            assert!(out.contains("1 warnings"), "one warning, not hundreds: {out}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+#[test]
+fn a_rail_policy_naming_a_rail_not_given_is_an_error() {
+    let profile = "sample-data/testbed/alltoall.ibprof";
+    for command in ["convert", "hot"] {
+        let out = std::env::temp_dir().join(format!("shoal-policy-{}-{command}", std::process::id()));
+        let mut args = vec![command, TESTBED, "--profile", profile, "--rail-policy", "rail:7"];
+        if command == "convert" {
+            args.extend(["--out", out.to_str().unwrap()]);
+        }
+        let (ok, _, err) = shoal(&args);
+        assert!(!ok, "{command} must fail");
+        assert!(err.contains("--rail-policy rail:7, but 1 rail was given"), "{command}: {err}");
+    }
+}
+
+#[test]
+fn an_io_error_names_its_os_error_once() {
+    let (ok, _, err) = shoal(&["info", "/nonexistent-shoal-dir"]);
+    assert!(!ok);
+    assert_eq!(err.matches("(os error 2)").count(), 1, "{err}");
+}
+
+#[test]
+fn render_region_without_a_profile_is_an_error() {
+    let out = std::env::temp_dir().join(format!("shoal-region-{}.png", std::process::id()));
+    let (ok, _, err) = shoal(&["render", TESTBED, "--region", "2", "--out", out.to_str().unwrap()]);
+    assert!(!ok, "must not silently draw the fabric without traffic");
+    assert!(err.contains("--region and --diff need --profile"), "{err}");
+}
+
+#[test]
+fn a_boxfish_torus_axis_of_extent_zero_is_an_error() {
+    let dir = std::env::temp_dir().join(format!("shoal-dim0-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for entry in std::fs::read_dir("sample-data/torus8").unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
+    }
+    let meta = dir.join("torus8_meta.yaml");
+    let text =
+        std::fs::read_to_string(&meta).unwrap().replace("dim: {x: 8, y: 8, z: 8}", "dim: {x: 8, y: 0, z: 8}");
+    std::fs::write(&meta, text).unwrap();
+    let (ok, _, err) = shoal(&["query", meta.to_str().unwrap(), "--domain", "links", "--attr", "packets"]);
+    assert!(!ok, "dim 0 must not be accepted");
+    assert!(err.contains("dim gives no extent (a whole number of at least 1) for axis `y`"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -55,7 +55,10 @@ fn convert_writes_node_and_link_tables_with_a_row_per_link_per_region() {
     let nodes = std::fs::read_to_string(dir.join("nodes.csv")).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(links.lines().count() - 1, (742 + 736) * 3, "two regions plus the total");
-    assert!(links.lines().any(|l| l.ends_with(",total,0,0")), "unused links are kept");
+    assert!(
+        links.lines().any(|l| l.ends_with(",total,0,0,,")),
+        "unused links are kept (no counters: observed empty)"
+    );
     assert!(nodes.lines().skip(1).all(|l| l.split(',').count() == 7));
 }
 
@@ -87,4 +90,19 @@ fn warnings_are_summarised_with_a_count() {
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fragments/opensm-subnet.lst");
     let (_, _, err) = shoal(&["info", fragment.to_str().unwrap()]);
     assert!(err.contains("warning"), "{err}");
+}
+
+#[test]
+fn trace_with_ar_lists_the_spread_over_a_leafs_sixteen_uplinks_and_refuses_without_ar_tables() {
+    let rail = "sample-data/railopt,tests/fixtures/ar/railopt/ibdiagnet2.far";
+    // gpu29 mlx5_7 (228) to gpu30 mlx5_6 (242): same SU, other plane, so up through the spines.
+    let (ok, stdout, stderr) = shoal(&["trace", rail, "--from", "228", "--to", "242", "--routing", "ar"]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.starts_with("AR spread (modelled) from 0x00e4 to 0x00f2"), "{stdout}");
+    let uplinks = stdout.lines().filter(|l| l.contains("leaf-su01-p7") && l.contains("spine")).count();
+    assert_eq!(uplinks, 16, "{stdout}");
+    assert!(stdout.lines().filter(|l| l.trim_start().starts_with("6.2500 %")).count() >= 16, "{stdout}");
+    let (ok, _, stderr) =
+        shoal(&["trace", "sample-data/railopt", "--from", "228", "--to", "242", "--routing", "ar"]);
+    assert!(!ok && stderr.contains("no adaptive-routing tables"), "{stderr}");
 }

@@ -68,3 +68,28 @@ fn ibprof_section_indented_into_the_prelude_obeys_the_jobs_rank_count() {
     let peers: usize = profile.ranks[0].dumps.iter().map(|d| d.peers.len()).sum();
     assert_eq!(peers, 1, "peer 0 is kept, peer 3 of a 2-rank job skipped");
 }
+
+/// Issue 16: the format sample probes byte offsets through the text; one landing inside a
+/// multibyte character (node descriptions in UTF-8) steps to the next boundary.
+#[test]
+fn format_sample_probe_landing_inside_a_multibyte_character_steps_over_it() {
+    let line =
+        "CA    44  1 0x0002c90300010053 4x QDR - SW     3 21 0x0002c90200010001 ( 'n0042 é€' - 's' )\n";
+    let mut text = "ibwarn: [1] ünïcödé debug €€€\n".repeat(400);
+    text.push_str(&line.repeat(300));
+    for cut in 0..8 {
+        let input = Input::from_text("f", &text[..text.len() - line.len() * cut]);
+        let _ = shoal::profile_io::rail::kind_from_content(&input);
+    }
+}
+
+/// Issue 16: counts at the top of u64 on one link end (duplicates summed in the reader) stop at
+/// 2^64 - 1 with a warning, never wrap or panic.
+#[test]
+fn duplicate_counters_near_two_to_the_64_saturate_in_the_reader() {
+    let text = "ibprof 1\njob ranks 2\nrank 0 host a starttime 1.0\nregion 1 dumptime 2.0\n\
+                peer 1 sent 18446744073709551000 recv 0\npeer 1 sent 18446744073709551000 recv 0\n";
+    let (profile, warnings) = parse_profile(text, "crash").expect("a profile");
+    assert_eq!(profile.ranks[0].dumps[0].peers[0].sent, u64::MAX);
+    assert!(warnings.iter().any(|w| w.message.contains("byte sum overflow")), "{warnings:?}");
+}

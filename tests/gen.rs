@@ -98,3 +98,23 @@ fn gen_refuses_odd_radix_and_too_many_pods() {
     assert!(!ok && stderr.contains("--pods"), "{stderr}");
     assert!(!Path::new(&dir).exists(), "nothing written for refused flags");
 }
+
+#[test]
+fn gen_writes_a_rail_optimized_fabric_whose_hosts_carry_one_hca_per_plane() {
+    let dir = fresh_dir("railopt");
+    let out = dir.to_str().expect("temp paths are UTF-8");
+    let args = ["--sus", "2", "--su-hosts", "4", "--planes", "4", "--spines", "2"];
+    let (ok, stdout, stderr) =
+        shoal(&[&["gen", "--shape", "rail-optimized", "--out", out][..], &args[..]].concat());
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("rail0: 8 hosts (32 CAs), 10 switches, 48 links"), "{stdout}");
+    let analysis =
+        analyse(&[vec![dir.join("rail0")]], None, &LoadOptions::default()).expect("generated files load");
+    assert!(analysis.warnings.is_empty(), "{:#?}", analysis.warnings);
+    assert!(analysis.cluster.has_planes());
+    assert_eq!(analysis.cluster.planes[0].planes.len(), 4);
+    assert!(analysis.layout.planes.is_some(), "laid out by plane");
+    let (bad, _, stderr) = shoal(&["gen", "--shape", "rail-optimized", "--su-hosts", "300", "--out", out]);
+    assert!(!bad && stderr.contains("at most 254"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

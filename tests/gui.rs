@@ -132,7 +132,7 @@ fn bad_files_opened_through_the_gui_show_an_error_and_the_app_keeps_running() {
     let mut h = synthetic();
     let before = h.state().ws.generation;
     let ctx = h.ctx.clone();
-    let bad = LoadRequest { rails: vec![vec![dir.clone()]], profile: None, loads: None };
+    let bad = LoadRequest { rails: vec![vec![dir.clone()]], ..Default::default() };
     h.state_mut().open(bad.clone(), &ctx);
     finish_loading(&mut h);
     assert_eq!(h.state().errors.len(), 1, "{:?}", h.state().errors);

@@ -100,6 +100,13 @@ fn lmc_ranges_route_each_lid_over_its_own_path_as_ibtracert_saw() {
 }
 
 #[test]
+fn rail_optimized_paths_between_planes_equal_ibtracert() {
+    let n =
+        check(&root().join("sample-data/railopt"), &root().join("tests/fixtures/ibtracert/railopt/rail0"));
+    assert!(n >= 60);
+}
+
+#[test]
 fn tsubame_sized_paths_equal_ibtracert() {
     for rail in ["rail0", "rail1"] {
         check(

@@ -22,7 +22,7 @@ fn rails() -> Vec<Vec<PathBuf>> {
 fn converted_links(name: &str) -> PathBuf {
     let analysis =
         analyse(&rails(), Some(&tworail().join("samplesort.ibprof.gz")), &LoadOptions::default()).unwrap();
-    let rows = link_rows(&analysis.cluster, analysis.loads().unwrap());
+    let rows = link_rows(&analysis.cluster, analysis.loads().unwrap(), None);
     let path = std::env::temp_dir().join(format!("shoal-loads-{}-{name}.csv", std::process::id()));
     write_table(&rows, TableFormat::Csv, std::fs::File::create(&path).unwrap()).unwrap();
     path
@@ -50,12 +50,12 @@ fn a_converted_links_table_reads_back_to_the_profiles_loads_region_for_region() 
 #[test]
 fn the_window_data_set_from_a_loads_file_has_regions_and_says_it_has_no_pairs() {
     let links = converted_links("window");
-    let request = LoadRequest { rails: rails(), profile: None, loads: Some(links.clone()) };
+    let request = LoadRequest { rails: rails(), loads: Some(links.clone()), ..Default::default() };
     let dataset = load_dataset(&request, &|_| {}).unwrap();
     assert!(!dataset.regions().is_empty());
     let fabric = dataset.fabric.as_ref().unwrap();
     assert_eq!(fabric.attribution, Attribution::None);
-    assert!(fabric.loads.total.rails[0].bytes.iter().any(|&b| b > 0));
+    assert!(fabric.loads.total.rails[0].bytes.used() > 0);
     std::fs::remove_file(links).ok();
 }
 

@@ -120,6 +120,8 @@ fn every_parser(text: &[u8], cut_mid_line: bool, name: &str, full_tables: Option
     if all {
         let _ = parse_host_map(input.text(), name);
     }
+    // Counter files: whichever format the cut text still looks like.
+    let _ = shoal::profile_io::counters::parse_counters(&input);
 }
 
 fn decompressed(path: &Path) -> Vec<u8> {

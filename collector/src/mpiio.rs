@@ -24,7 +24,7 @@ const CHUNK: usize = 1 << 30;
 
 /// Writes the profile to `path` with MPI-IO; `false` if MPI-IO could not open the file (nothing
 /// was written, and every rank returns `false`).
-pub fn write(st: &State, path: &std::path::Path, section: &[u8]) -> bool {
+pub fn write(st: &State, path: &std::path::Path, section: &[u8], started: std::time::Instant) -> bool {
     let m = st.mpi;
     let Some(io) = tools().ok().and_then(|t| t.file.as_ref()) else { return false };
     let Ok(sum) = Reduction::sum_u64(m) else { return false };
@@ -78,7 +78,8 @@ pub fn write(st: &State, path: &std::path::Path, section: &[u8]) -> bool {
             eprintln!("ibprof: error writing profile {} with MPI-IO; the file is incomplete", path.display());
         }
     } else if st.rank == 0 {
-        eprintln!("ibprof: wrote {} ({} ranks, MPI-IO)", path.display(), st.size);
+        let ms = started.elapsed().as_secs_f64() * 1e3;
+        eprintln!("ibprof: wrote {} ({} ranks, MPI-IO, {ms:.1} ms)", path.display(), st.size);
     }
     true
 }

@@ -17,6 +17,7 @@
 use std::ffi::{c_int, c_void};
 use std::fs::File;
 use std::io::{BufWriter, Write};
+use std::time::Instant;
 
 use crate::config::Writer;
 use crate::ffi::Handle;
@@ -33,20 +34,21 @@ pub fn write(st: &State, section: &[u8]) {
         per_rank(st, section);
     }
     let out = &st.config.out;
+    let started = Instant::now();
     match st.config.writer {
-        Writer::Rank0 => gathered(st, section, out),
+        Writer::Rank0 => gathered(st, section, out, started),
         Writer::MpiIo => {
-            if !crate::mpiio::write(st, out, section) {
-                gathered(st, section, out);
+            if !crate::mpiio::write(st, out, section, started) {
+                gathered(st, section, out, started);
             }
         }
         Writer::Both => {
-            if !crate::mpiio::write(st, out, section) && st.rank == 0 {
+            if !crate::mpiio::write(st, out, section, started) && st.rank == 0 {
                 eprintln!("ibprof: MPI-IO could not open {}; only the rank-0 copy is written", out.display());
             }
             let mut copy = out.clone().into_os_string();
             copy.push(".rank0");
-            gathered(st, section, std::path::Path::new(&copy));
+            gathered(st, section, std::path::Path::new(&copy), Instant::now());
         }
     }
 }
@@ -64,7 +66,7 @@ fn per_rank(st: &State, section: &[u8]) {
     }
 }
 
-fn gathered(st: &State, section: &[u8], path: &std::path::Path) {
+fn gathered(st: &State, section: &[u8], path: &std::path::Path, started: Instant) {
     let m = st.mpi;
     let (comm, byte) = (st.private, m.c.byte);
     let root = st.rank == 0;
@@ -130,7 +132,12 @@ fn gathered(st: &State, section: &[u8], path: &std::path::Path) {
     }
     match failed {
         Some(e) => eprintln!("ibprof: error writing profile {}: {e}; the file is incomplete", path.display()),
-        None => eprintln!("ibprof: wrote {} ({} ranks)", path.display(), st.size),
+        None => eprintln!(
+            "ibprof: wrote {} ({} ranks, through rank 0, {:.1} ms)",
+            path.display(),
+            st.size,
+            started.elapsed().as_secs_f64() * 1e3
+        ),
     }
 }
 

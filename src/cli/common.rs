@@ -4,9 +4,10 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
+use shoal::layout::{FatTreeOptions, HcaPlanes};
 use shoal::model::{Cluster, Warning};
-use shoal::pipeline::{self, Analysis};
-use shoal::routing::{HostMap, LoadOptions, RailPolicy};
+use shoal::pipeline::{self, Analysis, CounterSpec};
+use shoal::routing::{HostMap, LoadOptions, Observed, RailPolicy};
 
 /// The fabric: one RAIL per subnet.
 #[derive(Args, Debug, Clone)]
@@ -48,6 +49,44 @@ pub struct ProfileArgs {
     pub host_map: Option<PathBuf>,
 }
 
+/// How the fat tree is laid out.
+#[derive(Args, Debug, Clone)]
+pub struct LayoutArgs {
+    /// `auto`: where a subnet is rail-optimized (hosts with several HCAs, each HCA index on its
+    /// own leaves: planes), draw every CA on the host row grouped by plane, a host marked by all
+    /// of its CAs; `off`: one dot per host, as the thesis draws it.
+    #[arg(long, value_name = "auto|off", default_value = "auto", value_parser = parse_hca_planes)]
+    pub hca_planes: HcaPlanes,
+}
+
+impl LayoutArgs {
+    pub fn options(&self) -> FatTreeOptions {
+        FatTreeOptions { hca_planes: self.hca_planes, ..FatTreeOptions::default() }
+    }
+}
+
+pub fn parse_hca_planes(text: &str) -> Result<HcaPlanes, String> {
+    HcaPlanes::parse(text).ok_or_else(|| format!("expected `auto` or `off`, got `{text}`"))
+}
+
+/// `--routing static|ar`: which trace the loads come from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Routing {
+    /// The static forwarding tables, as `ibtracert` walks them (the default).
+    #[default]
+    Static,
+    /// Adaptive routing, modelled: AR-enabled destinations spread over their groups' ports.
+    Ar,
+}
+
+pub fn parse_routing(text: &str) -> Result<Routing, String> {
+    match text {
+        "static" => Ok(Routing::Static),
+        "ar" => Ok(Routing::Ar),
+        _ => Err(format!("expected `static` or `ar`, got `{text}`")),
+    }
+}
+
 fn parse_policy(text: &str) -> Result<RailPolicy, String> {
     match text {
         "split" => Ok(RailPolicy::Split),
@@ -79,16 +118,40 @@ pub fn load_cluster(rails: &RailArgs) -> Result<Cluster> {
 
 /// Loads rails and profile, and traces the profile, printing the warning summary.
 pub fn analyse(rails: &RailArgs, profile: &ProfileArgs) -> Result<Analysis> {
+    analyse_laid_out(rails, profile, &FatTreeOptions::default())
+}
+
+/// [`analyse`] with the layout's options.
+pub fn analyse_laid_out(
+    rails: &RailArgs,
+    profile: &ProfileArgs,
+    layout: &FatTreeOptions,
+) -> Result<Analysis> {
+    check_rail_policy(profile.rail_policy, rails.rail_paths().len())?;
     let (options, mut warnings) = profile.load_options()?;
-    let analysis = pipeline::analyse_inputs(
+    let analysis = pipeline::analyse_inputs_with_layout(
         &rails.rail_paths(),
-        profile.profile.as_deref(),
-        profile.loads.as_deref(),
+        (profile.profile.as_deref(), profile.loads.as_deref()),
         &options,
+        layout,
     )?;
     warnings.extend(analysis.warnings.iter().cloned());
     report_warnings(&warnings, rails.verbose);
     Ok(analysis)
+}
+
+/// `--rail-policy rail:N` names one of the rails given: otherwise every rank-level byte would be
+/// unplaced and the command would still succeed (issue 16).
+fn check_rail_policy(policy: RailPolicy, rails: usize) -> Result<()> {
+    if let RailPolicy::Rail(n) = policy
+        && usize::from(n) >= rails
+    {
+        bail!(
+            "--rail-policy rail:{n}, but {rails} rail{} given (rails are numbered from 0, in the order given)",
+            if rails == 1 { " was" } else { "s were" }
+        );
+    }
+    Ok(())
 }
 
 /// Prints warnings to stderr: all of them with `--verbose`, else a count and the first few.
@@ -144,4 +207,28 @@ pub fn require_profile(profile: &ProfileArgs) -> Result<()> {
         bail!("this command needs --profile or --loads");
     }
     Ok(())
+}
+
+/// Port counters to compare with the prediction.
+#[derive(Args, Debug, Clone, Default)]
+pub struct CounterArgs {
+    /// A port-counter file (perfquery, ibqueryerrors, ibdiagnet2 db_csv/.pm, PerfMgr dump,
+    /// Prometheus), recognised by content. Once: counters as they stand; twice for the same
+    /// rail: the second minus the first. `railN=FILE` puts a LID-only file on rail N (default 0).
+    #[arg(long = "counters", value_name = "[railN=]FILE", value_parser = CounterSpec::parse)]
+    pub counters: Vec<CounterSpec>,
+}
+
+impl CounterArgs {
+    /// The observed bytes per link end, if counters were given (printing their warnings).
+    pub fn observe(&self, cluster: &Cluster, verbose: bool) -> Result<Option<Observed>> {
+        if self.counters.is_empty() {
+            return Ok(None);
+        }
+        let (observed, warnings) = pipeline::read_observed(cluster, &self.counters)?;
+        report_warnings(&warnings, verbose);
+        let ends: usize = cluster.rails.iter().map(|f| f.link_end_count()).sum();
+        eprintln!("shoal: counters cover {} of {ends} link ends", observed.covered());
+        Ok(Some(observed))
+    }
 }

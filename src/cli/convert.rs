@@ -9,7 +9,7 @@ use clap::{Args, ValueEnum};
 use shoal::export::tables::{TableFormat, link_rows, node_rows, write_table};
 use shoal::routing::Loads;
 
-use super::common::{ProfileArgs, RailArgs, analyse, traffic_summary};
+use super::common::{CounterArgs, LayoutArgs, ProfileArgs, RailArgs, analyse_laid_out, traffic_summary};
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum Format {
@@ -23,6 +23,10 @@ pub struct ConvertArgs {
     pub rails: RailArgs,
     #[command(flatten)]
     pub profile: ProfileArgs,
+    #[command(flatten)]
+    pub layout: LayoutArgs,
+    #[command(flatten)]
+    pub counters: CounterArgs,
     /// Output directory (created if missing).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
@@ -31,7 +35,7 @@ pub struct ConvertArgs {
 }
 
 pub fn run(args: &ConvertArgs) -> Result<()> {
-    let analysis = analyse(&args.rails, &args.profile)?;
+    let analysis = analyse_laid_out(&args.rails, &args.profile, &args.layout.options())?;
     std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
     let (format, ext) = match args.format {
         Format::Csv => (TableFormat::Csv, "csv"),
@@ -40,7 +44,8 @@ pub fn run(args: &ConvertArgs) -> Result<()> {
     let nodes = node_rows(&analysis.cluster, &analysis.layout);
     let empty = Loads::default();
     let loads = analysis.loads().unwrap_or(&empty);
-    let links = link_rows(&analysis.cluster, loads);
+    let observed = args.counters.observe(&analysis.cluster, args.rails.verbose)?;
+    let links = link_rows(&analysis.cluster, loads, observed.as_ref());
     for (name, count, write) in [
         (
             "nodes",

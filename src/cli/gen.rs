@@ -1,19 +1,44 @@
-//! `shoal gen`: writes synthetic three-level fat trees, larger than ibsim can simulate, as OpenSM
-//! dumps (`railN/opensm-subnet.lst`, `railN/opensm.fdbs`) with D-mod-k forwarding tables, and
-//! optionally a traffic profile of N ranks × P peers on its hosts (`ranksN-peersP.ibprof`).
+//! `shoal gen`: writes synthetic fabrics larger than ibsim can simulate, as OpenSM dumps
+//! (`railN/opensm-subnet.lst`, `railN/opensm.fdbs`) with D-mod-k forwarding tables: three-level
+//! fat trees, or rail-optimized GPU clusters (`--shape rail-optimized`: hosts with one HCA per
+//! plane); and optionally a traffic profile of N ranks × P peers on its hosts.
 
 use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
-use clap::Args;
-use shoal::model::RailId;
-use shoal::model::synthetic::{PeerProfile, ThreeLevel};
+use clap::{Args, ValueEnum};
+use shoal::model::synthetic::{PeerProfile, RailOptimized, ThreeLevel};
+use shoal::model::{Fabric, RailId};
 use shoal::profile_io::ibprof::write_profile;
 use shoal::profile_io::opensm_write::write_rail_dir;
 
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Shape {
+    /// A k-ary three-level fat tree (`--k`, `--pods`), one HCA per host.
+    FatTree,
+    /// Scalable units of hosts with one HCA per plane, HCA k of each host on the SU's leaf of
+    /// plane k, every leaf cabled to every spine (`--sus`, `--su-hosts`, `--planes`, `--spines`).
+    RailOptimized,
+}
+
 #[derive(Args, Debug)]
 pub struct GenArgs {
+    /// The kind of fabric.
+    #[arg(long, value_enum, default_value = "fat-tree")]
+    pub shape: Shape,
+    /// Rail-optimized: scalable units (groups of hosts sharing one leaf per plane).
+    #[arg(long, default_value_t = 16)]
+    pub sus: usize,
+    /// Rail-optimized: hosts per scalable unit.
+    #[arg(long, default_value_t = 64)]
+    pub su_hosts: usize,
+    /// Rail-optimized: HCAs per host (`mlx5_0` …), one plane of leaves each.
+    #[arg(long, default_value_t = 8)]
+    pub planes: usize,
+    /// Rail-optimized: spine switches, each cabled once to every leaf.
+    #[arg(long, default_value_t = 64)]
+    pub spines: usize,
     /// Switch radix k of the k-ary three-level fat tree (even). 36 gives 11,664 hosts and
     /// 34,992 links per rail; 48 gives 27,648 hosts and 82,944 links.
     #[arg(long, default_value_t = 36)]
@@ -36,7 +61,32 @@ pub struct GenArgs {
     pub out: PathBuf,
 }
 
+/// One rail of the chosen shape, its counts (hosts, switches, links) and its host names.
+fn build_rail(args: &GenArgs, rail: u8) -> Result<(Fabric, [usize; 3], Vec<String>)> {
+    let guid_base = 0x0002_c900_0000_0000 + (u64::from(rail) << 32);
+    match args.shape {
+        Shape::FatTree => {
+            let shape =
+                ThreeLevel::k_ary_pods(args.k, args.pods.unwrap_or(args.k)).rail(RailId(rail), guid_base);
+            let counts = [shape.host_count(), shape.switch_count(), shape.link_count()];
+            Ok((shape.build(), counts, shape.host_names()))
+        }
+        Shape::RailOptimized => {
+            let mut shape = RailOptimized::new(args.sus, args.su_hosts, args.planes, args.spines);
+            shape.guid_base = guid_base;
+            shape.check().map_err(anyhow::Error::msg)?;
+            let counts = [shape.host_count(), shape.switch_count(), shape.link_count()];
+            let mut fabric = shape.build();
+            fabric.rail = RailId(rail);
+            Ok((fabric, counts, shape.host_names()))
+        }
+    }
+}
+
 pub fn run(args: &GenArgs) -> Result<()> {
+    if args.shape == Shape::RailOptimized {
+        return write_all(args);
+    }
     if args.k < 2 || !args.k.is_multiple_of(2) {
         bail!("--k must be an even number of ports, at least 2 (got {})", args.k);
     }
@@ -44,32 +94,32 @@ pub fn run(args: &GenArgs) -> Result<()> {
     if pods == 0 || pods > args.k {
         bail!("--pods must be between 1 and k = {} (got {pods})", args.k);
     }
+    ThreeLevel::k_ary_pods(args.k, pods).check().map_err(anyhow::Error::msg)?;
+    write_all(args)
+}
+
+fn write_all(args: &GenArgs) -> Result<()> {
     if args.rails == 0 {
         bail!("--rails must be at least 1");
     }
-    let shape_of = |rail: u8| {
-        ThreeLevel::k_ary_pods(args.k, pods)
-            .rail(RailId(rail), 0x0002_c900_0000_0000 + (u64::from(rail) << 32))
-    };
-    shape_of(0).check().map_err(anyhow::Error::msg)?;
+    let mut host_names = Vec::new();
     for rail in 0..args.rails {
-        let shape = shape_of(rail);
         let started = Instant::now();
-        let fabric = shape.build();
+        let (fabric, [hosts, switches, links], names) = build_rail(args, rail)?;
+        host_names = names;
         let dir = args.out.join(format!("rail{rail}"));
         write_rail_dir(&fabric, &dir).with_context(|| format!("writing {}", dir.display()))?;
+        let cas = fabric.cas().count();
+        let cas = if cas == hosts { String::new() } else { format!(" ({cas} CAs)") };
         println!(
-            "{}: {} hosts, {} switches, {} links ({:.1} s)",
+            "{}: {hosts} hosts{cas}, {switches} switches, {links} links ({:.1} s)",
             dir.display(),
-            shape.host_count(),
-            shape.switch_count(),
-            shape.link_count(),
             started.elapsed().as_secs_f64()
         );
     }
     if let Some(ranks) = args.ranks {
         let started = Instant::now();
-        let profile = PeerProfile::new(ranks, args.peers).build(&shape_of(0).host_names());
+        let profile = PeerProfile::new(ranks, args.peers).build(&host_names);
         std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
         let path = args.out.join(format!("ranks{ranks}-peers{}.ibprof", args.peers));
         let write = || -> std::io::Result<()> {

@@ -1,15 +1,18 @@
-//! `shoal hot`: the busiest link ends and who sent their bytes.
+//! `shoal hot`: the busiest link ends and who sent their bytes; with port counters, ranked by
+//! what was observed or by the residual (observed − predicted).
 
 use anyhow::{Context, Result, bail};
-use clap::Args;
-use shoal::model::Cluster;
+use clap::{Args, ValueEnum};
 use shoal::model::echo::echo;
-use shoal::pipeline::region_flows;
+use shoal::model::{Cluster, LinkEnd};
+use shoal::pipeline::{Analysis, region_flows};
 use shoal::routing::loads_input::TopKTable;
-use shoal::routing::{FlowSet, HotEnd, RegionKey, RegionLoads, hottest};
+use shoal::routing::{
+    FlowSet, HotEnd, Observed, RankBy, RankedEnd, RegionKey, RegionLoads, hottest, pairs_through, rank_ends,
+};
 use shoal::units::format_bytes;
 
-use super::common::{ProfileArgs, RailArgs, analyse, require_profile, traffic_summary};
+use super::common::{CounterArgs, ProfileArgs, RailArgs, analyse, require_profile, traffic_summary};
 
 #[derive(Args, Debug)]
 pub struct HotArgs {
@@ -17,6 +20,8 @@ pub struct HotArgs {
     pub rails: RailArgs,
     #[command(flatten)]
     pub profile: ProfileArgs,
+    #[command(flatten)]
+    pub counters: CounterArgs,
     /// The region to rank (its own bytes: dump N − dump N−1). Default: the whole run.
     #[arg(long)]
     pub region: Option<u32>,
@@ -26,6 +31,17 @@ pub struct HotArgs {
     /// How many source → destination host pairs to name per link end.
     #[arg(long, default_value_t = 3)]
     pub pairs: usize,
+    /// Rank by the predicted bytes, the observed ones (needs --counters), or the residual
+    /// observed − predicted by its size (needs --counters and --profile or --loads).
+    #[arg(long, value_enum, default_value = "predicted")]
+    pub by: By,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum By {
+    Predicted,
+    Observed,
+    Residual,
 }
 
 /// The busiest link ends of loads read from a file, their pairs from its top-K summary.
@@ -47,14 +63,62 @@ fn hottest_from_summary(
 }
 
 pub fn run(args: &HotArgs) -> Result<()> {
-    require_profile(&args.profile)?;
+    match args.by {
+        By::Observed | By::Residual if args.counters.counters.is_empty() => {
+            bail!(
+                "--by {} needs --counters",
+                if matches!(args.by, By::Observed) { "observed" } else { "residual" }
+            )
+        }
+        By::Predicted | By::Residual => require_profile(&args.profile)?,
+        By::Observed => {}
+    }
     let analysis = analyse(&args.rails, &args.profile)?;
-    let all = analysis.loads().context("no profile or loads file was loaded")?;
     let key = args.region.map_or(RegionKey::Total, RegionKey::Region);
-    let Some(loads) = all.get(key) else {
-        let known: Vec<String> = all.regions.iter().filter_map(|r| r.region).map(|n| n.to_string()).collect();
-        bail!("no region {:?} was loaded; there are {}", args.region.unwrap_or_default(), known.join(", "));
+    let loads = match analysis.loads() {
+        Some(all) => Some(all.get(key).with_context(|| {
+            let known: Vec<String> =
+                all.regions.iter().filter_map(|r| r.region).map(|n| n.to_string()).collect();
+            format!(
+                "no region {:?} was loaded; there are {}",
+                args.region.unwrap_or_default(),
+                known.join(", ")
+            )
+        })?),
+        None => None,
     };
+    let title = title(key, loads);
+    match args.by {
+        By::Predicted => print_predicted(
+            args,
+            &analysis,
+            key,
+            loads.context("no profile or loads file was loaded")?,
+            &title,
+        ),
+        By::Observed | By::Residual => {
+            let observed = args.counters.observe(&analysis.cluster, args.rails.verbose)?.unwrap_or_default();
+            print_against_counters(args, &analysis, key, loads, &observed, &title);
+            Ok(())
+        }
+    }
+}
+
+fn title(key: RegionKey, loads: Option<&RegionLoads>) -> String {
+    match (key, loads.and_then(|l| l.name.as_ref())) {
+        (RegionKey::Total, _) => "the whole run".to_string(),
+        (RegionKey::Region(n), Some(name)) => format!("region {n} \"{name}\""),
+        (RegionKey::Region(n), None) => format!("region {n}"),
+    }
+}
+
+fn print_predicted(
+    args: &HotArgs,
+    analysis: &Analysis,
+    key: RegionKey,
+    loads: &RegionLoads,
+    title: &str,
+) -> Result<()> {
     let cluster = &analysis.cluster;
     let hot = match (&analysis.profile, &analysis.loads_file) {
         (Some(data), _) => hottest(cluster, loads, &region_flows(cluster, data, key), args.top, args.pairs),
@@ -68,32 +132,91 @@ pub fn run(args: &HotArgs) -> Result<()> {
         }
     };
     let max = hot.first().map_or(0, |h| h.bytes).max(1);
-    let title = match key {
-        RegionKey::Total => "the whole run".to_string(),
-        RegionKey::Region(n) => match &loads.name {
-            Some(name) => format!("region {n} \"{name}\""),
-            None => format!("region {n}"),
-        },
-    };
     println!("Busiest link ends in {title}:");
     println!("{:>4}  {:>4}  {:<60} {:>10} {:>6}", "#", "rail", "from (port) -> to (port)", "bytes", "share");
     for (i, end) in hot.iter().enumerate() {
-        let fabric = &cluster.rails[end.rail];
-        let Some(((a, ap), (b, bp))) = fabric.link_end_nodes(end.end) else { continue };
-        let link = format!(
-            "{} ({ap}) -> {} ({bp})",
-            echo(&fabric.node(a).description),
-            echo(&fabric.node(b).description)
-        );
+        let Some(link) = link_name(cluster, end.rail, end.end) else { continue };
         let share = 100.0 * end.bytes as f64 / max as f64;
         println!("{:>4}  {:>4}  {link:<60} {:>10} {share:>5.1}%", i + 1, end.rail, format_bytes(end.bytes));
+        // A summary's counts are lower bounds: say by how much each may be short.
+        let summary =
+            analysis.profile.is_none().then(|| analysis.loads_file.as_ref()?.top_k.as_ref()).flatten();
+        let short_by = summary.map(|t| {
+            let kept: u64 = t.pairs(key, end.rail, end.end).iter().map(|p| p.2).sum();
+            end.bytes.saturating_sub(kept) / (t.k as u64 + 1)
+        });
         for (src, dst, bytes) in &end.pairs {
             let name = |h: &Option<usize>| {
                 h.map_or_else(|| "?".to_string(), |h| echo(&cluster.hosts[h].name).into_owned())
             };
-            println!("{:>12}{} -> {}  {}", "", name(src), name(dst), format_bytes(*bytes));
+            let bound =
+                short_by.map_or(String::new(), |b| format!(" (at least; up to {} more)", format_bytes(b)));
+            println!("{:>12}{} -> {}  {}{bound}", "", name(src), name(dst), format_bytes(*bytes));
         }
     }
-    eprintln!("{}", traffic_summary(loads, &title));
+    eprintln!("{}", traffic_summary(loads, title));
     Ok(())
+}
+
+fn print_against_counters(
+    args: &HotArgs,
+    analysis: &Analysis,
+    key: RegionKey,
+    loads: Option<&RegionLoads>,
+    observed: &Observed,
+    title: &str,
+) {
+    let cluster = &analysis.cluster;
+    let by = if matches!(args.by, By::Residual) { RankBy::Residual } else { RankBy::Observed };
+    let ends: Vec<usize> = cluster.rails.iter().map(|f| f.link_end_count()).collect();
+    let ranked = rank_ends(&ends, loads, Some(observed), by, args.top);
+    let mut pairs = match &analysis.profile {
+        Some(data) if args.pairs > 0 => {
+            let wanted: Vec<(usize, LinkEnd)> = ranked.iter().map(|e| (e.rail, e.end)).collect();
+            pairs_through(cluster, &region_flows(cluster, data, key), &wanted, args.pairs)
+        }
+        _ => Default::default(),
+    };
+    match by {
+        RankBy::Residual => println!("Largest residuals (observed − predicted) in {title}:"),
+        _ => println!("Busiest observed link ends in {title}:"),
+    }
+    println!(
+        "{:>4}  {:>4}  {:<60} {:>10} {:>10} {:>11}",
+        "#", "rail", "from (port) -> to (port)", "observed", "predicted", "residual"
+    );
+    let or_dash = |v: Option<u64>| v.map_or_else(|| "-".to_string(), format_bytes);
+    for (i, end) in ranked.iter().enumerate() {
+        let Some(link) = link_name(cluster, end.rail, end.end) else { continue };
+        let (seen, predicted) = (or_dash(end.observed), or_dash(end.predicted));
+        println!("{:>4}  {:>4}  {link:<60} {seen:>10} {predicted:>10} {:>11}", i + 1, end.rail, signed(end));
+        print_pairs(cluster, &pairs.remove(&(end.rail, end.end.index())).unwrap_or_default());
+    }
+}
+
+fn signed(end: &RankedEnd) -> String {
+    match end.residual {
+        Some(r) if r < 0 => format!("-{}", format_bytes(r.unsigned_abs())),
+        Some(r) => format!("+{}", format_bytes(r.unsigned_abs())),
+        None => "-".to_string(),
+    }
+}
+
+fn link_name(cluster: &Cluster, rail: usize, end: LinkEnd) -> Option<String> {
+    let fabric = &cluster.rails[rail];
+    let ((a, ap), (b, bp)) = fabric.link_end_nodes(end)?;
+    Some(format!(
+        "{} ({ap}) -> {} ({bp})",
+        echo(&fabric.node(a).description),
+        echo(&fabric.node(b).description)
+    ))
+}
+
+fn print_pairs(cluster: &Cluster, pairs: &[(Option<usize>, Option<usize>, u64)]) {
+    for (src, dst, bytes) in pairs {
+        let name = |h: &Option<usize>| {
+            h.map_or_else(|| "?".to_string(), |h| echo(&cluster.hosts[h].name).into_owned())
+        };
+        println!("{:>12}{} -> {}  {}", "", name(src), name(dst), format_bytes(*bytes));
+    }
 }

@@ -10,6 +10,7 @@ pub mod render;
 pub mod render_spec;
 pub mod route;
 pub mod trace;
+pub mod trace_ar;
 
 pub const EXAMPLES: &str = "\
 Examples:

@@ -17,19 +17,40 @@ use shoal::scene::orbit::Orbit;
 use shoal::scene::query;
 use shoal::scene::{Dataset, Filter, ModuleKind, ViewSpec, prepare};
 
-use super::common::{RailArgs, report_warnings};
+use super::common::{CounterArgs, LayoutArgs, RailArgs, report_warnings};
+
+/// What colours the link ends of a fabric.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColourBy {
+    Predicted,
+    Observed,
+    Residual,
+}
 use super::render_spec::{ModuleArg, Threshold, spec_from_flags};
 
 #[derive(Args, Debug)]
 pub struct RenderCli {
     #[command(flatten)]
     pub rails: RailArgs,
+    #[command(flatten)]
+    pub layout: LayoutArgs,
+    /// `static` (the default): loads traced through the forwarding tables; `ar`: where the dumps
+    /// hold adaptive-routing tables (ibdiagnet2.far), the AR spread (modelled), colouring by
+    /// `bytes_ar`. Both are computed whenever AR tables are found.
+    #[arg(long, value_name = "static|ar", default_value = "static", value_parser = super::common::parse_routing)]
+    pub routing: super::common::Routing,
     /// The ibprof profile whose traffic colours the links.
     #[arg(long, value_name = "P", conflicts_with = "loads")]
     pub profile: Option<PathBuf>,
     /// A loads file (`IBPROF_LOADS`, or `shoal convert`'s links.csv) instead of a profile.
     #[arg(long, value_name = "FILE")]
     pub loads: Option<PathBuf>,
+    #[command(flatten)]
+    pub counters: CounterArgs,
+    /// What colours the link ends: the predicted bytes (the profile's trace), the observed ones
+    /// (port counters, needs --counters), or the residual observed − predicted (diverging map).
+    #[arg(long, value_enum, default_value = "predicted")]
+    pub colour_by: ColourBy,
     /// One region's own traffic (default: the cumulative total).
     #[arg(long, conflicts_with = "diff")]
     pub region: Option<u32>,
@@ -123,12 +144,17 @@ fn load(r: &RenderCli) -> Result<Dataset> {
         _ => None,
     };
     let Some(run) = run else {
-        let request =
-            LoadRequest { rails: r.rails.rail_paths(), profile: r.profile.clone(), loads: r.loads.clone() };
+        let request = LoadRequest {
+            rails: r.rails.rail_paths(),
+            profile: r.profile.clone(),
+            loads: r.loads.clone(),
+            layout: r.layout.options(),
+            counters: r.counters.counters.clone(),
+        };
         return Ok(load_dataset(&request, &|_| {})?);
     };
-    if r.profile.is_some() || r.loads.is_some() {
-        bail!("--profile and --loads belong to fabric dumps, not to a run ({run})");
+    if r.profile.is_some() || r.loads.is_some() || !r.counters.counters.is_empty() {
+        bail!("--profile, --loads and --counters belong to fabric dumps, not to a run ({run})");
     }
     load_run_dataset(std::path::Path::new(run))
         .map_err(|e| anyhow::Error::new(e.source).context(format!("cannot read the run {}", e.path)))

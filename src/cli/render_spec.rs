@@ -10,7 +10,7 @@ use shoal::scene::filter::{Clause, parse_number};
 use shoal::scene::view::region_attribute;
 use shoal::scene::{ColourMap, Dataset, ModuleKind, RegionSelection, ScaleKind, ViewSpec};
 
-use super::render::RenderCli;
+use super::render::{ColourBy, RenderCli};
 
 /// Which module draws the view, as `--module` names it. It also picks what the paths are: a
 /// torus or generic-2D view draws one run, a fat tree the fabric of the RAILs (and profile).
@@ -71,17 +71,40 @@ pub fn axis_index(axes: &[String], text: &str) -> Result<usize> {
     }
 }
 
+/// The link attribute `--colour-by` names: `None` keeps the data set's default (bytes).
+fn colour_attribute(dataset: &Dataset, r: &RenderCli) -> Result<Option<String>> {
+    use shoal::scene::dataset::counters::{OBSERVED, RESIDUAL};
+    let name = match r.colour_by {
+        ColourBy::Predicted => return Ok(None),
+        ColourBy::Observed => OBSERVED,
+        ColourBy::Residual => RESIDUAL,
+    };
+    if !dataset.has_counters() {
+        bail!("--colour-by {name} needs --counters (and fabric dumps)");
+    }
+    Ok(Some(name.to_string()))
+}
+
 /// The view the flags describe, on the data set's own defaults ([`ViewSpec::for_dataset`]).
 /// The threshold is not in it yet: it is a fraction of the prepared view's range (see
 /// [`super::render::run`]).
 pub fn spec_from_flags(dataset: &Dataset, r: &RenderCli) -> Result<ViewSpec> {
     let mut spec = ViewSpec::for_dataset(dataset);
     spec.module = module_kind(dataset, r)?;
+    spec.link_attribute = colour_attribute(dataset, r)?.or(spec.link_attribute);
     spec.selection = selection(dataset, r)?;
     for c in &r.conditions {
         spec.filter.clauses.push(Clause::parse(c)?);
     }
     spec.filter.hide_unused = r.hide_unused;
+    if r.routing == super::common::Routing::Ar {
+        if dataset.fabric.as_ref().is_none_or(|f| f.ar_loads.is_none()) {
+            bail!(
+                "--routing ar: the dumps hold no adaptive-routing tables (ibdiagnet2.far); nothing to spread"
+            );
+        }
+        spec.link_attribute = Some("bytes_ar".into());
+    }
     if r.attr.is_some() {
         spec.link_attribute = r.attr.clone();
     }

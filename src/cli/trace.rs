@@ -25,6 +25,10 @@ pub struct TraceArgs {
     /// Print `{"delivered":…,"hops":[{"guid","name","lid","in_port","out_port"},…]}`.
     #[arg(long)]
     pub json: bool,
+    /// `static` (the default): the one path of the forwarding tables; `ar`: the AR spread
+    /// (modelled) over the switches' AR groups, each link end with its share of the bytes.
+    #[arg(long, value_name = "static|ar", default_value = "static", value_parser = super::common::parse_routing)]
+    pub routing: super::common::Routing,
 }
 
 #[derive(Serialize)]
@@ -55,6 +59,9 @@ pub fn run(args: &TraceArgs) -> Result<()> {
     let Some(fabric) = cluster.rails.get(args.rail) else {
         bail!("--rail {} but only {} rail(s) were given", args.rail, cluster.rails.len());
     };
+    if args.routing == super::common::Routing::Ar {
+        return super::trace_ar::run(fabric, args.from, args.to, args.json);
+    }
     let path = trace(fabric, args.from, args.to);
     if args.json {
         println!("{}", serde_json::to_string(&json_path(fabric, &path))?);

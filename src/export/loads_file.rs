@@ -44,7 +44,7 @@ pub fn write_loads_file(
     if let Some(top) = top {
         writeln!(out, "# topk,{}", top.k)?;
     }
-    write_table(&link_rows(cluster, loads), TableFormat::Csv, &mut out)?;
+    write_table(&link_rows(cluster, loads, None), TableFormat::Csv, &mut out)?;
     if let Some(top) = top {
         write_top(&mut out, cluster, top)?;
     }
@@ -132,8 +132,7 @@ mod tests {
         let cluster = Cluster::new(vec![TwoLevel::new(2, 2, 1).build()]);
         let ends = cluster.rails[0].link_end_count();
         let mut rail = RailLoad::with_link_ends(ends);
-        rail.bytes[1] = 42;
-        rail.bytes[4] = 7;
+        rail.bytes = crate::routing::LinkBytes::from_sorted(ends, [(1, 42), (4, 7)]);
         rail.undelivered = 5;
         rail.undelivered_detail.push(Undelivered {
             at: None,

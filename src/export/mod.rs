@@ -22,8 +22,9 @@ pub enum ExportError {
     Font,
     #[error("PNG encoding failed: {0}")]
     Png(String),
-    #[error("{path}: {source}")]
-    Io { path: String, source: std::io::Error },
+    /// The I/O error is part of the message, not a `source` (a chain printer would repeat it).
+    #[error("{path}: {error}")]
+    Io { path: String, error: std::io::Error },
     #[error("{0}: unknown image format (use .png or .svg)")]
     Format(String),
 }
@@ -88,7 +89,7 @@ pub fn write(
 ) -> Result<(), ExportError> {
     let format = Format::of_path(path).ok_or_else(|| ExportError::Format(path.display().to_string()))?;
     let bytes = encode(scene, camera, width, height, format)?;
-    std::fs::write(path, bytes).map_err(|source| ExportError::Io { path: path.display().to_string(), source })
+    std::fs::write(path, bytes).map_err(|error| ExportError::Io { path: path.display().to_string(), error })
 }
 
 /// Writes what a window view shows, at two pixels per point of its size (at least 320×240
@@ -107,5 +108,5 @@ pub fn write_view(
         Format::Png => png::encode(&png::paint_pixmap(&list, PPP)?)?,
         Format::Svg => svg::to_svg(scene, &list, PPP).into_bytes(),
     };
-    std::fs::write(path, bytes).map_err(|source| ExportError::Io { path: path.display().to_string(), source })
+    std::fs::write(path, bytes).map_err(|error| ExportError::Io { path: path.display().to_string(), error })
 }

@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::layout::ClusterLayout;
 use crate::model::{Cluster, LinkEnd, Side};
-use crate::routing::{Loads, RegionLoads};
+use crate::routing::{Loads, Observed, RegionLoads};
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct NodeRow {
@@ -35,6 +35,9 @@ pub struct LinkRow {
     pub region: String,
     pub bytes_a_to_b: u64,
     pub bytes_b_to_a: u64,
+    /// Bytes the port counters saw (on `total` rows; empty where no counter covers the end).
+    pub observed_a_to_b: Option<u64>,
+    pub observed_b_to_a: Option<u64>,
 }
 
 /// Output table format.
@@ -65,16 +68,22 @@ pub fn node_rows(cluster: &Cluster, layout: &ClusterLayout) -> Vec<NodeRow> {
     rows
 }
 
-/// Rows for every link in every region, then the total.
-pub fn link_rows(cluster: &Cluster, loads: &Loads) -> Vec<LinkRow> {
+/// Rows for every link in every region, then the total (which carries the observed bytes).
+pub fn link_rows(cluster: &Cluster, loads: &Loads, observed: Option<&Observed>) -> Vec<LinkRow> {
     let mut rows = Vec::new();
-    for region in loads.regions.iter().chain([&loads.total]) {
-        push_region_rows(cluster, region, &mut rows);
+    for region in &loads.regions {
+        push_region_rows(cluster, region, None, &mut rows);
     }
+    push_region_rows(cluster, &loads.total, observed, &mut rows);
     rows
 }
 
-fn push_region_rows(cluster: &Cluster, region: &RegionLoads, rows: &mut Vec<LinkRow>) {
+fn push_region_rows(
+    cluster: &Cluster,
+    region: &RegionLoads,
+    observed: Option<&Observed>,
+    rows: &mut Vec<LinkRow>,
+) {
     let label = region.region.map_or_else(|| "total".to_string(), |n| n.to_string());
     for (r, fabric) in cluster.rails.iter().enumerate() {
         let load = region.rails.get(r);
@@ -91,6 +100,8 @@ fn push_region_rows(cluster: &Cluster, region: &RegionLoads, rows: &mut Vec<Link
                 region: label.clone(),
                 bytes_a_to_b: bytes(Side::A),
                 bytes_b_to_a: bytes(Side::B),
+                observed_a_to_b: observed.and_then(|o| o.at(r, LinkEnd { edge, side: Side::A })),
+                observed_b_to_a: observed.and_then(|o| o.at(r, LinkEnd { edge, side: Side::B })),
             });
         }
     }
@@ -126,12 +137,12 @@ mod tests {
         let cluster = cluster();
         let mut region =
             RegionLoads { region: Some(1), rails: vec![RailLoad::with_link_ends(12)], ..Default::default() };
-        region.rails[0].bytes[1] = 42;
+        region.rails[0].bytes = crate::routing::LinkBytes::from_dense(&[0, 42, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
         let loads = Loads {
             regions: vec![region],
             total: RegionLoads { rails: vec![RailLoad::with_link_ends(12)], ..Default::default() },
         };
-        let rows = link_rows(&cluster, &loads);
+        let rows = link_rows(&cluster, &loads, None);
         assert_eq!(rows.len(), 2 * cluster.rails[0].link_count());
         assert_eq!(rows.iter().filter(|r| r.region == "total").count(), 6);
         assert_eq!(rows[0].bytes_b_to_a, 42);
@@ -148,9 +159,29 @@ mod tests {
         assert!(text.starts_with("rail,guid,name,kind,level,x,y\n"));
         assert!(text.contains(",n0001 HCA-1,CA,0,"));
         let mut out = Vec::new();
-        write_table(&link_rows(&cluster, &Loads::default()), TableFormat::Csv, &mut out).unwrap();
+        write_table(&link_rows(&cluster, &Loads::default(), None), TableFormat::Csv, &mut out).unwrap();
         let header = String::from_utf8(out).unwrap();
-        assert!(header.starts_with("rail,a_guid,a_port,b_guid,b_port,region,bytes_a_to_b,bytes_b_to_a\n"));
+        assert!(header.starts_with(
+            "rail,a_guid,a_port,b_guid,b_port,region,bytes_a_to_b,bytes_b_to_a,observed_a_to_b,observed_b_to_a\n"
+        ));
+    }
+
+    #[test]
+    fn observed_bytes_fill_total_rows_only_and_stay_empty_where_uncovered() {
+        let cluster = cluster();
+        let region = RegionLoads { region: Some(1), ..Default::default() };
+        let loads = Loads { regions: vec![region], total: RegionLoads::default() };
+        let mut ends = vec![None; 12];
+        ends[0] = Some(400);
+        let observed = Observed { rails: vec![ends] };
+        let rows = link_rows(&cluster, &loads, Some(&observed));
+        let mut out = Vec::new();
+        write_table(&rows, TableFormat::Csv, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[1].ends_with(",1,0,0,,"), "region rows carry no observed bytes: {}", lines[1]);
+        assert!(lines[7].ends_with(",total,0,0,400,"), "{}", lines[7]);
+        assert!(lines[8].ends_with(",total,0,0,,"), "{}", lines[8]);
     }
 
     #[test]

@@ -58,7 +58,12 @@ impl ShoalApp {
             }
             Tab::Linking => crate::modules::linking::panel(ui, &mut self.ws, &mut self.filter_state),
             Tab::Plots => {
-                let Some(view) = self.ws.views.get(focus) else { return };
+                let Some(view) = self.ws.views.get_mut(focus) else { return };
+                if d.has_counters() {
+                    ui.heading("predicted vs observed");
+                    crate::modules::counters::panel(ui, &mut self.counters, view, &d, generation);
+                    ui.separator();
+                }
                 crate::modules::plots::panel(ui, &mut self.plots, &d, generation, view.spec.selection);
             }
         });
@@ -80,11 +85,23 @@ impl ShoalApp {
                 });
             });
         }
-        let rect = ui.available_rect_before_wrap();
-        let width = rect.width() / n.max(1) as f32;
-        for i in 0..n {
+        let mut rect = ui.available_rect_before_wrap();
+        // Time strips run across the bottom, one band each; the other views share the rest.
+        let is_strip = |v: &crate::modules::View| v.spec.module == crate::scene::view::ModuleKind::TimeStrip;
+        let strips: Vec<usize> = (0..n).filter(|&i| is_strip(&self.ws.views[i])).collect();
+        let band = (rect.height() * 0.3).clamp(120.0, 260.0).min(rect.height() / (strips.len() + 1) as f32);
+        for (k, &i) in strips.iter().enumerate() {
+            let top = rect.max.y - band * (strips.len() - k) as f32;
+            let r = egui::Rect::from_min_max(egui::pos2(rect.min.x, top), egui::pos2(rect.max.x, top + band));
+            let mut child = ui.new_child(egui::UiBuilder::new().max_rect(r.shrink(2.0)).id_salt(("view", i)));
+            self.view_ui(i, &d, &ranges, &mut child, commands);
+        }
+        rect.max.y -= band * strips.len() as f32;
+        let others: Vec<usize> = (0..n).filter(|i| !strips.contains(i)).collect();
+        let width = rect.width() / others.len().max(1) as f32;
+        for (k, &i) in others.iter().enumerate() {
             let r = egui::Rect::from_min_size(
-                rect.min + egui::vec2(i as f32 * width, 0.0),
+                rect.min + egui::vec2(k as f32 * width, 0.0),
                 egui::vec2(width, rect.height()),
             );
             let mut child = ui.new_child(egui::UiBuilder::new().max_rect(r.shrink(2.0)).id_salt(("view", i)));

@@ -5,6 +5,7 @@
 mod frame;
 pub mod loader;
 pub mod open;
+pub mod path_entry;
 pub mod recent;
 pub mod setup;
 pub mod watch;
@@ -58,6 +59,8 @@ enum Dialog {
     Profile(PathBuf),
     Export(PathBuf),
     Run(PathBuf),
+    /// No dialog was shown (no portal, no zenity): ask for a typed path instead.
+    Unavailable(path_entry::Purpose, String),
 }
 
 pub struct ShoalApp {
@@ -76,12 +79,15 @@ pub struct ShoalApp {
     pub highlight_state: HighlightPanelState,
     pub regions_state: RegionsPanelState,
     plots: PlotCache,
+    counters: crate::modules::counters::CountersState,
     crossings: CrossingCache,
     diff_table: DiffCache,
     dialogs: (std::sync::mpsc::Sender<Dialog>, Receiver<Dialog>),
     pub status: String,
     /// A view set-up to apply once data arrives (`SHOAL_VIEW`, for scripted screenshots).
     pub pending: Vec<Setup>,
+    /// The typed-path window shown where no file dialog can open.
+    pub path_entry: path_entry::PathEntry,
 }
 
 const SHORTCUT_OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
@@ -103,11 +109,13 @@ impl ShoalApp {
             highlight_state: HighlightPanelState::default(),
             regions_state: RegionsPanelState::default(),
             plots: PlotCache::default(),
+            counters: Default::default(),
             crossings: CrossingCache::default(),
             diff_table: DiffCache::default(),
             dialogs: channel(),
             status: String::new(),
             pending: Vec::new(),
+            path_entry: path_entry::PathEntry::default(),
         }
     }
 
@@ -211,19 +219,36 @@ impl ShoalApp {
         }
     }
 
-    fn spawn_dialog(&self, make: impl FnOnce() -> Option<Dialog> + Send + 'static, ctx: &egui::Context) {
+    /// Runs a file dialog on its own thread. Where none can be shown (no portal, no zenity: see
+    /// [`path_entry`]) the typed-path window opens instead, at once or when the dialog comes
+    /// back empty too fast to have been seen.
+    fn spawn_dialog(
+        &mut self,
+        purpose: path_entry::Purpose,
+        make: impl FnOnce() -> Option<Dialog> + Send + 'static,
+        ctx: &egui::Context,
+    ) {
+        if let Some(why) = path_entry::no_native_dialog() {
+            self.path_entry.show_for(purpose, why);
+            return;
+        }
         let tx = self.dialogs.0.clone();
         let ctx = ctx.clone();
         std::thread::spawn(move || {
-            if let Some(d) = make() {
+            let asked = std::time::Instant::now();
+            let answer = make().or_else(|| {
+                path_entry::unshown_dialog(asked.elapsed()).map(|why| Dialog::Unavailable(purpose, why))
+            });
+            if let Some(d) = answer {
                 let _ = tx.send(d);
                 ctx.request_repaint();
             }
         });
     }
 
-    fn open_dialog(&self, ctx: &egui::Context) {
+    fn open_dialog(&mut self, ctx: &egui::Context) {
         self.spawn_dialog(
+            path_entry::Purpose::Rails,
             || {
                 rfd::FileDialog::new()
                     .set_title("Open rail directories (one per rail)")
@@ -234,8 +259,9 @@ impl ShoalApp {
         );
     }
 
-    fn profile_dialog(&self, ctx: &egui::Context) {
+    fn profile_dialog(&mut self, ctx: &egui::Context) {
         self.spawn_dialog(
+            path_entry::Purpose::Profile,
             || {
                 rfd::FileDialog::new()
                     .set_title("Open an ibprof profile")
@@ -248,8 +274,9 @@ impl ShoalApp {
         );
     }
 
-    fn export_dialog(&self, ctx: &egui::Context) {
+    fn export_dialog(&mut self, ctx: &egui::Context) {
         self.spawn_dialog(
+            path_entry::Purpose::Export,
             || {
                 rfd::FileDialog::new()
                     .set_title("Export the view")
@@ -271,6 +298,35 @@ impl ShoalApp {
         crate::export::write_view(scene, &view.camera, (size.x, size.y), path).map_err(|e| e.to_string())
     }
 
+    /// Acts on what a file dialog (or the typed-path window) answered.
+    fn handle_dialog(&mut self, d: Dialog, ctx: &egui::Context) {
+        match d {
+            Dialog::Open(paths) => {
+                if let Some(r) = recent::request_from_paths(&paths, self.current.as_ref()) {
+                    self.open(r, ctx);
+                }
+            }
+            Dialog::Profile(p) => match self.current.clone() {
+                Some(mut r) => {
+                    // A loads file (`*.csv`) stands in for a profile: one or the other.
+                    let is_loads = p.to_string_lossy().to_ascii_lowercase().contains(".csv");
+                    (r.profile, r.loads) = if is_loads { (None, Some(p)) } else { (Some(p), None) };
+                    self.open(r, ctx);
+                }
+                None => self.errors.push("open rails before a profile".into()),
+            },
+            Dialog::Run(p) => open::open_run(self, &p),
+            Dialog::Unavailable(purpose, why) => {
+                self.status = "no file dialog here: type a path".into();
+                self.path_entry.show_for(purpose, why);
+            }
+            Dialog::Export(p) => match self.export_focused(&p) {
+                Ok(()) => self.status = format!("exported {}", p.display()),
+                Err(e) => self.errors.push(format!("export failed: {e}")),
+            },
+        }
+    }
+
     /// Per-frame bookkeeping that needs no UI: finished loads, file changes, dialogs, drops.
     fn housekeeping(&mut self, ctx: &egui::Context) {
         if let Some(loaded) = self.loader.poll() {
@@ -284,27 +340,7 @@ impl ShoalApp {
             self.loader.start(request, Reason::Reload, ctx);
         }
         while let Ok(d) = self.dialogs.1.try_recv() {
-            match d {
-                Dialog::Open(paths) => {
-                    if let Some(r) = recent::request_from_paths(&paths, self.current.as_ref()) {
-                        self.open(r, ctx);
-                    }
-                }
-                Dialog::Profile(p) => match self.current.clone() {
-                    Some(mut r) => {
-                        // A loads file (`*.csv`) stands in for a profile: one or the other.
-                        let is_loads = p.to_string_lossy().to_ascii_lowercase().contains(".csv");
-                        (r.profile, r.loads) = if is_loads { (None, Some(p)) } else { (Some(p), None) };
-                        self.open(r, ctx);
-                    }
-                    None => self.errors.push("open rails before a profile".into()),
-                },
-                Dialog::Run(p) => open::open_run(self, &p),
-                Dialog::Export(p) => match self.export_focused(&p) {
-                    Ok(()) => self.status = format!("exported {}", p.display()),
-                    Err(e) => self.errors.push(format!("export failed: {e}")),
-                },
-            }
+            self.handle_dialog(d, ctx);
         }
         let dropped: Vec<PathBuf> = ctx.input(|i| {
             i.raw
@@ -411,6 +447,9 @@ impl eframe::App for ShoalApp {
         self.housekeeping(&ctx);
         if ctx.input_mut(|i| i.consume_shortcut(&SHORTCUT_OPEN)) {
             self.open_dialog(&ctx);
+        }
+        if let Some(typed) = self.path_entry.ui(&ctx) {
+            self.handle_dialog(typed, &ctx);
         }
         let mut commands = Vec::new();
         egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui));

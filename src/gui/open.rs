@@ -20,8 +20,9 @@ pub fn open_run(app: &mut ShoalApp, path: &Path) {
 }
 
 /// File → Open run…: a file dialog on its own thread.
-pub(super) fn open_dialog(app: &ShoalApp, ctx: &egui::Context) {
+pub(super) fn open_dialog(app: &mut ShoalApp, ctx: &egui::Context) {
     app.spawn_dialog(
+        super::path_entry::Purpose::Run,
         || {
             rfd::FileDialog::new()
                 .set_title("Open a run: a Boxfish *_meta.yaml or a nodes.csv")
@@ -34,11 +35,13 @@ pub(super) fn open_dialog(app: &ShoalApp, ctx: &egui::Context) {
 }
 
 /// `shoal PATH…` with no subcommand: a run opens in its module, anything else as rails, with
-/// `--profile` or `--loads` if given.
+/// `--profile` or `--loads` if given, laid out as `--hca-planes` says.
 pub fn run_paths(
     paths: Vec<PathBuf>,
     profile: Option<PathBuf>,
     loads: Option<PathBuf>,
+    counters: Vec<crate::pipeline::CounterSpec>,
+    hca_planes: crate::layout::HcaPlanes,
 ) -> anyhow::Result<()> {
     match paths.first() {
         Some(p) if is_run_path(p) => {
@@ -48,11 +51,13 @@ pub fn run_paths(
         _ => {
             let mut request = super::recent::request_from_paths(&paths, None);
             if let Some(r) = request.as_mut() {
+                r.layout.hca_planes = hca_planes;
                 if profile.is_some() {
                     (r.profile, r.loads) = (profile, None);
                 } else if loads.is_some() {
                     (r.profile, r.loads) = (None, loads);
                 }
+                r.counters = counters;
             }
             super::run(request)
         }

@@ -95,8 +95,9 @@ mod tests {
             rails: vec![vec!["/d/rail0".into()], vec!["/d/r1/a.lst".into(), "/d/r1/a.fdbs".into()]],
             profile: Some("/d/p.ibprof.gz".into()),
             loads: Some("/d/run.loads.csv".into()),
+            ..Default::default()
         };
-        let b = LoadRequest { rails: vec![vec!["/x".into()]], profile: None, loads: None };
+        let b = LoadRequest { rails: vec![vec!["/x".into()]], ..Default::default() };
         let mut list = vec![b.clone()];
         push(&mut list, a.clone());
         push(&mut list, b.clone());
@@ -106,7 +107,7 @@ mod tests {
 
     #[test]
     fn a_dropped_profile_alone_reuses_the_open_rails() {
-        let current = LoadRequest { rails: vec![vec!["/r0".into()]], profile: None, loads: None };
+        let current = LoadRequest { rails: vec![vec!["/r0".into()]], ..Default::default() };
         let r = request_from_paths(&["/p/run.ibprof".into()], Some(&current)).unwrap();
         assert_eq!(r.rails, current.rails);
         assert_eq!(r.profile, Some("/p/run.ibprof".into()));

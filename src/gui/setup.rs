@@ -26,6 +26,8 @@ pub enum Setup {
     Rotate(f32, f32),
     Tab(String),
     AddView(String),
+    /// `window:A,B`: the focused view's group shows regions A to B summed (the time strip's brush).
+    Window(u32, u32),
 }
 
 impl Setup {
@@ -49,6 +51,7 @@ impl Setup {
             "threshold" => arg.trim().parse().ok().map(Setup::Threshold),
             "compare" => pair().map(|(a, b)| Setup::Compare(a, b)),
             "diff" => pair().map(|(a, b)| Setup::Diff(a, b)),
+            "window" => pair().map(|(a, b)| Setup::Window(a, b)),
             "highlight" => Some(Setup::Highlight(arg.to_string())),
             "where" => Some(Setup::Where(arg.to_string())),
             "flat" => Some(Setup::Flat(arg.trim().to_string())),
@@ -75,6 +78,11 @@ impl Setup {
             }
             Setup::Compare(a, b) => ws.compare(*a, *b),
             Setup::Diff(a, b) => ws.diff(*a, *b),
+            Setup::Window(a, b) => {
+                let group = ws.focused().map(|v| v.group).unwrap_or_default();
+                let selection = crate::scene::values::RegionSelection::Window(*a, *b);
+                ws.apply(vec![Command::SelectRegions { group, selection }]);
+            }
             Setup::Log => ws.views.iter_mut().for_each(|v| v.spec.scale = ScaleKind::Log),
             Setup::Highlight(text) => {
                 let seeds = crate::scene::highlight::search(&d, text);

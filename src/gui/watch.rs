@@ -64,7 +64,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let file = dir.join("opensm.fdbs");
         std::fs::write(&file, "first").unwrap();
-        let request = LoadRequest { rails: vec![vec![dir.clone()]], profile: None, loads: None };
+        let request = LoadRequest { rails: vec![vec![dir.clone()]], ..Default::default() };
         let watcher = Watcher::new(&request, &egui::Context::default()).unwrap();
         assert!(!watcher.changed());
         std::fs::write(&file, "second, written in").unwrap();

@@ -3,6 +3,43 @@
 //! Two edges (a1, b1) and (a2, b2) between layers cross when a1 < a2 but b1 > b2. Sorting by the
 //! upper end and counting inversions of the lower end counts them all.
 
+use super::ClusterLayout;
+use crate::model::Cluster;
+
+/// Crossings of a finished layout, read back from its positions: `[rail][level]` counts the
+/// links between `level` and `level − 1` that cross (index 0 is always 0; index 1 is leaf to CA).
+/// Parallel cables between two nodes count as one line.
+pub fn layout_crossings(cluster: &Cluster, layout: &ClusterLayout) -> Vec<Vec<u64>> {
+    // An order-preserving integer for an x coordinate (layout x is a multiple of 1/2 or finer).
+    let key = |x: f32| ((x + 1.0e6) * 64.0) as u32;
+    let mut out = Vec::new();
+    for (fabric, rail) in cluster.rails.iter().zip(&layout.rails) {
+        let mut per_level = vec![Vec::new(); rail.max_level as usize + 1];
+        for e in fabric.graph.edge_indices() {
+            let Some((a, b)) = fabric.graph.edge_endpoints(e) else { continue };
+            let (Some(la), Some(lb)) = (rail.levels[a.index()], rail.levels[b.index()]) else { continue };
+            let (upper, lower, level) = match (la, lb) {
+                (x, y) if x == y + 1 => (a, b, x),
+                (x, y) if y == x + 1 => (b, a, y),
+                _ => continue,
+            };
+            let (Some(pu), Some(pl)) = (rail.positions[upper.index()], rail.positions[lower.index()]) else {
+                continue;
+            };
+            if let Some(edges) = per_level.get_mut(level as usize) {
+                edges.push((key(pu.x), key(pl.x)));
+            }
+        }
+        // Parallel cables are drawn as one line: they cross what it crosses, once.
+        for edges in &mut per_level {
+            edges.sort_unstable();
+            edges.dedup();
+        }
+        out.push(per_level.iter_mut().map(|edges| count_crossings(edges)).collect());
+    }
+    out
+}
+
 /// Counts crossings among edges given as (position in one layer, position in the other).
 pub fn count_crossings(edges: &mut [(u32, u32)]) -> u64 {
     edges.sort_unstable();

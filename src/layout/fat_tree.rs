@@ -14,7 +14,6 @@
 //!   (rail 2 at y = max_level(rail 0) + 1 + level).
 //! - **x.** Each level is spread evenly over the width of the widest level and centred on x = 0.
 
-use std::cmp::Ordering;
 use std::collections::VecDeque;
 
 use petgraph::graph::NodeIndex;
@@ -22,6 +21,7 @@ use petgraph::visit::EdgeRef;
 
 use super::crossings::count_crossings;
 use super::{ClusterLayout, Position, RailLayout};
+pub use crate::model::natural_cmp;
 use crate::model::{Cluster, Fabric, NodeKind};
 
 /// Knobs for [`layout_fat_tree`].
@@ -29,27 +29,54 @@ use crate::model::{Cluster, Fabric, NodeKind};
 pub struct FatTreeOptions {
     /// Barycentre sweeps after the breadth-first order. Default 4; 0 gives the thesis's layout.
     pub sweeps: usize,
+    /// Whether hosts with several CAs in one multi-plane subnet are expanded into their CAs,
+    /// grouped by plane (`--hca-planes`, default auto).
+    pub hca_planes: HcaPlanes,
 }
 
 impl Default for FatTreeOptions {
     fn default() -> Self {
-        FatTreeOptions { sweeps: 4 }
+        FatTreeOptions { sweeps: 4, hca_planes: HcaPlanes::Auto }
+    }
+}
+
+/// `--hca-planes auto|off`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum HcaPlanes {
+    /// The plane layout where [`Cluster::has_planes`], else the thesis layout.
+    #[default]
+    Auto,
+    /// Always the thesis layout: one dot per host.
+    Off,
+}
+
+impl HcaPlanes {
+    pub fn parse(text: &str) -> Option<HcaPlanes> {
+        match text {
+            "auto" => Some(HcaPlanes::Auto),
+            "off" => Some(HcaPlanes::Off),
+            _ => None,
+        }
     }
 }
 
 /// One rail's levels and per-level order while the layout is being built.
-struct RailOrder {
-    levels: Vec<Option<u32>>,
+pub(super) struct RailOrder {
+    pub(super) levels: Vec<Option<u32>>,
     /// `by_level[l]` for l ≥ 1; `by_level[0]` stays empty (hosts are ordered globally).
-    by_level: Vec<Vec<NodeIndex>>,
+    pub(super) by_level: Vec<Vec<NodeIndex>>,
     /// Neighbours of each node, in port order.
-    neighbours: Vec<Vec<NodeIndex>>,
+    pub(super) neighbours: Vec<Vec<NodeIndex>>,
     /// For a CA, its host's index in `Cluster::hosts`.
-    host_of: Vec<Option<usize>>,
+    pub(super) host_of: Vec<Option<usize>>,
 }
 
 /// Lays out every rail of a cluster around one shared row of hosts.
+/// With `HcaPlanes::Auto` on a rail-optimized cluster, this is [`super::planes::layout_planes`].
 pub fn layout_fat_tree(cluster: &Cluster, options: &FatTreeOptions) -> ClusterLayout {
+    if options.hca_planes == HcaPlanes::Auto && cluster.has_planes() {
+        return super::planes::layout_planes(cluster, options);
+    }
     let mut host_order: Vec<usize> = (0..cluster.hosts.len()).collect();
     host_order.sort_by(|&a, &b| natural_cmp(&cluster.hosts[a].name, &cluster.hosts[b].name));
     let mut rails: Vec<RailOrder> =
@@ -82,7 +109,12 @@ pub fn layout_fat_tree(cluster: &Cluster, options: &FatTreeOptions) -> ClusterLa
     place(cluster, &rails, &host_order)
 }
 
-fn breadth_first(cluster: &Cluster, rail: usize, fabric: &Fabric, host_order: &[usize]) -> RailOrder {
+pub(super) fn breadth_first(
+    cluster: &Cluster,
+    rail: usize,
+    fabric: &Fabric,
+    host_order: &[usize],
+) -> RailOrder {
     let n = fabric.graph.node_count();
     let mut neighbours = vec![Vec::new(); n];
     for node in fabric.graph.node_indices() {
@@ -284,42 +316,7 @@ fn place(cluster: &Cluster, rails: &[RailOrder], host_order: &[usize]) -> Cluste
         reach[side] = base + max_level as f32;
         out.push(RailLayout { positions, levels: rail.levels.clone(), max_level });
     }
-    ClusterLayout { hosts, rails: out }
-}
-
-/// Compares names with digit runs as numbers: `n2` < `n10`, `a01` < `a1` by length on ties.
-pub fn natural_cmp(a: &str, b: &str) -> Ordering {
-    let (mut x, mut y) = (a.as_bytes(), b.as_bytes());
-    loop {
-        match (x.first(), y.first()) {
-            (None, None) => return a.cmp(b),
-            (None, Some(_)) => return Ordering::Less,
-            (Some(_), None) => return Ordering::Greater,
-            (Some(c), Some(d)) if c.is_ascii_digit() && d.is_ascii_digit() => {
-                let dx = x.iter().take_while(|c| c.is_ascii_digit()).count();
-                let dy = y.iter().take_while(|c| c.is_ascii_digit()).count();
-                let (nx, ny) = (trim_zeros(&x[..dx]), trim_zeros(&y[..dy]));
-                let ord = nx.len().cmp(&ny.len()).then_with(|| nx.cmp(ny));
-                if ord != Ordering::Equal {
-                    return ord;
-                }
-                x = &x[dx..];
-                y = &y[dy..];
-            }
-            (Some(c), Some(d)) => {
-                if c != d {
-                    return c.cmp(d);
-                }
-                x = &x[1..];
-                y = &y[1..];
-            }
-        }
-    }
-}
-
-fn trim_zeros(digits: &[u8]) -> &[u8] {
-    let zeros = digits.iter().take_while(|&&c| c == b'0').count();
-    &digits[zeros..]
+    ClusterLayout { hosts, rails: out, planes: None }
 }
 
 #[cfg(test)]

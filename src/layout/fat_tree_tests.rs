@@ -1,7 +1,7 @@
 //! Specifications of the fat-tree layout.
 
 use super::*;
-use crate::layout::crossings::count_crossings;
+use crate::layout::crossings::layout_crossings;
 use crate::model::synthetic::TwoLevel;
 use crate::model::{Cluster, Fabric, NodeKind, RailId};
 
@@ -15,35 +15,9 @@ fn switch_positions(fabric: &Fabric, rail: &RailLayout) -> Vec<Position> {
     fabric.switches().filter_map(|n| rail.positions[n.index()]).collect()
 }
 
-/// An order-preserving integer for an x coordinate (layout x is a multiple of 1/2 or finer).
-fn slot(x: f32) -> u32 {
-    ((x + 1.0e6) * 64.0) as u32
-}
-
 /// Crossings between adjacent levels, read back from the final positions.
 fn crossings(cluster: &Cluster, layout: &ClusterLayout) -> u64 {
-    let mut total = 0;
-    for (fabric, rail) in cluster.rails.iter().zip(&layout.rails) {
-        for level in 1..=rail.max_level {
-            let mut edges = Vec::new();
-            for e in fabric.graph.edge_indices() {
-                let Some((a, b)) = fabric.graph.edge_endpoints(e) else { continue };
-                let (la, lb) = (rail.levels[a.index()], rail.levels[b.index()]);
-                let (upper, lower) = match (la, lb) {
-                    (Some(x), Some(y)) if x == level && y + 1 == level => (a, b),
-                    (Some(x), Some(y)) if y == level && x + 1 == level => (b, a),
-                    _ => continue,
-                };
-                let (Some(pu), Some(pl)) = (rail.positions[upper.index()], rail.positions[lower.index()])
-                else {
-                    continue;
-                };
-                edges.push((slot(pu.x), slot(pl.x)));
-            }
-            total += count_crossings(&mut edges);
-        }
-    }
-    total
+    layout_crossings(cluster, layout).iter().flatten().sum()
 }
 
 #[test]
@@ -134,7 +108,7 @@ fn third_and_fourth_rails_stack_outward_beyond_the_first_two() {
 #[test]
 fn the_thesis_layout_orders_each_level_by_breadth_first_discovery() {
     let cluster = Cluster::new(vec![TwoLevel::new(4, 3, 2).build()]);
-    let layout = layout_fat_tree(&cluster, &FatTreeOptions { sweeps: 0 });
+    let layout = layout_fat_tree(&cluster, &FatTreeOptions { sweeps: 0, ..Default::default() });
     let fabric = &cluster.rails[0];
     let mut leaves: Vec<(f32, String)> = fabric
         .switches()
@@ -158,7 +132,8 @@ fn barycentre_sweeps_untangle_hosts_named_across_leaves() {
         fabric.graph[ca].description = format!("n{:04} HCA-1", (slot % 4) * 4 + leaf + 1);
     }
     let cluster = Cluster::new(vec![fabric]);
-    let thesis = crossings(&cluster, &layout_fat_tree(&cluster, &FatTreeOptions { sweeps: 0 }));
+    let thesis =
+        crossings(&cluster, &layout_fat_tree(&cluster, &FatTreeOptions { sweeps: 0, ..Default::default() }));
     let swept = crossings(&cluster, &layout_fat_tree(&cluster, &FatTreeOptions::default()));
     assert!(thesis > 0);
     assert!(swept < thesis, "sweeps {swept} vs thesis {thesis}");

@@ -6,9 +6,11 @@
 pub mod crossings;
 pub mod fat_tree;
 pub mod generic2d;
+pub mod planes;
 pub mod torus;
 
-pub use fat_tree::{FatTreeOptions, layout_fat_tree};
+pub use fat_tree::{FatTreeOptions, HcaPlanes, layout_fat_tree};
+pub use planes::{PlaneBlock, PlaneLayout};
 
 /// A point in layout units.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -24,12 +26,16 @@ pub struct ClusterLayout {
     pub hosts: Vec<Position>,
     /// Indexed by rail.
     pub rails: Vec<RailLayout>,
+    /// Set by the plane layout: every CA has its own spot on the host row, and a host is marked
+    /// by all of them (`hosts[h]` is then its leftmost CA).
+    pub planes: Option<PlaneLayout>,
 }
 
 /// One rail's node placement.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RailLayout {
-    /// Indexed by `NodeIndex::index()`. A CA sits at its host's position. `None`: unreachable
+    /// Indexed by `NodeIndex::index()`. A CA sits at its host's position (in the plane layout,
+    /// at its own spot on the host row). `None`: unreachable
     /// from any host, so not placed.
     pub positions: Vec<Option<Position>>,
     /// Indexed by `NodeIndex::index()`: hops to the nearest host (CAs are level 0).

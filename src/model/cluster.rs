@@ -6,6 +6,7 @@ use petgraph::graph::NodeIndex;
 
 use super::fabric::{Fabric, NodeKind};
 use super::ids::RailId;
+use super::planes::RailPlanes;
 
 /// A host and its channel adapters on each rail (empty where it is not cabled to that rail,
 /// as storage and management nodes often are not).
@@ -27,6 +28,8 @@ pub struct Cluster {
     pub rails: Vec<Fabric>,
     /// Hosts sorted by name.
     pub hosts: Vec<Host>,
+    /// Indexed by rail: the planes found in each subnet (see [`RailPlanes`]).
+    pub planes: Vec<RailPlanes>,
     by_name: BTreeMap<String, usize>,
 }
 
@@ -47,7 +50,22 @@ impl Cluster {
         }
         let hosts: Vec<Host> = by_host.into_iter().map(|(name, cas)| Host { name, cas }).collect();
         let by_name = hosts.iter().enumerate().map(|(i, h)| (h.name.clone(), i)).collect();
-        Cluster { rails, hosts, by_name }
+        let planes = rails.iter().map(RailPlanes::detect).collect();
+        Cluster { rails, hosts, planes, by_name }
+    }
+
+    /// Whether some subnet has several planes and some host several CAs in it: a
+    /// rail-optimized cluster, whose hosts the plane layout expands into their CAs.
+    pub fn has_planes(&self) -> bool {
+        self.planes
+            .iter()
+            .enumerate()
+            .any(|(r, p)| p.is_multi_plane() && self.hosts.iter().any(|h| h.on_rail(r).len() > 1))
+    }
+
+    /// The plane of a CA or leaf switch on a rail.
+    pub fn plane_of(&self, rail: usize, node: NodeIndex) -> Option<u16> {
+        self.planes.get(rail)?.plane(node)
     }
 
     pub fn host_index(&self, name: &str) -> Option<usize> {

@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use petgraph::graph::{EdgeIndex, NodeIndex, UnGraph};
 
+use super::ar::ArTable;
 use super::ids::{DROP_PORT, Guid, Lid, PortNum, RailId};
 use super::lft::Lft;
 
@@ -54,6 +55,13 @@ impl Node {
     /// The host name: the first word of the node description (`n0001 HCA-1` → `n0001`).
     pub fn host_name(&self) -> &str {
         self.description.split_whitespace().next().unwrap_or("")
+    }
+
+    /// The adapter's name on its host: the node description after the host name
+    /// (`gpu01 mlx5_3` → `mlx5_3`), empty when the description is one word.
+    pub fn adapter_name(&self) -> &str {
+        let d = self.description.trim_start();
+        d.find(char::is_whitespace).map_or("", |i| d[i..].trim())
     }
 
     /// The node's base LID: port 0 for a switch, else its lowest-numbered port with a LID.
@@ -119,6 +127,8 @@ pub struct Fabric {
     port_links: Vec<Vec<Option<EdgeIndex>>>,
     /// Forwarding tables, indexed by node index; `None` for non-switches and switches without one.
     lfts: Vec<Option<Lft>>,
+    /// Adaptive-routing tables, indexed by node index; empty when the dumps hold none.
+    ar: Vec<Option<ArTable>>,
 }
 
 impl Fabric {
@@ -172,6 +182,24 @@ impl Fabric {
 
     pub fn lft(&self, switch: NodeIndex) -> Option<&Lft> {
         self.lfts.get(switch.index()).and_then(Option::as_ref)
+    }
+
+    /// The switch's adaptive-routing table, if the dumps gave one.
+    pub fn ar(&self, switch: NodeIndex) -> Option<&ArTable> {
+        self.ar.get(switch.index()).and_then(Option::as_ref)
+    }
+
+    /// Replaces a switch's AR table (what-if edits, and tests that enable AR by hand).
+    pub fn replace_ar(&mut self, switch: NodeIndex, table: Option<ArTable>) {
+        if self.ar.len() <= switch.index() {
+            self.ar.resize(switch.index() + 1, None);
+        }
+        self.ar[switch.index()] = table;
+    }
+
+    /// Whether any switch has an AR-enabled destination.
+    pub fn has_adaptive_routing(&self) -> bool {
+        self.ar.iter().flatten().any(|t| t.adaptive_lids() > 0)
     }
 
     /// For what-if edits of a table (and tests that break one on purpose).
@@ -389,6 +417,21 @@ impl FabricBuilder {
         }
         let replaced = lfts[node.index()].replace(lft).is_some();
         if replaced { Err(BuildIssue::LftReplaced { guid: switch_guid }) } else { Ok(()) }
+    }
+
+    /// Attaches a switch's adaptive-routing table.
+    pub fn set_ar(&mut self, switch_guid: Guid, table: ArTable) -> Result<(), BuildIssue> {
+        let node =
+            self.fabric.node_by_guid(switch_guid).ok_or(BuildIssue::UnknownNode { guid: switch_guid })?;
+        if self.fabric.graph[node].kind != NodeKind::Switch {
+            return Err(BuildIssue::NotASwitch { guid: switch_guid });
+        }
+        let ar = &mut self.fabric.ar;
+        if ar.len() <= node.index() {
+            ar.resize(node.index() + 1, None);
+        }
+        ar[node.index()] = Some(table);
+        Ok(())
     }
 
     pub fn build(mut self) -> Fabric {

@@ -1,5 +1,6 @@
 //! Plain data for fabrics and profiles. Knows no file format and no pixel.
 
+pub mod ar;
 pub mod bytes;
 pub mod cluster;
 pub mod counters;
@@ -8,7 +9,9 @@ pub mod fabric;
 pub mod host_map;
 pub mod ids;
 pub mod lft;
+pub mod natural;
 pub mod network;
+pub mod planes;
 pub mod profile;
 pub mod regions;
 pub mod run;
@@ -18,12 +21,15 @@ pub mod table;
 pub(crate) mod test_fabric;
 pub mod warning;
 
+pub use ar::{ArState, ArTable};
 pub use cluster::{Cluster, Host};
 pub use fabric::{BuildIssue, Fabric, FabricBuilder, Link, LinkEnd, Node, NodeKind, PortInfo, Side};
 pub use host_map::HostMap;
 pub use ids::{Guid, Lid, PortNum, RailId};
 pub use lft::{Lft, LftEntry};
+pub use natural::natural_cmp;
 pub use network::{NetLink, NetNode, Network, Shape};
+pub use planes::{Plane, RailPlanes};
 pub use profile::{Dump, EpochMicros, LidBytes, LocalPort, PeerBytes, Profile, ProfileSource, RankSection};
 pub use regions::{RankCounters, RegionInfo, RegionTable, region_table};
 pub use run::{Policy, Projection, Run};

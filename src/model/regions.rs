@@ -229,12 +229,21 @@ fn rank_deltas(rank: &RankSection, regions: &[RegionInfo]) -> (Vec<RankCounters>
     let mut absent = Vec::new();
     let mut last = None;
     let mut went_down = false;
+    let mut previous: Option<(u32, EpochMicros)> = None;
     for info in regions {
         let Some((index, dump)) = dumps.next_if(|(_, d)| d.region == info.number) else {
             absent.push(info.number.to_string());
             out.push(RankCounters::default());
             continue;
         };
+        if let Some((before, time)) = previous.filter(|(_, time)| dump.dumptime < *time) {
+            messages.push(format!(
+                "rank {r}, region {}: dumptime {} is before region {before}'s {time}: the dump times \
+                 go backwards (a clock step, or dumps written out of order); regions are kept in number order",
+                info.number, dump.dumptime
+            ));
+        }
+        previous = Some((info.number, dump.dumptime));
         let mut notes = Notes::default();
         let (peer_delta, peer_state) = step(&peers, &dump.peers, &mut notes);
         let (lid_delta, lid_state) = step(&lids, &dump.lids, &mut notes);
@@ -559,5 +568,16 @@ mod tests {
         }
         let total: Vec<(u64, u64)> = table.total(&p, 0).0.iter().map(|c| (c.sent, c.recv)).collect();
         assert_eq!(sum.to_vec(), total);
+    }
+
+    #[test]
+    fn dump_times_going_backwards_are_a_warning_naming_both_regions() {
+        let mut late = dump(2, &[(1, 10, 10)], &[]);
+        late.dumptime = EpochMicros(500_000);
+        let p = profile(vec![rank(0, vec![dump(1, &[(1, 5, 5)], &[]), late])]);
+        let (_, warnings) = region_table(&p, "p");
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(warnings[0].message.starts_with("rank 0, region 2: dumptime "), "{}", warnings[0].message);
+        assert!(warnings[0].message.contains("is before region 1's"), "{}", warnings[0].message);
     }
 }

@@ -173,6 +173,14 @@ impl Run {
         &self.name
     }
 
+    /// The same run with one more table (or a table of the same name replaced), joins rebuilt.
+    pub fn with_table(self, table: Table) -> Run {
+        let Run { name, network, mut tables, projections, .. } = self;
+        tables.retain(|t| t.name != table.name);
+        tables.push(table);
+        Run::new(name, network, tables, projections)
+    }
+
     pub fn network(&self) -> &Network {
         &self.network
     }

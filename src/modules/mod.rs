@@ -1,5 +1,5 @@
 //! GUI modules: one object-safe view trait with a registry of modules (fat tree, torus 3D,
-//! torus 2D, generic 2D), and the shared panels (filter, highlight, linking, regions, plots).
+//! torus 2D, generic 2D, time strip), and the shared panels (filter, highlight, linking, regions, plots).
 //!
 //! As in rerun's viewer, a [`ViewModule`] keeps no state of its own: it makes a per-view
 //! [`ViewState`] and draws from a [`ViewContext`] made only of references. Views and panels
@@ -9,6 +9,7 @@
 //! set the view model holds, so a link group may mix them: a fat tree and a generic-2D view of
 //! one fabric share one highlight and one colour range.
 
+pub mod counters;
 pub mod fat_tree;
 pub mod filter;
 pub mod generic2d;
@@ -20,6 +21,7 @@ pub mod paint;
 pub mod plots;
 pub mod regions;
 pub mod tables;
+pub mod time_strip;
 pub mod torus;
 pub mod view_ui;
 pub mod workspace;
@@ -59,6 +61,8 @@ pub enum Command {
     SelectLink { view: usize, link: usize },
     /// Makes a view the one the panels edit.
     Focus(usize),
+    /// Shows a region or a window of regions in every view of a group (the time strip's brush).
+    SelectRegions { group: GroupId, selection: crate::scene::values::RegionSelection },
 }
 
 /// A kind of view. Stateless: everything that survives frames is in its [`ViewState`].
@@ -82,7 +86,8 @@ pub trait ViewModule: Sync {
 }
 
 /// Every module, in menu order.
-pub static REGISTRY: [&dyn ViewModule; 3] = [&fat_tree::FatTree, &torus::Torus, &generic2d::Generic2d];
+pub static REGISTRY: [&dyn ViewModule; 4] =
+    [&fat_tree::FatTree, &torus::Torus, &generic2d::Generic2d, &time_strip::TimeStripModule];
 
 /// The module that draws a kind of view.
 pub fn module_for(kind: &ModuleKind) -> &'static dyn ViewModule {

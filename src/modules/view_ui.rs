@@ -92,6 +92,8 @@ pub struct ViewState {
     pub gpu: gpu_links::GpuLinkState,
     /// Overrides [`GPU_THRESHOLD`] (tests draw small fabrics both ways).
     pub gpu_threshold: Option<usize>,
+    /// A time strip's numbers, rows and brush.
+    pub strip: super::time_strip::StripState,
 }
 
 impl ViewState {

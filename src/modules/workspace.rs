@@ -190,12 +190,17 @@ impl Workspace {
         self.views.push(View::new(spec, group));
     }
 
+    /// The focused view's spec (a time strip's with its data set's network module instead).
     fn base_spec(&self) -> ViewSpec {
-        match (self.focused(), &self.dataset) {
+        let mut spec = match (self.focused(), &self.dataset) {
             (Some(v), _) => v.spec.clone(),
             (None, Some(d)) => ViewSpec::for_dataset(d),
             (None, None) => ViewSpec::default(),
+        };
+        if spec.module == ModuleKind::TimeStrip {
+            spec.module = self.dataset.as_ref().map_or(ModuleKind::FatTree, |d| ModuleKind::default_for(d));
         }
+        spec
     }
 
     /// Applies the frame's commands.
@@ -224,6 +229,11 @@ impl Workspace {
                     }
                 }
                 Command::Focus(view) => self.focus = view.min(self.views.len().saturating_sub(1)),
+                Command::SelectRegions { group, selection } => {
+                    for v in self.views.iter_mut().filter(|v| v.group == group) {
+                        v.spec.selection = selection;
+                    }
+                }
             }
         }
     }

@@ -14,7 +14,8 @@ use crate::profile_io::ParseError;
 use crate::profile_io::loads_file::read_loads_file;
 use crate::routing::loads_input::{TopKTable, loads_from_file};
 use crate::routing::{
-    FlowBuilder, FlowSet, LoadOptions, Loads, RankTraffic, RegionInput, RegionKey, compute_loads,
+    CounterInput, FlowBuilder, FlowSet, LoadOptions, Loads, Observed, RankTraffic, RegionInput, RegionKey,
+    compute_loads, observe,
 };
 
 pub use crate::profile_io::host_map::read_host_map;
@@ -63,7 +64,17 @@ pub fn analyse_inputs(
     loads: Option<&Path>,
     options: &LoadOptions,
 ) -> Result<Analysis, ParseError> {
-    let mut analysis = analyse(rails, profile, options)?;
+    analyse_inputs_with_layout(rails, (profile, loads), options, &FatTreeOptions::default())
+}
+
+/// [`analyse_inputs`] with the layout's options (`--hca-planes`).
+pub fn analyse_inputs_with_layout(
+    rails: &[Vec<PathBuf>],
+    (profile, loads): (Option<&Path>, Option<&Path>),
+    options: &LoadOptions,
+    layout: &FatTreeOptions,
+) -> Result<Analysis, ParseError> {
+    let mut analysis = analyse_with_layout(rails, profile, options, layout)?;
     if let Some(path) = loads {
         let (file, mut warnings) = read_loads_file(path)?;
         let (loads, top_k, more) = loads_from_file(&analysis.cluster, &file);
@@ -80,13 +91,23 @@ pub fn analyse(
     profile: Option<&Path>,
     options: &LoadOptions,
 ) -> Result<Analysis, ParseError> {
+    analyse_with_layout(rails, profile, options, &FatTreeOptions::default())
+}
+
+/// [`analyse`] with the layout's options (`--hca-planes`).
+pub fn analyse_with_layout(
+    rails: &[Vec<PathBuf>],
+    profile: Option<&Path>,
+    options: &LoadOptions,
+    layout_options: &FatTreeOptions,
+) -> Result<Analysis, ParseError> {
     let (cluster, profile) = rayon::join(
         || load_cluster(rails),
         || profile.map(|p| read_profile(p).map(|(prof, w)| (p.to_path_buf(), prof, w))).transpose(),
     );
     let ((cluster, mut warnings), profile) = (cluster?, profile?);
     let (layout, profile) = rayon::join(
-        || layout_fat_tree(&cluster, &FatTreeOptions::default()),
+        || layout_fat_tree(&cluster, layout_options),
         || {
             profile.map(|(path, profile, read_warnings)| {
                 let (analysis, more) = analyse_profile(&cluster, path, profile, options);
@@ -174,4 +195,48 @@ pub fn region_inputs<'p>(
 
 fn region_table(profile: &Profile, path: &Path) -> (RegionTable, Vec<Warning>) {
     crate::model::region_table(profile, &path.display().to_string())
+}
+
+/// A counter file and the rail it was assigned to (`--counters railN=FILE`), if any.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CounterSpec {
+    pub rail: Option<usize>,
+    pub path: PathBuf,
+}
+
+impl CounterSpec {
+    /// `FILE` or `railN=FILE`.
+    pub fn parse(text: &str) -> Result<CounterSpec, String> {
+        if let Some((head, path)) = text.split_once('=')
+            && let Some(n) = head.strip_prefix("rail")
+        {
+            let rail = n.parse().map_err(|_| format!("`{head}` is not `railN` (e.g. rail1={path})"))?;
+            return Ok(CounterSpec { rail: Some(rail), path: PathBuf::from(path) });
+        }
+        Ok(CounterSpec { rail: None, path: PathBuf::from(text) })
+    }
+}
+
+/// Reads counter files (in parallel) and joins them to the fabric's link ends.
+pub fn read_observed(
+    cluster: &Cluster,
+    specs: &[CounterSpec],
+) -> Result<(Observed, Vec<Warning>), ParseError> {
+    use rayon::prelude::*;
+    let read: Vec<_> = specs
+        .par_iter()
+        .map(|spec| crate::profile_io::counters::read_counters(&spec.path).map(|(s, w)| (spec.rail, s, w)))
+        .collect::<Result<_, _>>()?;
+    let mut warnings = Vec::new();
+    let inputs: Vec<CounterInput> = read
+        .into_iter()
+        .map(|(rail, snapshot, more)| {
+            warnings.extend(more);
+            CounterInput { rail, snapshot }
+        })
+        .collect();
+    let (observed, more) =
+        observe(cluster, &inputs).map_err(|e| ParseError::invalid("--counters", e.to_string()))?;
+    warnings.extend(more);
+    Ok((observed, warnings))
 }

@@ -340,7 +340,10 @@ fn parse_hardware(hw: &Value) -> Result<Hardware, String> {
                 .iter()
                 .map(|c| {
                     let d = map.get(c).and_then(|v| v.as_u64().or_else(|| scalar(v).parse().ok()));
-                    d.and_then(|d| u32::try_from(d).ok()).ok_or(format!("dim gives no extent for axis `{c}`"))
+                    // A torus axis of extent 0 holds no node: a typo, not a network (issue 16).
+                    d.and_then(|d| u32::try_from(d).ok())
+                        .filter(|&d| d > 0)
+                        .ok_or(format!("dim gives no extent (a whole number of at least 1) for axis `{c}`"))
                 })
                 .collect::<Result<Vec<u32>, String>>()?,
         ),

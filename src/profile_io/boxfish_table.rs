@@ -118,6 +118,9 @@ pub fn parse_table(input: &Input) -> Result<(RawTable, Vec<Warning>), ParseError
     if names.is_empty() {
         return Err(ParseError::invalid(path, "the column list is empty"));
     }
+    if let Some(message) = super::plane_csv::duplicate_name(&names) {
+        return Err(ParseError::invalid(path, message));
+    }
     let columns = parse_rows(&text[body_start..], header_lines, &names, &kinds, &mut warnings);
     if let Some(w) = input.truncation_warning() {
         warnings.push(w);
@@ -340,6 +343,13 @@ mod tests {
         assert_eq!(t.names, vec!["linkid", "packets"]);
         assert_eq!(t.columns[1], Column::Int(vec![40000, 7]));
         assert_eq!(t.meta.and_then(|m| m["key"].as_str().map(String::from)).as_deref(), Some("X"));
+    }
+
+    #[test]
+    fn a_column_named_twice_is_an_error_naming_the_file() {
+        let text = "- [linkid, int32]\n- [packets, int64]\n- [packets, int64]\n...\n0 1 2\n";
+        let err = parse_table(&Input::from_text("t.yaml", text)).unwrap_err().to_string();
+        assert_eq!(err, "t.yaml: column `packets` is named twice (columns 2 and 3); rename one");
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! Finding a rail's dump files in a directory: by known names first, by content for the rest.
 //!
 //! Admins name ibnetdiscover and ibroute output as they like (`topo.txt`, `lft-sw12.out`), so a
-//! file whose name says nothing is recognised by its first lines (gunzipped if needed; only the
-//! head is read to decide). Per directory one **topology** is used, the best by kind
+//! file whose name says nothing is recognised by the lines that match among a bounded sample (its
+//! head and probes through it; gunzipped if needed), so debug output on top does not hide it. Per directory one **topology** is used, the best by kind
 //! ([`DumpKind::TOPOLOGY_PREFERENCE`], and for link lists by name as before); the others are
 //! named in a warning. Of the forwarding tables only the best kind present is opened
 //! ([`DumpKind::TABLE_PREFERENCE`]): the best `.fdbs` by name, else the `opensm-lfts.dump`, else
@@ -21,28 +21,58 @@ use super::error::ParseError;
 use super::input::Input;
 use super::rail::{DumpKind, kind_from_content, kind_from_name};
 
-/// How much of a file is read to recognise it.
-const SNIFF_BYTES: usize = 16 * 1024;
+/// How much of a file's head is read to recognise it, and how much at each later probe.
+const SNIFF_BYTES: usize = 64 * 1024;
+const PROBE_BYTES: u64 = 4 * 1024;
+const PROBES: u64 = 16;
+/// A gzipped file cannot be probed: this much of its decompressed start is read instead.
+const SNIFF_GZIP_BYTES: u64 = 1 << 20;
 
 /// Preferred link-list names, best first (each may also end in `.gz`).
 const LINK_LIST_NAMES: [&str; 4] = ["opensm-subnet.lst", "subnet.lst", "ibdiagnet2.lst", "ibdiagnet.lst"];
 const FDBS_NAMES: [&str; 3] = ["opensm.fdbs", "ibdiagnet2.fdbs", "ibdiagnet.fdbs"];
 
-/// The kind of a file from its head (plain or gzip); `None` if unreadable or not a dump.
+/// The kind of a file from lines sampled through it (plain or gzip); `None` if unreadable or
+/// not a dump. A plain file is read at its head and at evenly spaced probes, so a dump under
+/// hundreds of debug lines is recognised by the lines that match (issue 16).
 pub fn sniff(path: &Path) -> Option<DumpKind> {
     let mut file = std::fs::File::open(path).ok()?;
     let mut head = Vec::with_capacity(SNIFF_BYTES);
     (&mut file).take(SNIFF_BYTES as u64).read_to_end(&mut head).ok()?;
-    let head = if head.starts_with(&[0x1f, 0x8b]) {
+    let text = if head.starts_with(&[0x1f, 0x8b]) {
         let file = std::fs::File::open(path).ok()?;
-        let mut out = Vec::with_capacity(SNIFF_BYTES);
-        // A short read is fine: only the first lines matter.
-        let _ = MultiGzDecoder::new(file).take(SNIFF_BYTES as u64).read_to_end(&mut out);
+        let mut out = Vec::new();
+        // A short read is fine: only a sample of the lines matters.
+        let _ = MultiGzDecoder::new(file).take(SNIFF_GZIP_BYTES).read_to_end(&mut out);
         out
     } else {
-        head
+        with_probes(&mut file, head)
     };
-    kind_from_content(&Input::from_text("", String::from_utf8_lossy(&head).into_owned()))
+    kind_from_content(&Input::from_text("", String::from_utf8_lossy(&text).into_owned()))
+}
+
+/// `head` followed by [`PROBES`] pieces read at evenly spaced offsets past it, each starting on
+/// a new line (so a probe's cut first line is never taken for a line of the file).
+fn with_probes(file: &mut std::fs::File, mut head: Vec<u8>) -> Vec<u8> {
+    use std::io::{Seek, SeekFrom};
+    let Ok(len) = file.metadata().map(|m| m.len()) else { return head };
+    let start = head.len() as u64;
+    if len <= start {
+        return head;
+    }
+    for k in 1..=PROBES {
+        let at = start + (len - start) * k / (PROBES + 1);
+        let mut piece = Vec::new();
+        if file.seek(SeekFrom::Start(at)).is_err()
+            || (&mut *file).take(PROBE_BYTES).read_to_end(&mut piece).is_err()
+        {
+            break;
+        }
+        let Some(newline) = piece.iter().position(|&b| b == b'\n') else { continue };
+        head.push(b'\n');
+        head.extend_from_slice(&piece[newline + 1..]);
+    }
+    head
 }
 
 /// The files of a rail directory to read, with their kinds.
@@ -80,8 +110,9 @@ pub fn discover(dir: &Path, warnings: &mut Vec<Warning>) -> Result<Vec<(DumpKind
             }
         }
     }
+    chosen.extend(of_kind(&|k| k == DumpKind::AdaptiveRouting));
     if let Some(used) = table_kind {
-        for (_, path) in found.iter().filter(|(k, _)| !k.is_topology() && *k != used) {
+        for (_, path) in found.iter().filter(|(k, _)| k.is_table() && *k != used) {
             let message =
                 format!("using the {} forwarding tables; {} is not read", used.describe(), path.display());
             warnings.push(Warning::in_file(&display, message));

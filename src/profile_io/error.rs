@@ -5,8 +5,10 @@ use crate::model::echo;
 /// A fatal problem with one input. Recoverable problems are [`Warning`](crate::model::Warning)s.
 #[derive(Debug, thiserror::Error)]
 pub enum ParseError {
-    #[error("{path}: {source}")]
-    Io { path: String, source: std::io::Error },
+    /// The I/O error is part of the message, not a `source`: a chain printer (`{:#}`) would
+    /// repeat it (`… (os error 2): … (os error 2)`, issue 16).
+    #[error("{path}: {error}")]
+    Io { path: String, error: std::io::Error },
     #[error("{path}:{line}: {message}")]
     Syntax { path: String, line: usize, message: String },
     #[error("{path}: {message}")]
@@ -15,7 +17,7 @@ pub enum ParseError {
 
 impl ParseError {
     pub fn io(path: impl Into<String>, source: std::io::Error) -> Self {
-        ParseError::Io { path: bounded(path.into()), source }
+        ParseError::Io { path: bounded(path.into()), error: source }
     }
 
     pub fn syntax(path: impl Into<String>, line: usize, message: impl Into<String>) -> Self {
@@ -32,5 +34,18 @@ fn bounded(text: String) -> String {
     match echo::shown(&text, echo::MESSAGE_CHARS) {
         std::borrow::Cow::Borrowed(_) => text,
         std::borrow::Cow::Owned(shown) => shown,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_io_error_is_said_once_through_an_error_chain() {
+        let error = ParseError::io("/nonexistent", std::io::Error::from_raw_os_error(2));
+        let chained = format!("{:#}", anyhow::Error::new(error));
+        assert_eq!(chained.matches("os error 2").count(), 1, "{chained}");
+        assert!(chained.starts_with("/nonexistent: "), "{chained}");
     }
 }

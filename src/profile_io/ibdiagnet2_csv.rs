@@ -33,6 +33,11 @@ use super::input::Input;
 use super::line_warnings::LineWarnings;
 
 /// True when the first meaningful lines start a `db_csv` section.
+/// A line of ibdiagnet2's `db_csv` for format recognition: a section marker.
+pub fn claims_db_csv_line(line: &str) -> bool {
+    line.starts_with("START_") || line.starts_with("END_")
+}
+
 pub fn looks_like_db_csv(input: &Input) -> bool {
     input.first_meaningful_lines(3).any(|line| line.starts_with("START_"))
 }
@@ -175,7 +180,7 @@ pub fn read_db_csv(input: &Input) -> Result<(Vec<LstLink<'_>>, Vec<Warning>), Pa
             continue;
         }
         let Some((name, columns)) = section.as_mut() else {
-            warnings.line(number, super::stray::skipped(line));
+            warnings.stray(number, line);
             continue;
         };
         if !matches!(*name, "NODES" | "PORTS" | "LINKS" | "SWITCHES") {

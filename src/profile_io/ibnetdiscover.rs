@@ -38,7 +38,6 @@ use super::error::ParseError;
 use super::ibdiagnet_lst::{LstEnd, LstLink};
 use super::input::Input;
 use super::line_warnings::LineWarnings;
-use super::stray;
 
 /// The block being read.
 #[derive(Clone, Copy, Debug)]
@@ -56,6 +55,26 @@ struct Block<'a> {
 }
 
 /// True when the first meaningful lines look like an ibnetdiscover topology file.
+/// A line of an ibnetdiscover topology for format recognition: a node block's keys or header,
+/// or a port line (`[1]\t"S-…"[2]`, `[1](guid) \t"H-…"[1]`).
+pub fn claims_ibnetdiscover_line(line: &str) -> bool {
+    ["vendid=", "devid=", "sysimgguid=", "switchguid=", "caguid="].iter().any(|k| line.starts_with(k))
+        || is_port_line(line)
+        || parse_block_header(line).is_ok()
+}
+
+/// `[1]\t"S-…"[2]` or `[1](2c9…) \t"H-…"[1]`: a port, then the remote node's quoted name.
+fn is_port_line(line: &str) -> bool {
+    let Some((port, rest)) = line.strip_prefix('[').and_then(|l| l.split_once(']')) else { return false };
+    let rest = match rest.strip_prefix('(') {
+        Some(guid) => guid.split_once(')').map_or("", |(_, r)| r),
+        None => rest,
+    };
+    !port.is_empty()
+        && port.bytes().all(|b| b.is_ascii_digit())
+        && ["\"S-", "\"H-", "\"R-"].iter().any(|p| rest.trim_start().starts_with(p))
+}
+
 pub fn looks_like_ibnetdiscover(input: &Input) -> bool {
     input.first_meaningful_lines(8).any(|line| {
         ["vendid=", "devid=", "sysimgguid=", "switchguid=", "caguid="].iter().any(|k| line.starts_with(k))
@@ -118,7 +137,7 @@ pub fn read_ibnetdiscover(input: &Input) -> Result<(Vec<LstLink<'_>>, Vec<Warnin
                 }
             }
         } else {
-            warnings.line(number, stray::skipped(line));
+            warnings.stray(number, line);
         }
     }
     if blocks == 0 {

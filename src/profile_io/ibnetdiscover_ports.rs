@@ -24,6 +24,11 @@ use super::line_warnings::LineWarnings;
 use super::stray;
 
 /// True when the first meaningful lines look like an `ibnetdiscover -p` report.
+/// A line of an `ibnetdiscover -p` report for format recognition: a port line.
+pub fn claims_ports_line(line: &str) -> bool {
+    starts_like_port(line) && parse_ports_line(line, 0).is_ok()
+}
+
 pub fn looks_like_ports_list(input: &Input) -> bool {
     input.first_meaningful_lines(8).any(|line| parse_ports_line(line, 0).is_ok_and(|l| l.is_some()))
 }
@@ -45,7 +50,7 @@ pub fn read_ports_list(input: &Input) -> Result<(Vec<LstLink<'_>>, Vec<Warning>)
             }
             Ok(None) => port_lines += 1,
             Err(_) if stray::looks_like_stderr(line) || !starts_like_port(line) => {
-                warnings.line(number, stray::skipped(line));
+                warnings.stray(number, line);
             }
             Err(reason) => warnings.line(number, format!("skipped port line: {reason}")),
         }

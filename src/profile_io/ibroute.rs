@@ -27,13 +27,21 @@ use super::error::ParseError;
 use super::input::Input;
 use super::line_warnings::LineWarnings;
 use super::stray;
-use super::tables::{SwitchTable, SwitchTables, TableCollector};
+use super::tables::{SwitchTable, SwitchTables, TableCollector, stated_rows};
 
 const UNICAST: &str = "Unicast lids [";
 const MULTICAST: &str = "Multicast mlids [";
 
 /// True when the file starts like `ibroute`/`dump_fts` output (not OpenSM's `opensm-lfts.dump`,
 /// whose header quotes the description `('…')` and whose rows carry `#` comments).
+/// A line of `ibroute`/`dump_fts` output for format recognition: a block header (by DR path, or
+/// naming the switch without `('…')`), its column header, or a row `0x0001 022 : (…)`.
+pub fn claims_ibroute_line(line: &str) -> bool {
+    line.starts_with("Lid  Out")
+        || (line.starts_with(UNICAST) && (line.contains("DR path") || !line.contains("('")))
+        || line.starts_with("0x") && line.contains(" : (")
+}
+
 pub fn looks_like_ibroute(input: &Input) -> bool {
     let mut lines = input.first_meaningful_lines(6);
     lines.any(|line| {
@@ -149,7 +157,7 @@ fn parse_chunk(text: &str, display: &str) -> Chunk {
                         warnings.line(number, "row outside a `Unicast lids` block; skipped");
                     }
                 }
-                None if stray::looks_like_stderr(line) => warnings.line(number, stray::skipped(line)),
+                None if stray::looks_like_stderr(line) => warnings.stray(number, line),
                 None => warnings.line(number, format!("skipped row: `{}`", truncate(line))),
             }
         } else if let Some(header) = line.strip_prefix(UNICAST) {
@@ -173,11 +181,11 @@ fn parse_chunk(text: &str, display: &str) -> Chunk {
             tables.close(&mut warnings);
         } else if line.ends_with("lids dumped") {
             in_block = false;
-            tables.close(&mut warnings);
+            tables.end_block(stated_rows(line), &mut warnings);
         } else if is_column_header(line) {
             continue;
         } else if !skipping_multicast {
-            warnings.line(number, stray::skipped(line));
+            warnings.stray(number, line);
         }
     }
     let tables = tables.finish(&mut warnings).into_iter().collect();
@@ -217,7 +225,7 @@ fn parse_header(header: &str) -> Result<(Guid, SwitchTable), String> {
         (Some(open), Some(close)) if close > open => Some(after[open + 1..close].trim().to_string()),
         _ => None,
     };
-    Ok((guid, SwitchTable { line: 0, lid, description, lft: Default::default() }))
+    Ok((guid, SwitchTable { line: 0, lid, description, ..Default::default() }))
 }
 
 /// `0001 001 : (…)` (after the `0x`): hex LID, whitespace, decimal port, then anything.
@@ -329,7 +337,7 @@ mod tests {
             "{shown:?}"
         );
         assert!(
-            shown.iter().any(|(l, m)| *l == Some(text.lines().count()) && m.contains("tool's error message")),
+            shown.iter().any(|(l, m)| *l == Some(text.lines().count()) && m.contains("tool debug output")),
             "{shown:?}"
         );
         assert_eq!(tables[&SW0].lft.get(Lid(3)), LftEntry::Port(PortNum(28)));

@@ -21,7 +21,7 @@ use crate::model::{Guid, LftEntry, Lid, PortNum, Warning};
 use super::error::ParseError;
 use super::input::Input;
 use super::line_warnings::LineWarnings;
-use super::tables::{SwitchTable, SwitchTables, TableCollector};
+use super::tables::{SwitchTable, SwitchTables, TableCollector, stated_rows};
 
 const HEADER: &str = "Unicast lids [";
 
@@ -63,7 +63,7 @@ pub fn parse_lfts_dump(input: &Input) -> Result<(SwitchTables, Vec<Warning>), Pa
             if open.take().is_none() {
                 warnings.line(number, "`lids dumped` without an open block");
             }
-            tables.close(&mut warnings);
+            tables.end_block(stated_rows(line), &mut warnings);
         } else {
             warnings.line(number, "unrecognised line; skipped");
         }
@@ -114,7 +114,7 @@ fn parse_header(header: &str) -> Result<(Guid, SwitchTable), String> {
         (Some(open), Some(close)) if close >= open + 2 => Some(rest[open + 2..close].to_string()),
         _ => None,
     };
-    Ok((guid, SwitchTable { line: 0, lid: Some(Lid(lid)), description, lft: Default::default() }))
+    Ok((guid, SwitchTable { line: 0, lid: Some(Lid(lid)), description, ..Default::default() }))
 }
 
 /// Parses a row after its `0x`: `0001 001 # comment`.

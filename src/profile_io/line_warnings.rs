@@ -12,11 +12,13 @@ pub struct LineWarnings {
     file: String,
     warnings: Vec<Warning>,
     suppressed: usize,
+    /// Debug-trace lines skipped: how many, and the first (line, text).
+    debug: (usize, Option<(usize, String)>),
 }
 
 impl LineWarnings {
     pub fn new(file: &str) -> Self {
-        LineWarnings { file: file.to_string(), warnings: Vec::new(), suppressed: 0 }
+        LineWarnings { file: file.to_string(), warnings: Vec::new(), suppressed: 0, debug: (0, None) }
     }
 
     /// A warning about one line; past [`MAX_LINE_WARNINGS`] it is only counted.
@@ -25,6 +27,18 @@ impl LineWarnings {
             self.warnings.push(Warning::at(&self.file, line, message));
         } else {
             self.suppressed += 1;
+        }
+    }
+
+    /// A line that is not part of the format: a tool's debug trace is counted (one warning at
+    /// the end, [`super::stray::is_debug_trace`]); anything else is a line warning.
+    pub fn stray(&mut self, line: usize, text: &str) {
+        if super::stray::is_debug_trace(text) {
+            let (count, first) = &mut self.debug;
+            *count += 1;
+            first.get_or_insert_with(|| (line, text.trim().chars().take(80).collect()));
+        } else {
+            self.line(line, super::stray::skipped(text));
         }
     }
 
@@ -43,6 +57,14 @@ impl LineWarnings {
 
     /// The warnings, ending with a count of the suppressed ones if any.
     pub fn finish(mut self) -> Vec<Warning> {
+        if let (count, Some((first, text))) = std::mem::take(&mut self.debug) {
+            // Line numbers only in `line`: chunked parsers shift it afterwards.
+            let message = format!(
+                "skipped {count} lines of tool debug output, from this one on (`{text}`): \
+                 the dump was captured with its -d/-v trace (2>&1)"
+            );
+            self.warnings.push(Warning::at(&self.file, first, message));
+        }
         if self.suppressed > 0 {
             let message = format!(
                 "{} more problem lines not listed (only the first {MAX_LINE_WARNINGS} are)",
@@ -57,6 +79,20 @@ impl LineWarnings {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hundreds_of_debug_lines_are_one_warning_with_their_count() {
+        let mut sink = LineWarnings::new("ports.txt");
+        for line in 1..=566 {
+            sink.stray(line, "./libibnetdisc/ibnetdisc.c:821; from DR path slid 0; dlid 0; 0");
+        }
+        sink.stray(600, "garbage");
+        let warnings = sink.finish();
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        assert!(warnings[0].message.starts_with("unrecognised line"));
+        assert_eq!(warnings[1].line, Some(1));
+        assert!(warnings[1].message.starts_with("skipped 566 lines of tool debug output, from this one on"));
+    }
 
     #[test]
     fn line_warnings_past_the_cap_are_counted_in_one_summary() {

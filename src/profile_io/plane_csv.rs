@@ -67,7 +67,50 @@ fn read_csv(input: &Input, warnings: &mut LineWarnings) -> Result<Csv, ParseErro
             }
         }
     }
+    if let Some(message) = duplicate_name(&header) {
+        return Err(ParseError::invalid(input.display(), message));
+    }
+    warn_mixed_columns(&header, &rows, warnings);
     Ok(Csv { header, rows })
+}
+
+/// `column `x` is named twice (columns 2 and 5)` for the first repeated name, if any: a table
+/// must not hold two columns one name picks between silently.
+pub fn duplicate_name(names: &[String]) -> Option<String> {
+    names.iter().enumerate().find_map(|(j, name)| {
+        let i = names[..j].iter().position(|n| n.eq_ignore_ascii_case(name))?;
+        Some(format!("column `{name}` is named twice (columns {} and {}); rename one", i + 1, j + 1))
+    })
+}
+
+/// A column of numbers with a few cells that are not (a typo, `N/A`) becomes text: say so once
+/// per column, with the first such cell's line, so a whole column is not lost without a word.
+fn warn_mixed_columns(header: &[String], rows: &[(usize, Vec<String>)], warnings: &mut LineWarnings) {
+    for (c, name) in header.iter().enumerate() {
+        // Convert's `region` column says `total` for the whole run (read as −1 below).
+        let total = |cell: &str| name.eq_ignore_ascii_case("region") && cell.eq_ignore_ascii_case("total");
+        let numeric = |cell: &str| cell.parse::<f64>().is_ok() || total(cell);
+        let bad: Vec<(usize, &str)> = rows
+            .iter()
+            .map(|(line, row)| (*line, row[c].as_str()))
+            .filter(|(_, cell)| !cell.is_empty() && !numeric(cell))
+            .collect();
+        let numbers = rows.iter().filter(|(_, row)| numeric(&row[c])).count();
+        if let Some(&(line, cell)) = bad.first()
+            && numbers > bad.len()
+        {
+            let shown: String = cell.chars().take(40).collect();
+            warnings.line(
+                line,
+                format!(
+                    "column `{name}`: {} of {} cells are not numbers (the first is this line's `{shown}`); \
+                     the whole column is read as text",
+                    bad.len(),
+                    rows.len()
+                ),
+            );
+        }
+    }
 }
 
 /// Typed column from text cells: integers, else numbers (empty = missing), else text.
@@ -317,5 +360,24 @@ mod tests {
         assert_eq!(r.network().nodes.len(), 1);
         assert_eq!(r.network().links.len(), 1);
         assert_eq!(w.iter().map(|w| w.line).collect::<Vec<_>>(), vec![Some(3), Some(2)]);
+    }
+
+    #[test]
+    fn one_bad_cell_in_a_number_column_is_a_warning_with_line_and_column() {
+        let (_, warnings) = run("id,name,x,y,load\n1,a,0,0,5\n2,b,1,0,5x\n3,c,2,0,7\n", "a,b\n1,2\n");
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert_eq!(warnings[0].line, Some(3));
+        assert!(
+            warnings[0].message.starts_with("column `load`: 1 of 3 cells are not numbers"),
+            "{warnings:?}"
+        );
+    }
+
+    #[test]
+    fn a_column_named_twice_is_an_error_naming_the_file() {
+        let nodes = Input::from_text("nodes.csv", "id,x,y,x\n1,0,0,0\n");
+        let links = Input::from_text("links.csv", "a,b\n");
+        let err = parse_plane(&nodes, &links).unwrap_err().to_string();
+        assert_eq!(err, "nodes.csv: column `x` is named twice (columns 2 and 4); rename one");
     }
 }

@@ -28,12 +28,14 @@ use super::discover::discover;
 use super::error::ParseError;
 use super::fdbs::parse_fdbs;
 use super::ibdiagnet_lst::{LstLink, add_links, read_lst};
-use super::ibdiagnet2_csv::{looks_like_db_csv, read_db_csv};
-use super::ibnetdiscover::{looks_like_ibnetdiscover, read_ibnetdiscover};
-use super::ibnetdiscover_ports::{looks_like_ports_list, read_ports_list};
-use super::ibroute::{looks_like_ibroute, parse_ibroute};
+use super::ibdiagnet2_csv::{claims_db_csv_line, read_db_csv};
+use super::ibdiagnet2_far::parse_far;
+use super::ibnetdiscover::{claims_ibnetdiscover_line, read_ibnetdiscover};
+use super::ibnetdiscover_ports::{claims_ports_line, read_ports_list};
+use super::ibroute::{claims_ibroute_line, parse_ibroute};
 use super::input::Input;
 use super::lfts_dump::parse_lfts_dump;
+use super::recognise::{Recogniser, recognise, sample};
 use super::table_checks::check_tables;
 use super::tables::{SwitchTable, SwitchTables, infer_lmc, same_routes};
 
@@ -54,6 +56,8 @@ pub enum DumpKind {
     LftsDump,
     /// `ibroute`/`dump_fts` forwarding tables (one switch or several per file).
     Ibroute,
+    /// ibdiagnet2's `ibdiagnet2.far`: adaptive-routing groups and AR-enabled LIDs.
+    AdaptiveRouting,
 }
 
 impl DumpKind {
@@ -62,6 +66,11 @@ impl DumpKind {
         [DumpKind::LinkList, DumpKind::Ibdiagnet2Csv, DumpKind::Ibnetdiscover, DumpKind::PortsList];
     /// Forwarding-table kinds, best first: `.fdbs` also marks unreachable LIDs.
     pub const TABLE_PREFERENCE: [DumpKind; 3] = [DumpKind::Fdbs, DumpKind::LftsDump, DumpKind::Ibroute];
+
+    /// True for forwarding-table kinds, of which one is read (AR tables are read beside them).
+    pub fn is_table(self) -> bool {
+        DumpKind::TABLE_PREFERENCE.contains(&self)
+    }
 
     /// True for the kinds that describe nodes and links (as opposed to forwarding tables).
     pub fn is_topology(self) -> bool {
@@ -78,6 +87,7 @@ impl DumpKind {
             DumpKind::Fdbs => ".fdbs",
             DumpKind::LftsDump => "opensm-lfts.dump",
             DumpKind::Ibroute => "ibroute/dump_fts",
+            DumpKind::AdaptiveRouting => "ibdiagnet2.far adaptive routing",
         }
     }
 }
@@ -91,6 +101,8 @@ pub fn kind_from_name(name: &str) -> Option<DumpKind> {
         Some(DumpKind::LinkList)
     } else if name.ends_with(".fdbs") {
         Some(DumpKind::Fdbs)
+    } else if name.ends_with(".far") {
+        Some(DumpKind::AdaptiveRouting)
     } else if name.ends_with(".db_csv") {
         Some(DumpKind::Ibdiagnet2Csv)
     } else if LFTS_NAMES.contains(&name) {
@@ -100,33 +112,43 @@ pub fn kind_from_name(name: &str) -> Option<DumpKind> {
     }
 }
 
-/// What the first meaningful lines of a file say about its kind (a stray stderr line on top
-/// does not hide it).
+/// One line test per dump kind, for [`kind_from_content`]: the kind claiming most sampled lines
+/// wins, so a dump under hundreds of debug lines (`ibnetdiscover -d -p 2>&1`) is still itself.
+pub const DUMP_RECOGNISERS: [Recogniser<DumpKind>; 8] = [
+    Recogniser { kind: DumpKind::LinkList, claims: |l| l.starts_with('{') && l.contains("NodeGUID:") },
+    Recogniser { kind: DumpKind::Fdbs, claims: claims_fdbs_line },
+    Recogniser { kind: DumpKind::Ibdiagnet2Csv, claims: claims_db_csv_line },
+    Recogniser { kind: DumpKind::Ibroute, claims: claims_ibroute_line },
+    Recogniser { kind: DumpKind::LftsDump, claims: claims_lfts_line },
+    Recogniser { kind: DumpKind::PortsList, claims: claims_ports_line },
+    Recogniser { kind: DumpKind::Ibnetdiscover, claims: claims_ibnetdiscover_line },
+    Recogniser { kind: DumpKind::AdaptiveRouting, claims: claims_far_line },
+];
+
+/// `ibdiagnet2.far`: its section headers, or a LID row `0x0001   17   Free   0`.
+fn claims_far_line(line: &str) -> bool {
+    let mut words = line.split_whitespace();
+    let row = words.next().is_some_and(|w| w.starts_with("0x"))
+        && words.nth(1).is_some_and(|state| matches!(state, "Free" | "Static" | "HBF"));
+    row || ["Groups Definition", "LFT Definition", "PLFT_NUM:"].iter().any(|h| line.starts_with(h))
+}
+
+/// `.fdbs`: a switch header (`…dump_ucast_routes: Switch 0x…`) or a row `0x0001 : 001 : 01 : yes`.
+fn claims_fdbs_line(line: &str) -> bool {
+    line.contains("dump_ucast_routes:")
+        || (line.starts_with("0x") && line.split_whitespace().nth(1) == Some(":"))
+}
+
+/// `opensm-lfts.dump`: a header naming the switch by LID and `('…')`, or a row `0x0001 001 # …`.
+fn claims_lfts_line(line: &str) -> bool {
+    (line.starts_with("Unicast lids [") && line.contains("('") && !line.contains("DR path"))
+        || (line.starts_with("0x") && line.split_whitespace().nth(2) == Some("#"))
+}
+
+/// What the lines of a file say about its kind: sampled through the whole text
+/// ([`super::recognise::sample`]), so stray or debug lines on top do not hide it.
 pub fn kind_from_content(input: &Input) -> Option<DumpKind> {
-    let first = input.first_meaningful_lines(3).find_map(|line| {
-        if line.starts_with('{') && line.contains("NodeGUID:") {
-            Some(DumpKind::LinkList)
-        } else if line.contains("dump_ucast_routes:") {
-            Some(DumpKind::Fdbs)
-        } else {
-            None
-        }
-    });
-    first.or_else(|| {
-        if looks_like_db_csv(input) {
-            Some(DumpKind::Ibdiagnet2Csv)
-        } else if looks_like_ibroute(input) {
-            Some(DumpKind::Ibroute)
-        } else if input.first_meaningful_lines(3).any(|l| l.starts_with("Unicast lids [")) {
-            Some(DumpKind::LftsDump)
-        } else if looks_like_ports_list(input) {
-            Some(DumpKind::PortsList)
-        } else if looks_like_ibnetdiscover(input) {
-            Some(DumpKind::Ibnetdiscover)
-        } else {
-            None
-        }
-    })
+    recognise(&sample(input.text()), &DUMP_RECOGNISERS).map(|(kind, _)| kind)
 }
 
 /// The opened inputs of one rail, with their kinds, in the order given.
@@ -258,7 +280,7 @@ pub fn build_rail(
     let table_kind = DumpKind::TABLE_PREFERENCE.into_iter().find(|&k| inputs.of(k).next().is_some());
     let table_inputs: Vec<&Input> = table_kind.map(|k| inputs.of(k).collect()).unwrap_or_default();
     for (kind, input) in &inputs.inputs {
-        if let Some(used) = table_kind.filter(|used| !kind.is_topology() && kind != used) {
+        if let Some(used) = table_kind.filter(|used| kind.is_table() && kind != used) {
             let message =
                 format!("using the {} forwarding tables; {} is not read", used.describe(), input.display());
             warnings.push(Warning::in_file(name, message));
@@ -319,6 +341,9 @@ pub fn build_rail(
     let sources: Vec<(&str, Guid, usize)> =
         merged.iter().map(|(file, guid, table)| (*file, *guid, table.line)).collect();
     attach_tables(&mut builder, merged, &mut warnings);
+    for input in inputs.of(DumpKind::AdaptiveRouting) {
+        attach_ar(&mut builder, input, &mut warnings)?;
+    }
     if !table_inputs.is_empty() {
         warn_switches_without_tables(builder.fabric(), name, &mut warnings);
     }
@@ -327,9 +352,27 @@ pub fn build_rail(
     Ok((fabric, warnings))
 }
 
-/// Merges the tables of several files: a switch seen again keeps its first table; an identical
-/// repeat (a `dump_fts` beside per-switch `ibroute` files) is one note per file, a different one
-/// a warning at its header line.
+/// Reads an `ibdiagnet2.far` and gives each switch its AR table.
+fn attach_ar(
+    builder: &mut FabricBuilder,
+    input: &Input,
+    warnings: &mut Vec<Warning>,
+) -> Result<(), ParseError> {
+    let (switches, more) = parse_far(input)?;
+    warnings.extend(more);
+    for (guid, table, line) in switches {
+        if let Err(issue) = builder.set_ar(guid, table) {
+            warnings.push(Warning::at(input.display(), line, issue.to_string()));
+        }
+    }
+    Ok(())
+}
+
+/// Merges the tables of several files. An identical repeat (a `dump_fts` beside per-switch
+/// `ibroute` files) is one note per file. When two files disagree on a switch, the more complete
+/// table is kept ([`SwitchTable::completeness`]: a closed block with all its rows, then more
+/// rows), whatever the files are called, and a warning at the dropped table's header line says
+/// which was kept and why; only an exact tie keeps the first file read.
 fn merge_tables<'f>(
     tables: Vec<(&'f str, Parsed<SwitchTables>)>,
     warnings: &mut Vec<Warning>,
@@ -341,19 +384,40 @@ fn merge_tables<'f>(
         warnings.extend(w);
         let mut repeated: Vec<&str> = Vec::new();
         for (guid, table) in switches {
-            match index.get(&guid).map(|&i| &merged[i]) {
-                Some((first_file, _, first)) if same_routes(&first.lft, &table.lft) => {
-                    repeated.push(first_file)
-                }
-                Some((first_file, _, _)) => {
-                    let message =
-                        format!("switch {guid} also has a different table in {first_file}; kept that one");
-                    warnings.push(Warning::at(file, table.line, message));
-                }
-                None => {
-                    index.insert(guid, merged.len());
-                    merged.push((file, guid, table));
-                }
+            let Some(&at) = index.get(&guid) else {
+                index.insert(guid, merged.len());
+                merged.push((file, guid, table));
+                continue;
+            };
+            let (kept_file, _, kept) = &merged[at];
+            if same_routes(&kept.lft, &table.lft) {
+                repeated.push(kept_file);
+                continue;
+            }
+            let (kept_file, kept_line) = (*kept_file, kept.line);
+            let newer_wins = table.completeness() > kept.completeness();
+            let (winner, loser) = if newer_wins { (&table, kept) } else { (kept, &table) };
+            let (winner_at, loser_at) = if newer_wins {
+                ((file, table.line), (kept_file, kept_line))
+            } else {
+                ((kept_file, kept_line), (file, table.line))
+            };
+            let why = if winner.completeness() == loser.completeness() {
+                "equally complete; kept the first read".to_string()
+            } else {
+                format!(
+                    "kept the more complete one ({}; the other: {})",
+                    winner.describe_completeness(),
+                    loser.describe_completeness()
+                )
+            };
+            let message = format!(
+                "switch {guid} has different tables in {}:{} and {}:{}; {why}: using {}",
+                winner_at.0, winner_at.1, loser_at.0, loser_at.1, winner_at.0
+            );
+            warnings.push(Warning::at(loser_at.0, loser_at.1, message));
+            if newer_wins {
+                merged[at] = (file, guid, table);
             }
         }
         if let Some(first_file) = repeated.first() {
@@ -452,9 +516,44 @@ mod tests {
         assert!(merged.iter().all(|(f, _, _)| *f == "a.txt"));
         assert_eq!(warnings.len(), 2, "{warnings:?}");
         assert_eq!((warnings[0].file.as_str(), warnings[0].line), ("b.txt", Some(12)));
-        assert!(warnings[0].message.contains("different table in a.txt"));
+        assert!(
+            warnings[0].message.contains("equally complete; kept the first read: using a.txt"),
+            "{warnings:?}"
+        );
         assert_eq!((warnings[1].file.as_str(), warnings[1].line), ("b.txt", None));
         assert!(warnings[1].message.starts_with("1 switch tables here repeat"));
+    }
+
+    #[test]
+    fn of_two_different_tables_of_one_switch_the_complete_one_is_kept_whatever_the_file_order() {
+        use crate::model::{LftEntry, Lid, PortNum};
+        let table = |rows: u16, complete: bool| {
+            let mut t = SwitchTable { line: 3, complete, ..Default::default() };
+            for lid in 1..=rows {
+                t.lft.set(Lid(lid), LftEntry::Port(PortNum(1)));
+            }
+            t
+        };
+        let file = |t: SwitchTable| -> Parsed<SwitchTables> {
+            Ok(([(Guid(9), t)].into_iter().collect(), Vec::new()))
+        };
+        for truncated_first in [true, false] {
+            let (cut, whole) = (("cut.txt", file(table(20, false))), ("whole.txt", file(table(44, true))));
+            let tables = if truncated_first { vec![cut, whole] } else { vec![whole, cut] };
+            let mut warnings = Vec::new();
+            let merged = merge_tables(tables, &mut warnings).unwrap();
+            assert_eq!(merged.len(), 1);
+            assert_eq!((merged[0].0, merged[0].2.lft.len()), ("whole.txt", 44));
+            assert_eq!(warnings.len(), 1, "{warnings:?}");
+            assert_eq!((warnings[0].file.as_str(), warnings[0].line), ("cut.txt", Some(3)));
+            assert!(
+                warnings[0].message.contains(
+                    "kept the more complete one (44 rows, complete; the other: 20 rows, no closing `lids dumped` line): using whole.txt"
+                ),
+                "{}",
+                warnings[0].message
+            );
+        }
     }
 
     #[test]

@@ -24,6 +24,17 @@ fn is_source_location(word: &str) -> bool {
     !file.is_empty() && rest.bytes().next().is_some_and(|b| b.is_ascii_digit())
 }
 
+/// True for the debug trace a tool prints with `-d`/`-v` (`ibwarn: [pid] umad_init: …`,
+/// `./libibnetdisc/ibnetdisc.c:821; from DR path …`, `ibdebug: …`) when captured with `2>&1`:
+/// hundreds of lines, counted in one warning rather than listed. A line that reports a failure
+/// (`failed`, `timed out`, `bad status`, `iberror`) is not debug: it says data may be missing.
+pub fn is_debug_trace(line: &str) -> bool {
+    let line = line.trim_start();
+    let traced = looks_like_stderr(line) || line.starts_with("ibdebug");
+    let lower = line.to_ascii_lowercase();
+    traced && !["failed", "timed out", "bad status", "iberror", "error"].iter().any(|w| lower.contains(w))
+}
+
 /// The warning text for a skipped line, quoting (the start of) it.
 pub fn skipped(line: &str) -> String {
     let shown: String = line.trim().chars().take(80).collect();
@@ -51,6 +62,16 @@ mod tests {
         assert!(!looks_like_stderr(
             "0x0001 001 : (Channel Adapter portguid 0x0002c90300010001: 'n0001 HCA-1')"
         ));
+    }
+
+    #[test]
+    fn debug_traces_are_told_from_failures() {
+        assert!(is_debug_trace("ibwarn: [22264] umad_init: umad_init"));
+        assert!(is_debug_trace("./libibnetdisc/ibnetdisc.c:821; from DR path slid 0; dlid 0; 0"));
+        assert!(is_debug_trace("ibdebug: [22604] switch_iter_func: SWITCH: node 0x5588ab864d60"));
+        assert!(!is_debug_trace("ibwarn: [30251] mad_rpc: _do_madrpc failed; dport (DR path slid 0)"));
+        assert!(!is_debug_trace("src/query_smp.c:228; umad (DR path) bad status 110; Connection timed out"));
+        assert!(!is_debug_trace("CA    44  1 0x0002c90300010053 4x QDR - SW     3 21 0x0002c90200010001"));
     }
 
     #[test]

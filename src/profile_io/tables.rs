@@ -25,6 +25,23 @@ pub struct SwitchTable {
     /// The node description the header states (`opensm-lfts.dump`).
     pub description: Option<String>,
     pub lft: Lft,
+    /// The block ended with its `N lids dumped` footer and holds the N rows it states (`ibroute`,
+    /// `dump_fts`, `opensm-lfts.dump`): a table cut short by a truncated copy is not complete.
+    pub complete: bool,
+}
+
+impl SwitchTable {
+    /// What makes one table of a switch better than another when two files disagree: a complete
+    /// block first, then more rows (issue 16: a truncated copy must not win by its file name).
+    pub fn completeness(&self) -> (bool, usize) {
+        (self.complete, self.lft.len())
+    }
+
+    /// How a warning describes the table's completeness.
+    pub fn describe_completeness(&self) -> String {
+        let state = if self.complete { "complete" } else { "no closing `lids dumped` line" };
+        format!("{} rows, {state}", self.lft.len())
+    }
 }
 
 /// Tables by switch node GUID.
@@ -62,6 +79,15 @@ impl TableCollector {
         true
     }
 
+    /// Closes the open block at its `N lids dumped` footer: complete when it holds the `stated`
+    /// rows (or no count is stated).
+    pub fn end_block(&mut self, stated: Option<usize>, warnings: &mut LineWarnings) {
+        if let Some((_, table)) = self.current.as_mut() {
+            table.complete = stated.is_none_or(|n| n == table.lft.len());
+        }
+        self.close(warnings);
+    }
+
     /// Closes the open block.
     pub fn close(&mut self, warnings: &mut LineWarnings) {
         let Some((guid, table)) = self.current.take() else {
@@ -85,6 +111,11 @@ impl TableCollector {
         self.close(warnings);
         self.tables
     }
+}
+
+/// The row count a `44 valid lids dumped` / `44 lids dumped` footer states.
+pub fn stated_rows(footer: &str) -> Option<usize> {
+    footer.split_whitespace().next()?.parse().ok()
 }
 
 /// True when two tables route every LID to the same port. A LID without a row and a LID marked

@@ -277,7 +277,7 @@ mod tests {
     fn assert_matches_per_pair_tracing(fabric: &Fabric, flows: &[Flow]) -> RailLoad {
         let load = accumulate(fabric, flows);
         let (bytes, delivered, undelivered) = traced_one_by_one(fabric, flows);
-        assert_eq!(load.bytes, bytes);
+        assert_eq!(load.bytes.to_dense(), bytes);
         assert_eq!((load.delivered, load.undelivered), (delivered, undelivered));
         assert!(load.is_conserved());
         assert_eq!(load.undelivered_detail.iter().map(|u| u.bytes).sum::<u64>(), load.undelivered);

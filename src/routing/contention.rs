@@ -24,9 +24,7 @@ impl ContendedEnd {
 
 /// The bytes each job sent into one link end, by job index (zero where it sent none).
 fn bytes_at(jobs: &[&RegionLoads], rail: usize, index: usize) -> impl Iterator<Item = (usize, u64)> {
-    jobs.iter()
-        .enumerate()
-        .map(move |(j, l)| (j, l.rails.get(rail).and_then(|r| r.bytes.get(index)).copied().unwrap_or(0)))
+    jobs.iter().enumerate().map(move |(j, l)| (j, l.rails.get(rail).map_or(0, |r| r.bytes.get(index))))
 }
 
 /// The second-largest of an end's per-job bytes (0 where fewer than two jobs sent).
@@ -88,7 +86,7 @@ mod tests {
 
     fn load(bytes: &[u64]) -> RegionLoads {
         RegionLoads {
-            rails: vec![RailLoad { bytes: bytes.to_vec(), ..Default::default() }],
+            rails: vec![RailLoad { bytes: bytes.iter().copied().collect(), ..Default::default() }],
             ..Default::default()
         }
     }
@@ -110,13 +108,13 @@ mod tests {
         let a = load(&[100, 0, 5, 7]);
         let b = load(&[30, 9, 0, 70]);
         let c = load(&[50, 0, 0, 1]);
-        assert_eq!(contention_load(&[&a, &b, &c]).rails[0].bytes, [50, 0, 0, 7]);
+        assert_eq!(contention_load(&[&a, &b, &c]).rails[0].bytes.to_dense(), [50, 0, 0, 7]);
     }
 
     #[test]
     fn one_job_contends_with_nobody() {
         let a = load(&[100, 3]);
         assert!(contended_ends(&[&a]).is_empty());
-        assert_eq!(contention_load(&[&a]).rails[0].bytes, [0, 0]);
+        assert_eq!(contention_load(&[&a]).rails[0].bytes.to_dense(), [0, 0]);
     }
 }

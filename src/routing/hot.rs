@@ -37,9 +37,7 @@ pub fn hottest(
         .rails
         .iter()
         .enumerate()
-        .flat_map(|(r, load)| {
-            load.bytes.iter().enumerate().filter(|&(_, &b)| b > 0).map(move |(i, &b)| (b, r, i))
-        })
+        .flat_map(|(r, load)| load.bytes.nonzero().map(move |(i, b)| (b, r, i)))
         .collect();
     ends.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
     ends.truncate(top);

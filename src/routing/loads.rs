@@ -5,6 +5,8 @@ use petgraph::graph::NodeIndex;
 use crate::model::bytes::{add_bytes, is_saturated};
 use crate::model::{EpochMicros, Lid, LinkEnd};
 
+pub use super::link_bytes::LinkBytes;
+
 /// Why a trace stopped before the destination.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum DropReason {
@@ -90,8 +92,9 @@ pub struct Undelivered {
 /// One rail's link-end loads for one region.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RailLoad {
-    /// Indexed by [`LinkEnd::index`]: bytes the node at that end sent into the link.
-    pub bytes: Vec<u64>,
+    /// By [`LinkEnd::index`]: bytes the node at that end sent into the link, stored for the
+    /// ends that carried any.
+    pub bytes: LinkBytes,
     /// Bytes put onto this rail by sources (CAs).
     pub injected: u64,
     /// Bytes that reached their destination CA.
@@ -103,21 +106,17 @@ pub struct RailLoad {
 
 impl RailLoad {
     pub fn with_link_ends(link_ends: usize) -> Self {
-        RailLoad { bytes: vec![0; link_ends], ..Default::default() }
+        RailLoad { bytes: LinkBytes::zeros(link_ends), ..Default::default() }
     }
 
     pub fn at(&self, end: LinkEnd) -> u64 {
-        self.bytes.get(end.index()).copied().unwrap_or(0)
+        self.bytes.get(end.index())
     }
 
     /// Adds another load of the same rail, link end by link end.
     pub fn add(&mut self, other: &RailLoad) {
-        if self.bytes.len() < other.bytes.len() {
-            self.bytes.resize(other.bytes.len(), 0);
-        }
-        for (a, b) in self.bytes.iter_mut().zip(&other.bytes) {
-            add_bytes(a, *b);
-        }
+        // Saturating, as `add_bytes` is (see [`crate::model::bytes`]).
+        self.bytes = self.bytes.sum(&other.bytes);
         add_bytes(&mut self.injected, other.injected);
         add_bytes(&mut self.delivered, other.delivered);
         add_bytes(&mut self.undelivered, other.undelivered);

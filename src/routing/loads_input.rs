@@ -58,6 +58,7 @@ pub fn loads_from_file(cluster: &Cluster, file: &LoadsFile) -> (Loads, Option<To
         index.get(&(rail, a, ap, b, bp)).copied()
     };
     let mut regions: BTreeMap<RegionKey, RegionLoads> = BTreeMap::new();
+    let mut dense: BTreeMap<(RegionKey, usize), Vec<u64>> = BTreeMap::new();
     let empty = || empty_region(cluster);
     let (mut unknown, mut first_unknown) = (0usize, None);
     for row in &file.rows {
@@ -66,10 +67,19 @@ pub fn loads_from_file(cluster: &Cluster, file: &LoadsFile) -> (Loads, Option<To
             first_unknown.get_or_insert(row.line);
             continue;
         };
-        let load = &mut region_entry(&mut regions, key_of(row.region), &empty).rails[usize::from(row.rail)];
+        let key = key_of(row.region);
+        region_entry(&mut regions, key, &empty);
+        let rail = usize::from(row.rail);
+        let load = dense.entry((key, rail)).or_insert_with(|| vec![0; cluster.rails[rail].link_end_count()]);
         for (side, bytes) in [(Side::A, row.bytes_a_to_b), (Side::B, row.bytes_b_to_a)] {
-            let slot = &mut load.bytes[LinkEnd { edge, side }.index()];
+            let slot = &mut load[LinkEnd { edge, side }.index()];
             *slot = slot.saturating_add(bytes);
+        }
+    }
+    // Summed end by end while reading, then kept by the ends that carried bytes.
+    for ((key, rail), bytes) in dense {
+        if let Some(load) = region_entry(&mut regions, key, &empty).rails.get_mut(rail) {
+            load.bytes = super::LinkBytes::from_dense(&bytes);
         }
     }
     if unknown > 0 {
@@ -158,7 +168,7 @@ fn key_of(region: Option<u32>) -> RegionKey {
 fn balance(cluster: &Cluster, region: &mut RegionLoads) {
     for (fabric, load) in cluster.rails.iter().zip(region.rails.iter_mut()) {
         let mut delivered = 0u64;
-        for (i, &bytes) in load.bytes.iter().enumerate() {
+        for (i, bytes) in load.bytes.nonzero() {
             let into_ca = fabric
                 .link_end_nodes(LinkEnd::from_index(i))
                 .is_some_and(|(_, (to, _))| fabric.node(to).kind == NodeKind::Ca);

@@ -2,6 +2,7 @@
 //! forwarding tables from the cabling alone (`engines`).
 
 pub mod accumulate;
+pub mod ar;
 pub mod contention;
 pub mod counter_join;
 mod demand;
@@ -9,6 +10,7 @@ pub mod engines;
 pub mod flows;
 pub mod hot;
 pub mod in_situ;
+mod link_bytes;
 pub mod loads;
 pub mod loads_input;
 pub mod observed;
@@ -16,6 +18,7 @@ pub mod placement;
 pub mod problems;
 pub mod profile_loads;
 pub mod reachability;
+pub mod residual;
 pub mod saturation;
 mod tally;
 pub mod topk;
@@ -30,9 +33,10 @@ pub use accumulate::{Flow, accumulate};
 pub use contention::{ContendedEnd, contended_ends, contention_load};
 pub use flows::{FlowBuilder, FlowSet, HostMap, RailPolicy, RankTraffic};
 pub use hot::{HotEnd, PairBytes, hottest, pairs_through};
-pub use loads::{DropReason, Loads, RailLoad, RegionKey, RegionLoads, Undelivered};
+pub use loads::{DropReason, LinkBytes, Loads, RailLoad, RegionKey, RegionLoads, Undelivered};
 pub use observed::{CounterInput, ObserveError, Observed, observe, residual};
 pub use placement::{PlacementError, PlacementPolicy};
 pub use profile_loads::{LoadOptions, RegionInput, compute_loads, region_loads};
 pub use reachability::{Reachability, UndeliveredPairs, ca_reachability};
+pub use residual::{RankBy, RankedEnd, rank_ends};
 pub use trace::{Hop, Outcome, Path, trace};

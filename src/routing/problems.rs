@@ -114,6 +114,13 @@ impl Problems {
         }
     }
 
+    /// Each distinct problem with the bytes it cost (a stray kind's message carries its own
+    /// counts, with 0 here): what libibprof gathers from every rank and counts per message.
+    pub fn counted(&self) -> Vec<(String, u64)> {
+        let stray = self.stray.iter().map(|(kind, tally)| (stray_message(*kind, tally), 0));
+        self.messages.iter().map(|(m, b)| (m.clone(), *b)).chain(stray).collect()
+    }
+
     /// One warning per distinct problem and per kind of stray record.
     pub fn warnings(&self, source: &str) -> Vec<Warning> {
         let mut warnings: Vec<Warning> = self

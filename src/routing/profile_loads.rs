@@ -46,6 +46,14 @@ pub fn region_loads(cluster: &Cluster, input: &RegionInput<'_>, flows: &FlowSet)
     }
 }
 
+/// Lets a region's rails share the end lists of the region before when they name the same
+/// ends: a time-step loop's regions mostly do, and then each costs only its counts.
+fn share_ends(loads: &mut RegionLoads, previous: &RegionLoads) {
+    for (rail, before) in loads.rails.iter_mut().zip(&previous.rails) {
+        rail.bytes.share_ends(&before.bytes);
+    }
+}
+
 /// Loads for every region and the total. With `total: None` the total is the sum of the
 /// regions (exact when the dumps were monotone, and then cheaper than tracing again); otherwise
 /// the given cumulative counters are traced. All of them are traced together in one pass per
@@ -63,8 +71,20 @@ pub fn compute_loads(
     let mut inputs: Vec<&RegionInput<'_>> = regions.iter().collect();
     inputs.extend(total);
     let mut traced = trace_together(cluster, &mut builder, &inputs).unwrap_or_else(|| {
-        inputs.iter().map(|input| region_loads(cluster, input, &builder.flows(&input.ranks))).collect()
+        let mut traced: Vec<RegionLoads> = Vec::with_capacity(inputs.len());
+        for input in &inputs {
+            let mut loads = region_loads(cluster, input, &builder.flows(&input.ranks));
+            if let Some(previous) = traced.last() {
+                share_ends(&mut loads, previous);
+            }
+            traced.push(loads);
+        }
+        traced
     });
+    for i in 1..traced.len() {
+        let (done, rest) = traced.split_at_mut(i);
+        share_ends(&mut rest[0], &done[i - 1]);
+    }
     let total = match total {
         Some(_) => traced.pop().unwrap_or_default(),
         None => {

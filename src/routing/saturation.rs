@@ -16,7 +16,8 @@ pub fn saturation_warnings(cluster: &Cluster, loads: &Loads, source: &str) -> Ve
             None => "the whole run".to_string(),
         };
         for (r, rail) in region.rails.iter().enumerate() {
-            let ends: Vec<usize> = (0..rail.bytes.len()).filter(|&i| is_saturated(rail.bytes[i])).collect();
+            let ends: Vec<usize> =
+                rail.bytes.nonzero().filter(|&(_, b)| is_saturated(b)).map(|(i, _)| i).collect();
             let totals: Vec<&str> = [
                 ("injected", rail.injected),
                 ("delivered", rail.delivered),
@@ -80,7 +81,7 @@ mod tests {
         let fabric = two_leaves().fabric;
         let ends = fabric.link_end_count();
         let mut rail = RailLoad::with_link_ends(ends);
-        rail.bytes[0] = u64::MAX;
+        rail.bytes = crate::routing::LinkBytes::from_sorted(ends, [(0, u64::MAX)]);
         rail.injected = u64::MAX;
         let region = RegionLoads { region: Some(2), rails: vec![rail], ..Default::default() };
         let loads = Loads { regions: vec![region], total: RegionLoads::default() };

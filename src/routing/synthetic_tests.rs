@@ -3,7 +3,7 @@
 //! nothing of tracing.)
 
 use crate::model::Lid;
-use crate::model::synthetic::{ThreeLevel, TwoLevel};
+use crate::model::synthetic::{RailOptimized, ThreeLevel, TwoLevel};
 use crate::routing::trace;
 
 #[test]
@@ -34,6 +34,19 @@ fn a_small_k_ary_tree_builds_with_its_counts_and_delivers_every_pair() {
             let path = trace(&fabric, s, d);
             assert!(path.delivered(), "{s} -> {d}: {:?}", path.outcome);
             assert!(path.link_ends.len() <= 6, "{s} -> {d} took {} links", path.link_ends.len());
+        }
+    }
+}
+
+#[test]
+fn every_pair_of_a_rail_optimized_fabric_is_delivered_through_one_spine_at_most() {
+    let fabric = RailOptimized::new(2, 3, 4, 2).links_per_spine(2).build();
+    let lids: Vec<Lid> = fabric.cas().filter_map(|n| fabric.node(n).base_lid()).collect();
+    for &s in &lids {
+        for &d in &lids {
+            let path = trace(&fabric, s, d);
+            assert!(path.delivered(), "{s} -> {d}: {:?}", path.outcome);
+            assert!(path.link_ends.len() <= 4, "{s} -> {d} took {} links", path.link_ends.len());
         }
     }
 }

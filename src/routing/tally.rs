@@ -8,7 +8,7 @@ use petgraph::graph::NodeIndex;
 use crate::model::bytes::add_bytes;
 use crate::model::{Lid, LinkEnd};
 
-use super::loads::{DropReason, RailLoad, Undelivered, merge_undelivered};
+use super::loads::{DropReason, LinkBytes, RailLoad, Undelivered, merge_undelivered};
 use super::tree::{Next, Trees};
 
 /// Where and why bytes stopped: (region, node, destination LID, reason).
@@ -114,7 +114,10 @@ impl Tally {
         let link_ends = self.bytes.len() / regions.max(1);
         let mut loads: Vec<RailLoad> = (0..regions)
             .map(|r| RailLoad {
-                bytes: (0..link_ends).map(|e| self.bytes[e * regions + r]).collect(),
+                bytes: LinkBytes::from_sorted(
+                    link_ends,
+                    (0..link_ends).map(|e| (e as u32, self.bytes[e * regions + r])),
+                ),
                 injected: self.injected[r],
                 delivered: self.delivered[r],
                 undelivered: self.undelivered[r],

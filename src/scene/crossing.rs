@@ -74,7 +74,7 @@ mod tests {
     fn the_pairs_crossing_an_end_add_up_to_its_load() {
         let d = Dataset::synthetic(4, 2, 2, 1);
         let load = &d.fabric.as_ref().unwrap().loads.total.rails[0];
-        let (index, &bytes) = load.bytes.iter().enumerate().max_by_key(|(_, b)| **b).unwrap();
+        let (index, bytes) = load.bytes.nonzero().max_by_key(|(_, b)| *b).unwrap();
         let end = LinkEnd::from_index(index);
         let flows = [&d.fabric.as_ref().unwrap().flows[&RegionKey::Total]];
         let rows = crossings(&d.fabric.as_ref().unwrap().cluster, &flows, 0, end, usize::MAX);

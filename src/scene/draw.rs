@@ -99,6 +99,7 @@ pub fn draw_list(scene: &Scene, camera: &Camera, width: f32, height: f32) -> Dra
     let mut out = DrawList { width, height, background: scene.background, plot, ..Default::default() };
     link_lines(scene, &t, &mut out.lines);
     node_dots(scene, &t, &mut out.dots);
+    brackets(scene, &t, &mut out);
     chrome(scene, &t, &mut out);
     out
 }
@@ -137,6 +138,45 @@ fn node_dots(scene: &Scene, t: &Transform, out: &mut Vec<Dot>) {
         let shape = if matches!(m.of, MarkOf::Host(_)) { Shape::Circle } else { Shape::Square };
         let ring = (m.emphasis == Emphasis::Lit).then_some(Rgba::rgb(0, 150, 255));
         out.push(Dot { centre, radius, shape, fill: m.colour, ring });
+    }
+}
+
+/// Brackets as thin rectangles and a centred caption, hung in pixels under the host row and
+/// clipped to the plot.
+fn brackets(scene: &Scene, t: &Transform, out: &mut DrawList) {
+    let plot = t.plot;
+    for b in &scene.brackets {
+        let [x0, row_y] = t.to_screen(Position { x: b.x_min, y: b.y });
+        let x1 = t.to_screen(Position { x: b.x_max, y: b.y })[0];
+        let y = row_y + 8.0 + f32::from(b.row) * 16.0;
+        if x1 < plot.x || x0 > plot.right() || y < plot.y || y + 14.0 > plot.bottom() {
+            continue;
+        }
+        let lit = b.emphasis == Emphasis::Lit;
+        let colour = if lit { Rgba::rgb(0, 150, 255) } else { Rgba::rgb(120, 120, 130) };
+        let thick = if lit { 2.0 } else { 1.0 };
+        let clip = |x: f32| x.clamp(plot.x, plot.right());
+        let rect = |x: f32, y: f32, w: f32, h: f32| Rect {
+            rect: ScreenRect::new(x, y, w, h),
+            fill: colour,
+            stroke: None,
+        };
+        out.rects.push(rect(clip(x0), y, (clip(x1) - clip(x0)).max(thick), thick));
+        let ends = [b.x_min, b.x_max];
+        let ticks = if b.ticks.is_empty() { &ends[..] } else { &b.ticks[..] };
+        for &tx in ticks {
+            let x = t.to_screen(Position { x: tx, y: b.y })[0];
+            if x >= plot.x && x <= plot.right() {
+                out.rects.push(rect(x - thick / 2.0, y - 4.0, thick, 4.0));
+            }
+        }
+        let room = x1 - x0 + 12.0;
+        if lit || room >= 6.5 * b.text.chars().count() as f32 {
+            let centre = (clip(x0) + clip(x1)) / 2.0;
+            let mut label = text([centre, y + 2.0], 11.0, (Align::Centre, Align::Start), b.text.clone());
+            label.colour = if lit { colour } else { INK };
+            out.texts.push(label);
+        }
     }
 }
 

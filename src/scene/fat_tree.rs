@@ -10,7 +10,7 @@ use crate::model::{Cluster, LinkEnd, Side};
 use super::colour::{ColourMap, ColourScale, Rgba, ScaleKind};
 use super::dataset::{FabricData, FabricIndex};
 use super::network::{NetworkInput, NetworkStyle, value_legend};
-use super::{Bounds, Emphasis, Half, LevelLabel, Mark, MarkOf, Scene};
+use super::{Bounds, Bracket, Emphasis, Half, LevelLabel, Mark, MarkOf, Scene};
 
 /// The canvas colour of every view and export.
 pub const BACKGROUND: Rgba = Rgba::rgb(250, 250, 247);
@@ -127,9 +127,12 @@ pub fn build_fat_tree_scene(input: &FatTreeInput<'_>, options: &SceneOptions) ->
     };
     let halves = halves(input, &paint);
     let (marks, labels) = marks_and_labels(input, &paint);
+    let brackets = brackets(input, &marks);
     let layout = input.layout;
     let bounds = bounds_of(marks.iter().map(|m| m.at));
-    let slot = if layout.hosts.len() > 1 {
+    let slot = if let Some(planes) = &layout.planes {
+        planes.slot
+    } else if layout.hosts.len() > 1 {
         let (lo, hi) =
             layout.hosts.iter().fold((f32::MAX, f32::MIN), |(lo, hi), p| (lo.min(p.x), hi.max(p.x)));
         (hi - lo) / (layout.hosts.len() - 1) as f32
@@ -148,6 +151,7 @@ pub fn build_fat_tree_scene(input: &FatTreeInput<'_>, options: &SceneOptions) ->
         halves,
         marks,
         labels,
+        brackets,
         legends: vec![
             value_legend("N", &options.node_caption, paint.nodes, options.node_bytes),
             value_legend("L", &options.link_caption, paint.links, options.link_bytes),
@@ -204,7 +208,9 @@ fn marks_and_labels(input: &FatTreeInput<'_>, paint: &Paint) -> (Vec<Mark>, Vec<
     for (h, &at) in layout.hosts.iter().enumerate() {
         let e = paint.emphasis(flag(net.node_lit, Some(h), false));
         let colour = paint.node(value_at(net.node_values, Some(h)), e);
-        marks.push(Mark { at, colour, of: MarkOf::Host(h), emphasis: e });
+        for at in host_spots(input, h, at) {
+            marks.push(Mark { at, colour, of: MarkOf::Host(h), emphasis: e });
+        }
     }
     let mut labels = vec![LevelLabel { y: 0.0, text: "hosts".into() }];
     for (r, fabric) in cluster.rails.iter().enumerate() {
@@ -235,6 +241,65 @@ fn marks_and_labels(input: &FatTreeInput<'_>, paint: &Paint) -> (Vec<Mark>, Vec<
     (marks, labels)
 }
 
+/// Where host `h` is drawn: its one spot, or in the plane layout each of its CAs' spots.
+fn host_spots(input: &FatTreeInput<'_>, h: usize, at: Position) -> Vec<Position> {
+    let (cluster, layout) = (input.cluster, input.layout);
+    if layout.planes.is_none() {
+        return vec![at];
+    }
+    let Some(host) = cluster.hosts.get(h) else { return Vec::new() };
+    let mut spots: Vec<Position> = (0..cluster.rails.len())
+        .flat_map(|r| {
+            let rail = layout.rails.get(r);
+            host.on_rail(r).iter().filter_map(move |ca| rail?.positions.get(ca.index()).copied().flatten())
+        })
+        .collect();
+    spots.sort_by(|a, b| a.x.total_cmp(&b.x));
+    spots
+}
+
+/// Most highlighted hosts that get a bracket of their own; more would only stack into a band.
+const HOST_BRACKETS: usize = 6;
+
+/// In the plane layout: a bracket under each plane's block, and one under the CAs of each
+/// highlighted host (a few at most), so a host reads as one thing across the planes.
+fn brackets(input: &FatTreeInput<'_>, marks: &[Mark]) -> Vec<Bracket> {
+    let Some(planes) = &input.layout.planes else { return Vec::new() };
+    let mut out: Vec<Bracket> = planes
+        .blocks
+        .iter()
+        .map(|b| Bracket {
+            x_min: b.x_min,
+            x_max: b.x_max,
+            y: 0.0,
+            row: 0,
+            ticks: Vec::new(),
+            text: b.label.clone(),
+            emphasis: Emphasis::Normal,
+        })
+        .collect();
+    let mut lit: Vec<usize> = marks
+        .iter()
+        .filter(|m| m.emphasis == Emphasis::Lit)
+        .filter_map(|m| if let MarkOf::Host(h) = m.of { Some(h) } else { None })
+        .collect();
+    lit.dedup();
+    for (row, &h) in lit.iter().take(HOST_BRACKETS).enumerate() {
+        let ticks: Vec<f32> = marks.iter().filter(|m| m.of == MarkOf::Host(h)).map(|m| m.at.x).collect();
+        let (Some(&x_min), Some(&x_max)) = (ticks.first(), ticks.last()) else { continue };
+        out.push(Bracket {
+            x_min,
+            x_max,
+            y: 0.0,
+            row: row as u8 + 1,
+            ticks,
+            text: input.cluster.hosts.get(h).map_or_else(String::new, |x| x.name.clone()),
+            emphasis: Emphasis::Lit,
+        });
+    }
+    out
+}
+
 fn bounds_of(points: impl Iterator<Item = Position>) -> Bounds {
     let mut b =
         Bounds { min: Position { x: f32::MAX, y: f32::MAX }, max: Position { x: f32::MIN, y: f32::MIN } };
@@ -248,3 +313,7 @@ fn bounds_of(points: impl Iterator<Item = Position>) -> Bounds {
     }
     if any { b } else { Bounds { min: Position { x: -1.0, y: -1.0 }, max: Position { x: 1.0, y: 1.0 } } }
 }
+
+#[cfg(test)]
+#[path = "fat_tree_planes_tests.rs"]
+mod planes_tests;

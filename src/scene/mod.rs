@@ -21,6 +21,7 @@ pub mod dataset;
 pub mod describe;
 pub mod diff;
 pub mod draw;
+mod fabric_values;
 pub mod fat_tree;
 pub mod filter;
 pub mod generic2d;
@@ -33,6 +34,7 @@ pub mod prepare;
 pub mod query;
 pub mod run_synthetic;
 pub mod stats;
+pub mod time_strip;
 pub mod torus;
 pub mod values;
 pub mod view;
@@ -104,6 +106,22 @@ pub struct LevelLabel {
     pub text: String,
 }
 
+/// A bracket under a run of marks on the host row: a plane's block of CAs (`mlx5_3`), or the
+/// CAs of one highlighted host (`ticks` at each of them, named by the host).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bracket {
+    /// World x of the run's ends, and the world y of the host row it hangs under.
+    pub x_min: f32,
+    pub x_max: f32,
+    pub y: f32,
+    /// How many bracket rows below the host row (0 first), so several brackets do not overlap.
+    pub row: u8,
+    /// World x of each member, marked with a tick (empty: ticks only at the ends).
+    pub ticks: Vec<f32>,
+    pub text: String,
+    pub emphasis: Emphasis,
+}
+
 /// A world-space rectangle.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Bounds {
@@ -138,6 +156,8 @@ pub struct Scene {
     pub halves: Vec<Half>,
     pub marks: Vec<Mark>,
     pub labels: Vec<LevelLabel>,
+    /// Plane blocks and highlighted multi-CA hosts, under the host row (fat tree, plane layout).
+    pub brackets: Vec<Bracket>,
     /// The node legend ("N") then the link legend ("L").
     pub legends: Vec<Legend>,
 }
@@ -153,6 +173,7 @@ impl Scene {
             halves: Vec::new(),
             marks: self.marks.clone(),
             labels: self.labels.clone(),
+            brackets: self.brackets.clone(),
             legends: self.legends.clone(),
         }
     }

@@ -17,6 +17,7 @@ use crate::model::{Domain, Run};
 
 use super::Scene;
 use super::dataset::Dataset;
+use super::fabric_values::fabric_values;
 use super::fat_tree::{FatTreeInput, SceneOptions, build_fat_tree_scene};
 use super::filter::Filter;
 use super::generic2d::build_plane_scene;
@@ -53,6 +54,8 @@ pub struct Prepared {
     clause_pass: Vec<bool>,
     /// A diff: values are signed and coloured on the diverging map.
     pub signed: bool,
+    /// The link values are signed: a diff, or a signed attribute such as the residual.
+    pub links_signed: bool,
     /// A diff's link values of A and of B (the ranked table beside it shows both).
     pub link_sides: Option<[Vec<Option<f64>>; 2]>,
     /// The view's own colour ranges, over what it colours.
@@ -81,9 +84,13 @@ pub fn prepare(dataset: &Dataset, spec: &ViewSpec, group: &Filter) -> Result<Pre
                 .map_err(|e| e.to_string())?,
         ),
         ModuleKind::Generic2d => ViewLayout::Plane(layout_plane(net)),
+        ModuleKind::TimeStrip => return Err("the time strip draws regions over time, not the network".into()),
     };
     let sides = selection_conditions(dataset, spec);
     let signed = sides.len() == 2;
+    // Link values are also signed when the attribute is a difference itself (the residual).
+    let links_signed = signed
+        || spec.link_attribute.as_deref().is_some_and(crate::scene::dataset::counters::is_signed_attribute);
     let mut problems = Vec::new();
     let mut link_sides = None;
     let mut values = |domain: Domain, attribute: &Option<String>| -> Vec<Option<f64>> {
@@ -110,17 +117,24 @@ pub fn prepare(dataset: &Dataset, spec: &ViewSpec, group: &Filter) -> Result<Pre
             }
         }
     };
-    let node_values = values(Domain::Nodes, &spec.node_attribute);
-    let link_values = values(Domain::Links, &spec.link_attribute);
-    let mut masks = |domain: Domain| {
-        let mask = masks(run, domain, &sides[0], [&spec.filter, group]);
-        mask.unwrap_or_else(|e| {
-            problems.push(format!("{domain} filter: {e}"));
-            Vec::new()
-        })
+    let (node_values, link_values, node_pass, clause_pass) = match fabric_values(dataset, spec, group) {
+        Some(fast) => {
+            link_sides = fast.link_sides;
+            (fast.nodes, fast.links, fast.node_pass, fast.link_pass)
+        }
+        None => {
+            let node_values = values(Domain::Nodes, &spec.node_attribute);
+            let link_values = values(Domain::Links, &spec.link_attribute);
+            let mut masks = |domain: Domain| {
+                let mask = masks(run, domain, &sides[0], [&spec.filter, group]);
+                mask.unwrap_or_else(|e| {
+                    problems.push(format!("{domain} filter: {e}"));
+                    Vec::new()
+                })
+            };
+            (node_values, link_values, masks(Domain::Nodes), masks(Domain::Links))
+        }
     };
-    let node_pass = masks(Domain::Nodes);
-    let clause_pass = masks(Domain::Links);
     let mut prepared = Prepared {
         layout,
         node_values,
@@ -129,6 +143,7 @@ pub fn prepare(dataset: &Dataset, spec: &ViewSpec, group: &Filter) -> Result<Pre
         link_pass: Vec::new(),
         clause_pass,
         signed,
+        links_signed,
         link_sides,
         link_range: None,
         node_range: None,
@@ -153,6 +168,7 @@ fn check_selection(dataset: &Dataset, spec: &ViewSpec) -> Result<(), String> {
     let ok = match spec.selection {
         S::Total => true,
         S::Region(n) | S::Cumulative(n) => has(RegionKey::Region(n)),
+        S::Window(a, b) => has(RegionKey::Region(a)) && has(RegionKey::Region(b)),
         S::Diff(a, b) => has(a) && has(b),
     };
     if ok { Ok(()) } else { Err(format!("{} is not in this data set", spec.selection.label())) }
@@ -240,15 +256,15 @@ impl Prepared {
         };
         match &self.layout {
             ViewLayout::FatTree => {
-                (range_of(&self.link_values, self.signed), range_of(&self.node_values, self.signed))
+                (range_of(&self.link_values, self.links_signed), range_of(&self.node_values, self.signed))
             }
             ViewLayout::Torus(layout) => {
                 let style = NetworkStyle { aggregate: spec.merge, ..Default::default() };
                 let merged = TorusValues::compute(layout, &self.input(&Lit::default()), &style);
-                (range_of(&merged.links, self.signed), range_of(&merged.cells, self.signed))
+                (range_of(&merged.links, self.links_signed), range_of(&merged.cells, self.signed))
             }
             ViewLayout::Plane(_) => (
-                range_of(&passing(&self.link_values, &self.link_pass), self.signed),
+                range_of(&passing(&self.link_values, &self.link_pass), self.links_signed),
                 range_of(&passing(&self.node_values, &self.node_pass), self.signed),
             ),
         }
@@ -282,15 +298,15 @@ impl Prepared {
         orbit: &Orbit,
         aspect: f32,
     ) -> Scene {
-        let map = |m: super::colour::ColourMap| {
-            if self.signed && !m.is_diverging() { spec.diverging_map } else { m }
+        let map = |m: super::colour::ColourMap, signed: bool| {
+            if signed && !m.is_diverging() { spec.diverging_map } else { m }
         };
         let title = if spec.title.is_empty() { spec.default_title(dataset) } else { spec.title.clone() };
         let merges = self.merges();
         let style = NetworkStyle {
             title,
-            link_map: map(spec.link_map),
-            node_map: map(spec.node_map),
+            link_map: map(spec.link_map, self.links_signed),
+            node_map: map(spec.node_map, self.signed),
             scale: spec.scale,
             link_range: ranges.0.or(self.link_range),
             node_range: ranges.1.or(self.node_range),

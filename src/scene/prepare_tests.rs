@@ -127,7 +127,7 @@ fn a_cumulative_view_sums_the_regions_up_to_its_own() {
     let spec = ViewSpec { selection: RegionSelection::Cumulative(2), ..ViewSpec::for_dataset(&d) };
     let prepared = prepare(&d, &spec, &Filter::default()).unwrap();
     let total = &f.loads.total.rails[0].bytes;
-    for (i, &b) in total.iter().enumerate() {
+    for (i, b) in total.to_dense().into_iter().enumerate() {
         assert_eq!(prepared.link_values[i], Some(b as f64), "end {i}");
     }
 }
@@ -212,4 +212,45 @@ fn a_new_value_range_re_masks_the_prepared_values_as_a_full_prepare_would() {
         assert_eq!(index.link(i).unwrap().0, 0, "link {i} is on rail 0");
         assert!(p.link_values[i].unwrap() >= lo, "link {i} is above the range's start");
     }
+}
+
+#[test]
+fn a_fabrics_bytes_read_from_its_loads_equal_the_query_engines() {
+    let d = Dataset::synthetic(4, 3, 2, 2);
+    let everything = Filter { clauses: vec![Clause::parse("level >= -1").unwrap()], ..Filter::default() };
+    let (r1, r2) = (RegionKey::Region(1), RegionKey::Region(2));
+    for selection in [
+        RegionSelection::Total,
+        RegionSelection::Region(2),
+        RegionSelection::Cumulative(2),
+        RegionSelection::Window(1, 2),
+        RegionSelection::Diff(r2, r1),
+        RegionSelection::Diff(RegionKey::Total, r2),
+    ] {
+        for node_attribute in ["bytes_sent", "bytes_received"] {
+            let spec = ViewSpec {
+                selection,
+                node_attribute: Some(node_attribute.into()),
+                ..ViewSpec::for_dataset(&d)
+            };
+            let fast = prepare(&d, &spec, &Filter::default()).unwrap();
+            let queried = prepare(&d, &spec, &everything).unwrap();
+            assert_eq!(fast.link_values, queried.link_values, "{selection:?}");
+            assert_eq!(fast.node_values, queried.node_values, "{selection:?} {node_attribute}");
+            assert_eq!(fast.link_sides, queried.link_sides, "{selection:?}");
+            assert_eq!(fast.link_pass, queried.link_pass, "{selection:?}");
+            assert_eq!(fast.node_pass, queried.node_pass, "{selection:?}");
+        }
+    }
+}
+
+#[test]
+fn a_window_sums_its_regions_only() {
+    let d = Dataset::synthetic(4, 3, 2, 1);
+    let f = d.fabric.as_ref().unwrap();
+    let spec = ViewSpec { selection: RegionSelection::Window(2, 2), ..ViewSpec::for_dataset(&d) };
+    let prepared = prepare(&d, &spec, &Filter::default()).unwrap();
+    let region2 = f.loads.get(RegionKey::Region(2)).unwrap().rails[0].bytes.to_dense();
+    let values: Vec<Option<f64>> = region2.iter().map(|&b| Some(b as f64)).collect();
+    assert_eq!(prepared.link_values, values);
 }

@@ -135,6 +135,7 @@ pub fn build_torus_scene(
         halves,
         marks: marks.into_iter().map(|(_, m)| m).collect(),
         labels: Vec::new(),
+        brackets: Vec::new(),
         legends: vec![
             value_legend("N", &style.node_caption, node_scale, style.node_bytes),
             value_legend("L", &style.link_caption, link_scale, style.link_bytes),

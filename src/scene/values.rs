@@ -4,7 +4,7 @@
 //! region, and a diff is one selection minus another, value by value.
 
 use crate::model::{Cluster, LinkEnd};
-use crate::routing::{Loads, RegionKey};
+use crate::routing::{LinkBytes, Loads, RegionKey};
 
 /// Which traffic a view shows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -16,6 +16,8 @@ pub enum RegionSelection {
     Region(u32),
     /// Regions up to and including N, summed.
     Cumulative(u32),
+    /// Regions A to B (both included), summed: a window brushed on the time strip.
+    Window(u32, u32),
     /// A − B, value by value (signed).
     Diff(RegionKey, RegionKey),
 }
@@ -26,6 +28,15 @@ impl RegionSelection {
         match key {
             RegionKey::Total => RegionSelection::Total,
             RegionKey::Region(n) => RegionSelection::Region(n),
+        }
+    }
+
+    /// The regions a summed selection spans (`Cumulative(n)`: from 0), both included.
+    pub fn window(self) -> Option<(u32, u32)> {
+        match self {
+            RegionSelection::Cumulative(n) => Some((0, n)),
+            RegionSelection::Window(a, b) => Some((a.min(b), a.max(b))),
+            _ => None,
         }
     }
 
@@ -43,6 +54,7 @@ impl RegionSelection {
             RegionSelection::Total => "total".into(),
             RegionSelection::Region(n) => format!("region {n}"),
             RegionSelection::Cumulative(n) => format!("regions ≤ {n}"),
+            RegionSelection::Window(a, b) => format!("regions {a}–{b}"),
             RegionSelection::Diff(a, b) => format!("{} − {}", key(a), key(b)),
         }
     }
@@ -68,26 +80,35 @@ impl LinkValues {
     pub fn select(loads: &Loads, selection: RegionSelection) -> Option<LinkValues> {
         let of_key = |key: RegionKey| -> Option<Vec<Vec<f64>>> {
             let region = loads.get(key)?;
-            Some(region.rails.iter().map(|r| r.bytes.iter().map(|&b| b as f64).collect()).collect())
+            Some(
+                region
+                    .rails
+                    .iter()
+                    .map(|r| r.bytes.to_dense().into_iter().map(|b| b as f64).collect())
+                    .collect(),
+            )
         };
         let rails = match selection {
             RegionSelection::Total => of_key(RegionKey::Total)?,
             RegionSelection::Region(n) => of_key(RegionKey::Region(n))?,
-            RegionSelection::Cumulative(n) => {
-                if !loads.regions.iter().any(|r| r.region == Some(n)) {
+            RegionSelection::Cumulative(_) | RegionSelection::Window(..) => {
+                let (first, n) = selection.window()?;
+                let has = |m: u32| loads.regions.iter().any(|r| r.region == Some(m));
+                if !has(n) || (first > 0 && !has(first)) {
                     return None;
                 }
                 let mut sum: Vec<Vec<f64>> =
                     loads.total.rails.iter().map(|r| vec![0.0; r.bytes.len()]).collect();
-                for region in loads.regions.iter().filter(|r| r.region.is_some_and(|m| m <= n)) {
-                    add_into(&mut sum, region.rails.iter().map(|r| r.bytes.as_slice()), 1.0);
+                for region in loads.regions.iter().filter(|r| r.region.is_some_and(|m| first <= m && m <= n))
+                {
+                    add_into(&mut sum, region.rails.iter().map(|r| &r.bytes), 1.0);
                 }
                 sum
             }
             RegionSelection::Diff(a, b) => {
                 let mut a = of_key(a)?;
                 let b = loads.get(b)?;
-                add_into(&mut a, b.rails.iter().map(|r| r.bytes.as_slice()), -1.0);
+                add_into(&mut a, b.rails.iter().map(|r| &r.bytes), -1.0);
                 return Some(LinkValues { rails: a, signed: true });
             }
         };
@@ -106,11 +127,9 @@ impl LinkValues {
     }
 }
 
-fn add_into<'a>(sum: &mut [Vec<f64>], rails: impl Iterator<Item = &'a [u64]>, sign: f64) {
+fn add_into<'a>(sum: &mut [Vec<f64>], rails: impl Iterator<Item = &'a LinkBytes>, sign: f64) {
     for (s, r) in sum.iter_mut().zip(rails) {
-        for (x, &b) in s.iter_mut().zip(r) {
-            *x += sign * b as f64;
-        }
+        r.add_into(s, sign);
     }
 }
 
@@ -120,6 +139,7 @@ mod tests {
     use crate::routing::{RailLoad, RegionLoads};
 
     fn region(n: Option<u32>, bytes: Vec<u64>) -> RegionLoads {
+        let bytes = LinkBytes::from_dense(&bytes);
         RegionLoads { region: n, rails: vec![RailLoad { bytes, ..Default::default() }], ..Default::default() }
     }
 

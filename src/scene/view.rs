@@ -25,6 +25,9 @@ pub enum ModuleKind {
     TorusFlat { down: usize },
     /// Nodes at their given positions (a fabric's: its fat-tree positions).
     Generic2d,
+    /// The regions over time, as a heat map of link-end groups ([`super::time_strip`]); its brush
+    /// picks the window its group's other views show.
+    TimeStrip,
 }
 
 impl ModuleKind {
@@ -46,6 +49,7 @@ impl ModuleKind {
             ModuleKind::Torus { .. } => "torus 3D",
             ModuleKind::TorusFlat { .. } => "torus 2D",
             ModuleKind::Generic2d => "generic 2D",
+            ModuleKind::TimeStrip => "time strip",
         }
     }
 
@@ -57,6 +61,9 @@ impl ModuleKind {
     pub fn unavailable(&self, dataset: &Dataset) -> Option<&'static str> {
         match self {
             ModuleKind::FatTree if dataset.fabric.is_none() => Some("the fat tree needs fabric dumps"),
+            ModuleKind::TimeStrip if dataset.fabric.is_none() || dataset.regions().is_empty() => {
+                Some("the time strip needs fabric dumps and a profile with regions")
+            }
             ModuleKind::Torus { .. } | ModuleKind::TorusFlat { .. }
                 if !matches!(dataset.run.network().shape, Shape::Torus { .. }) =>
             {
@@ -74,12 +81,16 @@ impl ModuleKind {
             ModuleKind::Torus { kept: (0..axes.min(3)).collect() },
             ModuleKind::TorusFlat { down: axes.saturating_sub(1) },
             ModuleKind::Generic2d,
+            ModuleKind::TimeStrip,
         ]
         .into_iter()
         .filter(|m| m.unavailable(dataset).is_none())
         .collect()
     }
 }
+
+/// The fabric attributes that hold adaptive-routing loads (see `routing::ar`): modelled.
+pub const AR_MODELLED: [&str; 2] = ["bytes_ar", "ar_minus_static"];
 
 /// What a view shows and how.
 #[derive(Clone, Debug, PartialEq)]
@@ -147,7 +158,9 @@ impl ViewSpec {
     /// `packets (mean)`; with a projection that merges, `packets (mean/sum)`.
     pub fn caption(&self, attribute: Option<&str>, merges: bool) -> String {
         let rows = self.rows_aggregate().name();
-        match attribute {
+        // Adaptive-routing loads are a model's spread, not a trace: say so wherever they show.
+        let modelled = attribute.filter(|a| AR_MODELLED.contains(a)).map(|a| format!("{a}, AR modelled"));
+        match modelled.as_deref().or(attribute) {
             None => "not coloured".into(),
             Some(a) if merges => format!("{a} ({rows}/{})", self.merge.name()),
             Some(a) if self.selection.is_diff() => format!("{a} ({rows}), A − B"),
@@ -158,7 +171,7 @@ impl ViewSpec {
     /// How rows combine under this selection: a cumulative view sums its regions.
     pub fn rows_aggregate(&self) -> query::Aggregate {
         match self.selection {
-            RegionSelection::Cumulative(_) => query::Aggregate::Sum,
+            RegionSelection::Cumulative(_) | RegionSelection::Window(..) => query::Aggregate::Sum,
             _ => self.rows,
         }
     }
@@ -248,6 +261,9 @@ pub fn selection_conditions(dataset: &Dataset, spec: &ViewSpec) -> Vec<Vec<Condi
         RegionSelection::Region(n) => vec![key(RegionKey::Region(n))],
         RegionSelection::Cumulative(n) => {
             vec![vec![clause(Relation::Ge, 0.0), clause(Relation::Le, f64::from(n))]]
+        }
+        RegionSelection::Window(a, b) => {
+            vec![vec![clause(Relation::Ge, f64::from(a.min(b))), clause(Relation::Le, f64::from(a.max(b)))]]
         }
         RegionSelection::Diff(a, b) => vec![key(a), key(b)],
     }

@@ -26,16 +26,7 @@ pub fn finish(st: &State, insitu: &InSitu) {
     if let Some(why) = &insitu.failure {
         // Every rank saw the same bytes, so every rank is here: nothing collective follows.
         if root {
-            eprintln!("ibprof: {why}; the loads file says so and holds no loads");
-            let notes = LoadsNotes { title: title(st, 0), problems: vec![(1, why.clone())] };
-            write(&path, |out| {
-                write_loads_file(insitu.cluster, &Loads::default(), &notes, None, &mut *out)?;
-                // No links, so no rows: the header still says what the table would hold.
-                std::io::Write::write_all(
-                    out,
-                    b"rail,a_guid,a_port,b_guid,b_port,region,bytes_a_to_b,bytes_b_to_a\n",
-                )
-            });
+            write_failure(st, insitu, &path, why);
         }
         return;
     }
@@ -73,15 +64,7 @@ pub fn finish(st: &State, insitu: &InSitu) {
             loads.regions.push(region);
         }
         if let Some(op) = &top_op {
-            let mut slots = vec![EMPTY; ends * k];
-            for (p, kept) in record.map_or(&[][..], |x| &x.top) {
-                let at = *p as usize * k;
-                for (slot, c) in slots[at..at + k].iter_mut().zip(kept) {
-                    *slot = *c;
-                }
-            }
-            let mut merged = vec![EMPTY; if root { ends * k } else { 1 }];
-            reduce_to_root(m, op, &slots, &mut merged, comm);
+            let merged = reduce_top(m, comm, root, op, k, ends, record);
             if root {
                 for (total, region) in total_slots.chunks_mut(k).zip(merged.chunks(k)) {
                     merge_slots(total, region);
@@ -94,7 +77,7 @@ pub fn finish(st: &State, insitu: &InSitu) {
     if let Some(op) = top_op {
         op.free();
     }
-    let problems = gather_problems(m, comm, root, tracer.problems());
+    let problems = gather_problems(m, comm, root, &tracer.problems().counted());
     if !root {
         return;
     }
@@ -109,6 +92,39 @@ pub fn finish(st: &State, insitu: &InSitu) {
     if write(&path, |out| write_loads_file(insitu.cluster, &loads, &notes, top, out)) {
         eprintln!("ibprof: wrote {} ({} ranks, {count} regions)", path.display(), st.size);
     }
+}
+
+/// Rank 0's loads file when the fabric did not load: the reason, counted, and no rows.
+fn write_failure(st: &State, insitu: &InSitu, path: &std::path::Path, why: &str) {
+    eprintln!("ibprof: {why}; the loads file says so and holds no loads");
+    let notes = LoadsNotes { title: title(st, 0), problems: vec![(1, why.to_string())] };
+    write(path, |out| {
+        write_loads_file(insitu.cluster, &Loads::default(), &notes, None, &mut *out)?;
+        // No links, so no rows: the header still says what the table would hold.
+        std::io::Write::write_all(out, b"rail,a_guid,a_port,b_guid,b_port,region,bytes_a_to_b,bytes_b_to_a\n")
+    });
+}
+
+/// One region's top-K slots of every rank merged on rank 0 (`ends × k` slots there).
+fn reduce_top(
+    m: &Mpi,
+    comm: Handle,
+    root: bool,
+    op: &Reduction,
+    k: usize,
+    ends: usize,
+    record: Option<&super::RegionRecord>,
+) -> Vec<Contributor> {
+    let mut slots = vec![EMPTY; ends * k];
+    for (p, kept) in record.map_or(&[][..], |x| &x.top) {
+        let at = *p as usize * k;
+        for (slot, c) in slots[at..at + k].iter_mut().zip(kept) {
+            *slot = *c;
+        }
+    }
+    let mut merged = vec![EMPTY; if root { ends * k } else { 1 }];
+    reduce_to_root(m, op, &slots, &mut merged, comm);
+    merged
 }
 
 fn reductions_top(m: &Mpi, k: usize) -> Result<Option<Reduction>, String> {
@@ -201,7 +217,7 @@ fn reduce_max(m: &Mpi, comm: Handle, value: i64) -> i64 {
 }
 
 /// Every rank's problems (`message → bytes`) on rank 0: (ranks that met it, message with bytes).
-fn gather_problems(m: &Mpi, comm: Handle, root: bool, mine: &BTreeMap<String, u64>) -> Vec<(u64, String)> {
+fn gather_problems(m: &Mpi, comm: Handle, root: bool, mine: &[(String, u64)]) -> Vec<(u64, String)> {
     let text: String = mine.iter().map(|(msg, b)| format!("{b}\t{}\n", msg.replace('\n', " "))).collect();
     let len = text.len() as c_int;
     // Never an empty buffer: its dangling address may be 0x1, Open MPI's MPI_IN_PLACE.

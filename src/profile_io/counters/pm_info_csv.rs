@@ -90,7 +90,7 @@ pub fn parse_pm_info(input: &Input) -> (Snapshot, Vec<Warning>) {
 fn row(sink: &mut SampleSink, number: usize, c: &Columns, fields: &[&str]) {
     let field = |i: Option<usize>| i.and_then(|i| fields.get(i)).map(|f| f.trim());
     let guid = field(c.guid).and_then(Guid::parse_hex);
-    let port = field(c.port).and_then(|p| parse_count(p)).and_then(|p| u8::try_from(p).ok());
+    let port = field(c.port).and_then(parse_count).and_then(|p| u8::try_from(p).ok());
     let (Some(guid), Some(port)) = (guid, port) else {
         sink.warnings.line(number, "a PM_INFO row without a readable NodeGUID and PortNumber; skipped");
         return;

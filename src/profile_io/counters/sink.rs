@@ -1,7 +1,7 @@
 //! What every counter reader shares: collecting port samples (a port may be described over
 //! several lines or twice), skipping aggregates, and parsing counter numbers.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::model::counters::{CounterWidth, DataCounter, PortOwner, PortSample, Snapshot};
 use crate::model::{PortNum, Warning};
@@ -23,7 +23,8 @@ pub struct SampleSink {
     pub warnings: LineWarnings,
     samples: Vec<PortSample>,
     by_key: HashMap<(PortOwner, PortNum), usize>,
-    aggregates: usize,
+    /// Nodes whose all-ports sums were skipped.
+    aggregates: HashSet<PortOwner>,
 }
 
 impl SampleSink {
@@ -32,7 +33,7 @@ impl SampleSink {
             warnings: LineWarnings::new(file),
             samples: Vec::new(),
             by_key: HashMap::new(),
-            aggregates: 0,
+            aggregates: HashSet::new(),
         }
     }
 
@@ -48,7 +49,7 @@ impl SampleSink {
         counter: DataCounter,
     ) {
         if port == ALL_PORTS {
-            self.aggregates += 1;
+            self.aggregates.insert(owner);
             return;
         }
         let key = (owner, PortNum(port));
@@ -98,11 +99,11 @@ impl SampleSink {
     }
 
     pub fn finish(mut self, source: &str) -> (Snapshot, Vec<Warning>) {
-        if self.aggregates > 0 {
+        if !self.aggregates.is_empty() {
+            let count = self.aggregates.len();
             self.warnings.file(format!(
-                "skipped {} all-ports aggregate{} (port 255): a sum over a node's ports is no link end",
-                self.aggregates,
-                if self.aggregates == 1 { "" } else { "s" }
+                "skipped {count} all-ports aggregate{} (port 255): a sum over a node's ports is no link end",
+                if count == 1 { "" } else { "s" }
             ));
         }
         let missing = self.samples.iter().filter(|s| s.xmit.is_none() && s.rcv.is_none()).count();

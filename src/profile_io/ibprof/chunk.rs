@@ -256,6 +256,8 @@ impl Parser<'_> {
                 if let Some(first) = state.section.dumps.first() {
                     self.size_hint = (first.peers.len(), first.lids.len());
                 }
+                // A time-step loop writes thousands of dumps per rank: no doubling slack.
+                state.section.dumps.shrink_to_fit();
                 self.out.sections.push((state.line, state.section));
             }
         }

@@ -10,13 +10,18 @@
 //!   A link end is a directed link from the node that sends into it to the node at the far end.
 //!
 //! Tables (`region` is the region number, `-1` for the whole run, as `shoal convert` writes it):
-//! - `nodes` (nodes): `nodeid name kind rail level guid lid` (`kind` is `host`, `switch` or
-//!   `router`; a host's rail is −1: it spans rails);
-//! - `link_ends` (links): `linkid rail level direction from to from_port to_port`;
-//! - `traffic` (links): `linkid region bytes`, one row per link end and region;
-//! - `node_traffic` (nodes): `nodeid region bytes_sent bytes_received`;
+//! - `nodes` (nodes): `nodeid name kind rail plane level guid lid` (`kind` is `host`, `switch` or
+//!   `router`; a host's rail and plane are −1: it spans them; `plane` is a leaf switch's plane in
+//!   a rail-optimized subnet, see [`crate::model::RailPlanes`], else −1);
+//! - `link_ends` (links): `linkid rail plane level direction from to from_port to_port` (a
+//!   link's plane is that of its lower end: a CA's, or a leaf's for its uplinks);
+//! - `traffic` (links): `linkid region bytes`, one row per link end and region (above
+//!   [`DENSE_ROWS`] rows, a region's rows only for the ends that carried bytes); where the dumps
+//!   hold adaptive-routing tables also `bytes_ar` (the same flows spread over AR groups,
+//!   modelled) and `ar_minus_static`;
+//! - `node_traffic` (nodes): `nodeid region bytes_sent bytes_received` (likewise);
 //! - `ranks` (ranks): `mpirank nodeid`;
-//! - `ports` (ports): `portid nodeid rail port lid guid`, every CA port (a host's adapters on
+//! - `ports` (ports): `portid nodeid rail plane adapter port lid guid`, every CA port (a host's adapters on
 //!   every rail), numbered in rail then node order.
 //!
 //! Projections: nodes ↔ links through both ends of each link (a node reaches every link touching
@@ -114,7 +119,7 @@ pub fn fabric_run(
     name: &str,
     cluster: &Cluster,
     layout: &ClusterLayout,
-    loads: &Loads,
+    (loads, ar_loads): (&Loads, Option<&Loads>),
     rank_hosts: &RankHosts,
 ) -> (Run, FabricIndex) {
     let index = FabricIndex::new(cluster);
@@ -127,7 +132,7 @@ pub fn fabric_run(
             .into_iter()
             .flatten()
             .collect();
-    tables.extend(traffic_tables(cluster, &index, loads));
+    tables.extend(traffic_tables(cluster, &index, loads, ar_loads));
     let mut ranks: Vec<(i64, i64)> = rank_hosts.iter().map(|(&r, &h)| (i64::from(r), h as i64)).collect();
     ranks.sort_unstable();
     if !ranks.is_empty() {
@@ -160,6 +165,7 @@ type Pairs = Vec<(i64, i64)>;
 fn ports(cluster: &Cluster, index: &FabricIndex) -> (Option<Table>, Pairs, Pairs) {
     let (mut ids, mut host, mut rail, mut number, mut lid, mut guid) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut plane, mut adapter) = (Vec::new(), Vec::new());
     let (mut hosts, mut links) = (Vec::new(), Vec::new());
     for (r, fabric) in cluster.rails.iter().enumerate() {
         for ca in fabric.cas() {
@@ -170,6 +176,8 @@ fn ports(cluster: &Cluster, index: &FabricIndex) -> (Option<Table>, Pairs, Pairs
                 ids.push(id);
                 host.push(h as i64);
                 rail.push(r as i64);
+                plane.push(cluster.plane_of(r, ca).map_or(-1, i64::from));
+                adapter.push(node.adapter_name().to_string());
                 number.push(i64::from(port.0));
                 lid.push(info.lid.to_string());
                 guid.push(info.guid.map_or(String::new(), |g| g.to_string()));
@@ -188,11 +196,13 @@ fn ports(cluster: &Cluster, index: &FabricIndex) -> (Option<Table>, Pairs, Pairs
         Column::Int(ids),
         Column::Int(host),
         Column::Int(rail),
+        Column::Int(plane),
+        Column::Text(adapter),
         Column::Int(number),
         Column::Text(lid),
         Column::Text(guid),
     ];
-    let names = ["portid", "nodeid", "rail", "port", "lid", "guid"];
+    let names = ["portid", "nodeid", "rail", "plane", "adapter", "port", "lid", "guid"];
     (table("ports", Domain::Ports, "portid", &names, columns), hosts, links)
 }
 
@@ -241,6 +251,7 @@ fn node_table(
     level_of: &dyn Fn(usize, NodeIndex) -> Option<u32>,
 ) -> Option<Table> {
     let n = index.node_count();
+    let mut plane: Vec<i64> = Vec::with_capacity(n);
     let (mut name, mut kind, mut rail, mut level, mut guid, mut lid) = (
         Vec::with_capacity(n),
         Vec::with_capacity(n),
@@ -253,6 +264,7 @@ fn node_table(
         name.push(host.name.clone());
         kind.push("host".to_string());
         rail.push(-1);
+        plane.push(-1);
         level.push(0);
         let first = (0..cluster.rails.len()).find_map(|r| host.on_rail(r).first().map(|&ca| (r, ca)));
         let node = first.map(|(r, ca)| cluster.rails[r].node(ca));
@@ -270,6 +282,7 @@ fn node_table(
             .to_string(),
         );
         rail.push(r as i64);
+        plane.push(cluster.plane_of(r, n).map_or(-1, i64::from));
         level.push(level_of(r, n).map_or(-1, i64::from));
         guid.push(node.guid.to_string());
         lid.push(node.base_lid().map_or(String::new(), |l| l.to_string()));
@@ -279,11 +292,12 @@ fn node_table(
         Column::Text(name),
         Column::Text(kind),
         Column::Int(rail),
+        Column::Int(plane),
         Column::Int(level),
         Column::Text(guid),
         Column::Text(lid),
     ];
-    let names = ["nodeid", "name", "kind", "rail", "level", "guid", "lid"];
+    let names = ["nodeid", "name", "kind", "rail", "plane", "level", "guid", "lid"];
     table("nodes", Domain::Nodes, "nodeid", &names, columns)
 }
 
@@ -291,6 +305,7 @@ fn node_table(
 #[derive(Default)]
 struct LinkColumns {
     rail: Vec<i64>,
+    plane: Vec<i64>,
     level: Vec<i64>,
     direction: Vec<String>,
     from: Vec<String>,
@@ -300,9 +315,17 @@ struct LinkColumns {
 }
 
 impl LinkColumns {
-    fn push(&mut self, rail: usize, level: Option<u32>, direction: &str, ends: [(String, i64); 2]) {
+    fn push(
+        &mut self,
+        rail: usize,
+        plane: Option<u16>,
+        level: Option<u32>,
+        direction: &str,
+        ends: [(String, i64); 2],
+    ) {
         let [(from, from_port), (to, to_port)] = ends;
         self.rail.push(rail as i64);
+        self.plane.push(plane.map_or(-1, i64::from));
         self.level.push(level.map_or(-1, i64::from));
         self.direction.push(direction.to_string());
         self.from.push(from);
@@ -331,16 +354,19 @@ fn link_table(
                     let (ls, ld) = (level_of(rail, s), level_of(rail, d));
                     let direction = if ls < ld { "up" } else { "down" };
                     let ends = [(name(fabric, s), i64::from(sp.0)), (name(fabric, d), i64::from(dp.0))];
-                    cols.push(rail, ls.max(ld), direction, ends);
+                    // A link is in the plane of its lower end (a CA, or a leaf under a spine).
+                    let lower = if ls <= ld { s } else { d };
+                    cols.push(rail, cluster.plane_of(rail, lower), ls.max(ld), direction, ends);
                 }
                 // A built fabric has no end without nodes; keep the rows dense regardless.
-                None => cols.push(rail, None, "", [(String::new(), 0), (String::new(), 0)]),
+                None => cols.push(rail, None, None, "", [(String::new(), 0), (String::new(), 0)]),
             }
         }
     }
     let columns = vec![
         Column::Int((0..n as i64).collect()),
         Column::Int(cols.rail),
+        Column::Int(cols.plane),
         Column::Int(cols.level),
         Column::Text(cols.direction),
         Column::Text(cols.from),
@@ -348,13 +374,20 @@ fn link_table(
         Column::Int(cols.from_port),
         Column::Int(cols.to_port),
     ];
-    let names = ["linkid", "rail", "level", "direction", "from", "to", "from_port", "to_port"];
+    let names = ["linkid", "rail", "plane", "level", "direction", "from", "to", "from_port", "to_port"];
     table("link_ends", Domain::Links, "linkid", &names, columns)
 }
 
+/// Above this many rows (link ends × regions) a region's rows list only the link ends (nodes)
+/// that carried bytes: 20,000 regions of a 3,000-end fabric would otherwise be 60 million rows.
+/// The whole run's rows stay one per end. Views without clauses read bytes from the loads
+/// ([`crate::scene::prepare`]) and are the same either way; a clause on a region's `bytes` then
+/// sees only the ends that carried some.
+pub const DENSE_ROWS: usize = 4_000_000;
+
 /// Bytes per link end and per node, one row per region and one for the whole run (region −1).
 /// Without loads (no profile) every end carries 0 bytes in the whole run.
-fn traffic_tables(cluster: &Cluster, index: &FabricIndex, loads: &Loads) -> Vec<Table> {
+fn traffic_tables(cluster: &Cluster, index: &FabricIndex, loads: &Loads, ar: Option<&Loads>) -> Vec<Table> {
     let regions: Vec<(i64, &RegionLoads)> = loads
         .regions
         .iter()
@@ -362,27 +395,39 @@ fn traffic_tables(cluster: &Cluster, index: &FabricIndex, loads: &Loads) -> Vec<
         .chain([(-1, &loads.total)])
         .collect();
     let (links, nodes) = (index.link_count(), index.node_count());
-    let rows = links * regions.len();
+    let sparse = links.saturating_mul(regions.len()) > DENSE_ROWS;
+    let rows = if sparse { links } else { links * regions.len() };
     let (mut link_id, mut link_region, mut bytes) =
         (Vec::with_capacity(rows), Vec::with_capacity(rows), Vec::with_capacity(rows));
-    let node_rows = nodes * regions.len();
+    let node_rows = if sparse { nodes } else { nodes * regions.len() };
     let (mut node_id, mut node_region, mut sent, mut received) = (
         Vec::with_capacity(node_rows),
         Vec::with_capacity(node_rows),
         Vec::with_capacity(node_rows),
         Vec::with_capacity(node_rows),
     );
-    for (number, region) in &regions {
+    // The AR loads mirror the static ones region by region (see `routing::ar::ar_loads`).
+    let ar_regions: Option<Vec<&RegionLoads>> = ar.map(|a| a.regions.iter().chain([&a.total]).collect());
+    let mut ar_bytes = Vec::with_capacity(if ar.is_some() { rows } else { 0 });
+    for (k, (number, region)) in regions.iter().enumerate() {
+        let ar_region = ar_regions.as_ref().and_then(|a| a.get(k));
         let mut node_sent = vec![0.0f64; nodes];
         let mut node_received = vec![0.0f64; nodes];
         for (rail, fabric) in cluster.rails.iter().enumerate() {
-            let rail_bytes = region.rails.get(rail).map_or(&[][..], |r| r.bytes.as_slice());
+            let rail_bytes = region.rails.get(rail).map(|r| r.bytes.to_dense()).unwrap_or_default();
             for position in index.rail_links(rail) {
                 let i = position - index.rail_links(rail).start;
                 let b = rail_bytes.get(i).copied().unwrap_or(0) as f64;
-                link_id.push(position as i64);
-                link_region.push(*number);
-                bytes.push(b);
+                let ar_b =
+                    ar_region.map(|r| r.rails.get(rail).map_or(0, |l| l.at(LinkEnd::from_index(i))) as f64);
+                if !sparse || b != 0.0 || ar_b.is_some_and(|x| x != 0.0) || *number < 0 {
+                    link_id.push(position as i64);
+                    link_region.push(*number);
+                    bytes.push(b);
+                    if let Some(ar_b) = ar_b {
+                        ar_bytes.push(ar_b);
+                    }
+                }
                 if let Some(((s, _), (d, _))) = fabric.link_end_nodes(LinkEnd::from_index(i)) {
                     if let Some(p) = index.node_position(rail, s) {
                         node_sent[p] += b;
@@ -393,18 +438,25 @@ fn traffic_tables(cluster: &Cluster, index: &FabricIndex, loads: &Loads) -> Vec<
                 }
             }
         }
-        node_id.extend(0..nodes as i64);
-        node_region.extend(std::iter::repeat_n(*number, nodes));
-        sent.extend(node_sent);
-        received.extend(node_received);
+        for (n, (s, r)) in node_sent.into_iter().zip(node_received).enumerate() {
+            if !sparse || s != 0.0 || r != 0.0 || *number < 0 {
+                node_id.push(n as i64);
+                node_region.push(*number);
+                sent.push(s);
+                received.push(r);
+            }
+        }
     }
-    let traffic = table(
-        "traffic",
-        Domain::Links,
-        "linkid",
-        &["linkid", "region", "bytes"],
-        vec![Column::Int(link_id), Column::Int(link_region), Column::Float(bytes)],
-    );
+    let mut names = vec!["linkid", "region", "bytes"];
+    let mut columns = vec![Column::Int(link_id), Column::Int(link_region)];
+    if ar.is_some() && ar_bytes.len() == bytes.len() {
+        let diff = ar_bytes.iter().zip(&bytes).map(|(a, s)| a - s).collect();
+        names.extend(["bytes_ar", "ar_minus_static"]);
+        columns.extend([Column::Float(bytes), Column::Float(ar_bytes), Column::Float(diff)]);
+    } else {
+        columns.push(Column::Float(bytes));
+    }
+    let traffic = table("traffic", Domain::Links, "linkid", &names, columns);
     let node_traffic = table(
         "node_traffic",
         Domain::Nodes,
@@ -433,7 +485,7 @@ mod tests {
         let v = values(run, Domain::Links, &region2, Aggregate::Sum, "bytes").unwrap();
         let loads = fabric.loads.get(crate::routing::RegionKey::Region(2)).unwrap();
         for (rail, load) in loads.rails.iter().enumerate() {
-            for (i, &b) in load.bytes.iter().enumerate() {
+            for (i, b) in load.bytes.to_dense().into_iter().enumerate() {
                 let p = fabric.index.link_position(rail, LinkEnd::from_index(i)).unwrap();
                 assert_eq!(v[p], Some(b as f64), "rail {rail} end {i}");
                 assert_eq!(fabric.index.link(p), Some((rail, LinkEnd::from_index(i))));

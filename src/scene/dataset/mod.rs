@@ -6,6 +6,7 @@
 //! fat-tree module draws from and that answer route questions (the path of a pair, the pairs
 //! crossing a link end), with the [`FabricIndex`] that maps the run's positions onto them.
 
+pub mod counters;
 mod fabric;
 
 use std::collections::BTreeMap;
@@ -32,12 +33,18 @@ pub struct FabricData {
     pub layout: ClusterLayout,
     pub profile: Option<Profile>,
     pub loads: Loads,
+    /// Where the dumps hold adaptive-routing tables: the same regions traced with AR spreading
+    /// (modelled, see [`crate::routing::ar`]); the run's `traffic` table then has `bytes_ar` and
+    /// `ar_minus_static` beside `bytes`.
+    pub ar_loads: Option<Loads>,
     /// The flows of each region and of the total, to find who crossed a link end.
     pub flows: BTreeMap<RegionKey, FlowSet>,
     pub rank_hosts: RankHosts,
     pub index: FabricIndex,
     /// Where "who crossed this link end" comes from.
     pub attribution: Attribution,
+    /// What the port counters saw per link end, if counters were given ([`counters`]).
+    pub observed: Option<crate::routing::Observed>,
 }
 
 /// Where the pairs crossing a link end come from: the flows traced from a profile, a loads
@@ -103,7 +110,12 @@ impl Dataset {
         warnings: Vec<Warning>,
     ) -> Dataset {
         let rank_hosts = rank_hosts(&cluster, profile.as_ref());
-        let (run, index) = fabric_run(&name, &cluster, &layout, &loads, &rank_hosts);
+        let ar_loads = cluster
+            .rails
+            .iter()
+            .any(|f| f.has_adaptive_routing())
+            .then(|| crate::routing::ar::ar_loads(&cluster, &loads, &flows));
+        let (run, index) = fabric_run(&name, &cluster, &layout, (&loads, ar_loads.as_ref()), &rank_hosts);
         // The adapter's traffic rows: `region`, the whole run as −1.
         let list = loads
             .regions
@@ -118,10 +130,12 @@ impl Dataset {
             layout,
             profile,
             loads,
+            ar_loads,
             flows,
             rank_hosts,
             index,
             attribution: Attribution::Flows,
+            observed: None,
         };
         Dataset { name, run, fabric: Some(fabric), warnings, regions }
     }
@@ -144,12 +158,15 @@ impl Dataset {
         match selection {
             RegionSelection::Total => get(RegionKey::Total).into_iter().collect(),
             RegionSelection::Region(n) => get(RegionKey::Region(n)).into_iter().collect(),
-            RegionSelection::Cumulative(n) => fabric
-                .flows
-                .iter()
-                .filter(|(k, _)| matches!(k, RegionKey::Region(m) if *m <= n))
-                .map(|(_, f)| f)
-                .collect(),
+            RegionSelection::Cumulative(_) | RegionSelection::Window(..) => {
+                let (first, last) = selection.window().unwrap_or_default();
+                fabric
+                    .flows
+                    .iter()
+                    .filter(|(k, _)| matches!(k, RegionKey::Region(m) if first <= *m && *m <= last))
+                    .map(|(_, f)| f)
+                    .collect()
+            }
             RegionSelection::Diff(a, _) => get(a).into_iter().collect(),
         }
     }

@@ -1,0 +1,79 @@
+//! `time_strip` (issue 13): a 20,000-region profile on the two-rail sample (a time-step loop of
+//! 16 ranks, one region per step, written by the collector's format writer into
+//! `target/many-regions/` on first run; never committed).
+//!
+//! - setup prints the peak heap of reading and tracing it (what `shoal hot --region N` holds);
+//! - `step_to_next_region`: what one frame of stepping (the play button, or a click on the
+//!   strip) costs the linked fat tree: prepare the next region's values, then its scene;
+//! - `strip_build`: the strip's numbers for every region (once per load or rows change);
+//! - `strip_bins_1000`: binning 20,000 columns into 1,000 pixels (every frame of the strip).
+//!
+//! Run: `cargo bench --bench time_strip`.
+
+#[path = "../tests/support/peak_alloc.rs"]
+mod peak_alloc;
+#[path = "../tests/support/time_steps.rs"]
+mod time_steps;
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use peak_alloc::PeakAlloc;
+use shoal::pipeline;
+use shoal::routing::LoadOptions;
+use shoal::scene::filter::Filter;
+use shoal::scene::highlight::Lit;
+use shoal::scene::orbit::Orbit;
+use shoal::scene::time_strip::{StripRows, TimeStrip, region_columns};
+use shoal::scene::{Dataset, RegionSelection, ViewSpec, prepare};
+
+#[global_allocator]
+static ALLOC: PeakAlloc = PeakAlloc;
+
+const STEPS: u32 = 20_000;
+
+fn main() {
+    divan::main();
+}
+
+fn dataset() -> &'static Dataset {
+    static D: OnceLock<Dataset> = OnceLock::new();
+    D.get_or_init(|| {
+        let path = time_steps::time_step_profile(16, STEPS);
+        let rails = time_steps::sample_rails();
+        let (analysis, peak) = peak_alloc::peak_of(|| {
+            pipeline::analyse(&rails, Some(&path), &LoadOptions::default()).expect("the profile loads")
+        });
+        eprintln!("{}: read and traced with a peak heap of {:.1} MB", path.display(), peak as f64 / 1e6);
+        let (d, peak) =
+            peak_alloc::peak_of(|| shoal::load::from_analysis("steps".into(), analysis, BTreeMap::new()));
+        eprintln!("the view model added a peak heap of {:.1} MB", peak as f64 / 1e6);
+        d
+    })
+}
+
+#[divan::bench(sample_count = 20)]
+fn step_to_next_region(b: divan::Bencher) {
+    let d = dataset();
+    let mut spec = ViewSpec::for_dataset(d);
+    let mut region = 0;
+    b.bench_local(|| {
+        region = region % STEPS + 1;
+        spec.selection = RegionSelection::Region(region);
+        let prepared = prepare(d, &spec, &Filter::default()).expect("the region prepares");
+        prepared.scene(d, &spec, (None, None), &Lit::default(), &Orbit::default(), 1.6).halves.len()
+    });
+}
+
+#[divan::bench(sample_count = 5)]
+fn strip_build(b: divan::Bencher) {
+    let f = dataset().fabric.as_ref().expect("a fabric");
+    b.bench_local(|| TimeStrip::build(f, &region_columns(&f.loads), StripRows::Groups).cells.len());
+}
+
+#[divan::bench(sample_count = 20)]
+fn strip_bins_1000(b: divan::Bencher) {
+    let f = dataset().fabric.as_ref().expect("a fabric");
+    let strip = TimeStrip::build(f, &region_columns(&f.loads), StripRows::Groups);
+    b.bench_local(|| strip.binned(1000).cells.len());
+}

@@ -1,0 +1,169 @@
+//! Adaptive routing, modelled: bytes to an AR-enabled destination spread evenly over the ports
+//! of the switch's AR group, at every hop; other destinations follow the static table.
+//!
+//! The model's assumptions (also in `docs/formats/adaptive-routing.md`):
+//! - A switch picks among its group's ports by their momentary load, per packet or flowlet; over a
+//!   whole region that averages to an even split, which is what is traced. Real spreads lean
+//!   away from congested ports, so AR loads are **modelled**, not measured.
+//! - `HBF` (hash-based) destinations are spread the same way: the hash is not known.
+//! - The ingress port is not excluded from a group (AR groups hold up-ports at a leaf and
+//!   down-ports toward one leaf at a spine, so it never is in practice).
+//! - Bytes split in whole bytes: the remainder of a split goes to the lowest ports, so every
+//!   byte injected is delivered or counted undelivered with the switch that dropped it.
+//!
+//! Where a switch has no AR table, or the destination is `Static`, or its group has no cabled
+//! port, the static port is used: with no AR information at all this is the static trace.
+
+use std::collections::BTreeMap;
+
+use petgraph::graph::NodeIndex;
+
+use crate::model::{Cluster, Fabric, Lid, NodeKind, PortNum};
+
+use super::LinkBytes;
+use super::accumulate::Flow;
+use super::flows::FlowSet;
+use super::loads::{DropReason, Loads, RailLoad, RegionKey, RegionLoads, Undelivered};
+use super::trace::{MAX_HOPS, next_port};
+
+/// Traces flows with AR spreading (see the module comment) into one rail's link-end loads.
+pub fn spread(fabric: &Fabric, flows: &[Flow]) -> RailLoad {
+    let mut by_destination: BTreeMap<Lid, Vec<&Flow>> = BTreeMap::new();
+    for flow in flows.iter().filter(|f| f.bytes > 0) {
+        by_destination.entry(flow.dst).or_default().push(flow);
+    }
+    let mut load = RailLoad::default();
+    let mut dense = vec![0u64; fabric.link_end_count()];
+    let mut dropped: BTreeMap<(Option<NodeIndex>, Lid, DropReason), u64> = BTreeMap::new();
+    for (dst, flows) in by_destination {
+        spread_destination(fabric, dst, &flows, (&mut load, &mut dense), &mut dropped);
+    }
+    load.bytes = LinkBytes::from_dense(&dense);
+    load.undelivered_detail = dropped
+        .into_iter()
+        .map(|((at, destination, reason), bytes)| Undelivered { at, destination, reason, bytes })
+        .collect();
+    load
+}
+
+type Dropped = BTreeMap<(Option<NodeIndex>, Lid, DropReason), u64>;
+
+fn spread_destination(
+    fabric: &Fabric,
+    dst: Lid,
+    flows: &[&Flow],
+    (load, bytes_at): (&mut RailLoad, &mut [u64]),
+    dropped: &mut Dropped,
+) {
+    let mut drop = |load: &mut RailLoad, at: Option<NodeIndex>, reason: DropReason, bytes: u64| {
+        load.undelivered += bytes;
+        *dropped.entry((at, dst, reason)).or_insert(0) += bytes;
+    };
+    let destination = fabric.owner_of_lid(dst);
+    // Bytes standing at each node, to be forwarded at this hop.
+    let mut frontier: BTreeMap<NodeIndex, u64> = BTreeMap::new();
+    for flow in flows {
+        load.injected += flow.bytes;
+        let Some(source) = fabric.owner_of_lid(flow.src) else {
+            drop(load, None, DropReason::UnknownSource, flow.bytes);
+            continue;
+        };
+        let Some(to) = destination else {
+            drop(load, Some(source.node), DropReason::UnknownDestination, flow.bytes);
+            continue;
+        };
+        // Already there (another LID of the same port): no link is crossed, as in the static trace.
+        if source.node == to.node || fabric.node(source.node).kind == NodeKind::Switch {
+            *frontier.entry(source.node).or_insert(0) += flow.bytes;
+            continue;
+        }
+        // A CA sends out of the port that owns the source LID.
+        match fabric.out_through(source.node, source.port) {
+            Some((end, next, _)) => {
+                bytes_at[end.index()] += flow.bytes;
+                *frontier.entry(next).or_insert(0) += flow.bytes;
+            }
+            None => drop(load, Some(source.node), DropReason::DeadPort, flow.bytes),
+        }
+    }
+    let Some(destination) = destination else { return };
+    for _ in 0..=MAX_HOPS {
+        if frontier.is_empty() {
+            return;
+        }
+        let mut next_frontier = BTreeMap::new();
+        for (node, bytes) in frontier {
+            if node == destination.node {
+                load.delivered += bytes;
+                continue;
+            }
+            if fabric.node(node).kind != NodeKind::Switch {
+                drop(load, Some(node), DropReason::WrongEndpoint, bytes);
+                continue;
+            }
+            let ports = match out_ports(fabric, node, dst) {
+                Ok(ports) => ports,
+                Err(reason) => {
+                    drop(load, Some(node), reason, bytes);
+                    continue;
+                }
+            };
+            let k = ports.len() as u64;
+            for (i, port) in ports.into_iter().enumerate() {
+                let share = bytes / k + u64::from((i as u64) < bytes % k);
+                if share == 0 {
+                    continue;
+                }
+                match fabric.out_through(node, port) {
+                    Some((end, next, _)) => {
+                        bytes_at[end.index()] += share;
+                        *next_frontier.entry(next).or_insert(0) += share;
+                    }
+                    None => drop(load, Some(node), DropReason::DeadPort, share),
+                }
+            }
+        }
+        frontier = next_frontier;
+    }
+    for (node, bytes) in frontier {
+        drop(load, Some(node), DropReason::Loop, bytes);
+    }
+}
+
+/// The ports a switch sends `dst`'s bytes out of: its AR group's cabled ports, else the static one.
+pub fn out_ports(fabric: &Fabric, switch: NodeIndex, dst: Lid) -> Result<Vec<PortNum>, DropReason> {
+    if let Some(group) = fabric.ar(switch).and_then(|t| t.group_ports(dst)) {
+        let cabled: Vec<PortNum> =
+            group.iter().copied().filter(|&p| fabric.link_at(switch, p).is_some()).collect();
+        if !cabled.is_empty() {
+            return Ok(cabled);
+        }
+    }
+    next_port(fabric, switch, dst).map(|p| vec![p])
+}
+
+/// AR loads beside the static ones: every region (and the total) of `static_loads`, spread from
+/// the same flows. Rails without AR tables get their static loads unchanged.
+pub fn ar_loads(cluster: &Cluster, static_loads: &Loads, flows: &BTreeMap<RegionKey, FlowSet>) -> Loads {
+    let region = |loads: &RegionLoads| {
+        let key = loads.region.map_or(RegionKey::Total, RegionKey::Region);
+        let rails = cluster
+            .rails
+            .iter()
+            .enumerate()
+            .map(|(r, fabric)| {
+                let set = flows.get(&key).and_then(|f| f.flows.get(r));
+                match set {
+                    Some(flows) if fabric.has_adaptive_routing() => spread(fabric, flows),
+                    _ => loads.rails.get(r).cloned().unwrap_or_default(),
+                }
+            })
+            .collect();
+        RegionLoads { rails, ..loads.clone() }
+    };
+    Loads { regions: static_loads.regions.iter().map(region).collect(), total: region(&static_loads.total) }
+}
+
+#[cfg(test)]
+#[path = "ar_tests.rs"]
+mod tests;

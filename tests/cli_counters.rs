@@ -1,0 +1,59 @@
+//! `--counters` on the command line: convert without a profile, hot by residual.
+
+#[path = "support/run_shoal.rs"]
+mod run_shoal;
+use run_shoal::shoal;
+
+const TESTBED: &str = "sample-data/testbed";
+const PROFILE: &str = "sample-data/testbed/alltoall.ibprof";
+const BEFORE: &str = "tests/fixtures/counters/testbed/perfquery-x-before.txt";
+const AFTER: &str = "tests/fixtures/counters/testbed/perfquery-x-after.txt";
+
+#[test]
+fn convert_with_counters_and_no_profile_writes_observed_bytes_on_total_rows() {
+    let dir = std::env::temp_dir().join(format!("shoal-cli-counters-{}", std::process::id()));
+    let (ok, _, err) = shoal(&["convert", TESTBED, "--counters", AFTER, "--out", dir.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    assert!(err.contains("counters cover 114 of 114 link ends"), "{err}");
+    let links = std::fs::read_to_string(dir.join("links.csv")).unwrap();
+    let mut lines = links.lines();
+    assert!(lines.next().unwrap().ends_with(",bytes_a_to_b,bytes_b_to_a,observed_a_to_b,observed_b_to_a"));
+    assert!(lines.all(|l| !l.ends_with(",,")), "every end has a counter");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn hot_by_residual_puts_the_other_jobs_traffic_first() {
+    let args = ["hot", TESTBED, "--profile", PROFILE, "--counters", BEFORE, "--counters", AFTER];
+    let (ok, out, err) = shoal(&[&args[..], &["--by", "residual", "--top", "2", "--pairs", "0"]].concat());
+    assert!(ok, "{err}");
+    let rows: Vec<&str> = out.lines().skip(2).collect();
+    assert!(rows[0].contains("MF0;tb-L1-01:SX6036/U1 (30) -> MF0;tb-L1-00:SX6036/U1 (30)"), "{out}");
+    assert!(rows[0].trim_end().ends_with("+15.3 GiB"), "{out}");
+    assert!(rows[1].contains("(22) -> "), "{out}");
+}
+
+#[test]
+fn residual_without_counters_or_profile_is_a_clear_error() {
+    let (ok, _, err) = shoal(&["hot", TESTBED, "--profile", PROFILE, "--by", "residual"]);
+    assert!(!ok);
+    assert!(err.contains("--by residual needs --counters"), "{err}");
+    let (ok, _, err) = shoal(&["hot", TESTBED, "--counters", AFTER, "--by", "residual"]);
+    assert!(!ok);
+    assert!(err.contains("--profile"), "{err}");
+}
+
+#[test]
+fn render_colours_by_residual_with_counters_and_refuses_without() {
+    let out = std::env::temp_dir().join(format!("shoal-cli-residual-{}.svg", std::process::id()));
+    let base = ["render", TESTBED, "--profile", PROFILE, "--out", out.to_str().unwrap()];
+    let (ok, _, err) =
+        shoal(&[&base[..], &["--counters", BEFORE, "--counters", AFTER, "--colour-by", "residual"]].concat());
+    assert!(ok, "{err}");
+    let svg = std::fs::read_to_string(&out).unwrap();
+    assert!(svg.contains("residual"), "the legend names the residual");
+    let (ok, _, err) = shoal(&[&base[..], &["--colour-by", "observed"]].concat());
+    assert!(!ok);
+    assert!(err.contains("--colour-by observed needs --counters"), "{err}");
+    let _ = std::fs::remove_file(out);
+}

@@ -1,0 +1,231 @@
+//! Port counters captured with the real tools on the simulated testbed
+//! (`scripts/make-counter-fixtures.py`): the script set every sending port's counters to what
+//! it held before plus the profile's predicted words plus a known extra on a few ports
+//! (`plan.csv`). So observed − predicted must be that extra, up to the management packets the
+//! simulator itself counts between the two captures (bounded below) and the rounding of the
+//! predicted bytes up to whole words.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use shoal::export::tables::link_rows;
+use shoal::model::counters::PortOwner;
+use shoal::model::{Cluster, Guid, LinkEnd, PortNum};
+use shoal::pipeline::{self, Analysis, CounterSpec};
+use shoal::profile_io::counters::read_counters;
+use shoal::routing::{LoadOptions, Observed};
+
+const FIXTURES: &str = "tests/fixtures/counters/testbed";
+/// Words the simulator's own management packets (the queries, the SM) add to a port between
+/// the two captures: measured at most 864 on these fixtures; bounded with room to spare.
+const MANAGEMENT_WORDS: i64 = 2048;
+/// The same while OpenSM's PerfMgr sweeps every second: its queries all leave through the SM's
+/// port (n0001) and cross the inter-switch links, which then count up to ~98k words more.
+const PERFMGR_MANAGEMENT_WORDS: i64 = 131_072;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn fixture(name: &str) -> PathBuf {
+    root().join(FIXTURES).join(name)
+}
+
+fn analysis() -> Analysis {
+    let rail = vec![root().join("sample-data/testbed")];
+    let profile = root().join("sample-data/testbed/alltoall.ibprof");
+    pipeline::analyse(&[rail], Some(&profile), &LoadOptions::default()).unwrap()
+}
+
+fn observe(cluster: &Cluster, files: &[&str]) -> (Observed, Vec<String>) {
+    let specs: Vec<CounterSpec> =
+        files.iter().map(|f| CounterSpec { rail: None, path: fixture(f) }).collect();
+    let (observed, warnings) = pipeline::read_observed(cluster, &specs).unwrap();
+    (observed, warnings.into_iter().map(|w| w.to_string()).collect())
+}
+
+/// plan.csv: (sending node GUID, port) → extra words beyond the prediction.
+fn plan() -> HashMap<(Guid, PortNum), i64> {
+    let text = std::fs::read_to_string(fixture("plan.csv")).unwrap();
+    text.lines()
+        .skip(1)
+        .map(|line| {
+            let f: Vec<&str> = line.split(',').collect();
+            ((Guid::parse_hex(f[0]).unwrap(), PortNum(f[1].parse().unwrap())), f[5].parse().unwrap())
+        })
+        .collect()
+}
+
+/// Every link end of rail 0 with its sending (node GUID, port).
+fn senders(cluster: &Cluster) -> Vec<(LinkEnd, (Guid, PortNum))> {
+    let fabric = &cluster.rails[0];
+    (0..fabric.link_end_count())
+        .map(LinkEnd::from_index)
+        .map(|end| {
+            let ((node, port), _) = fabric.link_end_nodes(end).unwrap();
+            (end, (fabric.node(node).guid, port))
+        })
+        .collect()
+}
+
+/// Checks residual − 4 × extra is within [0, management + rounding] on every covered end, and
+/// returns how many ends were covered.
+fn assert_residuals_match_the_plan(analysis: &Analysis, observed: &Observed, management_words: i64) -> usize {
+    let plan = plan();
+    let predicted = &analysis.profile.as_ref().unwrap().loads.total.rails[0];
+    let mut covered = 0;
+    for (end, sender) in senders(&analysis.cluster) {
+        let Some(seen) = observed.at(0, end) else { continue };
+        covered += 1;
+        let residual = seen as i64 - predicted.at(end) as i64;
+        let beyond = residual - 4 * plan[&sender];
+        assert!(
+            (0..=4 * management_words + 3).contains(&beyond),
+            "{sender:?}: residual {residual}, extra {} words, beyond {beyond}",
+            plan[&sender]
+        );
+    }
+    covered
+}
+
+#[test]
+fn perfquery_x_before_and_after_give_the_added_traffic_on_every_link_end() {
+    let analysis = analysis();
+    let (observed, warnings) =
+        observe(&analysis.cluster, &["perfquery-x-before.txt", "perfquery-x-after.txt"]);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!(assert_residuals_match_the_plan(&analysis, &observed, MANAGEMENT_WORDS), 114);
+}
+
+#[test]
+fn observed_is_four_times_after_minus_before_for_every_port() {
+    let analysis = analysis();
+    let (before, _) = read_counters(&fixture("perfquery-x-before.txt")).unwrap();
+    let (after, _) = read_counters(&fixture("perfquery-x-after.txt")).unwrap();
+    let raw = raw_perfquery_words(&fixture("perfquery-x-after.txt"));
+    let (observed, _) = observe(&analysis.cluster, &["perfquery-x-before.txt", "perfquery-x-after.txt"]);
+    let fabric = &analysis.cluster.rails[0];
+    assert_eq!(after.ports.len(), 114);
+    for port in &after.ports {
+        let PortOwner::Lid(lid) = port.owner else { panic!("perfquery names LIDs") };
+        assert_eq!(
+            port.xmit.unwrap().bytes,
+            4 * raw[&(lid.0, port.port.0)],
+            "the reader multiplies words by 4"
+        );
+        let first = before.ports.iter().find(|p| p.key() == port.key()).unwrap();
+        let owner = fabric.owner_of_lid(lid).unwrap();
+        let (end, _, _) = fabric.out_through(owner.node, port.port).unwrap();
+        assert_eq!(observed.at(0, end), Some(port.xmit.unwrap().bytes - first.xmit.unwrap().bytes));
+    }
+}
+
+/// `PortXmitData` words per (LID, port), read without shoal's parser.
+fn raw_perfquery_words(path: &Path) -> HashMap<(u16, u8), u64> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut out = HashMap::new();
+    let mut key = (0, 0);
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("# Port extended counters: Lid ") {
+            let w: Vec<&str> = rest.split_whitespace().collect();
+            key = (w[0].parse().unwrap(), w[2].parse().unwrap());
+        } else if let Some(v) = line.strip_prefix("PortXmitData:") {
+            out.insert(key, v.trim_start_matches('.').parse().unwrap());
+        }
+    }
+    out
+}
+
+#[test]
+fn plain_perfquery_reports_the_saturated_32_bit_counter_and_leaves_its_end_empty() {
+    let analysis = analysis();
+    let (observed, warnings) = observe(&analysis.cluster, &["perfquery-before.txt", "perfquery-after.txt"]);
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(warnings[0].contains("saturated") && warnings[0].contains("\"MF0;tb-L1-01:SX6036/U1\" port 30"));
+    assert_eq!(assert_residuals_match_the_plan(&analysis, &observed, MANAGEMENT_WORDS), 113);
+}
+
+#[test]
+fn ibqueryerrors_data_with_and_without_report_port_cover_the_ports_with_errors() {
+    let analysis = analysis();
+    for (before, after) in [
+        ("ibqueryerrors-data-before.txt", "ibqueryerrors-data-after.txt"),
+        ("ibqueryerrors-data-r-before.txt", "ibqueryerrors-data-r-after.txt"),
+    ] {
+        let (observed, warnings) = observe(&analysis.cluster, &[before, after]);
+        assert!(warnings.iter().all(|w| w.contains("port 255")), "{warnings:?}");
+        // Three ports had errors; each port's transmit and receive cover both ends of its link.
+        assert_eq!(assert_residuals_match_the_plan(&analysis, &observed, MANAGEMENT_WORDS), 6, "{after}");
+    }
+}
+
+#[test]
+fn perfmgr_dumps_in_both_forms_give_the_added_traffic() {
+    let analysis = analysis();
+    for (before, after) in
+        [("perfmgr-before.txt", "perfmgr-after.txt"), ("perfmgr-mach-before.txt", "perfmgr-mach-after.txt")]
+    {
+        let (observed, warnings) = observe(&analysis.cluster, &[before, after]);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert_eq!(
+            assert_residuals_match_the_plan(&analysis, &observed, PERFMGR_MANAGEMENT_WORDS),
+            114,
+            "{after}"
+        );
+    }
+}
+
+/// n0007's counters were reset (`perfquery -R`) after the "after" capture: its transmit counter
+/// went down, so the end it sends into takes the far port's receive counter instead, which
+/// only saw management packets since.
+#[test]
+fn a_counter_reset_between_snapshots_is_reported_not_subtracted() {
+    let analysis = analysis();
+    let (observed, warnings) =
+        observe(&analysis.cluster, &["perfquery-x-after.txt", "perfquery-x-reset.txt"]);
+    assert!(
+        warnings.iter().any(|w| w.contains("reset") && w.contains("\"n0007 HCA-1\" port 1")),
+        "{warnings:?}"
+    );
+    let fabric = &analysis.cluster.rails[0];
+    let n7 = fabric.graph.node_indices().find(|&n| fabric.node(n).description == "n0007 HCA-1").unwrap();
+    let (end, _, _) = fabric.out_through(n7, PortNum(1)).unwrap();
+    let seen = observed.at(0, end).unwrap();
+    assert!(seen <= 4 * MANAGEMENT_WORDS as u64, "{seen} bytes: not a difference across the reset");
+}
+
+#[test]
+fn counters_leave_the_prediction_unchanged() {
+    let analysis = analysis();
+    let loads = &analysis.profile.as_ref().unwrap().loads;
+    let (observed, _) = observe(&analysis.cluster, &["perfquery-x-before.txt", "perfquery-x-after.txt"]);
+    let without = link_rows(&analysis.cluster, loads, None);
+    let with = link_rows(&analysis.cluster, loads, Some(&observed));
+    assert_eq!(without.len(), with.len());
+    for (a, b) in without.iter().zip(&with) {
+        assert_eq!((a.bytes_a_to_b, a.bytes_b_to_a), (b.bytes_a_to_b, b.bytes_b_to_a));
+        assert_eq!((a.observed_a_to_b, a.observed_b_to_a), (None, None));
+    }
+    assert!(with.iter().filter(|r| r.region == "total").all(|r| r.observed_a_to_b.is_some()));
+}
+
+/// Built from the real perfquery captures in the published layouts (see the fixtures' README):
+/// each format must give the same observed bytes.
+#[test]
+fn ibdiagnet2_and_exporter_formats_agree_with_perfquery() {
+    let analysis = analysis();
+    let (reference, _) = observe(&analysis.cluster, &["perfquery-x-before.txt", "perfquery-x-after.txt"]);
+    for (before, after, expected_warning) in [
+        ("ibdiagnet2-before.db_csv", "ibdiagnet2-after.db_csv", None),
+        ("ibdiagnet2-before.pm", "ibdiagnet2-after.pm", None),
+        ("infiniband_exporter-before.prom", "infiniband_exporter-after.prom", Some("node_exporter series")),
+        ("infiniband-exporter-py-before.prom", "infiniband-exporter-py-after.prom", None),
+    ] {
+        let (observed, warnings) = observe(&analysis.cluster, &[before, after]);
+        match expected_warning {
+            None => assert!(warnings.is_empty(), "{after}: {warnings:?}"),
+            Some(text) => assert!(warnings.iter().all(|w| w.contains(text)), "{after}: {warnings:?}"),
+        }
+        assert_eq!(observed, reference, "{after}");
+    }
+}

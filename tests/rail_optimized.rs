@@ -1,0 +1,154 @@
+//! The rail-optimized sample (`sample-data/railopt`, made with ibsim and OpenSM by
+//! `scripts/make-sample-data.sh railopt`): 32 hosts with 8 HCAs each, one plane per HCA index,
+//! and its NCCL-style profile. The plane layout, the highlight of a host, and traffic on every
+//! plane.
+
+use std::path::PathBuf;
+
+use shoal::layout::crossings::layout_crossings;
+use shoal::layout::{FatTreeOptions, HcaPlanes, layout_fat_tree};
+use shoal::load::{LoadRequest, load_dataset};
+use shoal::model::NodeKind;
+use shoal::scene::highlight::{Highlight, Seed, project};
+use shoal::scene::{Dataset, Emphasis, Filter, MarkOf, ViewSpec, prepare};
+
+fn sample() -> Dataset {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("sample-data/railopt");
+    let request = LoadRequest {
+        rails: vec![vec![dir.clone()]],
+        profile: Some(dir.join("nccl.ibprof.gz")),
+        ..Default::default()
+    };
+    load_dataset(&request, &|_| {}).expect("the sample loads")
+}
+
+#[test]
+fn the_sample_is_eight_planes_of_32_hosts_with_eight_hcas() {
+    let d = sample();
+    let f = d.fabric.as_ref().unwrap();
+    assert_eq!(f.cluster.hosts.len(), 32);
+    assert!(f.cluster.hosts.iter().all(|h| h.on_rail(0).len() == 8));
+    let planes = &f.cluster.planes[0].planes;
+    let labels: Vec<String> = planes.iter().enumerate().map(|(i, p)| p.label(i)).collect();
+    assert_eq!(labels, (0..8).map(|k| format!("mlx5_{k}")).collect::<Vec<_>>());
+    assert!(planes.iter().all(|p| p.leaves.len() == 2 && p.cas == 32));
+}
+
+#[test]
+fn leaves_and_cas_cross_nowhere_and_every_ca_is_placed_once() {
+    let d = sample();
+    let f = d.fabric.as_ref().unwrap();
+    let by_level = layout_crossings(&f.cluster, &f.layout);
+    assert_eq!(by_level[0][1], 0, "leaf-to-CA crossings");
+    let total: u64 = by_level.iter().flatten().sum();
+    let off = FatTreeOptions { hca_planes: HcaPlanes::Off, ..FatTreeOptions::default() };
+    let one_dot: u64 =
+        layout_crossings(&f.cluster, &layout_fat_tree(&f.cluster, &off)).iter().flatten().sum();
+    assert!(total * 8 <= one_dot, "plane layout {total} crossings, one dot per host {one_dot}");
+    let fabric = &f.cluster.rails[0];
+    let mut xs: Vec<f32> = fabric
+        .cas()
+        .map(|ca| {
+            let p = f.layout.rails[0].positions[ca.index()].expect("placed");
+            assert_eq!(p.y, 0.0);
+            p.x
+        })
+        .collect();
+    assert_eq!(xs.len(), 256);
+    xs.sort_by(f32::total_cmp);
+    assert!(xs.windows(2).all(|w| w[0] < w[1]), "no CA placed twice, no two on one spot");
+}
+
+#[test]
+fn highlighting_a_host_lights_its_eight_cas_together() {
+    let d = sample();
+    let f = d.fabric.as_ref().unwrap();
+    let h = f.cluster.host_index("gpu07").unwrap();
+    let spec = ViewSpec::for_dataset(&d);
+    let prepared = prepare(&d, &spec, &Filter::default()).unwrap();
+    let lit = project(&d, &Highlight { seeds: [Seed::node(h)].into() });
+    let scene = prepared.scene(&d, &spec, (None, None), &lit, &Default::default(), 1.0);
+    let lit_marks: Vec<_> = scene.marks.iter().filter(|m| m.emphasis == Emphasis::Lit).collect();
+    let of_host = lit_marks.iter().filter(|m| m.of == MarkOf::Host(h)).count();
+    assert_eq!(of_host, 8);
+    assert!(lit_marks.iter().all(|m| m.of == MarkOf::Host(h) || matches!(m.of, MarkOf::Switch { .. })));
+    assert!(scene.brackets.iter().any(|b| b.text == "gpu07" && b.ticks.len() == 8));
+}
+
+#[test]
+fn the_profile_loads_every_plane_and_places_every_byte() {
+    let d = sample();
+    assert!(d.warnings.iter().all(|w| !w.to_string().contains("unplaced")), "{:?}", d.warnings);
+    let f = d.fabric.as_ref().unwrap();
+    let fabric = &f.cluster.rails[0];
+    for region in f.loads.regions.iter().chain([&f.loads.total]) {
+        let load = &region.rails[0];
+        assert!(load.is_conserved());
+        assert_eq!(load.undelivered, 0);
+        // Every plane's CAs send: each plane carries the rings (and, in region 2, the all-to-all).
+        let mut sent = [0u64; 8];
+        for ca in fabric.cas() {
+            let edge = fabric.graph.edges(ca).next().map(|e| petgraph::visit::EdgeRef::id(&e)).unwrap();
+            let plane = f.cluster.plane_of(0, ca).unwrap();
+            let (a, _) = fabric.graph.edge_endpoints(edge).unwrap();
+            let side = if a == ca { shoal::model::Side::A } else { shoal::model::Side::B };
+            sent[usize::from(plane)] += load.at(shoal::model::LinkEnd { edge, side });
+        }
+        assert!(sent.iter().all(|&b| b > 0), "{:?}: {sent:?}", region.name);
+    }
+    // Two of each plane's ring steps join the SUs (gpu16 → gpu17, gpu32 → gpu01): through the spines.
+    let rings = &f.loads.regions[0].rails[0];
+    let spine_bytes: u64 = fabric
+        .graph
+        .edge_indices()
+        .filter(|&e| {
+            let (a, b) = fabric.graph.edge_endpoints(e).unwrap();
+            [a, b].iter().all(|&n| fabric.node(n).kind == NodeKind::Switch)
+        })
+        .map(|e| rings.at(shoal::model::LinkEnd { edge: e, side: shoal::model::Side::A }))
+        .sum();
+    assert!(spine_bytes > 0, "rings between SUs cross the spines");
+}
+
+/// The sample with the synthetic AR configuration of `scripts/make-far.py` beside its dumps.
+fn sample_with_ar() -> Dataset {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let dir = root.join("sample-data/railopt");
+    let request = LoadRequest {
+        rails: vec![vec![dir.clone(), root.join("tests/fixtures/ar/railopt/ibdiagnet2.far")]],
+        profile: Some(dir.join("nccl.ibprof.gz")),
+        ..Default::default()
+    };
+    load_dataset(&request, &|_| {}).expect("the sample loads with its AR tables")
+}
+
+#[test]
+fn with_ar_tables_both_traces_are_kept_and_the_spread_evens_out_each_leafs_uplinks() {
+    let plain = sample();
+    assert!(plain.fabric.as_ref().unwrap().ar_loads.is_none(), "no AR information: nothing changes");
+    let d = sample_with_ar();
+    assert!(d.warnings.iter().all(|w| !w.to_string().contains("far")), "{:?}", d.warnings);
+    let f = d.fabric.as_ref().unwrap();
+    let ar = f.ar_loads.as_ref().expect("AR loads computed beside the static ones");
+    let fabric = &f.cluster.rails[0];
+    let leaf = fabric.switches().find(|&s| fabric.node(s).description.contains("leaf-su00-p3")).unwrap();
+    let uplinks = |load: &shoal::routing::RailLoad| -> Vec<u64> {
+        (17..=32)
+            .filter_map(|p| fabric.out_through(leaf, shoal::model::PortNum(p)))
+            .map(|(end, _, _)| load.at(end))
+            .collect()
+    };
+    // Region 1, the rings: one ring step per plane leaves SU 0 (gpu16 → gpu17). Statically it
+    // takes one uplink; spread, all sixteen.
+    let (stat, spread) = (uplinks(&f.loads.regions[0].rails[0]), uplinks(&ar.regions[0].rails[0]));
+    assert_eq!(spread.len(), 16);
+    assert_eq!(stat.iter().sum::<u64>(), spread.iter().sum::<u64>(), "the same bytes leave the leaf");
+    let range = |v: &[u64]| v.iter().max().unwrap() - v.iter().min().unwrap();
+    assert!(range(&spread) <= 16, "AR spreads evenly: {spread:?}");
+    assert_eq!(stat.iter().filter(|&&b| b > 0).count(), 1, "static {stat:?}");
+    for region in ar.regions.iter().chain([&ar.total]) {
+        assert!(region.rails[0].is_conserved() && region.rails[0].undelivered == 0);
+    }
+    let traffic = d.run.tables().iter().find(|t| t.name == "traffic").unwrap();
+    assert!(traffic.column("bytes_ar").is_some() && traffic.column("ar_minus_static").is_some());
+}
