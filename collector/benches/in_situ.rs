@@ -7,7 +7,8 @@
 //! every rank's host, one traced region), and the size of the loads file rank 0 writes for
 //! these rails (two regions plus total; it does not depend on the number of ranks).
 //!
-//! Run: `cargo bench --bench in_situ`.
+//! Run: `cargo bench -p ibprof --bench in_situ` (the collector's bench: it builds shoal without
+//! the GUI).
 
 use std::path::PathBuf;
 
@@ -17,7 +18,7 @@ use shoal::profile_io::rail_bundle::{pack_rails, unpack_cluster};
 use shoal::routing::in_situ::{RankRegion, RankTracer};
 use shoal::routing::{Loads, RailPolicy, RankTraffic, RegionLoads};
 
-#[path = "../tests/support/peak_alloc.rs"]
+#[path = "../../tests/support/peak_alloc.rs"]
 mod peak_alloc;
 use peak_alloc::{PeakAlloc, peak_of};
 
@@ -27,7 +28,7 @@ static ALLOC: PeakAlloc = PeakAlloc;
 const RANKS: u32 = 100_000;
 
 fn packed_rails() -> Vec<u8> {
-    let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("benches/data/tsubame");
+    let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../benches/data/tsubame");
     pack_rails(&[vec![data.join("rail0")], vec![data.join("rail1")]]).expect("benchmark rails").0
 }
 
