@@ -152,3 +152,31 @@ fn with_ar_tables_both_traces_are_kept_and_the_spread_evens_out_each_leafs_uplin
     let traffic = d.run.tables().iter().find(|t| t.name == "traffic").unwrap();
     assert!(traffic.column("bytes_ar").is_some() && traffic.column("ar_minus_static").is_some());
 }
+
+/// Jobs on a fabric with AR tables: each job's rows and job `all`'s carry `bytes_ar`, and job
+/// `all`'s AR bytes are the sum of the jobs' (here one job: the same bytes).
+#[test]
+fn with_jobs_and_ar_tables_each_job_and_all_have_ar_bytes() {
+    use shoal::model::Column;
+    use shoal::pipeline::JobSpec;
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let dir = root.join("sample-data/railopt");
+    let request = LoadRequest {
+        rails: vec![vec![dir.clone(), root.join("tests/fixtures/ar/railopt/ibdiagnet2.far")]],
+        jobs: vec![JobSpec::from_profile(&dir.join("nccl.ibprof.gz"))],
+        ..Default::default()
+    };
+    let d = load_dataset(&request, &|_| {}).expect("the sample loads as a job with its AR tables");
+    assert!(d.fabric.as_ref().unwrap().ar_loads.is_some(), "job all's AR loads");
+    let traffic = d.run.tables().iter().find(|t| t.name == "traffic").unwrap();
+    let (Some(Column::Text(job)), Some(Column::Int(region)), Some(Column::Float(ar))) =
+        (traffic.column("job"), traffic.column("region"), traffic.column("bytes_ar"))
+    else {
+        panic!("traffic has job, region and bytes_ar columns");
+    };
+    let sum = |name: &str| -> f64 {
+        (0..job.len()).filter(|&i| job[i] == name && region[i] == -1).map(|i| ar[i]).sum()
+    };
+    assert!(sum("nccl") > 0.0);
+    assert_eq!(sum("nccl"), sum("all"));
+}

@@ -178,11 +178,30 @@ impl Dataset {
         let mut all = RegionLoads::sum(totals.iter().copied());
         all.rails.resize_with(cluster.rails.len(), || RailLoad::with_link_ends(0));
         let contention = crate::routing::contention_load(&totals);
+        // Where the dumps hold AR tables, each job's AR loads (its flows spread over the AR
+        // groups, modelled) and job `all`'s, their sum: `bytes_ar` and `ar_minus_static` rows.
+        let job_ar: Option<Vec<Loads>> = cluster.rails.iter().any(|f| f.has_adaptive_routing()).then(|| {
+            jobs.iter().map(|j| crate::routing::ar::ar_loads(&cluster, &j.loads, &j.flows)).collect()
+        });
+        let all_ar: Option<Loads> = job_ar.as_ref().map(|per_job| {
+            let mut total = RegionLoads::sum(per_job.iter().map(|l| &l.total));
+            total.rails.resize_with(cluster.rails.len(), || RailLoad::with_link_ends(0));
+            Loads { regions: Vec::new(), total }
+        });
         let mut traffic: Vec<TrafficSet<'_>> = jobs
             .iter()
-            .map(|j| TrafficSet { job: Some(&j.name), regions: region_rows(&j.loads), ar: None })
+            .enumerate()
+            .map(|(k, j)| TrafficSet {
+                job: Some(&j.name),
+                regions: region_rows(&j.loads),
+                ar: job_ar.as_ref().map(|a| region_rows(&a[k])),
+            })
             .collect();
-        traffic.push(TrafficSet { job: Some(ALL_JOBS), regions: vec![(-1, &all)], ar: None });
+        traffic.push(TrafficSet {
+            job: Some(ALL_JOBS),
+            regions: vec![(-1, &all)],
+            ar: all_ar.as_ref().map(|a| vec![(-1, &a.total)]),
+        });
         traffic.push(TrafficSet { job: Some(CONTENTION), regions: vec![(-1, &contention)], ar: None });
         let (mut rank_hosts, mut rank_jobs) = (RankHosts::new(), RankJobs::new());
         let mut next = 0u32;
@@ -208,13 +227,8 @@ impl Dataset {
             job_loads.push(JobLoads { name: job.name, loads: job.loads });
         }
         let loads = Loads { regions: Vec::new(), total: all };
-        // Job `all`'s AR loads (the jobs' total flows spread over AR groups), where the dumps
-        // hold AR tables; the traffic tables keep the static bytes per job.
-        let ar_loads = cluster
-            .rails
-            .iter()
-            .any(|f| f.has_adaptive_routing())
-            .then(|| crate::routing::ar::ar_loads(&cluster, &loads, &flows));
+        // Job `all`'s AR loads: the sum of the jobs' (computed above).
+        let ar_loads = all_ar;
         let fabric = FabricData {
             cluster,
             layout,
