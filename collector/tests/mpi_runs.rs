@@ -245,7 +245,10 @@ fn fortran_programs_are_counted_too(mpi: Mpi) {
         mpi,
         "fortran.f90",
         "",
-        &[&format!("-L{deps}"), "-l:libibprof.so", &format!("-Wl,-rpath,{deps}")],
+        // DT_RPATH (old tags), not DT_RUNPATH: cargo's LD_LIBRARY_PATH names target/debug first,
+        // where an older libibprof.so may sit, and a second copy beside the preloaded one would
+        // take the Fortran calls.
+        &[&format!("-L{deps}"), "-l:libibprof.so", "-Wl,--disable-new-dtags", &format!("-Wl,-rpath,{deps}")],
     );
     let dir = workdir(&format!("fortran-{}", mpi.tag()));
     run_ok(mpi, &exe, &dir, true, &[("IBPROF_OUT", dir.join("f.ibprof").display().to_string())]);
