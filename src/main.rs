@@ -57,7 +57,7 @@ enum Command {
     /// them as OpenSM dumps: a new RAIL, the fabric under another routing.
     Route(cli::route::RouteArgs),
     /// Draw the fabric's loads to a PNG or SVG file, without a window.
-    Render(cli::render::RenderCli),
+    Render(Box<cli::render::RenderCli>),
     /// Write a synthetic job's profile (all-to-all, shift, I/O) to try placements with.
     Pattern(cli::pattern::PatternArgs),
     /// Print one value per node, link or rank of run data (Boxfish YAML or a CSV pair) as CSV.

@@ -216,10 +216,15 @@ fn add(slot: &mut u64, bytes: u64) {
     *slot = slot.saturating_add(bytes);
 }
 
+/// (source LID, destination LID).
+type LidPair = (u16, u16);
+/// Bytes of a LID pair, and the hosts of its first flow.
+type LidPairBytes = (u64, Option<usize>, Option<usize>);
+
 /// Flows summed by (source LID, destination LID) per rail: one trace each. A pair of LIDs names
 /// one pair of hosts, so the first flow's origin stands for all.
 struct PairSink {
-    pairs: Vec<HashMap<(u16, u16), (u64, Option<usize>, Option<usize>)>>,
+    pairs: Vec<HashMap<LidPair, LidPairBytes>>,
     intra: u64,
     unplaced: u64,
 }

@@ -122,7 +122,6 @@ pub fn loads_from_file(cluster: &Cluster, file: &LoadsFile) -> (Loads, Option<To
     for (count, message) in &file.problems {
         warnings.push(Warning::in_file(&file.path, format!("{message} ({count} times while collecting)")));
     }
-    let mut regions = regions;
     let total = regions.remove(&RegionKey::Total);
     let mut loads = Loads { regions: regions.into_values().collect(), total: total.unwrap_or_default() };
     if loads.total.rails.is_empty() {
@@ -181,12 +180,10 @@ fn balance(cluster: &Cluster, region: &mut RegionLoads) {
     }
 }
 
-fn top_table(
-    cluster: &Cluster,
-    file: &LoadsFile,
-    k: usize,
-    find: &dyn Fn(u8, &str, u8, &str, u8) -> Option<EdgeIndex>,
-) -> TopKTable {
+/// Finds a link by (rail, GUID of end A, its port, GUID of end B, its port).
+type FindLink<'a> = dyn Fn(u8, &str, u8, &str, u8) -> Option<EdgeIndex> + 'a;
+
+fn top_table(cluster: &Cluster, file: &LoadsFile, k: usize, find: &FindLink<'_>) -> TopKTable {
     let mut table = TopKTable { k, ends: BTreeMap::new() };
     for note in &file.top {
         let Some(edge) = find(note.rail, &note.a_guid, note.a_port, &note.b_guid, note.b_port) else {
@@ -205,7 +202,7 @@ fn top_table(
     }
     for ends in table.ends.values_mut() {
         for pairs in ends.values_mut() {
-            pairs.sort_by(|a, b| b.2.cmp(&a.2));
+            pairs.sort_by_key(|pair| std::cmp::Reverse(pair.2));
         }
     }
     table

@@ -91,11 +91,14 @@ pub enum PlacementError {
     HostTwice { job: String, host: String },
 }
 
+/// A leaf switch: (rail, node); its hosts are listed as (port, host).
+type LeafKey = (usize, NodeIndex);
+
 /// Hosts grouped by the leaf switch their adapter is cabled to (on the lowest rail the host is
 /// on), in fabric order: leaves in the order their rail's topology lists switches, each leaf's
 /// hosts by port number. Hosts cabled to no switch form one last group.
 pub fn leaf_groups(cluster: &Cluster) -> Vec<Vec<usize>> {
-    let mut by_leaf: Vec<((usize, NodeIndex), Vec<(u8, usize)>)> = Vec::new();
+    let mut by_leaf: Vec<(LeafKey, Vec<(u8, usize)>)> = Vec::new();
     let mut loose = Vec::new();
     for (h, host) in cluster.hosts.iter().enumerate() {
         let Some((rail, ca)) =
