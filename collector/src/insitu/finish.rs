@@ -240,12 +240,7 @@ fn gather_problems(m: &Mpi, comm: Handle, root: bool, mine: &[(String, u64)]) ->
             comm,
         );
     }
-    let mut displs = vec![0 as c_int; n];
-    let mut at: c_int = 0;
-    for (d, l) in displs.iter_mut().zip(&lens) {
-        *d = at;
-        at = at.saturating_add(*l);
-    }
+    let (displs, at) = super::displacements(&lens);
     let mut all = vec![0u8; usize::try_from(at).unwrap_or(0) + 1];
     // SAFETY: `all` holds every rank's text at its displacement (significant on rank 0).
     unsafe {

@@ -143,6 +143,20 @@ fn delta<T, K: Ord>(
 }
 
 /// This rank's section as the profile writes it (no dumps: those are traced one by one).
+/// Where each rank's part starts in a gathered buffer (a `gatherv` displacement), and the total.
+fn displacements(lens: &[std::ffi::c_int]) -> (Vec<std::ffi::c_int>, std::ffi::c_int) {
+    let mut at: std::ffi::c_int = 0;
+    let displs = lens
+        .iter()
+        .map(|l| {
+            let d = at;
+            at = at.saturating_add(*l);
+            d
+        })
+        .collect();
+    (displs, at)
+}
+
 fn own_section(rank: u32, host: &str, ports: Vec<LocalPort>) -> RankSection {
     RankSection {
         rank,

@@ -155,12 +155,7 @@ fn allgather_names(m: &Mpi, comm: Handle, host: &str) -> Vec<String> {
             comm,
         );
     }
-    let mut displs = vec![0 as c_int; n];
-    let mut at: c_int = 0;
-    for (d, l) in displs.iter_mut().zip(&lens) {
-        *d = at;
-        at = at.saturating_add(*l);
-    }
+    let (displs, at) = super::displacements(&lens);
     let mut all = vec![0u8; usize::try_from(at).unwrap_or(0) + 1];
     // SAFETY: `all` holds the sum of the lengths; counts and displacements describe it.
     unsafe {
