@@ -109,9 +109,11 @@ pub fn value_legend(title: &str, caption: &str, scale: ColourScale, bytes: bool)
     if bytes { Legend::new(title, caption, scale) } else { number_legend(title, caption, scale) }
 }
 
-/// Whether an attribute counts bytes, by its name (`bytes`, `bytes_sent` …).
+/// Whether an attribute counts bytes, by its name: `bytes`, `bytes_sent` …, and the byte
+/// columns of counters (`predicted`, `observed`, `residual`) and AR (`ar_minus_static`).
 pub fn is_bytes(attribute: Option<&str>) -> bool {
-    attribute.is_some_and(|a| a == "bytes" || a.starts_with("bytes_"))
+    const BYTE_COLUMNS: [&str; 4] = ["predicted", "observed", "residual", "ar_minus_static"];
+    attribute.is_some_and(|a| a == "bytes" || a.starts_with("bytes_") || BYTE_COLUMNS.contains(&a))
 }
 
 /// A legend whose ticks are plain numbers.
@@ -159,6 +161,15 @@ pub fn format_number(v: f64) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn counter_and_ar_columns_are_legended_in_bytes() {
+        for name in ["bytes", "bytes_ar", "predicted", "observed", "residual", "ar_minus_static"] {
+            assert!(super::is_bytes(Some(name)), "{name}");
+        }
+        assert!(!super::is_bytes(Some("level")));
+        assert!(!super::is_bytes(None));
+    }
+
     use super::*;
 
     #[test]
