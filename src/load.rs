@@ -8,9 +8,9 @@ use std::path::PathBuf;
 use rayon::prelude::*;
 
 use crate::layout::FatTreeOptions;
-use crate::model::Warning;
+use crate::model::{Cluster, Warning};
 use crate::pipeline::{self, Analysis, JobSpec, JobsAnalysis, ProfileAnalysis};
-use crate::routing::{FlowSet, LoadOptions, Loads, RegionKey};
+use crate::routing::{FlowSet, LoadOptions, Loads, Observed, RegionKey};
 use crate::scene::dataset::{Attribution, Dataset, DatasetJob};
 
 /// What to open: one path list per rail, and a profile, or several jobs (issue 12).
@@ -74,18 +74,9 @@ pub fn load_dataset(request: &LoadRequest, progress: &dyn Fn(Progress)) -> Resul
             &LoadOptions::default(),
             &request.layout,
         )?;
-        let observed = if request.counters.is_empty() {
-            None
-        } else {
-            stage(0.7, "reading the port counters");
-            Some(pipeline::read_observed(&analysis.cluster, &request.counters)?)
-        };
+        let observed = read_counters(request, &analysis.cluster, &stage)?;
         stage(0.8, "collecting who sent what, job by job");
-        let mut dataset = from_jobs(name_of(request), analysis);
-        if let Some((observed, warnings)) = observed {
-            dataset.warnings.extend(warnings);
-            dataset = dataset.with_counters(observed);
-        }
+        let dataset = with_observed(from_jobs(name_of(request), analysis), observed);
         stage(1.0, "done");
         return Ok(dataset);
     }
@@ -96,21 +87,32 @@ pub fn load_dataset(request: &LoadRequest, progress: &dyn Fn(Progress)) -> Resul
         &LoadOptions::default(),
         &request.layout,
     )?;
-    let observed = if request.counters.is_empty() {
-        None
-    } else {
-        stage(0.7, "reading the port counters");
-        Some(pipeline::read_observed(&analysis.cluster, &request.counters)?)
-    };
+    let observed = read_counters(request, &analysis.cluster, &stage)?;
     stage(0.8, "collecting who sent what");
     let flows = flows_of(&analysis);
-    let mut dataset = from_analysis(name_of(request), analysis, flows);
-    if let Some((observed, warnings)) = observed {
-        dataset.warnings.extend(warnings);
-        dataset = dataset.with_counters(observed);
-    }
+    let dataset = with_observed(from_analysis(name_of(request), analysis, flows), observed);
     stage(1.0, "done");
     Ok(dataset)
+}
+
+/// The request's counter snapshots joined to the cluster's link ends, if it names any.
+fn read_counters(
+    request: &LoadRequest,
+    cluster: &Cluster,
+    stage: &dyn Fn(f32, &str),
+) -> Result<Option<(Observed, Vec<Warning>)>, LoadError> {
+    if request.counters.is_empty() {
+        return Ok(None);
+    }
+    stage(0.7, "reading the port counters");
+    Ok(Some(pipeline::read_observed(cluster, &request.counters)?))
+}
+
+/// `dataset` with the observed counters as link-end values, and their warnings.
+fn with_observed(mut dataset: Dataset, observed: Option<(Observed, Vec<Warning>)>) -> Dataset {
+    let Some((observed, warnings)) = observed else { return dataset };
+    dataset.warnings.extend(warnings);
+    dataset.with_counters(observed)
 }
 
 /// A data set from a pipeline analysis (its layout is kept).
