@@ -60,7 +60,7 @@ fn build_fabric(bencher: Bencher) {
     let (links, _) = read_lst(&lst);
     let (tables, _) = parse_fdbs(&input("opensm.fdbs.gz")).unwrap();
     bencher.with_inputs(|| tables.clone()).bench_values(|tables| {
-        let lmc = infer_lmc(&links, tables.values().map(|t| &t.lft));
+        let lmc = infer_lmc(&links.iter().collect::<Vec<_>>(), tables.values().map(|t| &t.lft));
         let mut builder = FabricBuilder::new(RailId(0));
         add_links(&mut builder, "lst", &links, lmc);
         for (guid, table) in tables {

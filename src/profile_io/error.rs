@@ -1,6 +1,6 @@
 //! The error a reader returns when it cannot produce anything useful from a file.
 
-use crate::model::echo;
+use crate::model::{Warning, echo};
 
 /// A fatal problem with one input. Recoverable problems are [`Warning`](crate::model::Warning)s.
 #[derive(Debug, thiserror::Error)]
@@ -13,7 +13,15 @@ pub enum ParseError {
     Syntax { path: String, line: usize, message: String },
     #[error("{path}: {message}")]
     Invalid { path: String, message: String },
+    /// An error after warnings about the same input: they often say why (a gzip bomb's only
+    /// line was skipped, so the file "holds no link"), so they go with the error and are printed
+    /// under it.
+    #[error("{error}{}", listed(warnings))]
+    AfterWarnings { error: Box<ParseError>, warnings: Vec<Warning> },
 }
+
+/// How many of an error's earlier warnings its message lists; the rest are counted.
+pub const LISTED_WARNINGS: usize = 5;
 
 impl ParseError {
     pub fn io(path: impl Into<String>, source: std::io::Error) -> Self {
@@ -27,6 +35,39 @@ impl ParseError {
     pub fn invalid(path: impl Into<String>, message: impl Into<String>) -> Self {
         ParseError::Invalid { path: bounded(path.into()), message: bounded(message.into()) }
     }
+
+    /// This error, carrying the warnings gathered before it (none: the error as it is).
+    pub fn with_warnings(self, mut warnings: Vec<Warning>) -> Self {
+        match self {
+            _ if warnings.is_empty() => self,
+            ParseError::AfterWarnings { error, warnings: later } => {
+                warnings.extend(later);
+                ParseError::AfterWarnings { error, warnings }
+            }
+            error => ParseError::AfterWarnings { error: Box::new(error), warnings },
+        }
+    }
+
+    /// The warnings gathered before the error, if it carries any.
+    pub fn warnings(&self) -> &[Warning] {
+        match self {
+            ParseError::AfterWarnings { warnings, .. } => warnings,
+            _ => &[],
+        }
+    }
+}
+
+/// The warnings under an error: the first [`LISTED_WARNINGS`], then a count.
+fn listed(warnings: &[Warning]) -> String {
+    let mut text =
+        format!("\n  after {} warning{}:", warnings.len(), if warnings.len() == 1 { "" } else { "s" });
+    for warning in warnings.iter().take(LISTED_WARNINGS) {
+        text.push_str(&format!("\n    {warning}"));
+    }
+    if warnings.len() > LISTED_WARNINGS {
+        text.push_str(&format!("\n    … and {} more", warnings.len() - LISTED_WARNINGS));
+    }
+    text
 }
 
 /// An error may quote the input: capped, control characters escaped ([`echo::shown`]).

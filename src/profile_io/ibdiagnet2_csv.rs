@@ -23,12 +23,13 @@
 //!   become the `.lst`'s `PHY=`/`SPD=` strings; `PortState` (1 Down … 4 Active) its `LOG=`.
 //! - `SWITCHES` is only counted: every switch listed there should have a forwarding table.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use crate::model::{Guid, Lid, NodeKind, PortNum, Warning};
 
 use super::error::ParseError;
-use super::ibdiagnet_lst::{LstEnd, LstLink};
+use super::ibdiagnet_lst::{LstEnd, LstLink, OwnedLink};
 use super::input::Input;
 use super::line_warnings::LineWarnings;
 
@@ -42,23 +43,25 @@ pub fn looks_like_db_csv(input: &Input) -> bool {
     input.first_meaningful_lines(3).any(|line| line.starts_with("START_"))
 }
 
-#[derive(Clone, Copy, Debug)]
-struct NodeRow<'a> {
+/// A NODES row, owned: the file is streamed, so rows outlive their lines.
+#[derive(Clone, Debug)]
+struct NodeRow {
     kind: NodeKind,
     num_ports: u8,
     system_guid: Option<Guid>,
     port_guid: Option<Guid>,
-    description: &'a str,
+    description: String,
 }
 
+/// A PORTS row; its width, speed and state are decoded from numbers into fixed names.
 #[derive(Clone, Copy, Debug, Default)]
-struct PortRow<'a> {
+struct PortRow {
     guid: Option<Guid>,
     lid: Lid,
     lmc: u8,
-    width: Option<&'a str>,
-    speed: Option<&'a str>,
-    state: Option<&'a str>,
+    width: Option<&'static str>,
+    speed: Option<&'static str>,
+    state: Option<&'static str>,
 }
 
 /// The columns shoal reads, in any section.
@@ -155,96 +158,128 @@ impl Columns {
 }
 
 /// Reads the nodes, ports and links of a `db_csv` into the link list every topology becomes.
-pub fn read_db_csv(input: &Input) -> Result<(Vec<LstLink<'_>>, Vec<Warning>), ParseError> {
+/// The file is streamed: only the rows of the sections read are kept.
+pub fn read_db_csv(input: &Input) -> Result<(Vec<OwnedLink>, Vec<Warning>), ParseError> {
     let mut warnings = LineWarnings::new(input.display());
-    let rows = input.text().len() / 128;
-    let mut nodes: HashMap<Guid, NodeRow<'_>> = HashMap::with_capacity(rows / 8);
-    let mut ports: HashMap<(Guid, u8), PortRow<'_>> = HashMap::with_capacity(rows);
-    let mut link_rows: Vec<(usize, Guid, u8, Guid, u8)> = Vec::new();
-    let mut switches = 0usize;
-    let mut section: Option<(&str, Option<Columns>)> = None;
-    let mut fields: Vec<&str> = Vec::with_capacity(64);
+    let mut rows = Rows::default();
+    let mut section: Option<(String, Option<Columns>)> = None;
     let mut sections_seen = 0usize;
-    for (number, raw) in input.lines() {
+    let summary = input.for_each_line(|number, raw, _| {
         let line = raw.trim();
         if line.is_empty() || line.starts_with('#') {
-            continue;
+            return;
         }
         if let Some(name) = line.strip_prefix("START_") {
             sections_seen += 1;
-            section = Some((name, None));
-            continue;
+            section = Some((name.to_string(), None));
+            return;
         }
         if line.starts_with("END_") {
             section = None;
-            continue;
+            return;
         }
         let Some((name, columns)) = section.as_mut() else {
             warnings.stray(number, line);
-            continue;
+            return;
         };
-        if !matches!(*name, "NODES" | "PORTS" | "LINKS" | "SWITCHES") {
-            continue;
+        if !matches!(name.as_str(), "NODES" | "PORTS" | "LINKS" | "SWITCHES") {
+            return;
         }
-        let Some(columns) = columns.as_ref() else {
-            split_csv(line, usize::MAX, &mut fields);
-            *columns = Some(Columns::new(&fields));
-            continue;
-        };
-        split_csv(line, columns.needed, &mut fields);
-        let result = match *name {
-            "NODES" => node_row(columns, &fields).map(|(guid, row)| {
-                nodes.insert(guid, row);
-            }),
-            "PORTS" => port_row(columns, &fields).map(|(key, row)| {
-                ports.insert(key, row);
-            }),
-            "LINKS" => {
-                link_row(columns, &fields).map(|(a, pa, b, pb)| link_rows.push((number, a, pa, b, pb)))
+        let mut fields: Vec<&str> = Vec::with_capacity(32);
+        match columns.as_ref() {
+            None => {
+                split_csv(line, usize::MAX, &mut fields);
+                *columns = Some(Columns::new(&fields));
             }
-            _ => {
-                switches += 1;
-                Ok(())
-            }
-        };
-        if let Err(reason) = result {
-            warnings.line(number, format!("skipped {name} row: {reason}"));
-        }
-    }
-    if sections_seen == 0 || nodes.is_empty() {
-        return Err(ParseError::invalid(input.display(), "no START_NODES section with node rows found"));
-    }
-    let mut links = Vec::with_capacity(link_rows.len());
-    for (number, a, pa, b, pb) in link_rows {
-        match (end(&nodes, &ports, a, pa), end(&nodes, &ports, b, pb)) {
-            (Ok((ea, ra)), Ok((eb, rb))) => {
-                let state =
-                    if ra.state == Some("DWN") || rb.state == Some("DWN") { Some("DWN") } else { ra.state };
-                links.push(LstLink { line: number, ends: [ea, eb], width: ra.width, state, speed: ra.speed });
-            }
-            (Err(reason), _) | (_, Err(reason)) => {
-                warnings.line(number, format!("skipped LINKS row: {reason}"))
+            Some(columns) => {
+                split_csv(line, columns.needed, &mut fields);
+                if let Err(reason) = rows.add(name, columns, &fields, number) {
+                    warnings.line(number, format!("skipped {name} row: {reason}"));
+                }
             }
         }
+    })?;
+    if sections_seen == 0 || rows.nodes.is_empty() {
+        let gathered = summary.warnings.into_iter().chain(warnings.finish()).collect();
+        return Err(ParseError::invalid(input.display(), "no START_NODES section with node rows found")
+            .with_warnings(gathered));
     }
-    let with_port0 =
-        nodes.iter().filter(|(g, n)| n.kind == NodeKind::Switch && ports.contains_key(&(**g, 0))).count();
-    if switches > 0 && switches != with_port0 {
-        warnings
-            .file(format!("{switches} SWITCHES rows but {with_port0} switches with a port 0 row in PORTS"));
-    }
-    if let Some(warning) = input.truncation_warning() {
+    let links = rows.links(&mut warnings);
+    if let Some(warning) = summary.truncation_warning(input.display()) {
         warnings.push(warning);
     }
-    Ok((links, warnings.finish()))
+    let mut all = summary.warnings;
+    all.extend(warnings.finish());
+    Ok((links, all))
 }
 
-fn end<'a>(
-    nodes: &HashMap<Guid, NodeRow<'a>>,
-    ports: &HashMap<(Guid, u8), PortRow<'a>>,
+/// The rows kept from the sections read.
+#[derive(Default)]
+struct Rows {
+    nodes: HashMap<Guid, NodeRow>,
+    ports: HashMap<(Guid, u8), PortRow>,
+    links: Vec<(usize, Guid, u8, Guid, u8)>,
+    switches: usize,
+}
+
+impl Rows {
+    /// Keeps one row of section `name` (`NODES`, `PORTS`, `LINKS` or `SWITCHES`).
+    fn add(&mut self, name: &str, columns: &Columns, fields: &[&str], number: usize) -> Result<(), String> {
+        match name {
+            "NODES" => node_row(columns, fields).map(|(guid, row)| {
+                self.nodes.insert(guid, row);
+            }),
+            "PORTS" => port_row(columns, fields).map(|(key, row)| {
+                self.ports.insert(key, row);
+            }),
+            "LINKS" => {
+                link_row(columns, fields).map(|(a, pa, b, pb)| self.links.push((number, a, pa, b, pb)))
+            }
+            _ => {
+                self.switches += 1;
+                Ok(())
+            }
+        }
+    }
+
+    /// The links between the ports kept; a LINKS row naming a node or port not kept is a warning.
+    fn links(&self, warnings: &mut LineWarnings) -> Vec<OwnedLink> {
+        let mut links = Vec::with_capacity(self.links.len());
+        for &(number, a, pa, b, pb) in &self.links {
+            match (end(&self.nodes, &self.ports, a, pa), end(&self.nodes, &self.ports, b, pb)) {
+                (Ok((ea, ra)), Ok((eb, rb))) => {
+                    let state = if ra.state == Some("DWN") || rb.state == Some("DWN") {
+                        Some("DWN")
+                    } else {
+                        ra.state
+                    };
+                    let [width, state, speed] = [ra.width, state, ra.speed].map(|t| t.map(Cow::Borrowed));
+                    links.push(LstLink { line: number, ends: [ea, eb], width, state, speed });
+                }
+                (Err(reason), _) | (_, Err(reason)) => {
+                    warnings.line(number, format!("skipped LINKS row: {reason}"))
+                }
+            }
+        }
+        let with_port0 = (self.nodes.iter())
+            .filter(|(g, n)| n.kind == NodeKind::Switch && self.ports.contains_key(&(**g, 0)))
+            .count();
+        if self.switches > 0 && self.switches != with_port0 {
+            let switches = self.switches;
+            warnings.file(format!(
+                "{switches} SWITCHES rows but {with_port0} switches with a port 0 row in PORTS"
+            ));
+        }
+        links
+    }
+}
+
+fn end(
+    nodes: &HashMap<Guid, NodeRow>,
+    ports: &HashMap<(Guid, u8), PortRow>,
     guid: Guid,
     port: u8,
-) -> Result<(LstEnd<'a>, PortRow<'a>), String> {
+) -> Result<(LstEnd<'static>, PortRow), String> {
     let node = nodes.get(&guid).ok_or_else(|| format!("node {guid} is not in NODES"))?;
     let row =
         ports.get(&(guid, port)).copied().ok_or_else(|| format!("port {guid}/{port} is not in PORTS"))?;
@@ -261,7 +296,7 @@ fn end<'a>(
         system_guid: node.system_guid,
         node_guid: guid,
         port_guid,
-        description: node.description,
+        description: Cow::Owned(node.description.clone()),
         lid,
         port: PortNum(port),
         lmc: Some(lmc),
@@ -281,7 +316,7 @@ fn number<T: std::str::FromStr>(columns: &Columns, fields: &[&str], col: Col) ->
     value.parse().map_err(|_| format!("bad {name} `{value}`"))
 }
 
-fn node_row<'a>(columns: &Columns, fields: &[&'a str]) -> Result<(Guid, NodeRow<'a>), String> {
+fn node_row(columns: &Columns, fields: &[&str]) -> Result<(Guid, NodeRow), String> {
     let kind = match number::<u8>(columns, fields, Col::NodeType)? {
         1 => NodeKind::Ca,
         2 => NodeKind::Switch,
@@ -293,12 +328,12 @@ fn node_row<'a>(columns: &Columns, fields: &[&'a str]) -> Result<(Guid, NodeRow<
         num_ports: number(columns, fields, Col::NumPorts)?,
         system_guid: guid(columns, fields, Col::SystemImageGuid).ok(),
         port_guid: guid(columns, fields, Col::PortGuid).ok(),
-        description: columns.get(fields, Col::NodeDesc).unwrap_or("").trim(),
+        description: columns.get(fields, Col::NodeDesc).unwrap_or("").trim().to_string(),
     };
     Ok((guid(columns, fields, Col::NodeGuid)?, row))
 }
 
-fn port_row<'a>(columns: &Columns, fields: &[&'a str]) -> Result<((Guid, u8), PortRow<'a>), String> {
+fn port_row(columns: &Columns, fields: &[&str]) -> Result<((Guid, u8), PortRow), String> {
     let node = guid(columns, fields, Col::NodeGuid)?;
     let port: u8 = number(columns, fields, Col::PortNum)?;
     let lid = Lid(number(columns, fields, Col::Lid)?);
@@ -409,7 +444,7 @@ mod tests {
         let (links, warnings) = read_db_csv(&input).unwrap();
         assert!(warnings.is_empty(), "{warnings:?}");
         assert_eq!(links.len(), 1);
-        let [sw, ca] = links[0].ends;
+        let [sw, ca] = &links[0].ends;
         assert_eq!(
             (sw.kind, sw.num_ports, sw.lid, sw.port, sw.lmc),
             (NodeKind::Switch, 36, Lid(2), PortNum(1), Some(0))
@@ -419,7 +454,10 @@ mod tests {
             (ca.kind, ca.lid, ca.lmc, ca.port_guid),
             (NodeKind::Ca, Lid(1), Some(1), Some(Guid(0x0002c90300010001)))
         );
-        assert_eq!((links[0].width, links[0].speed, links[0].state), (Some("4x"), Some("10"), Some("ACT")));
+        assert_eq!(
+            (links[0].width.as_deref(), links[0].speed.as_deref(), links[0].state.as_deref()),
+            (Some("4x"), Some("10"), Some("ACT"))
+        );
     }
 
     #[test]

@@ -52,10 +52,10 @@ pub fn parse_far(input: &Input) -> Result<(Vec<SwitchAr>, Vec<Warning>), ParseEr
         }
         *rows = 0;
     };
-    for (number, line) in input.lines() {
+    let summary = input.for_each_line(|number, line, _| {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') || line.starts_with("---") {
-            continue;
+            return;
         }
         if let Some(rest) = line.strip_prefix("Switch ") {
             flush(&mut other_plft_rows, &mut warnings, &switches);
@@ -64,15 +64,15 @@ pub fn parse_far(input: &Input) -> Result<(Vec<SwitchAr>, Vec<Warning>), ParseEr
                 Some(guid) => switches.push((guid, ArTable::default(), number)),
                 None => warnings.line(number, "a `Switch` line without a GUID; its block is skipped"),
             }
-            continue;
+            return;
         }
         if line.starts_with("Groups Definition") {
             section = Section::Groups;
-            continue;
+            return;
         }
         if line.starts_with("LFT Definition") {
             section = Section::Lids { plft: 0 };
-            continue;
+            return;
         }
         if let Some(rest) = line.strip_prefix("PLFT_NUM:") {
             let plft = rest.split(',').next().and_then(|n| n.trim().parse().ok());
@@ -80,9 +80,9 @@ pub fn parse_far(input: &Input) -> Result<(Vec<SwitchAr>, Vec<Warning>), ParseEr
                 Some(plft) => section = Section::Lids { plft },
                 None => warnings.line(number, format!("bad PLFT_NUM `{rest}`; its rows are skipped")),
             }
-            continue;
+            return;
         }
-        let Some((_, table, _)) = switches.last_mut() else { continue };
+        let Some((_, table, _)) = switches.last_mut() else { return };
         let result = match section {
             Section::Header => Ok(()),
             Section::Groups if line.starts_with("Group") => Ok(()),
@@ -97,13 +97,15 @@ pub fn parse_far(input: &Input) -> Result<(Vec<SwitchAr>, Vec<Warning>), ParseEr
         if let Err(reason) = result {
             warnings.line(number, format!("skipped row: {reason}"));
         }
-    }
+    })?;
     flush(&mut other_plft_rows, &mut warnings, &switches);
     if switches.is_empty() {
+        let gathered = summary.warnings.into_iter().chain(warnings.finish()).collect();
         return Err(ParseError::invalid(
             input.display(),
             "no `Switch` block found: not an ibdiagnet2.far file",
-        ));
+        )
+        .with_warnings(gathered));
     }
     for (guid, table, line) in &switches {
         for (lid, state) in &table.lids {
@@ -114,7 +116,9 @@ pub fn parse_far(input: &Input) -> Result<(Vec<SwitchAr>, Vec<Warning>), ParseEr
             }
         }
     }
-    Ok((switches, warnings.finish()))
+    let mut all = summary.warnings;
+    all.extend(warnings.finish());
+    Ok((switches, all))
 }
 
 fn group_row(line: &str, table: &mut ArTable) -> Result<(), String> {

@@ -20,8 +20,11 @@
 //!   `LOG=DWN` carries no traffic and is skipped with a warning.
 //! - OpenSM lists every link twice, once from each end; [`FabricBuilder::add_link`] merges them.
 //!
-//! Parsing borrows from the input text ([`LstLink`]) so that the LMC can be inferred from the
-//! forwarding tables before the fabric is built (see [`super::tables::infer_lmc`]).
+//! A line is parsed borrowing from it ([`LstLink`]) and kept owned ([`OwnedLink`]): the file is
+//! streamed, so memory follows the links kept, not the file. The links are kept until the LMC is
+//! inferred from the forwarding tables (see [`super::tables::infer_lmc`]).
+
+use std::borrow::Cow;
 
 use crate::model::{Fabric, FabricBuilder, Guid, Lid, Node, NodeKind, PortInfo, PortNum, RailId, Warning};
 
@@ -30,7 +33,7 @@ use super::input::Input;
 use super::line_warnings::LineWarnings;
 
 /// One end of a link as a `.lst` line describes it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LstEnd<'a> {
     pub kind: NodeKind,
     /// The type was printed with `-SM`: this port is the master subnet manager's.
@@ -42,7 +45,7 @@ pub struct LstEnd<'a> {
     /// For a switch this is port 0's GUID.
     pub port_guid: Option<Guid>,
     /// The node description, `""` when the line has none.
-    pub description: &'a str,
+    pub description: Cow<'a, str>,
     /// For a switch the switch's (port 0) LID, for a CA or router the cabled port's base LID.
     pub lid: Lid,
     /// The cabled port (`PN:`, hex).
@@ -53,23 +56,45 @@ pub struct LstEnd<'a> {
 }
 
 /// One `.lst` line: a link between two ports.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LstLink<'a> {
     /// 1-based line number in its file.
     pub line: usize,
     pub ends: [LstEnd<'a>; 2],
     /// `PHY=` (`4x`), `None` when absent or `??`.
-    pub width: Option<&'a str>,
+    pub width: Option<Cow<'a, str>>,
     /// `LOG=` (`ACT`, `ARM`, `INI`, `DWN`).
-    pub state: Option<&'a str>,
+    pub state: Option<Cow<'a, str>>,
     /// `SPD=` (`10`, `FDR10`, `25`), `None` when absent or `??`.
-    pub speed: Option<&'a str>,
+    pub speed: Option<Cow<'a, str>>,
+}
+
+/// A link that owns its text: what readers keep once the line it came from is gone.
+pub type OwnedLink = LstLink<'static>;
+
+impl LstEnd<'_> {
+    pub fn into_owned(self) -> LstEnd<'static> {
+        LstEnd { description: Cow::Owned(self.description.into_owned()), ..self }
+    }
 }
 
 impl LstLink<'_> {
     /// False for `LOG=DWN`: the port is cabled but the link is not up.
     pub fn is_up(&self) -> bool {
-        !self.state.is_some_and(|s| s.eq_ignore_ascii_case("DWN"))
+        !self.state.as_deref().is_some_and(|s| s.eq_ignore_ascii_case("DWN"))
+    }
+
+    /// The same link, owning its text.
+    pub fn into_owned(self) -> OwnedLink {
+        let own = |text: Option<Cow<'_, str>>| text.map(|t| Cow::Owned(t.into_owned()));
+        let [a, b] = self.ends;
+        LstLink {
+            line: self.line,
+            ends: [a.into_owned(), b.into_owned()],
+            width: own(self.width),
+            state: own(self.state),
+            speed: own(self.speed),
+        }
     }
 }
 
@@ -88,41 +113,43 @@ pub fn parse_lst_line(line: &str, line_number: usize) -> Result<LstLink<'_>, Str
     let (mut width, mut state, mut speed) = (None, None, None);
     for token in rest.split_ascii_whitespace() {
         if let Some(v) = token.strip_prefix("PHY=") {
-            width = known(v);
+            width = known(v).map(Cow::Borrowed);
         } else if let Some(v) = token.strip_prefix("LOG=") {
-            state = known(v);
+            state = known(v).map(Cow::Borrowed);
         } else if let Some(v) = token.strip_prefix("SPD=") {
-            speed = known(v);
+            speed = known(v).map(Cow::Borrowed);
         }
     }
     Ok(LstLink { line: line_number, ends: [first, second], width, state, speed })
 }
 
-/// Reads every link line of a `.lst` file. Blank and `#` lines are skipped; every other line that
-/// does not parse becomes a warning.
-pub fn read_lst(input: &Input) -> (Vec<LstLink<'_>>, Vec<Warning>) {
+/// Reads every link line of a `.lst` file, streamed: only the parsed links are kept. Blank and
+/// `#` lines are skipped; every other line that does not parse becomes a warning (capped at
+/// [`super::line_warnings::MAX_LINE_WARNINGS`], the rest counted).
+pub fn read_lst(input: &Input) -> Result<(Vec<OwnedLink>, Vec<Warning>), ParseError> {
     let mut warnings = LineWarnings::new(input.display());
-    let truncated = input.unterminated_last_line();
-    let mut links = Vec::with_capacity(input.text().len() / 300 + 1);
-    for (number, line) in input.lines() {
+    let mut links = Vec::new();
+    let summary = input.for_each_line(|number, line, unterminated| {
         let trimmed = line.trim();
         if trimmed.is_empty() || trimmed.starts_with('#') {
-            continue;
+            return;
         }
         match parse_lst_line(trimmed, number) {
-            Ok(link) => links.push(link),
-            Err(reason) if truncated == Some(number) => {
+            Ok(link) => links.push(link.into_owned()),
+            Err(reason) if unterminated => {
                 warnings.line(number, format!("last line is truncated (no line end); skipped: {reason}"));
             }
             Err(reason) => warnings.line(number, format!("skipped unparseable link line: {reason}")),
         }
-    }
-    if let (Some(number), Some(last)) = (truncated, links.last())
+    })?;
+    if let (Some(number), Some(last)) = (summary.unterminated_last_line, links.last())
         && last.line == number
     {
         warnings.line(number, "the file ends without a line end; the last link's speed may be cut short");
     }
-    (links, warnings.finish())
+    let mut all = summary.warnings;
+    all.extend(warnings.finish());
+    Ok((links, all))
 }
 
 /// Adds the nodes, port LIDs and links of `links` to `builder`. `file` names the source in
@@ -153,8 +180,8 @@ pub fn add_links(builder: &mut FabricBuilder, file: &str, links: &[LstLink<'_>],
                 }
             }
         }
-        let width = link.width.map(str::to_string);
-        let speed = link.speed.map(str::to_string);
+        let width = link.width.as_deref().map(str::to_string);
+        let speed = link.speed.as_deref().map(str::to_string);
         if let Err(issue) = builder.add_link(nodes[0], nodes[1], width, speed) {
             warnings.line(link.line, issue.to_string());
         }
@@ -178,7 +205,7 @@ fn no_lid_message(end: &LstEnd<'_>) -> String {
 /// Parses a whole `.lst` file into a fabric with no forwarding tables and LMC 0.
 /// An error if the file holds no link line at all.
 pub fn parse_lst(input: &Input, rail: RailId) -> Result<(Fabric, Vec<Warning>), ParseError> {
-    let (links, mut warnings) = read_lst(input);
+    let (links, mut warnings) = read_lst(input)?;
     if links.is_empty() {
         return Err(ParseError::invalid(input.display(), "no link lines (`{ … } { … } PHY=…`) found"));
     }
@@ -278,7 +305,7 @@ fn parse_end(s: &str) -> Result<(LstEnd<'_>, &str), String> {
         system_guid,
         node_guid,
         port_guid,
-        description,
+        description: Cow::Borrowed(description),
         lid,
         port,
         lmc: None,
@@ -355,7 +382,10 @@ mod tests {
         assert_eq!(sw.port_guid, Some(Guid(0x0002c90200010000)));
         assert_eq!((ca.kind, ca.master_sm, ca.lid), (NodeKind::Ca, true, Lid(1)));
         assert_eq!(ca.description, "n0001 HCA-1");
-        assert_eq!((link.width, link.state, link.speed), (Some("4x"), Some("ACT"), Some("10")));
+        assert_eq!(
+            (link.width.as_deref(), link.state.as_deref(), link.speed.as_deref()),
+            (Some("4x"), Some("ACT"), Some("10"))
+        );
     }
 
     #[test]

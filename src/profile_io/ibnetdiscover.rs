@@ -30,25 +30,26 @@
 //! The result is the same `LstLink` list a `.lst` gives, with each port's LMC filled in from its
 //! own block, so the rail loader treats both alike.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use crate::model::{Guid, Lid, NodeKind, PortNum, Warning};
 
 use super::error::ParseError;
-use super::ibdiagnet_lst::{LstEnd, LstLink};
+use super::ibdiagnet_lst::{LstEnd, LstLink, OwnedLink};
 use super::input::Input;
 use super::line_warnings::LineWarnings;
 
-/// The block being read.
-#[derive(Clone, Copy, Debug)]
-struct Block<'a> {
+/// The block being read (owned: the file is streamed, its header line is gone by its ports).
+#[derive(Clone, Debug)]
+struct Block {
     kind: NodeKind,
     num_ports: u8,
     guid: Guid,
     system_guid: Option<Guid>,
     /// A switch's port 0 GUID (`switchguid=…(…)`).
     port0_guid: Option<Guid>,
-    description: &'a str,
+    description: String,
     /// A switch's LID and LMC (port 0).
     lid: Lid,
     lmc: u8,
@@ -82,29 +83,30 @@ pub fn looks_like_ibnetdiscover(input: &Input) -> bool {
     })
 }
 
-/// Reads every link of an ibnetdiscover topology file. An error if it has no node block.
-pub fn read_ibnetdiscover(input: &Input) -> Result<(Vec<LstLink<'_>>, Vec<Warning>), ParseError> {
+/// Reads every link of an ibnetdiscover topology file, streamed: only the parsed links are
+/// kept. An error if it has no node block.
+pub fn read_ibnetdiscover(input: &Input) -> Result<(Vec<OwnedLink>, Vec<Warning>), ParseError> {
     let mut warnings = LineWarnings::new(input.display());
-    let mut links: Vec<LstLink<'_>> = Vec::with_capacity(input.text().len() / 80);
-    let mut block: Option<Block<'_>> = None;
+    let mut links: Vec<OwnedLink> = Vec::new();
+    let mut block: Option<Block> = None;
     let (mut system_guid, mut port0_guid) = (None, None);
     let mut blocks = 0usize;
     let mut skipping_block = false;
-    for (number, raw) in input.lines() {
+    let summary = input.for_each_line(|number, raw, _| {
         let line = raw.trim();
         if line.is_empty() || line.starts_with('#') {
-            continue;
+            return;
         }
         if let Some(rest) = line.strip_prefix('[') {
             if skipping_block {
-                continue; // the header was bad and already warned about
+                return; // the header was bad and already warned about
             }
-            let Some(own) = block else {
+            let Some(own) = &block else {
                 warnings.line(number, "port line before any Switch/Ca block; skipped");
-                continue;
+                return;
             };
-            match parse_port_line(rest, &own, number) {
-                Ok(Some(link)) => links.push(link),
+            match parse_port_line(rest, own, number) {
+                Ok(Some(link)) => links.push(link.into_owned()),
                 Ok(None) => {} // unconnected port
                 Err(reason) => warnings.line(number, format!("skipped port line: {reason}")),
             }
@@ -139,15 +141,20 @@ pub fn read_ibnetdiscover(input: &Input) -> Result<(Vec<LstLink<'_>>, Vec<Warnin
         } else {
             warnings.stray(number, line);
         }
-    }
+    })?;
     if blocks == 0 {
-        return Err(ParseError::invalid(input.display(), "no `Switch`/`Ca` node block found"));
+        let gathered = summary.warnings.into_iter().chain(warnings.finish()).collect();
+        return Err(
+            ParseError::invalid(input.display(), "no `Switch`/`Ca` node block found").with_warnings(gathered)
+        );
     }
     fill_peer_lmcs(&mut links);
-    if let Some(warning) = input.truncation_warning() {
+    if let Some(warning) = summary.truncation_warning(input.display()) {
         warnings.push(warning);
     }
-    Ok((links, warnings.finish()))
+    let mut all = summary.warnings;
+    all.extend(warnings.finish());
+    Ok((links, all))
 }
 
 /// Each port's LMC is printed in its own block only; give it to the ends that name it as a peer.
@@ -172,7 +179,7 @@ fn assignment(line: &str) -> Option<(&str, &str)> {
 }
 
 /// `Switch    36 "S-…"    # "desc" base port 0 lid 3 lmc 0`, `Ca    1 "H-…"    # "desc"`.
-fn parse_block_header(line: &str) -> Result<Block<'_>, String> {
+fn parse_block_header(line: &str) -> Result<Block, String> {
     let (fields, comment) = line.split_once('#').unwrap_or((line, ""));
     let mut words = fields.split_whitespace();
     let kind = match words.next() {
@@ -193,11 +200,12 @@ fn parse_block_header(line: &str) -> Result<Block<'_>, String> {
             .ok_or("no switch `lid`")?;
         lmc = keyword_number(after, "lmc").and_then(|v| u8::try_from(v).ok()).unwrap_or(0);
     }
+    let description = description.to_string();
     Ok(Block { kind, num_ports, guid, system_guid: None, port0_guid: None, description, lid, lmc })
 }
 
 /// Parses a port line after its `[`. `Ok(None)` for a port without a peer.
-fn parse_port_line<'a>(rest: &'a str, own: &Block<'a>, line: usize) -> Result<Option<LstLink<'a>>, String> {
+fn parse_port_line<'a>(rest: &'a str, own: &'a Block, line: usize) -> Result<Option<LstLink<'a>>, String> {
     let (fields, comment) = rest.split_once('#').unwrap_or((rest, ""));
     let (port, after) = fields.split_once(']').ok_or("no `]` after the port number")?;
     let port = PortNum(port.trim().parse::<u8>().map_err(|_| format!("bad port number `{}`", port.trim()))?);
@@ -241,7 +249,7 @@ fn parse_port_line<'a>(rest: &'a str, own: &Block<'a>, line: usize) -> Result<Op
         } else {
             own_paren.and_then(Guid::parse_hex)
         },
-        description: own.description,
+        description: Cow::Borrowed(&own.description),
         lid: own_lid,
         port,
         lmc: own_lmc,
@@ -253,11 +261,12 @@ fn parse_port_line<'a>(rest: &'a str, own: &Block<'a>, line: usize) -> Result<Op
         system_guid: None,
         node_guid: peer_guid,
         port_guid: if peer_kind == NodeKind::Switch { None } else { peer_paren.and_then(Guid::parse_hex) },
-        description: peer_description,
+        description: Cow::Borrowed(peer_description),
         lid: peer_lid,
         port: peer_port,
         lmc: None,
     };
+    let (width, speed) = (width.map(Cow::Borrowed), speed.map(Cow::Borrowed));
     Ok(Some(LstLink { line, ends: [own_end, peer_end], width, state: None, speed }))
 }
 
@@ -345,7 +354,7 @@ mod tests {
         let (links, warnings) = read_ibnetdiscover(&input).unwrap();
         assert!(warnings.is_empty(), "{warnings:?}");
         assert_eq!(links.len(), 2);
-        let [sw, ca] = links[0].ends;
+        let [sw, ca] = &links[0].ends;
         assert_eq!(
             (sw.kind, sw.num_ports, sw.lid, sw.lmc, sw.port),
             (NodeKind::Switch, 36, Lid(3), Some(0), PortNum(1))
@@ -357,8 +366,8 @@ mod tests {
             (ca.kind, ca.node_guid, ca.port_guid),
             (NodeKind::Ca, Guid(0x0002c9030001002a), Some(Guid(0x2c9030001002b)))
         );
-        assert_eq!((ca.lid, ca.description), (Lid(24), "n0022 HCA-1"));
-        assert_eq!((links[0].width, links[0].speed), (Some("4x"), Some("QDR")));
+        assert_eq!((ca.lid, ca.description.as_ref()), (Lid(24), "n0022 HCA-1"));
+        assert_eq!((links[0].width.as_deref(), links[0].speed.as_deref()), (Some("4x"), Some("QDR")));
         assert_eq!(links[1].ends[1].lid, Lid(2));
     }
 
@@ -367,7 +376,7 @@ mod tests {
         let text = format!("{SWITCH_BLOCK}{CA_BLOCK}");
         let input = input(&text);
         let (links, _) = read_ibnetdiscover(&input).unwrap();
-        let ca_own = links[2].ends[0];
+        let ca_own = &links[2].ends[0];
         assert_eq!(
             (ca_own.kind, ca_own.lid, ca_own.lmc, ca_own.port_guid),
             (NodeKind::Ca, Lid(24), Some(1), Some(Guid(0x2c9030001002b)))
@@ -391,8 +400,8 @@ mod tests {
         assert_eq!(links[0].ends[0].lid, Lid(128));
         assert_eq!(links[0].ends[0].description, "MF0;tb-L1-01:SX6036/U1");
         assert_eq!(links[0].ends[1].description, "n0022 HCA-1");
-        assert_eq!((links[0].width, links[0].speed), (Some("4x"), None));
-        assert_eq!((links[1].width, links[1].speed), (None, None));
+        assert_eq!((links[0].width.as_deref(), links[0].speed.as_deref()), (Some("4x"), None));
+        assert_eq!((links[1].width.as_deref(), links[1].speed.as_deref()), (None, None));
         let lines: Vec<_> = warnings.iter().map(|w| w.line).collect();
         assert_eq!(lines, vec![Some(1), Some(4), Some(5)], "{warnings:?}");
         assert!(warnings[..2].iter().all(|w| w.message.contains("tool's error message")), "{warnings:?}");

@@ -15,10 +15,12 @@
 //! - A line without ` - ` and a peer is an unconnected port and is skipped; any other line that
 //!   does not parse (a captured stderr line) is skipped with a warning.
 
+use std::borrow::Cow;
+
 use crate::model::{Guid, Lid, NodeKind, PortNum, Warning};
 
 use super::error::ParseError;
-use super::ibdiagnet_lst::{LstEnd, LstLink};
+use super::ibdiagnet_lst::{LstEnd, LstLink, OwnedLink};
 use super::input::Input;
 use super::line_warnings::LineWarnings;
 use super::stray;
@@ -33,20 +35,21 @@ pub fn looks_like_ports_list(input: &Input) -> bool {
     input.first_meaningful_lines(8).any(|line| parse_ports_line(line, 0).is_ok_and(|l| l.is_some()))
 }
 
-/// Reads every link of a ports report. An error if no line is a port line.
-pub fn read_ports_list(input: &Input) -> Result<(Vec<LstLink<'_>>, Vec<Warning>), ParseError> {
+/// Reads every link of a ports report, streamed: only the parsed links are kept. An error if no
+/// line is a port line.
+pub fn read_ports_list(input: &Input) -> Result<(Vec<OwnedLink>, Vec<Warning>), ParseError> {
     let mut warnings = LineWarnings::new(input.display());
-    let mut links = Vec::with_capacity(input.text().len() / 120);
+    let mut links = Vec::new();
     let mut port_lines = 0usize;
-    for (number, line) in input.lines() {
+    let summary = input.for_each_line(|number, line, _| {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
-            continue;
+            return;
         }
         match parse_ports_line(line, number) {
             Ok(Some(link)) => {
                 port_lines += 1;
-                links.push(link);
+                links.push(link.into_owned());
             }
             Ok(None) => port_lines += 1,
             Err(_) if stray::looks_like_stderr(line) || !starts_like_port(line) => {
@@ -54,17 +57,20 @@ pub fn read_ports_list(input: &Input) -> Result<(Vec<LstLink<'_>>, Vec<Warning>)
             }
             Err(reason) => warnings.line(number, format!("skipped port line: {reason}")),
         }
-    }
+    })?;
     if port_lines == 0 {
         return Err(ParseError::invalid(
             input.display(),
             "no `CA|SW <lid> <port> 0x<guid> …` port line found",
-        ));
+        )
+        .with_warnings(summary.warnings.into_iter().chain(warnings.finish()).collect()));
     }
-    if let Some(warning) = input.truncation_warning() {
+    if let Some(warning) = summary.truncation_warning(input.display()) {
         warnings.push(warning);
     }
-    Ok((links, warnings.finish()))
+    let mut all = summary.warnings;
+    all.extend(warnings.finish());
+    Ok((links, all))
 }
 
 fn starts_like_port(line: &str) -> bool {
@@ -94,7 +100,7 @@ fn parse_ports_line(line: &str, number: usize) -> Result<Option<LstLink<'_>>, St
         system_guid: None,
         node_guid: guid,
         port_guid: Some(guid),
-        description,
+        description: Cow::Borrowed(description),
         lid,
         port,
         lmc: None,
@@ -102,9 +108,9 @@ fn parse_ports_line(line: &str, number: usize) -> Result<Option<LstLink<'_>>, St
     Ok(Some(LstLink {
         line: number,
         ends: [end(own, own_desc), end(peer, peer_desc)],
-        width,
+        width: width.map(Cow::Borrowed),
         state: None,
-        speed,
+        speed: speed.map(Cow::Borrowed),
     }))
 }
 
@@ -153,14 +159,17 @@ mod tests {
         let input = Input::from_text("p.txt", LINES);
         let (links, warnings) = read_ports_list(&input).unwrap();
         assert!(warnings.is_empty(), "{warnings:?}");
-        let [ca, sw] = links[0].ends;
+        let [ca, sw] = &links[0].ends;
         assert_eq!(
             (ca.kind, ca.lid, ca.port, ca.node_guid),
             (NodeKind::Ca, Lid(44), PortNum(1), Guid(0x0002c90300010053))
         );
         assert_eq!((sw.kind, sw.lid, sw.port), (NodeKind::Switch, Lid(3), PortNum(21)));
-        assert_eq!((ca.description, sw.description), ("n0042 HCA-1", "MF0;tb-L1-01:SX6036/U1"));
-        assert_eq!((links[0].width, links[0].speed), (Some("4x"), Some("QDR")));
+        assert_eq!(
+            (ca.description.as_ref(), sw.description.as_ref()),
+            ("n0042 HCA-1", "MF0;tb-L1-01:SX6036/U1")
+        );
+        assert_eq!((links[0].width.as_deref(), links[0].speed.as_deref()), (Some("4x"), Some("QDR")));
         assert_eq!(links[1].ends[1].lid, Lid(2));
     }
 
@@ -175,7 +184,7 @@ mod tests {
         let input = Input::from_text("p.txt", text);
         let (links, warnings) = read_ports_list(&input).unwrap();
         assert_eq!(links.len(), 3);
-        assert_eq!((links[0].width, links[0].speed), (Some("4x"), None));
+        assert_eq!((links[0].width.as_deref(), links[0].speed.as_deref()), (Some("4x"), None));
         assert_eq!(links[0].ends[0].description, "n0042 HCA-1");
         let lines: Vec<_> = warnings.iter().map(|w| w.line).collect();
         assert_eq!(lines, vec![Some(1), Some(4)], "{warnings:?}");

@@ -68,13 +68,21 @@ struct Chunk {
 /// `dump_fts` of a 1,300-host rail is ~24 MB, so the text is cut at block headers into chunks
 /// parsed in parallel; line numbers are shifted back afterwards, and a switch whose table is in
 /// two chunks keeps the first, as within one chunk.
+///
+/// A [deferred](Input::deferred) file is streamed instead, as one chunk: only its tables are kept.
 pub fn parse_ibroute(input: &Input) -> Result<(SwitchTables, Vec<Warning>), ParseError> {
-    let text = input.text();
-    let starts = chunk_starts(text);
-    let chunks: Vec<Chunk> =
-        starts.par_windows(2).map(|w| parse_chunk(&text[w[0]..w[1]], input.display())).collect();
+    let (chunks, mut warnings, truncation) = if input.deferred_path().is_some() {
+        let mut parser = ChunkParser::new(input.display());
+        let summary = input.for_each_line(|number, line, _| parser.line(number, line))?;
+        let truncation = summary.truncation_warning(input.display());
+        (vec![parser.finish()], summary.warnings, truncation)
+    } else {
+        let text = input.text();
+        let starts = chunk_starts(text);
+        let chunks = starts.par_windows(2).map(|w| parse_chunk(&text[w[0]..w[1]], input.display())).collect();
+        (chunks, Vec::new(), input.truncation_warning())
+    };
     let mut tables = SwitchTables::new();
-    let mut warnings = Vec::new();
     let (mut offset, mut blocks, mut multicast) = (0usize, 0usize, 0usize);
     for chunk in chunks {
         for mut warning in chunk.warnings {
@@ -102,16 +110,15 @@ pub fn parse_ibroute(input: &Input) -> Result<(SwitchTables, Vec<Warning>), Pars
         multicast += chunk.multicast;
     }
     if blocks == 0 {
-        return Err(ParseError::invalid(input.display(), "no `Unicast lids [...] of switch` block found"));
+        return Err(ParseError::invalid(input.display(), "no `Unicast lids [...] of switch` block found")
+            .with_warnings(warnings));
     }
     if multicast > 0 {
         let message =
             format!("skipped {multicast} multicast (`Multicast mlids`) blocks: shoal traces unicast");
         warnings.push(Warning::in_file(input.display(), message));
     }
-    if let Some(warning) = input.truncation_warning() {
-        warnings.push(warning);
-    }
+    warnings.extend(truncation);
     Ok((tables, warnings))
 }
 
@@ -135,25 +142,51 @@ fn chunk_starts(text: &str) -> Vec<usize> {
 
 /// Parses one chunk; line numbers start at 1 in the chunk.
 fn parse_chunk(text: &str, display: &str) -> Chunk {
-    let mut warnings = LineWarnings::new(display);
-    let mut tables = TableCollector::default();
-    let mut in_block = false;
-    let (mut blocks, mut multicast, mut lines) = (0usize, 0usize, 0usize);
-    let mut skipping_multicast = false;
+    let mut parser = ChunkParser::new(display);
     for (index, line) in text.lines().enumerate() {
-        let number = index + 1;
-        lines = number;
+        parser.line(index + 1, line);
+    }
+    parser.finish()
+}
+
+/// The line-by-line state of a chunk (or of a whole streamed file).
+struct ChunkParser {
+    warnings: LineWarnings,
+    tables: TableCollector,
+    in_block: bool,
+    blocks: usize,
+    multicast: usize,
+    lines: usize,
+    skipping_multicast: bool,
+}
+
+impl ChunkParser {
+    fn new(display: &str) -> Self {
+        ChunkParser {
+            warnings: LineWarnings::new(display),
+            tables: TableCollector::default(),
+            in_block: false,
+            blocks: 0,
+            multicast: 0,
+            lines: 0,
+            skipping_multicast: false,
+        }
+    }
+
+    fn line(&mut self, number: usize, line: &str) {
+        self.lines = number;
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
-            continue;
+            return;
         }
+        let warnings = &mut self.warnings;
         if let Some(row) = line.strip_prefix("0x") {
-            if skipping_multicast {
-                continue;
+            if self.skipping_multicast {
+                return;
             }
             match parse_row(row.as_bytes()) {
                 Some((lid, entry)) => {
-                    if !in_block || !tables.row(number, lid, entry, &mut warnings) {
+                    if !self.in_block || !self.tables.row(number, lid, entry, warnings) {
                         warnings.line(number, "row outside a `Unicast lids` block; skipped");
                     }
                 }
@@ -161,35 +194,42 @@ fn parse_chunk(text: &str, display: &str) -> Chunk {
                 None => warnings.line(number, format!("skipped row: `{}`", truncate(line))),
             }
         } else if let Some(header) = line.strip_prefix(UNICAST) {
-            skipping_multicast = false;
+            self.skipping_multicast = false;
             match parse_header(header) {
                 Ok((guid, table)) => {
-                    blocks += 1;
-                    in_block = true;
-                    tables.start(guid, SwitchTable { line: number, ..table }, &mut warnings);
+                    self.blocks += 1;
+                    self.in_block = true;
+                    self.tables.start(guid, SwitchTable { line: number, ..table }, warnings);
                 }
                 Err(reason) => {
-                    in_block = false;
-                    tables.close(&mut warnings);
+                    self.in_block = false;
+                    self.tables.close(warnings);
                     warnings.line(number, format!("bad block header ({reason}); its rows are skipped"));
                 }
             }
         } else if line.starts_with(MULTICAST) {
-            multicast += 1;
-            skipping_multicast = true;
-            in_block = false;
-            tables.close(&mut warnings);
+            self.multicast += 1;
+            self.skipping_multicast = true;
+            self.in_block = false;
+            self.tables.close(warnings);
         } else if line.ends_with("lids dumped") {
-            in_block = false;
-            tables.end_block(stated_rows(line), &mut warnings);
-        } else if is_column_header(line) {
-            continue;
-        } else if !skipping_multicast {
+            self.in_block = false;
+            self.tables.end_block(stated_rows(line), warnings);
+        } else if !is_column_header(line) && !self.skipping_multicast {
             warnings.stray(number, line);
         }
     }
-    let tables = tables.finish(&mut warnings).into_iter().collect();
-    Chunk { tables, warnings: warnings.finish(), lines, blocks, multicast }
+
+    fn finish(mut self) -> Chunk {
+        let tables = self.tables.finish(&mut self.warnings).into_iter().collect();
+        Chunk {
+            tables,
+            warnings: self.warnings.finish(),
+            lines: self.lines,
+            blocks: self.blocks,
+            multicast: self.multicast,
+        }
+    }
 }
 
 /// The two column-header lines under each block header: `Lid  Out   Destination` and

@@ -1,9 +1,11 @@
 //! Opening an input: plain or gzip-compressed (detected by its magic bytes, not by its name), a
 //! file, a pipe or standard input (`-`), held as text and handed out as numbered lines.
 //!
-//! Fabric dumps are small (about 1 MB per 1,300-host rail), so reading the whole file once and
-//! slicing lines out of it is both the simplest and the fastest way: the parsers borrow `&str`
-//! slices from [`Input::text`] and allocate only for what they keep.
+//! An input is either text in memory (tests, pipes, standard input, bundles) or a regular file
+//! read as a stream each time a parser walks it ([`Input::deferred`]). Parsers walk lines with
+//! [`Input::for_each_line`] and keep owned records only, so memory follows what they keep, not
+//! what a file expands to: a 1 MB gzip bomb of a billion short junk lines costs its counted
+//! warnings, not 1 GiB of text (issue 16).
 
 use std::io::Read;
 use std::path::Path;
@@ -12,7 +14,7 @@ use flate2::read::MultiGzDecoder;
 use rayon::prelude::*;
 
 use super::error::ParseError;
-use super::lines::{MAX_LINE_BYTES, split_lines};
+use super::lines::{LineSummary, MAX_LINE_BYTES, split_lines};
 use crate::model::Warning;
 
 /// The two bytes every gzip member starts with.
@@ -93,9 +95,10 @@ impl Input {
         Input { display: display.into(), text: text.into(), deferred: None }
     }
 
-    /// A file to be read by the parser itself, line by line, instead of whole: the rail loader
-    /// makes these for `.fdbs` files found by name, which for big fabrics are hundreds of MB
-    /// (see [`super::stream`]). Its [`Input::text`] is empty; [`super::fdbs::parse_fdbs`] reads it.
+    /// A file to be read by the parser itself, line by line, instead of whole: the rail and
+    /// profile loaders make these for regular files (a big fabric's `.fdbs` is hundreds of MB, a
+    /// gzip bomb 1 GiB of lines; see [`super::stream`]). Its [`Input::text`] is empty; parsers
+    /// read it through [`Input::for_each_line`], which applies [`Input::open`]'s snapshot contract.
     pub fn deferred(path: &Path) -> Input {
         Input { display: path.display().to_string(), text: String::new(), deferred: Some(path.to_path_buf()) }
     }
@@ -114,7 +117,31 @@ impl Input {
         &self.text
     }
 
-    /// Every line with its 1-based number, without the line end (`\n` or `\r\n`).
+    /// Calls `on_line(number, text, unterminated)` for every line (1-based numbers, without the
+    /// line end; `unterminated` only for a last line with no line end). A [deferred](Input::deferred)
+    /// input is streamed from its file (gunzipped if need be), holding one line at a time; its
+    /// over-long lines and invalid UTF-8 come back as warnings in the summary, as
+    /// [`Input::open`] gives them for a text.
+    pub fn for_each_line(
+        &self,
+        mut on_line: impl FnMut(usize, &str, bool),
+    ) -> Result<LineSummary, ParseError> {
+        if let Some(path) = &self.deferred {
+            return super::stream::read_stream(path, |reader| {
+                split_lines(reader, &self.display, &mut on_line)
+            });
+        }
+        let unterminated_last_line = self.unterminated_last_line();
+        let mut lines = 0;
+        for (number, line) in self.lines() {
+            lines = number;
+            on_line(number, line, unterminated_last_line == Some(number));
+        }
+        Ok(LineSummary { lines, unterminated_last_line, warnings: Vec::new() })
+    }
+
+    /// Every line with its 1-based number, without the line end (`\n` or `\r\n`). Empty for a
+    /// [deferred](Input::deferred) input: use [`Input::for_each_line`].
     pub fn lines(&self) -> impl Iterator<Item = (usize, &str)> + '_ {
         self.text.lines().enumerate().map(|(i, line)| (i + 1, line))
     }

@@ -25,20 +25,20 @@ use super::tables::{SwitchTable, SwitchTables, TableCollector, stated_rows};
 
 const HEADER: &str = "Unicast lids [";
 
-/// Reads every switch block of an `opensm-lfts.dump`. An error if it has no block at all.
+/// Reads every switch block of an `opensm-lfts.dump`, streamed: only the tables are kept. An
+/// error if it has no block at all.
 pub fn parse_lfts_dump(input: &Input) -> Result<(SwitchTables, Vec<Warning>), ParseError> {
     let mut warnings = LineWarnings::new(input.display());
     let mut tables = TableCollector::default();
-    let truncated = input.unterminated_last_line();
     let mut open: Option<(usize, Guid)> = None; // header line and switch of an unclosed block
     let mut blocks = 0usize;
-    for (number, line) in input.lines() {
+    let summary = input.for_each_line(|number, line, unterminated| {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
-            continue;
+            return;
         }
         if let Some(row) = line.strip_prefix("0x").or_else(|| line.strip_prefix("0X")) {
-            match parse_row(row, truncated == Some(number)) {
+            match parse_row(row, unterminated) {
                 Ok((lid, entry)) => {
                     if open.is_none() || !tables.row(number, lid, entry, &mut warnings) {
                         warnings.line(number, "row outside a `Unicast lids` block; skipped");
@@ -67,16 +67,20 @@ pub fn parse_lfts_dump(input: &Input) -> Result<(SwitchTables, Vec<Warning>), Pa
         } else {
             warnings.line(number, "unrecognised line; skipped");
         }
-    }
+    })?;
     warn_unclosed(open, &mut warnings);
     let tables = tables.finish(&mut warnings);
     if blocks == 0 {
-        return Err(ParseError::invalid(input.display(), "no `Unicast lids [...] of switch` block found"));
+        let gathered = summary.warnings.into_iter().chain(warnings.finish()).collect();
+        return Err(ParseError::invalid(input.display(), "no `Unicast lids [...] of switch` block found")
+            .with_warnings(gathered));
     }
-    if let Some(warning) = input.truncation_warning() {
+    if let Some(warning) = summary.truncation_warning(input.display()) {
         warnings.push(warning);
     }
-    Ok((tables, warnings.finish()))
+    let mut all = summary.warnings;
+    all.extend(warnings.finish());
+    Ok((tables, all))
 }
 
 fn warn_unclosed(open: Option<(usize, Guid)>, warnings: &mut LineWarnings) {

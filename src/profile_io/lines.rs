@@ -35,6 +35,15 @@ pub struct LineSummary {
     pub warnings: Vec<Warning>,
 }
 
+impl LineSummary {
+    /// The warning every parser gives for [`LineSummary::unterminated_last_line`], if any.
+    pub fn truncation_warning(&self, display: &str) -> Option<Warning> {
+        self.unterminated_last_line.map(|line| {
+            Warning::at(display, line, "the file ends without a line end; its last line may be truncated")
+        })
+    }
+}
+
 /// Calls `on_line(number, text, unterminated)` for every line of `reader` no longer than
 /// [`MAX_LINE_BYTES`] (1-based numbers, without `\n` or `\r\n`; `unterminated` only for a last
 /// line with no line end). Invalid UTF-8 is replaced with U+FFFD (one warning per stream).

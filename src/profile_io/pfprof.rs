@@ -39,7 +39,6 @@ use crate::model::bytes::add_bytes;
 use crate::model::{Dump, EpochMicros, PeerBytes, Profile, RankSection, Warning};
 
 use super::error::ParseError;
-use super::input::Input;
 
 /// True when the text is a JSON object or an array of objects, not ibprof text (nor, say, a
 /// TOML file that starts with `[section]`).
@@ -108,13 +107,23 @@ struct RankFile {
 
 /// Parses one file's text: one rank object or an array of them.
 pub fn parse_pfprof(text: &str, display: &str) -> Result<(Vec<RankSection>, u32, Vec<Warning>), ParseError> {
+    parse_pfprof_reader(&mut text.as_bytes(), display)
+}
+
+/// Parses one file read as a stream (JSON is decoded as it is read; only the rank objects are
+/// kept, so memory follows them, not the file, and a one-line file of any length reads).
+pub fn parse_pfprof_reader(
+    reader: &mut dyn std::io::Read,
+    display: &str,
+) -> Result<(Vec<RankSection>, u32, Vec<Warning>), ParseError> {
     let bad = |e: serde_json::Error| {
         ParseError::syntax(display, e.line(), format!("not a PFProf rank profile: {e}"))
     };
-    let files: Vec<RankFile> = if text.trim_start().starts_with('[') {
-        serde_json::from_str(text).map_err(bad)?
+    let mut reader = std::io::BufReader::with_capacity(1 << 16, reader);
+    let files: Vec<RankFile> = if starts_with_array(&mut reader).map_err(|e| ParseError::io(display, e))? {
+        serde_json::from_reader(reader).map_err(bad)?
     } else {
-        vec![serde_json::from_str(text).map_err(bad)?]
+        vec![serde_json::from_reader(reader).map_err(bad)?]
     };
     let mut warnings = Vec::new();
     let mut n_procs = 0;
@@ -224,6 +233,24 @@ fn rank_section(
     })
 }
 
+/// Skips leading white space; true if what follows is a `[` (an array of rank objects).
+fn starts_with_array(reader: &mut impl std::io::BufRead) -> std::io::Result<bool> {
+    loop {
+        let buf = reader.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(false);
+        }
+        let blank = buf.iter().take_while(|b| b.is_ascii_whitespace()).count();
+        if blank < buf.len() {
+            let array = buf[blank] == b'[';
+            reader.consume(blank);
+            return Ok(array);
+        }
+        let all = buf.len();
+        reader.consume(all);
+    }
+}
+
 /// Reads one PFProf file, or every `*.json[.gz]` file of a directory, into one profile.
 pub fn read_pfprof(path: &Path) -> Result<(Profile, Vec<Warning>), ParseError> {
     let mut skipped = Vec::new();
@@ -249,10 +276,16 @@ pub fn read_pfprof(path: &Path) -> Result<(Profile, Vec<Warning>), ParseError> {
     let parsed: Vec<(String, Vec<RankSection>, u32, Vec<Warning>)> = files
         .par_iter()
         .map(|file| {
-            let (input, mut warnings) = Input::open(file)?;
-            let (sections, n_procs, more) = parse_pfprof(input.text(), input.display())?;
-            warnings.extend(more);
-            Ok((input.display().to_string(), sections, n_procs, warnings))
+            let display = super::stream::display_name(file);
+            let parsed = super::stream::read_stream(file, |reader| {
+                let parsed = parse_pfprof_reader(reader, &display);
+                // Read to the end even after a syntax error: a file cut short is told from one
+                // that changed while read by its size, which needs every byte counted.
+                std::io::copy(reader, &mut std::io::sink())?;
+                Ok(parsed)
+            })?;
+            let (sections, n_procs, warnings) = parsed?;
+            Ok((display, sections, n_procs, warnings))
         })
         .collect::<Result<_, ParseError>>()?;
     let (profile, mut warnings) = merge(parsed)?;

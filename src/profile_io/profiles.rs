@@ -11,6 +11,9 @@ use super::ibprof;
 use super::input::Input;
 use super::pfprof;
 
+/// How much of a file's (decompressed) start tells PFProf JSON from ibprof text.
+const HEAD_BYTES: u64 = 64 << 10;
+
 /// Reads a profile file or directory, ibprof or PFProf.
 pub fn read_profile(path: &Path) -> Result<(Profile, Vec<Warning>), ParseError> {
     if path.is_dir() {
@@ -26,6 +29,15 @@ pub fn read_profile(path: &Path) -> Result<(Profile, Vec<Warning>), ParseError> 
             pfprof::read_pfprof(path)
         } else {
             Err(ParseError::invalid(display, "no *.ibprof or PFProf *.json profiles in this directory"))
+        };
+    }
+    if super::stream::is_regular_file(path) {
+        // Streamed by the format's reader: only a head is read to tell the format.
+        let head = super::stream::head(path, HEAD_BYTES)?;
+        return if pfprof::looks_like_pfprof(&head) {
+            pfprof::read_pfprof(path)
+        } else {
+            ibprof::read_profile(path)
         };
     }
     let (input, mut warnings) = Input::open(path)?;

@@ -13,7 +13,7 @@
 //! itself is recognised by its first meaningful lines, whatever its name; all such files are used
 //! (a second topology of the same fabric merges). Of the table kinds present, the best
 //! ([`DumpKind::TABLE_PREFERENCE`]) is used and a note names the files not read. Every format
-//! becomes the same [`LstLink`] list and [`SwitchTables`], so the fabric is built one way. No
+//! becomes the same [`OwnedLink`] list and [`SwitchTables`], so the fabric is built one way. No
 //! topology is an error; no forwarding table is a warning. After the build, the tables are
 //! checked against the links ([`check_tables`]).
 
@@ -24,10 +24,10 @@ use rayon::prelude::*;
 
 use crate::model::{Cluster, Fabric, FabricBuilder, Guid, NodeKind, RailId, Warning};
 
-use super::discover::discover;
+use super::discover::{discover, sniff};
 use super::error::ParseError;
 use super::fdbs::parse_fdbs;
-use super::ibdiagnet_lst::{LstLink, add_links, read_lst};
+use super::ibdiagnet_lst::{OwnedLink, add_links, read_lst};
 use super::ibdiagnet2_csv::{claims_db_csv_line, read_db_csv};
 use super::ibdiagnet2_far::parse_far;
 use super::ibnetdiscover::{claims_ibnetdiscover_line, read_ibnetdiscover};
@@ -36,6 +36,7 @@ use super::ibroute::{claims_ibroute_line, parse_ibroute};
 use super::input::Input;
 use super::lfts_dump::parse_lfts_dump;
 use super::recognise::{Recogniser, recognise, sample};
+use super::stream::display_name;
 use super::table_checks::check_tables;
 use super::tables::{SwitchTable, SwitchTables, infer_lmc, same_routes};
 
@@ -169,7 +170,9 @@ impl RailInputs {
 }
 
 /// Opens the dump files of a rail: directories by known names and content, files by content.
-/// The files are read and decompressed in parallel.
+/// Regular files are not read here: each is streamed by its parser ([`Input::deferred`]), its
+/// kind told from a sample of its lines ([`super::discover::sniff`]). A pipe or standard input
+/// cannot be read twice, so it is read whole here.
 pub fn open_rail(paths: &[PathBuf]) -> Result<(RailInputs, Vec<Warning>), ParseError> {
     let mut warnings = Vec::new();
     // (kind known from a directory listing, path)
@@ -181,27 +184,34 @@ pub fn open_rail(paths: &[PathBuf]) -> Result<(RailInputs, Vec<Warning>), ParseE
             files.push((None, path.clone()));
         }
     }
-    let opened: Vec<(DumpKind, Input, Vec<Warning>)> = files
-        .par_iter()
-        .map(|(kind, path)| {
-            if *kind == Some(DumpKind::Fdbs) {
-                // Read while parsed, line by line: a big fabric's .fdbs is hundreds of MB.
-                return Ok((DumpKind::Fdbs, Input::deferred(path), Vec::new()));
-            }
-            let (input, warnings) = Input::open(path)?;
-            let kind = match kind {
-                Some(kind) => *kind,
-                None => file_kind(path, &input)?,
-            };
-            Ok((kind, input, warnings))
-        })
-        .collect::<Result<_, ParseError>>()?;
+    let opened: Vec<(DumpKind, Input, Vec<Warning>)> =
+        files.par_iter().map(|(kind, path)| open_dump(*kind, path)).collect::<Result<_, ParseError>>()?;
     let mut inputs = RailInputs::default();
     for (kind, input, w) in opened {
         warnings.extend(w);
         inputs.inputs.push((kind, input));
     }
     Ok((inputs, warnings))
+}
+
+/// One dump file of a rail, with its kind: `known` from a directory listing, else by content
+/// (then by name).
+fn open_dump(known: Option<DumpKind>, path: &Path) -> Result<(DumpKind, Input, Vec<Warning>), ParseError> {
+    if super::stream::is_regular_file(path) {
+        let kind = match known {
+            Some(kind) => kind,
+            None => {
+                sniff(path).map_or_else(|| file_kind(path, &Input::from_text(display_name(path), "")), Ok)?
+            }
+        };
+        return Ok((kind, Input::deferred(path), Vec::new()));
+    }
+    let (input, warnings) = Input::open(path)?;
+    let kind = match known {
+        Some(kind) => kind,
+        None => file_kind(path, &input)?,
+    };
+    Ok((kind, input, warnings))
 }
 
 /// The kind of a file given by itself: by content, else by name, else an error.
@@ -246,9 +256,9 @@ fn rail_name(paths: &[PathBuf], rail: RailId) -> String {
 type Parsed<T> = Result<(T, Vec<Warning>), ParseError>;
 
 /// Reads the links of one topology input, whatever its kind.
-fn read_topology(kind: DumpKind, input: &Input) -> Parsed<Vec<LstLink<'_>>> {
+fn read_topology(kind: DumpKind, input: &Input) -> Parsed<Vec<OwnedLink>> {
     match kind {
-        DumpKind::LinkList => Ok(read_lst(input)),
+        DumpKind::LinkList => read_lst(input),
         DumpKind::Ibdiagnet2Csv => read_db_csv(input),
         DumpKind::Ibnetdiscover => read_ibnetdiscover(input),
         DumpKind::PortsList => read_ports_list(input),
@@ -323,7 +333,7 @@ pub fn build_rail(
     let lmc = infer_lmc(
         &links
             .iter()
-            .flat_map(|(_, list)| list.iter().filter(|l| l.ends.iter().all(|e| e.lmc.is_none())).copied())
+            .flat_map(|(_, list)| list.iter().filter(|l| l.ends.iter().all(|e| e.lmc.is_none())))
             .collect::<Vec<_>>(),
         merged.iter().map(|(_, _, table)| &table.lft),
     );

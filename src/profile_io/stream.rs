@@ -31,6 +31,12 @@ pub fn is_stdin(path: &Path) -> bool {
     path.as_os_str() == STDIN_PATH
 }
 
+/// True for a regular file (not `-`, a pipe, a FIFO or a device): one that can be read twice,
+/// so it is streamed by its parser rather than read whole first.
+pub fn is_regular_file(path: &Path) -> bool {
+    !is_stdin(path) && std::fs::metadata(path).is_ok_and(|m| m.is_file())
+}
+
 /// The name of `path` in warnings: the path as given, or `standard input` for `-`.
 pub fn display_name(path: &Path) -> String {
     if is_stdin(path) { STDIN_NAME.to_string() } else { path.display().to_string() }
@@ -86,6 +92,18 @@ pub fn read_stream<T>(
         ));
     }
     Ok(result)
+}
+
+/// The first `limit` bytes of the file at `path` as text (gunzipped if need be, invalid UTF-8
+/// replaced): enough to tell its format without reading it all.
+pub fn head(path: &Path, limit: u64) -> Result<String, ParseError> {
+    let display = display_name(path);
+    let file = File::open(path).map_err(|e| ParseError::io(&display, e))?;
+    decode_stream(file, &display, |reader| {
+        let mut bytes = Vec::new();
+        reader.take(limit).read_to_end(&mut bytes)?;
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    })
 }
 
 /// Peeks at the first two bytes of `raw` and hands `body` the stream, gunzipped if they are the

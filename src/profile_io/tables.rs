@@ -133,7 +133,7 @@ pub fn same_routes(a: &Lft, b: &Lft) -> bool {
 /// LMC is the largest `l` such that, for **every** CA and router port, the `2^l - 1` LIDs after
 /// its base are routed by some switch and are nobody's base LID. Switch port 0 gets the same LMC
 /// only if every switch shows it too (OpenSM's `lmc_esp0`); otherwise 0. No tables: LMC 0.
-pub fn infer_lmc<'t>(links: &[LstLink<'_>], tables: impl IntoIterator<Item = &'t Lft>) -> Lmc {
+pub fn infer_lmc<'t>(links: &[&LstLink<'_>], tables: impl IntoIterator<Item = &'t Lft>) -> Lmc {
     let mut routed: Vec<bool> = Vec::new();
     for lft in tables {
         for (lid, entry) in lft.entries() {
@@ -238,9 +238,9 @@ mod tests {
         for lid in 9..12 {
             full.set(Lid(lid), P2);
         }
-        assert_eq!(infer_lmc(&links, [&full]), Lmc { ca: 2, switch: 0 });
+        assert_eq!(infer_lmc(&links.iter().collect::<Vec<_>>(), [&full]), Lmc { ca: 2, switch: 0 });
         // One CA with only its base routed pins the fabric to LMC 0.
-        assert_eq!(infer_lmc(&links, [&routed]), Lmc::default());
-        assert_eq!(infer_lmc(&links, []), Lmc::default());
+        assert_eq!(infer_lmc(&links.iter().collect::<Vec<_>>(), [&routed]), Lmc::default());
+        assert_eq!(infer_lmc(&links.iter().collect::<Vec<_>>(), []), Lmc::default());
     }
 }

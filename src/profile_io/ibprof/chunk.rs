@@ -125,41 +125,15 @@ pub(super) type Fatal = (usize, String);
 /// Parses one chunk. `prelude` chunks must open with the `ibprof 1` header (else `Err`); the
 /// other chunks start at a `rank` line and never fail.
 pub(super) fn parse_chunk(text: &str, prelude: bool, ctx: &Context) -> Result<Chunk, Fatal> {
-    let mut parser = Parser {
-        ctx,
-        out: Chunk { header_seen: !prelude, ..Default::default() },
-        line: 0,
-        place: Place::Prelude,
-        peers: Dedup::default(),
-        lids: Dedup::default(),
-        size_hint: (0, 0),
-        rank_limit: ctx.rank_limit(),
-        max_peer: 0,
-    };
-    let bytes = text.as_bytes();
-    let mut at = 0;
-    while at < bytes.len() {
-        parser.line += 1;
-        if parser.out.header_seen
-            && let Some(next) = parser.canonical(text, at)
-        {
-            at = next;
-            continue;
-        }
-        let end = bytes[at..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |i| at + i);
-        parser.line(&text[at..end])?;
-        at = end + 1;
-    }
-    parser.close_rank();
-    if parser.max_peer > 0 {
-        parser.seen_rank(parser.max_peer);
-    }
-    parser.out.lines = parser.line;
-    Ok(parser.out)
+    let mut parser = Parser::new(prelude, ctx.clone());
+    parser.feed(text)?;
+    Ok(parser.finish())
 }
 
-struct Parser<'c> {
-    ctx: &'c Context,
+/// A chunk's parser, fed whole lines a piece at a time ([`Parser::feed`]): a streamed file is
+/// parsed as it is read, without being held.
+pub(super) struct Parser {
+    ctx: Context,
     out: Chunk,
     line: usize,
     place: Place,
@@ -173,7 +147,54 @@ struct Parser<'c> {
     max_peer: u32,
 }
 
-impl Parser<'_> {
+impl Parser {
+    /// A parser for a prelude (which must open with the header) or for a run of rank sections.
+    pub(super) fn new(prelude: bool, ctx: Context) -> Self {
+        let rank_limit = ctx.rank_limit();
+        Parser {
+            ctx,
+            out: Chunk { header_seen: !prelude, ..Default::default() },
+            line: 0,
+            place: Place::Prelude,
+            peers: Dedup::default(),
+            lids: Dedup::default(),
+            size_hint: (0, 0),
+            rank_limit,
+            max_peer: 0,
+        }
+    }
+
+    /// Parses `text`, whole lines (the last may lack its line end only at the end of the file).
+    pub(super) fn feed(&mut self, text: &str) -> Result<(), Fatal> {
+        let bytes = text.as_bytes();
+        let mut at = 0;
+        while at < bytes.len() {
+            self.line += 1;
+            if self.out.header_seen
+                && let Some(next) = self.canonical(text, at)
+            {
+                at = next;
+                continue;
+            }
+            let end = bytes[at..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |i| at + i);
+            self.line(&text[at..end])?;
+            at = end + 1;
+        }
+        Ok(())
+    }
+
+    /// Closes the last rank section and hands out what the chunk gave.
+    pub(super) fn finish(mut self) -> Chunk {
+        self.close_rank();
+        if self.max_peer > 0 {
+            self.seen_rank(self.max_peer);
+        }
+        self.out.lines = self.line;
+        self.out
+    }
+}
+
+impl Parser {
     fn warn(&mut self, message: impl Into<String>) -> Option<usize> {
         if self.out.warnings.len() < MAX_LINE_WARNINGS {
             self.out.warnings.push((self.line, message.into()));

@@ -9,12 +9,17 @@ use crate::model::{Profile, Warning};
 use crate::profile_io::error::ParseError;
 use crate::profile_io::input::Input;
 
-use super::read::{Parsed, parse_text};
+use super::read::Parsed;
+use super::streamed::parse_input;
 
-/// Reads and parses one file.
+/// Reads and parses one file: a regular file is streamed (only what it holds is kept), a pipe
+/// or standard input is read whole first.
 fn read_file(path: &Path) -> Result<Parsed, ParseError> {
+    if crate::profile_io::stream::is_regular_file(path) {
+        return parse_input(&Input::deferred(path));
+    }
     let (input, mut warnings) = Input::open(path)?;
-    let mut parsed = parse_text(input.text(), input.display())?;
+    let mut parsed = parse_input(&input)?;
     warnings.append(&mut parsed.warnings);
     parsed.warnings = warnings;
     Ok(parsed)

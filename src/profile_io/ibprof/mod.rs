@@ -20,11 +20,13 @@
 //! collector writes with too: one implementation of the format for both sides.
 //!
 //! Speed: the reader works on the bytes of the text, parses numbers by hand, takes a fast path
-//! for canonical `peer` and `lid` lines, and parses rank sections in parallel (`read.rs`).
+//! for canonical `peer` and `lid` lines, and parses rank sections in parallel (`read.rs`). A
+//! file is streamed instead (`streamed.rs`): memory follows the profile, not the file.
 
 mod chunk;
 mod files;
 mod read;
+mod streamed;
 mod write;
 
 use std::path::Path;

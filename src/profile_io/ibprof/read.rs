@@ -34,7 +34,7 @@ const MIN_CHUNK_BYTES: usize = 64 * 1024;
 const CHUNKS: usize = 64;
 
 /// True if a line starting at `at` is a `rank` line (`rank` and a space or tab).
-fn is_rank_line(bytes: &[u8], at: usize) -> bool {
+pub(super) fn is_rank_line(bytes: &[u8], at: usize) -> bool {
     bytes.get(at..at + 5).is_some_and(|w| w.starts_with(b"rank") && matches!(w[4], b' ' | b'\t'))
 }
 
@@ -97,12 +97,13 @@ pub(super) fn parse_text(text: &str, display: &str) -> Result<Parsed, ParseError
             parse_chunk(&text[start..end], false, &ctx).unwrap_or_default()
         })
         .collect();
-    Ok(assemble(text, display, prelude, chunks))
+    let last = text.rsplit('\n').next().unwrap_or("");
+    Ok(assemble(!last.trim().is_empty(), display, prelude, chunks))
 }
 
 /// Joins the chunks in order: absolute line numbers, duplicate ranks, the job, warnings in
-/// line order with the usual cap.
-fn assemble(text: &str, display: &str, mut prelude: Chunk, chunks: Vec<Chunk>) -> Parsed {
+/// line order with the usual cap. `cut` says the text ends inside a line (no line end).
+pub(super) fn assemble(cut: bool, display: &str, mut prelude: Chunk, chunks: Vec<Chunk>) -> Parsed {
     let job = prelude.job.take();
     let mut lines: Vec<(usize, String)> = Vec::new();
     let mut suppressed = 0;
@@ -136,8 +137,7 @@ fn assemble(text: &str, display: &str, mut prelude: Chunk, chunks: Vec<Chunk>) -
         }
         offset += chunk.lines;
     }
-    let last = text.rsplit('\n').next().unwrap_or("");
-    if !last.trim().is_empty() {
+    if cut {
         const CUT: &str = "the file ends without a line end; its last line may be truncated";
         match lines.iter_mut().rev().find(|(line, _)| *line == offset) {
             Some((_, message)) => message.push_str(&format!(" ({CUT})")),

@@ -8,7 +8,7 @@ use super::super::{MAX_LMC, MAX_PORTS, MAX_RANKS};
 use super::{Fatal, Job, Parser, Place, RankState, RegionPlace};
 use ibprof_format::{Token, Tokens, parse_hex, parse_u32, parse_u64};
 
-impl Parser<'_> {
+impl Parser {
     pub(super) fn header(&mut self, first: &Token<'_>, mut tokens: Tokens<'_>) -> Result<(), Fatal> {
         if first.bare() != Some("ibprof") {
             let found = first.shown();
