@@ -158,14 +158,27 @@ pub fn from_jobs(name: String, analysis: JobsAnalysis) -> Dataset {
     Dataset::with_jobs(name, cluster, layout, jobs, warnings)
 }
 
-/// Why a run could not be read.
-#[derive(Debug, thiserror::Error)]
-#[error("cannot read the run {path}: {source}")]
+/// Why a run could not be read. The path is said once: the reader's error usually starts with
+/// it already (`x_meta.yaml: …`), and the reader's error is part of the message, not a `source`,
+/// so an error-chain printer does not repeat it either.
+#[derive(Debug)]
 pub struct RunError {
     pub path: String,
-    #[source]
-    pub source: crate::profile_io::ParseError,
+    pub error: crate::profile_io::ParseError,
 }
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let error = self.error.to_string();
+        if error.starts_with(&self.path) {
+            write!(f, "cannot read the run {error}")
+        } else {
+            write!(f, "cannot read the run {}: {error}", self.path)
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
 
 /// Whether a path names a run rather than fabric dumps: a YAML meta file, a CSV file naming
 /// nodes or links (`nodes.csv`, `mesh_links.csv`, gzipped or not), or a folder holding a
@@ -190,7 +203,7 @@ pub fn is_run_path(path: &std::path::Path) -> bool {
 /// A run (a Boxfish `*_meta.yaml`, a CSV pair or a folder holding one) as a data set.
 pub fn load_run_dataset(path: &std::path::Path) -> Result<Dataset, RunError> {
     let (run, warnings): (crate::model::Run, Vec<Warning>) = crate::profile_io::runs::load_run(path)
-        .map_err(|source| RunError { path: path.display().to_string(), source })?;
+        .map_err(|error| RunError { path: path.display().to_string(), error })?;
     Ok(Dataset::from_run(run, warnings))
 }
 

@@ -159,11 +159,12 @@ fn print_predicted(
     };
     let max = hot.first().map_or(0, |h| h.bytes).max(1);
     println!("Busiest link ends in {title}:");
-    println!("{:>4}  {:>4}  {:<60} {:>10} {:>6}", "#", "rail", "from (port) -> to (port)", "bytes", "share");
+    let w = bytes_width(hot.iter().map(|h| format_bytes(h.bytes)));
+    println!("{:>4}  {:>4}  {:<60} {:>w$} {:>6}", "#", "rail", "from (port) -> to (port)", "bytes", "share");
     for (i, end) in hot.iter().enumerate() {
         let Some(link) = link_name(cluster, end.rail, end.end) else { continue };
         let share = 100.0 * end.bytes as f64 / max as f64;
-        println!("{:>4}  {:>4}  {link:<60} {:>10} {share:>5.1}%", i + 1, end.rail, format_bytes(end.bytes));
+        println!("{:>4}  {:>4}  {link:<60} {:>w$} {share:>5.1}%", i + 1, end.rail, format_bytes(end.bytes));
         // A summary's counts are lower bounds: say by how much each may be short.
         let summary =
             analysis.profile.is_none().then(|| analysis.loads_file.as_ref()?.top_k.as_ref()).flatten();
@@ -207,15 +208,17 @@ fn print_against_counters(
         RankBy::Residual => println!("Largest residuals (observed − predicted) in {title}:"),
         _ => println!("Busiest observed link ends in {title}:"),
     }
+    let or_dash = |v: Option<u64>| v.map_or_else(|| "-".to_string(), format_bytes);
+    let w = bytes_width(ranked.iter().flat_map(|e| [or_dash(e.observed), or_dash(e.predicted)]));
+    let rw = bytes_width(ranked.iter().map(signed)).max(11);
     println!(
-        "{:>4}  {:>4}  {:<60} {:>10} {:>10} {:>11}",
+        "{:>4}  {:>4}  {:<60} {:>w$} {:>w$} {:>rw$}",
         "#", "rail", "from (port) -> to (port)", "observed", "predicted", "residual"
     );
-    let or_dash = |v: Option<u64>| v.map_or_else(|| "-".to_string(), format_bytes);
     for (i, end) in ranked.iter().enumerate() {
         let Some(link) = link_name(cluster, end.rail, end.end) else { continue };
         let (seen, predicted) = (or_dash(end.observed), or_dash(end.predicted));
-        println!("{:>4}  {:>4}  {link:<60} {seen:>10} {predicted:>10} {:>11}", i + 1, end.rail, signed(end));
+        println!("{:>4}  {:>4}  {link:<60} {seen:>w$} {predicted:>w$} {:>rw$}", i + 1, end.rail, signed(end));
         print_pairs(cluster, &pairs.remove(&(end.rail, end.end.index())).unwrap_or_default(), 12);
     }
 }
@@ -283,11 +286,12 @@ fn jobs_hot(analysis: &JobsAnalysis, args: &HotArgs) -> Result<()> {
     let hot = hottest(cluster, &loads, &flows, args.top, args.pairs);
     let max = hot.first().map_or(0, |h| h.bytes).max(1);
     println!("Busiest link ends in {title}:");
-    println!("{:>4}  {:>4}  {:<60} {:>10} {:>6}", "#", "rail", "from (port) -> to (port)", "bytes", "share");
+    let w = bytes_width(hot.iter().map(|h| format_bytes(h.bytes)));
+    println!("{:>4}  {:>4}  {:<60} {:>w$} {:>6}", "#", "rail", "from (port) -> to (port)", "bytes", "share");
     for (i, end) in hot.iter().enumerate() {
         let Some(link) = link_name(cluster, end.rail, end.end) else { continue };
         let share = 100.0 * end.bytes as f64 / max as f64;
-        println!("{:>4}  {:>4}  {link:<60} {:>10} {share:>5.1}%", i + 1, end.rail, format_bytes(end.bytes));
+        println!("{:>4}  {:>4}  {link:<60} {:>w$} {share:>5.1}%", i + 1, end.rail, format_bytes(end.bytes));
         print_pairs(cluster, &end.pairs, 12);
     }
     eprintln!("{}", traffic_summary(&loads, &title));
@@ -328,10 +332,11 @@ fn contended(analysis: &JobsAnalysis, args: &HotArgs) -> Result<()> {
         "Contended link ends ({count} carry two or more of {}), ranked by the second-largest job's bytes:",
         names.join(", ")
     );
-    println!("{:>4}  {:>4}  {:<60} {:>10}", "#", "rail", "from (port) -> to (port)", "second");
+    let w = bytes_width(ends.iter().map(|e| format_bytes(e.second_bytes())));
+    println!("{:>4}  {:>4}  {:<60} {:>w$}", "#", "rail", "from (port) -> to (port)", "second");
     for (i, end) in ends.iter().enumerate() {
         let Some(link) = link_name(cluster, end.rail, end.end) else { continue };
-        println!("{:>4}  {:>4}  {link:<60} {:>10}", i + 1, end.rail, format_bytes(end.second_bytes()));
+        println!("{:>4}  {:>4}  {link:<60} {:>w$}", i + 1, end.rail, format_bytes(end.second_bytes()));
         for &(j, bytes) in &end.jobs {
             println!("{:>12}job {}: {}", "", names[j], format_bytes(bytes));
             let job_pairs = pairs[j].get(&(end.rail, end.end.index())).cloned().unwrap_or_default();
@@ -340,4 +345,10 @@ fn contended(analysis: &JobsAnalysis, args: &HotArgs) -> Result<()> {
     }
     eprintln!("{}", traffic_summary(&analysis.all_total(), "all jobs"));
     Ok(())
+}
+
+/// The width of a column of byte counts: 10, or the longest value's (a capped sum prints as
+/// `16 EiB (overflow)`), so every value and the next column stay aligned.
+fn bytes_width(values: impl Iterator<Item = String>) -> usize {
+    values.map(|v| v.chars().count()).max().unwrap_or(0).max(10)
 }

@@ -4,8 +4,9 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Result, anyhow};
 use clap::Args;
+use shoal::load::RunError;
 use shoal::model::Domain;
 use shoal::profile_io::load_run;
 use shoal::scene::query::{Aggregate, Condition, values};
@@ -51,7 +52,7 @@ fn parse_aggregate(text: &str) -> Result<Aggregate, String> {
 /// Prints `id,value`; an id none of whose rows pass the conditions gets an empty value.
 pub fn run(args: &QueryArgs) -> Result<()> {
     let (run, warnings) =
-        load_run(&args.run).with_context(|| format!("cannot open {}", args.run.display()))?;
+        load_run(&args.run).map_err(|error| RunError { path: args.run.display().to_string(), error })?;
     report_warnings(&warnings, args.verbose);
     let values =
         values(&run, args.domain, &args.conditions, args.agg, &args.attr).map_err(|e| anyhow!("{e}"))?;

@@ -203,8 +203,7 @@ fn load(r: &RenderCli) -> Result<Dataset> {
     if r.profile.is_some() || r.loads.is_some() || r.jobs.any() || !r.counters.counters.is_empty() {
         bail!("--profile, --loads, --job and --counters belong to fabric dumps, not to a run ({run})");
     }
-    load_run_dataset(std::path::Path::new(run))
-        .map_err(|e| anyhow::Error::new(e.source).context(format!("cannot read the run {}", e.path)))
+    Ok(load_run_dataset(std::path::Path::new(run))?)
 }
 
 pub fn run(r: &RenderCli) -> Result<()> {

@@ -15,7 +15,8 @@ pub fn open_run(app: &mut ShoalApp, path: &Path) {
             app.current = None;
             app.show(dataset);
         }
-        Err(e) => app.errors.push(format!("could not open {}: {e}", path.display())),
+        // The error names the run's path once (`cannot read the run x_meta.yaml: …`).
+        Err(e) => app.errors.push(e.to_string()),
     }
 }
 

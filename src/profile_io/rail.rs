@@ -229,7 +229,8 @@ fn file_kind(path: &Path, input: &Input) -> Result<DumpKind, ParseError> {
 /// Loads one rail: its topology, then its forwarding tables, into one [`Fabric`].
 pub fn load_rail(paths: &[PathBuf], rail: RailId) -> Result<(Fabric, Vec<Warning>), ParseError> {
     let (inputs, mut warnings) = open_rail(paths)?;
-    let (fabric, more) = build_rail(&inputs, rail, &rail_name(paths, rail))?;
+    let (fabric, more) =
+        build_rail(&inputs, rail, &rail_name(paths, rail)).map_err(|e| e.with_warnings(warnings.clone()))?;
     warnings.extend(more);
     Ok((fabric, warnings))
 }
@@ -320,7 +321,8 @@ pub fn build_rail(
     }
     let mut links = Vec::new();
     for (file, parsed) in lists {
-        let (list, w) = parsed?;
+        // An error carries the warnings so far: they often say why (a line skipped for its length).
+        let (list, w) = parsed.map_err(|e| e.with_warnings(warnings.clone()))?;
         warnings.extend(w);
         if list.is_empty() {
             warnings.push(Warning::in_file(file, "no link lines found"));
@@ -328,7 +330,8 @@ pub fn build_rail(
         links.push((file, list));
     }
     if links.iter().all(|(_, list)| list.is_empty()) {
-        return Err(ParseError::invalid(name, "the topology holds no link; cannot build the fabric"));
+        let error = ParseError::invalid(name, "the topology holds no link; cannot build the fabric");
+        return Err(error.with_warnings(warnings));
     }
     let lmc = infer_lmc(
         &links

@@ -25,9 +25,14 @@ pub(super) fn parse_input(input: &Input) -> Result<Parsed, ParseError> {
     }
     let mut stream = Streamed::default();
     let summary = input.for_each_line(|number, line, _| stream.line(number, line))?;
-    let mut parsed = stream.finish(display, summary.unterminated_last_line.is_some())?;
-    parsed.warnings.splice(0..0, summary.warnings);
-    Ok(parsed)
+    match stream.finish(display, summary.unterminated_last_line.is_some()) {
+        Ok(mut parsed) => {
+            parsed.warnings.splice(0..0, summary.warnings);
+            Ok(parsed)
+        }
+        // A bomb whose only line was skipped is "empty": the skip says why.
+        Err(e) => Err(e.with_warnings(summary.warnings)),
+    }
 }
 
 /// The state of a profile being read.
