@@ -15,9 +15,12 @@ use std::path::{Path, PathBuf};
 use flate2::Compression;
 use flate2::write::GzEncoder;
 use shoal::model::{RailId, Warning};
+use shoal::profile_io::counters::read_counters;
+use shoal::profile_io::host_map::read_host_map;
 use shoal::profile_io::ibroute::parse_ibroute;
 use shoal::profile_io::lfts_dump::parse_lfts_dump;
 use shoal::profile_io::line_warnings::MAX_LINE_WARNINGS;
+use shoal::profile_io::loads_file::read_loads_file;
 use shoal::profile_io::profiles::read_profile;
 use shoal::profile_io::{Input, ParseError, load_rail};
 
@@ -96,6 +99,12 @@ fn gzip_bombs_of_short_lines_cost_what_is_kept_not_what_they_expand_to() {
     let tables = |path: &Path| parse_ibroute(&Input::deferred(path)).map(|(_, w)| w);
     let lfts_tables = |path: &Path| parse_lfts_dump(&Input::deferred(path)).map(|(_, w)| w);
     let profile = |path: &Path| read_profile(path).map(|(_, w)| w);
+    let perfquery = fixture("tests/fixtures/counters/testbed/perfquery-x-before.txt");
+    let loads = b"rail,a_guid,a_port,b_guid,b_port,region,bytes_a_to_b,bytes_b_to_a\n0,0x1,1,0x2,1,,10,20\n";
+    let host_map = fixture("sample-data/tworail/collector-samplesort-8.hostmap");
+    let counters = |path: &Path| read_counters(path).map(|(_, w)| w);
+    let loads_file = |path: &Path| read_loads_file(path).map(|(_, w)| w);
+    let hosts = |path: &Path| read_host_map(path).map(|(_, w)| w);
     let cases: Vec<Case> = vec![
         ("lst junk", bomb(&dir, "a.lst.gz", &lst, "junk line\n", ""), Box::new(rail)),
         (
@@ -118,6 +127,17 @@ fn gzip_bombs_of_short_lines_cost_what_is_kept_not_what_they_expand_to() {
             bomb(&dir, "b.ibprof.gz", &ibprof, "peer 1 sent 1 recv 1\n", ""),
             Box::new(profile),
         ),
+        (
+            "perfquery bad counters",
+            bomb(&dir, "pq.txt.gz", &perfquery, "PortXmitData:...x\n", ""),
+            Box::new(counters),
+        ),
+        (
+            "loads file bad rows",
+            bomb(&dir, "l.csv.gz", loads, "0,0x1,1,0x2,1,,x,1\n", ""),
+            Box::new(loads_file),
+        ),
+        ("host map junk", bomb(&dir, "h.map.gz", &host_map, "a b c d\n", ""), Box::new(hosts)),
         ("PFProf white space", bomb(&dir, "r.json.gz", pfprof_open, "        \n", "}\n"), Box::new(profile)),
     ];
     for (case, path, read) in cases {

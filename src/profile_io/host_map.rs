@@ -10,65 +10,80 @@ use std::path::Path;
 use crate::model::{HostMap, Warning};
 
 use super::ParseError;
+use super::line_warnings::LineWarnings;
 
+/// Reads a host map file; a regular file is streamed, keeping only the mappings.
 pub fn read_host_map(path: &Path) -> Result<(HostMap, Vec<Warning>), ParseError> {
-    let (input, mut warnings) = super::Input::open(path)?;
-    let (map, more) = parse_host_map(input.text(), input.display());
+    let (input, mut warnings) = if super::stream::is_regular_file(path) {
+        (super::Input::deferred(path), Vec::new())
+    } else {
+        super::Input::open(path)?
+    };
+    let mut parser = HostMapParser::new(input.display());
+    let summary = input.for_each_line(|number, line, _| parser.line(number, line))?;
+    warnings.extend(summary.warnings);
+    let (map, more) = parser.finish();
     warnings.extend(more);
     Ok((map, warnings))
 }
 
 pub fn parse_host_map(text: &str, display: &str) -> (HostMap, Vec<Warning>) {
-    let mut map = HashMap::new();
-    let mut ranks = HashMap::new();
-    let mut warnings = Vec::new();
+    let mut parser = HostMapParser::new(display);
     for (i, line) in text.lines().enumerate() {
+        parser.line(i + 1, line);
+    }
+    parser.finish()
+}
+
+/// The mappings read so far; malformed lines are warnings, capped like every reader's.
+struct HostMapParser {
+    map: HashMap<String, String>,
+    ranks: HashMap<u32, String>,
+    warnings: LineWarnings,
+}
+
+impl HostMapParser {
+    fn new(display: &str) -> Self {
+        HostMapParser { map: HashMap::new(), ranks: HashMap::new(), warnings: LineWarnings::new(display) }
+    }
+
+    fn line(&mut self, number: usize, line: &str) {
         let content = line.split('#').next().unwrap_or("").trim();
         if content.is_empty() {
-            continue;
+            return;
         }
         let words: Vec<&str> = content.split_whitespace().collect();
         match words.as_slice() {
             ["rank", r, to] => match r.parse::<u32>() {
                 Ok(r) => {
-                    if let Some(old) = ranks.insert(r, to.to_string())
+                    if let Some(old) = self.ranks.insert(r, to.to_string())
                         && old != *to
                     {
-                        warnings.push(Warning::at(
-                            display,
-                            i + 1,
-                            format!("rank {r} was mapped to {old}; now to {to}"),
-                        ));
+                        self.warnings.line(number, format!("rank {r} was mapped to {old}; now to {to}"));
                     }
                 }
-                Err(_) => warnings.push(Warning::at(
-                    display,
-                    i + 1,
-                    format!("`{r}` is not a rank number; line skipped"),
-                )),
+                Err(_) => self.warnings.line(number, format!("`{r}` is not a rank number; line skipped")),
             },
             [from, to] => {
-                if let Some(old) = map.insert(from.to_string(), to.to_string())
+                if let Some(old) = self.map.insert(from.to_string(), to.to_string())
                     && old != *to
                 {
-                    warnings.push(Warning::at(
-                        display,
-                        i + 1,
-                        format!("{from} was mapped to {old}; now to {to}"),
-                    ));
+                    self.warnings.line(number, format!("{from} was mapped to {old}; now to {to}"));
                 }
             }
-            _ => warnings.push(Warning::at(
-                display,
-                i + 1,
+            _ => self.warnings.line(
+                number,
                 format!(
                     "expected `profile-host fabric-host` or `rank R fabric-host`, got {} words; line skipped",
                     words.len()
                 ),
-            )),
+            ),
         }
     }
-    (HostMap { hosts: map, ranks }, warnings)
+
+    fn finish(self) -> (HostMap, Vec<Warning>) {
+        (HostMap { hosts: self.map, ranks: self.ranks }, self.warnings.finish())
+    }
 }
 
 #[cfg(test)]

@@ -89,8 +89,11 @@ pub struct LoadsFile {
 const COLUMNS: [&str; 8] =
     ["rail", "a_guid", "a_port", "b_guid", "b_port", "region", "bytes_a_to_b", "bytes_b_to_a"];
 
-/// Reads a loads file (plain or gzipped).
+/// Reads a loads file (plain or gzipped); a regular file is streamed, keeping only its rows.
 pub fn read_loads_file(path: &Path) -> Result<(LoadsFile, Vec<Warning>), ParseError> {
+    if super::stream::is_regular_file(path) {
+        return parse_loads_file(&Input::deferred(path));
+    }
     let (input, mut warnings) = Input::open(path)?;
     let (file, more) = parse_loads_file(&input)?;
     warnings.extend(more);
@@ -106,29 +109,31 @@ pub fn parse_loads_file(input: &Input) -> Result<(LoadsFile, Vec<Warning>), Pars
     let mut job_column = None;
     // The job of each row kept (empty without a job column).
     let mut row_jobs: Vec<String> = Vec::new();
-    for (line, text) in input.lines() {
+    let mut failed = None;
+    let summary = input.for_each_line(|line, text, _| {
+        if failed.is_some() {
+            return;
+        }
         let text = text.trim();
         if text.is_empty() {
-            continue;
+            return;
         }
         if let Some(comment) = text.strip_prefix('#') {
             comment_line(&mut file, &mut warnings, line, comment.trim());
-            continue;
+            return;
         }
         let cells: Vec<&str> = text.split(',').map(str::trim).collect();
         let Some(index) = &columns else {
             let found: Option<Vec<usize>> =
                 COLUMNS.iter().map(|c| cells.iter().position(|h| h == c)).collect();
             let Some(found) = found else {
-                return Err(ParseError::syntax(
-                    &path,
-                    line,
-                    format!("not a loads table: the header must name {}", COLUMNS.join(",")),
-                ));
+                let message = format!("not a loads table: the header must name {}", COLUMNS.join(","));
+                failed = Some(ParseError::syntax(&path, line, message));
+                return;
             };
             job_column = cells.iter().position(|h| *h == "job");
             columns = Some(found);
-            continue;
+            return;
         };
         let job = job_column.and_then(|j| cells.get(j)).copied().unwrap_or("");
         match data_row(&cells, index, line) {
@@ -138,12 +143,17 @@ pub fn parse_loads_file(input: &Input) -> Result<(LoadsFile, Vec<Warning>), Pars
             }
             Err(message) => warnings.line(line, format!("{message}; row skipped")),
         }
+    })?;
+    if let Some(error) = failed {
+        return Err(error.with_warnings(summary.warnings));
     }
     if columns.is_none() {
         return Err(ParseError::invalid(&path, "no loads table (no header line) in the file"));
     }
     keep_one_total(&mut file, &row_jobs, &mut warnings);
-    Ok((file, warnings.finish()))
+    let mut all = summary.warnings;
+    all.extend(warnings.finish());
+    Ok((file, all))
 }
 
 /// With jobs: job `all`'s rows are the totals, so the jobs' own totals are dropped (not counted

@@ -16,6 +16,7 @@
 use crate::model::counters::{CounterWidth, PortOwner, Snapshot};
 use crate::model::{Guid, Warning};
 
+use super::super::error::ParseError;
 use super::super::input::Input;
 use super::sink::{Direction, SampleSink, is_not_available, parse_count};
 
@@ -32,10 +33,10 @@ fn port_header(line: &str) -> Option<(Guid, u8)> {
     Some((Guid::parse_hex(guid)?, port.parse().ok()?))
 }
 
-pub fn parse_ibdiagnet_pm(input: &Input) -> (Snapshot, Vec<Warning>) {
+pub fn parse_ibdiagnet_pm(input: &Input) -> Result<(Snapshot, Vec<Warning>), ParseError> {
     let mut sink = SampleSink::new(input.display());
     let mut current: Option<(Guid, u8)> = None;
-    for (number, line) in input.lines() {
+    let summary = input.for_each_line(|number, line, _| {
         let line = line.trim();
         if line.starts_with("Port=") {
             current = port_header(line);
@@ -45,29 +46,26 @@ pub fn parse_ibdiagnet_pm(input: &Input) -> (Snapshot, Vec<Warning>) {
                     "a port header without a readable `Port=` and `GUID=`; its block is skipped",
                 );
             }
-            continue;
+            return;
         }
-        let Some((name, value)) = line.split_once('=') else { continue };
+        let Some((name, value)) = line.split_once('=') else { return };
         let (direction, width) = match name {
             "port_xmit_data" => (Direction::Xmit, CounterWidth::Bits32),
             "port_rcv_data" => (Direction::Rcv, CounterWidth::Bits32),
             "port_xmit_data_extended" => (Direction::Xmit, CounterWidth::Bits64),
             "port_rcv_data_extended" => (Direction::Rcv, CounterWidth::Bits64),
-            _ => continue,
+            _ => return,
         };
-        let Some((guid, port)) = current else { continue };
+        let Some((guid, port)) = current else { return };
         if is_not_available(value) {
-            continue;
+            return;
         }
         match parse_count(value) {
             Some(words) => sink.words(number, PortOwner::Guid(guid), port, direction, words, width),
             None => sink.warnings.line(number, format!("{name} `{value}` is not a number; skipped")),
         }
-    }
-    if let Some(w) = input.truncation_warning() {
-        sink.warnings.push(w);
-    }
-    sink.finish(input.display())
+    })?;
+    Ok(sink.finish_stream(input.display(), summary))
 }
 
 #[cfg(test)]
@@ -77,7 +75,7 @@ mod tests {
     #[test]
     fn extended_counters_win_and_na_is_no_number() {
         let text = "----\nPort=3 Lid=0x0002 GUID=0x0002c90200010000 Device=51000 Port Name=sw/P3\n----\nport_xmit_data=0xffffffff\nport_rcv_data=NA\nport_xmit_data_extended=0x0000000100000000\n";
-        let (s, w) = parse_ibdiagnet_pm(&Input::from_text("ibdiagnet2.pm", text));
+        let (s, w) = parse_ibdiagnet_pm(&Input::from_text("ibdiagnet2.pm", text)).unwrap();
         assert!(w.is_empty(), "{w:?}");
         assert_eq!(s.ports[0].owner, PortOwner::Guid(Guid(0x0002c90200010000)));
         assert_eq!(s.ports[0].xmit.unwrap().bytes, 4 << 32);

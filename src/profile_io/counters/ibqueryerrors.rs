@@ -18,6 +18,7 @@
 use crate::model::counters::{CounterWidth, PortOwner, SATURATED_WORDS_32, Snapshot};
 use crate::model::{Guid, Warning};
 
+use super::super::error::ParseError;
 use super::super::input::Input;
 use super::sink::{ALL_PORTS, Direction, SampleSink, parse_count};
 
@@ -28,13 +29,13 @@ pub fn looks_like_ibqueryerrors(input: &Input) -> bool {
     })
 }
 
-pub fn parse_ibqueryerrors(input: &Input) -> (Snapshot, Vec<Warning>) {
+pub fn parse_ibqueryerrors(input: &Input) -> Result<(Snapshot, Vec<Warning>), ParseError> {
     let mut sink = SampleSink::new(input.display());
-    for (number, line) in input.lines() {
-        let Some(rest) = line.trim_start().strip_prefix("GUID ") else { continue };
+    let summary = input.for_each_line(|number, line, _| {
+        let Some(rest) = line.trim_start().strip_prefix("GUID ") else { return };
         let Some((port_part, counters)) = rest.split_once(':') else {
             sink.warnings.line(number, "a GUID line without `port P:`; skipped");
-            continue;
+            return;
         };
         let mut words = port_part.split_whitespace();
         let guid = words.next().and_then(Guid::parse_hex);
@@ -46,7 +47,7 @@ pub fn parse_ibqueryerrors(input: &Input) -> (Snapshot, Vec<Warning>) {
         let (Some(guid), Some(port)) = (guid, port) else {
             sink.warnings
                 .line(number, format!("cannot read the GUID and port of `{}`; skipped", port_part.trim()));
-            continue;
+            return;
         };
         for (direction, value) in data_counters(counters) {
             match parse_count(value) {
@@ -60,11 +61,8 @@ pub fn parse_ibqueryerrors(input: &Input) -> (Snapshot, Vec<Warning>) {
                     .line(number, format!("{} `{value}` is not a number; skipped", direction.name())),
             }
         }
-    }
-    if let Some(w) = input.truncation_warning() {
-        sink.warnings.push(w);
-    }
-    sink.finish(input.display())
+    })?;
+    Ok(sink.finish_stream(input.display(), summary))
 }
 
 /// The `[PortXmitData == N (…)]` and `[PortRcvData == N (…)]` items of a port line.
@@ -89,7 +87,7 @@ mod tests {
     #[test]
     fn port_lines_give_bytes_per_guid_and_port_and_skip_all_ports() {
         let text = "Errors for 0x2c90200010001 \"MF0;tb-L1-01:SX6036/U1\"\n   GUID 0x2c90200010001 port ALL: [SymbolErrorCounter == 3] [PortXmitData == 17652600496 (65.761GB)]\n   GUID 0x2c90200010001 port 5: [SymbolErrorCounter == 3] [PortXmitData == 429918176 (1.602GB)] [PortRcvData == 12 (48B)] [PortXmitPkts == 46 (46.000)]\n       Link info:      3   5[  ] ==( 4X          10.0 Gbps Active/  LinkUp)==>  0x0002c90300010033     28    1[  ] \"n0026 HCA-1\"\n";
-        let (s, w) = parse_ibqueryerrors(&Input::from_text("iqe.txt", text));
+        let (s, w) = parse_ibqueryerrors(&Input::from_text("iqe.txt", text)).unwrap();
         assert_eq!(s.ports.len(), 1);
         assert_eq!(s.ports[0].owner, PortOwner::Guid(Guid(0x2c90200010001)));
         assert_eq!(s.ports[0].port, PortNum(5));
@@ -101,7 +99,7 @@ mod tests {
     #[test]
     fn a_value_of_exactly_0xffffffff_words_is_taken_as_saturated() {
         let text = "Data Counters for 0x2 \"x\"\n   GUID 0x2 port 1: [PortXmitData == 4294967295 (16GB)]\n";
-        let (s, _) = parse_ibqueryerrors(&Input::from_text("iqe.txt", text));
+        let (s, _) = parse_ibqueryerrors(&Input::from_text("iqe.txt", text)).unwrap();
         assert!(s.ports[0].xmit.unwrap().saturated);
     }
 }

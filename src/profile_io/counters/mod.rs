@@ -67,27 +67,42 @@ pub fn counter_format(input: &Input) -> Option<CounterFormat> {
     }
 }
 
-/// Reads a counter file (plain or gzip).
+/// How much of a counter file's (decompressed) start tells its format.
+const HEAD_BYTES: u64 = 256 << 10;
+
+/// Reads a counter file (plain or gzip). A regular file is streamed: its format is told from
+/// its head, then only the port samples are kept while it is read.
 pub fn read_counters(path: &Path) -> Result<(Snapshot, Vec<Warning>), ParseError> {
+    if super::stream::is_regular_file(path) {
+        let display = super::stream::display_name(path);
+        let head = Input::from_text(&display, super::stream::head(path, HEAD_BYTES)?);
+        // A db_csv's PM_INFO section is far past its head: its reader says if there is none.
+        let format = counter_format(&head)
+            .or_else(|| super::ibdiagnet2_csv::looks_like_db_csv(&head).then_some(CounterFormat::DbCsvPmInfo))
+            .ok_or_else(|| not_counters(&display))?;
+        return parse_as(&Input::deferred(path), format);
+    }
     let (input, mut warnings) = Input::open(path)?;
     let (snapshot, more) = parse_counters(&input)?;
     warnings.extend(more);
     Ok((snapshot, warnings))
 }
 
-/// Reads counters from text already in memory; an error if it is no counter format.
-pub fn parse_counters(input: &Input) -> Result<(Snapshot, Vec<Warning>), ParseError> {
-    let Some(format) = counter_format(input) else {
-        return Err(ParseError::invalid(
-            input.display(),
-            "not a counter file shoal knows (perfquery, ibqueryerrors, ibdiagnet2 db_csv with PM_INFO or .pm, \
-             OpenSM PerfMgr dump_counters, Prometheus from an InfiniBand exporter)",
-        ));
-    };
-    Ok(parse_as(input, format))
+fn not_counters(display: &str) -> ParseError {
+    ParseError::invalid(
+        display,
+        "not a counter file shoal knows (perfquery, ibqueryerrors, ibdiagnet2 db_csv with PM_INFO or .pm, \
+         OpenSM PerfMgr dump_counters, Prometheus from an InfiniBand exporter)",
+    )
 }
 
-pub fn parse_as(input: &Input, format: CounterFormat) -> (Snapshot, Vec<Warning>) {
+/// Reads counters from text already in memory; an error if it is no counter format.
+pub fn parse_counters(input: &Input) -> Result<(Snapshot, Vec<Warning>), ParseError> {
+    let format = counter_format(input).ok_or_else(|| not_counters(input.display()))?;
+    parse_as(input, format)
+}
+
+pub fn parse_as(input: &Input, format: CounterFormat) -> Result<(Snapshot, Vec<Warning>), ParseError> {
     match format {
         CounterFormat::Perfquery => perfquery::parse_perfquery(input),
         CounterFormat::Ibqueryerrors => ibqueryerrors::parse_ibqueryerrors(input),

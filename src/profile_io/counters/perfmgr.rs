@@ -17,7 +17,9 @@
 use crate::model::counters::{CounterWidth, PortOwner, Snapshot};
 use crate::model::{Guid, Warning};
 
+use super::super::error::ParseError;
 use super::super::input::Input;
+use super::super::lines::LineSummary;
 use super::sink::{Direction, SampleSink, parse_count};
 
 /// Which form a PerfMgr dump is in.
@@ -54,47 +56,44 @@ fn human_header(line: &str) -> Option<(Guid, u8)> {
     Some((guid, port))
 }
 
-pub fn parse_perfmgr(input: &Input, form: PerfMgrForm) -> (Snapshot, Vec<Warning>) {
+pub fn parse_perfmgr(input: &Input, form: PerfMgrForm) -> Result<(Snapshot, Vec<Warning>), ParseError> {
     let mut sink = SampleSink::new(input.display());
-    match form {
+    let summary = match form {
         PerfMgrForm::Human => human(input, &mut sink),
         PerfMgrForm::Machine => machine(input, &mut sink),
-    }
-    if let Some(w) = input.truncation_warning() {
-        sink.warnings.push(w);
-    }
-    sink.finish(input.display())
+    }?;
+    Ok(sink.finish_stream(input.display(), summary))
 }
 
-fn human(input: &Input, sink: &mut SampleSink) {
+fn human(input: &Input, sink: &mut SampleSink) -> Result<LineSummary, ParseError> {
     let mut current = None;
-    for (number, line) in input.lines() {
+    input.for_each_line(|number, line, _| {
         if line.starts_with('"') {
             current = human_header(line);
             if current.is_none() {
                 sink.warnings
                     .line(number, "a port header without `0xGUID active … port P`; its block is skipped");
             }
-            continue;
+            return;
         }
-        let Some((name, value)) = line.split_once(':') else { continue };
+        let Some((name, value)) = line.split_once(':') else { return };
         let direction = match name.trim() {
             "xmit_data" => Direction::Xmit,
             "rcv_data" => Direction::Rcv,
-            _ => continue,
+            _ => return,
         };
-        let Some((guid, port)) = current else { continue };
+        let Some((guid, port)) = current else { return };
         let value = value.split_whitespace().next().unwrap_or("");
         record(sink, number, guid, port, direction, value);
-    }
+    })
 }
 
-fn machine(input: &Input, sink: &mut SampleSink) {
+fn machine(input: &Input, sink: &mut SampleSink) -> Result<LineSummary, ParseError> {
     // (guid, port, xmit_data, rcv_data) column positions of the last header.
     let mut columns: Option<[usize; 4]> = None;
-    for (number, line) in input.lines() {
+    input.for_each_line(|number, line, _| {
         if line.is_empty() {
-            continue;
+            return;
         }
         let fields: Vec<&str> = line.split('\t').collect();
         if line.starts_with(MACH_HEADER) {
@@ -107,19 +106,19 @@ fn machine(input: &Input, sink: &mut SampleSink) {
                     None
                 }
             };
-            continue;
+            return;
         }
-        let Some([g, p, x, r]) = columns else { continue };
+        let Some([g, p, x, r]) = columns else { return };
         let guid = fields.get(g).and_then(|f| Guid::parse_hex(f));
         let port = fields.get(p).and_then(|f| f.trim().parse::<u8>().ok());
         let (Some(guid), Some(port)) = (guid, port) else {
             sink.warnings.line(number, "a row without a readable GUID and port; skipped");
-            continue;
+            return;
         };
         for (column, direction) in [(x, Direction::Xmit), (r, Direction::Rcv)] {
             record(sink, number, guid, port, direction, fields.get(column).copied().unwrap_or(""));
         }
-    }
+    })
 }
 
 fn record(sink: &mut SampleSink, number: usize, guid: Guid, port: u8, direction: Direction, value: &str) {
@@ -143,7 +142,7 @@ mod tests {
         let text = "\"MF0;tb-L1-00:SX6036/U1\" 0x2c90200010000 active TRUE port 1\n     Last Reset           : Mon Nov 23 22:43:17 2026\n     xmit_data            : 430121720 (1.602GB)\n     rcv_data             : 12 (48B)\n";
         let input = Input::from_text("pm.log", text);
         assert_eq!(perfmgr_form(&input), Some(PerfMgrForm::Human));
-        let (s, w) = parse_perfmgr(&input, PerfMgrForm::Human);
+        let (s, w) = parse_perfmgr(&input, PerfMgrForm::Human).unwrap();
         assert!(w.is_empty(), "{w:?}");
         assert_eq!(s.ports[0].owner, PortOwner::Guid(Guid(0x2c90200010000)));
         assert_eq!(s.ports[0].port, PortNum(1));
@@ -156,7 +155,7 @@ mod tests {
             "\nName\tGUID\tActive\tPort\tLast Reset\txmit_data\trcv_data\nsw one\t0x10\tTRUE\t2\tMon\t5\t6\n";
         let input = Input::from_text("pm.log", text);
         assert_eq!(perfmgr_form(&input), Some(PerfMgrForm::Machine));
-        let (s, _) = parse_perfmgr(&input, PerfMgrForm::Machine);
+        let (s, _) = parse_perfmgr(&input, PerfMgrForm::Machine).unwrap();
         assert_eq!(s.ports[0].port, PortNum(2));
         assert_eq!(s.ports[0].rcv.unwrap().bytes, 24);
     }

@@ -16,6 +16,7 @@
 use crate::model::counters::{CounterWidth, PortOwner, Snapshot};
 use crate::model::{Lid, Warning};
 
+use super::super::error::ParseError;
 use super::super::input::Input;
 use super::sink::{Direction, SampleSink, parse_count};
 
@@ -35,28 +36,28 @@ struct Block {
     width: CounterWidth,
 }
 
-pub fn parse_perfquery(input: &Input) -> (Snapshot, Vec<Warning>) {
+pub fn parse_perfquery(input: &Input) -> Result<(Snapshot, Vec<Warning>), ParseError> {
     let mut sink = SampleSink::new(input.display());
     let mut block: Option<Block> = None;
-    for (number, line) in input.lines() {
+    let summary = input.for_each_line(|number, line, _| {
         let line = line.trim_end();
         if let Some((rest, width)) = header(line) {
             block = block_of(rest, width);
             if block.is_none() {
                 sink.warnings.line(number, "a counters header without `Lid L port P`; its block is skipped");
             }
-            continue;
+            return;
         }
-        let Some((name, value)) = line.split_once(':') else { continue };
+        let Some((name, value)) = line.split_once(':') else { return };
         let direction = match name.trim() {
             "PortXmitData" => Direction::Xmit,
             "PortRcvData" => Direction::Rcv,
-            _ => continue,
+            _ => return,
         };
         let Some(block) = block else {
             sink.warnings
                 .line(number, format!("{} before any `# Port counters` header; skipped", direction.name()));
-            continue;
+            return;
         };
         let value = value.trim().trim_start_matches('.');
         match parse_count(value) {
@@ -67,11 +68,8 @@ pub fn parse_perfquery(input: &Input) -> (Snapshot, Vec<Warning>) {
                 sink.warnings.line(number, format!("{} `{value}` is not a number; skipped", direction.name()))
             }
         }
-    }
-    if let Some(w) = input.truncation_warning() {
-        sink.warnings.push(w);
-    }
-    sink.finish(input.display())
+    })?;
+    Ok(sink.finish_stream(input.display(), summary))
 }
 
 fn header(line: &str) -> Option<(&str, CounterWidth)> {
@@ -98,7 +96,7 @@ mod tests {
     use crate::model::PortNum;
 
     fn parse(text: &str) -> (Snapshot, Vec<Warning>) {
-        parse_perfquery(&Input::from_text("pq.txt", text))
+        parse_perfquery(&Input::from_text("pq.txt", text)).unwrap()
     }
 
     #[test]

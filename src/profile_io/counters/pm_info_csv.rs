@@ -14,6 +14,7 @@
 use crate::model::counters::{CounterWidth, PortOwner, Snapshot};
 use crate::model::{Guid, Warning};
 
+use super::super::error::ParseError;
 use super::super::input::Input;
 use super::sink::{Direction, SampleSink, is_not_available, parse_count};
 
@@ -51,21 +52,25 @@ impl Columns {
     }
 }
 
-pub fn parse_pm_info(input: &Input) -> (Snapshot, Vec<Warning>) {
+pub fn parse_pm_info(input: &Input) -> Result<(Snapshot, Vec<Warning>), ParseError> {
     let mut sink = SampleSink::new(input.display());
     let mut columns: Option<Columns> = None;
-    let mut inside = false;
-    for (number, line) in input.lines() {
+    let (mut inside, mut done) = (false, false);
+    let summary = input.for_each_line(|number, line, _| {
         let line = line.trim_end();
+        if done {
+            return;
+        }
         if line == START {
             inside = true;
-            continue;
+            return;
         }
         if !inside {
-            continue;
+            return;
         }
         if line == END {
-            break;
+            done = true;
+            return;
         }
         let Some(c) = &columns else {
             let c = Columns::from_header(line);
@@ -74,17 +79,22 @@ pub fn parse_pm_info(input: &Input) -> (Snapshot, Vec<Warning>) {
                     number,
                     "the PM_INFO header names no NodeGUID or PortNumber column; section skipped",
                 );
-                break;
+                done = true;
+                return;
             }
             columns = Some(c);
-            continue;
+            return;
         };
         row(&mut sink, number, c, &line.split(',').collect::<Vec<_>>());
+    })?;
+    if !inside {
+        let message = "a db_csv without a START_PM_INFO section: no port counters (run ibdiagnet2 with --pc)";
+        return Err(ParseError::invalid(input.display(), message).with_warnings(summary.warnings));
     }
     if columns.is_none() {
         sink.warnings.file("no PM_INFO rows (was ibdiagnet2 run with --pc?)");
     }
-    sink.finish(input.display())
+    Ok(sink.finish_stream(input.display(), summary))
 }
 
 fn row(sink: &mut SampleSink, number: usize, c: &Columns, fields: &[&str]) {
@@ -117,7 +127,7 @@ mod tests {
     #[test]
     fn the_64_bit_column_wins_and_n_a_falls_back_to_the_32_bit_one() {
         let text = "START_NODES\nNodeDesc\nEND_NODES\nSTART_PM_INFO\nNodeGUID,PortGUID,PortNumber,PortXmitData,PortRcvData,PortXmitDataExtended,PortRcvDataExtended\n0x10,0x10,1,4294967295,7,8589934592,N/A\nEND_PM_INFO\n";
-        let (s, w) = parse_pm_info(&Input::from_text("ibdiagnet2.db_csv", text));
+        let (s, w) = parse_pm_info(&Input::from_text("ibdiagnet2.db_csv", text)).unwrap();
         assert!(w.is_empty(), "{w:?}");
         let p = s.ports[0];
         assert_eq!(p.owner, PortOwner::Guid(Guid(0x10)));
@@ -129,8 +139,7 @@ mod tests {
 
     #[test]
     fn a_db_csv_without_pm_info_says_how_to_get_it() {
-        let (s, w) = parse_pm_info(&Input::from_text("x.db_csv", "START_NODES\nEND_NODES\n"));
-        assert!(s.ports.is_empty());
-        assert!(w[0].message.contains("--pc"));
+        let error = parse_pm_info(&Input::from_text("x.db_csv", "START_NODES\nEND_NODES\n")).unwrap_err();
+        assert!(error.to_string().contains("--pc"), "{error}");
     }
 }

@@ -15,6 +15,7 @@
 use crate::model::counters::{CounterWidth, DataCounter, PortOwner, Snapshot};
 use crate::model::{Guid, Warning};
 
+use super::super::error::ParseError;
 use super::super::input::Input;
 use super::sink::{Direction, SampleSink};
 
@@ -54,26 +55,26 @@ pub fn looks_like_prometheus(input: &Input) -> bool {
     })
 }
 
-pub fn parse_prometheus(input: &Input) -> (Snapshot, Vec<Warning>) {
+pub fn parse_prometheus(input: &Input) -> Result<(Snapshot, Vec<Warning>), ParseError> {
     let mut sink = SampleSink::new(input.display());
     let (mut host_series, mut rounded) = (0usize, 0usize);
-    for (number, line) in input.lines() {
+    let summary = input.for_each_line(|number, line, _| {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
-            continue;
+            return;
         }
         let name_end = line.find(|c: char| c == '{' || c.is_whitespace()).unwrap_or(line.len());
-        let Some((family, direction)) = family(&line[..name_end]) else { continue };
+        let Some((family, direction)) = family(&line[..name_end]) else { return };
         let Some((labels, value)) = split_sample(&line[name_end..]) else {
             sink.warnings.line(number, "a sample without a value (or with unclosed labels); skipped");
-            continue;
+            return;
         };
         let (guid_label, port_label) = match family {
             Family::Bytes => ("guid", "port"),
             Family::Words => ("local_guid", "local_port"),
             Family::HostDevice => {
                 host_series += 1;
-                continue;
+                return;
             }
         };
         let guid = label(labels, guid_label).and_then(|g| Guid::parse_hex(&g));
@@ -81,12 +82,12 @@ pub fn parse_prometheus(input: &Input) -> (Snapshot, Vec<Warning>) {
         let (Some(guid), Some(port)) = (guid, port) else {
             sink.warnings
                 .line(number, format!("no readable `{guid_label}` and `{port_label}` labels; skipped"));
-            continue;
+            return;
         };
         let Some((count, exact)) = parse_value(value) else {
             sink.warnings
                 .line(number, format!("value `{value}` is not a non-negative whole number; skipped"));
-            continue;
+            return;
         };
         rounded += usize::from(!exact);
         let owner = PortOwner::Guid(guid);
@@ -94,7 +95,7 @@ pub fn parse_prometheus(input: &Input) -> (Snapshot, Vec<Warning>) {
             Family::Bytes => sink.counter(number, owner, port, direction, DataCounter::from_bytes(count)),
             _ => sink.words(number, owner, port, direction, count, CounterWidth::Bits64),
         }
-    }
+    })?;
     if host_series > 0 {
         sink.warnings.file(format!(
             "{host_series} node_exporter series name a host device, not a GUID: they cannot be placed on link ends"
@@ -105,7 +106,7 @@ pub fn parse_prometheus(input: &Input) -> (Snapshot, Vec<Warning>) {
             "{rounded} values were written as floats above 2^53: the exporter rounded them (to within a few parts in 10^16)"
         ));
     }
-    sink.finish(input.display())
+    Ok(sink.finish_stream(input.display(), summary))
 }
 
 /// `{a="b",c="d"} 12 1700000000` → (`a="b",c="d"`, `12`).
@@ -181,7 +182,7 @@ mod tests {
         let text = "# TYPE infiniband_switch_port_transmit_data_bytes_total counter\ninfiniband_switch_port_transmit_data_bytes_total{guid=\"0x7cfe9003009ce5b0\",port=\"2\",switch=\"ib-i1l1s01\"} 1.04026280056104e+14\n";
         let input = Input::from_text("metrics.prom", text);
         assert!(looks_like_prometheus(&input));
-        let (s, w) = parse_prometheus(&input);
+        let (s, w) = parse_prometheus(&input).unwrap();
         assert!(w.is_empty(), "{w:?}");
         assert_eq!(s.ports[0].owner, PortOwner::Guid(Guid(0x7cfe9003009ce5b0)));
         assert_eq!(s.ports[0].port, PortNum(2));
@@ -191,14 +192,14 @@ mod tests {
     #[test]
     fn guilbaults_series_are_words() {
         let text = "infiniband_portrcvdata_total{component=\"switch\",local_guid=\"0x506b4b03005d3101\",local_name=\"sw {1}\",local_port=\"2\",remote_guid=\"0x1\"} 5.149057134655e+012\n";
-        let (s, _) = parse_prometheus(&Input::from_text("m", text));
+        let (s, _) = parse_prometheus(&Input::from_text("m", text)).unwrap();
         assert_eq!(s.ports[0].rcv.unwrap().bytes, 4 * 5149057134655);
     }
 
     #[test]
     fn host_device_series_and_bad_values_are_reported() {
         let text = "node_infiniband_port_data_transmitted_bytes_total{device=\"mlx5_0\",port=\"1\"} 2.2e+10\ninfiniband_hca_port_receive_data_bytes_total{guid=\"0x2\",port=\"1\"} NaN\n";
-        let (s, w) = parse_prometheus(&Input::from_text("m", text));
+        let (s, w) = parse_prometheus(&Input::from_text("m", text)).unwrap();
         assert!(s.ports.is_empty());
         assert!(w.iter().any(|w| w.message.contains("host device")), "{w:?}");
         assert!(w.iter().any(|w| w.message.contains("`NaN`")), "{w:?}");

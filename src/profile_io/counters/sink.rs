@@ -7,6 +7,7 @@ use crate::model::counters::{CounterWidth, DataCounter, PortOwner, PortSample, S
 use crate::model::{PortNum, Warning};
 
 use super::super::line_warnings::LineWarnings;
+use super::super::lines::LineSummary;
 
 /// The port number the tools use for "all ports of this node, added up".
 pub const ALL_PORTS: u8 = 255;
@@ -96,6 +97,17 @@ impl SampleSink {
                 format!("{} {words} words is more bytes than 64 bits hold; skipped", direction.name()),
             ),
         }
+    }
+
+    /// [`SampleSink::finish`] after a pass over a stream: its over-long lines, invalid UTF-8
+    /// and a last line without a line end are warnings too.
+    pub fn finish_stream(mut self, source: &str, summary: LineSummary) -> (Snapshot, Vec<Warning>) {
+        if let Some(w) = summary.truncation_warning(source) {
+            self.warnings.push(w);
+        }
+        let (snapshot, mut warnings) = self.finish(source);
+        warnings.splice(0..0, summary.warnings);
+        (snapshot, warnings)
     }
 
     pub fn finish(mut self, source: &str) -> (Snapshot, Vec<Warning>) {
