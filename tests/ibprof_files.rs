@@ -202,3 +202,45 @@ fn the_example_in_the_format_document_reads_cleanly_and_its_deltas_are_as_stated
     let lids: Vec<(u32, u16, u64)> = ranks[0].lids.iter().map(|l| (l.port, l.lid.0, l.sent)).collect();
     assert_eq!(lids, [(0, 0x13, 524_288), (1, 0x13, 524_288)]);
 }
+
+/// A file is parsed as it is read (streamed), a text in memory in parallel chunks: both give
+/// the same profile and the same warnings, with the same line numbers, whatever the damage.
+#[test]
+fn a_streamed_profile_file_reads_as_its_text_does() {
+    let dir = scratch("streamed");
+    let real = ["sample-data/testbed/alltoall.ibprof", "tests/fixtures/bad_data/stray-lids.ibprof"];
+    let mut texts: Vec<(String, String)> =
+        real.iter().map(|p| (p.replace('/', "_"), std::fs::read_to_string(p).unwrap())).collect();
+    let damaged = [
+        ("no-header", "rank 0 host a starttime 1\n".to_string()),
+        ("empty", "\n\n".to_string()),
+        ("cut", format!("{TWO_RANKS}peer 2 sent 1")),
+        ("junk", format!("{TWO_RANKS}junk\n\n{}\nbogus line\n", "x".repeat(2 << 20))),
+        ("indented-rank", "ibprof 1\n  rank 0 host a starttime 1\nrank 1 host b starttime 1\n".into()),
+    ];
+    texts.extend(damaged.into_iter().map(|(n, t)| (n.to_string(), t)));
+    for (name, text) in texts {
+        let path = dir.join(format!("{name}.ibprof.gz"));
+        let mut encoder = GzEncoder::new(Vec::new(), Compression::fast());
+        encoder.write_all(text.as_bytes()).unwrap();
+        std::fs::write(&path, encoder.finish().unwrap()).unwrap();
+        let shown = path.display().to_string();
+        let streamed = read_profile(&path).map_err(|e| e.to_string());
+        let whole = match shoal::profile_io::Input::from_bytes(shown.clone(), std::fs::read(&path).unwrap()) {
+            Ok((input, mut warnings)) => parse_profile(input.text(), &shown).map(|(profile, more)| {
+                warnings.extend(more);
+                (profile, warnings)
+            }),
+            Err(e) => Err(e),
+        };
+        match (streamed, whole) {
+            (Ok((a, wa)), Ok((b, wb))) => {
+                assert_eq!(a, b, "{name}: same profile");
+                let lines = |w: &[Warning]| w.iter().map(|w| (w.line, w.message.clone())).collect::<Vec<_>>();
+                assert_eq!(lines(&wa), lines(&wb), "{name}: same warnings");
+            }
+            (Err(a), Err(b)) => assert!(a.starts_with(&b.to_string()), "{name}: same error:\n{a}\n{b}"),
+            (a, b) => panic!("{name}: streamed {:?} but whole {:?}", a.map(|_| ()), b.map(|_| ())),
+        }
+    }
+}
