@@ -57,7 +57,7 @@ fn parse_fdbs_rows(bencher: Bencher) {
 #[divan::bench(sample_count = 30)]
 fn build_fabric(bencher: Bencher) {
     let lst = input("opensm-subnet.lst.gz");
-    let (links, _) = read_lst(&lst);
+    let (links, _) = read_lst(&lst).unwrap();
     let (tables, _) = parse_fdbs(&input("opensm.fdbs.gz")).unwrap();
     bencher.with_inputs(|| tables.clone()).bench_values(|tables| {
         let lmc = infer_lmc(&links.iter().collect::<Vec<_>>(), tables.values().map(|t| &t.lft));
