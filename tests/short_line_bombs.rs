@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use flate2::Compression;
 use flate2::write::GzEncoder;
 use shoal::model::{RailId, Warning};
+use shoal::profile_io::boxfish_table::parse_table;
 use shoal::profile_io::counters::read_counters;
 use shoal::profile_io::host_map::read_host_map;
 use shoal::profile_io::ibroute::parse_ibroute;
@@ -105,6 +106,8 @@ fn gzip_bombs_of_short_lines_cost_what_is_kept_not_what_they_expand_to() {
     let counters = |path: &Path| read_counters(path).map(|(_, w)| w);
     let loads_file = |path: &Path| read_loads_file(path).map(|(_, w)| w);
     let hosts = |path: &Path| read_host_map(path).map(|(_, w)| w);
+    let boxfish = fixture("tests/fixtures/boxfish/tiny/tiny_links.yaml");
+    let table = |path: &Path| parse_table(&Input::deferred(path)).map(|(_, w)| w);
     let cases: Vec<Case> = vec![
         ("lst junk", bomb(&dir, "a.lst.gz", &lst, "junk line\n", ""), Box::new(rail)),
         (
@@ -138,6 +141,7 @@ fn gzip_bombs_of_short_lines_cost_what_is_kept_not_what_they_expand_to() {
             Box::new(loads_file),
         ),
         ("host map junk", bomb(&dir, "h.map.gz", &host_map, "a b c d\n", ""), Box::new(hosts)),
+        ("Boxfish table bad rows", bomb(&dir, "t.yaml.gz", &boxfish, "1 2 x\n", ""), Box::new(table)),
         ("PFProf white space", bomb(&dir, "r.json.gz", pfprof_open, "        \n", "}\n"), Box::new(profile)),
     ];
     for (case, path, read) in cases {

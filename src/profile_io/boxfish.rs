@@ -66,11 +66,16 @@ pub fn load_boxfish(meta_path: &Path) -> Result<(Run, Vec<Warning>), ParseError>
     let read: Vec<(String, Parsed)> = paths
         .into_par_iter()
         .map(|(name, path)| {
-            let parsed = Input::open(&path).and_then(|(input, mut w)| {
-                let (table, more) = parse_table(&input)?;
-                w.extend(more);
-                Ok((table, w))
-            });
+            // A table on disk is streamed: its rows are parsed as they are read.
+            let parsed = if super::stream::is_regular_file(&path) {
+                parse_table(&Input::deferred(&path))
+            } else {
+                Input::open(&path).and_then(|(input, mut w)| {
+                    let (table, more) = parse_table(&input)?;
+                    w.extend(more);
+                    Ok((table, w))
+                })
+            };
             (name, parsed)
         })
         .collect();

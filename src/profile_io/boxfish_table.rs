@@ -22,7 +22,7 @@ use serde_json::Value;
 
 use super::error::ParseError;
 use super::input::Input;
-use super::line_warnings::LineWarnings;
+use super::line_warnings::{LineWarnings, MAX_LINE_WARNINGS};
 use crate::model::{Column, Warning};
 
 /// A parsed table file, before it is given a domain and a key.
@@ -69,29 +69,138 @@ fn kind_of(dtype: &str) -> Option<Kind> {
     }
 }
 
-/// Parses a table file's text. Fatal: no `...` line ending the header, a header that is not
+/// Parses a table file, streamed when [deferred](Input::deferred): the rows are parsed a window
+/// at a time (in parallel chunks within it), so memory follows the columns kept, not the file.
+/// Fatal: no `...` line ending the header (within [`MAX_HEADER_BYTES`]), a header that is not
 /// YAML, or no column list. Everything else is a warning.
 pub fn parse_table(input: &Input) -> Result<(RawTable, Vec<Warning>), ParseError> {
     let path = input.display();
-    let mut warnings = LineWarnings::new(path);
-    let text = input.text();
-    // The header ends at the first line that is `...` (trailing blanks allowed).
-    let mut offset = 0;
-    let mut end = None;
-    for (i, line) in text.split_inclusive('\n').enumerate() {
-        if line.trim() == "..." {
-            end = Some((offset, offset + line.len(), i + 1));
-            break;
+    let mut reader =
+        TableReader { path, warnings: LineWarnings::new(path), state: State::Header(String::new()) };
+    let mut next = 1;
+    let summary = input.for_each_line(|number, line, _| {
+        // Lines skipped for their length stay as blank lines: numbers hold.
+        for skipped in next..number {
+            reader.line(skipped, "");
         }
-        offset += line.len();
+        next = number + 1;
+        reader.line(number, line);
+    })?;
+    let (table, mut warnings) = reader.finish().map_err(|e| e.with_warnings(summary.warnings.clone()))?;
+    warnings.splice(0..0, summary.warnings.iter().cloned());
+    warnings.extend(summary.truncation_warning(path));
+    Ok((table, warnings))
+}
+
+/// The longest YAML header read before the table is refused (real headers are a few lines).
+const MAX_HEADER_BYTES: usize = 1 << 20;
+
+/// Rows are gathered into a window of about this size, then parsed in parallel chunks.
+const WINDOW_BYTES: usize = 8 * CHUNK_BYTES;
+
+struct TableReader<'p> {
+    path: &'p str,
+    warnings: LineWarnings,
+    state: State,
+}
+
+enum State {
+    /// The header so far.
+    Header(String),
+    /// The header was refused.
+    Failed(ParseError),
+    Body(Body),
+}
+
+struct Body {
+    meta: Option<Value>,
+    names: Vec<String>,
+    kinds: Vec<Kind>,
+    columns: Option<Vec<Column>>,
+    /// Rows not parsed yet, and the number of the line before the first of them.
+    window: String,
+    lines_before: usize,
+}
+
+impl TableReader<'_> {
+    fn line(&mut self, number: usize, line: &str) {
+        match &mut self.state {
+            State::Failed(_) => {}
+            State::Header(header) if line.trim() == "..." => {
+                let header = std::mem::take(header);
+                self.state = match parse_header(&header, self.path, &mut self.warnings) {
+                    Ok((meta, names, kinds)) => State::Body(Body {
+                        meta,
+                        names,
+                        kinds,
+                        columns: None,
+                        // Room for a full window and one more line: it never doubles.
+                        window: String::with_capacity(WINDOW_BYTES + super::lines::MAX_LINE_BYTES),
+                        lines_before: number,
+                    }),
+                    Err(e) => State::Failed(e),
+                };
+            }
+            State::Header(header) if header.len() + line.len() >= MAX_HEADER_BYTES => {
+                let message =
+                    format!("no `...` line ends the YAML header in its first {MAX_HEADER_BYTES} bytes");
+                self.state = State::Failed(ParseError::invalid(self.path, message));
+            }
+            State::Header(header) => {
+                header.push_str(line);
+                header.push('\n');
+            }
+            State::Body(body) => {
+                body.window.push_str(line);
+                body.window.push('\n');
+                if body.window.len() >= WINDOW_BYTES {
+                    body.flush(&mut self.warnings);
+                }
+            }
+        }
     }
-    let Some((header_end, body_start, header_lines)) = end else {
-        return Err(ParseError::invalid(
-            path,
-            "no `...` line ends the YAML header, so this is not a Boxfish table",
-        ));
-    };
-    let header = &text[..header_end];
+
+    fn finish(mut self) -> Result<(RawTable, Vec<Warning>), ParseError> {
+        match self.state {
+            State::Header(_) => Err(ParseError::invalid(
+                self.path,
+                "no `...` line ends the YAML header, so this is not a Boxfish table",
+            )),
+            State::Failed(e) => Err(e),
+            State::Body(mut body) => {
+                body.flush(&mut self.warnings);
+                let columns = match body.columns {
+                    Some(columns) => columns,
+                    None => parse_rows("", body.lines_before, &body.names, &body.kinds, &mut self.warnings),
+                };
+                Ok((RawTable { meta: body.meta, names: body.names, columns }, self.warnings.finish()))
+            }
+        }
+    }
+}
+
+impl Body {
+    /// Parses the rows gathered and appends them to the columns.
+    fn flush(&mut self, warnings: &mut LineWarnings) {
+        if self.window.is_empty() {
+            return;
+        }
+        let more = parse_rows(&self.window, self.lines_before, &self.names, &self.kinds, warnings);
+        self.lines_before += self.window.bytes().filter(|&b| b == b'\n').count();
+        self.window.clear();
+        match &mut self.columns {
+            None => self.columns = Some(more),
+            Some(columns) => append(columns, more),
+        }
+    }
+}
+
+/// The meta document, column names and kinds of a table's YAML header (the text before `...`).
+fn parse_header(
+    header: &str,
+    path: &str,
+    warnings: &mut LineWarnings,
+) -> Result<(Option<Value>, Vec<String>, Vec<Kind>), ParseError> {
     let docs: Vec<Value> =
         serde_saphyr::from_multiple_with_options(header, super::boxfish::yaml_options(header))
             .map_err(|e| ParseError::invalid(path, format!("the YAML header does not parse: {e}")))?;
@@ -121,11 +230,19 @@ pub fn parse_table(input: &Input) -> Result<(RawTable, Vec<Warning>), ParseError
     if let Some(message) = super::plane_csv::duplicate_name(&names) {
         return Err(ParseError::invalid(path, message));
     }
-    let columns = parse_rows(&text[body_start..], header_lines, &names, &kinds, &mut warnings);
-    if let Some(w) = input.truncation_warning() {
-        warnings.push(w);
+    Ok((meta, names, kinds))
+}
+
+/// Appends `more` rows to `columns` (both built for the same kinds).
+fn append(columns: &mut [Column], more: Vec<Column>) {
+    for (column, part) in columns.iter_mut().zip(more) {
+        match (column, part) {
+            (Column::Int(v), Column::Int(w)) => v.extend(w),
+            (Column::Float(v), Column::Float(w)) => v.extend(w),
+            (Column::Text(v), Column::Text(w)) => v.extend(w),
+            _ => {} // every chunk builds the same kinds
+        }
     }
-    Ok((RawTable { meta, names, columns }, warnings.finish()))
 }
 
 fn scalar_text(v: &Value) -> String {
@@ -147,7 +264,7 @@ fn parse_rows(
     kinds: &[Kind],
     warnings: &mut LineWarnings,
 ) -> Vec<Column> {
-    let mut chunks: Vec<(&str, usize, usize)> = Vec::new();
+    let mut chunks: Vec<(&str, usize)> = Vec::new();
     let (mut rest, mut line) = (body, lines_before);
     while !rest.is_empty() {
         let cut = if rest.len() <= CHUNK_BYTES {
@@ -157,63 +274,55 @@ fn parse_rows(
         };
         let (chunk, tail) = rest.split_at(cut);
         let lines = chunk.bytes().filter(|&b| b == b'\n').count();
-        chunks.push((chunk, line, lines + 1));
+        chunks.push((chunk, line));
         line += lines;
         rest = tail;
     }
-    let total = line - lines_before + 1;
-    let parsed: Vec<ParsedChunk> = chunks
-        .into_par_iter()
-        .map(|(chunk, before, lines)| parse_chunk(chunk, before, lines, names, kinds))
-        .collect();
+    let parsed: Vec<ParsedChunk> =
+        chunks.into_par_iter().map(|(chunk, before)| parse_chunk(chunk, before, names, kinds)).collect();
     let mut parts = parsed.into_iter();
-    let Some((mut columns, first)) = parts.next() else {
-        return parse_chunk("", lines_before, 0, names, kinds).0;
+    let Some((mut columns, first, unlisted)) = parts.next() else {
+        return parse_chunk("", lines_before, names, kinds).0;
     };
+    // Room for the rows the chunks kept (not one per line: junk lines keep none).
+    let rest: Vec<ParsedChunk> = parts.collect();
+    let kept: usize = rest.iter().map(|(more, ..)| more.first().map_or(0, column_len)).sum();
     for column in &mut columns {
         match column {
-            Column::Int(v) => v.reserve(total.saturating_sub(v.len())),
-            Column::Float(v) => v.reserve(total.saturating_sub(v.len())),
-            Column::Text(_) => {}
+            Column::Int(v) => v.reserve(kept),
+            Column::Float(v) => v.reserve(kept),
+            Column::Text(v) => v.reserve(kept),
         }
     }
+    let parts = rest.into_iter();
     for (number, message) in first {
         warnings.line(number, message);
     }
-    for (more, problems) in parts {
-        for (column, part) in columns.iter_mut().zip(more) {
-            match (column, part) {
-                (Column::Int(v), Column::Int(w)) => v.extend(w),
-                (Column::Float(v), Column::Float(w)) => v.extend(w),
-                (Column::Text(v), Column::Text(w)) => v.extend(w),
-                _ => {} // every chunk builds the same kinds
-            }
-        }
+    warnings.unlisted(unlisted);
+    for (more, problems, unlisted) in parts {
+        append(&mut columns, more);
         for (number, message) in problems {
             warnings.line(number, message);
         }
+        warnings.unlisted(unlisted);
     }
     columns
 }
 
-/// A chunk's columns, and its problem rows as (line, message).
-type ParsedChunk = (Vec<Column>, Vec<(usize, String)>);
+/// A chunk's columns, its first problem rows as (line, message), and how many more it had
+/// (only counted: a chunk of junk keeps [`MAX_LINE_WARNINGS`] messages, not one per line).
+type ParsedChunk = (Vec<Column>, Vec<(usize, String)>, usize);
 
 /// One chunk of rows; `lines_before` is the number of the line before its first. Values go
 /// straight into the columns; a row that fails half way is cut back off them.
-fn parse_chunk(
-    body: &str,
-    lines_before: usize,
-    estimate: usize,
-    names: &[String],
-    kinds: &[Kind],
-) -> ParsedChunk {
+fn parse_chunk(body: &str, lines_before: usize, names: &[String], kinds: &[Kind]) -> ParsedChunk {
     let mut warnings = Vec::new();
+    let mut unlisted = 0;
     let mut columns: Vec<Column> = kinds
         .iter()
         .map(|k| match k {
-            Kind::Int => Column::Int(Vec::with_capacity(estimate)),
-            Kind::Float => Column::Float(Vec::with_capacity(estimate)),
+            Kind::Int => Column::Int(Vec::new()),
+            Kind::Float => Column::Float(Vec::new()),
             Kind::Text => Column::Text(Vec::new()),
         })
         .collect();
@@ -251,7 +360,11 @@ fn parse_chunk(
         }
         match problem {
             Some(message) => {
-                warnings.push((lines_before + i + 1, message));
+                if warnings.len() < MAX_LINE_WARNINGS {
+                    warnings.push((lines_before + i + 1, message));
+                } else {
+                    unlisted += 1;
+                }
                 for column in &mut columns {
                     truncate(column, rows);
                 }
@@ -260,7 +373,15 @@ fn parse_chunk(
             None => {} // a blank or comment line
         }
     }
-    (columns, warnings)
+    (columns, warnings, unlisted)
+}
+
+fn column_len(column: &Column) -> usize {
+    match column {
+        Column::Int(v) => v.len(),
+        Column::Float(v) => v.len(),
+        Column::Text(v) => v.len(),
+    }
 }
 
 fn truncate(column: &mut Column, rows: usize) {
@@ -333,6 +454,28 @@ mod tests {
 
     fn parse(text: &str) -> (RawTable, Vec<Warning>) {
         parse_table(&Input::from_text("t.yaml", text)).unwrap()
+    }
+
+    #[test]
+    fn a_table_streamed_over_several_windows_reads_as_its_text_does() {
+        let mut text = String::from("---\n- [id, int32]\n- [load, float64]\n- [name, str]\n...\n");
+        let mut row = 0;
+        while text.len() < 2 * WINDOW_BYTES + 1000 {
+            match row % 50_000 {
+                7 => text.push_str("bad row here x\n"),
+                _ => text.push_str(&format!("{row} {}.5 n{row}\n", row % 97)),
+            }
+            row += 1;
+        }
+        let path = std::env::temp_dir().join(format!("shoal-table-windows-{}.yaml", std::process::id()));
+        std::fs::write(&path, &text).unwrap();
+        let streamed = parse_table(&Input::deferred(&path)).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        let whole = parse_table(&Input::from_text(path.display().to_string(), text)).unwrap();
+        assert_eq!(streamed.0, whole.0);
+        let lines = |w: &[Warning]| w.iter().map(|w| (w.line, w.message.clone())).collect::<Vec<_>>();
+        assert_eq!(lines(&streamed.1), lines(&whole.1));
+        assert!(streamed.1.iter().any(|w| w.line == Some(13)), "{:?}", streamed.1);
     }
 
     #[test]

@@ -30,6 +30,11 @@ impl LineWarnings {
         }
     }
 
+    /// Line warnings already counted but not kept (by a parser that capped its own list).
+    pub fn unlisted(&mut self, count: usize) {
+        self.suppressed += count;
+    }
+
     /// A line that is not part of the format: a tool's debug trace is counted (one warning at
     /// the end, [`super::stray::is_debug_trace`]); anything else is a line warning.
     pub fn stray(&mut self, line: usize, text: &str) {
