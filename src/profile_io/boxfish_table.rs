@@ -195,12 +195,11 @@ impl Body {
     }
 }
 
+/// What a table's header says: its meta document, column names and column kinds.
+type Header = (Option<Value>, Vec<String>, Vec<Kind>);
+
 /// The meta document, column names and kinds of a table's YAML header (the text before `...`).
-fn parse_header(
-    header: &str,
-    path: &str,
-    warnings: &mut LineWarnings,
-) -> Result<(Option<Value>, Vec<String>, Vec<Kind>), ParseError> {
+fn parse_header(header: &str, path: &str, warnings: &mut LineWarnings) -> Result<Header, ParseError> {
     let docs: Vec<Value> =
         serde_saphyr::from_multiple_with_options(header, super::boxfish::yaml_options(header))
             .map_err(|e| ParseError::invalid(path, format!("the YAML header does not parse: {e}")))?;
