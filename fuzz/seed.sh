@@ -6,7 +6,7 @@ set -eu  # no pipefail: `head` closes its pipe early on purpose
 cd "$(dirname "$0")/.."
 root=.
 rm -rf fuzz/corpus
-mkdir -p fuzz/corpus/{lst,fdbs,lfts_dump,ibprof,host_map,rail,ibnetdiscover,ports_list,ibroute,db_csv,pfprof,lines,counters,loads_file}
+mkdir -p fuzz/corpus/{lst,fdbs,lfts_dump,ibprof,host_map,rail,ibnetdiscover,ports_list,ibroute,db_csv,pfprof,lines,counters,loads_file,streamed}
 
 # cut FILE TARGET: the first 4 KiB and a 4 KiB piece from the middle, whole lines only.
 cut_into() {
@@ -97,4 +97,7 @@ for f in tests/fixtures/counters/testbed/*.txt tests/fixtures/counters/testbed/*
 done
 printf '# region 1 name "a"\nrail,a_guid,a_port,b_guid,b_port,region,bytes_a_to_b,bytes_b_to_a\n0,0x0002c9030001000a,1,0x0002c902000a0001,1,1,10,20\n0,0x0002c9030001000a,1,0x0002c902000a0001,1,total,10,20\n' \
   > fuzz/corpus/loads_file/rows.csv
+# The streamed-versus-whole target reads every streaming format from the same bytes.
+cp fuzz/corpus/ibprof/* fuzz/corpus/lst/* fuzz/corpus/ibroute/* fuzz/corpus/streamed/
+cp "$root/tests/fixtures/boxfish/tiny/tiny_links.yaml" fuzz/corpus/streamed/
 for d in fuzz/corpus/*; do echo "$d: $(ls "$d" | wc -l) seeds"; done
