@@ -43,7 +43,8 @@ fn whole<T>(
     parse: impl FnOnce(&Input) -> Result<(T, Vec<Warning>), ParseError>,
 ) -> Result<(T, Vec<Warning>), ParseError> {
     let (input, mut warnings) = Input::from_bytes(path, data.to_vec())?;
-    let (records, more) = parse(&input)?;
+    // As the rail loader does: an error carries the warnings gathered before it.
+    let (records, more) = parse(&input).map_err(|e| e.with_warnings(warnings.clone()))?;
     warnings.extend(more);
     Ok((records, warnings))
 }
