@@ -93,3 +93,24 @@ fn duplicate_counters_near_two_to_the_64_saturate_in_the_reader() {
     assert_eq!(profile.ranks[0].dumps[0].peers[0].sent, u64::MAX);
     assert!(warnings.iter().any(|w| w.message.contains("byte sum overflow")), "{warnings:?}");
 }
+
+#[test]
+fn a_stray_carriage_return_after_the_last_line_end_is_no_cut_line_streamed_or_whole() {
+    // fuzz/artifacts/streamed/crash-02f6a9dd…: a dump ending `…\n\r`, with invalid UTF-8 (so
+    // the whole read went line by line too). Streamed, the lone `\r` was a last line cut short;
+    // whole, it was not. Neither: it is a stray carriage return, whatever path reads it.
+    let table = "Unicast lids [0x0-0x1] of switch Lid 2 guid 0x0002c90200010000 (sw):\n\
+                 0x0001 001 : (Channel Adapter portguid 0x0002c90300010001: 'n0001 HCA-1')\n\
+                 1 lids dumped\n";
+    let path = std::env::temp_dir().join(format!("shoal-stray-cr-{}", std::process::id()));
+    for tail in [&b"\r"[..], b"\xff\n\r"] {
+        let bytes = [table.as_bytes(), tail].concat();
+        std::fs::write(&path, &bytes).unwrap();
+        let (_, streamed) = shoal::profile_io::ibroute::parse_ibroute(&Input::deferred(&path)).unwrap();
+        let (_, whole) = shoal::profile_io::ibroute::parse_ibroute(&input(&bytes)).unwrap();
+        for warnings in [&streamed, &whole] {
+            assert!(!warnings.iter().any(|w| w.message.contains("without a line end")), "{warnings:?}");
+        }
+    }
+    std::fs::remove_file(&path).unwrap();
+}

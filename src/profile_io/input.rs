@@ -149,7 +149,10 @@ impl Input {
     /// The number of the last line when the file does not end with a line end: every dump
     /// writer ends its lines with `\n`, so such a last line was most likely cut short.
     pub fn unterminated_last_line(&self) -> Option<usize> {
-        if self.text.is_empty() || self.text.ends_with('\n') { None } else { Some(self.text.lines().count()) }
+        // A lone `\r` after the last line end is a stray carriage return, not a cut line.
+        let text =
+            self.text.strip_suffix('\r').filter(|t| t.is_empty() || t.ends_with('\n')).unwrap_or(&self.text);
+        if text.is_empty() || text.ends_with('\n') { None } else { Some(self.text.lines().count()) }
     }
 
     /// The warning every parser gives for [`Input::unterminated_last_line`], if any.

@@ -171,8 +171,10 @@ impl Splitter {
     fn finish(mut self, on_line: &mut impl FnMut(usize, &str, bool)) -> LineSummary {
         let mut unterminated_last_line = None;
         if !self.carry.is_empty() || self.skipping.is_some() {
+            // A lone `\r` after the last line end is a stray carriage return, not a cut line.
+            let stray_cr = self.carry == b"\r";
             self.end_partial(true, on_line);
-            unterminated_last_line = Some(self.number);
+            unterminated_last_line = Some(self.number).filter(|_| !stray_cr);
         }
         LineSummary { lines: self.number, unterminated_last_line, warnings: self.warnings.finish() }
     }
