@@ -169,8 +169,9 @@ impl ViewSpec {
         // Adaptive-routing loads are a model's spread, not a trace: say so wherever they show.
         let modelled = attribute.filter(|a| AR_MODELLED.contains(a)).map(|a| format!("{a}, AR modelled"));
         // A contention view's values are not any one job's bytes: name what they are.
-        let contention = (self.job.as_deref() == Some(super::dataset::CONTENTION))
-            .then(|| format!("{}: second-largest job's", modelled.as_deref().or(attribute).unwrap_or_default()));
+        let contention = (self.job.as_deref() == Some(super::dataset::CONTENTION)).then(|| {
+            format!("{}: second-largest job's", modelled.as_deref().or(attribute).unwrap_or_default())
+        });
         match contention.as_deref().filter(|_| attribute.is_some()).or(modelled.as_deref()).or(attribute) {
             None => "not coloured".into(),
             Some(a) if merges => format!("{a} ({rows}/{})", self.merge.name()),
