@@ -30,9 +30,10 @@ pub mod undelivered;
 mod synthetic_tests;
 
 pub use accumulate::{Flow, accumulate};
+pub use ar::RoutingModel;
 pub use contention::{ContendedEnd, contended_ends, contention_load};
 pub use flows::{FlowBuilder, FlowSet, HostMap, RailPolicy, RankTraffic};
-pub use hot::{HotEnd, PairBytes, hottest, pairs_through};
+pub use hot::{HotEnd, PairBytes, hottest, hottest_by, pairs_through, pairs_through_by};
 pub use loads::{DropReason, LinkBytes, Loads, RailLoad, RegionKey, RegionLoads, Undelivered};
 pub use observed::{CounterInput, ObserveError, Observed, observe, residual};
 pub use placement::{PlacementError, PlacementPolicy};
