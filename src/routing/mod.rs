@@ -17,6 +17,7 @@ pub mod observed;
 pub mod placement;
 pub mod problems;
 pub mod profile_loads;
+pub mod rank_cas;
 pub mod reachability;
 pub mod residual;
 pub mod saturation;
