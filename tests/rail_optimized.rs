@@ -227,3 +227,30 @@ fn local_rank_i_sends_from_and_to_the_hosts_ith_hca_and_stays_in_its_plane() {
         assert_eq!(path.link_ends.len(), 2, "CA → leaf of plane {i} → CA: no spine");
     }
 }
+
+/// The window's "pairs crossing this end" under the AR switch: the pairs whose spread touches a
+/// leaf uplink, each with its share, add up to the end's AR-modelled load (and not its static one).
+#[test]
+fn under_ar_the_pairs_crossing_an_uplink_add_up_to_its_modelled_load() {
+    use shoal::model::LinkEnd;
+    use shoal::routing::{RegionKey, RoutingModel};
+    use shoal::scene::crossing::crossings_by;
+    let d = sample_with_ar();
+    let f = d.fabric.as_ref().unwrap();
+    let ar = &f.ar_loads.as_ref().expect("AR loads").total.rails[0];
+    let fabric = &f.cluster.rails[0];
+    let uplink = |i: usize| {
+        fabric.link_end_nodes(LinkEnd::from_index(i)).is_some_and(|((a, _), (b, _))| {
+            fabric.node(a).description.contains("leaf") && fabric.node(b).description.contains("spine")
+        })
+    };
+    let (index, bytes) =
+        ar.bytes.nonzero().filter(|&(i, _)| uplink(i)).max_by_key(|&(_, b)| b).expect("an uplink");
+    let end = LinkEnd::from_index(index);
+    let flows = [&f.flows[&RegionKey::Total]];
+    let rows = crossings_by(&f.cluster, &flows, (0, end), usize::MAX, RoutingModel::AdaptiveModelled);
+    assert_eq!(rows.iter().map(|r| r.bytes).sum::<u64>(), bytes);
+    let static_rows = crossings_by(&f.cluster, &flows, (0, end), usize::MAX, RoutingModel::Static);
+    assert_eq!(static_rows.iter().map(|r| r.bytes).sum::<u64>(), f.loads.total.rails[0].at(end));
+    assert_ne!(rows, static_rows);
+}

@@ -51,6 +51,17 @@ impl RoutingShown {
         spec.link_attribute = Some(self.attribute().to_string());
     }
 
+    /// The trace model behind this choice: AR for both AR choices (the pairs crossing an end
+    /// are those of the AR spread).
+    pub fn model(self) -> crate::routing::RoutingModel {
+        match self {
+            RoutingShown::Static => crate::routing::RoutingModel::Static,
+            RoutingShown::ArModelled | RoutingShown::ArMinusStatic => {
+                crate::routing::RoutingModel::AdaptiveModelled
+            }
+        }
+    }
+
     /// Whether the data set can switch: a fabric whose dumps hold AR tables.
     pub fn available(dataset: &Dataset) -> bool {
         dataset.fabric.as_ref().is_some_and(|f| f.ar_loads.is_some())
