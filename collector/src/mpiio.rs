@@ -9,7 +9,7 @@
 //! scheduling slice (measured: a collective open alone took 5.6 s on 64 MPICH ranks, 2 cores).
 //!
 //! Protocol on the private communicator; every message has a matching receive whatever fails:
-//! 1. rank 0 creates the file, truncates it and writes a 16-byte stamp just past the end the
+//! 1. rank 0 creates (or opens) the file and writes a 16-byte stamp just past the end the
 //!    profile will have, then broadcasts whether it could (if not: every rank returns `false`
 //!    and the rank-0 writer takes over and reports);
 //! 2. section lengths are gathered to rank 0, which sends each other writer its *plan*: the
@@ -21,7 +21,8 @@
 //!    into writes of up to 8 MiB (at most 1 GiB per call: the count is an `int`), then tells
 //!    rank 0 whether every write succeeded;
 //! 5. rank 0 writes its own block, serves forwarded blocks, collects the writers' results,
-//!    trims the stamp (`MPI_File_set_size`) and reports once.
+//!    sets the file's size to the profile's end (cutting the stamp and whatever an older, longer
+//!    file held beyond it) and reports once.
 //!
 //! The bytes are those of the rank-0 writer: the same header, the sections in rank order.
 
@@ -138,13 +139,11 @@ struct Created {
     stamp: [u8; STAMP_LEN],
 }
 
+/// Creates the file, or opens an old one: not truncated here, because every byte before the
+/// profile's end is written and the final `MPI_File_set_size` cuts what lies beyond (one
+/// truncation, of a file that may be large, rather than two).
 fn create(io: &FileIo, name: &CString) -> Option<Created> {
     let file = open(io, name, MODE_CREATE | MODE_WRONLY)?;
-    // SAFETY: the file is open.
-    if unsafe { (io.set_size)(file, 0) } != 0 {
-        close(io, file);
-        return None;
-    }
     Some(Created { file, stamp: stamp() })
 }
 

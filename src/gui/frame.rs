@@ -55,7 +55,7 @@ impl ShoalApp {
                         &mut self.crossings,
                         &d,
                         generation,
-                        (view.spec.selection, routing_model(&view.spec)),
+                        (view.spec.selection, view.spec.job_shown(&d), routing_model(&view.spec)),
                         link,
                     ),
                     None => {
@@ -71,7 +71,8 @@ impl ShoalApp {
                     crate::modules::counters::panel(ui, &mut self.counters, view, &d, generation);
                     ui.separator();
                 }
-                crate::modules::plots::panel(ui, &mut self.plots, &d, generation, view.spec.selection);
+                let job = view.spec.job_shown(&d);
+                crate::modules::plots::panel(ui, &mut self.plots, &d, generation, view.spec.selection, job);
             }
         });
     }

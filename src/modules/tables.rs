@@ -15,7 +15,7 @@ use crate::units::format_bytes_f64;
 /// Cached "who crossed this end" rows, recomputed when the question changes.
 #[derive(Clone, Debug, Default)]
 pub struct CrossingCache {
-    key: Option<(u64, RegionSelection, usize, LinkEnd, RoutingModel)>,
+    key: Option<(u64, RegionSelection, Option<String>, usize, LinkEnd, RoutingModel)>,
     rows: Vec<Crossing>,
 }
 
@@ -41,7 +41,7 @@ pub fn crossings_ui(
     cache: &mut CrossingCache,
     d: &Dataset,
     generation: u64,
-    (selection, model): (RegionSelection, RoutingModel),
+    (selection, job, model): (RegionSelection, Option<String>, RoutingModel),
     link: usize,
 ) {
     let Some(fabric) = &d.fabric else {
@@ -58,9 +58,10 @@ pub fn crossings_ui(
             return;
         }
     }
-    let key = (generation, selection, rail, end, model);
-    if cache.key != Some(key) {
-        cache.rows = crossings_by(&fabric.cluster, &d.flows_for(selection), (rail, end), TABLE_ROWS, model);
+    let key = (generation, selection, job.clone(), rail, end, model);
+    if cache.key.as_ref() != Some(&key) {
+        let flows = d.flows_for(selection, job.as_deref());
+        cache.rows = crossings_by(&fabric.cluster, &flows, (rail, end), TABLE_ROWS, model);
         cache.key = Some(key);
     }
     ui.strong(format!("crossing {} (rail {rail})", end_name(d, rail, end)));
