@@ -228,6 +228,14 @@ impl ViewSpec {
             (Some(a), _) => parts.push(format!("job {a}")),
             _ => {}
         }
+        // Which trace, where the dumps hold AR tables: AR loads are a model, never unlabelled.
+        if super::routing_shown::RoutingShown::available(dataset) {
+            parts.push(match super::routing_shown::RoutingShown::of(self) {
+                Some(super::routing_shown::RoutingShown::ArModelled) => "AR spread (modelled)".into(),
+                Some(super::routing_shown::RoutingShown::ArMinusStatic) => "AR − static (modelled)".into(),
+                _ => "static routing".to_string(),
+            });
+        }
         let clauses: Vec<String> = self.filter.clauses.iter().map(|c| c.to_string()).collect();
         if !clauses.is_empty() {
             parts.push(clauses.join(if self.filter.combine == super::filter::Combine::Any {
