@@ -15,7 +15,7 @@ use shoal::routing::{
 use shoal::units::format_bytes;
 
 use super::common::{
-    CounterArgs, ProfileArgs, RailArgs, analyse, analyse_jobs, require_profile, traffic_summary,
+    CounterArgs, ProfileArgs, RailArgs, analyse_jobs, analyse_regions, require_profile, traffic_summary,
 };
 
 #[derive(Args, Debug)]
@@ -99,7 +99,8 @@ pub fn run(args: &HotArgs) -> Result<()> {
         By::Predicted | By::Residual => require_profile(&args.profile)?,
         By::Observed => {}
     }
-    let analysis = analyse(&args.rails, &args.profile)?;
+    // With --region N only that region (and the total) is traced: the one it ranks.
+    let analysis = analyse_regions(&args.rails, &args.profile, &FatTreeOptions::default(), args.region)?;
     let key = args.region.map_or(RegionKey::Total, RegionKey::Region);
     let loads = match analysis.loads() {
         Some(all) => Some(all.get(key).with_context(|| {
