@@ -35,6 +35,7 @@ pub mod query;
 pub mod run_synthetic;
 pub mod stats;
 pub mod time_strip;
+pub mod time_strip_draw;
 pub mod torus;
 pub mod values;
 pub mod view;
