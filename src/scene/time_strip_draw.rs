@@ -11,10 +11,14 @@ use super::legend::Legend;
 use super::time_strip::TimeStrip;
 use crate::units::{format_seconds, format_time_of_day};
 
-/// Width of the row labels, in points.
-const ROW_LABELS: f32 = 200.0;
+/// Width of the row labels, in points: enough for the longest label (about 6 points a character
+/// at 11 points), within these bounds.
+const ROW_LABELS_MIN: f32 = 120.0;
+const ROW_LABELS_SHARE: f32 = 0.4;
 /// Height of the time axis and the note under it.
 const AXIS_H: f32 = 46.0;
+/// The outline of the selected region or window.
+const WINDOW: Rgba = Rgba::rgb(230, 30, 30);
 /// Times of day written under the axis.
 const AXIS_TICKS: usize = 5;
 
@@ -30,10 +34,13 @@ pub struct StripPicture<'a> {
 impl StripPicture<'_> {
     /// The picture on a `width × height` canvas (in points).
     pub fn draw_list(&self, width: f32, height: f32) -> DrawList {
+        let longest = self.strip.rows.iter().map(|r| r.chars().count()).max().unwrap_or(0);
+        let left = (longest as f32 * 6.0 + 12.0)
+            .clamp(ROW_LABELS_MIN, (width * ROW_LABELS_SHARE).max(ROW_LABELS_MIN));
         let plot = ScreenRect::new(
-            ROW_LABELS,
+            left,
             TITLE_H,
-            (width - ROW_LABELS - RIGHT_W).max(1.0),
+            (width - left - RIGHT_W).max(1.0),
             (height - TITLE_H - AXIS_H).max(1.0),
         );
         let mut out = DrawList { width, height, background: Rgba::WHITE, plot, ..Default::default() };
@@ -46,22 +53,17 @@ impl StripPicture<'_> {
                 let n = strip.columns.len() as f32;
                 let x0 = plot.x + a as f32 / n * plot.w;
                 let x1 = (plot.x + (b + 1) as f32 / n * plot.w).max(x0 + 2.0);
+                // Red reads on every colour map's dark and light ends alike.
                 let rect = ScreenRect::new(x0, plot.y, x1 - x0, plot.h);
-                out.rects.push(Rect { rect, fill: Rgba::TRANSPARENT, stroke: Some(INK) });
+                out.rects.push(Rect { rect, fill: Rgba::TRANSPARENT, stroke: Some(WINDOW) });
             }
         } else {
             let centre = [plot.x + plot.w / 2.0, plot.y + plot.h / 2.0];
             let what = format!("no {}s", strip.column_noun());
             out.texts.push(text(centre, 14.0, (Align::Centre, Align::Centre), what));
         }
-        let binned = strip.columns.len() > plot.w as usize;
-        let caption = format!(
-            "bytes per {}{}",
-            strip.column_noun(),
-            if binned { ", busiest in each pixel" } else { "" }
-        );
-        let legend = Legend::new("L", &caption, self.scale.clone());
-        frame_and_legends(&self.title, std::slice::from_ref(&legend), plot, ROW_LABELS, &mut out);
+        let legend = Legend::new("L", &format!("bytes per {}", strip.column_noun()), self.scale.clone());
+        frame_and_legends(&self.title, std::slice::from_ref(&legend), plot, plot.x, &mut out);
         out
     }
 
@@ -105,9 +107,11 @@ impl StripPicture<'_> {
         let strip = self.strip;
         let n = strip.columns.len();
         let ticks = AXIS_TICKS.min(n);
+        // A column's time is when it ended (a region's dump, an interval's later snapshot): its
+        // tick sits at its right edge.
         for i in 0..ticks {
             let column = if ticks == 1 { 0 } else { i * (n - 1) / (ticks - 1) };
-            let x = plot.x + (column as f32 + 0.5) / n as f32 * plot.w;
+            let x = plot.x + (column + 1) as f32 / n as f32 * plot.w;
             out.rects.push(Rect {
                 rect: ScreenRect::new(x - 0.5, plot.bottom(), 1.0, 4.0),
                 fill: INK,
@@ -116,15 +120,12 @@ impl StripPicture<'_> {
             let (number, time) = strip.columns[column];
             let label =
                 time.map_or_else(|| format!("{} {number}", strip.column_noun()), |t| format_time_of_day(t.0));
-            let align = match i {
-                0 => Align::Start,
-                _ if i + 1 == ticks => Align::End,
-                _ => Align::Centre,
-            };
-            let x = match align {
-                Align::Start => x.min(plot.x + 2.0).max(plot.x),
-                Align::End => x.max(plot.right() - 2.0).min(plot.right()),
-                Align::Centre => x,
+            let align = if x - plot.x < 40.0 {
+                Align::Start
+            } else if plot.right() - x < 40.0 {
+                Align::End
+            } else {
+                Align::Centre
             };
             out.texts.push(text([x, plot.bottom() + 6.0], 11.0, (align, Align::Start), label));
         }
@@ -132,13 +133,13 @@ impl StripPicture<'_> {
             [plot.x, plot.bottom() + 24.0],
             11.0,
             (Align::Start, Align::Start),
-            self.span_note(),
+            self.span_note(plot.w as usize),
         ));
     }
 
-    /// `20000 regions, 22:13:20.040 – 22:29:51.002 (+991.002 s)`, and where interval times come
-    /// from.
-    fn span_note(&self) -> String {
+    /// `20000 regions, 22:13:20.040 – 22:29:51.002 (+991.002 s)`, where interval times come
+    /// from, and that binned pixels show their busiest column.
+    fn span_note(&self, pixel_columns: usize) -> String {
         let strip = self.strip;
         let n = strip.columns.len();
         let mut note = format!("{n} {}{}", strip.column_noun(), if n == 1 { "" } else { "s" });
@@ -153,6 +154,12 @@ impl StripPicture<'_> {
         }
         if let Some(source) = strip.time_source {
             note.push_str(&format!("; times: {}", source.describe()));
+        }
+        if n > pixel_columns {
+            note.push_str(&format!(
+                "; each pixel column shows the busiest {} it covers",
+                strip.column_noun()
+            ));
         }
         note
     }
@@ -195,7 +202,9 @@ mod tests {
         assert!((cells[1].rect.w - list.plot.w / 2.0).abs() < 0.01);
         assert_eq!(cells[3].fill, scale.colour(5.0));
         assert!(
-            list.rects.iter().any(|r| r.stroke == Some(INK) && (r.rect.w - list.plot.w / 2.0).abs() < 0.01),
+            list.rects
+                .iter()
+                .any(|r| r.stroke == Some(WINDOW) && (r.rect.w - list.plot.w / 2.0).abs() < 0.01),
             "the window is outlined"
         );
     }
