@@ -14,6 +14,7 @@
 //! | `IBPROF_LOADS`           | loads file written by rank 0 (needs `IBPROF_RAILS`)                  |
 //! | `IBPROF_TOPK=K`          | keep the K largest host pairs per link end in the loads file        |
 //! | `IBPROF_WRITER`          | `mpiio` (default), `rank0`, or `both` (also `<out>.rank0`)           |
+//! | `IBPROF_IO_BLOCK=N`      | MPI-IO: one writer per N consecutive ranks (default 64)              |
 
 use std::path::PathBuf;
 
@@ -40,7 +41,15 @@ pub struct Config {
     pub profile_wanted: bool,
     /// How the per-peer profile is written.
     pub writer: Writer,
+    /// MPI-IO: ranks per writer (the first rank of each block of this many writes the block).
+    pub io_block: u32,
+    /// Settings whose values were not understood, each with what is used instead (reported
+    /// once by rank 0).
+    pub ignored: Vec<String>,
 }
+
+/// Ranks per MPI-IO writer when `IBPROF_IO_BLOCK` is not set: about one writer per node.
+pub const DEFAULT_IO_BLOCK: u32 = 64;
 
 /// `IBPROF_WRITER`: how the gathered profile reaches the file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,6 +77,28 @@ impl Config {
             _ => (ALL_KINDS, Vec::new()),
         };
         let nonempty = |k: &str| get(k).filter(|v| !v.trim().is_empty());
+        let mut ignored = Vec::new();
+        let mut number = |k: &str, default: u32, min: u32| match nonempty(k) {
+            None => default,
+            Some(v) => match v.trim().parse::<u32>() {
+                Ok(n) if n >= min => n,
+                _ => {
+                    ignored.push(format!("{k}={} (not a whole number ≥ {min}; {default} used)", v.trim()));
+                    default
+                }
+            },
+        };
+        let top_k = number("IBPROF_TOPK", 0, 0) as usize;
+        let io_block = number("IBPROF_IO_BLOCK", DEFAULT_IO_BLOCK, 1);
+        let writer = match nonempty("IBPROF_WRITER").as_deref().map(str::trim) {
+            None | Some("mpiio") => Writer::MpiIo,
+            Some("rank0") => Writer::Rank0,
+            Some("both") => Writer::Both,
+            Some(other) => {
+                ignored.push(format!("IBPROF_WRITER={other} (not mpiio, rank0 or both; mpiio used)"));
+                Writer::MpiIo
+            }
+        };
         let out = get("IBPROF_OUT")
             .filter(|s| !s.trim().is_empty())
             .map(PathBuf::from)
@@ -84,13 +115,11 @@ impl Config {
             host_map: nonempty("IBPROF_HOSTMAP").map(PathBuf::from),
             rail_policy: nonempty("IBPROF_RAIL_POLICY").unwrap_or_else(|| "split".into()),
             loads: nonempty("IBPROF_LOADS").map(PathBuf::from),
-            top_k: nonempty("IBPROF_TOPK").and_then(|k| k.trim().parse().ok()).unwrap_or(0),
+            top_k,
             profile_wanted: nonempty("IBPROF_OUT").is_some() || nonempty("IBPROF_LOADS").is_none(),
-            writer: match nonempty("IBPROF_WRITER").as_deref().map(str::trim) {
-                Some("rank0") => Writer::Rank0,
-                Some("both") => Writer::Both,
-                _ => Writer::MpiIo,
-            },
+            writer,
+            io_block,
+            ignored,
         }
     }
 
@@ -157,6 +186,8 @@ mod tests {
         assert!(cfg(&[("IBPROF_LOADS", "x"), ("IBPROF_OUT", "y")]).profile_wanted);
         assert!(cfg(&[]).profile_wanted && cfg(&[]).writer == Writer::MpiIo);
         assert_eq!(cfg(&[("IBPROF_WRITER", "rank0")]).writer, Writer::Rank0);
+        assert_eq!(cfg(&[]).io_block, DEFAULT_IO_BLOCK);
+        assert_eq!(cfg(&[("IBPROF_IO_BLOCK", "8")]).io_block, 8);
         assert_eq!(cfg(&[("IBPROF_TOPK", "4")]).top_k, 4);
     }
 
@@ -166,5 +197,20 @@ mod tests {
         assert_eq!(c.selection, Kind::Alltoall.bit());
         assert_eq!(c.unknown_names, vec!["FOO".to_string()]);
         assert!(!c.peruse && c.ompi_monitoring);
+    }
+
+    #[test]
+    fn values_not_understood_are_named_with_what_is_used_instead() {
+        let c = cfg(&[("IBPROF_IO_BLOCK", "0"), ("IBPROF_TOPK", "many"), ("IBPROF_WRITER", "rank1")]);
+        assert_eq!((c.io_block, c.top_k, c.writer), (DEFAULT_IO_BLOCK, 0, Writer::MpiIo));
+        assert_eq!(
+            c.ignored,
+            vec![
+                "IBPROF_TOPK=many (not a whole number ≥ 0; 0 used)".to_string(),
+                "IBPROF_IO_BLOCK=0 (not a whole number ≥ 1; 64 used)".to_string(),
+                "IBPROF_WRITER=rank1 (not mpiio, rank0 or both; mpiio used)".to_string(),
+            ]
+        );
+        assert!(cfg(&[("IBPROF_WRITER", "mpiio"), ("IBPROF_TOPK", "3")]).ignored.is_empty());
     }
 }

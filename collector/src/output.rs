@@ -104,7 +104,7 @@ fn gathered(st: &State, section: &[u8], path: &std::path::Path, started: Instant
         );
     }
     if !root {
-        send_chunks(st, comm, section);
+        send_chunks(st, comm, 0, TAG, section);
         return;
     }
     let mut failed: Option<std::io::Error> = None;
@@ -122,7 +122,7 @@ fn gathered(st: &State, section: &[u8], path: &std::path::Path, started: Instant
     for (r, &n) in lens.iter().enumerate().skip(1) {
         buf.clear();
         buf.resize(n as usize, 0);
-        recv_chunks(st, comm, r as c_int, &mut buf);
+        recv_chunks(st, comm, r as c_int, TAG, &mut buf);
         put(&buf);
     }
     if failed.is_none()
@@ -141,7 +141,8 @@ fn gathered(st: &State, section: &[u8], path: &std::path::Path, started: Instant
     }
 }
 
-fn send_chunks(st: &State, comm: Handle, bytes: &[u8]) {
+/// Sends `bytes` to rank `to` in messages of at most 1 GiB (the count is an `int`).
+pub(crate) fn send_chunks(st: &State, comm: Handle, to: c_int, tag: c_int, bytes: &[u8]) {
     for chunk in bytes.chunks(CHUNK) {
         // SAFETY: the chunk is readable for its length, which fits an int.
         unsafe {
@@ -149,15 +150,16 @@ fn send_chunks(st: &State, comm: Handle, bytes: &[u8]) {
                 chunk.as_ptr() as *const c_void,
                 chunk.len() as c_int,
                 st.mpi.c.byte,
-                0,
-                TAG,
+                to,
+                tag,
                 comm,
             );
         }
     }
 }
 
-fn recv_chunks(st: &State, comm: Handle, from: c_int, buf: &mut [u8]) {
+/// Receives exactly `buf.len()` bytes from rank `from`, sent by [`send_chunks`].
+pub(crate) fn recv_chunks(st: &State, comm: Handle, from: c_int, tag: c_int, buf: &mut [u8]) {
     let status = st.mpi.c.status_ignore as *mut c_void;
     for chunk in buf.chunks_mut(CHUNK) {
         // SAFETY: the chunk is writable for its length, which fits an int.
@@ -167,7 +169,7 @@ fn recv_chunks(st: &State, comm: Handle, from: c_int, buf: &mut [u8]) {
                 chunk.len() as c_int,
                 st.mpi.c.byte,
                 from,
-                TAG,
+                tag,
                 comm,
                 status,
             );

@@ -189,6 +189,11 @@ impl State {
                 self.config.unknown_names.join(", ")
             );
         }
+        if self.rank == 0 {
+            for setting in &self.config.ignored {
+                eprintln!("ibprof: setting not understood: {setting}");
+            }
+        }
     }
 
     /// The `source` of the job line: the most specific active backend.

@@ -79,17 +79,52 @@ fn in_situ_loads_equal_convert_of_the_gathered_profile(mpi: Mpi) {
 }
 on_both_mpis!(in_situ_loads_equal_convert_of_the_gathered_profile);
 
-fn the_mpi_io_profile_equals_the_rank0_profile(mpi: Mpi) {
-    let dir = common::workdir(&format!("mpiio_{}", mpi.tag()));
+/// Runs samplesort on 8 ranks writing both ways with `extra` settings, and returns rank 0's
+/// report after checking that the MPI-IO file equals the rank-0 file byte for byte.
+fn mpi_io_equals_rank0(mpi: Mpi, case: &str, extra: &[(&str, &str)]) -> String {
+    let dir = common::workdir(&format!("mpiio_{case}_{}", mpi.tag()));
     let out = dir.join("both.ibprof");
-    let env = vec![("IBPROF_OUT", out.display().to_string()), ("IBPROF_WRITER", "both".to_string())];
+    // A stale longer file must not survive past the new profile's end.
+    std::fs::write(&out, vec![b'x'; 4 << 20]).unwrap();
+    let mut env = vec![("IBPROF_OUT", out.display().to_string()), ("IBPROF_WRITER", "both".to_string())];
+    env.extend(extra.iter().map(|(k, v)| (*k, v.to_string())));
     let stderr = run_job(mpi, 8, "samplesort.c", &dir, &env);
-    assert!(stderr.contains("MPI-IO"), "{stderr}");
     let (a, b) = (std::fs::read(&out).unwrap(), std::fs::read(dir.join("both.ibprof.rank0")).unwrap());
     assert!(a.len() > 1000);
-    assert!(a == b, "MPI-IO and rank-0 files differ ({} vs {} bytes)", a.len(), b.len());
+    assert!(a == b, "MPI-IO and rank-0 files differ ({} vs {} bytes)\n{stderr}", a.len(), b.len());
+    stderr
+}
+
+fn the_mpi_io_profile_equals_the_rank0_profile(mpi: Mpi) {
+    let stderr = mpi_io_equals_rank0(mpi, "one_writer", &[]);
+    assert!(stderr.contains("(8 ranks, MPI-IO, 1 writer,"), "{stderr}");
 }
 on_both_mpis!(the_mpi_io_profile_equals_the_rank0_profile);
+
+fn blocks_of_ranks_write_their_own_parts_of_the_profile(mpi: Mpi) {
+    let stderr = mpi_io_equals_rank0(mpi, "blocks", &[("IBPROF_IO_BLOCK", "3")]);
+    assert!(stderr.contains("(8 ranks, MPI-IO, 3 writers,"), "writers 0, 3 and 6: {stderr}");
+}
+on_both_mpis!(blocks_of_ranks_write_their_own_parts_of_the_profile);
+
+fn a_writer_that_cannot_open_the_file_forwards_its_block_to_rank_0(mpi: Mpi) {
+    let extra = [("IBPROF_IO_BLOCK", "3"), ("IBPROF_TEST_WRITERS_CANNOT_OPEN", "1")];
+    let stderr = mpi_io_equals_rank0(mpi, "forward", &extra);
+    assert!(stderr.contains("MPI-IO, 3 writers,") && !stderr.contains("error"), "{stderr}");
+    assert!(stderr.contains("2 of 3 writers could not open"), "writers 3 and 6 forwarded: {stderr}");
+}
+on_both_mpis!(a_writer_that_cannot_open_the_file_forwards_its_block_to_rank_0);
+
+fn a_setting_not_understood_is_named_once(mpi: Mpi) {
+    let dir = common::workdir(&format!("setting_{}", mpi.tag()));
+    let env =
+        vec![("IBPROF_OUT", dir.join("p.ibprof").display().to_string()), ("IBPROF_IO_BLOCK", "0".into())];
+    let stderr = run_job(mpi, 4, "samplesort.c", &dir, &env);
+    let named = "ibprof: setting not understood: IBPROF_IO_BLOCK=0 (not a whole number ≥ 1; 64 used)";
+    assert_eq!(stderr.matches(named).count(), 1, "{stderr}");
+    assert!(stderr.contains("(4 ranks, MPI-IO, 1 writer,"), "{stderr}");
+}
+on_both_mpis!(a_setting_not_understood_is_named_once);
 
 fn the_top_k_summary_names_the_true_top_k(mpi: Mpi) {
     let dir = common::workdir(&format!("topk_{}", mpi.tag()));

@@ -49,6 +49,7 @@ impl ShoalApp {
                         &d,
                         generation,
                         view.spec.selection,
+                        view.spec.job_shown(&d),
                         link,
                     ),
                     None => {
@@ -64,7 +65,8 @@ impl ShoalApp {
                     crate::modules::counters::panel(ui, &mut self.counters, view, &d, generation);
                     ui.separator();
                 }
-                crate::modules::plots::panel(ui, &mut self.plots, &d, generation, view.spec.selection);
+                let job = view.spec.job_shown(&d);
+                crate::modules::plots::panel(ui, &mut self.plots, &d, generation, view.spec.selection, job);
             }
         });
     }

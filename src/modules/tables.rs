@@ -15,7 +15,7 @@ use crate::units::format_bytes_f64;
 /// Cached "who crossed this end" rows, recomputed when the question changes.
 #[derive(Clone, Debug, Default)]
 pub struct CrossingCache {
-    key: Option<(u64, RegionSelection, usize, LinkEnd)>,
+    key: Option<(u64, RegionSelection, Option<String>, usize, LinkEnd)>,
     rows: Vec<Crossing>,
 }
 
@@ -42,6 +42,7 @@ pub fn crossings_ui(
     d: &Dataset,
     generation: u64,
     selection: RegionSelection,
+    job: Option<String>,
     link: usize,
 ) {
     let Some(fabric) = &d.fabric else {
@@ -58,9 +59,10 @@ pub fn crossings_ui(
             return;
         }
     }
-    let key = (generation, selection, rail, end);
-    if cache.key != Some(key) {
-        cache.rows = crossings(&fabric.cluster, &d.flows_for(selection), rail, end, TABLE_ROWS);
+    let key = (generation, selection, job.clone(), rail, end);
+    if cache.key.as_ref() != Some(&key) {
+        cache.rows =
+            crossings(&fabric.cluster, &d.flows_for(selection, job.as_deref()), rail, end, TABLE_ROWS);
         cache.key = Some(key);
     }
     ui.strong(format!("crossing {} (rail {rail})", end_name(d, rail, end)));

@@ -168,7 +168,10 @@ impl ViewSpec {
         let rows = self.rows_aggregate().name();
         // Adaptive-routing loads are a model's spread, not a trace: say so wherever they show.
         let modelled = attribute.filter(|a| AR_MODELLED.contains(a)).map(|a| format!("{a}, AR modelled"));
-        match modelled.as_deref().or(attribute) {
+        // A contention view's values are not any one job's bytes: name what they are.
+        let contention = (self.job.as_deref() == Some(super::dataset::CONTENTION))
+            .then(|| format!("{}: second-largest job's", modelled.as_deref().or(attribute).unwrap_or_default()));
+        match contention.as_deref().filter(|_| attribute.is_some()).or(modelled.as_deref()).or(attribute) {
             None => "not coloured".into(),
             Some(a) if merges => format!("{a} ({rows}/{})", self.merge.name()),
             Some(a) if self.selection.is_diff() => format!("{a} ({rows}), A − B"),
@@ -316,5 +319,21 @@ fn region_conditions(dataset: &Dataset, spec: &ViewSpec) -> Vec<Vec<Condition>> 
             vec![vec![clause(Relation::Ge, f64::from(a.min(b))), clause(Relation::Le, f64::from(a.max(b)))]]
         }
         RegionSelection::Diff(a, b) => vec![key(a), key(b)],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn captions_name_the_rows_and_what_the_values_are() {
+        let plain = ViewSpec::default();
+        assert_eq!(plain.caption(Some("bytes"), false), "bytes (sum)");
+        assert_eq!(plain.caption(Some("bytes_ar"), false), "bytes_ar, AR modelled (sum)");
+        assert_eq!(plain.caption(None, false), "not coloured");
+        let contention = ViewSpec { job: Some("contention".into()), ..Default::default() };
+        assert_eq!(contention.caption(Some("bytes"), false), "bytes: second-largest job's (sum)");
+        assert_eq!(contention.caption(None, false), "not coloured");
     }
 }

@@ -14,6 +14,7 @@ pub type UserFn = unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int, *mu
 /// `amode` bits, the same in Open MPI and MPICH (ROMIO's values).
 pub const MODE_CREATE: c_int = 1;
 pub const MODE_WRONLY: c_int = 4;
+pub const MODE_RDWR: c_int = 8;
 
 pub struct Tools {
     pub op_create: unsafe extern "C" fn(UserFn, c_int, *mut c_void) -> c_int,
@@ -28,10 +29,13 @@ pub struct Tools {
 pub struct FileIo {
     pub open: unsafe extern "C" fn(Handle, *const c_char, c_int, Handle, *mut c_void) -> c_int,
     pub set_size: unsafe extern "C" fn(Handle, i64) -> c_int,
-    pub write_at_all: unsafe extern "C" fn(Handle, i64, *const c_void, c_int, Handle, *mut c_void) -> c_int,
+    pub write_at: unsafe extern "C" fn(Handle, i64, *const c_void, c_int, Handle, *mut c_void) -> c_int,
+    pub read_at: unsafe extern "C" fn(Handle, i64, *mut c_void, c_int, Handle, *mut c_void) -> c_int,
     pub close: unsafe extern "C" fn(*mut c_void) -> c_int,
     /// `MPI_INFO_NULL`.
     pub info_null: Handle,
+    /// `MPI_COMM_SELF`: writers open the file on their own, not collectively.
+    pub comm_self: Handle,
 }
 
 /// The tools, or why they are missing.
@@ -68,11 +72,14 @@ fn file_io() -> Option<FileIo> {
         let p = dlsym_next(name);
         (!p.is_null()).then_some(p)
     };
-    let info_null = match mpi().abi() {
-        Abi::OpenMpi => Handle(dlsym_default(c"ompi_mpi_info_null") as usize),
-        Abi::Mpich => Handle(0x1c00_0000),
+    let (info_null, comm_self) = match mpi().abi() {
+        Abi::OpenMpi => (
+            Handle(dlsym_default(c"ompi_mpi_info_null") as usize),
+            Handle(dlsym_default(c"ompi_mpi_comm_self") as usize),
+        ),
+        Abi::Mpich => (Handle(0x1c00_0000), Handle(0x4400_0001)),
     };
-    if info_null.0 == 0 {
+    if info_null.0 == 0 || comm_self.0 == 0 {
         return None;
     }
     // SAFETY: as in `resolve`.
@@ -80,9 +87,11 @@ fn file_io() -> Option<FileIo> {
         Some(FileIo {
             open: std::mem::transmute::<*mut c_void, _>(get(c"PMPI_File_open")?),
             set_size: std::mem::transmute::<*mut c_void, _>(get(c"PMPI_File_set_size")?),
-            write_at_all: std::mem::transmute::<*mut c_void, _>(get(c"PMPI_File_write_at_all")?),
+            write_at: std::mem::transmute::<*mut c_void, _>(get(c"PMPI_File_write_at")?),
+            read_at: std::mem::transmute::<*mut c_void, _>(get(c"PMPI_File_read_at")?),
             close: std::mem::transmute::<*mut c_void, _>(get(c"PMPI_File_close")?),
             info_null,
+            comm_self,
         })
     }
 }
