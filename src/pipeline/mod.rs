@@ -135,11 +135,13 @@ pub fn analyse_profile(
 ) -> (ProfileAnalysis, Vec<Warning>) {
     let (regions, mut warnings) = region_table(&profile, &path);
     let source = path.display().to_string();
-    let (loads, more) = match options.only_region.and_then(|n| regions.index_of(n)) {
-        // One region asked for (`hot --region N`): trace it and the total, not the other regions.
-        Some(at) => {
-            let (input, total) = (region_input(&profile, &regions, at), total_input(&profile, &regions));
-            compute_loads(cluster, std::slice::from_ref(&input), Some(&total), options, &source)
+    let (loads, more) = match options.only_region {
+        // One region asked for (`hot --region N`): trace it and the total, not the other regions
+        // (only the total when the profile lacks it: the caller names the regions it has).
+        Some(n) => {
+            let one: Vec<_> =
+                regions.index_of(n).map(|at| region_input(&profile, &regions, at)).into_iter().collect();
+            compute_loads(cluster, &one, Some(&total_input(&profile, &regions)), options, &source)
         }
         None => {
             let (inputs, total) = region_inputs(&profile, &regions);

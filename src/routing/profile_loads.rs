@@ -28,7 +28,7 @@ pub struct LoadOptions {
     pub host_map: HostMap,
     /// Trace only this region and the whole run's total, not every region: all that
     /// `hot --region N` shows, and on a 20,000-region profile most of its memory (issue 13).
-    /// `None` (the default): every region. A region the profile lacks also means every region.
+    /// `None` (the default): every region. A region the profile lacks: only the total.
     pub only_region: Option<u32>,
 }
 
