@@ -4,6 +4,7 @@ pub mod common;
 pub mod convert;
 pub mod r#gen;
 pub mod hot;
+mod hot_routing;
 pub mod info;
 pub mod pattern;
 pub mod query;

@@ -120,7 +120,12 @@ pub fn request_from_paths(paths: &[PathBuf], current: Option<&LoadRequest>) -> O
     let mut profiles = Vec::new();
     for p in paths {
         let name = p.file_name().map(|n| n.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
-        if p.is_dir() {
+        let text = p.to_string_lossy();
+        // `DIR,FILE,…` is one rail, as the subcommands read a RAIL (e.g. a directory and an
+        // ibdiagnet2.far beside it).
+        if !p.exists() && text.contains(',') {
+            request.rails.push(text.split(',').filter(|s| !s.is_empty()).map(PathBuf::from).collect());
+        } else if p.is_dir() {
             request.rails.push(vec![p.clone()]);
         } else if name.ends_with(".ibprof") || name.ends_with(".ibprof.gz") {
             profiles.push(p.clone());
@@ -146,6 +151,18 @@ pub fn request_from_paths(paths: &[PathBuf], current: Option<&LoadRequest>) -> O
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn paths_joined_by_commas_open_as_one_rail() {
+        let paths: Vec<PathBuf> =
+            ["/nowhere/rail0,/nowhere/ibdiagnet2.far", "/nowhere/rail1,"].map(PathBuf::from).into();
+        let r = request_from_paths(&paths, None).unwrap();
+        let rails: Vec<Vec<PathBuf>> = vec![
+            vec!["/nowhere/rail0".into(), "/nowhere/ibdiagnet2.far".into()],
+            vec!["/nowhere/rail1".into()],
+        ];
+        assert_eq!(r.rails, rails);
+    }
 
     #[test]
     fn several_profiles_open_as_jobs_named_after_their_files() {

@@ -169,8 +169,9 @@ impl ViewSpec {
         // Adaptive-routing loads are a model's spread, not a trace: say so wherever they show.
         let modelled = attribute.filter(|a| AR_MODELLED.contains(a)).map(|a| format!("{a}, AR modelled"));
         // A contention view's values are not any one job's bytes: name what they are.
-        let contention = (self.job.as_deref() == Some(super::dataset::CONTENTION))
-            .then(|| format!("{}: second-largest job's", modelled.as_deref().or(attribute).unwrap_or_default()));
+        let contention = (self.job.as_deref() == Some(super::dataset::CONTENTION)).then(|| {
+            format!("{}: second-largest job's", modelled.as_deref().or(attribute).unwrap_or_default())
+        });
         match contention.as_deref().filter(|_| attribute.is_some()).or(modelled.as_deref()).or(attribute) {
             None => "not coloured".into(),
             Some(a) if merges => format!("{a} ({rows}/{})", self.merge.name()),
@@ -226,6 +227,14 @@ impl ViewSpec {
             }
             (Some(a), _) => parts.push(format!("job {a}")),
             _ => {}
+        }
+        // Which trace, where the dumps hold AR tables: AR loads are a model, never unlabelled.
+        if super::routing_shown::RoutingShown::available(dataset) {
+            parts.push(match super::routing_shown::RoutingShown::of(self) {
+                Some(super::routing_shown::RoutingShown::ArModelled) => "AR spread (modelled)".into(),
+                Some(super::routing_shown::RoutingShown::ArMinusStatic) => "AR − static (modelled)".into(),
+                _ => "static routing".to_string(),
+            });
         }
         let clauses: Vec<String> = self.filter.clauses.iter().map(|c| c.to_string()).collect();
         if !clauses.is_empty() {

@@ -14,9 +14,10 @@ pub const PREDICTED: &str = "predicted";
 pub const OBSERVED: &str = "observed";
 pub const RESIDUAL: &str = "residual";
 
-/// Attributes whose values are signed: coloured on the diverging map around 0.
+/// Attributes whose values are signed: coloured on the diverging map around 0 (the residual,
+/// and the AR spread's difference from the static trace).
 pub fn is_signed_attribute(name: &str) -> bool {
-    name == RESIDUAL
+    name == RESIDUAL || name == crate::scene::routing_shown::AR_MINUS_STATIC
 }
 
 impl Dataset {
