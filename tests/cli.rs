@@ -5,6 +5,8 @@ use std::path::PathBuf;
 #[path = "support/run_shoal.rs"]
 mod run_shoal;
 use run_shoal::shoal;
+#[path = "support/time_steps.rs"]
+mod time_steps;
 
 const RAIL0: &str = "sample-data/tworail/rail0";
 const RAIL1: &str = "sample-data/tworail/rail1";
@@ -78,7 +80,7 @@ fn bad_inputs_are_errors_on_stderr_with_a_non_zero_exit() {
     assert!(err.starts_with("shoal: error:"), "{err}");
     let (ok, _, err) = shoal(&["hot", RAIL0, "--profile", SORT, "--region", "9"]);
     assert!(!ok);
-    assert!(err.contains("no region 9"), "{err}");
+    assert!(err.contains("no region 9 was loaded; there are 1, 2"), "names the profile's regions: {err}");
     let (ok, _, err) = shoal(&["convert", RAIL0, "--profile", "Cargo.toml", "--out", "/tmp/x"]);
     assert!(!ok);
     assert!(err.contains("ibprof 1"), "{err}");
@@ -142,4 +144,14 @@ fn hot_with_ar_refuses_dumps_without_ar_tables_and_static_adds_no_ar_column() {
     // No AR tables, no AR column.
     let (ok, stdout_static, _) = shoal(&["hot", "sample-data/railopt", "--profile", profile, "--top", "2"]);
     assert!(ok && !stdout_static.contains("AR model"), "{stdout_static}");
+}
+
+#[test]
+fn hot_on_a_region_a_long_loop_lacks_says_how_many_it_has_not_all_of_them() {
+    let path = time_steps::time_step_profile(4, 300);
+    let profile = path.display().to_string();
+    let (ok, _, err) = shoal(&["hot", RAIL0, RAIL1, "--profile", &profile, "--region", "301"]);
+    assert!(!ok);
+    assert!(err.contains("no region 301 was loaded; there are 300 regions, 1 … 300"), "{err}");
+    assert!(err.len() < 2000, "{} bytes of error", err.len());
 }

@@ -18,8 +18,8 @@ use shoal::routing::{
 use shoal::units::format_bytes;
 
 use super::common::{
-    CounterArgs, ProfileArgs, RailArgs, Routing, analyse, analyse_jobs, parse_routing, require_profile,
-    traffic_summary,
+    CounterArgs, ProfileArgs, RailArgs, Routing, analyse_jobs, analyse_regions, parse_routing,
+    require_profile, traffic_summary,
 };
 use super::hot_routing::{Beside, heading, routing_model, shown_and_beside, summary_title};
 
@@ -113,18 +113,18 @@ pub fn run(args: &HotArgs) -> Result<()> {
         By::Predicted | By::Residual => require_profile(&args.profile)?,
         By::Observed => {}
     }
-    let analysis = analyse(&args.rails, &args.profile)?;
+    // With --region N only that region (and the total) is traced: the one it ranks.
+    let analysis = analyse_regions(&args.rails, &args.profile, &FatTreeOptions::default(), args.region)?;
     let model = routing_model(args.routing, &analysis.cluster, analysis.profile.is_some())?;
     let key = args.region.map_or(RegionKey::Total, RegionKey::Region);
     let loads = match analysis.loads() {
         Some(all) => Some(all.get(key).with_context(|| {
-            let known: Vec<String> =
-                all.regions.iter().filter_map(|r| r.region).map(|n| n.to_string()).collect();
-            format!(
-                "no region {:?} was loaded; there are {}",
-                args.region.unwrap_or_default(),
-                known.join(", ")
-            )
+            // The profile's own regions (only the asked one was traced), else the loads file's.
+            let known: Vec<u32> = match &analysis.profile {
+                Some(p) => p.regions.regions.iter().map(|r| r.number).collect(),
+                None => all.regions.iter().filter_map(|r| r.region).collect(),
+            };
+            format!("no region {} was loaded; there are {}", args.region.unwrap_or_default(), listing(&known))
         })?),
         None => None,
     };
@@ -150,6 +150,17 @@ pub fn run(args: &HotArgs) -> Result<()> {
             print_against_counters(args, &analysis, model, (predicted, flows.as_ref()), &observed, &title);
             Ok(())
         }
+    }
+}
+
+/// Region numbers for an error: all of a few (`1, 2, 3`), or how many and the first and last
+/// of many (`20000 regions, 1 … 20000`), so a long time loop does not flood the terminal.
+fn listing(numbers: &[u32]) -> String {
+    const SHOWN: usize = 20;
+    match numbers {
+        [] => "none".to_string(),
+        [first, .., last] if numbers.len() > SHOWN => format!("{} regions, {first} … {last}", numbers.len()),
+        _ => numbers.iter().map(u32::to_string).collect::<Vec<_>>().join(", "),
     }
 }
 
@@ -300,12 +311,11 @@ fn jobs_hot(analysis: &JobsAnalysis, args: &HotArgs, model: RoutingModel) -> Res
             let key = args.region.map_or(RegionKey::Total, RegionKey::Region);
             let data = &job.analysis;
             let Some(loads) = data.loads.get(key) else {
-                let known: Vec<String> =
-                    data.loads.regions.iter().filter_map(|r| r.region).map(|n| n.to_string()).collect();
+                let known: Vec<u32> = data.loads.regions.iter().filter_map(|r| r.region).collect();
                 bail!(
-                    "the profile has no region {:?}; it has {}",
+                    "the profile has no region {}; it has {}",
                     args.region.unwrap_or_default(),
-                    known.join(", ")
+                    listing(&known)
                 );
             };
             (title(key, Some(loads)), loads.clone(), region_flows(cluster, data, key))

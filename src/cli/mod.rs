@@ -10,6 +10,7 @@ pub mod pattern;
 pub mod query;
 pub mod render;
 pub mod render_spec;
+pub mod render_strip;
 pub mod route;
 pub mod trace;
 pub mod trace_ar;

@@ -254,7 +254,7 @@ mod tests {
         let loads = Loads { regions: vec![region], total: RegionLoads::default() };
         let mut ends = vec![None; 12];
         ends[0] = Some(400);
-        let observed = Observed { rails: vec![ends] };
+        let observed = Observed { rails: vec![ends], ..Default::default() };
         let rows =
             link_rows(&cluster, &[JobLoads { name: "j", loads: &loads }], &loads.total, Some(&observed));
         let mut out = Vec::new();

@@ -28,6 +28,9 @@ pub fn read_profile(path: &Path) -> Result<(Profile, Vec<Warning>), ParseError> 
             Err(ParseError::invalid(display, "no *.ibprof or PFProf *.json profiles in this directory"))
         };
     }
+    if let Some(read) = ibprof::read_large_file(path) {
+        return read;
+    }
     let (input, mut warnings) = Input::open(path)?;
     let (profile, more) = if pfprof::looks_like_pfprof(input.text()) {
         pfprof::profile_from_text(input.text(), input.display())?

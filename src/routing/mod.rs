@@ -36,7 +36,7 @@ pub use contention::{ContendedEnd, contended_ends, contention_load};
 pub use flows::{FlowBuilder, FlowSet, HostMap, RailPolicy, RankTraffic};
 pub use hot::{HotEnd, PairBytes, hottest, hottest_by, pairs_through, pairs_through_by};
 pub use loads::{DropReason, LinkBytes, Loads, RailLoad, RegionKey, RegionLoads, Undelivered};
-pub use observed::{CounterInput, ObserveError, Observed, observe, residual};
+pub use observed::{CounterInput, Interval, ObserveError, Observed, observe, residual};
 pub use placement::{PlacementError, PlacementPolicy};
 pub use profile_loads::{LoadOptions, RegionInput, compute_loads, region_loads};
 pub use reachability::{Reachability, UndeliveredPairs, ca_reachability};

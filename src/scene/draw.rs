@@ -8,11 +8,12 @@ use crate::layout::Position;
 
 use super::camera::{Camera, ScreenRect, Transform};
 use super::colour::Rgba;
+use super::legend::Legend;
 use super::{Emphasis, MarkOf, Scene};
 
-const TITLE_H: f32 = 26.0;
+pub(crate) const TITLE_H: f32 = 26.0;
 const LEFT_W: f32 = 46.0;
-const RIGHT_W: f32 = 176.0;
+pub(crate) const RIGHT_W: f32 = 176.0;
 const BOTTOM_H: f32 = 10.0;
 const LEGEND_STEPS: usize = 64;
 pub const INK: Rgba = Rgba::rgb(40, 40, 48);
@@ -180,30 +181,39 @@ fn brackets(scene: &Scene, t: &Transform, out: &mut DrawList) {
     }
 }
 
-fn text(pos: [f32; 2], size: f32, align: (Align, Align), s: impl Into<String>) -> Text {
+pub(crate) fn text(pos: [f32; 2], size: f32, align: (Align, Align), s: impl Into<String>) -> Text {
     Text { pos, size, colour: INK, align, text: s.into() }
 }
 
 /// Title, level labels, plot frame and legends.
 fn chrome(scene: &Scene, t: &Transform, out: &mut DrawList) {
     let plot = t.plot;
-    out.texts.push(text([LEFT_W, TITLE_H / 2.0], 15.0, (Align::Start, Align::Centre), scene.title.clone()));
     for label in &scene.labels {
         let y = t.to_screen(Position { x: 0.0, y: label.y })[1];
         if y >= plot.y && y <= plot.bottom() {
             out.texts.push(text([LEFT_W - 6.0, y], 12.0, (Align::End, Align::Centre), label.text.clone()));
         }
     }
+    frame_and_legends(&scene.title, &scene.legends, plot, LEFT_W, out);
+}
+
+/// The title (from `title_x`), the plot's frame and the legends right of the plot: shared by
+/// every scene and by the time strip ([`super::time_strip_draw`]).
+pub fn frame_and_legends(
+    title: &str,
+    legends: &[Legend],
+    plot: ScreenRect,
+    title_x: f32,
+    out: &mut DrawList,
+) {
+    out.texts.push(text([title_x, TITLE_H / 2.0], 15.0, (Align::Start, Align::Centre), title));
     out.rects.push(Rect { rect: plot, fill: Rgba::TRANSPARENT, stroke: Some(Rgba::rgb(200, 200, 200)) });
     let top = plot.y + 22.0;
-    let captions: Vec<Vec<String>> = scene
-        .legends
-        .iter()
-        .map(|l| wrap_caption(&format!("{}: {}", l.title, l.caption), CAPTION_CHARS))
-        .collect();
+    let captions: Vec<Vec<String>> =
+        legends.iter().map(|l| wrap_caption(&format!("{}: {}", l.title, l.caption), CAPTION_CHARS)).collect();
     let lines = captions.iter().map(Vec::len).sum::<usize>();
     let bottom = (plot.bottom() - 28.0 - CAPTION_LINE * lines as f32).max(top + 20.0);
-    for (i, legend) in scene.legends.iter().enumerate() {
+    for (i, legend) in legends.iter().enumerate() {
         let x = plot.right() + 14.0 + i as f32 * 82.0;
         let bar = ScreenRect::new(x, top, 14.0, bottom - top);
         out.texts.push(text([x + 7.0, top - 6.0], 14.0, (Align::Centre, Align::End), legend.title.clone()));

@@ -36,6 +36,7 @@ pub mod routing_shown;
 pub mod run_synthetic;
 pub mod stats;
 pub mod time_strip;
+pub mod time_strip_draw;
 pub mod torus;
 pub mod values;
 pub mod view;

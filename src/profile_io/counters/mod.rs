@@ -16,8 +16,8 @@ pub mod sink;
 
 use std::path::Path;
 
-use crate::model::Warning;
-use crate::model::counters::Snapshot;
+use crate::model::counters::{Snapshot, TakenAt, TimeSource};
+use crate::model::{EpochMicros, Warning};
 
 use super::error::ParseError;
 use super::input::Input;
@@ -67,12 +67,23 @@ pub fn counter_format(input: &Input) -> Option<CounterFormat> {
     }
 }
 
-/// Reads a counter file (plain or gzip).
+/// Reads a counter file (plain or gzip). A snapshot whose file has no timestamps is dated by
+/// the file's modification time (none for a pipe).
 pub fn read_counters(path: &Path) -> Result<(Snapshot, Vec<Warning>), ParseError> {
     let (input, mut warnings) = Input::open(path)?;
-    let (snapshot, more) = parse_counters(&input)?;
+    let (mut snapshot, more) = parse_counters(&input)?;
     warnings.extend(more);
+    if snapshot.taken.is_none() {
+        snapshot.taken = modified_at(path).map(|time| TakenAt { time, from: TimeSource::Modified });
+    }
     Ok((snapshot, warnings))
+}
+
+/// A regular file's modification time.
+fn modified_at(path: &Path) -> Option<EpochMicros> {
+    let meta = std::fs::metadata(path).ok().filter(std::fs::Metadata::is_file)?;
+    let since = meta.modified().ok()?.duration_since(std::time::UNIX_EPOCH).ok()?;
+    Some(EpochMicros(i64::try_from(since.as_micros()).ok()?))
 }
 
 /// Reads counters from text already in memory; an error if it is no counter format.
