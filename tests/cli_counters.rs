@@ -120,3 +120,19 @@ fn render_writes_a_profiles_regions_as_a_time_strip_png() {
     assert!(err.contains("--where does not apply to --module time-strip"), "{err}");
     let _ = std::fs::remove_file(out);
 }
+
+#[test]
+fn a_jobs_residual_against_the_counters_ranks_as_its_profiles_does() {
+    let counters =
+        ["--counters", BEFORE, "--counters", AFTER, "--by", "residual", "--top", "3", "--pairs", "1"];
+    let (ok, alone, err) = shoal(&[&["hot", TESTBED, "--profile", PROFILE][..], &counters[..]].concat());
+    assert!(ok, "{err}");
+    let job = format!("a2a={PROFILE}");
+    let (ok, as_job, err) = shoal(&[&["hot", TESTBED, "--job", &job][..], &counters[..]].concat());
+    assert!(ok, "{err}");
+    let rows = |out: &str| out.lines().skip(1).map(str::to_string).collect::<Vec<_>>();
+    assert_eq!(rows(&as_job), rows(&alone), "the same ends, bytes and pairs");
+    assert!(as_job.starts_with("Largest residuals (observed − predicted) in the whole run"), "{as_job}");
+    let (ok, _, err) = shoal(&["hot", TESTBED, "--job", &job, "--by", "observed"]);
+    assert!(!ok && err.contains("--by observed|residual needs --counters"), "{err}");
+}

@@ -89,8 +89,13 @@ pub fn run(args: &HotArgs) -> Result<()> {
         if args.profile.loads.is_some() {
             bail!("--loads shows loads already traced; --job, --place and --contended need profiles");
         }
-        if !matches!(args.by, By::Predicted) {
-            bail!("--by observed|residual compares one profile (or loads file) with the counters, not jobs");
+        if !matches!(args.by, By::Predicted) && args.counters.counters.is_empty() {
+            bail!("--by observed|residual needs --counters");
+        }
+        if !matches!(args.by, By::Predicted) && args.contended {
+            bail!(
+                "--contended ranks the jobs' shared ends by prediction; --by observed|residual ranks one prediction against the counters"
+            );
         }
         require_profile(&args.profile)?;
         let analysis = analyse_jobs(&args.rails, &args.profile, &FatTreeOptions::default())?;
@@ -100,6 +105,9 @@ pub fn run(args: &HotArgs) -> Result<()> {
                 bail!("--contended compares the jobs' static loads; --routing ar is not modelled for it");
             }
             return contended(&analysis, args);
+        }
+        if !matches!(args.by, By::Predicted) {
+            return jobs_against_counters(&analysis, args, model);
         }
         return jobs_hot(&analysis, args, model);
     }
@@ -147,7 +155,14 @@ pub fn run(args: &HotArgs) -> Result<()> {
         By::Observed | By::Residual => {
             let observed = args.counters.observe(&analysis.cluster, args.rails.verbose)?.unwrap_or_default();
             let predicted = if model == RoutingModel::AdaptiveModelled { ar.as_ref() } else { loads };
-            print_against_counters(args, &analysis, model, (predicted, flows.as_ref()), &observed, &title);
+            print_against_counters(
+                args,
+                &analysis.cluster,
+                model,
+                (predicted, flows.as_ref()),
+                &observed,
+                &title,
+            );
             Ok(())
         }
     }
@@ -238,13 +253,12 @@ fn print_row(i: usize, end: &HotEnd, link: &str, max: u64, beside: Option<&Besid
 
 fn print_against_counters(
     args: &HotArgs,
-    analysis: &Analysis,
+    cluster: &Cluster,
     model: RoutingModel,
     (loads, flows): (Option<&RegionLoads>, Option<&FlowSet>),
     observed: &Observed,
     title: &str,
 ) {
-    let cluster = &analysis.cluster;
     let by = if matches!(args.by, By::Residual) { RankBy::Residual } else { RankBy::Observed };
     let ends: Vec<usize> = cluster.rails.iter().map(|f| f.link_end_count()).collect();
     let ranked = rank_ends(&ends, loads, Some(observed), by, args.top);
@@ -306,7 +320,38 @@ fn print_pairs(cluster: &Cluster, pairs: &[(Option<usize>, Option<usize>, u64)],
 /// `--job`: one job's region or whole run, or with several jobs the sum of their totals.
 fn jobs_hot(analysis: &JobsAnalysis, args: &HotArgs, model: RoutingModel) -> Result<()> {
     let cluster = &analysis.cluster;
-    let (title, loads, flows) = match analysis.jobs.as_slice() {
+    let (title, loads, flows) = jobs_selection(analysis, args)?;
+    let ar = cluster_has_ar(cluster).then(|| ar_region(cluster, &loads, Some(&flows)));
+    let (shown, beside) = shown_and_beside(model, &loads, ar.as_ref());
+    let hot = hottest_by(cluster, shown, &flows, (args.top, args.pairs), model);
+    println!("{}", heading(model, &title, beside.as_ref()));
+    print_header(beside.as_ref());
+    for (i, end) in hot.iter().enumerate() {
+        let Some(link) = link_name(cluster, end.rail, end.end) else { continue };
+        print_row(i, end, &link, hot[0].bytes, beside.as_ref());
+        print_pairs(cluster, &end.pairs, 12);
+    }
+    eprintln!("{}", traffic_summary(shown, &summary_title(model, &title)));
+    Ok(())
+}
+
+/// `--job … --counters … --by observed|residual`: the counters against every job's prediction
+/// summed, so a residual is traffic none of these jobs explains (another job, management, AR).
+fn jobs_against_counters(analysis: &JobsAnalysis, args: &HotArgs, model: RoutingModel) -> Result<()> {
+    let cluster = &analysis.cluster;
+    let (title, loads, flows) = jobs_selection(analysis, args)?;
+    let ar = (model == RoutingModel::AdaptiveModelled).then(|| ar_region(cluster, &loads, Some(&flows)));
+    let observed = args.counters.observe(cluster, args.rails.verbose)?.unwrap_or_default();
+    let predicted = ar.as_ref().unwrap_or(&loads);
+    print_against_counters(args, cluster, model, (Some(predicted), Some(&flows)), &observed, &title);
+    Ok(())
+}
+
+/// The loads and flows `--job` ranks: one job's region or whole run, or with several jobs the
+/// sum of their totals, and a title naming which.
+fn jobs_selection(analysis: &JobsAnalysis, args: &HotArgs) -> Result<(String, RegionLoads, FlowSet)> {
+    let cluster = &analysis.cluster;
+    Ok(match analysis.jobs.as_slice() {
         [job] => {
             let key = args.region.map_or(RegionKey::Total, RegionKey::Region);
             let data = &job.analysis;
@@ -334,19 +379,7 @@ fn jobs_hot(analysis: &JobsAnalysis, args: &HotArgs, model: RoutingModel) -> Res
             let names: Vec<&str> = jobs.iter().map(|j| j.name.as_str()).collect();
             (format!("all jobs ({})", names.join(" + ")), analysis.all_total(), flows)
         }
-    };
-    let ar = cluster_has_ar(cluster).then(|| ar_region(cluster, &loads, Some(&flows)));
-    let (shown, beside) = shown_and_beside(model, &loads, ar.as_ref());
-    let hot = hottest_by(cluster, shown, &flows, (args.top, args.pairs), model);
-    println!("{}", heading(model, &title, beside.as_ref()));
-    print_header(beside.as_ref());
-    for (i, end) in hot.iter().enumerate() {
-        let Some(link) = link_name(cluster, end.rail, end.end) else { continue };
-        print_row(i, end, &link, hot[0].bytes, beside.as_ref());
-        print_pairs(cluster, &end.pairs, 12);
-    }
-    eprintln!("{}", traffic_summary(shown, &summary_title(model, &title)));
-    Ok(())
+    })
 }
 
 fn append(into: &mut FlowSet, from: FlowSet) {
