@@ -2,7 +2,9 @@
 //! 16 ranks, one region per step, written by the collector's format writer into
 //! `target/many-regions/` on first run; never committed).
 //!
-//! - setup prints the peak heap of reading and tracing it (what `shoal hot --region N` holds);
+//! - setup prints the peak heap of reading it and tracing region 150 and the total (what
+//!   `shoal hot --region 150` holds; target ≤ 150 MB of peak memory, RSS included: measure the
+//!   binary with `/usr/bin/time -v`), then of tracing every region (what the window holds);
 //! - `step_to_next_region`: what one frame of stepping (the play button, or a click on the
 //!   strip) costs the linked fat tree: prepare the next region's values, then its scene;
 //! - `strip_build`: the strip's numbers for every region (once per load or rows change);
@@ -43,10 +45,23 @@ fn dataset() -> &'static Dataset {
     D.get_or_init(|| {
         let path = time_steps::time_step_profile(16, STEPS);
         let rails = time_steps::sample_rails();
+        let one = LoadOptions { only_region: Some(150.min(STEPS)), ..Default::default() };
+        let (hot, peak) =
+            peak_alloc::peak_of(|| pipeline::analyse(&rails, Some(&path), &one).expect("the profile loads"));
+        eprintln!(
+            "{}: read, region 150 and the total traced (hot --region 150) with a peak heap of {:.1} MB",
+            path.display(),
+            peak as f64 / 1e6
+        );
+        drop(hot);
         let (analysis, peak) = peak_alloc::peak_of(|| {
             pipeline::analyse(&rails, Some(&path), &LoadOptions::default()).expect("the profile loads")
         });
-        eprintln!("{}: read and traced with a peak heap of {:.1} MB", path.display(), peak as f64 / 1e6);
+        eprintln!(
+            "{}: read and every region traced with a peak heap of {:.1} MB",
+            path.display(),
+            peak as f64 / 1e6
+        );
         let (d, peak) =
             peak_alloc::peak_of(|| shoal::load::from_analysis("steps".into(), analysis, BTreeMap::new()));
         eprintln!("the view model added a peak heap of {:.1} MB", peak as f64 / 1e6);

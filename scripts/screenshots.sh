@@ -19,3 +19,6 @@ shot diff diff:2,1
 shot highlight highlight:n0042
 # One link group, two modules: the fat tree and the same fabric at its positions in generic 2D.
 shot mixed-modules 'add:generic2d;highlight:n0042;tab:linking'
+# The static/AR switch on the rail-optimized sample with its synthetic ibdiagnet2.far: region 1, AR − static.
+capture ar-switch 30 1435 895 'SHOAL_VIEW=window:1,1;routing:ar-static' \
+  sample-data/railopt,tests/fixtures/ar/railopt/ibdiagnet2.far --profile sample-data/railopt/nccl.ibprof.gz

@@ -5,6 +5,8 @@ use std::path::PathBuf;
 #[path = "support/run_shoal.rs"]
 mod run_shoal;
 use run_shoal::shoal;
+#[path = "support/time_steps.rs"]
+mod time_steps;
 
 const RAIL0: &str = "sample-data/tworail/rail0";
 const RAIL1: &str = "sample-data/tworail/rail1";
@@ -78,7 +80,7 @@ fn bad_inputs_are_errors_on_stderr_with_a_non_zero_exit() {
     assert!(err.starts_with("shoal: error:"), "{err}");
     let (ok, _, err) = shoal(&["hot", RAIL0, "--profile", SORT, "--region", "9"]);
     assert!(!ok);
-    assert!(err.contains("no region 9"), "{err}");
+    assert!(err.contains("no region 9 was loaded; there are 1, 2"), "names the profile's regions: {err}");
     let (ok, _, err) = shoal(&["convert", RAIL0, "--profile", "Cargo.toml", "--out", "/tmp/x"]);
     assert!(!ok);
     assert!(err.contains("ibprof 1"), "{err}");
@@ -105,4 +107,51 @@ fn trace_with_ar_lists_the_spread_over_a_leafs_sixteen_uplinks_and_refuses_witho
     let (ok, _, stderr) =
         shoal(&["trace", "sample-data/railopt", "--from", "228", "--to", "242", "--routing", "ar"]);
     assert!(!ok && stderr.contains("no adaptive-routing tables"), "{stderr}");
+}
+
+/// The leaf-su00-p0 → spine00 uplink line of `hot --region 1` (the rings' SU-crossing step).
+fn uplink_line(stdout: &str) -> String {
+    let line = stdout
+        .lines()
+        .find(|l| l.contains("leaf-su00-p0:MQM9700/U1 (17) -> MF0;spine00"))
+        .unwrap_or_else(|| panic!("no uplink line in {stdout}"));
+    let numbers = line.rsplit_once("U1 (1)").map_or(line, |(_, tail)| tail);
+    numbers.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn hot_with_ar_ranks_the_modelled_spread_labels_it_and_keeps_static_beside() {
+    let rail = "sample-data/railopt,tests/fixtures/ar/railopt/ibdiagnet2.far";
+    let profile = "sample-data/railopt/nccl.ibprof.gz";
+    let args = ["hot", rail, "--profile", profile, "--region", "1", "--top", "2000", "--pairs", "0"];
+    // Default static: the AR tables are found, so the AR-modelled bytes are computed beside.
+    let (ok, stdout, stderr) = shoal(&args);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("static routing") && stdout.contains("AR model"), "{stdout}");
+    assert_eq!(uplink_line(&stdout), "248 MiB 100.0% 15.5 MiB");
+    // --routing ar ranks by the spread (16 uplinks share the step), static beside.
+    let (ok, stdout, stderr) = shoal(&[&args[..], &["--routing", "ar"]].concat());
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("AR modelled") && stderr.contains("(AR modelled)"), "{stdout}{stderr}");
+    assert_eq!(uplink_line(&stdout), "15.5 MiB 6.2% 248 MiB");
+}
+
+#[test]
+fn hot_with_ar_refuses_dumps_without_ar_tables_and_static_adds_no_ar_column() {
+    let profile = "sample-data/railopt/nccl.ibprof.gz";
+    let (ok, _, stderr) = shoal(&["hot", "sample-data/railopt", "--profile", profile, "--routing", "ar"]);
+    assert!(!ok && stderr.contains("no adaptive-routing tables"), "{stderr}");
+    // No AR tables, no AR column.
+    let (ok, stdout_static, _) = shoal(&["hot", "sample-data/railopt", "--profile", profile, "--top", "2"]);
+    assert!(ok && !stdout_static.contains("AR model"), "{stdout_static}");
+}
+
+#[test]
+fn hot_on_a_region_a_long_loop_lacks_says_how_many_it_has_not_all_of_them() {
+    let path = time_steps::time_step_profile(4, 300);
+    let profile = path.display().to_string();
+    let (ok, _, err) = shoal(&["hot", RAIL0, RAIL1, "--profile", &profile, "--region", "301"]);
+    assert!(!ok);
+    assert!(err.contains("no region 301 was loaded; there are 300 regions, 1 … 300"), "{err}");
+    assert!(err.len() < 2000, "{} bytes of error", err.len());
 }

@@ -57,3 +57,82 @@ fn render_colours_by_residual_with_counters_and_refuses_without() {
     assert!(err.contains("--colour-by observed needs --counters"), "{err}");
     let _ = std::fs::remove_file(out);
 }
+
+const RESET: &str = "tests/fixtures/counters/testbed/perfquery-x-reset.txt";
+
+#[test]
+fn render_writes_a_series_of_snapshots_as_a_time_strip_of_intervals() {
+    let out = std::env::temp_dir().join(format!("shoal-cli-strip-{}.svg", std::process::id()));
+    let args = ["render", TESTBED, "--counters", BEFORE, "--counters", AFTER, "--counters", RESET];
+    let (ok, _, err) =
+        shoal(&[&args[..], &["--module", "time-strip", "--out", out.to_str().unwrap()]].concat());
+    assert!(ok, "{err}");
+    assert!(err.contains("time strip of 2 intervals"), "{err}");
+    let svg = std::fs::read_to_string(&out).unwrap();
+    assert!(svg.contains("L: bytes per interval"), "the legend names its unit");
+    assert!(svg.contains("2 intervals, "), "the axis says what the columns span");
+    assert!(svg.contains("times: the files' modification times"), "and where their times come from");
+    // Two snapshots are no series: the strip says what it needs.
+    let (ok, _, err) = shoal(
+        &[&args[..4], &["--counters", AFTER, "--module", "time-strip", "--out", out.to_str().unwrap()]]
+            .concat(),
+    );
+    assert!(!ok);
+    assert!(err.contains("three or more --counters"), "{err}");
+    let _ = std::fs::remove_file(out);
+}
+
+#[test]
+fn render_writes_a_profiles_regions_as_a_time_strip_png() {
+    let out = std::env::temp_dir().join(format!("shoal-cli-strip-{}.png", std::process::id()));
+    let rails = ["sample-data/tworail/rail0", "sample-data/tworail/rail1"];
+    let (ok, _, err) = shoal(&[
+        "render",
+        rails[0],
+        rails[1],
+        "--profile",
+        "sample-data/tworail/samplesort.ibprof.gz",
+        "--module",
+        "time-strip",
+        "--region",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(err.contains("time strip of 2 regions"), "{err}");
+    let png = std::fs::read(&out).unwrap();
+    assert!(png.starts_with(b"\x89PNG"));
+    let (ok, _, err) = shoal(&[
+        "render",
+        rails[0],
+        rails[1],
+        "--profile",
+        "sample-data/tworail/samplesort.ibprof.gz",
+        "--module",
+        "time-strip",
+        "--where",
+        "bytes > 0",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!ok);
+    assert!(err.contains("--where does not apply to --module time-strip"), "{err}");
+    let _ = std::fs::remove_file(out);
+}
+
+#[test]
+fn a_jobs_residual_against_the_counters_ranks_as_its_profiles_does() {
+    let counters =
+        ["--counters", BEFORE, "--counters", AFTER, "--by", "residual", "--top", "3", "--pairs", "1"];
+    let (ok, alone, err) = shoal(&[&["hot", TESTBED, "--profile", PROFILE][..], &counters[..]].concat());
+    assert!(ok, "{err}");
+    let job = format!("a2a={PROFILE}");
+    let (ok, as_job, err) = shoal(&[&["hot", TESTBED, "--job", &job][..], &counters[..]].concat());
+    assert!(ok, "{err}");
+    let rows = |out: &str| out.lines().skip(1).map(str::to_string).collect::<Vec<_>>();
+    assert_eq!(rows(&as_job), rows(&alone), "the same ends, bytes and pairs");
+    assert!(as_job.starts_with("Largest residuals (observed − predicted) in the whole run"), "{as_job}");
+    let (ok, _, err) = shoal(&["hot", TESTBED, "--job", &job, "--by", "observed"]);
+    assert!(!ok && err.contains("--by observed|residual needs --counters"), "{err}");
+}

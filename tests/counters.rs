@@ -194,6 +194,83 @@ fn a_counter_reset_between_snapshots_is_reported_not_subtracted() {
     assert!(seen <= 4 * MANAGEMENT_WORDS as u64, "{seen} bytes: not a difference across the reset");
 }
 
+/// Before, after and after-the-reset (all real captures, in that order) are a series of two
+/// intervals: the first is the job's window exactly as a before/after pair gives it, the second
+/// the little that happened since (the reset port's transmit counter is not subtracted: its end
+/// takes the far port's receive counter); observed is their sum.
+#[test]
+fn three_real_snapshots_are_a_series_whose_first_interval_is_the_job_window() {
+    use shoal::model::counters::TimeSource;
+    let analysis = analysis();
+    let files = ["perfquery-x-before.txt", "perfquery-x-after.txt", "perfquery-x-reset.txt"];
+    let (series, warnings) = observe(&analysis.cluster, &files);
+    let (pair, _) = observe(&analysis.cluster, &files[..2]);
+    assert_eq!(series.series.len(), 2);
+    let [window, since] = &series.series[..] else { unreachable!() };
+    assert_eq!(window.rails, pair.rails, "interval 1 is the before/after pair");
+    assert!(window.from.ends_with("perfquery-x-before.txt") && window.to.ends_with("perfquery-x-after.txt"));
+    assert!(
+        warnings.iter().any(|w| w.contains("reset") && w.contains("\"n0007 HCA-1\" port 1")),
+        "{warnings:?}"
+    );
+    let fabric = &analysis.cluster.rails[0];
+    let n7 = fabric.graph.node_indices().find(|&n| fabric.node(n).description == "n0007 HCA-1").unwrap();
+    let (reset_end, _, _) = fabric.out_through(n7, PortNum(1)).unwrap();
+    let after_reset = since.rails[0][reset_end.index()].unwrap();
+    assert!(
+        after_reset <= 4 * MANAGEMENT_WORDS as u64,
+        "{after_reset} bytes: not a difference across the reset"
+    );
+    // Interval 2 holds only the tools' own queries (the script captured the other formats' after
+    // files in it, from the SM host): no end carries more than those, and all of it is a sliver
+    // of the job's window.
+    let (mut covered, mut job, mut queries) = (0, 0u64, 0u64);
+    for (i, (a, b)) in window.rails[0].iter().zip(&since.rails[0]).enumerate() {
+        if let (Some(a), Some(b)) = (a, b) {
+            covered += 1;
+            (job, queries) = (job + a, queries + b);
+            assert!(*b <= 4 * PERFMGR_MANAGEMENT_WORDS as u64, "end {i}: {b} bytes after the job");
+            assert_eq!(series.rails[0][i], Some(a + b), "end {i}: the intervals summed");
+        }
+    }
+    assert!(covered > 100, "{covered}");
+    assert!(queries * 100 < job, "{queries} bytes of queries against the job's {job}");
+    let modified = |f: &str| std::fs::metadata(fixture(f)).unwrap().modified().unwrap();
+    let micros =
+        |t: std::time::SystemTime| t.duration_since(std::time::UNIX_EPOCH).unwrap().as_micros() as i64;
+    let end = since.end.expect("a file's modification time");
+    assert_eq!(end.from, TimeSource::Modified, "perfquery output has no timestamps");
+    assert_eq!(end.time.0, micros(modified(files[2])));
+}
+
+#[test]
+fn prometheus_sample_timestamps_date_the_snapshot() {
+    use shoal::model::counters::TimeSource;
+    let text = std::fs::read_to_string(fixture("infiniband_exporter-after.prom")).unwrap();
+    // The exposition format's optional timestamp, in milliseconds: the latest dates the file.
+    let stamped: String = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if l.starts_with('#') || l.is_empty() {
+                format!("{l}\n")
+            } else {
+                format!("{l} {}\n", 1_700_000_000_000u64 + i as u64)
+            }
+        })
+        .collect();
+    let path = std::env::temp_dir().join(format!("shoal-stamped-{}.prom", std::process::id()));
+    std::fs::write(&path, &stamped).unwrap();
+    let (snapshot, _) = read_counters(&path).unwrap();
+    let lines = text.lines().count() as i64;
+    let taken = snapshot.taken.unwrap();
+    assert_eq!(taken.from, TimeSource::InFile);
+    assert!(taken.time.0 > 1_700_000_000_000_000 && taken.time.0 < (1_700_000_000_000 + lines) * 1000 + 1);
+    let (unstamped, _) = read_counters(&fixture("infiniband_exporter-after.prom")).unwrap();
+    assert_eq!(unstamped.taken.map(|t| t.from), Some(TimeSource::Modified));
+    let _ = std::fs::remove_file(path);
+}
+
 #[test]
 fn counters_leave_the_prediction_unchanged() {
     let analysis = analysis();

@@ -149,3 +149,18 @@ fn a_real_collector_profile_traces_onto_the_fabric_through_a_host_map() {
     assert_eq!(total.rails.iter().map(|r| r.injected).sum::<u64>(), sent);
     assert!(total.rails.iter().all(|r| r.is_conserved() && r.undelivered == 0));
 }
+
+#[test]
+fn tracing_only_one_region_gives_that_region_and_the_total_as_tracing_all_does() {
+    let all = two_rails("tworail/samplesort.ibprof.gz", &LoadOptions::default());
+    let one = two_rails(
+        "tworail/samplesort.ibprof.gz",
+        &LoadOptions { only_region: Some(2), ..Default::default() },
+    );
+    let (all, one) = (&all.profile.as_ref().unwrap().loads, &one.profile.as_ref().unwrap().loads);
+    assert_eq!(one.regions.len(), 1);
+    assert_eq!(one.get(RegionKey::Region(2)), all.get(RegionKey::Region(2)));
+    for (a, b) in all.total.rails.iter().zip(&one.total.rails) {
+        assert_eq!(a.bytes, b.bytes, "the total is traced, not summed from the one region");
+    }
+}

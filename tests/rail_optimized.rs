@@ -180,3 +180,77 @@ fn with_jobs_and_ar_tables_each_job_and_all_have_ar_bytes() {
     assert!(sum("nccl") > 0.0);
     assert_eq!(sum("nccl"), sum("all"));
 }
+
+/// Rank-level (`peer`) traffic on the 8-HCA hosts: gpu01's local rank i sends to gpu02's local
+/// rank i, so each pair uses HCA mlx5_i at both ends and stays in plane i (one leaf, no spine).
+#[test]
+fn local_rank_i_sends_from_and_to_the_hosts_ith_hca_and_stays_in_its_plane() {
+    use shoal::model::{PeerBytes, RankSection};
+    use shoal::routing::{FlowBuilder, HostMap, RailPolicy, RankTraffic, trace};
+    let d = sample();
+    let f = d.fabric.as_ref().unwrap();
+    let fabric = &f.cluster.rails[0];
+    // Ranks 0..8 on gpu01, 8..16 on gpu02, listed out of order: the local rank is by number.
+    let sections: Vec<RankSection> = (0..16u32)
+        .rev()
+        .map(|rank| RankSection {
+            rank,
+            host: if rank < 8 { "gpu01" } else { "gpu02" }.into(),
+            ..Default::default()
+        })
+        .collect();
+    let peers: Vec<[PeerBytes; 1]> = sections
+        .iter()
+        .map(|s| {
+            [PeerBytes {
+                peer: (s.rank + 8) % 16,
+                sent: if s.rank < 8 { 1000 + u64::from(s.rank) } else { 0 },
+                recv: 0,
+            }]
+        })
+        .collect();
+    let ranks: Vec<RankTraffic> = sections
+        .iter()
+        .zip(&peers)
+        .map(|(section, p)| RankTraffic { section, peers: p, lids: &[] })
+        .collect();
+    let map = HostMap::default();
+    let set = FlowBuilder::new(&f.cluster, RailPolicy::Split, &map).flows(&ranks);
+    assert_eq!(set.flows[0].len(), 8);
+    for flow in &set.flows[0] {
+        let adapter = |lid| fabric.node(fabric.owner_of_lid(lid).unwrap().node).description.clone();
+        let i = flow.bytes - 1000;
+        assert_eq!(adapter(flow.src), format!("gpu01 mlx5_{i}"));
+        assert_eq!(adapter(flow.dst), format!("gpu02 mlx5_{i}"));
+        let path = trace(fabric, flow.src, flow.dst);
+        assert!(path.delivered());
+        assert_eq!(path.link_ends.len(), 2, "CA → leaf of plane {i} → CA: no spine");
+    }
+}
+
+/// The window's "pairs crossing this end" under the AR switch: the pairs whose spread touches a
+/// leaf uplink, each with its share, add up to the end's AR-modelled load (and not its static one).
+#[test]
+fn under_ar_the_pairs_crossing_an_uplink_add_up_to_its_modelled_load() {
+    use shoal::model::LinkEnd;
+    use shoal::routing::{RegionKey, RoutingModel};
+    use shoal::scene::crossing::crossings_by;
+    let d = sample_with_ar();
+    let f = d.fabric.as_ref().unwrap();
+    let ar = &f.ar_loads.as_ref().expect("AR loads").total.rails[0];
+    let fabric = &f.cluster.rails[0];
+    let uplink = |i: usize| {
+        fabric.link_end_nodes(LinkEnd::from_index(i)).is_some_and(|((a, _), (b, _))| {
+            fabric.node(a).description.contains("leaf") && fabric.node(b).description.contains("spine")
+        })
+    };
+    let (index, bytes) =
+        ar.bytes.nonzero().filter(|&(i, _)| uplink(i)).max_by_key(|&(_, b)| b).expect("an uplink");
+    let end = LinkEnd::from_index(index);
+    let flows = [&f.flows[&RegionKey::Total]];
+    let rows = crossings_by(&f.cluster, &flows, (0, end), usize::MAX, RoutingModel::AdaptiveModelled);
+    assert_eq!(rows.iter().map(|r| r.bytes).sum::<u64>(), bytes);
+    let static_rows = crossings_by(&f.cluster, &flows, (0, end), usize::MAX, RoutingModel::Static);
+    assert_eq!(static_rows.iter().map(|r| r.bytes).sum::<u64>(), f.loads.total.rails[0].at(end));
+    assert_ne!(rows, static_rows);
+}

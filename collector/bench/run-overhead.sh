@@ -5,6 +5,8 @@
 #      none      no preload
 #      preload   libibprof preloaded, counting everything
 #      filtered  libibprof preloaded, the measured collective filtered out (IBPROF=<the other>)
+#      insitu    libibprof preloaded and tracing in situ (IBPROF_RAILS on the two-rail sample,
+#                ranks placed by a host map, IBPROF_TOPK=8, a loads file written at finalize)
 #    Reported: the median and the minimum latency per size over the rounds, and the overhead
 #    summed over the sizes >= 1 KiB ((sum_mode - sum_none) / sum_none) for both. On a shared
 #    machine the minimum is the steadier estimate; ranks are bound to cores.
@@ -41,6 +43,10 @@ launch() {
     local env=()
     if [ "$mode" != none ]; then env+=(LD_PRELOAD "$lib" IBPROF_OUT "$out/bench.ibprof"); fi
     if [ "$mode" = filtered ]; then env+=(IBPROF "$other"); fi
+    if [ "$mode" = insitu ]; then
+        env+=(IBPROF_RAILS "$root/sample-data/tworail/rail0;$root/sample-data/tworail/rail1"
+            IBPROF_HOSTMAP "$out/bench.hostmap" IBPROF_LOADS "$out/bench.loads.csv" IBPROF_TOPK 8)
+    fi
     if [ "$mpi" = openmpi ]; then
         local args=(-np "$np" --oversubscribe --allow-run-as-root --bind-to core --map-by core
             --mca btl self,vader --mca btl_vader_single_copy_mechanism none)
@@ -53,15 +59,18 @@ launch() {
     fi
 }
 
-modes=(none preload filtered)
+# Ranks on hosts of different pods of the two-rail sample, for the in-situ mode.
+for r in $(seq 0 $((ranks > 1 ? ranks - 1 : 1))); do echo "rank $r n$(printf %04d $((1 + r * 29)))"; done >"$out/bench.hostmap"
+
+modes=(none preload filtered insitu)
 if has latency; then
 rm -f "$out"/lat-*.txt
 echo "== latency: $mpi, $ranks ranks, $rounds interleaved rounds"
 for round in $(seq "$rounds"); do
     for coll in alltoall bcast; do
         other=$([ "$coll" = alltoall ] && echo BCAST || echo ALLTOALL)
-        for k in 0 1 2; do
-            mode=${modes[$(((k + round) % 3))]}
+        for k in 0 1 2 3; do
+            mode=${modes[$(((k + round) % 4))]}
             launch "$ranks" "$mode" "$other" -- "$out/osu_coll" "$coll" 1 1048576 1000 2>/dev/null \
                 | sed "s/^/$round /" >>"$out/lat-$coll-$mode.txt"
         done
@@ -74,21 +83,21 @@ import statistics, sys, collections
 out = sys.argv[1]
 for coll in ("alltoall", "bcast"):
     stat = {}
-    for mode in ("none", "preload", "filtered"):
+    for mode in ("none", "preload", "filtered", "insitu"):
         per = collections.defaultdict(list)
         for line in open(f"{out}/lat-{coll}-{mode}.txt"):
             _, size, us = line.split()
             per[int(size)].append(float(us))
         stat[mode] = {s: (statistics.median(v), min(v)) for s, v in per.items()}
     print(f"\n{coll}: latency (us) per size, median / minimum over the rounds")
-    print(f"{'size':>8} {'none':>17} {'preload':>17} {'filtered':>17}")
+    print(f"{'size':>8} {'none':>17} {'preload':>17} {'filtered':>17} {'insitu':>17}")
     for s in sorted(stat["none"]):
-        cells = " ".join(f"{stat[m][s][0]:>8.2f}/{stat[m][s][1]:<8.2f}" for m in ("none", "preload", "filtered"))
+        cells = " ".join(f"{stat[m][s][0]:>8.2f}/{stat[m][s][1]:<8.2f}" for m in ("none", "preload", "filtered", "insitu"))
         print(f"{s:>8} {cells}")
     big = [s for s in stat["none"] if s >= 1024]
     for k, what in ((0, "median"), (1, "minimum")):
         base = sum(stat["none"][s][k] for s in big)
-        for mode in ("preload", "filtered"):
+        for mode in ("preload", "filtered", "insitu"):
             tot = sum(stat[mode][s][k] for s in big)
             print(f"{coll} {mode}: {100 * (tot - base) / base:+.2f} % summed over sizes >= 1 KiB ({what})")
 PY
@@ -119,9 +128,12 @@ for coll in alltoall bcast; do
     read -r b2 o2 < <(ir preload "$coll" $n2)
     read -r c1 p1 < <(ir filtered "$coll" $n1)
     read -r c2 p2 < <(ir filtered "$coll" $n2)
+    read -r e1 q1 < <(ir insitu "$coll" $n1)
+    read -r e2 q2 < <(ir insitu "$coll" $n2)
     echo "$coll: MPI alone $(((a2 - a1) / d)) instr/call"
     echo "  counting: +$((((b2 - b1) - (a2 - a1)) / d)) instr/call in total, $(((o2 - o1) / d)) of them in libibprof's code"
     echo "  filtered: +$((((c2 - c1) - (a2 - a1)) / d)) instr/call in total, $(((p2 - p1) / d)) of them in libibprof's code"
+    echo "  in situ:  +$((((e2 - e1) - (a2 - a1)) / d)) instr/call in total, $(((q2 - q1) / d)) of them in libibprof's code"
 done
 fi
 
@@ -146,9 +158,9 @@ for coll in ("alltoall", "bcast"):
     for line in open(f"{out}/cost-{coll}.txt"):
         mode, _, us = line.split()
         best[mode] = min(best.get(mode, 1e9), float(us))
-    cost = {m: 1000 * (best[m] - best["none"]) for m in ("preload", "filtered")}
+    cost = {m: 1000 * (best[m] - best["none"]) for m in ("preload", "filtered", "insitu")}
     print(f"{coll}: MPI alone {1000 * best['none']:.0f} ns/call; libibprof adds {cost['preload']:.0f} ns "
-          f"(counting), {cost['filtered']:.0f} ns (filtered out)")
+          f"(counting), {cost['filtered']:.0f} ns (filtered out), {cost['insitu']:.0f} ns (in situ)")
     lat = f"{out}/lat-{coll}-none.txt"
     if os.path.exists(lat):
         per = collections.defaultdict(list)

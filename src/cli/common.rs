@@ -186,7 +186,7 @@ impl ProfileArgs {
                 .with_context(|| format!("reading --host-map {}", path.display()))?,
             None => (HostMap::default(), Vec::new()),
         };
-        Ok((LoadOptions { policy: self.rail_policy, host_map }, warnings))
+        Ok((LoadOptions { policy: self.rail_policy, host_map, only_region: None }, warnings))
     }
 }
 
@@ -225,19 +225,25 @@ pub fn analyse_jobs(
     Ok(analysis)
 }
 
-/// Loads rails and profile, and traces the profile, printing the warning summary.
-pub fn analyse(rails: &RailArgs, profile: &ProfileArgs) -> Result<Analysis> {
-    analyse_laid_out(rails, profile, &FatTreeOptions::default())
-}
-
 /// [`analyse`] with the layout's options.
 pub fn analyse_laid_out(
     rails: &RailArgs,
     profile: &ProfileArgs,
     layout: &FatTreeOptions,
 ) -> Result<Analysis> {
+    analyse_regions(rails, profile, layout, None)
+}
+
+/// [`analyse_laid_out`], tracing only region `only_region` (and the total) when given.
+pub fn analyse_regions(
+    rails: &RailArgs,
+    profile: &ProfileArgs,
+    layout: &FatTreeOptions,
+    only_region: Option<u32>,
+) -> Result<Analysis> {
     check_rail_policy(profile.rail_policy, rails.rail_paths().len())?;
-    let (options, mut warnings) = profile.load_options()?;
+    let (mut options, mut warnings) = profile.load_options()?;
+    options.only_region = only_region;
     let analysis = pipeline::analyse_inputs_with_layout(
         &rails.rail_paths(),
         (profile.profile.as_deref(), profile.loads.as_deref()),

@@ -1,6 +1,7 @@
 //! `shoal hot`: the busiest link ends and who sent their bytes; with port counters, ranked by
 //! what was observed or by the residual (observed − predicted); with `--contended`, the ends
-//! several jobs share, ranked by what the second-largest job sent there.
+//! several jobs share, ranked by what the second-largest job sent there. With `--routing ar`
+//! (or AR tables beside a static ranking) see [`super::hot_routing`].
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
@@ -8,15 +9,19 @@ use shoal::layout::FatTreeOptions;
 use shoal::model::echo::echo;
 use shoal::model::{Cluster, LinkEnd};
 use shoal::pipeline::{Analysis, JobsAnalysis, region_flows};
+use shoal::routing::ar::{ar_region, cluster_has_ar};
 use shoal::routing::loads_input::TopKTable;
 use shoal::routing::{
-    FlowSet, HotEnd, Observed, RankBy, RankedEnd, RegionKey, RegionLoads, hottest, pairs_through, rank_ends,
+    FlowSet, HotEnd, Observed, RankBy, RankedEnd, RegionKey, RegionLoads, RoutingModel, hottest, hottest_by,
+    pairs_through, pairs_through_by, rank_ends,
 };
 use shoal::units::format_bytes;
 
 use super::common::{
-    CounterArgs, ProfileArgs, RailArgs, analyse, analyse_jobs, require_profile, traffic_summary,
+    CounterArgs, ProfileArgs, RailArgs, Routing, analyse_jobs, analyse_regions, parse_routing,
+    require_profile, traffic_summary,
 };
+use super::hot_routing::{Beside, heading, routing_model, shown_and_beside, summary_title};
 
 #[derive(Args, Debug)]
 pub struct HotArgs {
@@ -44,6 +49,11 @@ pub struct HotArgs {
     /// observed − predicted by its size (needs --counters and --profile or --loads).
     #[arg(long, value_enum, default_value = "predicted")]
     pub by: By,
+    /// `static` (the default): rank the loads of the forwarding tables; `ar`: rank the AR
+    /// spread (modelled) of the dumps' adaptive-routing tables. When AR tables are found both
+    /// are computed and the other is printed beside.
+    #[arg(long, value_name = "static|ar", value_parser = parse_routing)]
+    pub routing: Option<Routing>,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -79,15 +89,27 @@ pub fn run(args: &HotArgs) -> Result<()> {
         if args.profile.loads.is_some() {
             bail!("--loads shows loads already traced; --job, --place and --contended need profiles");
         }
-        if !matches!(args.by, By::Predicted) {
-            bail!("--by observed|residual compares one profile (or loads file) with the counters, not jobs");
+        if !matches!(args.by, By::Predicted) && args.counters.counters.is_empty() {
+            bail!("--by observed|residual needs --counters");
+        }
+        if !matches!(args.by, By::Predicted) && args.contended {
+            bail!(
+                "--contended ranks the jobs' shared ends by prediction; --by observed|residual ranks one prediction against the counters"
+            );
         }
         require_profile(&args.profile)?;
         let analysis = analyse_jobs(&args.rails, &args.profile, &FatTreeOptions::default())?;
+        let model = routing_model(args.routing, &analysis.cluster, true)?;
         if args.contended {
+            if model == RoutingModel::AdaptiveModelled {
+                bail!("--contended compares the jobs' static loads; --routing ar is not modelled for it");
+            }
             return contended(&analysis, args);
         }
-        return jobs_hot(&analysis, args);
+        if !matches!(args.by, By::Predicted) {
+            return jobs_against_counters(&analysis, args, model);
+        }
+        return jobs_hot(&analysis, args, model);
     }
     match args.by {
         By::Observed | By::Residual if args.counters.counters.is_empty() => {
@@ -99,34 +121,61 @@ pub fn run(args: &HotArgs) -> Result<()> {
         By::Predicted | By::Residual => require_profile(&args.profile)?,
         By::Observed => {}
     }
-    let analysis = analyse(&args.rails, &args.profile)?;
+    // With --region N only that region (and the total) is traced: the one it ranks.
+    let analysis = analyse_regions(&args.rails, &args.profile, &FatTreeOptions::default(), args.region)?;
+    let model = routing_model(args.routing, &analysis.cluster, analysis.profile.is_some())?;
     let key = args.region.map_or(RegionKey::Total, RegionKey::Region);
     let loads = match analysis.loads() {
         Some(all) => Some(all.get(key).with_context(|| {
-            let known: Vec<String> =
-                all.regions.iter().filter_map(|r| r.region).map(|n| n.to_string()).collect();
-            format!(
-                "no region {:?} was loaded; there are {}",
-                args.region.unwrap_or_default(),
-                known.join(", ")
-            )
+            // The profile's own regions (only the asked one was traced), else the loads file's.
+            let known: Vec<u32> = match &analysis.profile {
+                Some(p) => p.regions.regions.iter().map(|r| r.number).collect(),
+                None => all.regions.iter().filter_map(|r| r.region).collect(),
+            };
+            format!("no region {} was loaded; there are {}", args.region.unwrap_or_default(), listing(&known))
         })?),
         None => None,
     };
     let title = title(key, loads);
+    // Flows to name pairs by and to spread: only a profile has them.
+    let flows = analysis.profile.as_ref().map(|data| region_flows(&analysis.cluster, data, key));
+    let ar = match (&flows, loads) {
+        (Some(flows), Some(loads)) if cluster_has_ar(&analysis.cluster) => {
+            Some(ar_region(&analysis.cluster, loads, Some(flows)))
+        }
+        _ => None,
+    };
     match args.by {
-        By::Predicted => print_predicted(
-            args,
-            &analysis,
-            key,
-            loads.context("no profile or loads file was loaded")?,
-            &title,
-        ),
-        By::Observed | By::Residual => {
-            let observed = args.counters.observe(&analysis.cluster, args.rails.verbose)?.unwrap_or_default();
-            print_against_counters(args, &analysis, key, loads, &observed, &title);
+        By::Predicted => {
+            let loads = loads.context("no profile or loads file was loaded")?;
+            let (shown, beside) = shown_and_beside(model, loads, ar.as_ref());
+            print_predicted(args, &analysis, (key, model), (shown, beside, flows.as_ref()), &title);
             Ok(())
         }
+        By::Observed | By::Residual => {
+            let observed = args.counters.observe(&analysis.cluster, args.rails.verbose)?.unwrap_or_default();
+            let predicted = if model == RoutingModel::AdaptiveModelled { ar.as_ref() } else { loads };
+            print_against_counters(
+                args,
+                &analysis.cluster,
+                model,
+                (predicted, flows.as_ref()),
+                &observed,
+                &title,
+            );
+            Ok(())
+        }
+    }
+}
+
+/// Region numbers for an error: all of a few (`1, 2, 3`), or how many and the first and last
+/// of many (`20000 regions, 1 … 20000`), so a long time loop does not flood the terminal.
+fn listing(numbers: &[u32]) -> String {
+    const SHOWN: usize = 20;
+    match numbers {
+        [] => "none".to_string(),
+        [first, .., last] if numbers.len() > SHOWN => format!("{} regions, {first} … {last}", numbers.len()),
+        _ => numbers.iter().map(u32::to_string).collect::<Vec<_>>().join(", "),
     }
 }
 
@@ -141,13 +190,13 @@ fn title(key: RegionKey, loads: Option<&RegionLoads>) -> String {
 fn print_predicted(
     args: &HotArgs,
     analysis: &Analysis,
-    key: RegionKey,
-    loads: &RegionLoads,
+    (key, model): (RegionKey, RoutingModel),
+    (loads, beside, flows): (&RegionLoads, Option<Beside>, Option<&FlowSet>),
     title: &str,
-) -> Result<()> {
+) {
     let cluster = &analysis.cluster;
-    let hot = match (&analysis.profile, &analysis.loads_file) {
-        (Some(data), _) => hottest(cluster, loads, &region_flows(cluster, data, key), args.top, args.pairs),
+    let hot = match (flows, &analysis.loads_file) {
+        (Some(flows), _) => hottest_by(cluster, loads, flows, (args.top, args.pairs), model),
         (None, file) => {
             let top = file.as_ref().and_then(|f| f.top_k.as_ref());
             match top {
@@ -157,14 +206,12 @@ fn print_predicted(
             hottest_from_summary(cluster, loads, top, key, args.top, args.pairs)
         }
     };
-    let max = hot.first().map_or(0, |h| h.bytes).max(1);
-    println!("Busiest link ends in {title}:");
+    println!("{}", heading(model, title, beside.as_ref()));
     let w = bytes_width(hot.iter().map(|h| format_bytes(h.bytes)));
-    println!("{:>4}  {:>4}  {:<60} {:>w$} {:>6}", "#", "rail", "from (port) -> to (port)", "bytes", "share");
+    print_header(beside.as_ref(), w);
     for (i, end) in hot.iter().enumerate() {
         let Some(link) = link_name(cluster, end.rail, end.end) else { continue };
-        let share = 100.0 * end.bytes as f64 / max as f64;
-        println!("{:>4}  {:>4}  {link:<60} {:>w$} {share:>5.1}%", i + 1, end.rail, format_bytes(end.bytes));
+        print_row(i, end, &link, hot[0].bytes, beside.as_ref(), w);
         // A summary's counts are lower bounds: say by how much each may be short.
         let summary =
             analysis.profile.is_none().then(|| analysis.loads_file.as_ref()?.top_k.as_ref()).flatten();
@@ -181,32 +228,56 @@ fn print_predicted(
             println!("{:>12}{} -> {}  {}{bound}", "", name(src), name(dst), format_bytes(*bytes));
         }
     }
-    eprintln!("{}", traffic_summary(loads, title));
-    Ok(())
+    eprintln!("{}", traffic_summary(loads, &summary_title(model, title)));
+}
+
+/// The column heads of a ranking by bytes (`w` wide), with the other model's column when there
+/// is one.
+fn print_header(beside: Option<&Beside>, w: usize) {
+    let other = beside.map_or(String::new(), |b| format!(" {:>10}", b.label));
+    println!(
+        "{:>4}  {:>4}  {:<60} {:>w$} {:>6}{other}",
+        "#", "rail", "from (port) -> to (port)", "bytes", "share"
+    );
+}
+
+/// One ranked end: its bytes, its share of the busiest end's, and the other model's bytes.
+fn print_row(i: usize, end: &HotEnd, link: &str, max: u64, beside: Option<&Beside>, w: usize) {
+    let share = 100.0 * end.bytes as f64 / max.max(1) as f64;
+    let other = beside.map_or(String::new(), |b| format!(" {:>10}", b.cell(end)));
+    println!(
+        "{:>4}  {:>4}  {link:<60} {:>w$} {share:>5.1}%{other}",
+        i + 1,
+        end.rail,
+        format_bytes(end.bytes)
+    );
 }
 
 fn print_against_counters(
     args: &HotArgs,
-    analysis: &Analysis,
-    key: RegionKey,
-    loads: Option<&RegionLoads>,
+    cluster: &Cluster,
+    model: RoutingModel,
+    (loads, flows): (Option<&RegionLoads>, Option<&FlowSet>),
     observed: &Observed,
     title: &str,
 ) {
-    let cluster = &analysis.cluster;
     let by = if matches!(args.by, By::Residual) { RankBy::Residual } else { RankBy::Observed };
     let ends: Vec<usize> = cluster.rails.iter().map(|f| f.link_end_count()).collect();
     let ranked = rank_ends(&ends, loads, Some(observed), by, args.top);
-    let mut pairs = match &analysis.profile {
-        Some(data) if args.pairs > 0 => {
+    let mut pairs = match flows {
+        Some(flows) if args.pairs > 0 => {
             let wanted: Vec<(usize, LinkEnd)> = ranked.iter().map(|e| (e.rail, e.end)).collect();
-            pairs_through(cluster, &region_flows(cluster, data, key), &wanted, args.pairs)
+            pairs_through_by(cluster, flows, &wanted, args.pairs, model)
         }
         _ => Default::default(),
     };
+    let predicted = match model {
+        RoutingModel::AdaptiveModelled => ", predicted = AR modelled (spread evenly over AR groups)",
+        RoutingModel::Static => "",
+    };
     match by {
-        RankBy::Residual => println!("Largest residuals (observed − predicted) in {title}:"),
-        _ => println!("Busiest observed link ends in {title}:"),
+        RankBy::Residual => println!("Largest residuals (observed − predicted) in {title}{predicted}:"),
+        _ => println!("Busiest observed link ends in {title}{predicted}:"),
     }
     let or_dash = |v: Option<u64>| v.map_or_else(|| "-".to_string(), format_bytes);
     let w = bytes_width(ranked.iter().flat_map(|e| [or_dash(e.observed), or_dash(e.predicted)]));
@@ -251,19 +322,50 @@ fn print_pairs(cluster: &Cluster, pairs: &[(Option<usize>, Option<usize>, u64)],
 }
 
 /// `--job`: one job's region or whole run, or with several jobs the sum of their totals.
-fn jobs_hot(analysis: &JobsAnalysis, args: &HotArgs) -> Result<()> {
+fn jobs_hot(analysis: &JobsAnalysis, args: &HotArgs, model: RoutingModel) -> Result<()> {
     let cluster = &analysis.cluster;
-    let (title, loads, flows) = match analysis.jobs.as_slice() {
+    let (title, loads, flows) = jobs_selection(analysis, args)?;
+    let ar = cluster_has_ar(cluster).then(|| ar_region(cluster, &loads, Some(&flows)));
+    let (shown, beside) = shown_and_beside(model, &loads, ar.as_ref());
+    let hot = hottest_by(cluster, shown, &flows, (args.top, args.pairs), model);
+    println!("{}", heading(model, &title, beside.as_ref()));
+    let w = bytes_width(hot.iter().map(|h| format_bytes(h.bytes)));
+    print_header(beside.as_ref(), w);
+    for (i, end) in hot.iter().enumerate() {
+        let Some(link) = link_name(cluster, end.rail, end.end) else { continue };
+        print_row(i, end, &link, hot[0].bytes, beside.as_ref(), w);
+        print_pairs(cluster, &end.pairs, 12);
+    }
+    eprintln!("{}", traffic_summary(shown, &summary_title(model, &title)));
+    Ok(())
+}
+
+/// `--job … --counters … --by observed|residual`: the counters against every job's prediction
+/// summed, so a residual is traffic none of these jobs explains (another job, management, AR).
+fn jobs_against_counters(analysis: &JobsAnalysis, args: &HotArgs, model: RoutingModel) -> Result<()> {
+    let cluster = &analysis.cluster;
+    let (title, loads, flows) = jobs_selection(analysis, args)?;
+    let ar = (model == RoutingModel::AdaptiveModelled).then(|| ar_region(cluster, &loads, Some(&flows)));
+    let observed = args.counters.observe(cluster, args.rails.verbose)?.unwrap_or_default();
+    let predicted = ar.as_ref().unwrap_or(&loads);
+    print_against_counters(args, cluster, model, (Some(predicted), Some(&flows)), &observed, &title);
+    Ok(())
+}
+
+/// The loads and flows `--job` ranks: one job's region or whole run, or with several jobs the
+/// sum of their totals, and a title naming which.
+fn jobs_selection(analysis: &JobsAnalysis, args: &HotArgs) -> Result<(String, RegionLoads, FlowSet)> {
+    let cluster = &analysis.cluster;
+    Ok(match analysis.jobs.as_slice() {
         [job] => {
             let key = args.region.map_or(RegionKey::Total, RegionKey::Region);
             let data = &job.analysis;
             let Some(loads) = data.loads.get(key) else {
-                let known: Vec<String> =
-                    data.loads.regions.iter().filter_map(|r| r.region).map(|n| n.to_string()).collect();
+                let known: Vec<u32> = data.loads.regions.iter().filter_map(|r| r.region).collect();
                 bail!(
-                    "the profile has no region {:?}; it has {}",
+                    "the profile has no region {}; it has {}",
                     args.region.unwrap_or_default(),
-                    known.join(", ")
+                    listing(&known)
                 );
             };
             (title(key, Some(loads)), loads.clone(), region_flows(cluster, data, key))
@@ -282,20 +384,7 @@ fn jobs_hot(analysis: &JobsAnalysis, args: &HotArgs) -> Result<()> {
             let names: Vec<&str> = jobs.iter().map(|j| j.name.as_str()).collect();
             (format!("all jobs ({})", names.join(" + ")), analysis.all_total(), flows)
         }
-    };
-    let hot = hottest(cluster, &loads, &flows, args.top, args.pairs);
-    let max = hot.first().map_or(0, |h| h.bytes).max(1);
-    println!("Busiest link ends in {title}:");
-    let w = bytes_width(hot.iter().map(|h| format_bytes(h.bytes)));
-    println!("{:>4}  {:>4}  {:<60} {:>w$} {:>6}", "#", "rail", "from (port) -> to (port)", "bytes", "share");
-    for (i, end) in hot.iter().enumerate() {
-        let Some(link) = link_name(cluster, end.rail, end.end) else { continue };
-        let share = 100.0 * end.bytes as f64 / max as f64;
-        println!("{:>4}  {:>4}  {link:<60} {:>w$} {share:>5.1}%", i + 1, end.rail, format_bytes(end.bytes));
-        print_pairs(cluster, &end.pairs, 12);
-    }
-    eprintln!("{}", traffic_summary(&loads, &title));
-    Ok(())
+    })
 }
 
 fn append(into: &mut FlowSet, from: FlowSet) {

@@ -17,7 +17,10 @@ use shoal::scene::orbit::Orbit;
 use shoal::scene::query;
 use shoal::scene::{Dataset, Filter, ModuleKind, ViewSpec, prepare};
 
+use shoal::scene::time_strip::StripRows;
+
 use super::common::{CounterArgs, JobArgs, LayoutArgs, RailArgs, report_warnings};
+use super::render_strip::StripColumns;
 
 /// What colours the link ends of a fabric: `predicted`, `observed`, `residual` (port
 /// counters), or with jobs `job:NAME`, `all` or `contention` (a job's rows, named as the data
@@ -97,8 +100,19 @@ pub struct RenderCli {
     /// The module that draws the view: `fattree` (the default: the RAILs' fabric), or `torus` or
     /// `generic2d` to draw a run (a Boxfish `*_meta.yaml` or a CSV pair, given as the one RAIL
     /// argument); `--region N` then picks the rows whose `code_region` (`region` in a CSV pair) is N.
+    /// `time-strip`: the fabric's traffic over time, regions (or the intervals of three or more
+    /// `--counters` snapshots) × link-end groups; `--region N` outlines that region.
     #[arg(long, value_parser = parse_module)]
     pub module: Option<ModuleArg>,
+    /// With `--module time-strip`: the rows, `groups` (rail · level · direction) or `top:N`
+    /// (the N busiest link ends).
+    #[arg(long, value_name = "groups|top:N", default_value = "groups", value_parser = parse_strip_rows)]
+    pub strip_rows: StripRows,
+    /// With `--module time-strip`: the columns, `regions` (the profile's, in dump-time order) or
+    /// `intervals` (between consecutive `--counters` snapshots). Default: regions when the profile
+    /// has any, else intervals.
+    #[arg(long, value_name = "regions|intervals", value_parser = parse_strip_columns)]
+    pub strip_columns: Option<StripColumns>,
     /// Torus view angles in degrees, `YAW,PITCH` (0,0 looks straight down −z; default −35,25).
     #[arg(long, value_name = "YAW,PITCH", value_parser = parse_rotate)]
     pub rotate: Option<(f32, f32)>,
@@ -141,7 +155,24 @@ fn parse_colour_by(s: &str) -> Result<ColourBy, String> {
 }
 
 fn parse_module(s: &str) -> Result<ModuleArg, String> {
-    ModuleArg::parse(s).ok_or_else(|| format!("unknown module {s:?}: fattree, torus or generic2d"))
+    ModuleArg::parse(s)
+        .ok_or_else(|| format!("unknown module {s:?}: fattree, torus, generic2d or time-strip"))
+}
+
+fn parse_strip_rows(s: &str) -> Result<StripRows, String> {
+    match s.strip_prefix("top:").map(str::parse::<usize>) {
+        None if s == "groups" => Ok(StripRows::Groups),
+        Some(Ok(n)) if n > 0 => Ok(StripRows::TopEnds(n)),
+        _ => Err(format!("expected `groups` or `top:N` (N > 0), got `{s}`")),
+    }
+}
+
+fn parse_strip_columns(s: &str) -> Result<StripColumns, String> {
+    match s {
+        "regions" => Ok(StripColumns::Regions),
+        "intervals" => Ok(StripColumns::Intervals),
+        _ => Err(format!("expected `regions` or `intervals`, got `{s}`")),
+    }
 }
 
 fn parse_rotate(s: &str) -> Result<(f32, f32), String> {
@@ -214,6 +245,9 @@ pub fn run(r: &RenderCli) -> Result<()> {
         bail!("{}: the output must end in .png or .svg", r.out.display());
     }
     let dataset = load(r)?;
+    if r.module == Some(ModuleArg::TimeStrip) {
+        return super::render_strip::render_strip(&dataset, r);
+    }
     let mut spec: ViewSpec = spec_from_flags(&dataset, r)?;
     let mut prepared = prepare(&dataset, &spec, &Filter::default()).map_err(anyhow::Error::msg)?;
     if let Some(t) = r.threshold {

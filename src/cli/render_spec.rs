@@ -20,6 +20,8 @@ pub enum ModuleArg {
     FatTree,
     Torus,
     Generic2d,
+    /// Traffic over time: regions (or counter intervals) × link-end groups ([`super::render_strip`]).
+    TimeStrip,
 }
 
 impl ModuleArg {
@@ -28,6 +30,7 @@ impl ModuleArg {
             "fattree" | "fat-tree" => Some(ModuleArg::FatTree),
             "torus" => Some(ModuleArg::Torus),
             "generic2d" | "generic-2d" | "2d" => Some(ModuleArg::Generic2d),
+            "time-strip" | "timestrip" | "strip" => Some(ModuleArg::TimeStrip),
             _ => None,
         }
     }
@@ -131,8 +134,9 @@ fn module_kind(dataset: &Dataset, r: &RenderCli) -> Result<ModuleKind> {
     let module = match (r.module, &r.down, &r.axes) {
         (None, None, None) => ModuleKind::default_for(dataset),
         (Some(ModuleArg::FatTree), None, None) => ModuleKind::FatTree,
+        (Some(ModuleArg::TimeStrip), None, None) => ModuleKind::TimeStrip,
         (Some(ModuleArg::Generic2d), None, None) => ModuleKind::Generic2d,
-        (None | Some(ModuleArg::FatTree | ModuleArg::Generic2d), _, _) => {
+        (None | Some(ModuleArg::FatTree | ModuleArg::Generic2d | ModuleArg::TimeStrip), _, _) => {
             bail!("--down and --axes apply to --module torus")
         }
         (Some(ModuleArg::Torus), Some(_), Some(_)) => {

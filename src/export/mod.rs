@@ -92,6 +92,17 @@ pub fn write(
     std::fs::write(path, bytes).map_err(|error| ExportError::Io { path: path.display().to_string(), error })
 }
 
+/// Writes a draw list made without a scene of link halves (the time strip) to `path`, at
+/// `pixels_per_point`, the format chosen by its extension.
+pub fn write_list(list: &DrawList, pixels_per_point: f32, path: &Path) -> Result<(), ExportError> {
+    let format = Format::of_path(path).ok_or_else(|| ExportError::Format(path.display().to_string()))?;
+    let bytes = match format {
+        Format::Png => png::encode(&png::paint_pixmap(list, pixels_per_point)?)?,
+        Format::Svg => svg::to_svg(&Scene::default(), list, pixels_per_point).into_bytes(),
+    };
+    std::fs::write(path, bytes).map_err(|error| ExportError::Io { path: path.display().to_string(), error })
+}
+
 /// Writes what a window view shows, at two pixels per point of its size (at least 320×240
 /// points): the app's "export the current view", for fat trees and runs alike.
 pub fn write_view(

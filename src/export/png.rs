@@ -77,7 +77,15 @@ pub fn paint_pixmap(list: &DrawList, pixels_per_point: f32) -> Result<Pixmap, Ex
         let r = rect.rect;
         let Some(shape) = Rect::from_xywh(r.x, r.y, r.w.max(0.01), r.h.max(0.01)) else { continue };
         if rect.fill.0[3] > 0 {
-            pixmap.fill_rect(shape, &paint(rect.fill), scale, None);
+            // As a path: tiny-skia 0.11's anti-aliased `fill_rect` asserts on some sub-pixel
+            // rectangles (a 1-point axis tick at a half-pixel offset panicked in `fill_dot8`).
+            pixmap.fill_path(
+                &PathBuilder::from_rect(shape),
+                &paint(rect.fill),
+                FillRule::Winding,
+                scale,
+                None,
+            );
         }
         if let Some(stroke_colour) = rect.stroke {
             let path = PathBuilder::from_rect(shape);

@@ -13,6 +13,7 @@ use serde::Serialize;
 use crate::layout::ClusterLayout;
 use crate::model::{Cluster, LinkEnd, Side};
 use crate::routing::{Loads, Observed, RegionLoads};
+use petgraph::graph::NodeIndex;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct NodeRow {
@@ -23,6 +24,11 @@ pub struct NodeRow {
     pub level: Option<u32>,
     pub x: Option<f32>,
     pub y: Option<f32>,
+    /// Only where planes are detected ([`Cluster::has_planes`]; otherwise the column is absent):
+    /// the plane of a CA or leaf switch, empty for other switches. Last, so readers of the older
+    /// columns keep working.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plane: Option<Option<u16>>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -41,6 +47,10 @@ pub struct LinkRow {
     /// Bytes the port counters saw (on `total` rows; empty where no counter covers the end).
     pub observed_a_to_b: Option<u64>,
     pub observed_b_to_a: Option<u64>,
+    /// Only where planes are detected: the plane of the link's lower end (a CA's, or a leaf's for
+    /// its uplinks), empty between switches of no plane.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plane: Option<Option<u16>>,
 }
 
 /// Output table format.
@@ -48,6 +58,11 @@ pub struct LinkRow {
 pub enum TableFormat {
     Csv,
     Yaml,
+}
+
+/// The `plane` cell of a node: absent without planes, else its plane (or none).
+fn plane_cell(cluster: &Cluster, rail: usize, node: NodeIndex) -> Option<Option<u16>> {
+    cluster.has_planes().then(|| cluster.plane_of(rail, node))
 }
 
 pub fn node_rows(cluster: &Cluster, layout: &ClusterLayout) -> Vec<NodeRow> {
@@ -65,6 +80,7 @@ pub fn node_rows(cluster: &Cluster, layout: &ClusterLayout) -> Vec<NodeRow> {
                 level: rail.and_then(|l| l.levels.get(node.index()).copied().flatten()),
                 x: position.map(|p| p.x),
                 y: position.map(|p| p.y),
+                plane: plane_cell(cluster, r, node),
             });
         }
     }
@@ -118,6 +134,8 @@ fn push_region_rows(
         for edge in fabric.graph.edge_indices() {
             let Some((a, b)) = fabric.graph.edge_endpoints(edge) else { continue };
             let link = &fabric.graph[edge];
+            // The lower end's plane: a CA's; a leaf's for its uplinks (a spine has none).
+            let plane = plane_cell(cluster, r, a).map(|p| p.or_else(|| cluster.plane_of(r, b)));
             let bytes = |side| load.map_or(0, |l| l.at(LinkEnd { edge, side }));
             rows.push(LinkRow {
                 rail: r as u8,
@@ -131,6 +149,7 @@ fn push_region_rows(
                 bytes_b_to_a: bytes(Side::B),
                 observed_a_to_b: observed.and_then(|o| o.at(r, LinkEnd { edge, side: Side::A })),
                 observed_b_to_a: observed.and_then(|o| o.at(r, LinkEnd { edge, side: Side::B })),
+                plane,
             });
         }
     }
@@ -235,7 +254,7 @@ mod tests {
         let loads = Loads { regions: vec![region], total: RegionLoads::default() };
         let mut ends = vec![None; 12];
         ends[0] = Some(400);
-        let observed = Observed { rails: vec![ends] };
+        let observed = Observed { rails: vec![ends], ..Default::default() };
         let rows =
             link_rows(&cluster, &[JobLoads { name: "j", loads: &loads }], &loads.total, Some(&observed));
         let mut out = Vec::new();
@@ -259,5 +278,37 @@ mod tests {
             serde_saphyr::from_str(&text).unwrap();
         assert_eq!(back.len(), 7); // 1 spine, 2 leaves, 4 hosts
         assert_eq!(back[0]["kind"], "SW");
+    }
+
+    #[test]
+    fn a_rail_optimized_cluster_gets_a_last_plane_column_on_nodes_and_links() {
+        use crate::model::synthetic::RailOptimized;
+        let cluster = Cluster::new(vec![RailOptimized::new(1, 4, 2, 2).build()]);
+        assert!(cluster.has_planes());
+        let layout = layout_fat_tree(&cluster, &FatTreeOptions::default());
+        let mut out = Vec::new();
+        write_table(&node_rows(&cluster, &layout), TableFormat::Csv, &mut out).unwrap();
+        let nodes = String::from_utf8(out).unwrap();
+        assert!(nodes.starts_with("rail,guid,name,kind,level,x,y,plane\n"), "{nodes}");
+        let plane_of = |kind: &str| -> Vec<String> {
+            let mut p: Vec<String> = nodes
+                .lines()
+                .filter(|l| l.contains(&format!(",{kind},")))
+                .filter_map(|l| l.rsplit(',').next().map(String::from))
+                .collect();
+            p.sort();
+            p.dedup();
+            p
+        };
+        assert_eq!(plane_of("CA"), ["0", "1"], "every CA in plane 0 or 1");
+        let mut out = Vec::new();
+        write_table(&link_rows(&cluster, &[], &RegionLoads::default(), None), TableFormat::Csv, &mut out)
+            .unwrap();
+        let links = String::from_utf8(out).unwrap();
+        assert!(links.lines().next().unwrap().ends_with(",observed_b_to_a,plane"), "{links}");
+        assert!(
+            links.lines().skip(1).all(|l| l.ends_with(",0") || l.ends_with(",1")),
+            "uplinks take the leaf's plane"
+        );
     }
 }

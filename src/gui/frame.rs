@@ -6,8 +6,15 @@ use egui::Ui;
 
 use crate::modules::{Command, ViewContext, module_for};
 use crate::scene::dataset::Dataset;
+use crate::scene::routing_shown::RoutingShown;
 
 use super::{ShoalApp, Tab};
+
+/// The trace the view shows: AR where its link colour is an AR column (see
+/// [`RoutingShown`]), else static.
+fn routing_model(spec: &crate::scene::view::ViewSpec) -> crate::routing::RoutingModel {
+    RoutingShown::of(spec).map_or(crate::routing::RoutingModel::Static, RoutingShown::model)
+}
 
 impl ShoalApp {
     pub(super) fn side_panel(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
@@ -48,7 +55,7 @@ impl ShoalApp {
                         &mut self.crossings,
                         &d,
                         generation,
-                        view.spec.selection,
+                        (view.spec.selection, view.spec.job_shown(&d), routing_model(&view.spec)),
                         link,
                     ),
                     None => {
@@ -64,7 +71,8 @@ impl ShoalApp {
                     crate::modules::counters::panel(ui, &mut self.counters, view, &d, generation);
                     ui.separator();
                 }
-                crate::modules::plots::panel(ui, &mut self.plots, &d, generation, view.spec.selection);
+                let job = view.spec.job_shown(&d);
+                crate::modules::plots::panel(ui, &mut self.plots, &d, generation, view.spec.selection, job);
             }
         });
     }

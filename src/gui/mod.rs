@@ -436,6 +436,12 @@ impl ShoalApp {
                 ui.selectable_value(&mut self.tab, tab, name);
             }
             ui.separator();
+            if let (Some(d), Some(view)) = (self.ws.dataset.clone(), self.ws.views.get_mut(self.ws.focus))
+                && crate::scene::routing_shown::RoutingShown::available(&d)
+            {
+                crate::modules::routing_switch::switch_ui(ui, view, &d);
+                ui.separator();
+            }
             let warn = format!("{} warnings", self.warnings.len());
             if ui.selectable_label(self.show_warnings, warn).clicked() {
                 self.show_warnings = !self.show_warnings;

@@ -1,11 +1,12 @@
 //! The recent-files list, kept in eframe's storage as plain text: one request per line,
 //! rails separated by `|`, a rail's files by `,`, then `|profile=` and the profile path
-//! (or `|loads=` and a loads file), and `|job=NAME=PATH` / `|place=NAME=POLICY` for each job.
+//! (or `|loads=` and a loads file), `|job=NAME=PATH` / `|place=NAME=POLICY` for each job, and
+//! `|counters=[railN=]PATH` for each counter snapshot, in the order given (before, after, …).
 
 use std::path::PathBuf;
 
 use crate::load::LoadRequest;
-use crate::pipeline::JobSpec;
+use crate::pipeline::{CounterSpec, JobSpec};
 use crate::routing::PlacementPolicy;
 use crate::routing::placement::ParsedPolicy;
 
@@ -32,6 +33,10 @@ pub fn encode(list: &[LoadRequest]) -> String {
                     parts.push(format!("place={}={policy}", job.name));
                 }
             }
+            for spec in &r.counters {
+                let rail = spec.rail.map_or(String::new(), |n| format!("rail{n}="));
+                parts.push(format!("counters={rail}{}", spec.path.display()));
+            }
             parts.join("|")
         })
         .collect::<Vec<_>>()
@@ -48,6 +53,10 @@ pub fn decode(text: &str) -> Vec<LoadRequest> {
                     request.profile = Some(PathBuf::from(p));
                 } else if let Some(p) = part.strip_prefix("loads=") {
                     request.loads = Some(PathBuf::from(p));
+                } else if let Some(spec) = part.strip_prefix("counters=") {
+                    if let Ok(spec) = CounterSpec::parse(spec) {
+                        request.counters.push(spec);
+                    }
                 } else if let Some((name, path)) = part.strip_prefix("job=").and_then(|j| j.split_once('=')) {
                     request.jobs.push(JobSpec {
                         name: name.into(),
@@ -111,7 +120,12 @@ pub fn request_from_paths(paths: &[PathBuf], current: Option<&LoadRequest>) -> O
     let mut profiles = Vec::new();
     for p in paths {
         let name = p.file_name().map(|n| n.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
-        if p.is_dir() {
+        let text = p.to_string_lossy();
+        // `DIR,FILE,…` is one rail, as the subcommands read a RAIL (e.g. a directory and an
+        // ibdiagnet2.far beside it).
+        if !p.exists() && text.contains(',') {
+            request.rails.push(text.split(',').filter(|s| !s.is_empty()).map(PathBuf::from).collect());
+        } else if p.is_dir() {
             request.rails.push(vec![p.clone()]);
         } else if name.ends_with(".ibprof") || name.ends_with(".ibprof.gz") {
             profiles.push(p.clone());
@@ -139,6 +153,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn paths_joined_by_commas_open_as_one_rail() {
+        let paths: Vec<PathBuf> =
+            ["/nowhere/rail0,/nowhere/ibdiagnet2.far", "/nowhere/rail1,"].map(PathBuf::from).into();
+        let r = request_from_paths(&paths, None).unwrap();
+        let rails: Vec<Vec<PathBuf>> = vec![
+            vec!["/nowhere/rail0".into(), "/nowhere/ibdiagnet2.far".into()],
+            vec!["/nowhere/rail1".into()],
+        ];
+        assert_eq!(r.rails, rails);
+    }
+
+    #[test]
     fn several_profiles_open_as_jobs_named_after_their_files() {
         let paths: Vec<PathBuf> =
             ["/p/md.ibprof", "/p/io.ibprof.gz", "/q/md.ibprof"].map(PathBuf::from).into();
@@ -150,6 +176,24 @@ mod tests {
         let mut placed = r.clone();
         placed.jobs[1].place = PlacementPolicy::RandomSwitch(7);
         assert_eq!(decode(&encode(std::slice::from_ref(&placed))), [placed]);
+    }
+
+    #[test]
+    fn a_reopened_recent_entry_reloads_the_same_counters_in_order() {
+        let r = LoadRequest {
+            rails: vec![vec!["/d/rail0".into()], vec!["/d/rail1".into()]],
+            profile: Some("/d/p.ibprof".into()),
+            counters: ["/c/before.txt", "rail1=/c/r1 before.txt", "/c/after.txt", "rail1=/c/r1 after.txt"]
+                .iter()
+                .map(|s| CounterSpec::parse(s).unwrap())
+                .collect(),
+            ..Default::default()
+        };
+        let back = decode(&encode(std::slice::from_ref(&r)));
+        assert_eq!(back, std::slice::from_ref(&r));
+        assert_eq!(back[0].counters[1].rail, Some(1));
+        let counters_only = LoadRequest { profile: None, ..r };
+        assert_eq!(decode(&encode(std::slice::from_ref(&counters_only))), [counters_only]);
     }
 
     #[test]

@@ -5,6 +5,7 @@ use crate::modules::{Command, Workspace};
 use crate::scene::colour::ScaleKind;
 use crate::scene::filter::Clause;
 use crate::scene::orbit::Orbit;
+use crate::scene::routing_shown::RoutingShown;
 use crate::scene::view::ModuleKind;
 
 /// One step, from `;`-separated text: `threshold:PCT`, `compare:A,B`, `diff:A,B`,
@@ -12,7 +13,8 @@ use crate::scene::view::ModuleKind;
 /// `log`, `flat:AXIS` (the 2D torus view down AXIS), `generic2d`, `rotate:YAW,PITCH`,
 /// `tab:NAME` (regions, filter, highlight, linking, plots), `add:MODULE` (another view in the
 /// focused view's group: `fattree`, `torus`, `generic2d`), `job:NAME` (every view coloured by a
-/// job, `all` or `contention`), `diffjobs:A,B` (the focused view shows job A's total − job B's).
+/// job, `all` or `contention`), `diffjobs:A,B` (the focused view shows job A's total − job B's),
+/// `routing:static|ar|ar-static` (every view shows that trace, where the dumps hold AR tables).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Setup {
     Threshold(f64),
@@ -31,6 +33,8 @@ pub enum Setup {
     DiffJobs(String, String),
     /// `window:A,B`: the focused view's group shows regions A to B summed (the time strip's brush).
     Window(u32, u32),
+    /// Which trace every view shows (static, AR modelled, AR − static).
+    Routing(RoutingShown),
 }
 
 impl Setup {
@@ -65,6 +69,12 @@ impl Setup {
             "tab" => Some(Setup::Tab(arg.trim().to_ascii_lowercase())),
             "add" => Some(Setup::AddView(arg.trim().to_ascii_lowercase())),
             "job" => Some(Setup::Job(arg.trim().to_string())),
+            "routing" => match arg.trim() {
+                "static" => Some(Setup::Routing(RoutingShown::Static)),
+                "ar" => Some(Setup::Routing(RoutingShown::ArModelled)),
+                "ar-static" => Some(Setup::Routing(RoutingShown::ArMinusStatic)),
+                _ => None,
+            },
             "diffjobs" => {
                 let (a, b) = arg.split_once(',')?;
                 Some(Setup::DiffJobs(a.trim().to_string(), b.trim().to_string()))
@@ -136,7 +146,10 @@ impl Setup {
                     view.spec.job_b = Some(b.clone());
                 }
             }
-            Setup::Tab(_) => {}
+            Setup::Routing(shown) if RoutingShown::available(&d) => {
+                ws.views.iter_mut().for_each(|v| shown.apply(&mut v.spec));
+            }
+            Setup::Routing(_) | Setup::Tab(_) => {}
         }
     }
 }
@@ -158,6 +171,10 @@ mod tests {
         assert_eq!(
             Setup::parse_list("flat:z; rotate:30,20; tab:Linking"),
             [Setup::Flat("z".into()), Setup::Rotate(30.0, 20.0), Setup::Tab("linking".into())]
+        );
+        assert_eq!(
+            Setup::parse_list("routing:ar;routing:ar-static;routing:x"),
+            [Setup::Routing(RoutingShown::ArModelled), Setup::Routing(RoutingShown::ArMinusStatic)]
         );
     }
 }

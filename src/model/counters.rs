@@ -6,6 +6,7 @@
 //! [`crate::routing::observed`]'s job.
 
 use super::ids::{Guid, Lid, PortNum};
+use super::profile::EpochMicros;
 
 /// How a snapshot names a node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -76,6 +77,34 @@ pub struct Snapshot {
     /// The file, as the user named it.
     pub source: String,
     pub ports: Vec<PortSample>,
+    /// When the counters were read, if known: a series of snapshots becomes a time strip.
+    pub taken: Option<TakenAt>,
+}
+
+/// When a snapshot was taken, and where that time comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TakenAt {
+    pub time: EpochMicros,
+    pub from: TimeSource,
+}
+
+/// Where a snapshot's time comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeSource {
+    /// The file's own timestamps (Prometheus sample timestamps: the latest).
+    InFile,
+    /// The file's modification time: the formats without timestamps (perfquery, ibqueryerrors,
+    /// ibdiagnet2, PerfMgr, whose `Last Data Update` has no time zone) are written when read.
+    Modified,
+}
+
+impl TimeSource {
+    pub fn describe(self) -> &'static str {
+        match self {
+            TimeSource::InFile => "the files' own timestamps",
+            TimeSource::Modified => "the files' modification times",
+        }
+    }
 }
 
 impl Snapshot {

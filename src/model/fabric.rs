@@ -434,6 +434,13 @@ impl FabricBuilder {
         Ok(())
     }
 
+    /// Drops a switch's AR table (AR disabled on it): whether it had one.
+    pub fn clear_ar(&mut self, switch_guid: Guid) -> Result<bool, BuildIssue> {
+        let node =
+            self.fabric.node_by_guid(switch_guid).ok_or(BuildIssue::UnknownNode { guid: switch_guid })?;
+        Ok(self.fabric.ar.get_mut(node.index()).and_then(Option::take).is_some())
+    }
+
     pub fn build(mut self) -> Fabric {
         let nodes = self.fabric.graph.node_count();
         self.fabric.lfts.resize(nodes, None);

@@ -31,7 +31,7 @@ pub use natural::natural_cmp;
 pub use network::{NetLink, NetNode, Network, Shape};
 pub use planes::{Plane, RailPlanes};
 pub use profile::{Dump, EpochMicros, LidBytes, LocalPort, PeerBytes, Profile, ProfileSource, RankSection};
-pub use regions::{RankCounters, RegionInfo, RegionTable, region_table};
+pub use regions::{Delta, RankCounters, RegionInfo, RegionTable, region_table};
 pub use run::{Policy, Projection, Run};
 pub use table::{Column, Domain, Table};
 pub use warning::Warning;

@@ -31,7 +31,7 @@ pub struct RegionInfo {
     pub dumptime: Option<EpochMicros>,
 }
 
-/// One rank's counters for one region (a delta) or for the whole run (cumulative).
+/// One rank's counters for the whole run (cumulative), when they are no single dump as written.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RankCounters {
     /// Sorted by peer rank.
@@ -40,18 +40,68 @@ pub struct RankCounters {
     pub lids: Vec<LidBytes>,
 }
 
+/// One rank's counters for one region (a delta), borrowed from the table.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Delta<'a> {
+    /// Sorted by peer rank; counters that did not move are left out.
+    pub peers: &'a [PeerBytes],
+    /// Sorted by (port, LID); counters that did not move are left out.
+    pub lids: &'a [LidBytes],
+}
+
 /// Regions and their deltas.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RegionTable {
     /// In increasing region number.
     pub regions: Vec<RegionInfo>,
-    /// `deltas[r][i]`: the bytes of rank section `profile.ranks[i]` in region `regions[r]` alone.
-    pub deltas: Vec<Vec<RankCounters>>,
+    /// Per rank section: its deltas for every region. Read with [`RegionTable::delta`].
+    ranks: Vec<RankDeltas>,
     /// Some counter went down and was clamped, so the deltas no longer add up to the totals.
     /// When false, for every rank the sum of its region deltas is exactly its total.
     pub clamped: bool,
     /// Per rank section: where its cumulative total is. Read with [`RegionTable::total`].
     totals: Vec<Total>,
+}
+
+/// One rank's deltas for every region, each kind in one allocation: a 20,000-region profile
+/// would otherwise cost two small heap blocks (and their headers) per rank and region, more
+/// than the counters themselves (issue 13).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct RankDeltas {
+    peers: Vec<PeerBytes>,
+    /// `peers[peer_starts[r]..peer_starts[r + 1]]` is region `r`'s delta.
+    peer_starts: Vec<usize>,
+    lids: Vec<LidBytes>,
+    lid_starts: Vec<usize>,
+}
+
+impl RankDeltas {
+    fn with_regions(regions: usize) -> Self {
+        let mut starts = Vec::with_capacity(regions + 1);
+        starts.push(0);
+        RankDeltas { peer_starts: starts.clone(), lid_starts: starts, ..Default::default() }
+    }
+
+    fn push(&mut self, peers: impl IntoIterator<Item = PeerBytes>, lids: impl IntoIterator<Item = LidBytes>) {
+        self.peers.extend(peers);
+        self.peer_starts.push(self.peers.len());
+        self.lids.extend(lids);
+        self.lid_starts.push(self.lids.len());
+    }
+
+    /// Growth by doubling can leave up to half of each list unused: give it back.
+    fn shrink(&mut self) {
+        self.peers.shrink_to_fit();
+        self.lids.shrink_to_fit();
+    }
+
+    fn get(&self, region: usize) -> Delta<'_> {
+        let range = |starts: &[usize]| match (starts.get(region), starts.get(region + 1)) {
+            (Some(&a), Some(&b)) => a..b,
+            _ => 0..0,
+        };
+        Delta { peers: &self.peers[range(&self.peer_starts)], lids: &self.lids[range(&self.lid_starts)] }
+    }
 }
 
 /// Where a rank's cumulative total is. Usually its last dump as written, which is not copied:
@@ -70,10 +120,16 @@ impl RegionTable {
         self.regions.binary_search_by_key(&number, |r| r.number).ok()
     }
 
-    /// Region `number` and its per-rank deltas.
-    pub fn region(&self, number: u32) -> Option<(&RegionInfo, &[RankCounters])> {
+    /// The bytes of rank section `profile.ranks[rank_index]` in region `regions[region_index]`
+    /// alone (empty when either is out of range).
+    pub fn delta(&self, region_index: usize, rank_index: usize) -> Delta<'_> {
+        self.ranks.get(rank_index).map_or_else(Delta::default, |r| r.get(region_index))
+    }
+
+    /// Region `number` and its per-rank deltas, aligned with `profile.ranks`.
+    pub fn region(&self, number: u32) -> Option<(&RegionInfo, Vec<Delta<'_>>)> {
         let at = self.index_of(number)?;
-        Some((&self.regions[at], self.deltas.get(at).map_or(&[][..], Vec::as_slice)))
+        Some((&self.regions[at], (0..self.ranks.len()).map(|i| self.delta(at, i)).collect()))
     }
 }
 
@@ -100,22 +156,19 @@ pub fn last_dump(rank: &RankSection) -> Option<&Dump> {
 /// `source` names the profile in warnings.
 pub fn region_table(profile: &Profile, source: &str) -> (RegionTable, Vec<Warning>) {
     let (regions, mut messages) = job_regions(profile);
-    let per_rank: Vec<(Vec<RankCounters>, Total, Vec<String>, bool)> =
+    let per_rank: Vec<(RankDeltas, Total, Vec<String>, bool)> =
         profile.ranks.par_iter().map(|rank| rank_deltas(rank, &regions)).collect();
-    let mut deltas: Vec<Vec<RankCounters>> =
-        (0..regions.len()).map(|_| Vec::with_capacity(profile.ranks.len())).collect();
+    let mut ranks = Vec::with_capacity(profile.ranks.len());
     let mut totals = Vec::with_capacity(profile.ranks.len());
     let mut clamped = false;
-    for (counters, total, notes, went_down) in per_rank {
+    for (deltas, total, notes, went_down) in per_rank {
         clamped |= went_down;
-        for (column, c) in deltas.iter_mut().zip(counters) {
-            column.push(c);
-        }
+        ranks.push(deltas);
         totals.push(total);
         messages.extend(notes);
     }
     let warnings = messages.into_iter().map(|m| Warning::in_file(source, m)).collect();
-    (RegionTable { regions, deltas, clamped, totals }, warnings)
+    (RegionTable { regions, ranks, clamped, totals }, warnings)
 }
 
 /// The union of the ranks' regions, with a warning for a region two ranks name differently.
@@ -210,7 +263,7 @@ struct Notes {
 
 /// A rank's deltas for every job region, its cumulative total, its warnings, and whether a
 /// counter went down.
-fn rank_deltas(rank: &RankSection, regions: &[RegionInfo]) -> (Vec<RankCounters>, Total, Vec<String>, bool) {
+fn rank_deltas(rank: &RankSection, regions: &[RegionInfo]) -> (RankDeltas, Total, Vec<String>, bool) {
     let r = rank.rank;
     let mut messages = Vec::new();
     let mut dumps: Vec<(usize, &Dump)> = rank.dumps.iter().enumerate().collect();
@@ -225,7 +278,7 @@ fn rank_deltas(rank: &RankSection, regions: &[RegionInfo]) -> (Vec<RankCounters>
     });
     let mut dumps = dumps.into_iter().peekable();
     let (mut peers, mut lids): (Cow<'_, [PeerBytes]>, Cow<'_, [LidBytes]>) = Default::default();
-    let mut out = Vec::with_capacity(regions.len());
+    let mut out = RankDeltas::with_regions(regions.len());
     let mut absent = Vec::new();
     let mut last = None;
     let mut went_down = false;
@@ -233,7 +286,7 @@ fn rank_deltas(rank: &RankSection, regions: &[RegionInfo]) -> (Vec<RankCounters>
     for info in regions {
         let Some((index, dump)) = dumps.next_if(|(_, d)| d.region == info.number) else {
             absent.push(info.number.to_string());
-            out.push(RankCounters::default());
+            out.push([], []);
             continue;
         };
         if let Some((before, time)) = previous.filter(|(_, time)| dump.dumptime < *time) {
@@ -249,7 +302,7 @@ fn rank_deltas(rank: &RankSection, regions: &[RegionInfo]) -> (Vec<RankCounters>
         let (lid_delta, lid_state) = step(&lids, &dump.lids, &mut notes);
         (peers, lids) = (peer_state, lid_state);
         last = Some(index);
-        out.push(RankCounters { peers: peer_delta, lids: lid_delta });
+        out.push(peer_delta.into_iter().filter(moved), lid_delta.into_iter().filter(moved));
         let n = info.number;
         if !notes.twice.is_empty() {
             messages.push(format!("rank {r}, region {n}: {} listed twice; summed", listing(&notes.twice)));
@@ -275,12 +328,18 @@ fn rank_deltas(rank: &RankSection, regions: &[RegionInfo]) -> (Vec<RankCounters>
             absent.join(", ")
         ));
     }
+    out.shrink();
     // Both borrowed means both are the last dump's own lists, as written.
     let total = match (last, &peers, &lids) {
         (Some(i), Cow::Borrowed(_), Cow::Borrowed(_)) => Total::Dump(i),
         _ => Total::Own(RankCounters { peers: peers.into_owned(), lids: lids.into_owned() }),
     };
     (out, total, messages, went_down)
+}
+
+/// False for a counter that did not move in a region: it adds nothing, so it is not kept.
+fn moved<C: Counter>(c: &C) -> bool {
+    c.bytes() != (0, 0)
 }
 
 /// "peer 3 sent 10 → 4" or "3 counters (peer 3 …, peer 5 …, peer 9 …, and 1 more)".
@@ -416,10 +475,10 @@ mod tests {
         let (table, warnings) = region_table(&p, "p.ibprof");
         assert!(warnings.is_empty(), "{warnings:?}");
         assert_eq!(table.regions.iter().map(|r| r.number).collect::<Vec<_>>(), [1, 2]);
-        assert_eq!(table.deltas[0][0].peers, peers(&[(1, 100, 10), (2, 50, 0)]));
-        assert_eq!(table.deltas[1][0].peers, peers(&[(1, 150, 0), (2, 0, 5), (3, 7, 0)]));
-        assert_eq!(table.deltas[1][0].lids, lids(&[(0, 0x11, 150, 0), (0, 0x12, 5, 5)]));
-        assert_eq!(table.deltas[1][1].peers, peers(&[(0, 0, 150)]));
+        assert_eq!(table.delta(0, 0).peers, peers(&[(1, 100, 10), (2, 50, 0)]));
+        assert_eq!(table.delta(1, 0).peers, peers(&[(1, 150, 0), (2, 0, 5), (3, 7, 0)]));
+        assert_eq!(table.delta(1, 0).lids, lids(&[(0, 0x11, 150, 0), (0, 0x12, 5, 5)]));
+        assert_eq!(table.delta(1, 1).peers, peers(&[(0, 0, 150)]));
         assert_eq!(table.total(&p, 0).0, p.ranks[0].dumps[1].peers);
         assert!(
             std::ptr::eq(table.total(&p, 0).0, p.ranks[0].dumps[1].peers.as_slice()),
@@ -437,7 +496,7 @@ mod tests {
         let p = profile(vec![rank(3, vec![dump(1, &[(1, 100, 9)], &[]), dump(2, &[(1, 60, 12)], &[])])]);
         let (table, warnings) = region_table(&p, "p.ibprof");
         assert!(table.clamped);
-        assert_eq!(table.deltas[1][0].peers, peers(&[(1, 0, 3)]));
+        assert_eq!(table.delta(1, 0).peers, peers(&[(1, 0, 3)]));
         assert_eq!(warnings.len(), 1);
         assert_eq!(warnings[0].file, "p.ibprof");
         assert_eq!(
@@ -458,8 +517,8 @@ mod tests {
         let (table, warnings) = region_table(&p, "p");
         assert_eq!(warnings.len(), 1, "{warnings:?}");
         assert!(warnings[0].message.starts_with("rank 1 has no dump for region 2 that other ranks have"));
-        assert_eq!(table.deltas[1][1], RankCounters::default());
-        assert_eq!(table.deltas[2][1].peers, peers(&[(0, 45, 0)]));
+        assert_eq!(table.delta(1, 1), Delta::default());
+        assert_eq!(table.delta(2, 1).peers, peers(&[(0, 45, 0)]));
     }
 
     #[test]
@@ -473,8 +532,8 @@ mod tests {
             ],
         )]);
         let (table, warnings) = region_table(&p, "p");
-        assert_eq!(table.deltas[1][0].peers, peers(&[(1, 5, 0)]));
-        assert_eq!(table.deltas[2][0].peers, peers(&[(1, 0, 0), (2, 6, 0)]));
+        assert_eq!(table.delta(1, 0).peers, peers(&[(1, 5, 0)]));
+        assert_eq!(table.delta(2, 0).peers, peers(&[(2, 6, 0)]), "a counter that did not move is left out");
         assert_eq!(table.total(&p, 0).0, peers(&[(1, 15, 0), (2, 26, 0)]));
         assert!(!table.clamped, "the deltas still add up to the total");
         assert_eq!(warnings.len(), 1);
@@ -496,8 +555,8 @@ mod tests {
         let d1 = dump(1, &[], &[(1, 5, 3, 0), (0, 5, 10, 1)]);
         let d2 = dump(2, &[(2, 1, 1), (1, 1, 1), (2, 1, 1)], &[(1, 5, 4, 0), (0, 5, 15, 1)]);
         let (table, warnings) = region_table(&profile(vec![rank(0, vec![d1, d2])]), "p");
-        assert_eq!(table.deltas[1][0].lids, lids(&[(0, 5, 5, 0), (1, 5, 1, 0)]));
-        assert_eq!(table.deltas[1][0].peers, peers(&[(1, 1, 1), (2, 2, 2)]));
+        assert_eq!(table.delta(1, 0).lids, lids(&[(0, 5, 5, 0), (1, 5, 1, 0)]));
+        assert_eq!(table.delta(1, 0).peers, peers(&[(1, 1, 1), (2, 2, 2)]));
         assert_eq!(warnings.len(), 1);
         assert_eq!(warnings[0].message, "rank 0, region 2: peer 2 listed twice; summed");
     }
@@ -545,7 +604,7 @@ mod tests {
     fn a_rank_without_dumps_has_empty_deltas_and_total() {
         let p = profile(vec![rank(0, vec![dump(1, &[(1, 1, 1)], &[])]), rank(1, vec![])]);
         let (table, warnings) = region_table(&p, "p");
-        assert_eq!(table.deltas[0][1], RankCounters::default());
+        assert_eq!(table.delta(0, 1), Delta::default());
         assert_eq!(table.total(&p, 1), (&[][..], &[][..]));
         assert_eq!(table.total(&p, 9), (&[][..], &[][..]));
         assert_eq!(warnings.len(), 1);
@@ -560,8 +619,8 @@ mod tests {
         assert!(warnings.is_empty());
         assert!(!table.clamped);
         let mut sum = [(0u64, 0u64); 2];
-        for region in &table.deltas {
-            for c in &region[0].peers {
+        for region in 0..table.regions.len() {
+            for c in table.delta(region, 0).peers {
                 sum[c.peer as usize].0 += c.sent;
                 sum[c.peer as usize].1 += c.recv;
             }

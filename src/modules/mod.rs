@@ -20,6 +20,7 @@ pub mod options;
 pub mod paint;
 pub mod plots;
 pub mod regions;
+pub mod routing_switch;
 pub mod tables;
 pub mod time_strip;
 pub mod torus;

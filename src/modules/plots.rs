@@ -14,7 +14,7 @@ use crate::units::format_bytes_f64;
 /// The computed series, rebuilt when the selection or the data change.
 #[derive(Clone, Debug, Default)]
 pub struct PlotCache {
-    key: Option<(u64, RegionSelection)>,
+    key: Option<(u64, RegionSelection, Option<String>)>,
     per_rail: Vec<f64>,
     hops: BTreeMap<usize, u64>,
     ccdf: BTreeMap<u32, Vec<[f64; 2]>>,
@@ -22,20 +22,28 @@ pub struct PlotCache {
 
 /// The plots of a fabric's selection (they ask its rails, levels and traced flows). Every
 /// module shows them; a run has no rails or flows, so its views get the filter panel's histogram.
-pub fn panel(ui: &mut Ui, cache: &mut PlotCache, d: &Dataset, generation: u64, selection: RegionSelection) {
+pub fn panel(
+    ui: &mut Ui,
+    cache: &mut PlotCache,
+    d: &Dataset,
+    generation: u64,
+    selection: RegionSelection,
+    job: Option<String>,
+) {
     let Some(fabric) = &d.fabric else {
         ui.small("bytes per rail, hop counts and per-level loads need fabric dumps; the filter tab shows this run's value histogram");
         return;
     };
-    if cache.key != Some((generation, selection)) {
+    let key = (generation, selection, job);
+    if cache.key.as_ref() != Some(&key) {
         let values = match LinkValues::select(&fabric.loads, selection) {
             Some(v) => v,
             None => LinkValues::zeros(&fabric.cluster),
         };
         cache.per_rail = bytes_per_rail(&fabric.cluster, &values);
-        cache.hops = hop_histogram(&fabric.cluster, &d.flows_for(selection));
+        cache.hops = hop_histogram(&fabric.cluster, &d.flows_for(selection, key.2.as_deref()));
         cache.ccdf = ccdf_per_level(&fabric.cluster, &fabric.layout, &values);
-        cache.key = Some((generation, selection));
+        cache.key = Some(key);
     }
     ui.label(format!(
         "bytes per rail ({}), imbalance max/mean = {:.3}",

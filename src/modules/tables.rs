@@ -3,9 +3,9 @@
 use egui::Ui;
 
 use crate::model::{Domain, LinkEnd};
-use crate::routing::RegionKey;
 use crate::routing::loads_input::TopKTable;
-use crate::scene::crossing::{Crossing, crossings};
+use crate::routing::{RegionKey, RoutingModel};
+use crate::scene::crossing::{Crossing, crossings_by};
 use crate::scene::dataset::{Attribution, Dataset};
 use crate::scene::diff::{Change, ranked_changes};
 use crate::scene::highlight::{Seed, describe};
@@ -15,7 +15,7 @@ use crate::units::format_bytes_f64;
 /// Cached "who crossed this end" rows, recomputed when the question changes.
 #[derive(Clone, Debug, Default)]
 pub struct CrossingCache {
-    key: Option<(u64, RegionSelection, usize, LinkEnd)>,
+    key: Option<(u64, RegionSelection, Option<String>, usize, LinkEnd, RoutingModel)>,
     rows: Vec<Crossing>,
 }
 
@@ -41,7 +41,7 @@ pub fn crossings_ui(
     cache: &mut CrossingCache,
     d: &Dataset,
     generation: u64,
-    selection: RegionSelection,
+    (selection, job, model): (RegionSelection, Option<String>, RoutingModel),
     link: usize,
 ) {
     let Some(fabric) = &d.fabric else {
@@ -58,12 +58,16 @@ pub fn crossings_ui(
             return;
         }
     }
-    let key = (generation, selection, rail, end);
-    if cache.key != Some(key) {
-        cache.rows = crossings(&fabric.cluster, &d.flows_for(selection), rail, end, TABLE_ROWS);
+    let key = (generation, selection, job.clone(), rail, end, model);
+    if cache.key.as_ref() != Some(&key) {
+        let flows = d.flows_for(selection, job.as_deref());
+        cache.rows = crossings_by(&fabric.cluster, &flows, (rail, end), TABLE_ROWS, model);
         cache.key = Some(key);
     }
     ui.strong(format!("crossing {} (rail {rail})", end_name(d, rail, end)));
+    if model == RoutingModel::AdaptiveModelled {
+        ui.small("AR modelled: each pair's bytes are what its spread over the AR groups puts here");
+    }
     if cache.rows.is_empty() {
         ui.small("no traced flow crosses this link end in this selection");
         return;

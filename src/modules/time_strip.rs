@@ -2,7 +2,9 @@
 //! groups (or the busiest ends) as rows, bytes as colour. A drag brushes a window of regions,
 //! a click picks one; the linked views of its group then show that window summed (or that
 //! region). The play button steps through the regions one per frame. With more regions than
-//! pixels, columns are binned ([`crate::scene::time_strip`]).
+//! pixels, columns are binned ([`crate::scene::time_strip`]). With a series of counter snapshots
+//! (three or more `--counters` for the same rails) the columns can be its intervals instead:
+//! what the ports observed, with nothing to brush (they are no regions of the loads).
 
 use std::sync::Arc;
 
@@ -26,13 +28,24 @@ const AXIS: f32 = 18.0;
 /// The time strip module (stateless).
 pub struct TimeStripModule;
 
+/// What a strip's columns are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StripSource {
+    /// The profile's regions, in dump-time order.
+    Regions,
+    /// The intervals of a series of counter snapshots, in the order given.
+    Snapshots,
+}
+
 /// What a strip view keeps between frames: its numbers (rebuilt when the data or the rows
 /// change), the rows shown, where a brush started, and whether it plays.
 #[derive(Default)]
 pub struct StripState {
-    built_for: Option<(u64, StripRows)>,
+    built_for: Option<(u64, StripRows, StripSource)>,
     pub strip: Arc<TimeStrip>,
     pub rows: StripRows,
+    /// What the columns are; `None` until the data set is seen (then regions if it has any).
+    pub source: Option<StripSource>,
     brush_from: Option<usize>,
     pub playing: bool,
 }
@@ -59,13 +72,24 @@ impl ViewModule for TimeStripModule {
             return;
         };
         let strip = &mut state.strip;
-        if strip.built_for != Some((ctx.generation, strip.rows)) {
-            strip.strip = Arc::new(TimeStrip::build(fabric, &region_columns(&fabric.loads), strip.rows));
-            strip.built_for = Some((ctx.generation, strip.rows));
+        let series = fabric.observed.as_ref().filter(|o| !o.series.is_empty());
+        let has_regions = fabric.loads.regions.iter().any(|r| r.region.is_some());
+        let source = *strip.source.get_or_insert(match (has_regions, series) {
+            (false, Some(_)) => StripSource::Snapshots,
+            _ => StripSource::Regions,
+        });
+        if strip.built_for != Some((ctx.generation, strip.rows, source)) {
+            strip.strip = Arc::new(match (source, series) {
+                (StripSource::Snapshots, Some(observed)) => {
+                    TimeStrip::of_intervals(fabric, observed, strip.rows)
+                }
+                _ => TimeStrip::build(fabric, &region_columns(&fabric.loads), strip.rows),
+            });
+            strip.built_for = Some((ctx.generation, strip.rows, source));
         }
         let data = strip.strip.clone();
         let window = window_columns(&data, ctx.spec.selection);
-        controls(ui, strip, &data, window);
+        controls(ui, strip, &data, window, series.is_some() && has_regions);
         if strip.playing {
             let next = window.map_or(0, |(_, b)| b + 1);
             match data.selection(next, next) {
@@ -85,7 +109,7 @@ impl ViewModule for TimeStripModule {
             ui.painter().text(
                 rect.center(),
                 Align2::CENTER_CENTER,
-                "no regions",
+                if source == StripSource::Snapshots { "no intervals" } else { "no regions" },
                 FontId::proportional(13.0),
                 ui.visuals().text_color(),
             );
@@ -136,9 +160,20 @@ fn window_columns(data: &TimeStrip, selection: RegionSelection) -> Option<(usize
     Some((x.min(y), x.max(y)))
 }
 
-/// Rows menu, play button, and what the window is.
-fn controls(ui: &mut Ui, strip: &mut StripState, data: &TimeStrip, window: Option<(usize, usize)>) {
+/// Columns and rows menus, play button, and what the window is.
+fn controls(
+    ui: &mut Ui,
+    strip: &mut StripState,
+    data: &TimeStrip,
+    window: Option<(usize, usize)>,
+    both_sources: bool,
+) {
     ui.horizontal(|ui| {
+        if both_sources {
+            let source = strip.source.get_or_insert(StripSource::Regions);
+            ui.selectable_value(source, StripSource::Regions, "regions");
+            ui.selectable_value(source, StripSource::Snapshots, "counter intervals");
+        }
         let label = |rows: StripRows| match rows {
             StripRows::Groups => "level groups".to_string(),
             StripRows::TopEnds(n) => format!("top {n} link ends"),
@@ -148,6 +183,14 @@ fn controls(ui: &mut Ui, strip: &mut StripState, data: &TimeStrip, window: Optio
                 ui.selectable_value(&mut strip.rows, rows, label(rows));
             }
         });
+        if !data.intervals.is_empty() {
+            strip.playing = false;
+            let times =
+                data.time_source.map_or("no times".to_string(), |t| format!("times: {}", t.describe()));
+            ui.label(format!("{} intervals between counter snapshots ({times})", data.columns.len()));
+            ui.weak(format!("colour: 0 – {} per interval", format_bytes_f64(data.max())));
+            return;
+        }
         let play = if strip.playing { "pause" } else { "play" };
         if ui.button(play).clicked() {
             strip.playing = !strip.playing;
@@ -192,7 +235,8 @@ fn paint(ui: &Ui, ctx: &ViewContext<'_>, data: &TimeStrip, map: Rect, window: Op
         painter.text(pos2(map.min.x - 6.0, y), Align2::RIGHT_CENTER, label, font.clone(), text);
     }
     let time = |c: usize| {
-        data.columns[c].1.map_or(format!("region {}", data.columns[c].0), |t| format_time_of_day(t.0))
+        let noun = data.column_noun();
+        data.columns[c].1.map_or(format!("{noun} {}", data.columns[c].0), |t| format_time_of_day(t.0))
     };
     let axis_y = map.max.y + 2.0;
     painter.text(pos2(map.min.x, axis_y), Align2::LEFT_TOP, time(0), font.clone(), text);

@@ -256,7 +256,11 @@ fn place_jobs(
                 ),
             ));
         }
-        placed.push((LoadOptions { policy: options.policy, host_map }, placement, warnings));
+        placed.push((
+            LoadOptions { policy: options.policy, host_map, only_region: None },
+            placement,
+            warnings,
+        ));
     }
     Ok(placed)
 }

@@ -5,8 +5,10 @@
 use std::path::{Path, PathBuf};
 
 pub mod jobs;
+mod region_inputs;
 
 pub use jobs::{Job, JobSpec, JobsAnalysis, JobsError, analyse_jobs, analyse_jobs_with_layout};
+pub use region_inputs::{region_input, region_inputs, total_input};
 
 use crate::layout::{ClusterLayout, FatTreeOptions, layout_fat_tree};
 use crate::model::{Cluster, Profile, Warning};
@@ -14,8 +16,7 @@ use crate::profile_io::ParseError;
 use crate::profile_io::loads_file::read_loads_file;
 use crate::routing::loads_input::{TopKTable, loads_from_file};
 use crate::routing::{
-    CounterInput, FlowBuilder, FlowSet, LoadOptions, Loads, Observed, RankTraffic, RegionInput, RegionKey,
-    compute_loads, observe,
+    CounterInput, FlowBuilder, FlowSet, LoadOptions, Loads, Observed, RegionKey, compute_loads, observe,
 };
 
 pub use crate::profile_io::host_map::read_host_map;
@@ -134,21 +135,33 @@ pub fn analyse_profile(
 ) -> (ProfileAnalysis, Vec<Warning>) {
     let (regions, mut warnings) = region_table(&profile, &path);
     let source = path.display().to_string();
-    let (inputs, total) = region_inputs(&profile, &regions);
-    // Sums of exact deltas are the cumulative counters; re-trace only when a counter shrank.
-    let total = if regions.clamped { Some(&total) } else { None };
-    let (loads, more) = compute_loads(cluster, &inputs, total, options, &source);
+    let (loads, more) = match options.only_region {
+        // One region asked for (`hot --region N`): trace it and the total, not the other regions
+        // (only the total when the profile lacks it: the caller names the regions it has).
+        Some(n) => {
+            let one: Vec<_> =
+                regions.index_of(n).map(|at| region_input(&profile, &regions, at)).into_iter().collect();
+            compute_loads(cluster, &one, Some(&total_input(&profile, &regions)), options, &source)
+        }
+        None => {
+            let (inputs, total) = region_inputs(&profile, &regions);
+            // Sums of exact deltas are the cumulative counters; re-trace only when a counter shrank.
+            let total = if regions.clamped { Some(&total) } else { None };
+            compute_loads(cluster, &inputs, total, options, &source)
+        }
+    };
     warnings.extend(more);
     (ProfileAnalysis { path, profile, regions, loads, options: options.clone() }, warnings)
 }
 
 /// The flows of one region again, for questions about who sent what (`hot`, pair tables).
 pub fn region_flows(cluster: &Cluster, analysis: &ProfileAnalysis, key: RegionKey) -> FlowSet {
-    let (inputs, total) = region_inputs(&analysis.profile, &analysis.regions);
-    let input = match key {
-        RegionKey::Total => &total,
-        RegionKey::Region(n) => inputs.iter().find(|i| i.region == Some(n)).unwrap_or(&total),
+    let (profile, table) = (&analysis.profile, &analysis.regions);
+    let at = match key {
+        RegionKey::Region(n) => table.index_of(n),
+        RegionKey::Total => None,
     };
+    let input = at.map_or_else(|| total_input(profile, table), |at| region_input(profile, table, at));
     FlowBuilder::new(cluster, analysis.options.policy, &analysis.options.host_map)
         .keep_origins(true)
         .flows(&input.ranks)
@@ -156,45 +169,6 @@ pub fn region_flows(cluster: &Cluster, analysis: &ProfileAnalysis, key: RegionKe
 
 pub use crate::model::RegionTable;
 pub use crate::profile_io::profiles::read_profile;
-
-/// Rank counters per region (deltas) and for the total (each rank's last dump), as the tracer
-/// wants them.
-pub fn region_inputs<'p>(
-    profile: &'p Profile,
-    table: &'p RegionTable,
-) -> (Vec<RegionInput<'p>>, RegionInput<'p>) {
-    let inputs = table
-        .regions
-        .iter()
-        .zip(&table.deltas)
-        .map(|(info, deltas)| RegionInput {
-            region: Some(info.number),
-            name: info.name.clone(),
-            dumptime: info.dumptime,
-            ranks: profile
-                .ranks
-                .iter()
-                .zip(deltas)
-                .map(|(section, c)| RankTraffic { section, peers: &c.peers, lids: &c.lids })
-                .collect(),
-        })
-        .collect();
-    let total = RegionInput {
-        region: None,
-        name: None,
-        dumptime: table.regions.last().and_then(|r| r.dumptime),
-        ranks: profile
-            .ranks
-            .iter()
-            .enumerate()
-            .map(|(i, section)| {
-                let (peers, lids) = table.total(profile, i);
-                RankTraffic { section, peers, lids }
-            })
-            .collect(),
-    };
-    (inputs, total)
-}
 
 fn region_table(profile: &Profile, path: &Path) -> (RegionTable, Vec<Warning>) {
     crate::model::region_table(profile, &path.display().to_string())

@@ -110,7 +110,15 @@ pub fn discover(dir: &Path, warnings: &mut Vec<Warning>) -> Result<Vec<(DumpKind
             }
         }
     }
-    chosen.extend(of_kind(&|k| k == DumpKind::AdaptiveRouting));
+    let far = of_kind(&|k| k == DumpKind::AdaptiveRouting);
+    // With AR tables, a db_csv that is not the topology is still read for its AR_INFO (which
+    // switches have AR enabled); without them it would only cost a read.
+    if !far.is_empty() && !chosen.iter().any(|(k, _)| *k == DumpKind::Ibdiagnet2Csv) {
+        chosen.extend(
+            of_kind(&|k| k == DumpKind::Ibdiagnet2Csv).into_iter().map(|(_, p)| (DumpKind::ArInfo, p)),
+        );
+    }
+    chosen.extend(far);
     if let Some(used) = table_kind {
         for (_, path) in found.iter().filter(|(k, _)| k.is_table() && *k != used) {
             let message =

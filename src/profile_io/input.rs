@@ -213,7 +213,7 @@ const PIECE: usize = 8 << 20;
 /// `String::from_utf8`, unless some line is longer than [`MAX_LINE_BYTES`] (then the bytes come
 /// back too). Large inputs are checked piece by piece in parallel: a 100 MB profile otherwise
 /// spends tens of milliseconds of one core here before parsing can start.
-fn decode(bytes: Vec<u8>) -> Result<String, Vec<u8>> {
+pub(crate) fn decode(bytes: Vec<u8>) -> Result<String, Vec<u8>> {
     let clean = |piece: &[u8]| std::str::from_utf8(piece).is_ok_and(|text| !has_long_line(text));
     let all_clean = if bytes.len() >= 2 * PIECE {
         pieces(&bytes).par_iter().all(|piece| clean(piece))

@@ -9,6 +9,7 @@ pub mod discover;
 pub mod error;
 pub mod fdbs;
 pub mod host_map;
+pub mod ibdiagnet2_ar_info;
 pub mod ibdiagnet2_csv;
 pub mod ibdiagnet2_far;
 pub mod ibdiagnet_lst;

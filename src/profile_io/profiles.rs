@@ -32,7 +32,8 @@ pub fn read_profile(path: &Path) -> Result<(Profile, Vec<Warning>), ParseError> 
         };
     }
     if super::stream::is_regular_file(path) {
-        // Streamed by the format's reader: only a head is read to tell the format.
+        // Streamed by the format's reader (a large plain ibprof in parallel windows): only a
+        // head is read here to tell the format.
         let head = super::stream::head(path, HEAD_BYTES)?;
         return if pfprof::looks_like_pfprof(&head) {
             pfprof::read_pfprof(path)

@@ -28,6 +28,7 @@ use super::discover::{discover, sniff};
 use super::error::ParseError;
 use super::fdbs::parse_fdbs;
 use super::ibdiagnet_lst::{OwnedLink, add_links, read_lst};
+use super::ibdiagnet2_ar_info::{apply_ar_info, parse_ar_info};
 use super::ibdiagnet2_csv::{claims_db_csv_line, read_db_csv};
 use super::ibdiagnet2_far::parse_far;
 use super::ibnetdiscover::{claims_ibnetdiscover_line, read_ibnetdiscover};
@@ -59,6 +60,8 @@ pub enum DumpKind {
     Ibroute,
     /// ibdiagnet2's `ibdiagnet2.far`: adaptive-routing groups and AR-enabled LIDs.
     AdaptiveRouting,
+    /// An `ibdiagnet2.db_csv` read only for its `AR_INFO` section (another file is the topology).
+    ArInfo,
 }
 
 impl DumpKind {
@@ -89,6 +92,7 @@ impl DumpKind {
             DumpKind::LftsDump => "opensm-lfts.dump",
             DumpKind::Ibroute => "ibroute/dump_fts",
             DumpKind::AdaptiveRouting => "ibdiagnet2.far adaptive routing",
+            DumpKind::ArInfo => "ibdiagnet2.db_csv AR_INFO",
         }
     }
 }
@@ -356,6 +360,13 @@ pub fn build_rail(
     attach_tables(&mut builder, merged, &mut warnings);
     for input in inputs.of(DumpKind::AdaptiveRouting) {
         attach_ar(&mut builder, input, &mut warnings)?;
+    }
+    let far_given = inputs.of(DumpKind::AdaptiveRouting).next().is_some();
+    let ar_info = inputs.of(DumpKind::Ibdiagnet2Csv).chain(inputs.of(DumpKind::ArInfo));
+    for input in ar_info {
+        let Some((info, more)) = parse_ar_info(input)? else { continue };
+        warnings.extend(more);
+        warnings.extend(apply_ar_info(&mut builder, input.display(), &info, far_given));
     }
     if !table_inputs.is_empty() {
         warn_switches_without_tables(builder.fabric(), name, &mut warnings);

@@ -26,6 +26,16 @@ use super::flows::FlowSet;
 use super::loads::{DropReason, Loads, RailLoad, RegionKey, RegionLoads, Undelivered};
 use super::trace::{MAX_HOPS, next_port};
 
+/// Which trace loads come from: the static forwarding tables, or the AR spread (modelled).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum RoutingModel {
+    /// The static forwarding tables, as `ibtracert` walks them.
+    #[default]
+    Static,
+    /// AR-enabled destinations spread evenly over their groups' ports: modelled, not measured.
+    AdaptiveModelled,
+}
+
 /// Traces flows with AR spreading (see the module comment) into one rail's link-end loads.
 pub fn spread(fabric: &Fabric, flows: &[Flow]) -> RailLoad {
     let mut by_destination: BTreeMap<Lid, Vec<&Flow>> = BTreeMap::new();
@@ -36,7 +46,8 @@ pub fn spread(fabric: &Fabric, flows: &[Flow]) -> RailLoad {
     let mut dense = vec![0u64; fabric.link_end_count()];
     let mut dropped: BTreeMap<(Option<NodeIndex>, Lid, DropReason), u64> = BTreeMap::new();
     for (dst, flows) in by_destination {
-        spread_destination(fabric, dst, &flows, (&mut load, &mut dense), &mut dropped);
+        let mut add = |end: usize, bytes: u64| dense[end] += bytes;
+        spread_destination(fabric, dst, &flows, (&mut load, &mut add), &mut dropped);
     }
     load.bytes = LinkBytes::from_dense(&dense);
     load.undelivered_detail = dropped
@@ -46,13 +57,26 @@ pub fn spread(fabric: &Fabric, flows: &[Flow]) -> RailLoad {
     load
 }
 
+/// One flow's spread, sparse: (link-end index, bytes) for every link end it touches, in index
+/// order, and whether every byte arrived. Used to name the pairs behind an AR-modelled load.
+pub fn flow_spread(fabric: &Fabric, flow: Flow) -> (Vec<(usize, u64)>, bool) {
+    let mut at: BTreeMap<usize, u64> = BTreeMap::new();
+    let mut load = RailLoad::default();
+    let mut dropped = Dropped::new();
+    if flow.bytes > 0 {
+        let mut add = |end: usize, bytes: u64| *at.entry(end).or_insert(0) += bytes;
+        spread_destination(fabric, flow.dst, &[&flow], (&mut load, &mut add), &mut dropped);
+    }
+    (at.into_iter().collect(), load.undelivered == 0)
+}
+
 type Dropped = BTreeMap<(Option<NodeIndex>, Lid, DropReason), u64>;
 
 fn spread_destination(
     fabric: &Fabric,
     dst: Lid,
     flows: &[&Flow],
-    (load, bytes_at): (&mut RailLoad, &mut [u64]),
+    (load, add_at): (&mut RailLoad, &mut dyn FnMut(usize, u64)),
     dropped: &mut Dropped,
 ) {
     let mut drop = |load: &mut RailLoad, at: Option<NodeIndex>, reason: DropReason, bytes: u64| {
@@ -80,7 +104,7 @@ fn spread_destination(
         // A CA sends out of the port that owns the source LID.
         match fabric.out_through(source.node, source.port) {
             Some((end, next, _)) => {
-                bytes_at[end.index()] += flow.bytes;
+                add_at(end.index(), flow.bytes);
                 *frontier.entry(next).or_insert(0) += flow.bytes;
             }
             None => drop(load, Some(source.node), DropReason::DeadPort, flow.bytes),
@@ -116,7 +140,7 @@ fn spread_destination(
                 }
                 match fabric.out_through(node, port) {
                     Some((end, next, _)) => {
-                        bytes_at[end.index()] += share;
+                        add_at(end.index(), share);
                         *next_frontier.entry(next).or_insert(0) += share;
                     }
                     None => drop(load, Some(node), DropReason::DeadPort, share),
@@ -147,21 +171,29 @@ pub fn out_ports(fabric: &Fabric, switch: NodeIndex, dst: Lid) -> Result<Vec<Por
 pub fn ar_loads(cluster: &Cluster, static_loads: &Loads, flows: &BTreeMap<RegionKey, FlowSet>) -> Loads {
     let region = |loads: &RegionLoads| {
         let key = loads.region.map_or(RegionKey::Total, RegionKey::Region);
-        let rails = cluster
-            .rails
-            .iter()
-            .enumerate()
-            .map(|(r, fabric)| {
-                let set = flows.get(&key).and_then(|f| f.flows.get(r));
-                match set {
-                    Some(flows) if fabric.has_adaptive_routing() => spread(fabric, flows),
-                    _ => loads.rails.get(r).cloned().unwrap_or_default(),
-                }
-            })
-            .collect();
-        RegionLoads { rails, ..loads.clone() }
+        ar_region(cluster, loads, flows.get(&key))
     };
     Loads { regions: static_loads.regions.iter().map(region).collect(), total: region(&static_loads.total) }
+}
+
+/// One region's AR loads: each rail with AR tables spread from `flows`, the others (and every
+/// rail when there are no flows) as in `static_loads`.
+pub fn ar_region(cluster: &Cluster, static_loads: &RegionLoads, flows: Option<&FlowSet>) -> RegionLoads {
+    let rails = cluster
+        .rails
+        .iter()
+        .enumerate()
+        .map(|(r, fabric)| match flows.and_then(|f| f.flows.get(r)) {
+            Some(flows) if fabric.has_adaptive_routing() => spread(fabric, flows),
+            _ => static_loads.rails.get(r).cloned().unwrap_or_default(),
+        })
+        .collect();
+    RegionLoads { rails, ..static_loads.clone() }
+}
+
+/// Whether any rail of the cluster has AR tables (then AR loads are worth computing).
+pub fn cluster_has_ar(cluster: &Cluster) -> bool {
+    cluster.rails.iter().any(Fabric::has_adaptive_routing)
 }
 
 #[cfg(test)]

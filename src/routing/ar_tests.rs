@@ -105,3 +105,36 @@ fn ar_loads_keep_every_region_and_conserve_bytes() {
         assert_ne!(rail.bytes, loads.total.rails[0].bytes, "spread differs from static");
     }
 }
+
+#[test]
+fn hot_ends_under_ar_name_each_pair_with_the_bytes_its_spread_puts_there() {
+    use crate::routing::flows::FlowOrigin;
+    use crate::routing::hot::hottest_by;
+    let t = with_ar(false);
+    let cluster = crate::model::Cluster::new(vec![t.fabric.clone()]);
+    let flows = vec![
+        Flow { src: Lid(0x10), dst: Lid(0x12), bytes: 1000 },
+        Flow { src: Lid(0x11), dst: Lid(0x13), bytes: 600 },
+    ];
+    let origin = |s, d| FlowOrigin { src_rank: 0, dst_rank: None, src_host: Some(s), dst_host: Some(d) };
+    let set = FlowSet {
+        flows: vec![flows.clone()],
+        origins: vec![vec![origin(0, 2), origin(1, 3)]],
+        ..Default::default()
+    };
+    let static_loads = RegionLoads { rails: vec![accumulate(&t.fabric, &flows)], ..Default::default() };
+    let ar = ar_region(&cluster, &static_loads, Some(&set));
+    let hot = hottest_by(&cluster, &ar, &set, (usize::MAX, 2), RoutingModel::AdaptiveModelled);
+    let up = hot
+        .iter()
+        .find(|h| {
+            t.fabric.link_end_nodes(h.end).is_some_and(|((s, _), (d, _))| s == t.leaf[0] && d == t.spine)
+        })
+        .expect("leaf0 -> spine0 carries AR bytes");
+    assert_eq!(up.bytes, 800, "half of each flow");
+    assert_eq!(up.pairs, vec![(Some(0), Some(2), 500), (Some(1), Some(3), 300)]);
+    // The static ranking puts both flows whole on the table's port.
+    let hot = hottest_by(&cluster, &static_loads, &set, (usize::MAX, 2), RoutingModel::Static);
+    let up = hot.iter().find(|h| h.end == up.end).expect("static leaf0 -> spine0");
+    assert_eq!((up.bytes, up.pairs.len()), (1600, 2));
+}

@@ -20,6 +20,8 @@ pub struct PlacedSnapshot {
     pub ports: HashMap<PortPlace, PlacedPort>,
     /// Ports that name no node of the fabric, or a port with no link, described for a warning.
     pub unmatched: Vec<String>,
+    /// When the snapshot was taken, if known.
+    pub taken: Option<crate::model::counters::TakenAt>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -74,7 +76,8 @@ pub fn place(
     snapshot: &Snapshot,
     rail: Option<usize>,
 ) -> PlacedSnapshot {
-    let mut placed = PlacedSnapshot { source: snapshot.source.clone(), ..Default::default() };
+    let mut placed =
+        PlacedSnapshot { source: snapshot.source.clone(), taken: snapshot.taken, ..Default::default() };
     placed.ports.reserve(snapshot.ports.len());
     for sample in &snapshot.ports {
         match locate(cluster, guids, sample, rail) {

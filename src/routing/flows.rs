@@ -1,6 +1,8 @@
 //! Turns a profile's counters into LID → LID flows on each rail.
 //!
-//! - Rank-level counters (`peer R sent B`) map rank → host → that host's CA on each rail. The
+//! - Rank-level counters (`peer R sent B`) map rank → host → one of that host's CAs on each rail
+//!   (local rank i of a host with n CAs there uses the i mod n-th by adapter name, see
+//!   [`super::rank_cas`]). The
 //!   [`RailPolicy`] decides the rail: `Split` spreads the bytes evenly over the rails both hosts
 //!   share (the remainder goes to the lowest rails, so no byte is lost); `Rail(n)` uses one rail.
 //!   Only `sent` is used, so a transfer counted by both ends is routed once.
@@ -104,37 +106,48 @@ fn port_index(cluster: &Cluster) -> PortIndex {
     index
 }
 
-/// Rank → host index (`None` inside: the host is in no fabric). Dense when ranks are, since this
-/// is asked once per counter.
+/// Where a rank runs: its host (`None`: in no fabric) and its local rank there (its position
+/// among the profile's ranks on that host, by rank number), which picks its CA on a multi-HCA
+/// host (see [`super::rank_cas`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct RankPlace {
+    host: Option<usize>,
+    local: u32,
+}
+
+/// Rank → [`RankPlace`]. Dense when ranks are, since this is asked once per counter.
 enum RankHosts {
-    Dense(Vec<Option<Option<usize>>>),
-    Sparse(HashMap<u32, Option<usize>>),
+    Dense(Vec<Option<RankPlace>>),
+    Sparse(HashMap<u32, RankPlace>),
 }
 
 impl RankHosts {
     fn new(pairs: impl Iterator<Item = (u32, Option<usize>)> + Clone) -> Self {
-        let (count, max) = pairs.clone().fold((0usize, 0u32), |(n, m), (r, _)| (n + 1, m.max(r)));
-        if (max as usize) < 4 * count + 1024 {
+        let places = super::rank_cas::local_ranks(pairs);
+        let max = places.iter().map(|p| p.0).max().unwrap_or(0);
+        let place = |&(_, host, local): &(u32, Option<usize>, u32)| RankPlace { host, local };
+        if (max as usize) < 4 * places.len() + 1024 {
             let mut dense = vec![None; max as usize + 1];
-            for (rank, host) in pairs {
-                dense[rank as usize].get_or_insert(host);
+            for p in &places {
+                dense[p.0 as usize] = Some(place(p));
             }
             RankHosts::Dense(dense)
         } else {
-            let mut sparse = HashMap::new();
-            for (rank, host) in pairs {
-                sparse.entry(rank).or_insert(host);
-            }
-            RankHosts::Sparse(sparse)
+            RankHosts::Sparse(places.iter().map(|p| (p.0, place(p))).collect())
         }
     }
 
     /// `None`: the rank is not in the profile.
-    fn get(&self, rank: u32) -> Option<Option<usize>> {
+    fn place(&self, rank: u32) -> Option<RankPlace> {
         match self {
             RankHosts::Dense(v) => v.get(rank as usize).copied().flatten(),
             RankHosts::Sparse(m) => m.get(&rank).copied(),
         }
+    }
+
+    /// `None`: the rank is not in the profile; `Some(None)`: its host is in no fabric.
+    fn get(&self, rank: u32) -> Option<Option<usize>> {
+        self.place(rank).map(|p| p.host)
     }
 }
 
@@ -157,8 +170,8 @@ pub struct FlowBuilder<'c> {
     policy: RailPolicy,
     host_map: &'c HostMap,
     ports: PortIndex,
-    /// `host_lids[host][rail]`: the LID rank-level traffic of that host uses on that rail.
-    host_lids: Vec<Vec<Option<Lid>>>,
+    /// Which CA (LID) of a host each of its ranks uses on each rail.
+    cas: super::rank_cas::HostCas,
     keep_origins: bool,
     problems: Problems,
 }
@@ -168,21 +181,12 @@ const RANKS_PER_CHUNK: usize = 64;
 
 impl<'c> FlowBuilder<'c> {
     pub fn new(cluster: &'c Cluster, policy: RailPolicy, host_map: &'c HostMap) -> Self {
-        let host_lids = cluster
-            .hosts
-            .iter()
-            .map(|host| {
-                (0..cluster.rails.len())
-                    .map(|r| host.on_rail(r).first().and_then(|&ca| cluster.rails[r].node(ca).base_lid()))
-                    .collect()
-            })
-            .collect();
         FlowBuilder {
             cluster,
             policy,
             host_map,
             ports: port_index(cluster),
-            host_lids,
+            cas: super::rank_cas::HostCas::new(cluster),
             keep_origins: false,
             problems: Problems::default(),
         }
@@ -316,12 +320,14 @@ impl<'c> FlowBuilder<'c> {
         host_of_rank: &RankHosts,
     ) {
         let src_rank = traffic.section.rank;
-        let src_host = host_of_rank.get(src_rank).flatten();
+        let src = host_of_rank.place(src_rank);
+        let src_host = src.and_then(|p| p.host);
+        let src_local = src.map_or(0, |p| p.local);
         for peer in traffic.peers {
             if peer.sent == 0 {
                 continue;
             }
-            let Some(dst_host) = host_of_rank.get(peer.peer) else {
+            let Some(RankPlace { host: dst_host, local: dst_local }) = host_of_rank.place(peer.peer) else {
                 let message =
                     format!("rank {} is not in the profile; bytes sent to it are unplaced", peer.peer);
                 problems.add(message, peer.sent);
@@ -329,7 +335,7 @@ impl<'c> FlowBuilder<'c> {
                 continue;
             };
             let origin = FlowOrigin { src_rank, dst_rank: Some(peer.peer), src_host, dst_host };
-            self.add_rank_flow(set, problems, origin, traffic, peer.sent);
+            self.add_rank_flow(set, problems, (origin, [src_local, dst_local]), traffic, peer.sent);
         }
         for lid in traffic.lids {
             self.add_port_flows(set, problems, traffic, src_host, lid);
@@ -340,7 +346,7 @@ impl<'c> FlowBuilder<'c> {
         &self,
         set: &mut S,
         problems: &mut Problems,
-        origin: FlowOrigin,
+        (origin, [src_local, dst_local]): (FlowOrigin, [u32; 2]),
         traffic: &RankTraffic<'_>,
         bytes: u64,
     ) {
@@ -364,16 +370,16 @@ impl<'c> FlowBuilder<'c> {
             RailPolicy::Split => true,
             RailPolicy::Rail(n) => r == usize::from(n),
         };
-        let (src_lids, dst_lids) = (&self.host_lids[src], &self.host_lids[dst]);
+        let lids = |r: usize| (self.cas.lid(src, r, src_local), self.cas.lid(dst, r, dst_local));
         let shared = || {
-            src_lids.iter().zip(dst_lids).enumerate().filter_map(move |(r, pair)| match pair {
-                (Some(s), Some(d)) if usable(r) => Some((r, *s, *d)),
+            (0..self.cluster.rails.len()).filter_map(move |r| match lids(r) {
+                (Some(s), Some(d)) if usable(r) => Some((r, s, d)),
                 _ => None,
             })
         };
         let k = shared().count() as u64;
         if k == 0 {
-            if let Some(message) = self.lid_zero_problem(src, dst, &usable) {
+            if let Some(message) = self.lid_zero_problem((src, src_local), (dst, dst_local), &usable) {
                 problems.add(message, bytes);
                 set.unplaced(bytes);
                 return;
@@ -397,13 +403,18 @@ impl<'c> FlowBuilder<'c> {
         }
     }
 
-    /// When a usable rail would carry the pair but one host's CA there has LID 0, says so.
-    fn lid_zero_problem(&self, src: usize, dst: usize, usable: &dyn Fn(usize) -> bool) -> Option<String> {
+    /// When a usable rail would carry the pair but one rank's CA there has LID 0, says so.
+    fn lid_zero_problem(
+        &self,
+        (src, src_local): (usize, u32),
+        (dst, dst_local): (usize, u32),
+        usable: &dyn Fn(usize) -> bool,
+    ) -> Option<String> {
         let hosts = &self.cluster.hosts;
         (0..self.cluster.rails.len()).filter(|&r| usable(r)).find_map(|r| {
             let cabled = |h: usize| !hosts[h].on_rail(r).is_empty();
-            let lid_zero = |h: usize| cabled(h) && self.host_lids[h][r].is_none();
-            let host = [src, dst].into_iter().find(|&h| lid_zero(h))?;
+            let lid_zero = |h: usize, local: u32| cabled(h) && self.cas.lid(h, r, local).is_none();
+            let host = [(src, src_local), (dst, dst_local)].into_iter().find(|&(h, l)| lid_zero(h, l))?.0;
             (cabled(src) && cabled(dst)).then(|| {
                 format!(
                     "host {}'s CA on rail {r} has LID 0 (no LID assigned); bytes to and from it are unplaced",

@@ -5,8 +5,10 @@ use std::collections::{HashMap, HashSet};
 use rayon::prelude::*;
 
 use crate::model::bytes::add_bytes;
-use crate::model::{Cluster, LinkEnd};
+use crate::model::{Cluster, Fabric, LinkEnd};
 
+use super::accumulate::Flow;
+use super::ar::{RoutingModel, flow_spread};
 use super::flows::FlowSet;
 use super::loads::RegionLoads;
 use super::trace::trace;
@@ -33,6 +35,18 @@ pub fn hottest(
     top: usize,
     pairs_per_end: usize,
 ) -> Vec<HotEnd> {
+    hottest_by(cluster, loads, flows, (top, pairs_per_end), RoutingModel::Static)
+}
+
+/// [`hottest`] for loads traced by `model`: with [`RoutingModel::AdaptiveModelled`] the pairs
+/// are those whose AR spread crosses each end, with the bytes the spread puts there.
+pub fn hottest_by(
+    cluster: &Cluster,
+    loads: &RegionLoads,
+    flows: &FlowSet,
+    (top, pairs_per_end): (usize, usize),
+    model: RoutingModel,
+) -> Vec<HotEnd> {
     let mut ends: Vec<(u64, usize, usize)> = loads
         .rails
         .iter()
@@ -42,7 +56,7 @@ pub fn hottest(
     ends.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
     ends.truncate(top);
     let wanted: Vec<(usize, LinkEnd)> = ends.iter().map(|&(_, r, i)| (r, LinkEnd::from_index(i))).collect();
-    let mut contributions = pairs_through(cluster, flows, &wanted, pairs_per_end);
+    let mut contributions = pairs_through_by(cluster, flows, &wanted, pairs_per_end, model);
     ends.into_iter()
         .map(|(bytes, rail, index)| {
             let pairs = contributions.remove(&(rail, index)).unwrap_or_default();
@@ -62,6 +76,27 @@ pub fn pairs_through(
     wanted: &[(usize, LinkEnd)],
     per_end: usize,
 ) -> HashMap<(usize, usize), PairBytes> {
+    pairs_through_by(cluster, flows, wanted, per_end, RoutingModel::Static)
+}
+
+/// The link ends (by index) one flow crosses under `model`, with the bytes it puts on each.
+fn flow_ends(fabric: &Fabric, flow: &Flow, model: RoutingModel) -> Vec<(usize, u64)> {
+    match model {
+        RoutingModel::Static => {
+            trace(fabric, flow.src, flow.dst).link_ends.into_iter().map(|e| (e.index(), flow.bytes)).collect()
+        }
+        RoutingModel::AdaptiveModelled => flow_spread(fabric, *flow).0,
+    }
+}
+
+/// [`pairs_through`] for loads traced by `model` (see [`hottest_by`]).
+pub fn pairs_through_by(
+    cluster: &Cluster,
+    flows: &FlowSet,
+    wanted: &[(usize, LinkEnd)],
+    per_end: usize,
+    model: RoutingModel,
+) -> HashMap<(usize, usize), PairBytes> {
     let wanted: HashSet<(usize, usize)> = wanted.iter().map(|&(r, e)| (r, e.index())).collect();
     let mut contributions: HashMap<(usize, usize), HashMap<HostPair, u64>> = HashMap::new();
     for (r, fabric) in cluster.rails.iter().enumerate() {
@@ -74,12 +109,11 @@ pub fn pairs_through(
             .par_iter()
             .zip(origins.par_iter())
             .flat_map_iter(|(flow, origin)| {
-                let path = trace(fabric, flow.src, flow.dst);
                 let pair = (origin.src_host, origin.dst_host);
-                path.link_ends
+                flow_ends(fabric, flow, model)
                     .into_iter()
-                    .filter(|end| wanted.contains(&(r, end.index())))
-                    .map(move |end| (end.index(), pair, flow.bytes))
+                    .filter(|&(end, _)| wanted.contains(&(r, end)))
+                    .map(move |(end, bytes)| (end, pair, bytes))
                     .collect::<Vec<_>>()
             })
             .collect();

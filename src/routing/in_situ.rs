@@ -142,6 +142,8 @@ pub struct RankTracer<'c> {
     hosts: RankHostTable,
     layout: VectorLayout,
     top_k: usize,
+    /// Per rail, the LID-pair tables reused from region to region.
+    pairs: Vec<RailPairs>,
 }
 
 impl<'c> RankTracer<'c> {
@@ -156,7 +158,7 @@ impl<'c> RankTracer<'c> {
     ) -> RankTracer<'c> {
         let builder = FlowBuilder::new(cluster, policy, host_map);
         let hosts = builder.rank_host_table(hosts);
-        RankTracer { cluster, builder, hosts, layout: VectorLayout::new(cluster), top_k }
+        RankTracer { cluster, builder, hosts, layout: VectorLayout::new(cluster), top_k, pairs: Vec::new() }
     }
 
     pub fn layout(&self) -> &VectorLayout {
@@ -174,24 +176,25 @@ impl<'c> RankTracer<'c> {
 
     /// Traces one region's counters of this rank.
     pub fn trace(&mut self, traffic: &RankTraffic<'_>) -> RankRegion {
-        let mut sink =
-            PairSink { pairs: vec![HashMap::new(); self.cluster.rails.len()], intra: 0, unplaced: 0 };
+        let mut sink = PairSink { rails: std::mem::take(&mut self.pairs), intra: 0, unplaced: 0 };
+        sink.rails.resize_with(self.cluster.rails.len(), RailPairs::default);
         self.builder.place_rank(&mut sink, traffic, &self.hosts);
         let layout = &self.layout;
         let mut vector = vec![0u64; layout.len()];
-        let mut tops: HashMap<u32, Vec<Contributor>> = HashMap::new();
-        for (r, pairs) in sink.pairs.iter().enumerate() {
+        let mut tops: Vec<Vec<Contributor>> =
+            vec![Vec::new(); if self.top_k > 0 { layout.link_ends() } else { 0 }];
+        for (r, pairs) in sink.rails.iter_mut().enumerate() {
             let fabric = &self.cluster.rails[r];
             let base = layout.accounting(r);
-            for (&(src, dst), &(bytes, src_host, dst_host)) in pairs {
+            for &((src, dst), (bytes, src_host, dst_host)) in &pairs.entries {
                 let path = trace(fabric, Lid(src), Lid(dst));
                 let (s, d) =
                     (src_host.map_or(u32::MAX, |h| h as u32), dst_host.map_or(u32::MAX, |h| h as u32));
                 for end in &path.link_ends {
                     let position = layout.offsets[r] + end.index();
                     add(&mut vector[position], bytes);
-                    if self.top_k > 0 {
-                        topk::add(tops.entry(position as u32).or_default(), self.top_k, s, d, bytes);
+                    if let Some(top) = tops.get_mut(position) {
+                        topk::add(top, self.top_k, s, d, bytes);
                     }
                 }
                 add(&mut vector[base], bytes);
@@ -203,11 +206,13 @@ impl<'c> RankTracer<'c> {
                     }
                 }
             }
+            pairs.clear();
         }
+        self.pairs = sink.rails;
         add(&mut vector[layout.unplaced()], sink.unplaced);
         add(&mut vector[layout.unplaced() + 1], sink.intra);
-        let mut top: Vec<(u32, Vec<Contributor>)> = tops.into_iter().collect();
-        top.sort_unstable_by_key(|(p, _)| *p);
+        let top =
+            tops.into_iter().enumerate().filter(|(_, t)| !t.is_empty()).map(|(p, t)| (p as u32, t)).collect();
         RankRegion { vector, top }
     }
 }
@@ -224,15 +229,62 @@ type LidPairBytes = (u64, Option<usize>, Option<usize>);
 /// Flows summed by (source LID, destination LID) per rail: one trace each. A pair of LIDs names
 /// one pair of hosts, so the first flow's origin stands for all.
 struct PairSink {
-    pairs: Vec<HashMap<LidPair, LidPairBytes>>,
+    rails: Vec<RailPairs>,
     intra: u64,
     unplaced: u64,
 }
 
+/// One rail's LID pairs in the order first seen. A rank's flows on a rail nearly all leave from
+/// one LID, so pairs from that LID are found by destination in a table of 65,536 slots (a
+/// hash of 100,000 peers' flows was most of a region dump's time); others go through a map.
+/// Kept by the tracer between regions, so the table is allocated once.
+#[derive(Default)]
+struct RailPairs {
+    entries: Vec<(LidPair, LidPairBytes)>,
+    common_src: Option<u16>,
+    /// Entry index + 1 by destination LID, for pairs from `common_src`; 0 = none yet.
+    by_dst: Vec<u32>,
+    others: HashMap<LidPair, usize>,
+}
+
+impl RailPairs {
+    fn slot(&mut self, pair: LidPair, origin: &FlowOrigin) -> &mut LidPairBytes {
+        let fresh = (0, origin.src_host, origin.dst_host);
+        let src = *self.common_src.get_or_insert(pair.0);
+        let index = if src == pair.0 {
+            if self.by_dst.is_empty() {
+                self.by_dst = vec![0; 1 << 16];
+            }
+            let slot = &mut self.by_dst[usize::from(pair.1)];
+            if *slot == 0 {
+                self.entries.push((pair, fresh));
+                *slot = self.entries.len() as u32;
+            }
+            *slot as usize - 1
+        } else {
+            *self.others.entry(pair).or_insert_with(|| {
+                self.entries.push((pair, fresh));
+                self.entries.len() - 1
+            })
+        };
+        &mut self.entries[index].1
+    }
+
+    /// Empties the rail for the next region, keeping the table.
+    fn clear(&mut self) {
+        for ((_, dst), _) in self.entries.drain(..) {
+            if let Some(slot) = self.by_dst.get_mut(usize::from(dst)) {
+                *slot = 0;
+            }
+        }
+        self.common_src = None;
+        self.others.clear();
+    }
+}
+
 impl FlowSink for PairSink {
     fn flow(&mut self, rail: usize, flow: Flow, origin: FlowOrigin) {
-        let entry =
-            self.pairs[rail].entry((flow.src.0, flow.dst.0)).or_insert((0, origin.src_host, origin.dst_host));
+        let entry = self.rails[rail].slot((flow.src.0, flow.dst.0), &origin);
         entry.0 = entry.0.saturating_add(flow.bytes);
     }
 
@@ -266,6 +318,21 @@ mod tests {
             ports: Vec::new(),
             dumps: Vec::new(),
         }
+    }
+
+    #[test]
+    fn lid_pairs_from_the_common_source_and_from_others_are_summed_apart_and_cleared() {
+        let origin = FlowOrigin { src_rank: 0, dst_rank: None, src_host: Some(1), dst_host: Some(2) };
+        let mut pairs = RailPairs::default();
+        for (pair, bytes) in [((5, 9), 10), ((5, 7), 1), ((6, 9), 100), ((5, 9), 20), ((6, 9), 200)] {
+            pairs.slot(pair, &origin).0 += bytes;
+        }
+        let summed: Vec<(LidPair, u64)> = pairs.entries.iter().map(|(p, b)| (*p, b.0)).collect();
+        assert_eq!(summed, [((5, 9), 30), ((5, 7), 1), ((6, 9), 300)], "in the order first seen");
+        pairs.clear();
+        assert!(pairs.entries.is_empty() && pairs.by_dst.iter().all(|&s| s == 0));
+        pairs.slot((6, 9), &origin).0 += 4;
+        assert_eq!(pairs.entries, [((6, 9), (4, Some(1), Some(2)))], "a new region starts from nothing");
     }
 
     #[test]

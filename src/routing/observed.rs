@@ -1,5 +1,7 @@
 //! Observed bytes per link end, from port counters: one snapshot gives the counters as they
-//! stand, two of the same rail(s) the second minus the first.
+//! stand, two of the same rail(s) the second minus the first, and three or more a series: each
+//! consecutive pair is one interval (a column of the time strip), and the observed bytes are
+//! the intervals summed.
 //!
 //! A link end's observed bytes are what its sending port transmitted (`PortXmitData × 4`); where
 //! only the receiving port was read, what that port received. A value is left empty, with a
@@ -8,7 +10,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::model::counters::{DataCounter, Snapshot};
+use crate::model::counters::{DataCounter, Snapshot, TakenAt};
 use crate::model::{Cluster, LinkEnd, Warning};
 
 use super::counter_join::{PlacedPort, PlacedSnapshot, PortGuids, PortPlace, place};
@@ -17,6 +19,24 @@ use super::counter_join::{PlacedPort, PlacedSnapshot, PortGuids, PortPlace, plac
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Observed {
     /// `rails[r][LinkEnd::index()]`.
+    pub rails: Vec<Vec<Option<u64>>>,
+    /// With three or more snapshots of the same rails: each interval between consecutive
+    /// snapshots, in the order given. Empty otherwise.
+    pub series: Vec<Interval>,
+}
+
+/// The bytes each link end carried between two consecutive snapshots of a series. Rails whose
+/// snapshots are fewer contribute their own intervals at the same positions (a before/after pair
+/// is interval 0 only).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Interval {
+    /// The snapshots' files, as given.
+    pub from: String,
+    pub to: String,
+    /// When each was taken, if known.
+    pub start: Option<TakenAt>,
+    pub end: Option<TakenAt>,
+    /// `rails[r][LinkEnd::index()]`, as [`Observed::rails`].
     pub rails: Vec<Vec<Option<u64>>>,
 }
 
@@ -49,14 +69,10 @@ pub struct CounterInput {
 pub enum ObserveError {
     #[error("{file}: rail {rail} was given, but the fabric has {rails} rail(s)")]
     NoSuchRail { file: String, rail: usize, rails: usize },
-    #[error(
-        "{count} counter snapshots cover rail(s) {rails:?}; give one (counters as they stand) or two (before, after)"
-    )]
-    TooManySnapshots { rails: Vec<usize>, count: usize },
 }
 
-/// Joins snapshots to the fabric's link ends. Snapshots covering the same rails are paired in
-/// the order given (second minus first).
+/// Joins snapshots to the fabric's link ends. Snapshots covering the same rails are differenced
+/// in the order given (second minus first, third minus second, …).
 pub fn observe(cluster: &Cluster, inputs: &[CounterInput]) -> Result<(Observed, Vec<Warning>), ObserveError> {
     let guids = PortGuids::new(cluster);
     let mut warnings = Vec::new();
@@ -77,23 +93,65 @@ pub fn observe(cluster: &Cluster, inputs: &[CounterInput]) -> Result<(Observed, 
         }
         groups.entry(placed.rails()).or_default().push(placed);
     }
-    let mut observed =
-        Observed { rails: cluster.rails.iter().map(|f| vec![None; f.link_end_count()]).collect() };
+    let empty: Vec<Vec<Option<u64>>> = cluster.rails.iter().map(|f| vec![None; f.link_end_count()]).collect();
+    let mut observed = Observed { rails: empty.clone(), series: Vec::new() };
     let mut problems = Problems::default();
-    for (rails, snapshots) in groups {
-        match snapshots.as_slice() {
-            [one] => fill(&mut observed, one.ports.iter().map(|(k, p)| (*k, *p, None)), &mut problems),
-            [before, after] => {
-                report_one_sided(before, after, &mut warnings);
-                let pairs =
-                    after.ports.iter().filter_map(|(k, a)| Some((*k, *a, Some(*before.ports.get(k)?))));
-                fill(&mut observed, pairs, &mut problems);
-            }
-            many => return Err(ObserveError::TooManySnapshots { rails, count: many.len() }),
+    let series = groups.values().any(|g| g.len() >= 3);
+    for snapshots in groups.values() {
+        if let [one] = snapshots.as_slice() {
+            fill(&mut observed.rails, one.ports.iter().map(|(k, p)| (*k, *p, None)), &mut problems);
+            continue;
         }
+        let mut sum = empty.clone();
+        for (at, pair) in snapshots.windows(2).enumerate() {
+            let (before, after) = (&pair[0], &pair[1]);
+            report_one_sided(before, after, &mut warnings);
+            let mut rails = empty.clone();
+            let pairs = after.ports.iter().filter_map(|(k, a)| Some((*k, *a, Some(*before.ports.get(k)?))));
+            fill(&mut rails, pairs, &mut problems);
+            add_interval(&mut sum, &rails, at == 0);
+            if series {
+                if observed.series.len() <= at {
+                    observed.series.push(Interval {
+                        from: before.source.clone(),
+                        to: after.source.clone(),
+                        start: before.taken,
+                        end: after.taken,
+                        rails: empty.clone(),
+                    });
+                }
+                overlay(&mut observed.series[at].rails, &rails);
+            }
+        }
+        overlay(&mut observed.rails, &sum);
     }
     problems.report(cluster, &mut warnings);
     Ok((observed, warnings))
+}
+
+/// Adds an interval's values into a running sum: an end missing from any interval (no counter,
+/// a reset, saturation) has no value over the whole series, since part of its bytes is unknown.
+fn add_interval(sum: &mut [Vec<Option<u64>>], interval: &[Vec<Option<u64>>], first: bool) {
+    for (total, values) in sum.iter_mut().zip(interval) {
+        for (t, v) in total.iter_mut().zip(values) {
+            *t = match (first, *t, *v) {
+                (true, _, v) => v,
+                (false, Some(a), Some(b)) => Some(a.saturating_add(b)),
+                _ => None,
+            };
+        }
+    }
+}
+
+/// Writes `values`' known ends over `into`.
+fn overlay(into: &mut [Vec<Option<u64>>], values: &[Vec<Option<u64>>]) {
+    for (rail, values) in into.iter_mut().zip(values) {
+        for (slot, v) in rail.iter_mut().zip(values) {
+            if v.is_some() {
+                *slot = *v;
+            }
+        }
+    }
 }
 
 /// Counters that could not become a number, kept to name them in a few warnings.
@@ -106,13 +164,13 @@ struct Problems {
 /// Sets each placed port's link ends: transmit on the end it sends into; receive on the end it
 /// receives from, where that end's sender gave nothing.
 fn fill(
-    observed: &mut Observed,
+    observed: &mut [Vec<Option<u64>>],
     ports: impl Iterator<Item = (PortPlace, PlacedPort, Option<PlacedPort>)>,
     problems: &mut Problems,
 ) {
     let mut received = Vec::new();
     for (place, now, before) in ports {
-        let rail = &mut observed.rails[place.0];
+        let rail = &mut observed[place.0];
         if let Some(bytes) = delta(now.xmit, before.map(|b| b.xmit), place, problems) {
             rail[now.sends.index()] = Some(bytes);
         }
@@ -121,7 +179,7 @@ fn fill(
         }
     }
     for (rail, index, bytes) in received {
-        observed.rails[rail][index].get_or_insert(bytes);
+        observed[rail][index].get_or_insert(bytes);
     }
 }
 

@@ -26,6 +26,10 @@ pub struct RegionInput<'a> {
 pub struct LoadOptions {
     pub policy: RailPolicy,
     pub host_map: HostMap,
+    /// Trace only this region and the whole run's total, not every region: all that
+    /// `hot --region N` shows, and on a 20,000-region profile most of its memory (issue 13).
+    /// `None` (the default): every region. A region the profile lacks: only the total.
+    pub only_region: Option<u32>,
 }
 
 /// Traces one region's flows on every rail.

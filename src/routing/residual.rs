@@ -72,7 +72,8 @@ mod tests {
         let mut load = RailLoad::with_link_ends(4);
         load.bytes = crate::routing::LinkBytes::from_dense(&[100, 100, 100, 0]);
         let predicted = RegionLoads { rails: vec![load], ..Default::default() };
-        let observed = Observed { rails: vec![vec![Some(110), Some(10), None, Some(50)]] };
+        let observed =
+            Observed { rails: vec![vec![Some(110), Some(10), None, Some(50)]], ..Default::default() };
         let ranked = rank_ends(&[4], Some(&predicted), Some(&observed), RankBy::Residual, 10);
         let order: Vec<(usize, Option<i64>)> = ranked.iter().map(|e| (e.end.index(), e.residual)).collect();
         assert_eq!(order, vec![(1, Some(-90)), (3, Some(50)), (0, Some(10))]);

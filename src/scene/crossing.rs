@@ -7,7 +7,8 @@ use std::collections::HashMap;
 use rayon::prelude::*;
 
 use crate::model::{Cluster, LinkEnd};
-use crate::routing::{FlowSet, trace};
+use crate::routing::ar::flow_spread;
+use crate::routing::{FlowSet, RoutingModel, trace};
 
 /// (source host, destination host, source rank, destination rank).
 type PairKey = (Option<usize>, Option<usize>, u32, Option<u32>);
@@ -31,7 +32,27 @@ pub fn crossings(
     end: LinkEnd,
     limit: usize,
 ) -> Vec<Crossing> {
+    crossings_by(cluster, flows, (rail, end), limit, RoutingModel::Static)
+}
+
+/// [`crossings`] under `model`: with the AR spread (modelled), each pair whose spread touches
+/// the end, with the bytes its spread puts there.
+pub fn crossings_by(
+    cluster: &Cluster,
+    flows: &[&FlowSet],
+    (rail, end): (usize, LinkEnd),
+    limit: usize,
+    model: RoutingModel,
+) -> Vec<Crossing> {
     let Some(fabric) = cluster.rails.get(rail) else { return Vec::new() };
+    let bytes_at = |flow: &crate::routing::Flow| match model {
+        RoutingModel::Static => {
+            trace(fabric, flow.src, flow.dst).link_ends.contains(&end).then_some(flow.bytes)
+        }
+        RoutingModel::AdaptiveModelled => {
+            flow_spread(fabric, *flow).0.iter().find(|(i, _)| *i == end.index()).map(|&(_, b)| b)
+        }
+    };
     let mut merged: HashMap<PairKey, u64> = HashMap::new();
     for set in flows {
         let (Some(rail_flows), Some(origins)) = (set.flows.get(rail), set.origins.get(rail)) else {
@@ -40,8 +61,7 @@ pub fn crossings(
         let hits: Vec<_> = rail_flows
             .par_iter()
             .zip(origins.par_iter())
-            .filter(|(flow, _)| trace(fabric, flow.src, flow.dst).link_ends.contains(&end))
-            .map(|(flow, o)| ((o.src_host, o.dst_host, o.src_rank, o.dst_rank), flow.bytes))
+            .filter_map(|(flow, o)| Some(((o.src_host, o.dst_host, o.src_rank, o.dst_rank), bytes_at(flow)?)))
             .collect();
         for (key, bytes) in hits {
             *merged.entry(key).or_insert(0) += bytes;

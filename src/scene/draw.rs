@@ -8,11 +8,12 @@ use crate::layout::Position;
 
 use super::camera::{Camera, ScreenRect, Transform};
 use super::colour::Rgba;
+use super::legend::Legend;
 use super::{Emphasis, MarkOf, Scene};
 
-const TITLE_H: f32 = 26.0;
+pub(crate) const TITLE_H: f32 = 26.0;
 const LEFT_W: f32 = 46.0;
-const RIGHT_W: f32 = 176.0;
+pub(crate) const RIGHT_W: f32 = 176.0;
 const BOTTOM_H: f32 = 10.0;
 const LEGEND_STEPS: usize = 64;
 pub const INK: Rgba = Rgba::rgb(40, 40, 48);
@@ -180,24 +181,39 @@ fn brackets(scene: &Scene, t: &Transform, out: &mut DrawList) {
     }
 }
 
-fn text(pos: [f32; 2], size: f32, align: (Align, Align), s: impl Into<String>) -> Text {
+pub(crate) fn text(pos: [f32; 2], size: f32, align: (Align, Align), s: impl Into<String>) -> Text {
     Text { pos, size, colour: INK, align, text: s.into() }
 }
 
 /// Title, level labels, plot frame and legends.
 fn chrome(scene: &Scene, t: &Transform, out: &mut DrawList) {
     let plot = t.plot;
-    out.texts.push(text([LEFT_W, TITLE_H / 2.0], 15.0, (Align::Start, Align::Centre), scene.title.clone()));
     for label in &scene.labels {
         let y = t.to_screen(Position { x: 0.0, y: label.y })[1];
         if y >= plot.y && y <= plot.bottom() {
             out.texts.push(text([LEFT_W - 6.0, y], 12.0, (Align::End, Align::Centre), label.text.clone()));
         }
     }
+    frame_and_legends(&scene.title, &scene.legends, plot, LEFT_W, out);
+}
+
+/// The title (from `title_x`), the plot's frame and the legends right of the plot: shared by
+/// every scene and by the time strip ([`super::time_strip_draw`]).
+pub fn frame_and_legends(
+    title: &str,
+    legends: &[Legend],
+    plot: ScreenRect,
+    title_x: f32,
+    out: &mut DrawList,
+) {
+    out.texts.push(text([title_x, TITLE_H / 2.0], 15.0, (Align::Start, Align::Centre), title));
     out.rects.push(Rect { rect: plot, fill: Rgba::TRANSPARENT, stroke: Some(Rgba::rgb(200, 200, 200)) });
     let top = plot.y + 22.0;
-    let bottom = (plot.bottom() - 58.0).max(top + 20.0);
-    for (i, legend) in scene.legends.iter().enumerate() {
+    let captions: Vec<Vec<String>> =
+        legends.iter().map(|l| wrap_caption(&format!("{}: {}", l.title, l.caption), CAPTION_CHARS)).collect();
+    let lines = captions.iter().map(Vec::len).sum::<usize>();
+    let bottom = (plot.bottom() - 28.0 - CAPTION_LINE * lines as f32).max(top + 20.0);
+    for (i, legend) in legends.iter().enumerate() {
         let x = plot.right() + 14.0 + i as f32 * 82.0;
         let bar = ScreenRect::new(x, top, 14.0, bottom - top);
         out.texts.push(text([x + 7.0, top - 6.0], 14.0, (Align::Centre, Align::End), legend.title.clone()));
@@ -225,11 +241,33 @@ fn chrome(scene: &Scene, t: &Transform, out: &mut DrawList) {
             legend.scale_name(),
         ));
     }
-    for (i, legend) in scene.legends.iter().enumerate() {
-        let y = bottom + 26.0 + i as f32 * 15.0;
-        let caption = format!("{}: {}", legend.title, legend.caption);
-        out.texts.push(text([plot.right() + 14.0, y], 11.0, (Align::Start, Align::Start), caption));
+    for (i, line) in captions.into_iter().flatten().enumerate() {
+        let y = bottom + 26.0 + i as f32 * CAPTION_LINE;
+        out.texts.push(text([plot.right() + 14.0, y], 11.0, (Align::Start, Align::Start), line));
     }
+}
+
+/// Legend captions fit the legend column: about this many characters of 11 px text per line.
+const CAPTION_CHARS: usize = 26;
+const CAPTION_LINE: f32 = 15.0;
+
+/// `text` broken at spaces into lines of at most `width` characters (a longer word stands
+/// alone); continuation lines are indented so each caption reads as one item.
+fn wrap_caption(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        let indent = if lines.is_empty() { 0 } else { 2 };
+        if !line.is_empty() && indent + line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    lines.push(line);
+    lines.into_iter().enumerate().map(|(i, l)| if i == 0 { l } else { format!("  {l}") }).collect()
 }
 
 /// What is under the cursor.
@@ -275,4 +313,22 @@ fn segment_dist2(a: [f32; 2], b: [f32; 2], p: [f32; 2]) -> f32 {
     let t = if len2 > 0.0 { (((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / len2).clamp(0.0, 1.0) } else { 0.0 };
     let (x, y) = (a[0] + t * dx, a[1] + t * dy);
     (x - p[0]).powi(2) + (y - p[1]).powi(2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wrap_caption;
+
+    #[test]
+    fn long_legend_captions_wrap_at_spaces_and_indent_what_follows() {
+        assert_eq!(wrap_caption("N: bytes_sent (sum)", 26), ["N: bytes_sent (sum)"]);
+        assert_eq!(
+            wrap_caption("L: ar_minus_static, AR modelled (sum)", 26),
+            ["L: ar_minus_static, AR", "  modelled (sum)"]
+        );
+        assert_eq!(
+            wrap_caption("L: an_attribute_name_longer_than_the_line", 10),
+            ["L:", "  an_attribute_name_longer_than_the_line"]
+        );
+    }
 }

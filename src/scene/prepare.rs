@@ -84,7 +84,11 @@ pub fn prepare(dataset: &Dataset, spec: &ViewSpec, group: &Filter) -> Result<Pre
                 .map_err(|e| e.to_string())?,
         ),
         ModuleKind::Generic2d => ViewLayout::Plane(layout_plane(net)),
-        ModuleKind::TimeStrip => return Err("the time strip draws regions over time, not the network".into()),
+        ModuleKind::TimeStrip => {
+            return Err(
+                "the time strip draws regions (or counter intervals) over time, not the network".into()
+            );
+        }
     };
     let sides = selection_conditions(dataset, spec);
     let signed = sides.len() == 2;

@@ -1,7 +1,8 @@
 //! The time strip (issue 13): traffic over time as a heat map. Rows are link-end groups (each
 //! rail's level and direction) or the N busiest link ends; columns are time steps in dump-time
-//! order. A profile's regions are such steps today; a series of counter snapshots (the interval
-//! between two) will be too: both arrive as a [`TimeColumn`] list. With more columns than
+//! order. A profile's regions are such steps, and so are the intervals of a series of counter
+//! snapshots (three or more for the same rails, [`TimeStrip::of_intervals`]): both arrive as a
+//! [`TimeColumn`] list. With more columns than
 //! pixels the columns are binned ([`TimeStrip::binned`]), each bin showing its busiest column,
 //! so a 20,000-step run still shows its one-step spikes. A brush over columns selects the
 //! window the linked views show ([`TimeStrip::selection`]).
@@ -9,8 +10,9 @@
 use std::collections::BTreeMap;
 use std::ops::Range;
 
+use crate::model::counters::TimeSource;
 use crate::model::{EpochMicros, LinkEnd};
-use crate::routing::{LinkBytes, Loads};
+use crate::routing::{LinkBytes, Loads, Observed};
 use crate::units::{format_seconds, format_time_of_day};
 
 use super::dataset::FabricData;
@@ -61,6 +63,44 @@ pub struct TimeStrip {
     pub columns: Vec<(u32, Option<EpochMicros>)>,
     /// Row-major: `cells[row * columns.len() + column]`.
     pub cells: Vec<f64>,
+    /// For a series of counter snapshots: each column's interval (empty for regions).
+    pub intervals: Vec<IntervalColumn>,
+    /// Where the intervals' times come from, if they have any.
+    pub time_source: Option<TimeSource>,
+}
+
+/// A column that is the interval between two counter snapshots: their files and the start time.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct IntervalColumn {
+    pub from: String,
+    pub to: String,
+    pub start: Option<EpochMicros>,
+}
+
+/// Each interval's observed bytes per rail (an end without a value counts as 0 here: the join
+/// has named it in a warning), to be borrowed by [`interval_columns`].
+pub fn interval_bytes(observed: &Observed) -> Vec<Vec<LinkBytes>> {
+    observed
+        .series
+        .iter()
+        .map(|i| i.rails.iter().map(|rail| rail.iter().map(|v| v.unwrap_or(0)).collect()).collect())
+        .collect()
+}
+
+/// A series' intervals as columns, numbered from 1 in the order the snapshots were given, each
+/// at the time its later snapshot was taken.
+pub fn interval_columns<'a>(observed: &Observed, bytes: &'a [Vec<LinkBytes>]) -> Vec<TimeColumn<'a>> {
+    observed
+        .series
+        .iter()
+        .zip(bytes)
+        .enumerate()
+        .map(|(i, (interval, rails))| TimeColumn {
+            region: i as u32 + 1,
+            time: interval.end.map(|t| t.time),
+            rails: rails.iter().collect(),
+        })
+        .collect()
 }
 
 /// Columns gathered into bins: each bin's column range and, per row, its busiest column's bytes.
@@ -91,7 +131,29 @@ impl TimeStrip {
             }
         }
         let columns = columns.iter().map(|c| (c.region, c.time)).collect();
-        TimeStrip { rows: labels, columns, cells }
+        TimeStrip { rows: labels, columns, cells, ..Default::default() }
+    }
+
+    /// The intervals of a series of counter snapshots as the columns (empty without a series).
+    pub fn of_intervals(fabric: &FabricData, observed: &Observed, rows: StripRows) -> TimeStrip {
+        let bytes = interval_bytes(observed);
+        let mut strip = TimeStrip::build(fabric, &interval_columns(observed, &bytes), rows);
+        strip.intervals = observed
+            .series
+            .iter()
+            .map(|i| IntervalColumn {
+                from: i.from.clone(),
+                to: i.to.clone(),
+                start: i.start.map(|t| t.time),
+            })
+            .collect();
+        strip.time_source = observed.series.iter().find_map(|i| i.end.or(i.start)).map(|t| t.from);
+        strip
+    }
+
+    /// What one column is: `region` or `interval`.
+    pub fn column_noun(&self) -> &'static str {
+        if self.intervals.is_empty() { "region" } else { "interval" }
     }
 
     pub fn value(&self, row: usize, column: usize) -> f64 {
@@ -117,8 +179,11 @@ impl TimeStrip {
     }
 
     /// The window from column `a` to column `b` (either order): one region alone, or the regions
-    /// between them summed.
+    /// between them summed. `None` for counter intervals, which are no regions of the loads.
     pub fn selection(&self, a: usize, b: usize) -> Option<RegionSelection> {
+        if !self.intervals.is_empty() {
+            return None;
+        }
         let (lo, hi) = (a.min(b), a.max(b));
         let first = self.columns.get(lo)?.0;
         let last = self.columns.get(hi.min(self.columns.len() - 1))?.0;
@@ -136,8 +201,20 @@ impl TimeStrip {
 
     /// `region 17 · 22:13:20.680 (+0.040 s)`: the column's region, when it ended as a time of
     /// day, and how long it ran since the column before (never an epoch number).
+    /// An interval reads `interval 2 (b.txt → c.txt) · 22:13:20.680 (+60.000 s)`, timed by its
+    /// own two snapshots.
     pub fn column_label(&self, column: usize) -> String {
         let Some(&(region, time)) = self.columns.get(column) else { return String::new() };
+        if let Some(interval) = self.intervals.get(column) {
+            let head = format!("interval {region} ({} → {})", interval.from, interval.to);
+            return match (interval.start, time) {
+                (Some(a), Some(b)) => {
+                    format!("{head} · {} ({})", format_time_of_day(b.0), format_seconds(b.0 - a.0, true))
+                }
+                (_, Some(b)) => format!("{head} · {}", format_time_of_day(b.0)),
+                _ => head,
+            };
+        }
         let before = column.checked_sub(1).and_then(|c| self.columns[c].1);
         match time {
             Some(t) => {
@@ -153,7 +230,10 @@ impl TimeStrip {
     pub fn span_label(&self, a: usize, b: usize) -> Option<String> {
         let (lo, hi) = (a.min(b), a.max(b));
         let end = self.columns.get(hi)?.1?;
-        let start = lo.checked_sub(1).and_then(|c| self.columns[c].1).or(self.columns.get(lo)?.1)?;
+        let own_start = self.intervals.get(lo).and_then(|i| i.start);
+        let start = own_start
+            .or_else(|| lo.checked_sub(1).and_then(|c| self.columns[c].1))
+            .or(self.columns.get(lo)?.1)?;
         Some(format_seconds(end.0 - start.0, true))
     }
 }
@@ -269,6 +349,7 @@ mod tests {
             rows: vec!["a".into()],
             columns: (1..=5).map(|r| (r, None)).collect(),
             cells: vec![1.0, 9.0, 2.0, 3.0, 4.0],
+            ..Default::default()
         };
         let b = s.binned(2);
         assert_eq!(b.bins, vec![0..2, 2..5]);
@@ -281,6 +362,49 @@ mod tests {
         let (_, s) = strip(StripRows::Groups);
         assert_eq!(s.selection(1, 1), Some(RegionSelection::Region(2)));
         assert_eq!(s.selection(1, 0), Some(RegionSelection::Window(1, 2)));
+    }
+
+    #[test]
+    fn a_series_of_snapshots_becomes_one_column_per_interval_timed_by_its_own_snapshots() {
+        use crate::model::counters::TakenAt;
+        use crate::routing::Interval;
+        let d = Dataset::synthetic(4, 3, 2, 2);
+        let f = d.fabric.as_ref().unwrap();
+        let at = |s: i64| {
+            Some(TakenAt { time: EpochMicros(1_700_000_000_000_000 + s), from: TimeSource::Modified })
+        };
+        let interval = |bytes: u64, start: i64, end: i64, from: &str, to: &str| Interval {
+            from: from.into(),
+            to: to.into(),
+            start: at(start),
+            end: at(end),
+            rails: f
+                .cluster
+                .rails
+                .iter()
+                .map(|r| {
+                    let mut v = vec![None; r.link_end_count()];
+                    v[0] = Some(bytes);
+                    v
+                })
+                .collect(),
+        };
+        let observed = Observed {
+            rails: Vec::new(),
+            series: vec![
+                interval(100, 0, 1_000_000, "a", "b"),
+                interval(300, 1_000_000, 61_500_000, "b", "c"),
+            ],
+        };
+        let s = TimeStrip::of_intervals(f, &observed, StripRows::Groups);
+        assert_eq!(s.columns.len(), 2);
+        let column = |c: usize| (0..s.rows.len()).map(|r| s.value(r, c)).sum::<f64>();
+        assert_eq!((column(0), column(1)), (200.0, 600.0), "one end on each of the two rails");
+        assert_eq!(s.column_label(1), "interval 2 (b → c) · 22:14:21.500 (+60.500 s)");
+        assert_eq!(s.span_label(0, 1).as_deref(), Some("+61.500 s"));
+        assert_eq!(s.time_source, Some(TimeSource::Modified));
+        assert_eq!(s.column_noun(), "interval");
+        assert_eq!(s.selection(0, 1), None, "intervals are no regions of the loads");
     }
 
     #[test]

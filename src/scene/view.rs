@@ -168,7 +168,11 @@ impl ViewSpec {
         let rows = self.rows_aggregate().name();
         // Adaptive-routing loads are a model's spread, not a trace: say so wherever they show.
         let modelled = attribute.filter(|a| AR_MODELLED.contains(a)).map(|a| format!("{a}, AR modelled"));
-        match modelled.as_deref().or(attribute) {
+        // A contention view's values are not any one job's bytes: name what they are.
+        let contention = (self.job.as_deref() == Some(super::dataset::CONTENTION)).then(|| {
+            format!("{}: second-largest job's", modelled.as_deref().or(attribute).unwrap_or_default())
+        });
+        match contention.as_deref().filter(|_| attribute.is_some()).or(modelled.as_deref()).or(attribute) {
             None => "not coloured".into(),
             Some(a) if merges => format!("{a} ({rows}/{})", self.merge.name()),
             Some(a) if self.selection.is_diff() => format!("{a} ({rows}), A − B"),
@@ -223,6 +227,14 @@ impl ViewSpec {
             }
             (Some(a), _) => parts.push(format!("job {a}")),
             _ => {}
+        }
+        // Which trace, where the dumps hold AR tables: AR loads are a model, never unlabelled.
+        if super::routing_shown::RoutingShown::available(dataset) {
+            parts.push(match super::routing_shown::RoutingShown::of(self) {
+                Some(super::routing_shown::RoutingShown::ArModelled) => "AR spread (modelled)".into(),
+                Some(super::routing_shown::RoutingShown::ArMinusStatic) => "AR − static (modelled)".into(),
+                _ => "static routing".to_string(),
+            });
         }
         let clauses: Vec<String> = self.filter.clauses.iter().map(|c| c.to_string()).collect();
         if !clauses.is_empty() {
@@ -316,5 +328,21 @@ fn region_conditions(dataset: &Dataset, spec: &ViewSpec) -> Vec<Vec<Condition>> 
             vec![vec![clause(Relation::Ge, f64::from(a.min(b))), clause(Relation::Le, f64::from(a.max(b)))]]
         }
         RegionSelection::Diff(a, b) => vec![key(a), key(b)],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn captions_name_the_rows_and_what_the_values_are() {
+        let plain = ViewSpec::default();
+        assert_eq!(plain.caption(Some("bytes"), false), "bytes (sum)");
+        assert_eq!(plain.caption(Some("bytes_ar"), false), "bytes_ar, AR modelled (sum)");
+        assert_eq!(plain.caption(None, false), "not coloured");
+        let contention = ViewSpec { job: Some("contention".into()), ..Default::default() };
+        assert_eq!(contention.caption(Some("bytes"), false), "bytes: second-largest job's (sum)");
+        assert_eq!(contention.caption(None, false), "not coloured");
     }
 }

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use shoal::model::synthetic::TimeSteps;
 use shoal::profile_io::ibprof::write_profile;
 
+#[allow(dead_code)]
 pub fn sample_rails() -> Vec<Vec<PathBuf>> {
     let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-data/tworail");
     vec![vec![base.join("rail0")], vec![base.join("rail1")]]

@@ -16,8 +16,8 @@ pub mod sink;
 
 use std::path::Path;
 
-use crate::model::Warning;
-use crate::model::counters::Snapshot;
+use crate::model::counters::{Snapshot, TakenAt, TimeSource};
+use crate::model::{EpochMicros, Warning};
 
 use super::error::ParseError;
 use super::input::Input;
@@ -71,7 +71,8 @@ pub fn counter_format(input: &Input) -> Option<CounterFormat> {
 const HEAD_BYTES: u64 = 256 << 10;
 
 /// Reads a counter file (plain or gzip). A regular file is streamed: its format is told from
-/// its head, then only the port samples are kept while it is read.
+/// its head, then only the port samples are kept while it is read. A snapshot whose file has
+/// no timestamps is dated by the file's modification time (none for a pipe).
 pub fn read_counters(path: &Path) -> Result<(Snapshot, Vec<Warning>), ParseError> {
     if super::stream::is_regular_file(path) {
         let display = super::stream::display_name(path);
@@ -80,12 +81,21 @@ pub fn read_counters(path: &Path) -> Result<(Snapshot, Vec<Warning>), ParseError
         let format = counter_format(&head)
             .or_else(|| super::ibdiagnet2_csv::looks_like_db_csv(&head).then_some(CounterFormat::DbCsvPmInfo))
             .ok_or_else(|| not_counters(&display))?;
-        return parse_as(&Input::deferred(path), format);
+        let (snapshot, warnings) = parse_as(&Input::deferred(path), format)?;
+        return Ok((dated(snapshot, path), warnings));
     }
     let (input, mut warnings) = Input::open(path)?;
     let (snapshot, more) = parse_counters(&input)?;
     warnings.extend(more);
-    Ok((snapshot, warnings))
+    Ok((dated(snapshot, path), warnings))
+}
+
+/// `snapshot`, dated by `path`'s modification time when the file gave no time of its own.
+fn dated(mut snapshot: Snapshot, path: &Path) -> Snapshot {
+    if snapshot.taken.is_none() {
+        snapshot.taken = modified_at(path).map(|time| TakenAt { time, from: TimeSource::Modified });
+    }
+    snapshot
 }
 
 fn not_counters(display: &str) -> ParseError {
@@ -94,6 +104,13 @@ fn not_counters(display: &str) -> ParseError {
         "not a counter file shoal knows (perfquery, ibqueryerrors, ibdiagnet2 db_csv with PM_INFO or .pm, \
          OpenSM PerfMgr dump_counters, Prometheus from an InfiniBand exporter)",
     )
+}
+
+/// A regular file's modification time.
+fn modified_at(path: &Path) -> Option<EpochMicros> {
+    let meta = std::fs::metadata(path).ok().filter(std::fs::Metadata::is_file)?;
+    let since = meta.modified().ok()?.duration_since(std::time::UNIX_EPOCH).ok()?;
+    Some(EpochMicros(i64::try_from(since.as_micros()).ok()?))
 }
 
 /// Reads counters from text already in memory; an error if it is no counter format.

@@ -12,8 +12,8 @@
 //! (`1.78791657177235e+14`): an integral float is exact below 2^53; above, the exporter has
 //! already rounded it, which a warning says.
 
-use crate::model::counters::{CounterWidth, DataCounter, PortOwner, Snapshot};
-use crate::model::{Guid, Warning};
+use crate::model::counters::{CounterWidth, DataCounter, PortOwner, Snapshot, TakenAt, TimeSource};
+use crate::model::{EpochMicros, Guid, Warning};
 
 use super::super::error::ParseError;
 use super::super::input::Input;
@@ -58,6 +58,7 @@ pub fn looks_like_prometheus(input: &Input) -> bool {
 pub fn parse_prometheus(input: &Input) -> Result<(Snapshot, Vec<Warning>), ParseError> {
     let mut sink = SampleSink::new(input.display());
     let (mut host_series, mut rounded) = (0usize, 0usize);
+    let mut latest: Option<i64> = None;
     let summary = input.for_each_line(|number, line, _| {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
@@ -65,7 +66,7 @@ pub fn parse_prometheus(input: &Input) -> Result<(Snapshot, Vec<Warning>), Parse
         }
         let name_end = line.find(|c: char| c == '{' || c.is_whitespace()).unwrap_or(line.len());
         let Some((family, direction)) = family(&line[..name_end]) else { return };
-        let Some((labels, value)) = split_sample(&line[name_end..]) else {
+        let Some((labels, value, stamp)) = split_sample(&line[name_end..]) else {
             sink.warnings.line(number, "a sample without a value (or with unclosed labels); skipped");
             return;
         };
@@ -90,6 +91,7 @@ pub fn parse_prometheus(input: &Input) -> Result<(Snapshot, Vec<Warning>), Parse
             return;
         };
         rounded += usize::from(!exact);
+        latest = latest.max(stamp);
         let owner = PortOwner::Guid(guid);
         match family {
             Family::Bytes => sink.counter(number, owner, port, direction, DataCounter::from_bytes(count)),
@@ -106,11 +108,15 @@ pub fn parse_prometheus(input: &Input) -> Result<(Snapshot, Vec<Warning>), Parse
             "{rounded} values were written as floats above 2^53: the exporter rounded them (to within a few parts in 10^16)"
         ));
     }
-    Ok(sink.finish_stream(input.display(), summary))
+    let (mut snapshot, warnings) = sink.finish_stream(input.display(), summary);
+    snapshot.taken =
+        latest.map(|ms| TakenAt { time: EpochMicros(ms.saturating_mul(1000)), from: TimeSource::InFile });
+    Ok((snapshot, warnings))
 }
 
-/// `{a="b",c="d"} 12 1700000000` → (`a="b",c="d"`, `12`).
-fn split_sample(rest: &str) -> Option<(&str, &str)> {
+/// `{a="b",c="d"} 12 1700000000000` → (`a="b",c="d"`, `12`, the timestamp in milliseconds since
+/// the epoch if the sample has one).
+fn split_sample(rest: &str) -> Option<(&str, &str, Option<i64>)> {
     let (labels, after) = match rest.strip_prefix('{') {
         Some(inner) => {
             let close = closing_brace(inner)?;
@@ -118,7 +124,9 @@ fn split_sample(rest: &str) -> Option<(&str, &str)> {
         }
         None => ("", rest),
     };
-    Some((labels, after.split_whitespace().next()?))
+    let mut fields = after.split_whitespace();
+    let value = fields.next()?;
+    Some((labels, value, fields.next().and_then(|t| t.parse().ok())))
 }
 
 /// The index of the `}` closing a label set, skipping quoted values (which may hold braces).

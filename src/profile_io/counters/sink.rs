@@ -122,7 +122,7 @@ impl SampleSink {
         if missing > 0 {
             self.warnings.file(format!("{missing} ports had no data counter"));
         }
-        (Snapshot { source: source.to_string(), ports: self.samples }, self.warnings.finish())
+        (Snapshot { source: source.to_string(), ports: self.samples, taken: None }, self.warnings.finish())
     }
 }
 

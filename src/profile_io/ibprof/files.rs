@@ -11,10 +11,15 @@ use crate::profile_io::input::Input;
 
 use super::read::Parsed;
 use super::streamed::parse_input;
+use super::windowed::{Fallback, WINDOW, read_windowed};
 
-/// Reads and parses one file: a regular file is streamed (only what it holds is kept), a pipe
-/// or standard input is read whole first.
+/// Reads and parses one file: a large plain one window by window in parallel pieces
+/// ([`super::windowed`]); any other regular file streamed (gzip, small, not UTF-8, or a section
+/// too long for a window: only what it holds is kept); a pipe or standard input whole.
 fn read_file(path: &Path) -> Result<Parsed, ParseError> {
+    if let Some(parsed) = read_large_plain(path) {
+        return parsed;
+    }
     if crate::profile_io::stream::is_regular_file(path) {
         return parse_input(&Input::deferred(path));
     }
@@ -23,6 +28,20 @@ fn read_file(path: &Path) -> Result<Parsed, ParseError> {
     warnings.append(&mut parsed.warnings);
     parsed.warnings = warnings;
     Ok(parsed)
+}
+
+/// A large plain ibprof file read window by window; `None` for anything else (small, gzip, a
+/// pipe, PFProf JSON, text that is not UTF-8), which is read whole.
+pub(super) fn read_large_plain(path: &Path) -> Option<Result<Parsed, ParseError>> {
+    let large = std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() >= 2 * WINDOW as u64);
+    if !large || crate::profile_io::stream::is_stdin(path) {
+        return None;
+    }
+    match read_windowed(path, WINDOW) {
+        Ok(parsed) => Some(Ok(parsed)),
+        Err(Fallback::Failed(e)) => Some(Err(e)),
+        Err(Fallback::ReadWhole) => None,
+    }
 }
 
 /// True for the names a profile directory is read for: `*.ibprof` and `*.ibprof.gz`.

@@ -27,6 +27,7 @@ mod chunk;
 mod files;
 mod read;
 mod streamed;
+mod windowed;
 mod write;
 
 use std::path::Path;
@@ -47,6 +48,16 @@ pub fn read_profile(path: &Path) -> Result<(Profile, Vec<Warning>), ParseError> 
     let (profile, warnings) = files::read_path(path)?;
     check_region_density(&profile, &path.display().to_string())?;
     Ok((profile, warnings))
+}
+
+/// Reads a large plain ibprof file window by window, never holding its whole text (issue 13);
+/// `None` when `path` is not one (small, gzip, a pipe, PFProf JSON, not UTF-8): read it whole.
+pub fn read_large_file(path: &Path) -> Option<Result<(Profile, Vec<Warning>), ParseError>> {
+    let parsed = files::read_large_plain(path)?;
+    Some(parsed.and_then(|parsed| {
+        check_region_density(&parsed.profile, &path.display().to_string())?;
+        Ok((parsed.profile, parsed.warnings))
+    }))
 }
 
 /// Parses ibprof v1 text; `display_path` names it in warnings and errors.

@@ -73,32 +73,73 @@ fn chunk_starts(text: &str) -> Vec<usize> {
 
 /// Parses a whole ibprof v1 text. `display` names it in warnings and errors.
 pub(super) fn parse_text(text: &str, display: &str) -> Result<Parsed, ParseError> {
-    let starts = chunk_starts(text);
-    let prelude_end = starts.first().copied().unwrap_or(text.len());
-    let prelude = parse_chunk(&text[..prelude_end], true, &Context::default())
-        .map_err(|(line, message)| ParseError::syntax(display, line, message))?;
-    if !prelude.header_seen {
-        return Err(match starts.is_empty() {
-            true => ParseError::invalid(display, "empty profile: no `ibprof 1` header line"),
-            false => ParseError::syntax(
-                display,
-                prelude.lines + 1,
-                "not an ibprof profile: a `rank` line before the `ibprof 1` header",
-            ),
-        });
+    let mut pieces = Pieces::new(display);
+    pieces.add(text)?;
+    Ok(pieces.finish())
+}
+
+/// A text parsed piece by piece, so that a large file need not be held whole (issue 13): each
+/// piece but the last must end where a `rank` line starts (or at the end of the text), which is
+/// where [`parse_text`] cuts its chunks too, so the result is the same.
+pub(super) struct Pieces<'d> {
+    display: &'d str,
+    prelude: Option<Chunk>,
+    ctx: Context,
+    chunks: Vec<Chunk>,
+    /// What follows the last line end of the last piece (empty when it ends with one).
+    tail: String,
+}
+
+impl<'d> Pieces<'d> {
+    pub(super) fn new(display: &'d str) -> Self {
+        Pieces { display, prelude: None, ctx: Context::default(), chunks: Vec::new(), tail: String::new() }
     }
-    let ctx = Context { job: prelude.job.clone() };
-    let chunks: Vec<Chunk> = starts
-        .par_iter()
-        .enumerate()
-        .map(|(i, &start)| {
-            let end = starts.get(i + 1).copied().unwrap_or(text.len());
-            // A section chunk never fails: only the prelude checks the header.
-            parse_chunk(&text[start..end], false, &ctx).unwrap_or_default()
-        })
-        .collect();
-    let last = text.rsplit('\n').next().unwrap_or("");
-    Ok(assemble(!last.trim().is_empty(), display, prelude, chunks))
+
+    /// Parses the next piece. The first must open with the `ibprof 1` header (else `Err`).
+    pub(super) fn add(&mut self, text: &str) -> Result<(), ParseError> {
+        let display = self.display;
+        let mut starts = chunk_starts(text);
+        if self.prelude.is_none() {
+            let prelude_end = starts.first().copied().unwrap_or(text.len());
+            let prelude = parse_chunk(&text[..prelude_end], true, &Context::default())
+                .map_err(|(line, message)| ParseError::syntax(display, line, message))?;
+            if !prelude.header_seen {
+                return Err(match starts.is_empty() {
+                    true => ParseError::invalid(display, "empty profile: no `ibprof 1` header line"),
+                    false => ParseError::syntax(
+                        display,
+                        prelude.lines + 1,
+                        "not an ibprof profile: a `rank` line before the `ibprof 1` header",
+                    ),
+                });
+            }
+            self.ctx = Context { job: prelude.job.clone() };
+            self.prelude = Some(prelude);
+        } else if starts.first() != Some(&0) && !text.is_empty() {
+            // A later piece that does not start at a `rank` line: its head belongs to the section
+            // before (only the windowed reader makes pieces, and it never cuts there).
+            starts.insert(0, 0);
+        }
+        let ctx = &self.ctx;
+        let chunks: Vec<Chunk> = starts
+            .par_iter()
+            .enumerate()
+            .map(|(i, &start)| {
+                let end = starts.get(i + 1).copied().unwrap_or(text.len());
+                // A section chunk never fails: only the prelude checks the header.
+                parse_chunk(&text[start..end], false, ctx).unwrap_or_default()
+            })
+            .collect();
+        self.chunks.extend(chunks);
+        self.tail = text.rsplit('\n').next().unwrap_or("").to_string();
+        Ok(())
+    }
+
+    /// Joins what the pieces held (an empty profile's error comes from [`Pieces::add`]).
+    pub(super) fn finish(self) -> Parsed {
+        let prelude = self.prelude.unwrap_or_default();
+        assemble(!self.tail.trim().is_empty(), self.display, prelude, self.chunks)
+    }
 }
 
 /// Joins the chunks in order: absolute line numbers, duplicate ranks, the job, warnings in

@@ -14,9 +14,10 @@ pub const PREDICTED: &str = "predicted";
 pub const OBSERVED: &str = "observed";
 pub const RESIDUAL: &str = "residual";
 
-/// Attributes whose values are signed: coloured on the diverging map around 0.
+/// Attributes whose values are signed: coloured on the diverging map around 0 (the residual,
+/// and the AR spread's difference from the static trace).
 pub fn is_signed_attribute(name: &str) -> bool {
-    name == RESIDUAL
+    name == RESIDUAL || name == crate::scene::routing_shown::AR_MINUS_STATIC
 }
 
 impl Dataset {
@@ -71,7 +72,7 @@ mod tests {
         let predicted0 = fabric.loads.total.rails[0].at(LinkEnd::from_index(0));
         let mut rail = vec![None; ends];
         rail[0] = Some(predicted0 + 40);
-        let d = d.with_counters(Observed { rails: vec![rail] });
+        let d = d.with_counters(Observed { rails: vec![rail], ..Default::default() });
         assert!(d.has_counters());
         let observed = values(&d.run, Domain::Links, &[], Aggregate::Sum, OBSERVED).unwrap();
         let residual = values(&d.run, Domain::Links, &[], Aggregate::Sum, RESIDUAL).unwrap();
@@ -90,7 +91,7 @@ mod tests {
         let ends = d.fabric.as_ref().unwrap().cluster.rails[0].link_end_count();
         let mut rail = vec![Some(0); ends];
         rail[0] = Some(u64::MAX / 4);
-        let d = d.with_counters(Observed { rails: vec![rail] });
+        let d = d.with_counters(Observed { rails: vec![rail], ..Default::default() });
         let spec = crate::scene::ViewSpec {
             link_attribute: Some(RESIDUAL.into()),
             ..crate::scene::ViewSpec::for_dataset(&d)

@@ -38,8 +38,11 @@ pub struct FabricData {
     /// (modelled, see [`crate::routing::ar`]); the run's `traffic` table then has `bytes_ar` and
     /// `ar_minus_static` beside `bytes`.
     pub ar_loads: Option<Loads>,
-    /// The flows of each region and of the total, to find who crossed a link end.
+    /// The flows of each region and of the total, to find who crossed a link end (one
+    /// profile's; empty when jobs share the fabric, see `job_flows`).
     pub flows: BTreeMap<RegionKey, FlowSet>,
+    /// Each job's flows by its own regions: region N of one job is not region N of another.
+    pub job_flows: Vec<(String, BTreeMap<RegionKey, FlowSet>)>,
     pub rank_hosts: RankHosts,
     pub index: FabricIndex,
     /// The jobs sharing the fabric (empty for one profile opened on its own); `loads` then
@@ -156,6 +159,7 @@ impl Dataset {
             loads,
             ar_loads,
             flows,
+            job_flows: Vec::new(),
             rank_hosts,
             index,
             jobs: Vec::new(),
@@ -218,12 +222,10 @@ impl Dataset {
         let list = region_list(jobs.iter().map(|j| &j.loads));
         let regions = Regions { attribute: Some("region".into()), whole: Some(-1.0), list };
         let names = jobs.iter().map(|j| j.name.clone()).collect();
-        let mut flows: BTreeMap<RegionKey, FlowSet> = BTreeMap::new();
+        let mut job_flows = Vec::with_capacity(jobs.len());
         let mut job_loads = Vec::with_capacity(jobs.len());
         for job in jobs {
-            for (key, set) in job.flows {
-                merge_flows(flows.entry(key).or_default(), set);
-            }
+            job_flows.push((job.name.clone(), job.flows));
             job_loads.push(JobLoads { name: job.name, loads: job.loads });
         }
         let loads = Loads { regions: Vec::new(), total: all };
@@ -235,7 +237,8 @@ impl Dataset {
             profile: None,
             loads,
             ar_loads,
-            flows,
+            flows: BTreeMap::new(),
+            job_flows,
             rank_hosts,
             index,
             jobs: job_loads,
@@ -261,24 +264,21 @@ impl Dataset {
         &self.regions
     }
 
-    /// The flow sets behind a selection (for a diff: those of A, the side that has the bytes).
-    pub fn flows_for(&self, selection: RegionSelection) -> Vec<&FlowSet> {
+    /// The flow sets behind a selection (for a diff: those of A, the side that has the bytes),
+    /// of `job` when jobs share the fabric (`None`, `all`, `contention`: every job's).
+    pub fn flows_for(&self, selection: RegionSelection, job: Option<&str>) -> Vec<&FlowSet> {
         let Some(fabric) = &self.fabric else { return Vec::new() };
-        let get = |k: RegionKey| fabric.flows.get(&k);
-        match selection {
-            RegionSelection::Total => get(RegionKey::Total).into_iter().collect(),
-            RegionSelection::Region(n) => get(RegionKey::Region(n)).into_iter().collect(),
-            RegionSelection::Cumulative(_) | RegionSelection::Window(..) => {
-                let (first, last) = selection.window().unwrap_or_default();
-                fabric
-                    .flows
-                    .iter()
-                    .filter(|(k, _)| matches!(k, RegionKey::Region(m) if first <= *m && *m <= last))
-                    .map(|(_, f)| f)
-                    .collect()
-            }
-            RegionSelection::Diff(a, _) => get(a).into_iter().collect(),
+        if fabric.job_flows.is_empty() {
+            return select_flows(&fabric.flows, selection);
         }
+        // A job's own flows; `all` and `contention` are every job's.
+        let wanted = |name: &str| job.is_none_or(|j| j == name || j == ALL_JOBS || j == CONTENTION);
+        fabric
+            .job_flows
+            .iter()
+            .filter(|(name, _)| wanted(name))
+            .flat_map(|(_, flows)| select_flows(flows, selection))
+            .collect()
     }
 
     /// A synthetic two-level fat tree on `rails` rails with two regions of traffic, for tests and
@@ -363,17 +363,22 @@ fn region_list<'a>(loads: impl IntoIterator<Item = &'a Loads>) -> Vec<RegionInfo
 }
 
 /// Appends one flow set to another, rail by rail.
-fn merge_flows(into: &mut FlowSet, from: FlowSet) {
-    into.flows.resize_with(from.flows.len().max(into.flows.len()), Vec::new);
-    into.origins.resize_with(from.origins.len().max(into.origins.len()), Vec::new);
-    for (r, flows) in from.flows.into_iter().enumerate() {
-        into.flows[r].extend(flows);
+/// The flow sets a selection covers in one profile's flows.
+fn select_flows(flows: &BTreeMap<RegionKey, FlowSet>, selection: RegionSelection) -> Vec<&FlowSet> {
+    let get = |k: RegionKey| flows.get(&k);
+    match selection {
+        RegionSelection::Total => get(RegionKey::Total).into_iter().collect(),
+        RegionSelection::Region(n) => get(RegionKey::Region(n)).into_iter().collect(),
+        RegionSelection::Cumulative(_) | RegionSelection::Window(..) => {
+            let (first, last) = selection.window().unwrap_or_default();
+            flows
+                .iter()
+                .filter(|(k, _)| matches!(k, RegionKey::Region(m) if first <= *m && *m <= last))
+                .map(|(_, f)| f)
+                .collect()
+        }
+        RegionSelection::Diff(a, _) => get(a).into_iter().collect(),
     }
-    for (r, origins) in from.origins.into_iter().enumerate() {
-        into.origins[r].extend(origins);
-    }
-    into.intra_node_bytes += from.intra_node_bytes;
-    into.unplaced_bytes += from.unplaced_bytes;
 }
 
 /// The jobs a run's link rows name: its `job` attribute's values but `all` and `contention`,
@@ -458,7 +463,7 @@ mod tests {
         }
         let names: Vec<_> = d.regions().iter().map(|r| (r.number, r.name.clone())).collect();
         assert_eq!(names, [(1, Some("all-to-all".into())), (2, Some("shift".into()))]);
-        assert_eq!(d.flows_for(RegionSelection::Cumulative(2)).len(), 2);
+        assert_eq!(d.flows_for(RegionSelection::Cumulative(2), None).len(), 2);
     }
 
     /// Two jobs on a 2-leaf tree: md sends host 0 → 3, io host 1 → 3; both end on host 3.
@@ -471,7 +476,7 @@ mod tests {
             DatasetJob {
                 name: name.into(),
                 loads: Loads { regions: vec![], total },
-                flows: BTreeMap::new(),
+                flows: BTreeMap::from([(RegionKey::Region(0), set)]),
                 rank_hosts: ranks,
             }
         };
@@ -494,6 +499,22 @@ mod tests {
             "bytes",
         )
         .unwrap()
+    }
+
+    #[test]
+    fn a_jobs_region_lists_only_that_jobs_flows_and_all_lists_every_jobs() {
+        let d = two_jobs();
+        let sources = |job: Option<&str>| -> Vec<u16> {
+            let sets = d.flows_for(RegionSelection::Region(0), job);
+            sets.iter().flat_map(|s| s.flows.iter().flatten().map(|f| f.src.0)).collect()
+        };
+        let cluster = &d.fabric.as_ref().unwrap().cluster;
+        let lid = |h: usize| cluster.rails[0].node(cluster.hosts[h].on_rail(0)[0]).base_lid().unwrap().0;
+        assert_eq!(sources(Some("md")), [lid(0)], "region 0 of md is not region 0 of io");
+        assert_eq!(sources(Some("io")), [lid(1)]);
+        assert_eq!(sources(Some("all")), [lid(0), lid(1)]);
+        assert_eq!(sources(Some("contention")), [lid(0), lid(1)]);
+        assert_eq!(sources(None), [lid(0), lid(1)]);
     }
 
     #[test]

@@ -1,0 +1,91 @@
+//! `shoal render --module time-strip`: the time strip written as PNG or SVG, drawn as the
+//! window's strip is ([`shoal::scene::time_strip_draw`]): regions in dump-time order, or the
+//! intervals of a series of counter snapshots, as columns; link-end groups or the busiest ends
+//! as rows.
+
+use anyhow::{Result, bail};
+use shoal::scene::Dataset;
+use shoal::scene::colour::{ColourMap, ColourScale, ScaleKind};
+use shoal::scene::time_strip::{TimeStrip, region_columns};
+use shoal::scene::time_strip_draw::StripPicture;
+
+use super::common::report_warnings;
+use super::render::RenderCli;
+
+/// What the strip's columns are (`--strip-columns`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StripColumns {
+    Regions,
+    Intervals,
+}
+
+/// Flags that draw something else than a time strip: refused rather than ignored.
+fn check_flags(r: &RenderCli) -> Result<()> {
+    let other = [
+        (r.diff.is_some(), "--diff"),
+        (r.diff_jobs.is_some(), "--diff-jobs"),
+        (r.threshold.is_some(), "--threshold"),
+        (!r.conditions.is_empty(), "--where"),
+        (r.attr.is_some() || r.node_attr.is_some(), "--attr/--node-attr"),
+        (r.rotate.is_some() || r.down.is_some() || r.axes.is_some(), "--rotate/--down/--axes"),
+    ];
+    match other.iter().find(|(given, _)| *given) {
+        Some((_, flag)) => bail!("{flag} does not apply to --module time-strip"),
+        None => Ok(()),
+    }
+}
+
+pub fn render_strip(dataset: &Dataset, r: &RenderCli) -> Result<()> {
+    check_flags(r)?;
+    let Some(fabric) = dataset.fabric.as_ref() else {
+        bail!("--module time-strip draws fabric dumps with a profile or counters, not a run");
+    };
+    let series = fabric.observed.as_ref().filter(|o| !o.series.is_empty());
+    let has_regions = fabric.loads.regions.iter().any(|l| l.region.is_some());
+    let columns =
+        r.strip_columns.unwrap_or(if has_regions { StripColumns::Regions } else { StripColumns::Intervals });
+    let strip = match (columns, series) {
+        (StripColumns::Regions, _) if has_regions => {
+            TimeStrip::build(fabric, &region_columns(&fabric.loads), r.strip_rows)
+        }
+        (StripColumns::Regions, _) => {
+            bail!("the time strip's regions need --profile (a profile with regions)")
+        }
+        (StripColumns::Intervals, Some(observed)) => TimeStrip::of_intervals(fabric, observed, r.strip_rows),
+        (StripColumns::Intervals, None) => bail!(
+            "the time strip's intervals need three or more --counters snapshots of the same rails \
+             (each consecutive pair is one interval)"
+        ),
+    };
+    let window = match r.region {
+        Some(n) if columns == StripColumns::Regions => Some(
+            strip
+                .column_of(n)
+                .map(|c| (c, c))
+                .ok_or_else(|| anyhow::anyhow!("no region {n} in the profile"))?,
+        ),
+        Some(_) => bail!("--region outlines a region; the columns are counter intervals"),
+        None => None,
+    };
+    let map = r.colormap.unwrap_or(ColourMap::Viridis);
+    let kind = if r.log { ScaleKind::Log } else { ScaleKind::Linear };
+    let scale = ColourScale::new(map, kind, 0.0, strip.max().max(1.0));
+    let rows = match r.strip_rows {
+        shoal::scene::time_strip::StripRows::Groups => "rail · level · direction".to_string(),
+        shoal::scene::time_strip::StripRows::TopEnds(n) => format!("top {n} link ends"),
+    };
+    let title = format!("time strip · {} per {} · {rows}", "bytes", strip.column_noun());
+    let ppp = shoal::export::pixels_per_point_for(r.width, r.height);
+    let list = StripPicture { strip: &strip, scale, title, window }
+        .draw_list(r.width as f32 / ppp, r.height as f32 / ppp);
+    shoal::export::write_list(&list, ppp, &r.out)?;
+    report_warnings(&dataset.warnings, r.rails.verbose);
+    eprintln!(
+        "{}: time strip of {} {}s × {} rows drawn",
+        r.out.display(),
+        strip.columns.len(),
+        strip.column_noun(),
+        strip.rows.len()
+    );
+    Ok(())
+}

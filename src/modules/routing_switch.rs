@@ -1,0 +1,27 @@
+//! The static/AR switch: which trace the focused view shows when the dumps hold
+//! adaptive-routing tables (see [`crate::scene::routing_shown`]). Nothing is drawn otherwise.
+
+use egui::Ui;
+
+use crate::scene::dataset::Dataset;
+use crate::scene::routing_shown::RoutingShown;
+
+use super::workspace::View;
+
+/// Three buttons, the shown trace lit: static, AR modelled, AR − static (modelled).
+pub fn switch_ui(ui: &mut Ui, view: &mut View, d: &Dataset) {
+    if !RoutingShown::available(d) {
+        return;
+    }
+    let shown = RoutingShown::of(&view.spec);
+    ui.label("routing").on_hover_text(
+        "The dumps hold adaptive-routing tables: show the static trace, the AR spread (bytes to \
+         AR-enabled LIDs split evenly over each AR group's ports: modelled, not measured) or \
+         their difference per link end",
+    );
+    for (choice, label) in RoutingShown::ALL {
+        if ui.selectable_label(shown == Some(choice), label).clicked() {
+            choice.apply(&mut view.spec);
+        }
+    }
+}

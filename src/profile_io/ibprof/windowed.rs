@@ -1,0 +1,189 @@
+//! Reading a large plain profile window by window, so that its text is never held whole next to
+//! the profile it becomes: a 20,000-region profile is 60 MB of text for 60 MB of dumps, and
+//! holding both made reading it the peak of `shoal hot --region N` (issue 13).
+//!
+//! Each window is cut at the last line that starts a rank section and parsed as a piece
+//! ([`Pieces`]); the rest waits for the next window. The file is read up to the size it had when
+//! opened, and a change while it was read is an error, as for every other input. Anything the
+//! fast path cannot take (gzip, PFProf JSON, text that is not UTF-8, over-long lines, a pipe) is read whole
+//! instead, by the caller.
+
+use std::io::Read;
+use std::path::Path;
+
+use crate::profile_io::error::ParseError;
+use crate::profile_io::input::{changed_while_read, decode};
+
+use super::read::{Parsed, Pieces};
+
+/// Bytes read per window. Two windows' worth of text is the most held at once.
+pub(super) const WINDOW: usize = 8 << 20;
+
+/// Why the windowed reader gave the file back: the caller reads it whole.
+pub(super) enum Fallback {
+    /// Compressed, or not valid UTF-8, or with a line too long to keep, or no section boundary
+    /// for four windows: the streaming reader handles it (and warns).
+    ReadWhole,
+    Failed(ParseError),
+}
+
+impl From<ParseError> for Fallback {
+    fn from(e: ParseError) -> Self {
+        Fallback::Failed(e)
+    }
+}
+
+/// Reads the regular file `path` window by window (`window` bytes each).
+pub(super) fn read_windowed(path: &Path, window: usize) -> Result<Parsed, Fallback> {
+    let display = path.display().to_string();
+    let io = |e| Fallback::Failed(ParseError::io(&display, e));
+    let mut file = std::fs::File::open(path).map_err(io)?;
+    let before = file.metadata().map_err(io)?;
+    let mut reader = (&mut file).take(before.len());
+    let mut pieces = Pieces::new(&display);
+    let mut pending: Vec<u8> = Vec::new();
+    let mut read = 0usize;
+    loop {
+        let start = pending.len();
+        pending.resize(start + window, 0);
+        let got = fill(&mut reader, &mut pending[start..]).map_err(io)?;
+        pending.truncate(start + got);
+        // Gzip, or PFProf JSON (an object or an array): not for this reader.
+        if read == 0
+            && (pending.starts_with(&[0x1f, 0x8b])
+                || matches!(pending.trim_ascii_start().first(), Some(b'{' | b'[')))
+        {
+            return Err(Fallback::ReadWhole);
+        }
+        read += got;
+        let end = got < window;
+        let cut = if end { pending.len() } else { last_rank_line(&pending).unwrap_or(0) };
+        if cut == 0 && !end {
+            // No rank line for four windows (one huge section, or a bomb of junk lines): the
+            // streaming reader takes it, holding only what it parses (issue 16).
+            if pending.len() >= 4 * window.max(WINDOW) {
+                return Err(Fallback::ReadWhole);
+            }
+            continue;
+        }
+        let rest = pending.split_off(cut);
+        let text = decode(std::mem::replace(&mut pending, rest)).map_err(|_| Fallback::ReadWhole)?;
+        pieces.add(&text)?;
+        if end {
+            break;
+        }
+    }
+    let after = std::fs::metadata(path).map_err(io)?;
+    if let Some(change) = changed_while_read(&before, &after, read) {
+        return Err(Fallback::Failed(ParseError::invalid(
+            &display,
+            format!("the file changed while it was being read ({change}); read it again once it is complete"),
+        )));
+    }
+    Ok(pieces.finish())
+}
+
+/// Reads until `buf` is full or the input ends; the bytes read.
+fn fill(reader: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut done = 0;
+    while done < buf.len() {
+        match reader.read(&mut buf[done..]) {
+            Ok(0) => break,
+            Ok(n) => done += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(done)
+}
+
+/// Where the last line that starts a rank section begins, if after the first byte.
+fn last_rank_line(bytes: &[u8]) -> Option<usize> {
+    let mut end = bytes.len();
+    while let Some(newline) = bytes[..end].iter().rposition(|&b| b == b'\n') {
+        let at = newline + 1;
+        if bytes.get(at..at + 5).is_some_and(|w| w.starts_with(b"rank") && matches!(w[4], b' ' | b'\t')) {
+            return Some(at);
+        }
+        end = newline;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profile_io::ibprof::read::parse_text;
+
+    /// A file in the temporary directory, removed when dropped.
+    struct Fixture(std::path::PathBuf);
+
+    impl Fixture {
+        fn path(&self) -> &Path {
+            &self.0
+        }
+    }
+
+    impl Drop for Fixture {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_file(&self.0);
+        }
+    }
+
+    fn fixture(bytes: impl AsRef<[u8]>) -> Fixture {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let name =
+            format!("shoal-windowed-{}-{}.ibprof", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed));
+        let path = std::env::temp_dir().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        Fixture(path)
+    }
+
+    fn sections(n: u32) -> String {
+        let mut text = String::from("ibprof 1\njob ranks 40 source pmpi\n");
+        for r in 0..n {
+            text.push_str(&format!("rank {r} host n{r} starttime 1\n"));
+            for region in 1..=3 {
+                text.push_str(&format!("region {region} name \"step\" dumptime {}\n", 1 + region));
+                text.push_str(&format!("peer {} sent {} recv 1\n", (r + 1) % n, region * 100));
+            }
+        }
+        text
+    }
+
+    #[test]
+    fn a_profile_read_in_small_windows_equals_the_whole_text_parsed_at_once() {
+        // Bad lines, a repeated rank and a cut last line: the warnings' line numbers must hold.
+        let text =
+            format!("{}rank 3 host x\npeer oops\nregion 9 dumptime 5\npeer 1 sent 1 recv", sections(30));
+        let file = fixture(&text);
+        let whole = parse_text(&text, &file.path().display().to_string()).unwrap();
+        assert!(!whole.warnings.is_empty());
+        for window in [16, 100, 1000, 1 << 20] {
+            let Ok(windowed) = read_windowed(file.path(), window) else { panic!("window {window}") };
+            assert_eq!(windowed.profile, whole.profile, "window {window}");
+            assert_eq!(windowed.warnings, whole.warnings, "window {window}");
+            assert_eq!(windowed.rank_lines, whole.rank_lines, "window {window}");
+        }
+    }
+
+    #[test]
+    fn gzip_or_text_that_is_not_utf8_is_handed_back_to_be_read_whole() {
+        let gz = fixture([0x1f, 0x8b, 8, 0]);
+        assert!(matches!(read_windowed(gz.path(), 64), Err(Fallback::ReadWhole)));
+        let latin = fixture(b"ibprof 1\nrank 0 host caf\xe9 starttime 1\n");
+        assert!(matches!(read_windowed(latin.path(), 64), Err(Fallback::ReadWhole)));
+    }
+
+    #[test]
+    fn a_file_without_the_header_is_the_same_error_as_when_read_whole() {
+        let file = fixture("rank 0 host a starttime 1\n");
+        let whole =
+            parse_text("rank 0 host a starttime 1\n", &file.path().display().to_string()).unwrap_err();
+        match read_windowed(file.path(), 8) {
+            Err(Fallback::Failed(e)) => assert_eq!(e.to_string(), whole.to_string()),
+            _ => panic!("expected the header error"),
+        }
+    }
+}

@@ -1,0 +1,96 @@
+//! Which trace a fabric view shows when the dumps hold adaptive-routing tables: the static
+//! forwarding tables' loads, the AR spread (modelled, see `routing::ar`), or their difference per
+//! link end. The switch is the view's link attribute (`bytes`, `bytes_ar`, `ar_minus_static`),
+//! so filters, highlights, linked ranges, compare and diff treat it like any other column, and
+//! the legend's caption says "AR modelled" for the last two (see `ViewSpec::caption`).
+
+use super::dataset::Dataset;
+use super::view::ViewSpec;
+
+/// The static trace's bytes per link end.
+pub const STATIC_BYTES: &str = "bytes";
+/// The AR spread's bytes per link end (modelled).
+pub const AR_BYTES: &str = "bytes_ar";
+/// AR spread − static trace per link end (modelled, signed).
+pub const AR_MINUS_STATIC: &str = "ar_minus_static";
+
+/// The trace a view shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RoutingShown {
+    Static,
+    ArModelled,
+    ArMinusStatic,
+}
+
+impl RoutingShown {
+    /// Every choice with the label the switch shows.
+    pub const ALL: [(RoutingShown, &'static str); 3] = [
+        (RoutingShown::Static, "static"),
+        (RoutingShown::ArModelled, "AR modelled"),
+        (RoutingShown::ArMinusStatic, "AR − static (modelled)"),
+    ];
+
+    /// The link attribute that shows this trace.
+    pub fn attribute(self) -> &'static str {
+        match self {
+            RoutingShown::Static => STATIC_BYTES,
+            RoutingShown::ArModelled => AR_BYTES,
+            RoutingShown::ArMinusStatic => AR_MINUS_STATIC,
+        }
+    }
+
+    /// The trace a view shows, if its link colour is one of the three; `None` for any other
+    /// attribute (packets, counters, …): the switch then lights none of its choices.
+    pub fn of(spec: &ViewSpec) -> Option<RoutingShown> {
+        let attribute = spec.link_attribute.as_deref()?;
+        Self::ALL.iter().map(|&(shown, _)| shown).find(|shown| shown.attribute() == attribute)
+    }
+
+    /// Shows this trace in the view (colours its link ends by its attribute).
+    pub fn apply(self, spec: &mut ViewSpec) {
+        spec.link_attribute = Some(self.attribute().to_string());
+    }
+
+    /// The trace model behind this choice: AR for both AR choices (the pairs crossing an end
+    /// are those of the AR spread).
+    pub fn model(self) -> crate::routing::RoutingModel {
+        match self {
+            RoutingShown::Static => crate::routing::RoutingModel::Static,
+            RoutingShown::ArModelled | RoutingShown::ArMinusStatic => {
+                crate::routing::RoutingModel::AdaptiveModelled
+            }
+        }
+    }
+
+    /// Whether the data set can switch: a fabric whose dumps hold AR tables.
+    pub fn available(dataset: &Dataset) -> bool {
+        dataset.fabric.as_ref().is_some_and(|f| f.ar_loads.is_some())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_choice_names_its_own_attribute_and_reads_back_from_the_spec() {
+        let mut spec = ViewSpec::default();
+        assert_eq!(RoutingShown::of(&spec), Some(RoutingShown::Static));
+        for (shown, _) in RoutingShown::ALL {
+            shown.apply(&mut spec);
+            assert_eq!(RoutingShown::of(&spec), Some(shown));
+        }
+        spec.link_attribute = Some("packets".into());
+        assert_eq!(RoutingShown::of(&spec), None);
+    }
+
+    #[test]
+    fn the_difference_is_coloured_as_signed_and_both_ar_choices_are_captioned_modelled() {
+        assert!(crate::scene::dataset::counters::is_signed_attribute(AR_MINUS_STATIC));
+        let spec = ViewSpec::default();
+        for shown in [RoutingShown::ArModelled, RoutingShown::ArMinusStatic] {
+            assert!(spec.caption(Some(shown.attribute()), false).contains("AR modelled"));
+        }
+        assert!(!spec.caption(Some(STATIC_BYTES), false).contains("AR"));
+    }
+}
