@@ -9,10 +9,10 @@
 //! scheduling slice (measured: a collective open alone took 5.6 s on 64 MPICH ranks, 2 cores).
 //!
 //! Protocol on the private communicator; every message has a matching receive whatever fails:
-//! 1. rank 0 creates (or opens) the file and writes a 16-byte stamp just past the end the
-//!    profile will have, then broadcasts whether it could (if not: every rank returns `false`
-//!    and the rank-0 writer takes over and reports);
-//! 2. section lengths are gathered to rank 0, which sends each other writer its *plan*: the
+//! 1. rank 0 creates (or opens) the file and broadcasts whether it could (if not: every rank
+//!    returns `false` and the rank-0 writer takes over and reports);
+//! 2. section lengths are gathered to rank 0; if there are other writers, it writes a 16-byte
+//!    stamp just past the end the profile will have and sends each writer its *plan*: the
 //!    block's offset, the stamp, and its members' lengths;
 //! 3. a writer opens the file and reads the stamp back: a file it cannot open, or whose stamp
 //!    differs (an output path on a node-local file system), makes it *forward* its block to
@@ -21,8 +21,8 @@
 //!    into writes of up to 8 MiB (at most 1 GiB per call: the count is an `int`), then tells
 //!    rank 0 whether every write succeeded;
 //! 5. rank 0 writes its own block, serves forwarded blocks, collects the writers' results,
-//!    sets the file's size to the profile's end (cutting the stamp and whatever an older, longer
-//!    file held beyond it) and reports once.
+//!    sets the file's size to the profile's end if it is not (cutting the stamp and whatever an
+//!    older, longer file held beyond it) and reports once.
 //!
 //! The bytes are those of the rank-0 writer: the same header, the sections in rank order.
 
@@ -55,16 +55,11 @@ pub fn write(st: &State, path: &Path, section: &[u8], started: Instant) -> bool 
     let Some(io) = tools().ok().and_then(|t| t.file.as_ref()) else { return false };
     let blocks = Blocks { ranks: st.size, block: st.config.io_block.max(1) };
     let name = CString::new(path.as_os_str().as_encoded_bytes()).unwrap_or_default();
-    // The lengths travel while rank 0 opens the file: the first open loads the MPI-IO
-    // components (about 6 ms under Open MPI), time the other ranks spend arriving anyway.
-    let mine = section.len() as u64;
-    let mut lens = vec![0u64; if st.rank == 0 { st.size as usize } else { 0 }];
-    let gathering = start_gather_lengths(st, &mine, &mut lens);
     let created = if st.rank == 0 { create(io, &name) } else { None };
-    gathering.wait(st);
     if !bcast_flag(st, created.is_some() || st.rank != 0) {
         return false;
     }
+    let lens = gather_lengths(st, section.len() as u64);
     let rank = st.rank;
     match created {
         Some(file) => rank0(st, io, file, &blocks, &lens, section, path, started),
@@ -191,7 +186,9 @@ fn rank0(
     let header = st.header();
     let offsets = offsets(header.len() as u64, lens);
     let end = offsets.last().copied().unwrap_or(0);
-    let mut failed = !write_all_at(st.mpi, io, created.file, end, &created.stamp);
+    // The stamp is for other writers to check; a job of one block has none.
+    let others = blocks.writers().count() > 1;
+    let mut failed = others && !write_all_at(st.mpi, io, created.file, end, &created.stamp);
     for w in blocks.writers().skip(1) {
         let members = blocks.members(w);
         let lens = lens[members.start as usize + 1..members.end as usize].to_vec();
@@ -214,8 +211,11 @@ fn rank0(
             writers_failed += 1;
         }
     }
-    // SAFETY: the file is open; this trims the stamp past the profile's end.
-    failed |= unsafe { (io.set_size)(created.file, end as i64) } != 0;
+    // Trims the stamp and an older file's tail; a new file already ends at `end`.
+    if size(io, created.file).is_none_or(|size| size != end) {
+        // SAFETY: the file is open.
+        failed |= unsafe { (io.set_size)(created.file, end as i64) } != 0;
+    }
     failed |= !close(io, created.file);
     let writers = blocks.writers().count();
     if forwarded > 0 {
@@ -300,6 +300,14 @@ fn writer(st: &State, io: &FileIo, name: &CString, blocks: &Blocks, section: &[u
     }
     let ok = out.finish() & close(io, file);
     send_word(st, u64::from(!ok));
+}
+
+/// The file's size in bytes, if MPI-IO says.
+fn size(io: &FileIo, file: Handle) -> Option<u64> {
+    let mut size = 0i64;
+    // SAFETY: the file is open; one MPI_Offset (64-bit in both ABIs) out.
+    let rc = unsafe { (io.get_size)(file, &mut size) };
+    (rc == 0).then_some(size).and_then(|s| u64::try_from(s).ok())
 }
 
 /// The stamp-sized bytes at `at`, if they could be read.
@@ -396,38 +404,24 @@ fn bcast_flag(st: &State, mine: bool) -> bool {
     flag != 0
 }
 
-/// A gather of the section lengths under way (`MPI_Igather`): every rank's length into `lens`
-/// on rank 0.
-struct Gathering(HandleCell);
-
-fn start_gather_lengths(st: &State, mine: &u64, lens: &mut [u64]) -> Gathering {
+/// Every rank's section length on rank 0 (empty elsewhere).
+fn gather_lengths(st: &State, mine: u64) -> Vec<u64> {
+    let mut lens = vec![0u64; if st.rank == 0 { st.size as usize } else { 0 }];
     let recv = if lens.is_empty() { std::ptr::null_mut() } else { lens.as_mut_ptr() as *mut c_void };
-    let mut request = HandleCell::default();
-    let byte = st.mpi.c.byte;
-    // SAFETY: 8 bytes from every rank into `size` slots of 8 bytes on the root; both buffers
-    // outlive the request, which `Gathering::wait` completes before they are read or dropped
-    // (the caller waits before anything else).
+    // SAFETY: 8 bytes from every rank into `size` slots of 8 bytes on the root.
     unsafe {
-        (st.mpi.f.igather)(
-            mine as *const u64 as *const c_void,
+        (st.mpi.f.gather)(
+            &mine as *const u64 as *const c_void,
             8,
-            byte,
+            st.mpi.c.byte,
             recv,
             8,
-            byte,
+            st.mpi.c.byte,
             0,
             st.private,
-            request.as_mut_ptr(),
         );
     }
-    Gathering(request)
-}
-
-impl Gathering {
-    fn wait(mut self, st: &State) {
-        // SAFETY: the request was started by `start_gather_lengths`.
-        unsafe { (st.mpi.f.wait)(self.0.as_mut_ptr(), st.mpi.c.status_ignore as *mut c_void) };
-    }
+    lens
 }
 
 fn forward_block(st: &State, members: std::ops::Range<u32>, lens: &[u64], section: &[u8]) {

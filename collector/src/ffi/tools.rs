@@ -29,6 +29,7 @@ pub struct Tools {
 pub struct FileIo {
     pub open: unsafe extern "C" fn(Handle, *const c_char, c_int, Handle, *mut c_void) -> c_int,
     pub set_size: unsafe extern "C" fn(Handle, i64) -> c_int,
+    pub get_size: unsafe extern "C" fn(Handle, *mut i64) -> c_int,
     pub write_at: unsafe extern "C" fn(Handle, i64, *const c_void, c_int, Handle, *mut c_void) -> c_int,
     pub read_at: unsafe extern "C" fn(Handle, i64, *mut c_void, c_int, Handle, *mut c_void) -> c_int,
     pub close: unsafe extern "C" fn(*mut c_void) -> c_int,
@@ -87,6 +88,7 @@ fn file_io() -> Option<FileIo> {
         Some(FileIo {
             open: std::mem::transmute::<*mut c_void, _>(get(c"PMPI_File_open")?),
             set_size: std::mem::transmute::<*mut c_void, _>(get(c"PMPI_File_set_size")?),
+            get_size: std::mem::transmute::<*mut c_void, _>(get(c"PMPI_File_get_size")?),
             write_at: std::mem::transmute::<*mut c_void, _>(get(c"PMPI_File_write_at")?),
             read_at: std::mem::transmute::<*mut c_void, _>(get(c"PMPI_File_read_at")?),
             close: std::mem::transmute::<*mut c_void, _>(get(c"PMPI_File_close")?),
