@@ -11,28 +11,41 @@ use super::pmpi::mpi;
 /// `MPI_User_function`: `(invec, inoutvec, len, datatype)`.
 pub type UserFn = unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int, *mut c_void);
 
+// The tools' C signatures, named so each `transmute` from `dlsym` states its target type.
+type OpCreateFn = unsafe extern "C" fn(UserFn, c_int, *mut c_void) -> c_int;
+type OpFreeFn = unsafe extern "C" fn(*mut c_void) -> c_int;
+type TypeContiguousFn = unsafe extern "C" fn(c_int, Handle, *mut c_void) -> c_int;
+type TypeCommitFn = unsafe extern "C" fn(*mut c_void) -> c_int;
+type TypeFreeFn = unsafe extern "C" fn(*mut c_void) -> c_int;
+type OpenFn = unsafe extern "C" fn(Handle, *const c_char, c_int, Handle, *mut c_void) -> c_int;
+type SetSizeFn = unsafe extern "C" fn(Handle, i64) -> c_int;
+type GetSizeFn = unsafe extern "C" fn(Handle, *mut i64) -> c_int;
+type WriteAtFn = unsafe extern "C" fn(Handle, i64, *const c_void, c_int, Handle, *mut c_void) -> c_int;
+type ReadAtFn = unsafe extern "C" fn(Handle, i64, *mut c_void, c_int, Handle, *mut c_void) -> c_int;
+type CloseFn = unsafe extern "C" fn(*mut c_void) -> c_int;
+
 /// `amode` bits, the same in Open MPI and MPICH (ROMIO's values).
 pub const MODE_CREATE: c_int = 1;
 pub const MODE_WRONLY: c_int = 4;
 pub const MODE_RDWR: c_int = 8;
 
 pub struct Tools {
-    pub op_create: unsafe extern "C" fn(UserFn, c_int, *mut c_void) -> c_int,
-    pub op_free: unsafe extern "C" fn(*mut c_void) -> c_int,
-    pub type_contiguous: unsafe extern "C" fn(c_int, Handle, *mut c_void) -> c_int,
-    pub type_commit: unsafe extern "C" fn(*mut c_void) -> c_int,
-    pub type_free: unsafe extern "C" fn(*mut c_void) -> c_int,
+    pub op_create: OpCreateFn,
+    pub op_free: OpFreeFn,
+    pub type_contiguous: TypeContiguousFn,
+    pub type_commit: TypeCommitFn,
+    pub type_free: TypeFreeFn,
     pub file: Option<FileIo>,
 }
 
 /// MPI-IO, when the library has it.
 pub struct FileIo {
-    pub open: unsafe extern "C" fn(Handle, *const c_char, c_int, Handle, *mut c_void) -> c_int,
-    pub set_size: unsafe extern "C" fn(Handle, i64) -> c_int,
-    pub get_size: unsafe extern "C" fn(Handle, *mut i64) -> c_int,
-    pub write_at: unsafe extern "C" fn(Handle, i64, *const c_void, c_int, Handle, *mut c_void) -> c_int,
-    pub read_at: unsafe extern "C" fn(Handle, i64, *mut c_void, c_int, Handle, *mut c_void) -> c_int,
-    pub close: unsafe extern "C" fn(*mut c_void) -> c_int,
+    pub open: OpenFn,
+    pub set_size: SetSizeFn,
+    pub get_size: GetSizeFn,
+    pub write_at: WriteAtFn,
+    pub read_at: ReadAtFn,
+    pub close: CloseFn,
     /// `MPI_INFO_NULL`.
     pub info_null: Handle,
     /// `MPI_COMM_SELF`: writers open the file on their own, not collectively.
@@ -58,11 +71,13 @@ fn resolve() -> Result<Tools, String> {
     // (handles by value as `Handle`, out-handles through 8-byte cells, as in `super::abi`).
     unsafe {
         Ok(Tools {
-            op_create: std::mem::transmute::<*mut c_void, _>(need(c"PMPI_Op_create")?),
-            op_free: std::mem::transmute::<*mut c_void, _>(need(c"PMPI_Op_free")?),
-            type_contiguous: std::mem::transmute::<*mut c_void, _>(need(c"PMPI_Type_contiguous")?),
-            type_commit: std::mem::transmute::<*mut c_void, _>(need(c"PMPI_Type_commit")?),
-            type_free: std::mem::transmute::<*mut c_void, _>(need(c"PMPI_Type_free")?),
+            op_create: std::mem::transmute::<*mut c_void, OpCreateFn>(need(c"PMPI_Op_create")?),
+            op_free: std::mem::transmute::<*mut c_void, OpFreeFn>(need(c"PMPI_Op_free")?),
+            type_contiguous: std::mem::transmute::<*mut c_void, TypeContiguousFn>(need(
+                c"PMPI_Type_contiguous",
+            )?),
+            type_commit: std::mem::transmute::<*mut c_void, TypeCommitFn>(need(c"PMPI_Type_commit")?),
+            type_free: std::mem::transmute::<*mut c_void, TypeFreeFn>(need(c"PMPI_Type_free")?),
             file: file_io(),
         })
     }
@@ -86,12 +101,12 @@ fn file_io() -> Option<FileIo> {
     // SAFETY: as in `resolve`.
     unsafe {
         Some(FileIo {
-            open: std::mem::transmute::<*mut c_void, _>(get(c"PMPI_File_open")?),
-            set_size: std::mem::transmute::<*mut c_void, _>(get(c"PMPI_File_set_size")?),
-            get_size: std::mem::transmute::<*mut c_void, _>(get(c"PMPI_File_get_size")?),
-            write_at: std::mem::transmute::<*mut c_void, _>(get(c"PMPI_File_write_at")?),
-            read_at: std::mem::transmute::<*mut c_void, _>(get(c"PMPI_File_read_at")?),
-            close: std::mem::transmute::<*mut c_void, _>(get(c"PMPI_File_close")?),
+            open: std::mem::transmute::<*mut c_void, OpenFn>(get(c"PMPI_File_open")?),
+            set_size: std::mem::transmute::<*mut c_void, SetSizeFn>(get(c"PMPI_File_set_size")?),
+            get_size: std::mem::transmute::<*mut c_void, GetSizeFn>(get(c"PMPI_File_get_size")?),
+            write_at: std::mem::transmute::<*mut c_void, WriteAtFn>(get(c"PMPI_File_write_at")?),
+            read_at: std::mem::transmute::<*mut c_void, ReadAtFn>(get(c"PMPI_File_read_at")?),
+            close: std::mem::transmute::<*mut c_void, CloseFn>(get(c"PMPI_File_close")?),
             info_null,
             comm_self,
         })
