@@ -1,20 +1,20 @@
 //! Port counters of both rails of a k = 36 three-level fat tree (2 × 34,992 links = 69,984
 //! links, 139,968 sending ports), written by the bench as real tools print them: rail 0 as
 //! concatenated `perfquery -x` blocks (LIDs), rail 1 as an ibdiagnet2 `db_csv` `PM_INFO` section
-//! (GUIDs). Measured: parsing both files from memory and joining them to the link ends
+//! (GUIDs), written once to files. Measured: what `--counters` does, the files read from disk (in
+//! parallel, streamed) and joined to the link ends
 //! (target ≤ 0.3 s), once per rail (counters as they stand) and before + after (two per rail).
 //!
 //! `cargo bench --bench counters`
 
 use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use divan::Bencher;
 use shoal::model::synthetic::ThreeLevel;
 use shoal::model::{Cluster, Fabric, LinkEnd, RailId};
-use shoal::profile_io::Input;
-use shoal::profile_io::counters::parse_counters;
-use shoal::routing::{CounterInput, observe};
+use shoal::pipeline::{CounterSpec, read_observed};
 
 fn main() {
     divan::main();
@@ -24,9 +24,9 @@ const K: usize = 36;
 
 struct Data {
     cluster: Cluster,
-    /// (rail, text) per file: before then after for each rail.
-    before: [String; 2],
-    after: [String; 2],
+    /// The files on disk: before then after for each rail.
+    before: [PathBuf; 2],
+    after: [PathBuf; 2],
 }
 
 fn data() -> &'static Data {
@@ -39,13 +39,25 @@ fn data() -> &'static Data {
         let cluster = Cluster::new(rails);
         let links: usize = cluster.rails.iter().map(Fabric::link_count).sum();
         assert_eq!(links, 69_984);
-        let before = [perfquery(&cluster.rails[0], 0), pm_info(&cluster.rails[1], 0)];
-        let after = [perfquery(&cluster.rails[0], 1_000), pm_info(&cluster.rails[1], 1_000)];
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("counters-k36");
+        std::fs::create_dir_all(&dir).expect("bench data folder");
+        let file = |name: &str, text: String| {
+            let path = dir.join(name);
+            std::fs::write(&path, text).expect("bench counter file");
+            path
+        };
+        let before = [
+            file("rail0-before.perfquery", perfquery(&cluster.rails[0], 0)),
+            file("rail1-before.db_csv", pm_info(&cluster.rails[1], 0)),
+        ];
+        let after = [
+            file("rail0-after.perfquery", perfquery(&cluster.rails[0], 1_000)),
+            file("rail1-after.db_csv", pm_info(&cluster.rails[1], 1_000)),
+        ];
         Data { cluster, before, after }
     })
 }
 
-/// Every sending port of every link end: (LID of its node, node GUID, port, words sent).
 fn ports(fabric: &Fabric, offset: u64) -> impl Iterator<Item = (u16, u64, u8, u64)> + '_ {
     (0..fabric.link_end_count()).map(move |i| {
         let ((node, port), _) = fabric.link_end_nodes(LinkEnd::from_index(i)).unwrap();
@@ -84,32 +96,23 @@ fn pm_info(fabric: &Fabric, offset: u64) -> String {
     out
 }
 
-fn parse_and_join(cluster: &Cluster, files: &[(&str, &String)]) -> usize {
-    let inputs: Vec<CounterInput> = files
-        .iter()
-        .map(|(name, text)| {
-            let input = Input::from_text(*name, text.as_str());
-            CounterInput { rail: None, snapshot: parse_counters(&input).unwrap().0 }
-        })
-        .collect();
-    observe(cluster, &inputs).unwrap().0.covered()
+/// What `--counters FILE …` does: the files read (in parallel) and joined to the link ends.
+fn parse_and_join(cluster: &Cluster, files: &[&PathBuf]) -> usize {
+    let specs: Vec<CounterSpec> =
+        files.iter().map(|p| CounterSpec { rail: None, path: p.to_path_buf() }).collect();
+    read_observed(cluster, &specs).unwrap().0.covered()
 }
 
 #[divan::bench(sample_count = 10)]
 fn both_rails_as_they_stand(bencher: Bencher) {
     let d = data();
-    let files = [("rail0-perfquery", &d.after[0]), ("rail1.db_csv", &d.after[1])];
+    let files = [&d.after[0], &d.after[1]];
     bencher.bench(|| assert_eq!(parse_and_join(&d.cluster, &files), 2 * 69_984));
 }
 
 #[divan::bench(sample_count = 10)]
 fn both_rails_before_and_after(bencher: Bencher) {
     let d = data();
-    let files = [
-        ("rail0-before", &d.before[0]),
-        ("rail1-before", &d.before[1]),
-        ("rail0-after", &d.after[0]),
-        ("rail1-after", &d.after[1]),
-    ];
+    let files = [&d.before[0], &d.before[1], &d.after[0], &d.after[1]];
     bencher.bench(|| assert_eq!(parse_and_join(&d.cluster, &files), 2 * 69_984));
 }
