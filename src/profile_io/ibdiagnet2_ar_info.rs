@@ -47,22 +47,9 @@ pub fn parse_ar_info(input: &Input) -> Result<Option<(ArEnabled, Vec<Warning>)>,
     let mut warnings = LineWarnings::new(input.display());
     let mut found = ArEnabled::default();
     let mut columns: Option<(usize, usize)> = None;
-    let (mut inside, mut done) = (false, false);
-    input.for_each_line(|number, line, _| {
-        let line = line.trim_end();
-        if done {
-            return;
-        }
-        if line == START {
-            inside = true;
-            return;
-        }
-        if !inside || line.is_empty() {
-            return;
-        }
-        if line == END {
-            done = true;
-            return;
+    let (_, found_section) = input.for_each_section_line((START, END), |number, line| {
+        if line.is_empty() {
+            return true;
         }
         let fields: Vec<&str> = line.split(',').map(str::trim).collect();
         let Some((guid_at, e_at)) = columns else {
@@ -72,10 +59,10 @@ pub fn parse_ar_info(input: &Input) -> Result<Option<(ArEnabled, Vec<Warning>)>,
                 _ => {
                     warnings
                         .line(number, "the AR_INFO header names no NodeGUID or e column; section skipped");
-                    done = true;
+                    return false;
                 }
             }
-            return;
+            return true;
         };
         let guid = fields.get(guid_at).and_then(|g| Guid::parse_hex(g));
         let enabled = match fields.get(e_at).copied() {
@@ -88,8 +75,9 @@ pub fn parse_ar_info(input: &Input) -> Result<Option<(ArEnabled, Vec<Warning>)>,
             (None, _) => warnings.line(number, "skipped AR_INFO row: bad NodeGUID"),
             (_, None) => warnings.line(number, "skipped AR_INFO row: e is neither 0 nor 1"),
         }
+        true
     })?;
-    Ok(inside.then(|| (found, warnings.finish())))
+    Ok(found_section.then(|| (found, warnings.finish())))
 }
 
 /// Applies a rail's `AR_INFO` to the AR tables read from its `.far` (`far_given`): a switch

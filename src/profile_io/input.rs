@@ -140,6 +140,30 @@ impl Input {
         Ok(LineSummary { lines, unterminated_last_line, warnings: Vec::new() })
     }
 
+    /// Like [`Input::for_each_line`], but only for the lines between `start` and `end` (an
+    /// ibdiagnet2 `db_csv` section such as `START_PM_INFO` … `END_PM_INFO`), trailing space
+    /// trimmed, in the first such section; `on_line` returns false to skip the rest of it.
+    /// Also says whether the section was found.
+    pub fn for_each_section_line(
+        &self,
+        (start, end): (&str, &str),
+        mut on_line: impl FnMut(usize, &str) -> bool,
+    ) -> Result<(LineSummary, bool), ParseError> {
+        let (mut found, mut done) = (false, false);
+        let summary = self.for_each_line(|number, line, _| {
+            let line = line.trim_end();
+            if done {
+            } else if !found {
+                found = line == start;
+            } else if line == end {
+                done = true;
+            } else {
+                done = !on_line(number, line);
+            }
+        })?;
+        Ok((summary, found))
+    }
+
     /// Every line with its 1-based number, without the line end (`\n` or `\r\n`). Empty for a
     /// [deferred](Input::deferred) input: use [`Input::for_each_line`].
     pub fn lines(&self) -> impl Iterator<Item = (usize, &str)> + '_ {

@@ -55,23 +55,7 @@ impl Columns {
 pub fn parse_pm_info(input: &Input) -> Result<(Snapshot, Vec<Warning>), ParseError> {
     let mut sink = SampleSink::new(input.display());
     let mut columns: Option<Columns> = None;
-    let (mut inside, mut done) = (false, false);
-    let summary = input.for_each_line(|number, line, _| {
-        let line = line.trim_end();
-        if done {
-            return;
-        }
-        if line == START {
-            inside = true;
-            return;
-        }
-        if !inside {
-            return;
-        }
-        if line == END {
-            done = true;
-            return;
-        }
+    let (summary, found) = input.for_each_section_line((START, END), |number, line| {
         let Some(c) = &columns else {
             let c = Columns::from_header(line);
             if c.guid.is_none() || c.port.is_none() {
@@ -79,15 +63,15 @@ pub fn parse_pm_info(input: &Input) -> Result<(Snapshot, Vec<Warning>), ParseErr
                     number,
                     "the PM_INFO header names no NodeGUID or PortNumber column; section skipped",
                 );
-                done = true;
-                return;
+                return false;
             }
             columns = Some(c);
-            return;
+            return true;
         };
         row(&mut sink, number, c, &line.split(',').collect::<Vec<_>>());
+        true
     })?;
-    if !inside {
+    if !found {
         let message = "a db_csv without a START_PM_INFO section: no port counters (run ibdiagnet2 with --pc)";
         return Err(ParseError::invalid(input.display(), message).with_warnings(summary.warnings));
     }
