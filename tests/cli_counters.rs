@@ -85,37 +85,26 @@ fn render_writes_a_series_of_snapshots_as_a_time_strip_of_intervals() {
 #[test]
 fn render_writes_a_profiles_regions_as_a_time_strip_png() {
     let out = std::env::temp_dir().join(format!("shoal-cli-strip-{}.png", std::process::id()));
-    let rails = ["sample-data/tworail/rail0", "sample-data/tworail/rail1"];
-    let (ok, _, err) = shoal(&[
-        "render",
-        rails[0],
-        rails[1],
-        "--profile",
-        "sample-data/tworail/samplesort.ibprof.gz",
-        "--module",
-        "time-strip",
-        "--region",
-        "2",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let strip = |extra: &[&str]| {
+        let base = [
+            "render",
+            "sample-data/tworail/rail0",
+            "sample-data/tworail/rail1",
+            "--profile",
+            "sample-data/tworail/samplesort.ibprof.gz",
+            "--module",
+            "time-strip",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        shoal(&[&base[..], extra].concat())
+    };
+    let (ok, _, err) = strip(&["--region", "2"]);
     assert!(ok, "{err}");
     assert!(err.contains("time strip of 2 regions"), "{err}");
     let png = std::fs::read(&out).unwrap();
     assert!(png.starts_with(b"\x89PNG"));
-    let (ok, _, err) = shoal(&[
-        "render",
-        rails[0],
-        rails[1],
-        "--profile",
-        "sample-data/tworail/samplesort.ibprof.gz",
-        "--module",
-        "time-strip",
-        "--where",
-        "bytes > 0",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let (ok, _, err) = strip(&["--where", "bytes > 0"]);
     assert!(!ok);
     assert!(err.contains("--where does not apply to --module time-strip"), "{err}");
     let _ = std::fs::remove_file(out);
