@@ -92,6 +92,7 @@ pub fn start() {
             let leaked: &'static mut State = Box::leak(Box::new(st));
             let st: &'static State = leaked;
             st.report_config();
+            guard::guard("opening the profile", || crate::mpiio::open_early(st));
             ANY.store(st as *const State as *mut State, Ordering::Release);
             STATE.store(st as *const State as *mut State, Ordering::Release);
         }
