@@ -225,14 +225,15 @@ fn rank0(
     let mut out = Coalesced::new(st.mpi, io, created.file, 0);
     out.put(&header);
     out.put(section);
-    receive_block(st, &mut out, blocks.members(0).skip(1), lens, None);
+    let length = |r: u32| (r, lens.get(r as usize).copied().unwrap_or(0));
+    receive_sections(st, blocks.members(0).skip(1).map(length), None, |s| out.put(s));
     failed |= !out.finish();
     let (mut writers_failed, mut forwarded) = (0, 0);
     for w in blocks.writers().skip(1) {
         if read_word(st, w) == FORWARDS {
             forwarded += 1;
             let mut out = Coalesced::new(st.mpi, io, created.file, offsets[w as usize]);
-            receive_block(st, &mut out, blocks.members(w), lens, Some(w));
+            receive_sections(st, blocks.members(w).map(length), Some(w), |s| out.put(s));
             failed |= !out.finish();
         } else if read_word(st, w) != 0 {
             writers_failed += 1;
@@ -279,22 +280,21 @@ fn offsets(header: u64, lens: &[u64]) -> Vec<u64> {
     out
 }
 
-/// Receives the sections of `ranks` in order into `out`: each from its own rank, or all from
-/// `via` (a writer forwarding its block).
-fn receive_block(
+/// Receives the sections of `(rank, length)` in order and hands each to `put`: each from its
+/// own rank, or all from `via` (a writer forwarding its block).
+fn receive_sections(
     st: &State,
-    out: &mut Coalesced,
-    ranks: impl Iterator<Item = u32>,
-    lens: &[u64],
+    sections: impl Iterator<Item = (u32, u64)>,
     via: Option<u32>,
+    mut put: impl FnMut(&[u8]),
 ) {
     let mut buf = Vec::new();
-    for r in ranks {
+    for (r, len) in sections {
         buf.clear();
-        buf.resize(lens.get(r as usize).copied().unwrap_or(0) as usize, 0);
+        buf.resize(len as usize, 0);
         let (from, tag) = via.map_or((r, TAG_SECTION), |w| (w, TAG_FORWARD));
         recv_chunks(st, st.private, from as c_int, tag, &mut buf);
-        out.put(&buf);
+        put(&buf);
     }
 }
 
@@ -310,21 +310,18 @@ fn writer(st: &State, io: &FileIo, name: &CString, blocks: &Blocks, section: &[u
         }
         ok
     });
+    let others = members.skip(1).zip(lens);
     let Some(file) = file else {
+        // Rank 0 writes this block: the writer's own section, then its members' as they come.
         send_word(st, FORWARDS);
-        forward_block(st, members, &lens, section);
+        send_chunks(st, st.private, 0, TAG_FORWARD, section);
+        receive_sections(st, others, None, |s| send_chunks(st, st.private, 0, TAG_FORWARD, s));
         return;
     };
     send_word(st, WRITES);
     let mut out = Coalesced::new(st.mpi, io, file, offset);
     out.put(section);
-    let mut buf = Vec::new();
-    for (r, len) in members.skip(1).zip(&lens) {
-        buf.clear();
-        buf.resize(*len as usize, 0);
-        recv_chunks(st, st.private, r as c_int, TAG_SECTION, &mut buf);
-        out.put(&buf);
-    }
+    receive_sections(st, others, None, |s| out.put(s));
     let ok = out.finish() & close(io, file);
     send_word(st, u64::from(!ok));
 }
@@ -449,17 +446,6 @@ fn gather_lengths(st: &State, mine: u64) -> Vec<u64> {
         );
     }
     lens
-}
-
-fn forward_block(st: &State, members: std::ops::Range<u32>, lens: &[u64], section: &[u8]) {
-    send_chunks(st, st.private, 0, TAG_FORWARD, section);
-    let mut buf = Vec::new();
-    for (r, len) in members.skip(1).zip(lens) {
-        buf.clear();
-        buf.resize(*len as usize, 0);
-        recv_chunks(st, st.private, r as c_int, TAG_SECTION, &mut buf);
-        send_chunks(st, st.private, 0, TAG_FORWARD, &buf);
-    }
 }
 
 /// Debug builds only: `IBPROF_TEST_WRITERS_CANNOT_OPEN=1` makes every writer but rank 0 act as
