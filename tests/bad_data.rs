@@ -4,6 +4,9 @@
 #[path = "support/run_shoal.rs"]
 mod run_shoal;
 use run_shoal::shoal;
+#[path = "support/torus_zero_axis.rs"]
+mod torus_zero_axis;
+use torus_zero_axis::torus_with_zero_axis;
 
 const TESTBED: &str = "sample-data/testbed";
 const FIXTURES: &str = "tests/fixtures/bad_data";
@@ -215,15 +218,7 @@ fn render_region_without_a_profile_is_an_error() {
 #[test]
 fn a_boxfish_torus_axis_of_extent_zero_is_an_error() {
     let dir = std::env::temp_dir().join(format!("shoal-dim0-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    for entry in std::fs::read_dir("sample-data/torus8").unwrap() {
-        let path = entry.unwrap().path();
-        std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
-    }
-    let meta = dir.join("torus8_meta.yaml");
-    let text =
-        std::fs::read_to_string(&meta).unwrap().replace("dim: {x: 8, y: 8, z: 8}", "dim: {x: 8, y: 0, z: 8}");
-    std::fs::write(&meta, text).unwrap();
+    let meta = torus_with_zero_axis(&dir);
     let (ok, _, err) = shoal(&["query", meta.to_str().unwrap(), "--domain", "links", "--attr", "packets"]);
     assert!(!ok, "dim 0 must not be accepted");
     assert!(err.contains("dim gives no extent (a whole number of at least 1) for axis `y`"), "{err}");

@@ -10,6 +10,9 @@ use flate2::write::GzEncoder;
 #[path = "support/run_shoal.rs"]
 mod run_shoal;
 use run_shoal::shoal;
+#[path = "support/torus_zero_axis.rs"]
+mod torus_zero_axis;
+use torus_zero_axis::torus_with_zero_axis;
 
 fn temp_dir(tag: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("shoal-{tag}-{}", std::process::id()));
@@ -20,14 +23,7 @@ fn temp_dir(tag: &str) -> std::path::PathBuf {
 #[test]
 fn a_run_that_cannot_be_read_names_its_meta_file_once() {
     let dir = temp_dir("meta-once");
-    for entry in std::fs::read_dir("sample-data/torus8").unwrap() {
-        let path = entry.unwrap().path();
-        std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
-    }
-    let meta = dir.join("torus8_meta.yaml");
-    let text =
-        std::fs::read_to_string(&meta).unwrap().replace("dim: {x: 8, y: 8, z: 8}", "dim: {x: 8, y: 0, z: 8}");
-    std::fs::write(&meta, text).unwrap();
+    let meta = torus_with_zero_axis(&dir);
     let meta = meta.to_str().unwrap();
     let png = dir.join("x.png");
     for args in [
