@@ -191,7 +191,7 @@ impl<'c> RankTracer<'c> {
                 let (s, d) =
                     (src_host.map_or(u32::MAX, |h| h as u32), dst_host.map_or(u32::MAX, |h| h as u32));
                 for end in &path.link_ends {
-                    let position = layout.offsets[r] + end.index();
+                    let position = position_of(layout, r, *end);
                     add(&mut vector[position], bytes);
                     if let Some(top) = tops.get_mut(position) {
                         topk::add(top, self.top_k, s, d, bytes);
