@@ -20,8 +20,8 @@ fn no_op() -> Filter {
 }
 
 fn cluster(rails: usize) -> Cluster {
-    let fabrics =
-        (0..rails).map(|r| TwoLevel::new(3, 2, 2).rail(crate::model::RailId(r as u8), (r as u64) << 32).build());
+    let fabrics = (0..rails)
+        .map(|r| TwoLevel::new(3, 2, 2).rail(crate::model::RailId(r as u8), (r as u64) << 32).build());
     Cluster::new(fabrics.collect())
 }
 
@@ -37,10 +37,12 @@ fn dataset() -> impl Strategy<Value = Dataset> {
         .prop_map(|(rails, jobs, regions)| {
             let cluster = cluster(rails);
             if jobs < 2 {
-                let named = regions[0].iter().enumerate().map(|(i, r)| (format!("r{i}"), r.clone())).collect();
+                let named =
+                    regions[0].iter().enumerate().map(|(i, r)| (format!("r{i}"), r.clone())).collect();
                 return Dataset::from_host_traffic("one".into(), cluster, named);
             }
-            let jobs = regions.into_iter().take(jobs).enumerate().map(|(k, r)| (format!("j{k}"), r)).collect();
+            let jobs =
+                regions.into_iter().take(jobs).enumerate().map(|(k, r)| (format!("j{k}"), r)).collect();
             Dataset::from_job_traffic("jobs".into(), cluster, jobs)
         })
 }
@@ -71,17 +73,24 @@ fn job() -> impl Strategy<Value = Option<String>> {
 
 fn spec() -> impl Strategy<Value = ViewSpec> {
     let link = prop_oneof![Just(Some("bytes".to_string())), Just(None)];
-    let node = prop_oneof![Just(Some("bytes_sent".to_string())), Just(Some("bytes_received".to_string())), Just(None)];
-    let rows = prop_oneof![Just(Aggregate::Sum), Just(Aggregate::Mean), Just(Aggregate::Max), Just(Aggregate::Min)];
-    (selection(), job(), job(), link, node, rows).prop_map(|(selection, job, job_b, link, node, rows)| ViewSpec {
-        selection,
-        job,
-        job_b,
-        link_attribute: link,
-        node_attribute: node,
-        rows,
-        link_map: ColourMap::Copper,
-        ..ViewSpec::default()
+    let node = prop_oneof![
+        Just(Some("bytes_sent".to_string())),
+        Just(Some("bytes_received".to_string())),
+        Just(None)
+    ];
+    let rows =
+        prop_oneof![Just(Aggregate::Sum), Just(Aggregate::Mean), Just(Aggregate::Max), Just(Aggregate::Min)];
+    (selection(), job(), job(), link, node, rows).prop_map(|(selection, job, job_b, link, node, rows)| {
+        ViewSpec {
+            selection,
+            job,
+            job_b,
+            link_attribute: link,
+            node_attribute: node,
+            rows,
+            link_map: ColourMap::Copper,
+            ..ViewSpec::default()
+        }
     })
 }
 

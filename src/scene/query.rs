@@ -285,7 +285,9 @@ impl Test<'_> {
             Test::Number { column, relation, value } => {
                 column.number(row).is_some_and(|x| relation.compare_numbers(x, *value))
             }
-            Test::Text { column, relation, value } => column.get(row).is_some_and(|t| text_passes(*relation, t, value)),
+            Test::Text { column, relation, value } => {
+                column.get(row).is_some_and(|t| text_passes(*relation, t, value))
+            }
         }
     }
 }

@@ -307,7 +307,6 @@ impl Dataset {
             .flat_map(|(_, flows)| select_flows(flows, selection))
             .collect()
     }
-
 }
 
 /// A load's traffic rows: each region by number, the total as −1.
@@ -390,11 +389,10 @@ fn rank_hosts(cluster: &Cluster, profile: Option<&Profile>) -> RankHosts {
         .collect()
 }
 
-
 #[cfg(test)]
 mod tests {
-    use super::*;
     use super::synthetic::flow_set;
+    use super::*;
     use crate::model::synthetic::TwoLevel;
     use crate::routing::accumulate;
 

@@ -54,7 +54,11 @@ impl Dataset {
 
     /// Several jobs on one cluster, each with its regions of host → host bytes (numbered from
     /// 1; rank = host index within the job), as [`Dataset::from_host_traffic`] makes one.
-    pub fn from_job_traffic(name: String, cluster: Cluster, jobs: Vec<(String, Vec<Vec<HostBytes>>)>) -> Dataset {
+    pub fn from_job_traffic(
+        name: String,
+        cluster: Cluster,
+        jobs: Vec<(String, Vec<Vec<HostBytes>>)>,
+    ) -> Dataset {
         let jobs = jobs
             .into_iter()
             .map(|(job, regions)| {
@@ -77,7 +81,12 @@ fn traced(cluster: &Cluster, regions: &[Vec<HostBytes>]) -> (Loads, BTreeMap<Reg
         region,
         name: region.map(|r| format!("region {r}")),
         dumptime: region.map(|r| EpochMicros(1_700_000_000_000_000 + i64::from(r) * 1_000_000)),
-        rails: cluster.rails.iter().zip(&set.flows).map(|(f, fl)| accumulate(f, fl)).collect::<Vec<RailLoad>>(),
+        rails: cluster
+            .rails
+            .iter()
+            .zip(&set.flows)
+            .map(|(f, fl)| accumulate(f, fl))
+            .collect::<Vec<RailLoad>>(),
         ..Default::default()
     };
     let mut loads = Loads::default();
