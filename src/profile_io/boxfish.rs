@@ -19,6 +19,7 @@ use serde_json::Value;
 
 use super::boxfish_network::{Hardware, build_network};
 use super::boxfish_table::{RawTable, parse_table};
+use super::boxfish_yaml::yaml_options;
 use super::error::ParseError;
 use super::input::Input;
 use crate::model::{Column, Domain, Policy, Projection, Run, Table, Warning};
@@ -201,18 +202,6 @@ pub fn resolve_inside(meta_path: &Path, folder: &Path, name: &str) -> Result<Pat
         return Err(refuse());
     }
     Ok(path)
-}
-
-/// How Boxfish's YAML is read. Booleans are YAML 1.2's only (`true`/`false`): YAML 1.1 reads the
-/// axis name `y` (and `n`, `on`, `no`) as a boolean, which would lose BG/P's `coords: [x, y, z]`.
-/// The default budget (a million parser events) is for configuration files; a meta file or header
-/// that inlines big lists may need more, so it scales with the input, generously.
-pub(crate) fn yaml_options(text: &str) -> serde_saphyr::Options {
-    let events = (text.len() * 2).max(1_000_000);
-    serde_saphyr::options! {
-        strict_booleans: true,
-        budget: serde_saphyr::budget! { max_events: events },
-    }
 }
 
 fn parse_meta(input: &Input, warnings: &mut Vec<Warning>) -> Result<Plan, ParseError> {
