@@ -28,7 +28,7 @@ use super::discover::{discover, sniff};
 pub use super::dump_kind::{DUMP_RECOGNISERS, DumpKind, kind_from_content, kind_from_name};
 use super::error::ParseError;
 use super::fdbs::parse_fdbs;
-use super::ibdiagnet_lst::{OwnedLink, add_links, read_lst};
+use super::ibdiagnet_lst::{Lmc, OwnedLink, add_links, read_lst};
 use super::ibdiagnet2_ar_info::{apply_ar_info, parse_ar_info};
 use super::ibdiagnet2_csv::read_db_csv;
 use super::ibdiagnet2_far::parse_far;
@@ -222,6 +222,31 @@ pub fn build_rail(
         let error = ParseError::invalid(name, "the topology holds no link; cannot build the fabric");
         return Err(error.with_warnings(warnings));
     }
+    let lmc = lmc_of(&links, &merged, name, &mut warnings);
+    let mut builder = FabricBuilder::new(rail);
+    for (file, list) in &links {
+        warnings.extend(add_links(&mut builder, file, list, lmc));
+    }
+    let sources: Vec<(&str, Guid, usize)> =
+        merged.iter().map(|(file, guid, table)| (*file, *guid, table.line)).collect();
+    attach_tables(&mut builder, merged, &mut warnings);
+    attach_adaptive_routing(&mut builder, inputs, &mut warnings)?;
+    if !table_inputs.is_empty() {
+        warn_switches_without_tables(builder.fabric(), name, &mut warnings);
+    }
+    let fabric = builder.build();
+    warnings.extend(check_tables(&fabric, &sources));
+    Ok((fabric, warnings))
+}
+
+/// The LMC the forwarding tables imply for ends whose topology does not say it (a note when
+/// it is not 0).
+fn lmc_of(
+    links: &[(&str, Vec<OwnedLink>)],
+    merged: &[(&str, Guid, SwitchTable)],
+    name: &str,
+    warnings: &mut Vec<Warning>,
+) -> Lmc {
     let lmc = infer_lmc(
         &links
             .iter()
@@ -236,29 +261,26 @@ pub fn build_rail(
         );
         warnings.push(Warning::in_file(name, message));
     }
-    let mut builder = FabricBuilder::new(rail);
-    for (file, list) in &links {
-        warnings.extend(add_links(&mut builder, file, list, lmc));
-    }
-    let sources: Vec<(&str, Guid, usize)> =
-        merged.iter().map(|(file, guid, table)| (*file, *guid, table.line)).collect();
-    attach_tables(&mut builder, merged, &mut warnings);
+    lmc
+}
+
+/// The AR tables of `ibdiagnet2.far` files, and AR_INFO sections of `ibdiagnet2.db_csv` files.
+fn attach_adaptive_routing(
+    builder: &mut FabricBuilder,
+    inputs: &RailInputs,
+    warnings: &mut Vec<Warning>,
+) -> Result<(), ParseError> {
     for input in inputs.of(DumpKind::AdaptiveRouting) {
-        attach_ar(&mut builder, input, &mut warnings)?;
+        attach_ar(builder, input, warnings)?;
     }
     let far_given = inputs.of(DumpKind::AdaptiveRouting).next().is_some();
     let ar_info = inputs.of(DumpKind::Ibdiagnet2Csv).chain(inputs.of(DumpKind::ArInfo));
     for input in ar_info {
         let Some((info, more)) = parse_ar_info(input)? else { continue };
         warnings.extend(more);
-        warnings.extend(apply_ar_info(&mut builder, input.display(), &info, far_given));
+        warnings.extend(apply_ar_info(builder, input.display(), &info, far_given));
     }
-    if !table_inputs.is_empty() {
-        warn_switches_without_tables(builder.fabric(), name, &mut warnings);
-    }
-    let fabric = builder.build();
-    warnings.extend(check_tables(&fabric, &sources));
-    Ok((fabric, warnings))
+    Ok(())
 }
 
 /// Reads an `ibdiagnet2.far` and gives each switch its AR table.
