@@ -90,7 +90,8 @@ impl Setup {
             Setup::Threshold(pct) => {
                 ws.group_ranges();
                 let Some(view) = ws.focused_mut() else { return };
-                let prepared = view.state.prepared.as_ref().and_then(|p| p.as_ref().ok());
+                let network = view.network();
+                let prepared = network.and_then(|n| n.prepared.as_ref()).and_then(|p| p.as_ref().ok());
                 let max = prepared.map_or(0.0, |p| p.link_max());
                 view.spec.filter.value_range = Some((max * pct / 100.0, f64::INFINITY));
             }
@@ -121,7 +122,7 @@ impl Setup {
             Setup::Generic2d => ws.views.iter_mut().for_each(|v| v.spec.module = ModuleKind::Generic2d),
             Setup::Rotate(yaw, pitch) => {
                 let orbit = Orbit::from_yaw_pitch(*yaw, *pitch);
-                ws.views.iter_mut().for_each(|v| v.state.orbit = orbit);
+                ws.views.iter_mut().for_each(|v| v.orbit = orbit);
                 ws.groups
                     .iter_mut()
                     .filter(|g| g.shared_orbit.is_some())
