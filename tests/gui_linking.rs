@@ -19,7 +19,7 @@ fn app(dataset: Dataset) -> Harness<'static, ShoalApp> {
 }
 
 fn scene<'h>(h: &'h Harness<'static, ShoalApp>, view: usize) -> &'h Scene {
-    h.state().ws.views[view].state.scene.as_ref().expect("the view drew a scene")
+    h.state().ws.views[view].network().unwrap().scene.as_ref().expect("the view drew a scene")
 }
 
 fn lit_halves(s: &Scene) -> usize {

@@ -21,15 +21,14 @@ fn app_with_strip() -> Harness<'static, ShoalApp> {
 }
 
 fn fat_tree_colours(h: &Harness<'static, ShoalApp>) -> Vec<[u8; 4]> {
-    let scene = h.state().ws.views[0].state.scene.as_ref().expect("the fat tree drew");
+    let scene = h.state().ws.views[0].network().unwrap().scene.as_ref().expect("the fat tree drew");
     scene.halves.iter().map(|x| x.colour.0).collect()
 }
 
 /// Drags over the strip's map from one fraction of its width to another.
 fn brush(h: &mut Harness<'static, ShoalApp>, from: f32, to: f32) {
-    let rect = h.state().ws.views[1].state.rect.expect("the strip drew");
-    let map_left = rect.min.x + 190.0;
-    let at = |t: f32| egui::pos2(map_left + t * (rect.max.x - map_left), rect.min.y + 20.0);
+    let map = h.state().ws.views[1].strip().and_then(|s| s.map).expect("the strip drew");
+    let at = |t: f32| egui::pos2(map.min.x + t * map.width(), map.min.y + 20.0);
     h.drag_at(at(from));
     h.run();
     h.hover_at(at((from + to) / 2.0));
@@ -66,5 +65,5 @@ fn play_steps_through_the_regions_to_the_last() {
     h.get_by_label("play").click();
     h.run();
     assert_eq!(h.state().ws.views[0].spec.selection, RegionSelection::Region(2));
-    assert!(!h.state().ws.views[1].state.strip.playing, "play stops at the last region");
+    assert!(!h.state().ws.views[1].strip().unwrap().playing, "play stops at the last region");
 }

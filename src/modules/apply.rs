@@ -159,3 +159,7 @@ impl Workspace {
         self.views.insert(index.min(self.views.len()), view);
     }
 }
+
+#[cfg(test)]
+#[path = "apply_tests.rs"]
+mod tests;
