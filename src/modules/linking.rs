@@ -21,13 +21,17 @@ pub fn panel(ui: &mut Ui, ws: &Workspace, state: &mut FilterPanelState, commands
         if ui.button("+ new group").clicked() {
             commands.push(Command::NewGroup);
         }
-        ComboBox::from_id_salt("add view").selected_text("+ view").show_ui(ui, |ui| {
-            for m in ModuleKind::choices(&d) {
-                if ui.selectable_label(false, m.name()).clicked() {
-                    commands.push(Command::AddView(m));
+        ComboBox::from_id_salt("add view")
+            .selected_text("+ view")
+            .show_ui(ui, |ui| {
+                for m in ModuleKind::choices(&d) {
+                    if ui.selectable_label(false, m.name()).clicked() {
+                        commands.push(Command::AddView(m));
+                    }
                 }
-            }
-        });
+            })
+            .response
+            .widget_info(|| egui::WidgetInfo::labeled(egui::Role::ComboBox, true, "add view"));
         if ws.views.len() > 1
             && let Some(focused) = ws.focused()
             && ui.button("- view").on_hover_text("Ctrl+Z brings it back").clicked()
@@ -58,11 +62,15 @@ fn views_ui(ui: &mut Ui, ws: &Workspace, commands: &mut Vec<Command>) {
             ));
             let current = groups.iter().find(|g| g.0 == view.group).map_or("?", |g| g.1);
             let mut group = view.group;
-            ComboBox::from_id_salt(("view group", view.id)).selected_text(current).show_ui(ui, |ui| {
-                for (id, name) in &groups {
-                    ui.selectable_value(&mut group, *id, *name);
-                }
-            });
+            ComboBox::from_id_salt(("view group", view.id))
+                .selected_text(current)
+                .show_ui(ui, |ui| {
+                    for (id, name) in &groups {
+                        ui.selectable_value(&mut group, *id, *name);
+                    }
+                })
+                .response
+                .widget_info(|| egui::WidgetInfo::labeled(egui::Role::ComboBox, true, "view group"));
             if group != view.group {
                 commands.push(Command::SetGroup { view: view.id, group });
             }
