@@ -26,7 +26,7 @@ fn attribute_combo(ui: &mut Ui, label: &str, d: &Dataset, domain: Domain, value:
     );
 }
 
-/// Which class draws the view (any the data set allows), then that class's own options.
+/// Which class draws the view (any the data set allows).
 fn module_ui(ui: &mut Ui, spec: &mut ViewSpec, d: &Dataset) {
     ui.horizontal(|ui| {
         ui.label("module");
@@ -37,7 +37,6 @@ fn module_ui(ui: &mut Ui, spec: &mut ViewSpec, d: &Dataset) {
             }
         }
     });
-    class_of(spec).options_ui(ui, spec, d);
 }
 
 /// Which job's rows colour the view: one job, `all` (their sum) or `contention` (the
@@ -80,6 +79,7 @@ pub fn view_options(ui: &mut Ui, spec: &mut ViewSpec, d: &Dataset) {
             ui.selectable_value(&mut spec.rows, a, a.name());
         }
     });
+    class_of(spec).options_ui(ui, spec, d);
     ComboBox::from_label("colour map").selected_text(spec.link_map.name()).show_ui(ui, |ui| {
         for m in ColourMap::ALL.into_iter().filter(|m| !m.is_diverging()) {
             if ui.selectable_value(&mut spec.link_map, m, m.name()).changed() && d.fabric.is_some() {
