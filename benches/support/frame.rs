@@ -33,6 +33,7 @@ impl Frame {
     }
 
     /// The view's state (every bench draws a network class).
+    #[allow(dead_code)] // each bench includes this file; not every one reads the state
     pub fn network(&self) -> &NetworkState {
         self.state.downcast_ref().expect("a network class's state")
     }

@@ -4,7 +4,7 @@
 //! ([`ViewClass::draw_list`], what the window paints and exports), and handles the view's input
 //! ([`ViewClass::ui`]), changing shared state only by queueing commands.
 //!
-//! The registry ([`super::registry`]) finds a class by its stable id; [`AnyViewClass`] is the
+//! The registry (`registry.rs`) finds a class by its stable id; [`AnyViewClass`] is the
 //! object-safe face every class gets for free.
 
 use std::any::Any;

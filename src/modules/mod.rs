@@ -31,6 +31,7 @@ pub mod routing_switch;
 pub mod tables;
 pub mod time_strip;
 pub mod time_strip_controls;
+pub mod time_strip_state;
 pub mod torus;
 pub mod view_frame;
 pub mod view_ui;

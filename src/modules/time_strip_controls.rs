@@ -6,7 +6,7 @@ use egui::Ui;
 use crate::scene::time_strip::{StripRows, TimeStrip};
 use crate::units::format_time_of_day;
 
-use super::time_strip::{StripSource, StripState};
+use super::time_strip_state::{StripSource, StripState};
 
 /// Columns and rows menus, play button, and what the window is.
 pub fn controls(

@@ -2,7 +2,7 @@
 //! link groups. A view names its group; the group holds the highlight, a filter ANDed with each
 //! member's own, optionally a shared camera and orbit; the colour ranges are the unions of the
 //! members' own, so two regions (or two classes) side by side compare on one scale. Edits
-//! arrive as commands ([`super::apply`]).
+//! arrive as commands, which `apply.rs` applies.
 
 use std::sync::Arc;
 
@@ -18,7 +18,7 @@ use super::class::{AnyViewClass, ClassState, PrepareContext};
 use super::command::ViewId;
 use super::network::NetworkState;
 use super::registry::class_of;
-use super::time_strip::StripState;
+use super::time_strip_state::StripState;
 
 /// One view: what it shows, which group it is in, its camera and its class's state.
 pub struct View {
