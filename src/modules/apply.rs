@@ -84,6 +84,13 @@ impl Workspace {
                 }
             }
             Command::FitAll => self.views.iter_mut().for_each(|v| v.camera.fit()),
+            Command::TurnAll(orbit) => {
+                self.views.iter_mut().for_each(|v| v.orbit = orbit);
+                self.groups
+                    .iter_mut()
+                    .filter(|g| g.shared_orbit.is_some())
+                    .for_each(|g| g.shared_orbit = Some(orbit));
+            }
             _ => {}
         }
     }

@@ -7,6 +7,7 @@
 use crate::scene::filter::Filter;
 use crate::scene::highlight::Seed;
 use crate::scene::linking::GroupId;
+use crate::scene::orbit::Orbit;
 use crate::scene::values::RegionSelection;
 use crate::scene::view::{ModuleKind, ViewSpec};
 
@@ -54,6 +55,8 @@ pub enum Command {
     ShareOrbit { group: GroupId, on: bool },
     /// Fits every view's camera to its scene.
     FitAll,
+    /// Turns every view, and every group's shared orbit, to this orbit (scripted views).
+    TurnAll(Orbit),
 }
 
 impl Command {
