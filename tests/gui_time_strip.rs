@@ -109,3 +109,10 @@ fn a_time_strip_view_exports_from_the_window_as_render_draws_it() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn time_strip_view_snapshot() {
+    let mut h = app_with_strip();
+    brush(&mut h, 0.6, 0.9);
+    h.snapshot("time_strip_view");
+}

@@ -101,6 +101,12 @@ pub trait ViewClass: Sync + 'static {
         Placement::Main
     }
 
+    /// Whether compare, diff and new views take this view's module (a network view's), or
+    /// the data set's natural one instead (a time strip's).
+    fn is_network(&self) -> bool {
+        true
+    }
+
     /// The class's own options (a torus's kept axes …), under the options every view has.
     fn options_ui(&self, _ui: &mut egui::Ui, _spec: &mut ViewSpec, _dataset: &Dataset) {}
 
@@ -146,6 +152,7 @@ pub trait AnyViewClass: Sync {
     fn display_name(&self) -> &'static str;
     fn new_state(&self) -> ClassState;
     fn placement(&self) -> Placement;
+    fn is_network(&self) -> bool;
     fn options_ui(&self, ui: &mut egui::Ui, spec: &mut ViewSpec, dataset: &Dataset);
     fn prepare(&self, ctx: &PrepareContext<'_>, state: &mut ClassState) -> Result<(), String>;
     fn ranges(&self, state: &ClassState) -> Ranges;
@@ -194,6 +201,10 @@ impl<C: ViewClass> AnyViewClass for C {
 
     fn placement(&self) -> Placement {
         ViewClass::placement(self)
+    }
+
+    fn is_network(&self) -> bool {
+        ViewClass::is_network(self)
     }
 
     fn options_ui(&self, ui: &mut egui::Ui, spec: &mut ViewSpec, dataset: &Dataset) {

@@ -43,6 +43,10 @@ impl ViewClass for TimeStripClass {
         Placement::Band
     }
 
+    fn is_network(&self) -> bool {
+        false
+    }
+
     fn prepare(&self, ctx: &PrepareContext<'_>, state: &mut StripState) -> Result<(), String> {
         state.build(ctx.dataset, ctx.generation)
     }

@@ -251,7 +251,7 @@ impl Workspace {
             (None, Some(d)) => ViewSpec::for_dataset(d),
             (None, None) => ViewSpec::default(),
         };
-        if spec.module == ModuleKind::TimeStrip {
+        if !class_of(&spec).is_network() {
             spec.module = self.dataset.as_ref().map_or(ModuleKind::FatTree, |d| ModuleKind::default_for(d));
         }
         spec
