@@ -3,14 +3,9 @@
 //! wheel zooms at the cursor, F fits; clicks highlight, hovering tells. Large fabrics draw their
 //! links through the GPU paint callback.
 
-use egui::Ui;
-
-use crate::scene::prepare::Ranges;
-
-use super::class::{Drawing, Eye, PrepareContext, ViewClass, ViewContext};
-use super::command::Command;
+use super::class::ViewClass;
 use super::network::{DragMode, NetworkState, NetworkStyle};
-use super::view_ui::view_ui;
+use super::network_class::network_class_body;
 
 /// The fat-tree class (stateless).
 pub struct FatTree;
@@ -29,40 +24,5 @@ impl ViewClass for FatTree {
         "fat tree"
     }
 
-    fn new_state(&self) -> NetworkState {
-        NetworkState::default()
-    }
-
-    fn prepare(&self, ctx: &PrepareContext<'_>, state: &mut NetworkState) -> Result<(), String> {
-        state.prepare_values(ctx)
-    }
-
-    fn ranges(&self, state: &NetworkState) -> Ranges {
-        state.ranges()
-    }
-
-    fn last_size(&self, state: &NetworkState) -> Option<[f32; 2]> {
-        Some([state.size.x, state.size.y])
-    }
-
-    fn draw_list<'s>(
-        &self,
-        ctx: &ViewContext<'_>,
-        state: &'s mut NetworkState,
-        eye: &Eye,
-        size: [f32; 2],
-    ) -> Result<Drawing<'s>, String> {
-        state.draw_list(ctx, STYLE, eye, size)
-    }
-
-    fn ui(
-        &self,
-        ctx: &ViewContext<'_>,
-        state: &mut NetworkState,
-        eye: &mut Eye,
-        ui: &mut Ui,
-        commands: &mut Vec<Command>,
-    ) {
-        view_ui(ctx, state, eye, ui, commands, STYLE);
-    }
+    network_class_body!(|_| STYLE);
 }

@@ -22,6 +22,7 @@ pub mod gpu_links;
 pub mod highlight;
 pub mod linking;
 pub mod network;
+pub mod network_class;
 pub mod options;
 pub mod paint;
 pub mod plots;

@@ -10,13 +10,11 @@ use egui::{ComboBox, Ui};
 
 use crate::layout::torus;
 use crate::scene::dataset::Dataset;
-use crate::scene::prepare::Ranges;
 use crate::scene::view::{ModuleKind, ViewSpec};
 
-use super::class::{Drawing, Eye, PrepareContext, ViewClass, ViewContext};
-use super::command::Command;
+use super::class::ViewClass;
 use super::network::{DragMode, NetworkState, NetworkStyle};
-use super::view_ui::view_ui;
+use super::network_class::network_class_body;
 
 /// The 3D torus class (stateless); a 2D torus through two kept axes pans instead of turning.
 pub struct Torus;
@@ -37,48 +35,6 @@ fn merge_ui(ui: &mut Ui, spec: &mut ViewSpec) {
             ui.selectable_value(&mut spec.merge, a, a.name());
         }
     });
-}
-
-/// The network code both torus classes share, as a class body.
-macro_rules! network_class_body {
-    () => {
-        fn new_state(&self) -> NetworkState {
-            NetworkState::default()
-        }
-
-        fn prepare(&self, ctx: &PrepareContext<'_>, state: &mut NetworkState) -> Result<(), String> {
-            state.prepare_values(ctx)
-        }
-
-        fn ranges(&self, state: &NetworkState) -> Ranges {
-            state.ranges()
-        }
-
-        fn last_size(&self, state: &NetworkState) -> Option<[f32; 2]> {
-            Some([state.size.x, state.size.y])
-        }
-
-        fn draw_list<'s>(
-            &self,
-            ctx: &ViewContext<'_>,
-            state: &'s mut NetworkState,
-            eye: &Eye,
-            size: [f32; 2],
-        ) -> Result<Drawing<'s>, String> {
-            state.draw_list(ctx, style(ctx.spec), eye, size)
-        }
-
-        fn ui(
-            &self,
-            ctx: &ViewContext<'_>,
-            state: &mut NetworkState,
-            eye: &mut Eye,
-            ui: &mut Ui,
-            commands: &mut Vec<Command>,
-        ) {
-            view_ui(ctx, state, eye, ui, commands, style(ctx.spec));
-        }
-    };
 }
 
 impl ViewClass for Torus {
@@ -116,7 +72,7 @@ impl ViewClass for Torus {
         merge_ui(ui, spec);
     }
 
-    network_class_body!();
+    network_class_body!(style);
 }
 
 impl ViewClass for TorusFlat {
@@ -143,5 +99,5 @@ impl ViewClass for TorusFlat {
         merge_ui(ui, spec);
     }
 
-    network_class_body!();
+    network_class_body!(style);
 }
