@@ -49,7 +49,11 @@ impl Workspace {
             node_range: agreed.1,
         };
         let out = f(class_of(&view.spec), &ctx, &mut view.state, &mut eye);
-        view.camera = eye.camera;
+        // A view keeps its own camera while its group shares one (it returns to it when the
+        // group stops sharing); its orbit follows a shared one.
+        if group.shared_camera.is_none() {
+            view.camera = eye.camera;
+        }
         view.orbit = eye.orbit;
         if let Some(g) = self.group_mut(group_id) {
             g.shared_camera = g.shared_camera.map(|_| eye.camera);
