@@ -137,7 +137,7 @@ impl Setup {
             },
             Setup::Generic2d => every_edit(&|s| s.module = ModuleKind::Generic2d),
             Setup::Rotate(yaw, pitch) => vec![Command::TurnAll(Orbit::from_yaw_pitch(*yaw, *pitch))],
-            Setup::AddView(name) => ModuleKind::choices(&d)
+            Setup::AddView(name) => crate::modules::registry::choices(&d)
                 .into_iter()
                 .find(|m| {
                     m.name().replace([' ', '-'], "").eq_ignore_ascii_case(&name.replace([' ', '-'], ""))

@@ -18,7 +18,7 @@ use crate::scene::highlight::Lit;
 use crate::scene::linking::LinkGroup;
 use crate::scene::orbit::Orbit;
 use crate::scene::prepare::Ranges;
-use crate::scene::view::ViewSpec;
+use crate::scene::view::{ModuleKind, ViewSpec};
 
 use super::command::{Command, ViewId};
 
@@ -97,6 +97,10 @@ pub trait ViewClass: Sync + 'static {
 
     fn new_state(&self) -> Self::State;
 
+    /// What a new view of this class on `dataset` draws (the class id with its parameters), if
+    /// the class can draw the data set: the menus offer exactly these.
+    fn module_for(&self, dataset: &Dataset) -> Option<ModuleKind>;
+
     fn placement(&self) -> Placement {
         Placement::Main
     }
@@ -143,6 +147,11 @@ pub trait ViewClass: Sync + 'static {
     );
 }
 
+/// `module` if it can draw `dataset`.
+pub fn if_available(module: ModuleKind, dataset: &Dataset) -> Option<ModuleKind> {
+    module.unavailable(dataset).is_none().then_some(module)
+}
+
 /// A view's state, type-erased; only its class reads it.
 pub type ClassState = Box<dyn Any>;
 
@@ -151,6 +160,7 @@ pub trait AnyViewClass: Sync {
     fn id(&self) -> &'static str;
     fn display_name(&self) -> &'static str;
     fn new_state(&self) -> ClassState;
+    fn module_for(&self, dataset: &Dataset) -> Option<ModuleKind>;
     fn placement(&self) -> Placement;
     fn is_network(&self) -> bool;
     fn options_ui(&self, ui: &mut egui::Ui, spec: &mut ViewSpec, dataset: &Dataset);
@@ -197,6 +207,10 @@ impl<C: ViewClass> AnyViewClass for C {
 
     fn new_state(&self) -> ClassState {
         Box::new(ViewClass::new_state(self))
+    }
+
+    fn module_for(&self, dataset: &Dataset) -> Option<ModuleKind> {
+        ViewClass::module_for(self, dataset)
     }
 
     fn placement(&self) -> Placement {

@@ -3,7 +3,10 @@
 //! wheel zooms at the cursor, F fits; clicks highlight, hovering tells. Large fabrics draw their
 //! links through the GPU paint callback.
 
-use super::class::ViewClass;
+use crate::scene::dataset::Dataset;
+use crate::scene::view::ModuleKind;
+
+use super::class::{ViewClass, if_available};
 use super::network::{DragMode, NetworkState, NetworkStyle};
 use super::network_class::network_class_body;
 
@@ -22,6 +25,10 @@ impl ViewClass for FatTree {
 
     fn display_name(&self) -> &'static str {
         "fat tree"
+    }
+
+    fn module_for(&self, d: &Dataset) -> Option<ModuleKind> {
+        if_available(ModuleKind::FatTree, d)
     }
 
     network_class_body!(|_| STYLE);

@@ -3,7 +3,10 @@
 //! link direction coloured at its own end. Drag pans, the wheel zooms, a double-click or R
 //! resets; clicks highlight, hovering tells.
 
-use super::class::ViewClass;
+use crate::scene::dataset::Dataset;
+use crate::scene::view::ModuleKind;
+
+use super::class::{ViewClass, if_available};
 use super::network::{DragMode, NetworkState, NetworkStyle};
 use super::network_class::network_class_body;
 
@@ -21,6 +24,10 @@ impl ViewClass for Generic2d {
 
     fn display_name(&self) -> &'static str {
         "generic 2D"
+    }
+
+    fn module_for(&self, d: &Dataset) -> Option<ModuleKind> {
+        if_available(ModuleKind::Generic2d, d)
     }
 
     network_class_body!(|_| STYLE);

@@ -8,10 +8,10 @@ use egui::{ComboBox, Ui};
 
 use crate::scene::dataset::Dataset;
 use crate::scene::linking::{GroupId, LinkGroup};
-use crate::scene::view::ModuleKind;
 
 use super::command::Command;
 use super::filter::{FilterPanelState, clauses_ui};
+use super::registry::choices;
 use super::workspace::Workspace;
 
 pub fn panel(ui: &mut Ui, ws: &Workspace, state: &mut FilterPanelState, commands: &mut Vec<Command>) {
@@ -24,7 +24,7 @@ pub fn panel(ui: &mut Ui, ws: &Workspace, state: &mut FilterPanelState, commands
         ComboBox::from_id_salt("add view")
             .selected_text("+ view")
             .show_ui(ui, |ui| {
-                for m in ModuleKind::choices(&d) {
+                for m in choices(&d) {
                     if ui.selectable_label(false, m.name()).clicked() {
                         commands.push(Command::AddView(m));
                     }

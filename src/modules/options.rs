@@ -8,9 +8,9 @@ use crate::model::Domain;
 use crate::scene::colour::{ColourMap, ScaleKind};
 use crate::scene::dataset::{ALL_JOBS, CONTENTION, Dataset};
 use crate::scene::query;
-use crate::scene::view::{ModuleKind, ViewSpec};
+use crate::scene::view::ViewSpec;
 
-use super::registry::class_of;
+use super::registry::{choices, class_of};
 
 fn attribute_combo(ui: &mut Ui, label: &str, d: &Dataset, domain: Domain, value: &mut Option<String>) {
     let numeric: Vec<String> =
@@ -30,7 +30,7 @@ fn attribute_combo(ui: &mut Ui, label: &str, d: &Dataset, domain: Domain, value:
 fn module_ui(ui: &mut Ui, spec: &mut ViewSpec, d: &Dataset) {
     ui.horizontal(|ui| {
         ui.label("module");
-        for m in ModuleKind::choices(d) {
+        for m in choices(d) {
             let selected = m.class_id() == spec.module.class_id();
             if ui.add(egui::Button::selectable(selected, m.name())).clicked() && !selected {
                 spec.module = m;

@@ -1,6 +1,7 @@
 //! Every view class, by its stable id. Adding a class is adding its file and a line here.
 
-use crate::scene::view::ViewSpec;
+use crate::scene::dataset::Dataset;
+use crate::scene::view::{ModuleKind, ViewSpec};
 
 use super::class::AnyViewClass;
 use super::fat_tree::FatTree;
@@ -22,10 +23,14 @@ pub fn class_of(spec: &ViewSpec) -> &'static dyn AnyViewClass {
     class(spec.module.class_id()).unwrap_or(&Generic2d)
 }
 
+/// What a new view of each class that can draw `dataset` shows, in menu order.
+pub fn choices(dataset: &Dataset) -> Vec<ModuleKind> {
+    REGISTRY.iter().filter_map(|c| c.module_for(dataset)).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scene::view::ModuleKind;
 
     #[test]
     fn the_registry_finds_each_class_by_its_id() {
@@ -56,6 +61,21 @@ mod tests {
             let spec = ViewSpec { module: module.clone(), ..Default::default() };
             assert_eq!(class_of(&spec).display_name(), name, "{module:?}");
             assert_eq!(class_of(&spec).id(), module.class_id());
+        }
+    }
+
+    #[test]
+    fn the_menus_offer_the_classes_that_can_draw_the_data_set_as_scene_lists_them() {
+        let fabric = Dataset::synthetic(6, 4, 3, 2);
+        let names = |d: &Dataset| choices(d).iter().map(|m| m.class_id()).collect::<Vec<_>>();
+        assert_eq!(names(&fabric), ["fat_tree", "generic_2d", "time_strip"]);
+        let torus = Dataset::from_run(
+            crate::scene::run_synthetic::synthetic_run(&["x", "y", "z"], &[4, 4, 4]),
+            Vec::new(),
+        );
+        assert_eq!(names(&torus), ["torus", "torus_flat", "generic_2d"]);
+        for d in [&fabric, &torus] {
+            assert_eq!(choices(d), ModuleKind::choices(d), "the CLI's and the window's lists agree");
         }
     }
 }

@@ -15,7 +15,10 @@ use crate::scene::time_strip::TimeStrip;
 use crate::scene::time_strip_draw::StripPicture;
 use crate::units::format_bytes_f64;
 
-use super::class::{Drawing, Eye, Placement, PrepareContext, ViewClass, ViewContext};
+use crate::scene::dataset::Dataset;
+use crate::scene::view::ModuleKind;
+
+use super::class::{Drawing, Eye, Placement, PrepareContext, ViewClass, ViewContext, if_available};
 use super::command::Command;
 use super::paint;
 use super::time_strip_controls::controls;
@@ -33,6 +36,10 @@ impl ViewClass for TimeStripClass {
 
     fn display_name(&self) -> &'static str {
         "time strip"
+    }
+
+    fn module_for(&self, d: &Dataset) -> Option<ModuleKind> {
+        if_available(ModuleKind::TimeStrip, d)
     }
 
     fn new_state(&self) -> StripState {

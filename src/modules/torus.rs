@@ -12,7 +12,7 @@ use crate::layout::torus;
 use crate::scene::dataset::Dataset;
 use crate::scene::view::{ModuleKind, ViewSpec};
 
-use super::class::ViewClass;
+use super::class::{ViewClass, if_available};
 use super::network::{DragMode, NetworkState, NetworkStyle};
 use super::network_class::network_class_body;
 
@@ -46,6 +46,12 @@ impl ViewClass for Torus {
 
     fn display_name(&self) -> &'static str {
         "torus 3D"
+    }
+
+    /// The first three axes (two of a 2D torus).
+    fn module_for(&self, d: &Dataset) -> Option<ModuleKind> {
+        let axes = d.run.network().axes.len();
+        if_available(ModuleKind::Torus { kept: (0..axes.min(3)).collect() }, d)
     }
 
     /// With more than three axes, which three are kept (the others merge).
@@ -84,6 +90,12 @@ impl ViewClass for TorusFlat {
 
     fn display_name(&self) -> &'static str {
         "torus 2D"
+    }
+
+    /// Looking down the last axis.
+    fn module_for(&self, d: &Dataset) -> Option<ModuleKind> {
+        let axes = d.run.network().axes.len();
+        if_available(ModuleKind::TorusFlat { down: axes.saturating_sub(1) }, d)
     }
 
     /// Which axis the view looks down.
