@@ -40,7 +40,7 @@ fn mesh_100k_frame_gpu_camera(b: divan::Bencher) {
     let mut f = Frame::new(mesh().1.clone(), true);
     f.run(&mesh().0, false);
     b.bench_local(|| f.run(&mesh().0, false));
-    let stats = f.state.gpu.stats();
+    let stats = f.network().gpu.stats();
     assert_eq!((stats.geometry_builds, stats.style_builds), (1, 1), "a camera move uploads no data");
 }
 
@@ -49,7 +49,7 @@ fn mesh_100k_frame_gpu_rebuild(b: divan::Bencher) {
     let mut f = Frame::new(mesh().1.clone(), true);
     f.run(&mesh().0, true);
     b.bench_local(|| f.run(&mesh().0, true));
-    assert_eq!(f.state.gpu.stats().geometry_builds, 1, "a highlight change keeps the geometry");
+    assert_eq!(f.network().gpu.stats().geometry_builds, 1, "a highlight change keeps the geometry");
 }
 
 #[divan::bench]
@@ -57,5 +57,5 @@ fn mesh_100k_frame_painter_camera(b: divan::Bencher) {
     let mut f = Frame::new(mesh().1.clone(), false);
     f.run(&mesh().0, false);
     b.bench_local(|| f.run(&mesh().0, false));
-    assert_eq!(f.state.gpu.stats().frames, 0, "every half went through the painter");
+    assert_eq!(f.network().gpu.stats().frames, 0, "every half went through the painter");
 }

@@ -56,7 +56,7 @@ fn egui_frame_turning(b: divan::Bencher) {
     let (d, spec, _) = torus();
     let mut f = Frame::new(spec.clone(), false);
     b.bench_local(|| {
-        f.state.orbit.drag([3.0, 1.0]);
+        f.eye.orbit.drag([3.0, 1.0]);
         f.run(d, false)
     });
 }

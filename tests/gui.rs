@@ -38,7 +38,7 @@ fn finish_loading(h: &mut Harness<'static, ShoalApp>) {
 }
 
 fn visible_links(h: &Harness<'static, ShoalApp>, view: usize) -> usize {
-    h.state().ws.views[view].state.scene.as_ref().map_or(0, |s| s.visible_link_count())
+    h.state().ws.views[view].network().unwrap().scene.as_ref().map_or(0, |s| s.visible_link_count())
 }
 
 #[test]
@@ -70,12 +70,12 @@ fn two_linked_views_of_two_regions_report_the_same_colour_range() {
     let ws = &h.state().ws;
     assert_eq!(ws.views.len(), 2);
     let range = |i: usize| {
-        let s = ws.views[i].state.scene.as_ref().unwrap().legends[1].scale.clone();
+        let s = ws.views[i].network().unwrap().scene.as_ref().unwrap().legends[1].scale.clone();
         (s.min, s.max)
     };
     assert_eq!(range(0), range(1));
     let node_range = |i: usize| {
-        let s = ws.views[i].state.scene.as_ref().unwrap().legends[0].scale.clone();
+        let s = ws.views[i].network().unwrap().scene.as_ref().unwrap().legends[0].scale.clone();
         (s.min, s.max)
     };
     assert_eq!(node_range(0), node_range(1), "nodes share one scale too");
@@ -98,14 +98,14 @@ fn a_highlighted_host_lights_its_links_in_every_linked_view() {
     h.get_by_label("highlight").click();
     h.run();
     for v in 0..2 {
-        let scene = h.state().ws.views[v].state.scene.as_ref().unwrap();
+        let scene = h.state().ws.views[v].network().unwrap().scene.as_ref().unwrap();
         let lit: Vec<_> = scene.halves.iter().filter(|x| x.emphasis == Emphasis::Lit).collect();
         assert_eq!(lit.len(), 4, "one host link per rail, two halves each");
         assert!(scene.marks.iter().any(|m| m.emphasis == Emphasis::Lit));
     }
     h.key_press(egui::Key::Escape);
     h.run();
-    let scene = h.state().ws.views[0].state.scene.as_ref().unwrap();
+    let scene = h.state().ws.views[0].network().unwrap().scene.as_ref().unwrap();
     assert!(scene.halves.iter().all(|x| x.emphasis == Emphasis::Normal), "Esc clears the highlight");
 }
 
@@ -116,7 +116,7 @@ fn the_diff_of_a_region_with_itself_is_all_zero() {
     h.run();
     let view = &h.state().ws.views[0];
     assert_eq!(view.spec.selection, RegionSelection::Diff(RegionKey::Region(2), RegionKey::Region(2)));
-    let scene = view.state.scene.as_ref().unwrap();
+    let scene = view.network().unwrap().scene.as_ref().unwrap();
     let scale = &scene.legends[1].scale;
     assert!(scale.map.is_diverging());
     assert!(scene.halves.iter().all(|x| x.colour == scale.colour(0.0)));
@@ -150,7 +150,7 @@ fn bad_files_opened_through_the_gui_show_an_error_and_the_app_keeps_running() {
 #[test]
 fn f_fits_the_view_after_zooming_and_panning_does_not_rebuild_the_scene() {
     let mut h = synthetic();
-    let builds = h.state().ws.views[0].state.builds;
+    let builds = h.state().ws.views[0].network().unwrap().builds;
     let centre = egui::pos2(800.0, 400.0);
     h.hover_at(centre);
     h.event(egui::Event::MouseWheel {
@@ -165,7 +165,7 @@ fn f_fits_the_view_after_zooming_and_panning_does_not_rebuild_the_scene() {
     h.key_press(egui::Key::F);
     h.run();
     assert_eq!(h.state().ws.views[0].camera, shoal::scene::Camera::default());
-    assert_eq!(h.state().ws.views[0].state.builds, builds, "camera moves reuse the scene");
+    assert_eq!(h.state().ws.views[0].network().unwrap().builds, builds, "camera moves reuse the scene");
 }
 
 #[test]
@@ -182,7 +182,7 @@ fn render_links(threshold: usize, hide_links: bool) -> image::RgbaImage {
             shoal::modules::gpu_links::install(rs, &cc.egui_ctx);
         }
         let mut app = ShoalApp::with_dataset(Dataset::synthetic(6, 4, 3, 2));
-        app.ws.views[0].state.gpu_threshold = Some(threshold);
+        app.ws.views[0].network_mut().unwrap().gpu_threshold = Some(threshold);
         if hide_links {
             app.ws.views[0].spec.filter.value_range = Some((f64::MAX, f64::MAX));
         }
@@ -236,7 +236,7 @@ fn the_focused_view_exports_as_it_is_on_screen() {
     let mut h = synthetic();
     let dir = std::env::temp_dir().join(format!("shoal-gui-export-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let size = h.state().ws.views[0].state.size;
+    let size = h.state().ws.views[0].network().unwrap().size;
     h.state_mut().export_focused(&dir.join("view.png")).unwrap();
     h.state_mut().export_focused(&dir.join("view.svg")).unwrap();
     let png = std::fs::read(dir.join("view.png")).unwrap();
@@ -245,7 +245,7 @@ fn the_focused_view_exports_as_it_is_on_screen() {
     let (w, hgt) = (info.info().width, info.info().height);
     assert_eq!((w, hgt), ((size.x * 2.0) as u32, (size.y * 2.0) as u32));
     let svg = std::fs::read_to_string(dir.join("view.svg")).unwrap();
-    let halves = h.state().ws.views[0].state.scene.as_ref().unwrap().halves.len();
+    let halves = h.state().ws.views[0].network().unwrap().scene.as_ref().unwrap().halves.len();
     assert_eq!(svg.matches("class=\"half\"").count(), halves);
     assert!(h.state_mut().export_focused(&dir.join("view.jpg")).is_err());
     let _ = std::fs::remove_dir_all(dir);

@@ -19,7 +19,7 @@ fn app(dataset: Dataset) -> Harness<'static, ShoalApp> {
 }
 
 fn scene<'h>(h: &'h Harness<'static, ShoalApp>, view: usize) -> &'h Scene {
-    h.state().ws.views[view].state.scene.as_ref().expect("the view drew a scene")
+    h.state().ws.views[view].network().unwrap().scene.as_ref().expect("the view drew a scene")
 }
 
 fn lit_halves(s: &Scene) -> usize {
@@ -95,4 +95,37 @@ fn a_clause_typed_in_the_filter_panel_filters_a_fat_tree_and_a_torus_alike() {
         let s = scene(&h, 0);
         assert_eq!(s.halves.len(), 10, "{name}: exactly the ten links with id 0..9 are drawn");
     }
+}
+
+/// Clicks the linking panel's "- view" (which removes the focused view), one frame at a time.
+fn remove_focused_view(h: &mut Harness<'static, ShoalApp>) {
+    h.state_mut().tab = Tab::Linking;
+    h.run();
+    h.get_by_label("- view").click();
+    h.step();
+}
+
+#[test]
+fn one_click_on_remove_removes_one_view_after_the_frame_and_ctrl_z_brings_it_back() {
+    let mut h = app(Dataset::synthetic(6, 4, 3, 2));
+    h.state_mut().ws.add_view(ModuleKind::Generic2d);
+    h.state_mut().ws.add_view(ModuleKind::TimeStrip);
+    h.run();
+    let before: Vec<_> = h.state().ws.views.iter().map(|v| (v.id, v.spec.clone(), v.group)).collect();
+    let focused = h.state().ws.focus;
+    assert_eq!(before.len(), 3);
+
+    remove_focused_view(&mut h);
+    // The panel queued the removal; the workspace applied it once, after the frame's UI.
+    assert_eq!(h.state().ws.views.len(), 2);
+    h.run();
+    assert_eq!(h.state().ws.views.len(), 2, "the command is not applied again");
+    assert!(h.state().ws.view(focused).is_none(), "the focused view went");
+
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run();
+    let after: Vec<_> = h.state().ws.views.iter().map(|v| (v.id, v.spec.clone(), v.group)).collect();
+    assert_eq!(after, before, "the view is back where it was, with its id, spec and group");
+    assert_eq!(h.state().ws.focus, focused);
+    assert!(h.state().ws.views[0].network().is_some_and(|n| n.scene.is_some()), "and it draws again");
 }

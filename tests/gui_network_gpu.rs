@@ -10,7 +10,7 @@ use gui_pixels::{differing, pickable_half};
 use egui_kittest::Harness;
 
 use shoal::gui::ShoalApp;
-use shoal::modules::ViewState;
+use shoal::modules::NetworkState;
 use shoal::scene::camera::Transform;
 use shoal::scene::draw::plot_rect;
 use shoal::scene::filter::Clause;
@@ -26,7 +26,7 @@ fn mesh_app(threshold: usize, hide_links: bool) -> Harness<'static, ShoalApp> {
         }
         let mut app = ShoalApp::with_dataset(Dataset::from_run(synthetic_mesh_run(12, 9), Vec::new()));
         let view = &mut app.ws.views[0];
-        view.state.gpu_threshold = Some(threshold);
+        view.network_mut().unwrap().gpu_threshold = Some(threshold);
         if hide_links {
             view.spec.filter.clauses.push(Clause::parse("packets > 1e12").unwrap());
         }
@@ -36,8 +36,8 @@ fn mesh_app(threshold: usize, hide_links: bool) -> Harness<'static, ShoalApp> {
     h
 }
 
-fn view<'h>(h: &'h Harness<'static, ShoalApp>) -> &'h ViewState {
-    &h.state().ws.views[0].state
+fn view<'h>(h: &'h Harness<'static, ShoalApp>) -> &'h NetworkState {
+    h.state().ws.views[0].network().expect("a network view")
 }
 
 fn scene<'h>(h: &'h Harness<'static, ShoalApp>) -> &'h Scene {
@@ -116,7 +116,7 @@ fn turning_a_3d_torus_on_the_gpu_path_uploads_the_moved_geometry() {
         }
         let run = shoal::scene::run_synthetic::synthetic_run(&["x", "y", "z"], &[4, 4, 4]);
         let mut app = ShoalApp::with_dataset(Dataset::from_run(run, Vec::new()));
-        app.ws.views[0].state.gpu_threshold = Some(0);
+        app.ws.views[0].network_mut().unwrap().gpu_threshold = Some(0);
         app
     });
     h.run();

@@ -34,7 +34,7 @@ fn app(dataset: Dataset) -> Harness<'static, ShoalApp> {
 }
 
 fn scene<'a>(h: &'a Harness<'static, ShoalApp>) -> &'a Scene {
-    h.state().ws.views[0].state.scene.as_ref().expect("a scene")
+    h.state().ws.views[0].network().unwrap().scene.as_ref().expect("a scene")
 }
 
 /// Each drawn link half's colour, by (rail, link end).

@@ -7,6 +7,8 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
 use shoal::gui::ShoalApp;
+use shoal::load::{load_dataset, sample_request};
+use shoal::modules::Command;
 use shoal::scene::view::ModuleKind;
 use shoal::scene::{Dataset, RegionSelection};
 
@@ -21,15 +23,14 @@ fn app_with_strip() -> Harness<'static, ShoalApp> {
 }
 
 fn fat_tree_colours(h: &Harness<'static, ShoalApp>) -> Vec<[u8; 4]> {
-    let scene = h.state().ws.views[0].state.scene.as_ref().expect("the fat tree drew");
+    let scene = h.state().ws.views[0].network().unwrap().scene.as_ref().expect("the fat tree drew");
     scene.halves.iter().map(|x| x.colour.0).collect()
 }
 
 /// Drags over the strip's map from one fraction of its width to another.
 fn brush(h: &mut Harness<'static, ShoalApp>, from: f32, to: f32) {
-    let rect = h.state().ws.views[1].state.rect.expect("the strip drew");
-    let map_left = rect.min.x + 190.0;
-    let at = |t: f32| egui::pos2(map_left + t * (rect.max.x - map_left), rect.min.y + 20.0);
+    let map = h.state().ws.views[1].strip().and_then(|s| s.map).expect("the strip drew");
+    let at = |t: f32| egui::pos2(map.min.x + t * map.width(), map.min.y + 20.0);
     h.drag_at(at(from));
     h.run();
     h.hover_at(at((from + to) / 2.0));
@@ -66,5 +67,52 @@ fn play_steps_through_the_regions_to_the_last() {
     h.get_by_label("play").click();
     h.run();
     assert_eq!(h.state().ws.views[0].spec.selection, RegionSelection::Region(2));
-    assert!(!h.state().ws.views[1].state.strip.playing, "play stops at the last region");
+    assert!(!h.state().ws.views[1].strip().unwrap().playing, "play stops at the last region");
+}
+
+#[test]
+fn a_time_strip_view_exports_from_the_window_as_render_draws_it() {
+    let d = load_dataset(&sample_request(), &|_| {}).expect("the sample loads");
+    let region = d.regions().first().map(|r| r.number).expect("the sample has regions");
+    let mut h =
+        Harness::builder().with_size(egui::vec2(1400.0, 800.0)).build_eframe(|_| ShoalApp::with_dataset(d));
+    h.run();
+    h.state_mut().ws.add_view(ModuleKind::TimeStrip);
+    h.run();
+    let strip = h.state().ws.views[1].id;
+    let group = h.state().ws.views[1].group;
+    let selection = RegionSelection::Region(region);
+    h.state_mut().ws.apply(vec![Command::SelectRegions { group, selection }, Command::Focus(strip)]);
+    h.run();
+    // A strip of 1280 × 720 points exports at two pixels per point, as `render` lays out a
+    // 2560 × 1440 canvas.
+    let app = h.state_mut();
+    app.ws.view_mut(strip).and_then(|v| v.strip_mut()).expect("a strip").size = egui::vec2(1280.0, 720.0);
+    let dir = std::env::temp_dir().join(format!("shoal-strip-export-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for ext in ["png", "svg"] {
+        let window = dir.join(format!("window.{ext}"));
+        app.export_focused(&window).expect("the window exports its strip");
+        let cli = dir.join(format!("cli.{ext}"));
+        let base = "sample-data/tworail";
+        let status = std::process::Command::new(env!("CARGO_BIN_EXE_shoal"))
+            .args(["render", &format!("{base}/rail0"), &format!("{base}/rail1")])
+            .args(["--profile", &format!("{base}/samplesort.ibprof.gz"), "--module", "time-strip"])
+            .args(["--region", &region.to_string(), "--colormap", "copper"])
+            .args(["--width", "2560", "--height", "1440", "--out", cli.to_str().unwrap()])
+            .output()
+            .expect("shoal runs");
+        assert!(status.status.success(), "{}", String::from_utf8_lossy(&status.stderr));
+        let (w, c) = (std::fs::read(&window).unwrap(), std::fs::read(&cli).unwrap());
+        assert!(w.len() > 1000, "{ext}: the export holds a picture");
+        assert!(w == c, "{ext}: the window's export is render's");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn time_strip_view_snapshot() {
+    let mut h = app_with_strip();
+    brush(&mut h, 0.6, 0.9);
+    h.snapshot("time_strip_view");
 }

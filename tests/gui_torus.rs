@@ -32,16 +32,16 @@ fn ws<'h>(h: &'h Harness<'static, ShoalApp>) -> &'h Workspace {
 }
 
 fn scene<'h>(h: &'h Harness<'static, ShoalApp>, view: usize) -> &'h Scene {
-    ws(h).views[view].state.scene.as_ref().expect("the view drew a scene")
+    ws(h).views[view].network().unwrap().scene.as_ref().expect("the view drew a scene")
 }
 
 #[test]
 fn dragging_right_turns_the_torus_front_to_the_right() {
     let mut h = torus_app();
-    let before = ws(&h).views[0].state.orbit;
+    let before = ws(&h).views[0].orbit;
     assert_eq!(before, Orbit::default());
-    let builds = ws(&h).views[0].state.builds;
-    let rect = ws(&h).views[0].state.rect.unwrap();
+    let builds = ws(&h).views[0].network().unwrap().builds;
+    let rect = ws(&h).views[0].network().unwrap().rect.unwrap();
     let start = rect.center();
     h.drag_at(start);
     h.run();
@@ -51,11 +51,11 @@ fn dragging_right_turns_the_torus_front_to_the_right() {
     }
     h.drop_at(start + egui::vec2(120.0, 0.0));
     h.run();
-    let after = ws(&h).views[0].state.orbit;
+    let after = ws(&h).views[0].orbit;
     let front = |o: Orbit| rotate(&o.matrix(), [0.0, 0.0, 1.0]);
     assert!(front(after)[0] > front(before)[0] + 0.3, "{:?} -> {:?}", front(before), front(after));
     assert!((front(after)[1] - front(before)[1]).abs() < 0.05, "a horizontal drag does not tip");
-    assert!(ws(&h).views[0].state.builds > builds, "turning rebuilds the projected scene");
+    assert!(ws(&h).views[0].network().unwrap().builds > builds, "turning rebuilds the projected scene");
     assert_eq!(
         ws(&h).views[0].camera,
         shoal::scene::Camera::default(),
@@ -69,7 +69,7 @@ fn clicking_a_link_highlights_it_in_every_linked_view() {
     h.state_mut().ws.compare(1, 2);
     h.run();
     assert_eq!(ws(&h).views.len(), 2);
-    let (rect, s) = (ws(&h).views[0].state.rect.unwrap(), scene(&h, 0).clone());
+    let (rect, s) = (ws(&h).views[0].network().unwrap().rect.unwrap(), scene(&h, 0).clone());
     let plot = plot_rect(rect.width(), rect.height());
     let t = Transform::new(&ws(&h).views[0].camera, &s.bounds, plot);
     // The first point, nearest first, where picking finds a link half rather than a node.
@@ -106,7 +106,8 @@ fn clicking_a_link_highlights_it_in_every_linked_view() {
     // Both regions on one scale, the union of their own ranges.
     let range = |v: usize| (scene(&h, v).legends[1].scale.min, scene(&h, v).legends[1].scale.max);
     assert_eq!(range(0), range(1));
-    let own = |v: usize| ws(&h).views[v].state.prepared.as_ref().unwrap().as_ref().unwrap().link_range;
+    let own =
+        |v: usize| ws(&h).views[v].network().unwrap().prepared.as_ref().unwrap().as_ref().unwrap().link_range;
     assert_eq!(own(0), Some((0.0, 1300.0)), "region 1 alone tops at its x+ links, 1000 + 100·3");
     assert_eq!(own(1), Some((0.0, 2000.0)), "region 2 at its z− links");
     assert_eq!(range(0), (0.0, 2000.0));

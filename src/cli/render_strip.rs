@@ -5,7 +5,7 @@
 
 use anyhow::{Result, bail};
 use shoal::scene::Dataset;
-use shoal::scene::colour::{ColourMap, ColourScale, ScaleKind};
+use shoal::scene::colour::{ColourMap, ScaleKind};
 use shoal::scene::time_strip::{TimeStrip, region_columns};
 use shoal::scene::time_strip_draw::StripPicture;
 
@@ -69,14 +69,8 @@ pub fn render_strip(dataset: &Dataset, r: &RenderCli) -> Result<()> {
     };
     let map = r.colormap.unwrap_or(ColourMap::Viridis);
     let kind = if r.log { ScaleKind::Log } else { ScaleKind::Linear };
-    let scale = ColourScale::new(map, kind, 0.0, strip.max().max(1.0));
-    let rows = match r.strip_rows {
-        shoal::scene::time_strip::StripRows::Groups => "rail · level · direction".to_string(),
-        shoal::scene::time_strip::StripRows::TopEnds(n) => format!("top {n} link ends"),
-    };
-    let title = format!("time strip · {} per {} · {rows}", "bytes", strip.column_noun());
     let ppp = shoal::export::pixels_per_point_for(r.width, r.height);
-    let list = StripPicture { strip: &strip, scale, title, window }
+    let list = StripPicture::new(&strip, map, kind, r.strip_rows, window)
         .draw_list(r.width as f32 / ppp, r.height as f32 / ppp);
     shoal::export::write_list(&list, ppp, &r.out)?;
     report_warnings(&dataset.warnings, r.rails.verbose);

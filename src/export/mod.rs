@@ -95,10 +95,21 @@ pub fn write(
 /// Writes a draw list made without a scene of link halves (the time strip) to `path`, at
 /// `pixels_per_point`, the format chosen by its extension.
 pub fn write_list(list: &DrawList, pixels_per_point: f32, path: &Path) -> Result<(), ExportError> {
+    write_drawing(list, None, pixels_per_point, path)
+}
+
+/// Writes a draw list to `path` (the format chosen by its extension) at `pixels_per_point`;
+/// `scene`, the world scene it was drawn from if any, names the link ends in SVG.
+pub fn write_drawing(
+    list: &DrawList,
+    scene: Option<&Scene>,
+    pixels_per_point: f32,
+    path: &Path,
+) -> Result<(), ExportError> {
     let format = Format::of_path(path).ok_or_else(|| ExportError::Format(path.display().to_string()))?;
     let bytes = match format {
         Format::Png => png::encode(&png::paint_pixmap(list, pixels_per_point)?)?,
-        Format::Svg => svg::to_svg(&Scene::default(), list, pixels_per_point).into_bytes(),
+        Format::Svg => svg::to_svg(scene.unwrap_or(&Scene::default()), list, pixels_per_point).into_bytes(),
     };
     std::fs::write(path, bytes).map_err(|error| ExportError::Io { path: path.display().to_string(), error })
 }

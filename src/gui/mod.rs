@@ -93,6 +93,8 @@ pub struct ShoalApp {
 }
 
 const SHORTCUT_OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
+/// Brings back the view removed last.
+const SHORTCUT_UNDO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
 
 impl ShoalApp {
     /// An app with nothing loaded.
@@ -308,10 +310,7 @@ impl ShoalApp {
 
     /// Writes the focused view as it is on screen (its size, camera and legend) at 2× pixels.
     pub fn export_focused(&mut self, path: &std::path::Path) -> Result<(), String> {
-        let view = self.ws.focused().ok_or("no view")?;
-        let scene = view.state.scene.as_ref().ok_or("nothing drawn yet")?;
-        let size = view.state.size;
-        crate::export::write_view(scene, &view.camera, (size.x, size.y), path).map_err(|e| e.to_string())
+        self.ws.export_focused(path)
     }
 
     /// Acts on what a file dialog (or the typed-path window) answered.
@@ -385,7 +384,7 @@ impl ShoalApp {
         }
     }
 
-    fn menu_bar(&mut self, ui: &mut Ui) {
+    fn menu_bar(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| {
                 if ui
@@ -427,19 +426,25 @@ impl ShoalApp {
             ui.menu_button("View", |ui| {
                 ui.checkbox(&mut self.show_warnings, "warnings panel");
                 if ui.button("fit (F)").clicked() {
-                    for v in &mut self.ws.views {
-                        v.camera.fit();
-                    }
+                    commands.push(Command::FitAll);
+                }
+                let undo = ui.ctx().format_shortcut(&SHORTCUT_UNDO);
+                let removed = self.ws.undoable() > 0;
+                if ui
+                    .add_enabled(removed, egui::Button::new("undo view removal").shortcut_text(undo))
+                    .clicked()
+                {
+                    commands.push(Command::Undo);
                 }
             });
             for (tab, name) in Tab::ALL {
                 ui.selectable_value(&mut self.tab, tab, name);
             }
             ui.separator();
-            if let (Some(d), Some(view)) = (self.ws.dataset.clone(), self.ws.views.get_mut(self.ws.focus))
+            if let (Some(d), Some(view)) = (self.ws.dataset.clone(), self.ws.focused())
                 && crate::scene::routing_shown::RoutingShown::available(&d)
             {
-                crate::modules::routing_switch::switch_ui(ui, view, &d);
+                crate::modules::routing_switch::switch_ui(ui, view, &d, commands);
                 ui.separator();
             }
             let warn = format!("{} warnings", self.warnings.len());
@@ -489,7 +494,11 @@ impl eframe::App for ShoalApp {
             self.handle_dialog(typed, &ctx);
         }
         let mut commands = Vec::new();
-        egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui));
+        // Ctrl+Z in a text field edits the text; elsewhere it brings a removed view back.
+        if !ctx.egui_wants_keyboard_input() && ctx.input_mut(|i| i.consume_shortcut(&SHORTCUT_UNDO)) {
+            commands.push(Command::Undo);
+        }
+        egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui, &mut commands));
         egui::Panel::bottom("status").show(ui, |ui| {
             ui.horizontal(|ui| {
                 if let Some(p) = self.loader.progress() {

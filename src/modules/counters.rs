@@ -13,6 +13,9 @@ use crate::scene::dataset::counters::{OBSERVED, PREDICTED, RESIDUAL};
 use crate::scene::filter::{Clause, Filter, Relation};
 use crate::units::{format_bytes, format_bytes_f64};
 
+use crate::scene::view::ViewSpec;
+
+use super::command::Command;
 use super::workspace::View;
 
 /// Link ends listed in the residual table.
@@ -29,8 +32,16 @@ pub struct CountersState {
     brush_start: Option<[f64; 2]>,
 }
 
-/// The panel: nothing unless the data set has counters.
-pub fn panel(ui: &mut Ui, state: &mut CountersState, view: &mut View, d: &Dataset, generation: u64) {
+/// The panel: nothing unless the data set has counters. Edits a copy of the view's spec and
+/// queues it if anything changed.
+pub fn panel(
+    ui: &mut Ui,
+    state: &mut CountersState,
+    view: &View,
+    d: &Dataset,
+    generation: u64,
+    commands: &mut Vec<Command>,
+) {
     let Some(fabric) = d.fabric.as_ref().filter(|_| d.has_counters()) else {
         ui.small("no port counters: open a fabric with --counters FILE (perfquery, ibqueryerrors, ibdiagnet2, PerfMgr, Prometheus)");
         return;
@@ -42,25 +53,27 @@ pub fn panel(ui: &mut Ui, state: &mut CountersState, view: &mut View, d: &Datase
             rank_ends(&ends, Some(&fabric.loads.total), fabric.observed.as_ref(), RankBy::Residual, RANKED);
         state.generation = Some(generation);
     }
-    colour_by_ui(ui, view);
+    let mut spec = view.spec.clone();
+    colour_by_ui(ui, &mut spec);
     ui.separator();
-    scatter_ui(ui, state, &mut view.spec.filter);
+    scatter_ui(ui, state, &mut spec.filter);
+    commands.extend(Command::set_spec_if_changed(view.id, &view.spec, spec));
     ui.separator();
-    ranked_ui(ui, state, view, d);
+    ranked_ui(ui, state, view, d, commands);
 }
 
 /// Three buttons: colour by the trace's bytes, the counters' bytes, or their difference.
-fn colour_by_ui(ui: &mut Ui, view: &mut View) {
+fn colour_by_ui(ui: &mut Ui, spec: &mut ViewSpec) {
     ui.horizontal(|ui| {
         ui.label("colour link ends by");
         for (label, attribute) in [("predicted", "bytes"), ("observed", OBSERVED), ("residual", RESIDUAL)] {
-            let on = view.spec.link_attribute.as_deref() == Some(attribute);
+            let on = spec.link_attribute.as_deref() == Some(attribute);
             if ui.selectable_label(on, label).clicked() {
-                view.spec.link_attribute = Some(attribute.to_string());
+                spec.link_attribute = Some(attribute.to_string());
             }
         }
     });
-    if view.spec.link_attribute.as_deref() == Some(RESIDUAL) {
+    if spec.link_attribute.as_deref() == Some(RESIDUAL) {
         ui.small(
             "residual = observed − predicted: red where the counters saw more than the trace, blue less",
         );
@@ -170,7 +183,7 @@ fn scatter_ui(ui: &mut Ui, state: &mut CountersState, filter: &mut Filter) {
     ui.small("drag a box to keep those link ends (clauses on predicted and observed); double-click clears");
 }
 
-fn ranked_ui(ui: &mut Ui, state: &CountersState, view: &mut View, d: &Dataset) {
+fn ranked_ui(ui: &mut Ui, state: &CountersState, view: &View, d: &Dataset, commands: &mut Vec<Command>) {
     let Some(fabric) = &d.fabric else { return };
     ui.label("largest residuals (observed − predicted); click a row to select the link end");
     egui::Grid::new("residuals").striped(true).num_columns(4).show(ui, |ui| {
@@ -185,8 +198,10 @@ fn ranked_ui(ui: &mut Ui, state: &CountersState, view: &mut View, d: &Dataset) {
                 format!("r{} {} ({ap}) → {} ({bp})", end.rail, f.node(a).description, f.node(b).description);
             let position = fabric.index.link_position(end.rail, end.end);
             let selected = position.is_some() && view.selected_link == position;
-            if ui.selectable_label(selected, name).clicked() {
-                view.selected_link = position;
+            if ui.selectable_label(selected, name).clicked()
+                && let Some(link) = position
+            {
+                commands.push(Command::SelectLink { view: view.id, link });
             }
             ui.label(end.observed.map_or("-".into(), format_bytes));
             ui.label(end.predicted.map_or("-".into(), format_bytes));

@@ -1,36 +1,35 @@
-//! The fat-tree module: the thesis's layout (levels by BFS from the hosts, rail 0 above, rail 1
+//! The fat-tree class: the thesis's layout (levels by BFS from the hosts, rail 0 above, rail 1
 //! mirrored below), each link drawn as two halves coloured by their own ends. Drag pans, the
 //! wheel zooms at the cursor, F fits; clicks highlight, hovering tells. Large fabrics draw their
 //! links through the GPU paint callback.
 
-use egui::Ui;
-
-use crate::scene::camera::Camera;
+use crate::scene::dataset::Dataset;
 use crate::scene::view::ModuleKind;
 
-use super::view_ui::{DragMode, view_ui};
-use super::{Command, ViewContext, ViewModule, ViewState};
+use super::class::{ViewClass, if_available};
+use super::network::{DragMode, NetworkState, NetworkStyle};
+use super::network_class::network_class_body;
 
-/// The fat-tree module (stateless).
+/// The fat-tree class (stateless).
 pub struct FatTree;
 
-impl ViewModule for FatTree {
-    fn name(&self) -> &'static str {
+/// The fat tree fills any plot, so its scene does not follow the view's aspect.
+const STYLE: NetworkStyle = NetworkStyle { drag: DragMode::Pan, any_aspect: true };
+
+impl ViewClass for FatTree {
+    type State = NetworkState;
+
+    fn id(&self) -> &'static str {
+        "fat_tree"
+    }
+
+    fn display_name(&self) -> &'static str {
         "fat tree"
     }
 
-    fn draws(&self, kind: &ModuleKind) -> bool {
-        *kind == ModuleKind::FatTree
+    fn module_for(&self, d: &Dataset) -> Option<ModuleKind> {
+        if_available(ModuleKind::FatTree, d)
     }
 
-    fn ui(
-        &self,
-        ctx: &ViewContext<'_>,
-        state: &mut ViewState,
-        camera: &mut Camera,
-        ui: &mut Ui,
-        commands: &mut Vec<Command>,
-    ) {
-        view_ui(ctx, state, camera, ui, commands, DragMode::Pan);
-    }
+    network_class_body!(|_| STYLE);
 }

@@ -14,7 +14,8 @@ use crate::scene::network::{format_number, is_bytes};
 use crate::scene::query;
 use crate::units::format_bytes_f64;
 
-use super::View;
+use super::command::Command;
+use super::workspace::View;
 
 /// Panel state that survives frames.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -234,13 +235,28 @@ pub fn histogram_ui(
     ui.small("drag across the histogram to keep a range of loads (y: log count); double-click clears");
 }
 
-/// The whole panel for one view: its filter, then its options.
-pub fn panel(ui: &mut Ui, state: &mut FilterPanelState, view: &mut View, d: &Dataset) {
-    let unit = view.spec.link_attribute.clone();
-    let unit = unit.as_deref();
-    let prepared = view.state.prepared.as_ref().and_then(|p| p.as_ref().ok());
+/// The whole panel for one view: its filter, then its options. Edits a copy of the view's
+/// spec and queues it if anything changed.
+pub fn panel(
+    ui: &mut Ui,
+    state: &mut FilterPanelState,
+    view: &View,
+    d: &Dataset,
+    commands: &mut Vec<Command>,
+) {
+    let mut spec = view.spec.clone();
+    filter_ui(ui, state, view, &mut spec.filter, d);
+    ui.separator();
+    super::options::view_options(ui, &mut spec, d);
+    commands.extend(Command::set_spec_if_changed(view.id, &view.spec, spec));
+}
+
+/// The threshold, the histogram, "hide unused", the clauses, and what passes.
+fn filter_ui(ui: &mut Ui, state: &mut FilterPanelState, view: &View, filter: &mut Filter, d: &Dataset) {
+    let unit = view.spec.link_attribute.as_deref();
+    let network = view.network();
+    let prepared = network.and_then(|n| n.prepared.as_ref()).and_then(|p| p.as_ref().ok());
     let values: &[Option<f64>] = prepared.map_or(&[], |p| p.link_values.as_slice());
-    let filter = &mut view.spec.filter;
     threshold_ui(ui, state, filter, prepared.map_or(0.0, |p| p.link_max()), unit);
     if !values.is_empty() {
         histogram_ui(ui, state, filter, values, unit);
@@ -255,7 +271,7 @@ pub fn panel(ui: &mut Ui, state: &mut FilterPanelState, view: &mut View, d: &Dat
     if ui.button("clear filter").clicked() {
         *filter = Filter::default();
     }
-    match &view.state.prepared {
+    match network.and_then(|n| n.prepared.as_ref()) {
         Some(Err(e)) => {
             ui.colored_label(ui.visuals().error_fg_color, e);
         }
@@ -270,6 +286,4 @@ pub fn panel(ui: &mut Ui, state: &mut FilterPanelState, view: &mut View, d: &Dat
         }
         None => {}
     }
-    ui.separator();
-    super::options::view_options(ui, &mut view.spec, d);
 }

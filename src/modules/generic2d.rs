@@ -1,36 +1,34 @@
-//! The generic-2D module: any network whose node positions are given (a 2D mesh, a dragonfly
+//! The generic-2D class: any network whose node positions are given (a 2D mesh, a dragonfly
 //! drawn by groups, `shoal convert`'s fat tree, or a fabric at its fat-tree positions), each
 //! link direction coloured at its own end. Drag pans, the wheel zooms, a double-click or R
 //! resets; clicks highlight, hovering tells.
 
-use egui::Ui;
-
-use crate::scene::camera::Camera;
+use crate::scene::dataset::Dataset;
 use crate::scene::view::ModuleKind;
 
-use super::view_ui::{DragMode, view_ui};
-use super::{Command, ViewContext, ViewModule, ViewState};
+use super::class::{ViewClass, if_available};
+use super::network::{DragMode, NetworkState, NetworkStyle};
+use super::network_class::network_class_body;
 
-/// The generic-2D module (stateless).
+/// The generic-2D class (stateless).
 pub struct Generic2d;
 
-impl ViewModule for Generic2d {
-    fn name(&self) -> &'static str {
+const STYLE: NetworkStyle = NetworkStyle { drag: DragMode::Pan, any_aspect: false };
+
+impl ViewClass for Generic2d {
+    type State = NetworkState;
+
+    fn id(&self) -> &'static str {
+        "generic_2d"
+    }
+
+    fn display_name(&self) -> &'static str {
         "generic 2D"
     }
 
-    fn draws(&self, kind: &ModuleKind) -> bool {
-        *kind == ModuleKind::Generic2d
+    fn module_for(&self, d: &Dataset) -> Option<ModuleKind> {
+        if_available(ModuleKind::Generic2d, d)
     }
 
-    fn ui(
-        &self,
-        ctx: &ViewContext<'_>,
-        state: &mut ViewState,
-        camera: &mut Camera,
-        ui: &mut Ui,
-        commands: &mut Vec<Command>,
-    ) {
-        view_ui(ctx, state, camera, ui, commands, DragMode::Pan);
-    }
+    network_class_body!(|_| STYLE);
 }

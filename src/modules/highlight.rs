@@ -10,8 +10,9 @@ use crate::scene::dataset::Dataset;
 use crate::scene::highlight::{Lit, Seed, describe, search};
 use crate::scene::linking::LinkGroup;
 
+use super::command::Command;
 use super::filter::value_text;
-use super::{Command, View};
+use super::workspace::View;
 
 /// Panel state that survives frames.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -114,7 +115,7 @@ fn route_ui(
 /// What the highlight reaches in each domain, with the focused view's values for links and
 /// nodes (its colour attributes under its region and filter).
 pub fn linked_tables(ui: &mut Ui, d: &Dataset, view: &View, lit: &Lit) {
-    let prepared = view.state.prepared.as_ref().and_then(|p| p.as_ref().ok());
+    let prepared = view.network().and_then(|n| n.prepared.as_ref()).and_then(|p| p.as_ref().ok());
     for (domain, ids) in &lit.reached {
         let (attribute, values) = match (domain, prepared) {
             (Domain::Links, Some(p)) => (view.spec.link_attribute.as_deref(), Some(&p.link_values)),

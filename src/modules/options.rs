@@ -1,15 +1,16 @@
 //! A view's options, the same for every module: which module draws it (any the data set
-//! allows), the torus axes, which attributes colour links and nodes and how rows and merged
-//! cells combine, the colour maps and the scale.
+//! allows) and that class's own options (a torus's axes and how merged cells combine), which
+//! attributes colour links and nodes and how rows combine, the colour maps and the scale.
 
 use egui::{ComboBox, Ui};
 
-use crate::layout::torus;
 use crate::model::Domain;
 use crate::scene::colour::{ColourMap, ScaleKind};
 use crate::scene::dataset::{ALL_JOBS, CONTENTION, Dataset};
 use crate::scene::query;
-use crate::scene::view::{ModuleKind, ViewSpec};
+use crate::scene::view::ViewSpec;
+
+use super::registry::{choices, class_of};
 
 fn attribute_combo(ui: &mut Ui, label: &str, d: &Dataset, domain: Domain, value: &mut Option<String>) {
     let numeric: Vec<String> =
@@ -25,44 +26,17 @@ fn attribute_combo(ui: &mut Ui, label: &str, d: &Dataset, domain: Domain, value:
     );
 }
 
+/// Which class draws the view (any the data set allows).
 fn module_ui(ui: &mut Ui, spec: &mut ViewSpec, d: &Dataset) {
-    let axes = d.run.network().axes.clone();
     ui.horizontal(|ui| {
         ui.label("module");
-        for m in ModuleKind::choices(d) {
-            let selected = std::mem::discriminant(&m) == std::mem::discriminant(&spec.module);
+        for m in choices(d) {
+            let selected = m.class_id() == spec.module.class_id();
             if ui.add(egui::Button::selectable(selected, m.name())).clicked() && !selected {
                 spec.module = m;
             }
         }
     });
-    match &mut spec.module {
-        ModuleKind::Torus { kept } if axes.len() > 3 => {
-            ui.horizontal(|ui| {
-                ui.label("kept axes");
-                for (slot, k) in kept.iter_mut().enumerate() {
-                    ComboBox::from_id_salt(("kept", slot))
-                        .width(40.0)
-                        .selected_text(axes.get(*k).cloned().unwrap_or_default())
-                        .show_ui(ui, |ui| {
-                            for (i, a) in axes.iter().enumerate() {
-                                ui.selectable_value(k, i, a);
-                            }
-                        });
-                }
-            });
-            ui.small("the other axes are aggregated (merged nodes and links)");
-        }
-        ModuleKind::TorusFlat { down } => {
-            ui.horizontal(|ui| {
-                ui.label("looking down");
-                for (i, a) in axes.iter().enumerate() {
-                    ui.selectable_value(down, i, a);
-                }
-            });
-        }
-        _ => {}
-    }
 }
 
 /// Which job's rows colour the view: one job, `all` (their sum) or `contention` (the
@@ -105,14 +79,7 @@ pub fn view_options(ui: &mut Ui, spec: &mut ViewSpec, d: &Dataset) {
             ui.selectable_value(&mut spec.rows, a, a.name());
         }
     });
-    if matches!(spec.module, ModuleKind::Torus { .. } | ModuleKind::TorusFlat { .. }) {
-        ui.horizontal(|ui| {
-            ui.label("merged");
-            for a in torus::Aggregate::ALL {
-                ui.selectable_value(&mut spec.merge, a, a.name());
-            }
-        });
-    }
+    class_of(spec).options_ui(ui, spec, d);
     ComboBox::from_label("colour map").selected_text(spec.link_map.name()).show_ui(ui, |ui| {
         for m in ColourMap::ALL.into_iter().filter(|m| !m.is_diverging()) {
             if ui.selectable_value(&mut spec.link_map, m, m.name()).changed() && d.fabric.is_some() {

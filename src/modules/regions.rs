@@ -10,7 +10,8 @@ use crate::scene::dataset::Dataset;
 use crate::scene::values::RegionSelection;
 use crate::units::{format_epoch_micros, format_seconds};
 
-use super::Workspace;
+use super::command::Command;
+use super::workspace::Workspace;
 
 /// Panel state: the regions picked for comparing.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -41,7 +42,8 @@ fn region_combo(ui: &mut Ui, id: &str, value: &mut Option<u32>, regions: &[Regio
     });
 }
 
-pub fn panel(ui: &mut Ui, state: &mut RegionsPanelState, ws: &mut Workspace) {
+/// The region list for the focused view, and the comparison set-ups; queues what is picked.
+pub fn panel(ui: &mut Ui, state: &mut RegionsPanelState, ws: &Workspace, commands: &mut Vec<Command>) {
     let Some(d) = ws.dataset.clone() else { return };
     let regions = d.regions();
     if regions.is_empty() {
@@ -52,8 +54,38 @@ pub fn panel(ui: &mut Ui, state: &mut RegionsPanelState, ws: &mut Workspace) {
         ui.radio_value(&mut state.cumulative, false, "per-region delta");
         ui.radio_value(&mut state.cumulative, true, "cumulative");
     });
-    let Some(view) = ws.focused_mut() else { return };
-    let sel = &mut view.spec.selection;
+    let Some(view) = ws.focused() else { return };
+    let mut spec = view.spec.clone();
+    region_list(ui, state, &mut spec.selection, regions);
+    commands.extend(Command::set_spec_if_changed(view.id, &view.spec, spec));
+    ui.separator();
+    ui.horizontal(|ui| {
+        ui.label("A");
+        region_combo(ui, "region a", &mut state.a, regions);
+        ui.label("B");
+        region_combo(ui, "region b", &mut state.b, regions);
+    });
+    ui.horizontal(|ui| {
+        let pair = state.a.zip(state.b);
+        if ui.add_enabled(pair.is_some(), egui::Button::new("compare side by side")).clicked()
+            && let Some((a, b)) = pair
+        {
+            commands.push(Command::Compare(a, b));
+        }
+        if ui.add_enabled(pair.is_some(), egui::Button::new("diff A − B")).clicked()
+            && let Some((a, b)) = pair
+        {
+            commands.push(Command::Diff(a, b));
+        }
+        if ui.button("single view").clicked() {
+            commands.push(Command::Single);
+        }
+    });
+    ui.small("compare: two views in one group, one colour range, one highlight, one camera");
+}
+
+/// Total, then every region (its number, name, dump time and how long it ran): one picks.
+fn region_list(ui: &mut Ui, state: &RegionsPanelState, sel: &mut RegionSelection, regions: &[RegionInfo]) {
     egui::ScrollArea::vertical().id_salt("regions").max_height(180.0).show(ui, |ui| {
         egui::Grid::new("region list").striped(true).num_columns(3).show(ui, |ui| {
             if ui.selectable_label(*sel == RegionSelection::Total, "total").clicked() {
@@ -84,28 +116,4 @@ pub fn panel(ui: &mut Ui, state: &mut RegionsPanelState, ws: &mut Workspace) {
             }
         });
     });
-    ui.separator();
-    ui.horizontal(|ui| {
-        ui.label("A");
-        region_combo(ui, "region a", &mut state.a, regions);
-        ui.label("B");
-        region_combo(ui, "region b", &mut state.b, regions);
-    });
-    ui.horizontal(|ui| {
-        let pair = state.a.zip(state.b);
-        if ui.add_enabled(pair.is_some(), egui::Button::new("compare side by side")).clicked()
-            && let Some((a, b)) = pair
-        {
-            ws.compare(a, b);
-        }
-        if ui.add_enabled(pair.is_some(), egui::Button::new("diff A − B")).clicked()
-            && let Some((a, b)) = pair
-        {
-            ws.diff(a, b);
-        }
-        if ui.button("single view").clicked() {
-            ws.single();
-        }
-    });
-    ui.small("compare: two views in one group, one colour range, one highlight, one camera");
 }

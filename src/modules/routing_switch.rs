@@ -6,10 +6,11 @@ use egui::Ui;
 use crate::scene::dataset::Dataset;
 use crate::scene::routing_shown::RoutingShown;
 
+use super::command::Command;
 use super::workspace::View;
 
 /// Three buttons, the shown trace lit: static, AR modelled, AR − static (modelled).
-pub fn switch_ui(ui: &mut Ui, view: &mut View, d: &Dataset) {
+pub fn switch_ui(ui: &mut Ui, view: &View, d: &Dataset, commands: &mut Vec<Command>) {
     if !RoutingShown::available(d) {
         return;
     }
@@ -21,7 +22,9 @@ pub fn switch_ui(ui: &mut Ui, view: &mut View, d: &Dataset) {
     );
     for (choice, label) in RoutingShown::ALL {
         if ui.selectable_label(shown == Some(choice), label).clicked() {
-            choice.apply(&mut view.spec);
+            let mut spec = view.spec.clone();
+            choice.apply(&mut spec);
+            commands.extend(Command::set_spec_if_changed(view.id, &view.spec, spec));
         }
     }
 }

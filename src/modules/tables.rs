@@ -145,11 +145,18 @@ pub struct DiffCache {
 /// The biggest changes of a diff view, ranked by magnitude, among the links the view shows
 /// (with its colour attribute and filter): a fabric's link ends named by their ports and rail,
 /// a run's links by their nodes.
-pub fn diff_ui(ui: &mut Ui, cache: &mut DiffCache, d: &Dataset, generation: u64, view: &super::View) {
+pub fn diff_ui(
+    ui: &mut Ui,
+    cache: &mut DiffCache,
+    d: &Dataset,
+    generation: u64,
+    view: &super::workspace::View,
+) {
     let selection = view.spec.selection;
-    let key = (generation, view.spec.clone(), view.state.builds);
+    let network = view.network();
+    let key = (generation, view.spec.clone(), network.map_or(0, |n| n.builds));
     if cache.key.as_ref() != Some(&key) {
-        let prepared = view.state.prepared.as_ref().and_then(|p| p.as_ref().ok());
+        let prepared = network.and_then(|n| n.prepared.as_ref()).and_then(|p| p.as_ref().ok());
         cache.rows = prepared.map(|p| ranked_changes(p, TABLE_ROWS)).unwrap_or_default();
         cache.key = Some(key);
     }

@@ -1,36 +1,83 @@
-//! Everything the panels work on: the data set, its views (any module each) and their link
-//! groups. A view names its group; the group holds the highlight, a filter ANDed with each
+//! Everything the panels read: the data set, its views (any class each, by stable id) and their
+//! link groups. A view names its group; the group holds the highlight, a filter ANDed with each
 //! member's own, optionally a shared camera and orbit; the colour ranges are the unions of the
-//! members' own, so two regions (or two modules) side by side compare on one scale.
+//! members' own, so two regions (or two classes) side by side compare on one scale. Edits
+//! arrive as commands, which `apply.rs` applies.
 
 use std::sync::Arc;
 
-use crate::routing::RegionKey;
 use crate::scene::camera::Camera;
 use crate::scene::dataset::Dataset;
 use crate::scene::highlight::{Highlight, Lit, project};
 use crate::scene::linking::{GroupId, LinkGroup, union_range};
 use crate::scene::orbit::Orbit;
 use crate::scene::prepare::Ranges;
-use crate::scene::values::RegionSelection;
 use crate::scene::view::{ModuleKind, ViewSpec};
 
-use super::{Command, ViewState, module_for};
+use super::class::{AnyViewClass, ClassState, PrepareContext};
+use super::command::ViewId;
+use super::network::NetworkState;
+use super::registry::class_of;
+use super::time_strip_state::StripState;
 
-/// One view: what it shows, which group it is in, its camera and its module's state.
+/// One view: what it shows, which group it is in, its camera and its class's state.
 pub struct View {
+    pub id: ViewId,
     pub spec: ViewSpec,
     pub group: GroupId,
     pub camera: Camera,
+    /// How a 3D view is turned (unless its group shares an orbit).
+    pub orbit: Orbit,
     /// The link (view-model position) picked last, for the linked tables.
     pub selected_link: Option<usize>,
-    pub state: ViewState,
+    /// The state of the class that draws it, made by that class.
+    pub state: ClassState,
 }
 
 impl View {
-    pub fn new(spec: ViewSpec, group: GroupId) -> View {
-        let state = module_for(&spec.module).new_state();
-        View { spec, group, camera: Camera::default(), selected_link: None, state }
+    fn new(id: ViewId, spec: ViewSpec, group: GroupId) -> View {
+        let state = class_of(&spec).new_state();
+        View {
+            id,
+            spec,
+            group,
+            camera: Camera::default(),
+            orbit: Orbit::default(),
+            selected_link: None,
+            state,
+        }
+    }
+
+    /// The class that draws the view.
+    pub fn class(&self) -> &'static dyn AnyViewClass {
+        class_of(&self.spec)
+    }
+
+    /// The class state, if it is a `T`.
+    pub fn class_state<T: 'static>(&self) -> Option<&T> {
+        self.state.downcast_ref()
+    }
+
+    pub fn class_state_mut<T: 'static>(&mut self) -> Option<&mut T> {
+        self.state.downcast_mut()
+    }
+
+    /// A network view's state (fat tree, torus, generic 2D).
+    pub fn network(&self) -> Option<&NetworkState> {
+        self.class_state()
+    }
+
+    pub fn network_mut(&mut self) -> Option<&mut NetworkState> {
+        self.class_state_mut()
+    }
+
+    /// A time strip's state.
+    pub fn strip(&self) -> Option<&StripState> {
+        self.class_state()
+    }
+
+    pub fn strip_mut(&mut self) -> Option<&mut StripState> {
+        self.class_state_mut()
     }
 }
 
@@ -42,26 +89,39 @@ struct LitCache {
     lit: Arc<Lit>,
 }
 
+/// A removed view and where it stood, for undo.
+pub(super) struct Removed {
+    pub index: usize,
+    pub view: View,
+}
+
 pub struct Workspace {
     pub dataset: Option<Arc<Dataset>>,
     pub generation: u64,
     pub views: Vec<View>,
     pub groups: Vec<LinkGroup>,
     /// The view the panels edit.
-    pub focus: usize,
+    pub focus: ViewId,
+    next_view: u64,
+    /// Removed views, the last removed last.
+    pub(super) removed: Vec<Removed>,
     lits: Vec<LitCache>,
 }
 
 impl Default for Workspace {
     fn default() -> Self {
-        Workspace {
+        let mut ws = Workspace {
             dataset: None,
             generation: 0,
-            views: vec![View::new(ViewSpec::default(), GroupId(0))],
+            views: Vec::new(),
             groups: vec![LinkGroup::new(GroupId(0), "group 1")],
-            focus: 0,
+            focus: ViewId(0),
+            next_view: 0,
+            removed: Vec::new(),
             lits: Vec::new(),
-        }
+        };
+        ws.replace_views(vec![(ViewSpec::default(), GroupId(0))]);
+        ws
     }
 }
 
@@ -76,14 +136,36 @@ impl Workspace {
         });
         if !same_kind {
             let group = self.groups.first().map_or(GroupId(0), |g| g.id);
-            self.views = vec![View::new(ViewSpec::for_dataset(&dataset), group)];
-            self.focus = 0;
+            self.replace_views(vec![(ViewSpec::for_dataset(&dataset), group)]);
+            // Views removed from other data cannot come back onto this one.
+            self.removed.clear();
             for g in &mut self.groups {
                 g.highlight.clear();
             }
         }
         self.dataset = Some(Arc::new(dataset));
         self.generation += 1;
+    }
+
+    /// A new view with a fresh id (not yet in the workspace).
+    pub(super) fn new_view(&mut self, spec: ViewSpec, group: GroupId) -> View {
+        let id = ViewId(self.next_view);
+        self.next_view += 1;
+        View::new(id, spec, group)
+    }
+
+    /// Replaces every view; the first takes the focus.
+    pub(super) fn replace_views(&mut self, views: Vec<(ViewSpec, GroupId)>) {
+        self.views = views.into_iter().map(|(spec, group)| self.new_view(spec, group)).collect();
+        self.focus = self.views.first().map_or(ViewId(0), |v| v.id);
+    }
+
+    pub fn view(&self, id: ViewId) -> Option<&View> {
+        self.views.iter().find(|v| v.id == id)
+    }
+
+    pub fn view_mut(&mut self, id: ViewId) -> Option<&mut View> {
+        self.views.iter_mut().find(|v| v.id == id)
     }
 
     pub fn group(&self, id: GroupId) -> Option<&LinkGroup> {
@@ -94,12 +176,19 @@ impl Workspace {
         self.groups.iter_mut().find(|g| g.id == id)
     }
 
+    /// The focused view (the first, if the focus names none).
     pub fn focused(&self) -> Option<&View> {
-        self.views.get(self.focus)
+        self.view(self.focus).or(self.views.first())
     }
 
     pub fn focused_mut(&mut self) -> Option<&mut View> {
-        self.views.get_mut(self.focus)
+        let id = self.focused()?.id;
+        self.view_mut(id)
+    }
+
+    /// How many removed views Ctrl+Z can bring back.
+    pub fn undoable(&self) -> usize {
+        self.removed.len()
     }
 
     /// A new, empty group's id.
@@ -115,19 +204,22 @@ impl Workspace {
         let Some(d) = self.dataset.clone() else { return Vec::new() };
         for view in &mut self.views {
             let Some(group) = self.groups.iter().find(|g| g.id == view.group) else { continue };
-            view.state.prepare(&d, self.generation, &view.spec, &group.filter);
+            let ctx = PrepareContext {
+                dataset: &d,
+                generation: self.generation,
+                spec: &view.spec,
+                group_filter: &group.filter,
+            };
+            // A view whose values failed says why when it draws.
+            let _ = class_of(&view.spec).prepare(&ctx, &mut view.state);
         }
         self.groups
             .iter()
             .map(|g| {
-                let members = || {
-                    self.views
-                        .iter()
-                        .filter(|v| v.group == g.id)
-                        .filter_map(|v| v.state.prepared.as_ref().and_then(|p| p.as_ref().ok()))
-                };
-                let links = union_range(members().filter_map(|p| p.link_range));
-                (g.id, (links, union_range(members().filter_map(|p| p.node_range))))
+                let members =
+                    || self.views.iter().filter(|v| v.group == g.id).map(|v| v.class().ranges(&v.state));
+                let links = union_range(members().filter_map(|r| r.0));
+                (g.id, (links, union_range(members().filter_map(|r| r.1))))
             })
             .collect()
     }
@@ -152,89 +244,16 @@ impl Workspace {
         lit
     }
 
-    /// Two views of the focused view's module, of regions A and B, in one new group with a
-    /// shared camera and orbit: one colour range, one highlight.
-    pub fn compare(&mut self, a: u32, b: u32) {
-        let group = self.new_group();
-        if let Some(g) = self.group_mut(group) {
-            g.shared_camera = Some(Camera::default());
-            g.shared_orbit = Some(Orbit::default());
-        }
-        let base = self.base_spec();
-        let spec = |n| ViewSpec { selection: RegionSelection::Region(n), ..base.clone() };
-        self.views = vec![View::new(spec(a), group), View::new(spec(b), group)];
-        self.focus = 0;
-    }
-
-    /// One view of A − B on a diverging map.
-    pub fn diff(&mut self, a: u32, b: u32) {
-        let group = self.new_group();
-        let mut spec = self.base_spec();
-        spec.selection = RegionSelection::Diff(RegionKey::Region(a), RegionKey::Region(b));
-        self.views = vec![View::new(spec, group)];
-        self.focus = 0;
-    }
-
-    /// Back to one view of the whole run.
-    pub fn single(&mut self) {
-        let spec = ViewSpec { selection: RegionSelection::Total, ..self.base_spec() };
-        let group = self.groups.first().map(|g| g.id).unwrap_or_default();
-        self.views = vec![View::new(spec, group)];
-        self.focus = 0;
-    }
-
-    /// Adds a view of `module` in the focused view's group (same region and filter).
-    pub fn add_view(&mut self, module: ModuleKind) {
-        let spec = ViewSpec { module, ..self.base_spec() };
-        let group = self.focused().map_or(GroupId(0), |v| v.group);
-        self.views.push(View::new(spec, group));
-    }
-
     /// The focused view's spec (a time strip's with its data set's network module instead).
-    fn base_spec(&self) -> ViewSpec {
+    pub(super) fn base_spec(&self) -> ViewSpec {
         let mut spec = match (self.focused(), &self.dataset) {
             (Some(v), _) => v.spec.clone(),
             (None, Some(d)) => ViewSpec::for_dataset(d),
             (None, None) => ViewSpec::default(),
         };
-        if spec.module == ModuleKind::TimeStrip {
+        if !class_of(&spec).is_network() {
             spec.module = self.dataset.as_ref().map_or(ModuleKind::FatTree, |d| ModuleKind::default_for(d));
         }
         spec
-    }
-
-    /// Applies the frame's commands.
-    pub fn apply(&mut self, commands: Vec<Command>) {
-        for command in commands {
-            match command {
-                Command::Highlight { group, seeds, add } => {
-                    if let Some(g) = self.group_mut(group) {
-                        if !add {
-                            g.highlight.clear();
-                        }
-                        g.highlight.seeds.extend(seeds);
-                    }
-                }
-                Command::ClearSelection => {
-                    for g in &mut self.groups {
-                        g.highlight.clear();
-                    }
-                    for v in &mut self.views {
-                        v.selected_link = None;
-                    }
-                }
-                Command::SelectLink { view, link } => {
-                    if let Some(v) = self.views.get_mut(view) {
-                        v.selected_link = Some(link);
-                    }
-                }
-                Command::Focus(view) => self.focus = view.min(self.views.len().saturating_sub(1)),
-                Command::SelectRegions { group, selection } => {
-                    for v in self.views.iter_mut().filter(|v| v.group == group) {
-                        v.spec.selection = selection;
-                    }
-                }
-            }
-        }
     }
 }

@@ -5,10 +5,10 @@
 //! right of it, as for every other view.
 
 use super::camera::ScreenRect;
-use super::colour::{ColourScale, Rgba};
+use super::colour::{ColourMap, ColourScale, Rgba, ScaleKind};
 use super::draw::{Align, DrawList, INK, RIGHT_W, Rect, TITLE_H, frame_and_legends, text};
 use super::legend::Legend;
-use super::time_strip::TimeStrip;
+use super::time_strip::{StripRows, TimeStrip};
 use crate::units::{format_seconds, format_time_of_day};
 
 /// Width of the row labels, in points: enough for the longest label (about 6 points a character
@@ -31,7 +31,25 @@ pub struct StripPicture<'a> {
     pub window: Option<(usize, usize)>,
 }
 
-impl StripPicture<'_> {
+impl<'a> StripPicture<'a> {
+    /// The picture `shoal render --module time-strip` writes and the window's strip shows: bytes
+    /// from 0 to the strip's busiest cell on `map`, titled with what the columns and rows are.
+    pub fn new(
+        strip: &'a TimeStrip,
+        map: ColourMap,
+        kind: ScaleKind,
+        rows: StripRows,
+        window: Option<(usize, usize)>,
+    ) -> StripPicture<'a> {
+        let scale = ColourScale::new(map, kind, 0.0, strip.max().max(1.0));
+        let rows = match rows {
+            StripRows::Groups => "rail · level · direction".to_string(),
+            StripRows::TopEnds(n) => format!("top {n} link ends"),
+        };
+        let title = format!("time strip · bytes per {} · {rows}", strip.column_noun());
+        StripPicture { strip, scale, title, window }
+    }
+
     /// The picture on a `width × height` canvas (in points).
     pub fn draw_list(&self, width: f32, height: f32) -> DrawList {
         let longest = self.strip.rows.iter().map(|r| r.chars().count()).max().unwrap_or(0);

@@ -43,6 +43,18 @@ impl ModuleKind {
         }
     }
 
+    /// The id of the view class that draws it (`modules::registry`): `fat_tree`, `torus`,
+    /// `torus_flat`, `generic_2d`, `time_strip`.
+    pub fn class_id(&self) -> &'static str {
+        match self {
+            ModuleKind::FatTree => "fat_tree",
+            ModuleKind::Torus { .. } => "torus",
+            ModuleKind::TorusFlat { .. } => "torus_flat",
+            ModuleKind::Generic2d => "generic_2d",
+            ModuleKind::TimeStrip => "time_strip",
+        }
+    }
+
     pub fn name(&self) -> &'static str {
         match self {
             ModuleKind::FatTree => "fat tree",

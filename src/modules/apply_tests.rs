@@ -1,0 +1,127 @@
+//! The workspace's commands: views by stable id, removal and undo, commands for gone views.
+
+use super::*;
+use crate::scene::dataset::Dataset;
+use crate::scene::highlight::Seed;
+
+/// A fabric with two regions, one fat-tree view, and a generic-2D view beside it.
+fn two_views() -> Workspace {
+    let mut ws = Workspace::default();
+    ws.install(Dataset::synthetic(6, 4, 3, 2));
+    ws.apply(vec![Command::AddView(ModuleKind::Generic2d)]);
+    ws
+}
+
+fn ids(ws: &Workspace) -> Vec<ViewId> {
+    ws.views.iter().map(|v| v.id).collect()
+}
+
+#[test]
+fn a_removed_view_comes_back_on_undo_with_its_id_spec_group_and_place() {
+    let mut ws = two_views();
+    let first = ws.views[0].id;
+    ws.apply(vec![Command::SelectRegions {
+        group: ws.views[0].group,
+        selection: RegionSelection::Region(2),
+    }]);
+    ws.views[0].spec.filter.hide_unused = true;
+    ws.views[0].camera.zoom = 3.0;
+    let (spec, group, before) = (ws.views[0].spec.clone(), ws.views[0].group, ids(&ws));
+
+    ws.apply(vec![Command::RemoveView(first)]);
+    assert_eq!(ids(&ws), before[1..], "the first view is gone");
+    assert_ne!(ws.focus, first, "the focus moved to a view that is there");
+    assert_eq!(ws.undoable(), 1);
+
+    ws.apply(vec![Command::Undo]);
+    assert_eq!(ids(&ws), before, "back in its place");
+    let back = &ws.views[0];
+    assert_eq!((&back.spec, back.group, back.camera.zoom), (&spec, group, 3.0));
+    assert_eq!(ws.focus, first, "the restored view has the focus");
+    assert_eq!(ws.undoable(), 0);
+}
+
+#[test]
+fn commands_for_a_removed_view_are_dropped() {
+    let mut ws = two_views();
+    let (kept, gone) = (ws.views[0].id, ws.views[1].id);
+    ws.apply(vec![Command::Focus(kept)]);
+    let spec = ViewSpec { title: "renamed".into(), ..ws.views[1].spec.clone() };
+    ws.apply(vec![
+        Command::RemoveView(gone),
+        Command::Focus(gone),
+        Command::SelectLink { view: gone, link: 3 },
+        Command::SetSpec { view: gone, spec: Box::new(spec) },
+        Command::SetGroup { view: gone, group: GroupId(0) },
+        Command::RemoveView(gone),
+    ]);
+    assert_eq!(ids(&ws), [kept]);
+    assert_eq!(ws.focus, kept, "focusing a removed view does nothing");
+    assert_eq!(ws.views[0].selected_link, None);
+    assert_eq!(ws.views[0].spec.title, "", "another view's spec edit does not land here");
+    assert_eq!(ws.undoable(), 1, "removing it twice kept it once");
+}
+
+#[test]
+fn the_last_view_is_never_removed() {
+    let mut ws = Workspace::default();
+    ws.install(Dataset::synthetic(6, 4, 3, 2));
+    let only = ws.views[0].id;
+    ws.apply(vec![Command::RemoveView(only), Command::Undo]);
+    assert_eq!(ids(&ws), [only]);
+}
+
+#[test]
+fn view_ids_are_never_reused() {
+    let mut ws = two_views();
+    let mut seen = ids(&ws);
+    ws.apply(vec![Command::RemoveView(seen[1]), Command::AddView(ModuleKind::FatTree)]);
+    assert_eq!(ws.views.len(), 2);
+    assert!(!seen.contains(&ws.views[1].id), "a new view gets a new id");
+    seen.extend(ids(&ws));
+    ws.apply(vec![Command::Compare(1, 2)]);
+    assert!(ids(&ws).iter().all(|id| !seen.contains(id)), "{:?} after {seen:?}", ids(&ws));
+    assert_ne!(ws.views[0].id, ws.views[1].id);
+}
+
+#[test]
+fn commands_apply_in_the_order_they_were_queued() {
+    let mut ws = two_views();
+    let group = ws.views[0].group;
+    let seed = |n: usize| Seed::node(n);
+    ws.apply(vec![
+        Command::Highlight { group, seeds: vec![seed(1)], add: false },
+        Command::Highlight { group, seeds: vec![seed(2)], add: true },
+        Command::Highlight { group, seeds: vec![seed(3)], add: false },
+        Command::Highlight { group, seeds: vec![seed(4)], add: true },
+    ]);
+    let seeds: Vec<Seed> =
+        ws.group(group).map(|g| g.highlight.seeds.iter().cloned().collect()).unwrap_or_default();
+    assert_eq!(seeds, [seed(3), seed(4)]);
+}
+
+#[test]
+fn a_spec_edit_lands_on_the_view_it_names_only() {
+    let mut ws = two_views();
+    let target = ws.views[1].id;
+    let spec = ViewSpec { title: "mine".into(), ..ws.views[1].spec.clone() };
+    ws.apply(vec![Command::SetSpec { view: target, spec: Box::new(spec) }]);
+    assert_eq!(ws.views[1].spec.title, "mine");
+    assert_eq!(ws.views[0].spec.title, "");
+}
+
+#[test]
+fn group_edits_name_their_group() {
+    let mut ws = two_views();
+    let view = ws.views[1].id;
+    ws.apply(vec![Command::NewGroup]);
+    let new = ws.groups[1].id;
+    ws.apply(vec![
+        Command::SetGroup { view, group: new },
+        Command::ShareCamera { group: new, on: true },
+        Command::SetGroup { view, group: GroupId(99) },
+    ]);
+    assert_eq!(ws.views[1].group, new, "a group that does not exist is not joined");
+    assert!(ws.group(new).is_some_and(|g| g.shared_camera.is_some()));
+    assert!(ws.group(GroupId(0)).is_some_and(|g| g.shared_camera.is_none()));
+}
