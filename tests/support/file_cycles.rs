@@ -32,6 +32,12 @@ struct Crate<'a> {
 /// Every cycle, one message per tangle: the folder, one cycle through it with the line that
 /// makes each step, and every file of the tangle when there are more.
 pub fn file_cycles(files: &BTreeMap<String, String>) -> Vec<String> {
+    file_graph(files).0
+}
+
+/// The cycles, and how many edges between files of one folder were seen (so a caller can tell
+/// a tree without cycles from a scan that saw nothing).
+pub fn file_graph(files: &BTreeMap<String, String>) -> (Vec<String>, usize) {
     let tree = module_tree(files);
     let krate = Crate {
         tree: &tree,
@@ -60,7 +66,8 @@ pub fn file_cycles(files: &BTreeMap<String, String>) -> Vec<String> {
             found.push(describe(folder, graph, &tangle));
         }
     }
-    found
+    let edges = folders.values().flat_map(|g| g.values()).map(BTreeMap::len).sum();
+    (found, edges)
 }
 
 impl<'a> Crate<'a> {
