@@ -16,7 +16,7 @@ use super::{ShoalApp, Tab};
 /// The trace the view shows: AR where its link colour is an AR column (see
 /// [`RoutingShown`]), else static.
 fn routing_model(spec: &crate::scene::view::ViewSpec) -> crate::routing::RoutingModel {
-    RoutingShown::of(spec).map_or(crate::routing::RoutingModel::Static, RoutingShown::model)
+    spec.routing_shown().map_or(crate::routing::RoutingModel::Static, RoutingShown::model)
 }
 
 impl ShoalApp {

@@ -152,7 +152,7 @@ impl Setup {
                 s.job = Some(a.clone());
                 s.job_b = Some(b.clone());
             }),
-            Setup::Routing(shown) if RoutingShown::available(&d) => every_edit(&|s| shown.apply(s)),
+            Setup::Routing(shown) if RoutingShown::available(&d) => every_edit(&|s| s.show_routing(*shown)),
             Setup::Routing(_) | Setup::Tab(_) => Vec::new(),
         }
     }

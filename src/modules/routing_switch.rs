@@ -14,7 +14,7 @@ pub fn switch_ui(ui: &mut Ui, view: &View, d: &Dataset, commands: &mut Vec<Comma
     if !RoutingShown::available(d) {
         return;
     }
-    let shown = RoutingShown::of(&view.spec);
+    let shown = view.spec.routing_shown();
     ui.label("routing").on_hover_text(
         "The dumps hold adaptive-routing tables: show the static trace, the AR spread (bytes to \
          AR-enabled LIDs split evenly over each AR group's ports: modelled, not measured) or \
@@ -23,7 +23,7 @@ pub fn switch_ui(ui: &mut Ui, view: &View, d: &Dataset, commands: &mut Vec<Comma
     for (choice, label) in RoutingShown::ALL {
         if ui.selectable_label(shown == Some(choice), label).clicked() {
             let mut spec = view.spec.clone();
-            choice.apply(&mut spec);
+            spec.show_routing(choice);
             commands.extend(Command::set_spec_if_changed(view.id, &view.spec, spec));
         }
     }

@@ -19,8 +19,9 @@ use crate::routing::RegionLoads;
 use super::dataset::{
     Dataset, FabricData, TrafficSet, link_row_bytes, link_row_kept, node_row_kept, sparse_rows,
 };
-use super::filter::{Filter, parse_number};
+use super::filter::Filter;
 use super::query::{self, Accumulator, Aggregate, Condition};
+use super::relation::parse_number;
 use super::view::{ViewSpec, selection_conditions};
 
 /// Values per view-model link and node, the diff's two sides, and the masks (ids with a row
@@ -69,8 +70,8 @@ pub fn fabric_values(dataset: &Dataset, spec: &ViewSpec, group: &Filter) -> Opti
     // The masks are side A's, as the query engine's.
     let (links, nodes, link_sides) = match b {
         Some(b) => {
-            let links = super::prepare::difference(&a.links, &b.links);
-            let nodes = super::prepare::difference(&a.nodes, &b.nodes);
+            let links = super::values::difference(&a.links, &b.links);
+            let nodes = super::values::difference(&a.nodes, &b.nodes);
             (links, nodes, Some([a.links, b.links]))
         }
         None => (a.links, a.nodes, None),

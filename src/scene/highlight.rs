@@ -13,6 +13,7 @@ use petgraph::graph::NodeIndex;
 use crate::model::{Domain, Guid, Lid};
 use crate::routing::trace;
 
+pub use super::dataset::RankHosts;
 use super::dataset::{Dataset, FabricData};
 use super::filter::glob_match;
 
@@ -54,9 +55,6 @@ impl Highlight {
         self.seeds.clear();
     }
 }
-
-/// Which rank runs on which host, from the profile's rank sections.
-pub type RankHosts = HashMap<u32, usize>;
 
 /// What a highlight lights: masks over the view model's node and link positions (empty when
 /// nothing is highlighted), and the ids it reaches in every domain. The default lights nothing

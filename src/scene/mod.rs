@@ -32,6 +32,7 @@ pub mod network;
 pub mod orbit;
 pub mod prepare;
 pub mod query;
+pub mod relation;
 pub mod routing_shown;
 pub mod run_synthetic;
 pub mod stats;

@@ -17,7 +17,7 @@ use crate::model::{Domain, Run};
 
 use super::Scene;
 use super::dataset::Dataset;
-use super::fabric_values::fabric_values;
+use super::fabric_values::{FabricValues, fabric_values};
 use super::fat_tree::{FatTreeInput, SceneOptions, build_fat_tree_scene};
 use super::filter::Filter;
 use super::generic2d::build_plane_scene;
@@ -26,6 +26,7 @@ use super::network::{NetworkInput, NetworkStyle, is_bytes, values_range};
 use super::orbit::Orbit;
 use super::query::{self, Condition};
 use super::torus::{TorusValues, build_torus_scene};
+use super::values::difference;
 use super::view::{ModuleKind, ViewSpec, selection_conditions};
 
 /// A view's colour ranges: (links, nodes); `None`: from its own values.
@@ -72,9 +73,38 @@ pub fn prepare(dataset: &Dataset, spec: &ViewSpec, group: &Filter) -> Result<Pre
         return Err(why.to_string());
     }
     check_selection(dataset, spec)?;
-    let run = &dataset.run;
-    let net = run.network();
-    let layout = match &spec.module {
+    let layout = view_layout(dataset.run.network(), &spec.module)?;
+    let sides = selection_conditions(dataset, spec);
+    let signed = sides.len() == 2;
+    // Link values are also signed when the attribute is a difference itself (the residual).
+    let links_signed = signed
+        || spec.link_attribute.as_deref().is_some_and(crate::scene::dataset::counters::is_signed_attribute);
+    // One value engine: the loads when only the selection decides the rows, else the rows.
+    let (values, problems) = match fabric_values(dataset, spec, group) {
+        Some(fast) => (fast, Vec::new()),
+        None => queried_values(dataset, spec, group, &sides),
+    };
+    let mut prepared = Prepared {
+        layout,
+        node_values: values.nodes,
+        link_values: values.links,
+        node_pass: values.node_pass,
+        link_pass: Vec::new(),
+        clause_pass: values.link_pass,
+        signed,
+        links_signed,
+        link_sides: values.link_sides,
+        link_range: None,
+        node_range: None,
+        problems,
+    };
+    prepared.apply_value_filter(spec, group);
+    Ok(prepared)
+}
+
+/// Where a module puts the nodes of a network.
+fn view_layout(net: &crate::model::Network, module: &ModuleKind) -> Result<ViewLayout, String> {
+    Ok(match module {
         ModuleKind::FatTree => ViewLayout::FatTree,
         ModuleKind::Torus { kept } => ViewLayout::Torus(
             TorusLayout::new(net, torus::KeptAxes { kept: kept.clone() }).map_err(|e| e.to_string())?,
@@ -89,12 +119,18 @@ pub fn prepare(dataset: &Dataset, spec: &ViewSpec, group: &Filter) -> Result<Pre
                 "the time strip draws regions (or counter intervals) over time, not the network".into()
             );
         }
-    };
-    let sides = selection_conditions(dataset, spec);
-    let signed = sides.len() == 2;
-    // Link values are also signed when the attribute is a difference itself (the residual).
-    let links_signed = signed
-        || spec.link_attribute.as_deref().is_some_and(crate::scene::dataset::counters::is_signed_attribute);
+    })
+}
+
+/// The values and masks the query engine aggregates from the rows of each side (a diff is
+/// A − B; the masks are side A's), and what went wrong on the way.
+fn queried_values(
+    dataset: &Dataset,
+    spec: &ViewSpec,
+    group: &Filter,
+    sides: &[Vec<Condition>],
+) -> (FabricValues, Vec<String>) {
+    let run = &dataset.run;
     let mut problems = Vec::new();
     let mut link_sides = None;
     let mut values = |domain: Domain, attribute: &Option<String>| -> Vec<Option<f64>> {
@@ -121,40 +157,16 @@ pub fn prepare(dataset: &Dataset, spec: &ViewSpec, group: &Filter) -> Result<Pre
             }
         }
     };
-    let (node_values, link_values, node_pass, clause_pass) = match fabric_values(dataset, spec, group) {
-        Some(fast) => {
-            link_sides = fast.link_sides;
-            (fast.nodes, fast.links, fast.node_pass, fast.link_pass)
-        }
-        None => {
-            let node_values = values(Domain::Nodes, &spec.node_attribute);
-            let link_values = values(Domain::Links, &spec.link_attribute);
-            let mut masks = |domain: Domain| {
-                let mask = masks(run, domain, &sides[0], [&spec.filter, group]);
-                mask.unwrap_or_else(|e| {
-                    problems.push(format!("{domain} filter: {e}"));
-                    Vec::new()
-                })
-            };
-            (node_values, link_values, masks(Domain::Nodes), masks(Domain::Links))
-        }
+    let nodes = values(Domain::Nodes, &spec.node_attribute);
+    let links = values(Domain::Links, &spec.link_attribute);
+    let mut masks = |domain: Domain| {
+        masks(run, domain, &sides[0], [&spec.filter, group]).unwrap_or_else(|e| {
+            problems.push(format!("{domain} filter: {e}"));
+            Vec::new()
+        })
     };
-    let mut prepared = Prepared {
-        layout,
-        node_values,
-        link_values,
-        node_pass,
-        link_pass: Vec::new(),
-        clause_pass,
-        signed,
-        links_signed,
-        link_sides,
-        link_range: None,
-        node_range: None,
-        problems,
-    };
-    prepared.apply_value_filter(spec, group);
-    Ok(prepared)
+    let (node_pass, link_pass) = (masks(Domain::Nodes), masks(Domain::Links));
+    (FabricValues { links, nodes, link_sides, link_pass, node_pass }, problems)
 }
 
 /// A selection naming a region the data set does not have is an error the view shows.
@@ -205,17 +217,6 @@ fn masks(run: &Run, domain: Domain, side: &[Condition], filters: [&Filter; 2]) -
         });
     }
     Ok(out.unwrap_or_default())
-}
-
-/// A − B, value by value; an id missing on one side counts 0 there.
-pub(super) fn difference(a: &[Option<f64>], b: &[Option<f64>]) -> Vec<Option<f64>> {
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| match (x, y) {
-            (None, None) => None,
-            _ => Some(x.unwrap_or(0.0) - y.unwrap_or(0.0)),
-        })
-        .collect()
 }
 
 /// `[0, max]`, or symmetric around 0 for signed values.

@@ -20,7 +20,7 @@ use std::fmt;
 
 use crate::model::{Column, Domain, Run};
 
-use super::filter::{Relation, glob_match, parse_number};
+use super::relation::{Relation, glob_match, parse_number};
 
 /// One clause `ATTR REL VALUE`. `value` is text as typed: a number (compared numerically on a
 /// numeric column), or text (compared as text; `*` is a wildcard for `=` and `!=`).
@@ -233,9 +233,9 @@ pub fn mask_combined(
     domain: Domain,
     base: &[Condition],
     clauses: &[Condition],
-    combine: super::filter::Combine,
+    combine: super::relation::Combine,
 ) -> Result<Vec<bool>, QueryError> {
-    if combine == super::filter::Combine::All || clauses.is_empty() {
+    if combine == super::relation::Combine::All || clauses.is_empty() {
         let all: Vec<Condition> = base.iter().chain(clauses).cloned().collect();
         return mask(run, domain, &all);
     }

@@ -2,17 +2,12 @@
 //! forwarding tables' loads, the AR spread (modelled, see `routing::ar`), or their difference per
 //! link end. The switch is the view's link attribute (`bytes`, `bytes_ar`, `ar_minus_static`),
 //! so filters, highlights, linked ranges, compare and diff treat it like any other column, and
-//! the legend's caption says "AR modelled" for the last two (see `ViewSpec::caption`).
+//! the legend's caption says "AR modelled" for the last two (see `ViewSpec::caption`;
+//! `ViewSpec::routing_shown` and `ViewSpec::show_routing` read and set it on a view).
 
 use super::dataset::Dataset;
-use super::view::ViewSpec;
 
-/// The static trace's bytes per link end.
-pub const STATIC_BYTES: &str = "bytes";
-/// The AR spread's bytes per link end (modelled).
-pub const AR_BYTES: &str = "bytes_ar";
-/// AR spread − static trace per link end (modelled, signed).
-pub const AR_MINUS_STATIC: &str = "ar_minus_static";
+pub use super::dataset::{AR_BYTES, AR_MINUS_STATIC, STATIC_BYTES};
 
 /// The trace a view shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,16 +34,11 @@ impl RoutingShown {
         }
     }
 
-    /// The trace a view shows, if its link colour is one of the three; `None` for any other
+    /// The trace a link attribute shows, if it is one of the three; `None` for any other
     /// attribute (packets, counters, …): the switch then lights none of its choices.
-    pub fn of(spec: &ViewSpec) -> Option<RoutingShown> {
-        let attribute = spec.link_attribute.as_deref()?;
+    pub fn of_attribute(attribute: Option<&str>) -> Option<RoutingShown> {
+        let attribute = attribute?;
         Self::ALL.iter().map(|&(shown, _)| shown).find(|shown| shown.attribute() == attribute)
-    }
-
-    /// Shows this trace in the view (colours its link ends by its attribute).
-    pub fn apply(self, spec: &mut ViewSpec) {
-        spec.link_attribute = Some(self.attribute().to_string());
     }
 
     /// The trace model behind this choice: AR for both AR choices (the pairs crossing an end
@@ -71,14 +61,15 @@ impl RoutingShown {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scene::view::ViewSpec;
 
     #[test]
     fn each_choice_names_its_own_attribute_and_reads_back_from_the_spec() {
         let mut spec = ViewSpec::default();
-        assert_eq!(RoutingShown::of(&spec), Some(RoutingShown::Static));
+        assert_eq!(spec.routing_shown(), Some(RoutingShown::Static));
         for (shown, _) in RoutingShown::ALL {
-            shown.apply(&mut spec);
-            assert_eq!(RoutingShown::of(&spec), Some(shown));
+            spec.show_routing(shown);
+            assert_eq!(spec.routing_shown(), Some(shown));
         }
         spec.link_attribute = Some("packets".into());
         assert_eq!(RoutingShown::of(&spec), None);

@@ -13,7 +13,7 @@
 use crate::layout::Position;
 use crate::layout::torus::TorusLayout;
 
-use super::colour::Rgba;
+use super::colour::{ColourScale, Rgba};
 use super::fat_tree::{BACKGROUND, NEUTRAL};
 use super::network::{
     DIM_FADE, NO_DATA, NetworkInput, NetworkStyle, end_of, scale_for, value_legend, values_range,
@@ -73,40 +73,11 @@ pub fn build_torus_scene(
         (true, true) => Emphasis::Lit,
         (true, false) => Emphasis::Dim,
     };
-    let fade = |c: Rgba, e: Emphasis| if e == Emphasis::Dim { c.lerp(BACKGROUND, DIM_FADE) } else { c };
     let m = orbit.matrix();
     let rotated: Vec<[f32; 3]> = (0..layout.cells.len()).map(|c| rotate(&m, layout.position(c))).collect();
     let flat = |p: [f32; 3]| Position { x: p[0], y: p[1] };
 
-    let mut halves: Vec<((f32, f64), Half)> = Vec::with_capacity(layout.links.len());
-    let mut lit_halves: Vec<((f32, f64), Half)> = Vec::new();
-    for (i, link) in layout.links.iter().enumerate() {
-        if !values.link_visible.get(i).copied().unwrap_or(true) {
-            continue;
-        }
-        let (_, to) = layout.half(i);
-        let (a, b) = (rotated[link.from], rotate(&m, to));
-        let e = emphasis(values.link_lit.get(i).copied().unwrap_or(false));
-        let value = values.links.get(i).copied().flatten();
-        let colour = value.map_or(NO_DATA, |v| link_scale.colour(v));
-        let half = Half {
-            from: flat(a),
-            to: flat(b),
-            colour: fade(colour, e),
-            rail: 0,
-            end: end_of(i),
-            emphasis: e,
-        };
-        // Far to near; at one depth (every half of a flat view), busier on top.
-        let key = ((a[2] + b[2]) / 2.0, super::draw_key(value));
-        if e == Emphasis::Lit { lit_halves.push((key, half)) } else { halves.push((key, half)) }
-    }
-    let by_depth = |a: &((f32, f64), Half), b: &((f32, f64), Half)| {
-        a.0.0.total_cmp(&b.0.0).then(a.0.1.total_cmp(&b.0.1))
-    };
-    halves.sort_by(by_depth);
-    lit_halves.sort_by(by_depth);
-    let halves: Vec<Half> = halves.into_iter().chain(lit_halves).map(|(_, h)| h).collect();
+    let halves = torus_halves(layout, values, &link_scale, (&m, &rotated), &emphasis);
 
     let coloured_nodes = !values.cells.iter().all(Option::is_none);
     let mut marks: Vec<(f32, Mark)> = rotated
@@ -145,6 +116,51 @@ pub fn build_torus_scene(
             value_legend("L", &style.link_caption, link_scale, style.link_bytes),
         ],
     }
+}
+
+/// Faded when something else is lit.
+fn fade(c: Rgba, e: Emphasis) -> Rgba {
+    if e == Emphasis::Dim { c.lerp(BACKGROUND, DIM_FADE) } else { c }
+}
+
+/// The visible link halves, far to near, lit ones last.
+fn torus_halves(
+    layout: &TorusLayout,
+    values: &TorusValues,
+    link_scale: &ColourScale,
+    (m, rotated): (&[[f32; 3]; 3], &[[f32; 3]]),
+    emphasis: &dyn Fn(bool) -> Emphasis,
+) -> Vec<Half> {
+    let flat = |p: [f32; 3]| Position { x: p[0], y: p[1] };
+    let mut halves: Vec<((f32, f64), Half)> = Vec::with_capacity(layout.links.len());
+    let mut lit_halves: Vec<((f32, f64), Half)> = Vec::new();
+    for (i, link) in layout.links.iter().enumerate() {
+        if !values.link_visible.get(i).copied().unwrap_or(true) {
+            continue;
+        }
+        let (_, to) = layout.half(i);
+        let (a, b) = (rotated[link.from], rotate(m, to));
+        let e = emphasis(values.link_lit.get(i).copied().unwrap_or(false));
+        let value = values.links.get(i).copied().flatten();
+        let colour = value.map_or(NO_DATA, |v| link_scale.colour(v));
+        let half = Half {
+            from: flat(a),
+            to: flat(b),
+            colour: fade(colour, e),
+            rail: 0,
+            end: end_of(i),
+            emphasis: e,
+        };
+        // Far to near; at one depth (every half of a flat view), busier on top.
+        let key = ((a[2] + b[2]) / 2.0, super::draw_key(value));
+        if e == Emphasis::Lit { lit_halves.push((key, half)) } else { halves.push((key, half)) }
+    }
+    let by_depth = |a: &((f32, f64), Half), b: &((f32, f64), Half)| {
+        a.0.0.total_cmp(&b.0.0).then(a.0.1.total_cmp(&b.0.1))
+    };
+    halves.sort_by(by_depth);
+    lit_halves.sort_by(by_depth);
+    halves.into_iter().chain(lit_halves).map(|(_, h)| h).collect()
 }
 
 #[cfg(test)]

@@ -133,6 +133,17 @@ fn add_into<'a>(sum: &mut [Vec<f64>], rails: impl Iterator<Item = &'a LinkBytes>
     }
 }
 
+/// A − B, value by value; an id missing on one side counts 0 there.
+pub fn difference(a: &[Option<f64>], b: &[Option<f64>]) -> Vec<Option<f64>> {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| match (x, y) {
+            (None, None) => None,
+            _ => Some(x.unwrap_or(0.0) - y.unwrap_or(0.0)),
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,8 +10,10 @@ use crate::routing::RegionKey;
 
 use super::colour::{ColourMap, ScaleKind};
 use super::dataset::Dataset;
+pub use super::dataset::region_attribute;
 use super::filter::{Filter, Relation};
 use super::query::{self, Condition};
+use super::routing_shown::RoutingShown;
 use super::values::RegionSelection;
 
 /// Which module draws a view.
@@ -210,6 +212,16 @@ impl ViewSpec {
         self.job_b.clone().filter(|_| !dataset.jobs().is_empty()).or_else(|| self.job_shown(dataset))
     }
 
+    /// The trace the view shows where the dumps hold AR tables (its link colour), if one.
+    pub fn routing_shown(&self) -> Option<RoutingShown> {
+        RoutingShown::of_attribute(self.link_attribute.as_deref())
+    }
+
+    /// Shows a trace: colours the link ends by its attribute.
+    pub fn show_routing(&mut self, shown: RoutingShown) {
+        self.link_attribute = Some(shown.attribute().to_string());
+    }
+
     /// How rows combine under this selection: a cumulative view sums its regions.
     pub fn rows_aggregate(&self) -> query::Aggregate {
         match self.selection {
@@ -241,10 +253,10 @@ impl ViewSpec {
             _ => {}
         }
         // Which trace, where the dumps hold AR tables: AR loads are a model, never unlabelled.
-        if super::routing_shown::RoutingShown::available(dataset) {
-            parts.push(match super::routing_shown::RoutingShown::of(self) {
-                Some(super::routing_shown::RoutingShown::ArModelled) => "AR spread (modelled)".into(),
-                Some(super::routing_shown::RoutingShown::ArMinusStatic) => "AR − static (modelled)".into(),
+        if RoutingShown::available(dataset) {
+            parts.push(match self.routing_shown() {
+                Some(RoutingShown::ArModelled) => "AR spread (modelled)".into(),
+                Some(RoutingShown::ArMinusStatic) => "AR − static (modelled)".into(),
                 _ => "static routing".to_string(),
             });
         }
@@ -281,17 +293,6 @@ pub fn default_attribute(run: &Run, domain: Domain) -> Option<String> {
     let attrs = query::attributes(run, domain);
     let axes = &run.network().axes;
     attrs.iter().find(|a| a.numeric && !is_bookkeeping(&a.name, axes)).map(|a| a.name.clone())
-}
-
-/// The attribute that names regions (`code_region` in Boxfish runs, `region` in CSV pairs and
-/// fabrics), if the links or nodes have one.
-pub fn region_attribute(run: &Run) -> Option<String> {
-    let has = |name: &str| {
-        [Domain::Links, Domain::Nodes]
-            .into_iter()
-            .any(|d| query::attributes(run, d).iter().any(|a| a.name == name))
-    };
-    ["code_region", "region"].into_iter().find(|n| has(n)).map(String::from)
 }
 
 /// The row conditions a selection stands for: `[A]` or, for a diff, `[A, B]`. The whole run is

@@ -17,7 +17,7 @@ pub const RESIDUAL: &str = "residual";
 /// Attributes whose values are signed: coloured on the diverging map around 0 (the residual,
 /// and the AR spread's difference from the static trace).
 pub fn is_signed_attribute(name: &str) -> bool {
-    name == RESIDUAL || name == crate::scene::routing_shown::AR_MINUS_STATIC
+    name == RESIDUAL || name == super::AR_MINUS_STATIC
 }
 
 impl Dataset {

@@ -41,7 +41,7 @@ use crate::model::network::{NetLink, NetNode, Network, Shape};
 use crate::model::{Cluster, Column, Domain, LinkEnd, NodeKind, Policy, Projection, Run, Table};
 use crate::routing::RegionLoads;
 
-use crate::scene::highlight::RankHosts;
+use super::RankHosts;
 
 /// Where a node or link of the view model sits in the cluster.
 #[derive(Clone, Debug, Default, PartialEq)]

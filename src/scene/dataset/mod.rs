@@ -21,8 +21,17 @@ pub use fabric::{
 };
 // `region_rows` (below) builds a [`TrafficSet`]'s regions.
 
-use super::highlight::RankHosts;
 use super::values::RegionSelection;
+
+/// The static trace's bytes per link end.
+pub const STATIC_BYTES: &str = "bytes";
+/// The AR spread's bytes per link end (modelled).
+pub const AR_BYTES: &str = "bytes_ar";
+/// AR spread − static trace per link end (modelled, signed).
+pub const AR_MINUS_STATIC: &str = "ar_minus_static";
+
+/// Which rank runs on which host, from the profile's rank sections.
+pub type RankHosts = std::collections::HashMap<u32, usize>;
 
 /// Bytes from one host to another: (source host, destination host, bytes), hosts indexing
 /// `Cluster::hosts`.
@@ -309,6 +318,17 @@ impl Dataset {
     }
 }
 
+/// The attribute that names regions (`code_region` in Boxfish runs, `region` in CSV pairs and
+/// fabrics), if the links or nodes have one.
+pub fn region_attribute(run: &Run) -> Option<String> {
+    let has = |name: &str| {
+        [Domain::Links, Domain::Nodes]
+            .into_iter()
+            .any(|d| super::query::attributes(run, d).iter().any(|a| a.name == name))
+    };
+    ["code_region", "region"].into_iter().find(|n| has(n)).map(String::from)
+}
+
 /// A load's traffic rows: each region by number, the total as −1.
 pub fn region_rows(loads: &Loads) -> Vec<(i64, &RegionLoads)> {
     loads.regions.iter().filter_map(|r| Some((i64::from(r.region?), r))).chain([(-1, &loads.total)]).collect()
@@ -367,7 +387,7 @@ fn run_jobs(run: &Run) -> Vec<String> {
 /// A run's regions: the non-negative whole values of its region attribute, and its negative
 /// whole-run value if it has one.
 fn run_regions(run: &Run) -> Regions {
-    let Some(attribute) = super::view::region_attribute(run) else { return Regions::default() };
+    let Some(attribute) = region_attribute(run) else { return Regions::default() };
     let mut numbers = super::query::distinct_values(run, Domain::Links, &attribute);
     if numbers.is_empty() {
         numbers = super::query::distinct_values(run, Domain::Nodes, &attribute);
