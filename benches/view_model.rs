@@ -12,7 +12,7 @@
 
 use std::sync::OnceLock;
 
-use shoal::scene::dataset::{RankJobs, TrafficSet, fabric_run, region_rows};
+use shoal::scene::dataset::{RankJobs, fabric_run};
 use shoal::scene::filter::{Clause, Filter};
 use shoal::scene::highlight::{Highlight, Seed, project};
 use shoal::scene::{Dataset, RegionSelection, ViewSpec, prepare};
@@ -31,11 +31,7 @@ fn fabric_run_adapter(b: divan::Bencher) {
     let d = fabric();
     let f = d.fabric.as_ref().expect("a fabric");
     b.bench_local(|| {
-        let traffic = [TrafficSet {
-            job: None,
-            regions: region_rows(&f.loads),
-            ar: f.ar_loads.as_ref().map(region_rows),
-        }];
+        let traffic = f.traffic_sets();
         fabric_run(&d.name, &f.cluster, &f.layout, &traffic, &f.rank_hosts, &RankJobs::new()).1.link_count()
     });
 }

@@ -8,18 +8,34 @@
 //!   `load`, `modules`, `gui`;
 //! - `routing`: no `layout`, `scene`, `export`, `pipeline`, `load`, `modules`, `gui`;
 //! - `layout`: no `scene`, `export`, `pipeline` (which builds on it), `load`, `modules`, `gui`;
-//! - `scene`: no `export`, `load`, `pipeline`, `modules`, `gui`, `cli`, and no file I/O
-//!   (`std::fs`, `File::open`) and no `egui`, `eframe`, `wgpu`;
+//! - `view_model` (the data set between `routing`/`layout` and `scene`): no `export`, `modules`,
+//!   `gui`, `cli`, and no GUI crate;
+//! - `scene`: no `profile_io` (it calls no reader), `export`, `load`, `pipeline`, `modules`,
+//!   `gui`, `cli`, and no file I/O (`std::fs`, `File::open`) and no `egui`, `eframe`, `wgpu`;
 //! - `export`: no `modules`, `gui`, `cli`; `pipeline` and `load`: no `modules`, `gui`.
 //!
 //! The collector (`collector/src`) must not use shoal's GUI either. Comments and string literals
 //! are not code: a doc comment may mention egui.
+//!
+//! The house rules are checked here too, in `src/`, `collector/src` and `ibprof-format/src`:
+//! no import cycle between the files of one folder (`support/file_cycles.rs` says what reaches
+//! what), and no function over 80 lines. Test functions count: a long test is as hard to read
+//! as any function, and none is over the limit.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+#[path = "support/file_cycles.rs"]
+mod file_cycles;
+#[path = "support/fn_lengths.rs"]
+mod fn_lengths;
+#[path = "support/module_tree.rs"]
+mod module_tree;
 #[path = "support/rust_paths.rs"]
 mod rust_paths;
+use file_cycles::file_cycles;
+use fn_lengths::{function_spans, long_functions};
+use module_tree::{module_tree, unixy};
 use rust_paths::*;
 
 /// Each layer and the modules it must not reach.
@@ -31,7 +47,8 @@ const RULES: &[(&str, &[&str])] = &[
     ("profile_io", &["routing", "layout", "scene", "export", "pipeline", "load", "modules", "gui", "cli"]),
     ("routing", &["layout", "scene", "export", "pipeline", "load", "modules", "gui", "cli"]),
     ("layout", &["scene", "export", "pipeline", "load", "modules", "gui", "cli"]),
-    ("scene", &["export", "pipeline", "load", "modules", "gui", "cli"]),
+    ("view_model", &["export", "modules", "gui", "cli"]),
+    ("scene", &["profile_io", "export", "pipeline", "load", "modules", "gui", "cli"]),
     ("export", &["modules", "gui", "cli"]),
     ("pipeline", &["modules", "gui", "cli"]),
     ("load", &["modules", "gui", "cli"]),
@@ -65,78 +82,33 @@ fn forbidden_mentions(src: &str, io_too: bool) -> Vec<(usize, String)> {
             }
         }
         for leaf in leaves {
-            if leaf.len() >= 2
-                && leaf[0].0 == "std"
-                && leaf[1].0 == "fs"
-                && !found.iter().any(|f| f.0 == leaf[1].1)
+            let path = &leaf.path;
+            if path.len() >= 2
+                && path[0].0 == "std"
+                && path[1].0 == "fs"
+                && !found.iter().any(|f| f.0 == path[1].1)
             {
-                found.push((leaf[1].1, "std::fs".into()));
+                found.push((path[1].1, "std::fs".into()));
             }
         }
     }
     found
 }
 
-// ---------------------------------------------------------------------------------------------
-// The module tree: which module each file is, following `mod` declarations from the crate roots.
-
-/// Where each file sits: (crate, module path). Crate `lib` is the library, `bin` the binary.
-fn module_tree(files: &BTreeMap<String, String>) -> BTreeMap<String, (&'static str, Vec<String>)> {
-    let mut placed: BTreeMap<String, (&'static str, Vec<String>)> = BTreeMap::new();
-    let mut queue: Vec<(String, &'static str, Vec<String>)> =
-        vec![("src/lib.rs".into(), "lib", vec![]), ("src/main.rs".into(), "bin", vec![])];
-    while let Some((file, krate, module)) = queue.pop() {
-        let Some(src) = files.get(&file) else { continue };
-        if placed.contains_key(&file) {
-            continue;
-        }
-        let dir = Path::new(&file).parent().unwrap_or(Path::new("")).to_path_buf();
-        let stem = Path::new(&file).file_stem().unwrap().to_string_lossy().into_owned();
-        let own_dir =
-            if matches!(stem.as_str(), "lib" | "main" | "mod") { dir.clone() } else { dir.join(&stem) };
-        for (name, path) in scan(src, &module).mods {
-            let mut child = module.clone();
-            child.push(name.clone());
-            let candidates = match path {
-                Some(p) => vec![dir.join(p)],
-                None => vec![own_dir.join(format!("{name}.rs")), own_dir.join(&name).join("mod.rs")],
-            };
-            let found = candidates.into_iter().map(|p| unixy(&p)).find(|p| files.contains_key(p));
-            if let Some(f) = found {
-                queue.push((f, krate, child));
-            }
-        }
-        placed.insert(file, (krate, module));
-    }
-    // Files no `mod` reaches are still read, as the module their path names.
-    for file in files.keys() {
-        if !placed.contains_key(file) {
-            let rel = file.trim_start_matches("src/").trim_end_matches(".rs");
-            let mut module: Vec<String> = rel.split('/').map(String::from).collect();
-            if module.last().is_some_and(|m| m == "mod") {
-                module.pop();
-            }
-            placed.insert(file.clone(), ("lib", module));
-        }
-    }
-    placed
-}
-
-fn unixy(p: &Path) -> String {
-    p.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect::<Vec<_>>().join("/")
-}
-
 /// Every backward import and forbidden mention in the tree, as `file:line: what`, and how many
 /// crate-relative references were checked.
 fn check(files: &BTreeMap<String, String>) -> (Vec<String>, usize) {
     let tree = module_tree(files);
-    let tops: Vec<String> =
-        scan(files.get("src/lib.rs").map_or("", String::as_str), &[]).mods.into_iter().map(|m| m.0).collect();
+    let tops: Vec<String> = scan(files.get("src/lib.rs").map_or("", String::as_str), &[])
+        .mods
+        .into_iter()
+        .map(|m| m.name)
+        .collect();
     let mut problems = Vec::new();
     let mut checked = 0;
     for (file, src) in files {
-        let (krate, module) = &tree[file];
-        if *krate != "lib" || module.is_empty() {
+        let (krate, module) = (tree[file].krate, &tree[file].module);
+        if krate != "lib" || module.is_empty() {
             continue; // the binary (main.rs, cli/) and lib.rs may use every layer
         }
         let layer = module[0].as_str();
@@ -158,6 +130,11 @@ fn check(files: &BTreeMap<String, String>) -> (Vec<String>, usize) {
         if layer == "scene" {
             for (line, what) in forbidden_mentions(src, true) {
                 problems.push(format!("{file}:{line}: the scene layer names {what} (no file I/O, no GUI)"));
+            }
+        }
+        if layer == "view_model" {
+            for (line, what) in forbidden_mentions(src, false) {
+                problems.push(format!("{file}:{line}: the view model names {what} (no GUI)"));
             }
         }
     }
@@ -254,13 +231,39 @@ fn the_collector_does_not_use_shoals_gui() {
     }
 }
 
+/// The sources of the workspace's three crates: (folder, files keyed from that folder).
+fn workspace_sources() -> Vec<(&'static str, BTreeMap<String, String>)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    ["", "collector/", "ibprof-format/"].into_iter().map(|c| (c, read_tree(&root.join(c), "src"))).collect()
+}
+
+#[test]
+fn no_import_cycle_between_the_files_of_one_folder() {
+    let mut cycles = Vec::new();
+    for (krate, files) in workspace_sources() {
+        assert!(!files.is_empty(), "no sources under {krate}src");
+        // Paths in the messages are from the crate's folder: name them from the workspace.
+        cycles.extend(file_cycles(&files).into_iter().map(|c| c.replace("src/", &format!("{krate}src/"))));
+    }
+    assert!(cycles.is_empty(), "import cycles:\n{}", cycles.join("\n"));
+}
+
+#[test]
+fn no_function_is_over_80_lines() {
+    let mut long = Vec::new();
+    for (krate, files) in workspace_sources() {
+        long.extend(long_functions(&files, 80).into_iter().map(|f| format!("{krate}{f}")));
+    }
+    assert!(long.is_empty(), "functions to split:\n{}", long.join("\n"));
+}
+
 // Checks of the checker: a fabricated backward import is reported, with its file and line.
 
 fn tree(files: &[(&str, &str)]) -> BTreeMap<String, String> {
     let mut all: BTreeMap<String, String> =
         files.iter().map(|(p, s)| (p.to_string(), s.to_string())).collect();
     all.entry("src/lib.rs".into()).or_insert_with(|| {
-        "pub mod model;\npub mod profile_io;\npub mod routing;\npub mod layout;\npub mod scene;\npub mod export;\npub mod load;\npub mod gui;\n".into()
+        "pub mod model;\npub mod profile_io;\npub mod routing;\npub mod layout;\npub mod scene;\npub mod export;\npub mod load;\npub mod gui;\npub mod view_model;\n".into()
     });
     all
 }
@@ -390,4 +393,162 @@ fn the_collector_check_reports_shoals_gui() {
     let found = check_collector(&files);
     assert_eq!(found.len(), 2, "{found:#?}");
     assert!(found[0].starts_with("src/lib.rs:3:") && found[1].starts_with("src/lib.rs:4:"), "{found:#?}");
+}
+
+#[test]
+fn the_scene_calls_no_reader_and_the_view_model_reaches_no_face() {
+    let found = problems(&[
+        ("src/scene/mod.rs", "use crate::profile_io::rail::load_rail;\nuse crate::view_model::Dataset;\n"),
+        (
+            "src/view_model/mod.rs",
+            "use crate::scene::Scene;\nuse crate::routing::Loads;\nuse crate::export::png;\nfn f(_: &egui::Ui) {}\nfn g() { crate::modules::x(); }\n",
+        ),
+    ]);
+    let heads: Vec<&str> = found.iter().map(|f| f.split(" (").next().unwrap_or(f)).collect();
+    assert_eq!(
+        heads,
+        [
+            "src/scene/mod.rs:1: scene imports profile_io, a layer above it",
+            "src/view_model/mod.rs:3: view_model imports export, a layer above it",
+            "src/view_model/mod.rs:4: the view model names egui",
+            "src/view_model/mod.rs:5: view_model imports modules, a layer above it",
+        ],
+        "{found:#?}"
+    );
+}
+
+fn cycles(files: &[(&str, &str)]) -> Vec<String> {
+    file_cycles(&tree(files))
+}
+
+#[test]
+fn a_cycle_between_two_files_of_a_folder_names_both_files_and_the_lines_that_make_it() {
+    let found = cycles(&[
+        ("src/layout/mod.rs", "pub mod fat_tree;\npub mod planes;\n"),
+        ("src/layout/fat_tree.rs", "pub struct Options;\nfn f() {\n    super::planes::layout_planes();\n}\n"),
+        ("src/layout/planes.rs", "use super::fat_tree::Options;\npub fn layout_planes() {}\n"),
+    ]);
+    assert_eq!(
+        found,
+        [
+            "src/layout/: import cycle fat_tree.rs → planes.rs → fat_tree.rs (src/layout/fat_tree.rs:3 `super::planes::layout_planes`; src/layout/planes.rs:1 `super::fat_tree::Options`)"
+        ]
+    );
+}
+
+#[test]
+fn a_cycle_through_a_third_file_is_named_in_its_order_and_one_way_imports_are_not() {
+    let found = cycles(&[
+        ("src/routing/mod.rs", "pub mod a;\npub mod b;\npub mod c;\npub mod d;\n"),
+        ("src/routing/a.rs", "use crate::routing::b::B;\nuse super::d::D;\npub struct A;\n"),
+        ("src/routing/b.rs", "use super::c::C;\npub struct B;\n"),
+        ("src/routing/c.rs", "use super::a::A;\npub struct C;\n"),
+        ("src/routing/d.rs", "use super::super::model::Lid;\npub struct D;\n"),
+    ]);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(found[0].starts_with("src/routing/: import cycle a.rs → b.rs → c.rs → a.rs ("), "{found:#?}");
+}
+
+#[test]
+fn an_item_declared_in_mod_rs_makes_mod_rs_a_file_of_the_cycle() {
+    let found = cycles(&[
+        ("src/routing/mod.rs", "mod child;\nuse child::run;\npub struct Config;\n"),
+        ("src/routing/child.rs", "use super::Config;\npub fn run() {}\n"),
+    ]);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(found[0].starts_with("src/routing/: import cycle child.rs → mod.rs → child.rs ("), "{found:#?}");
+}
+
+#[test]
+fn a_re_export_is_followed_to_the_file_that_declares_the_item_and_in_mod_rs_is_no_edge_itself() {
+    let files = |b_calls_a: &str| {
+        cycles(&[
+            ("src/routing/mod.rs", "mod a;\nmod b;\npub use b::Plane;\npub use a::f;\n"),
+            ("src/routing/a.rs", "use super::Plane;\npub fn f() {}\n"),
+            ("src/routing/b.rs", &format!("pub struct Plane;\nfn g() {{\n    {b_calls_a}\n}}\n")),
+        ])
+    };
+    assert_eq!(files(""), Vec::<String>::new(), "a.rs reaches b.rs through mod.rs's re-export only");
+    let found = files("super::f();");
+    assert_eq!(
+        found,
+        [
+            "src/routing/: import cycle a.rs → b.rs → a.rs (src/routing/a.rs:1 `super::Plane`; src/routing/b.rs:3 `super::f`)"
+        ]
+    );
+}
+
+#[test]
+fn a_subfolder_is_one_node_of_its_parent_folder() {
+    let found = cycles(&[
+        ("src/scene/mod.rs", "pub mod dataset;\npub mod view;\n"),
+        ("src/scene/dataset/mod.rs", "mod fabric;\npub struct Dataset;\n"),
+        ("src/scene/dataset/fabric.rs", "use crate::scene::view::ViewSpec;\n"),
+        ("src/scene/view.rs", "use super::dataset::Dataset;\npub struct ViewSpec;\n"),
+    ]);
+    assert_eq!(
+        found,
+        [
+            "src/scene/: import cycle dataset/ → view.rs → dataset/ (src/scene/dataset/fabric.rs:1 `crate::scene::view::ViewSpec`; src/scene/view.rs:1 `super::dataset::Dataset`)"
+        ]
+    );
+}
+
+#[test]
+fn test_code_reaching_back_makes_no_cycle() {
+    let files = |cfg: &str| {
+        cycles(&[
+            ("src/routing/mod.rs", "pub mod a;\npub mod b;\n"),
+            ("src/routing/a.rs", "use super::b::y;\npub fn x() {}\n"),
+            (
+                "src/routing/b.rs",
+                &format!(
+                    "pub fn y() {{}}\n{cfg}\nmod tests {{\n    use crate::routing::a::x;\n}}\n{cfg}\n#[path = \"b_tests.rs\"]\nmod more;\n"
+                ),
+            ),
+            ("src/routing/b_tests.rs", "use super::super::a::x;\n"),
+        ])
+    };
+    assert_eq!(files("#[cfg(test)]"), Vec::<String>::new());
+    // The same modules outside test code do make a cycle.
+    let found = files("");
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(found[0].contains("a.rs → b.rs → a.rs") && found[0].contains("b.rs:4"), "{found:#?}");
+}
+
+#[test]
+fn a_function_is_measured_from_its_fn_line_to_its_closing_brace() {
+    let body = "    x += 1;\n".repeat(77);
+    let src = format!(
+        "pub fn short() {{}}\n\nfn long(\n    a: [u8; 4],\n) -> u8 {{\n{body}    a[0]\n}}\ntrait T {{\n    fn declared(&self);\n    fn typed(&self, f: fn(u8) -> u8) -> u8 {{ f(b'}}') }}\n}}\n"
+    );
+    let spans: Vec<(String, usize, usize)> =
+        function_spans(&src).into_iter().map(|s| (s.name, s.line, s.lines)).collect();
+    assert_eq!(spans, [("short".into(), 1, 1), ("long".into(), 3, 82), ("typed".into(), 87, 1)]);
+}
+
+#[test]
+fn a_function_over_80_lines_is_named_with_its_file_line_and_length() {
+    let function =
+        |name: &str, body_lines: usize| format!("fn {name}() {{\n{}}}\n", "    step();\n".repeat(body_lines));
+    let files: BTreeMap<String, String> = [
+        ("src/a.rs".to_string(), format!("//! A.\n\n{}{}", function("fits", 78), function("too_long", 79))),
+        ("src/b.rs".to_string(), function("also_fits", 10)),
+    ]
+    .into();
+    assert_eq!(long_functions(&files, 80), ["src/a.rs:83: fn too_long is 81 lines (over 80)"]);
+}
+
+#[test]
+fn a_re_export_outside_mod_rs_is_an_edge() {
+    let found = cycles(&[
+        ("src/scene/mod.rs", "pub mod filter;\npub mod query;\n"),
+        ("src/scene/filter.rs", "pub use super::query::Condition as Clause;\npub enum Relation {}\n"),
+        ("src/scene/query.rs", "use super::filter::Relation;\npub struct Condition;\n"),
+    ]);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(
+        found[0].starts_with("src/scene/: import cycle filter.rs → query.rs → filter.rs ("),
+        "{found:#?}"
+    );
 }

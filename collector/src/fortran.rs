@@ -14,10 +14,11 @@ use std::sync::OnceLock;
 use crate::ffi::abi::dlsym_default;
 use crate::ffi::{Abi, Handle, mpi};
 use crate::guard::guard;
+use crate::inside::Inside;
+use crate::lifecycle;
 use crate::requests::Tracked;
 use crate::scope::Kind;
-use crate::state::{self, State, state};
-use crate::wrap::Inside;
+use crate::state::{State, state};
 use crate::{coll, wrap};
 
 type F = *const c_int;
@@ -95,27 +96,27 @@ fn c_name(s: &'static str) -> &'static CStr {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn mpi_init_(ierr: E) {
     let f = next!("mpi_init_\0", unsafe extern "C" fn(E));
-    guard("preparing MPI_Init", state::before_init);
+    guard("preparing MPI_Init", lifecycle::before_init);
     unsafe { f(ierr) };
     if ierr.is_null() || unsafe { *ierr } == 0 {
-        guard("starting the profile", state::start);
+        guard("starting the profile", lifecycle::start);
     }
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn mpi_init_thread_(required: F, provided: E, ierr: E) {
     let f = next!("mpi_init_thread_\0", unsafe extern "C" fn(F, E, E));
-    guard("preparing MPI_Init_thread", state::before_init);
+    guard("preparing MPI_Init_thread", lifecycle::before_init);
     unsafe { f(required, provided, ierr) };
     if ierr.is_null() || unsafe { *ierr } == 0 {
-        guard("starting the profile", state::start);
+        guard("starting the profile", lifecycle::start);
     }
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn mpi_finalize_(ierr: E) {
     let f = next!("mpi_finalize_\0", unsafe extern "C" fn(E));
-    guard("finishing the profile", state::finish);
+    guard("finishing the profile", lifecycle::finish);
     unsafe { f(ierr) }
 }
 

@@ -16,16 +16,22 @@
 //! changes an MPI call's arguments or result.
 
 pub mod backend;
+pub mod chunks;
 pub mod coll;
+pub mod comm_attr;
 pub mod comms;
 pub mod config;
 pub mod count;
 pub mod counters;
+pub mod dump_data;
 pub mod dumps;
 pub mod ffi;
 pub mod fortran;
 pub mod guard;
+pub mod inside;
 pub mod insitu;
+pub mod insitu_finish;
+pub mod lifecycle;
 pub mod local_port;
 pub mod mpiio;
 pub mod ops;

@@ -34,9 +34,9 @@ use std::time::Instant;
 
 use crate::config::Writer;
 
+use crate::chunks::{recv_chunks, send_chunks};
 use crate::ffi::tools::{FileIo, MODE_CREATE, MODE_RDWR, MODE_WRONLY, tools};
 use crate::ffi::{Handle, HandleCell, Mpi, StatusCell};
-use crate::output::{recv_chunks, send_chunks};
 use crate::state::State;
 
 const TAG_PLAN: c_int = 0x1ba0;

@@ -19,12 +19,11 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::time::Instant;
 
+use crate::chunks::{recv_chunks, send_chunks};
 use crate::config::Writer;
-use crate::ffi::Handle;
 use crate::state::State;
 
 const TAG: c_int = 0x1b9f;
-const CHUNK: usize = 1 << 30;
 
 /// Writes this rank's `section` where the configuration says: through MPI-IO
 /// ([`crate::mpiio`]) unless `IBPROF_WRITER=rank0` or MPI-IO cannot open the file, else
@@ -138,41 +137,5 @@ fn gathered(st: &State, section: &[u8], path: &std::path::Path, started: Instant
             st.size,
             started.elapsed().as_secs_f64() * 1e3
         ),
-    }
-}
-
-/// Sends `bytes` to rank `to` in messages of at most 1 GiB (the count is an `int`).
-pub(crate) fn send_chunks(st: &State, comm: Handle, to: c_int, tag: c_int, bytes: &[u8]) {
-    for chunk in bytes.chunks(CHUNK) {
-        // SAFETY: the chunk is readable for its length, which fits an int.
-        unsafe {
-            (st.mpi.f.send)(
-                chunk.as_ptr() as *const c_void,
-                chunk.len() as c_int,
-                st.mpi.c.byte,
-                to,
-                tag,
-                comm,
-            );
-        }
-    }
-}
-
-/// Receives exactly `buf.len()` bytes from rank `from`, sent by [`send_chunks`].
-pub(crate) fn recv_chunks(st: &State, comm: Handle, from: c_int, tag: c_int, buf: &mut [u8]) {
-    let status = st.mpi.c.status_ignore as *mut c_void;
-    for chunk in buf.chunks_mut(CHUNK) {
-        // SAFETY: the chunk is writable for its length, which fits an int.
-        unsafe {
-            (st.mpi.f.recv)(
-                chunk.as_mut_ptr() as *mut c_void,
-                chunk.len() as c_int,
-                st.mpi.c.byte,
-                from,
-                tag,
-                comm,
-                status,
-            );
-        }
     }
 }

@@ -37,6 +37,15 @@ pub fn paint_pixmap(list: &DrawList, pixels_per_point: f32) -> Result<Pixmap, Ex
         clip.fill_path(&PathBuilder::from_rect(rect), FillRule::Winding, false, scale);
     }
 
+    stroke_lines(&mut pixmap, list, scale, &clip);
+    fill_dots(&mut pixmap, list, scale, &clip);
+    paint_rects(&mut pixmap, list, scale);
+    draw_texts(&mut pixmap, list, s)?;
+    Ok(pixmap)
+}
+
+/// The links, clipped to the plot.
+fn stroke_lines(pixmap: &mut Pixmap, list: &DrawList, scale: Transform, clip: &Mask) {
     // Group lines by (colour, width), keeping first-appearance order so lit lines stay on top.
     let mut groups: Vec<((Rgba, u32), PathBuilder)> = Vec::new();
     let mut index: HashMap<(Rgba, u32), usize> = HashMap::new();
@@ -54,9 +63,13 @@ pub fn paint_pixmap(list: &DrawList, pixels_per_point: f32) -> Result<Pixmap, Ex
         if let Some(path) = pb.finish() {
             let stroke =
                 Stroke { width: f32::from_bits(width), line_cap: LineCap::Butt, ..Default::default() };
-            pixmap.stroke_path(&path, &paint(colour), &stroke, scale, Some(&clip));
+            pixmap.stroke_path(&path, &paint(colour), &stroke, scale, Some(clip));
         }
     }
+}
+
+/// Node marks, clipped to the plot.
+fn fill_dots(pixmap: &mut Pixmap, list: &DrawList, scale: Transform, clip: &Mask) {
     for dot in &list.dots {
         let [x, y] = dot.centre;
         let path = match dot.shape {
@@ -67,12 +80,16 @@ pub fn paint_pixmap(list: &DrawList, pixels_per_point: f32) -> Result<Pixmap, Ex
             }
         };
         let Some(path) = path else { continue };
-        pixmap.fill_path(&path, &paint(dot.fill), FillRule::Winding, scale, Some(&clip));
+        pixmap.fill_path(&path, &paint(dot.fill), FillRule::Winding, scale, Some(clip));
         if let Some(ring) = dot.ring {
             let stroke = Stroke { width: 1.5, ..Default::default() };
-            pixmap.stroke_path(&path, &paint(ring), &stroke, scale, Some(&clip));
+            pixmap.stroke_path(&path, &paint(ring), &stroke, scale, Some(clip));
         }
     }
+}
+
+/// Frames, legends and brushes, unclipped.
+fn paint_rects(pixmap: &mut Pixmap, list: &DrawList, scale: Transform) {
     for rect in &list.rects {
         let r = rect.rect;
         let Some(shape) = Rect::from_xywh(r.x, r.y, r.w.max(0.01), r.h.max(0.01)) else { continue };
@@ -98,17 +115,21 @@ pub fn paint_pixmap(list: &DrawList, pixels_per_point: f32) -> Result<Pixmap, Ex
             );
         }
     }
+}
+
+/// Labels, rasterised with the bundled font at `s` pixels per point.
+fn draw_texts(pixmap: &mut Pixmap, list: &DrawList, s: f32) -> Result<(), ExportError> {
     if !list.texts.is_empty() {
         let face = Face::bundled().ok_or(ExportError::Font)?;
         for text in &list.texts {
             let pos = [text.pos[0] * s, text.pos[1] * s];
             let colour = text.colour;
             face.rasterise(&text.text, text.size * s, pos, text.align, |x, y, coverage| {
-                blend(&mut pixmap, x, y, colour, coverage);
+                blend(pixmap, x, y, colour, coverage);
             });
         }
     }
-    Ok(pixmap)
+    Ok(())
 }
 
 /// Source-over blend of one text pixel.

@@ -43,6 +43,17 @@ pub fn to_svg(scene: &Scene, list: &DrawList, pixels_per_point: f32) -> String {
     );
     let _ = writeln!(out, r#"<rect width="{w}" height="{h}" {}/>"#, colour_attrs("fill", list.background));
     let _ = writeln!(out, r#"<g clip-path="url(#plot)" stroke-linecap="butt">"#);
+    write_lines(&mut out, scene, list);
+    write_dots(&mut out, list);
+    let _ = writeln!(out, "</g>");
+    write_rects(&mut out, list);
+    write_texts(&mut out, list);
+    out.push_str("</svg>\n");
+    out
+}
+
+/// One `<line class="half">` per visible link half.
+fn write_lines(out: &mut String, scene: &Scene, list: &DrawList) {
     for line in &list.lines {
         let Some(half) = scene.halves.get(line.half) else { continue };
         let _ = writeln!(
@@ -58,6 +69,10 @@ pub fn to_svg(scene: &Scene, list: &DrawList, pixels_per_point: f32) -> String {
             line.width
         );
     }
+}
+
+/// Node marks: circles and squares.
+fn write_dots(out: &mut String, list: &DrawList) {
     for dot in &list.dots {
         let [x, y] = dot.centre;
         let r = dot.radius;
@@ -80,7 +95,10 @@ pub fn to_svg(scene: &Scene, list: &DrawList, pixels_per_point: f32) -> String {
             ),
         };
     }
-    let _ = writeln!(out, "</g>");
+}
+
+/// Frames, legends and brushes.
+fn write_rects(out: &mut String, list: &DrawList) {
     for rect in &list.rects {
         let r = rect.rect;
         let fill =
@@ -92,6 +110,10 @@ pub fn to_svg(scene: &Scene, list: &DrawList, pixels_per_point: f32) -> String {
             r.x, r.y, r.w, r.h
         );
     }
+}
+
+/// Labels, anchored as their alignment says.
+fn write_texts(out: &mut String, list: &DrawList) {
     for text in &list.texts {
         let anchor = match text.align.0 {
             Align::Start => "start",
@@ -113,8 +135,6 @@ pub fn to_svg(scene: &Scene, list: &DrawList, pixels_per_point: f32) -> String {
             escape(&text.text)
         );
     }
-    out.push_str("</svg>\n");
-    out
 }
 
 #[cfg(test)]

@@ -14,68 +14,21 @@
 //!   (rail 2 at y = max_level(rail 0) + 1 + level).
 //! - **x.** Each level is spread evenly over the width of the widest level and centred on x = 0.
 
-use std::collections::VecDeque;
-
 use petgraph::graph::NodeIndex;
-use petgraph::visit::EdgeRef;
 
 use super::crossings::count_crossings;
+pub use super::fat_tree_options::{FatTreeOptions, HcaPlanes};
+use super::planes::layout_planes;
+use super::rail_order::{RailOrder, breadth_first};
 use super::{ClusterLayout, Position, RailLayout};
 pub use crate::model::natural_cmp;
-use crate::model::{Cluster, Fabric, NodeKind};
-
-/// Knobs for [`layout_fat_tree`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FatTreeOptions {
-    /// Barycentre sweeps after the breadth-first order. Default 4; 0 gives the thesis's layout.
-    pub sweeps: usize,
-    /// Whether hosts with several CAs in one multi-plane subnet are expanded into their CAs,
-    /// grouped by plane (`--hca-planes`, default auto).
-    pub hca_planes: HcaPlanes,
-}
-
-impl Default for FatTreeOptions {
-    fn default() -> Self {
-        FatTreeOptions { sweeps: 4, hca_planes: HcaPlanes::Auto }
-    }
-}
-
-/// `--hca-planes auto|off`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum HcaPlanes {
-    /// The plane layout where [`Cluster::has_planes`], else the thesis layout.
-    #[default]
-    Auto,
-    /// Always the thesis layout: one dot per host.
-    Off,
-}
-
-impl HcaPlanes {
-    pub fn parse(text: &str) -> Option<HcaPlanes> {
-        match text {
-            "auto" => Some(HcaPlanes::Auto),
-            "off" => Some(HcaPlanes::Off),
-            _ => None,
-        }
-    }
-}
-
-/// One rail's levels and per-level order while the layout is being built.
-pub(super) struct RailOrder {
-    pub(super) levels: Vec<Option<u32>>,
-    /// `by_level[l]` for l ≥ 1; `by_level[0]` stays empty (hosts are ordered globally).
-    pub(super) by_level: Vec<Vec<NodeIndex>>,
-    /// Neighbours of each node, in port order.
-    pub(super) neighbours: Vec<Vec<NodeIndex>>,
-    /// For a CA, its host's index in `Cluster::hosts`.
-    pub(super) host_of: Vec<Option<usize>>,
-}
+use crate::model::{Cluster, NodeKind};
 
 /// Lays out every rail of a cluster around one shared row of hosts.
 /// With `HcaPlanes::Auto` on a rail-optimized cluster, this is [`super::planes::layout_planes`].
 pub fn layout_fat_tree(cluster: &Cluster, options: &FatTreeOptions) -> ClusterLayout {
     if options.hca_planes == HcaPlanes::Auto && cluster.has_planes() {
-        return super::planes::layout_planes(cluster, options);
+        return layout_planes(cluster, options);
     }
     let mut host_order: Vec<usize> = (0..cluster.hosts.len()).collect();
     host_order.sort_by(|&a, &b| natural_cmp(&cluster.hosts[a].name, &cluster.hosts[b].name));
@@ -107,62 +60,6 @@ pub fn layout_fat_tree(cluster: &Cluster, options: &FatTreeOptions) -> ClusterLa
         rail.by_level = levels;
     }
     place(cluster, &rails, &host_order)
-}
-
-pub(super) fn breadth_first(
-    cluster: &Cluster,
-    rail: usize,
-    fabric: &Fabric,
-    host_order: &[usize],
-) -> RailOrder {
-    let n = fabric.graph.node_count();
-    let mut neighbours = vec![Vec::new(); n];
-    for node in fabric.graph.node_indices() {
-        let mut list: Vec<(u8, NodeIndex)> = fabric
-            .graph
-            .edges(node)
-            .map(|e| {
-                let link = e.weight();
-                let (port, other) =
-                    if e.source() == node { (link.a_port, e.target()) } else { (link.b_port, e.source()) };
-                (port.0, other)
-            })
-            .collect();
-        list.sort_unstable();
-        neighbours[node.index()] = list.into_iter().map(|(_, other)| other).collect();
-    }
-    let mut host_of = vec![None; n];
-    let mut levels = vec![None; n];
-    let mut queue = VecDeque::new();
-    for &h in host_order {
-        for &ca in cluster.hosts[h].on_rail(rail) {
-            host_of[ca.index()] = Some(h);
-            levels[ca.index()] = Some(0);
-            queue.push_back(ca);
-        }
-    }
-    // CAs whose host name could not be matched still start the search.
-    for ca in fabric.cas() {
-        if levels[ca.index()].is_none() {
-            levels[ca.index()] = Some(0);
-            queue.push_back(ca);
-        }
-    }
-    let mut by_level: Vec<Vec<NodeIndex>> = vec![Vec::new()];
-    while let Some(node) = queue.pop_front() {
-        let next = levels[node.index()].unwrap_or(0) + 1;
-        for &other in &neighbours[node.index()] {
-            if levels[other.index()].is_none() {
-                levels[other.index()] = Some(next);
-                if by_level.len() <= next as usize {
-                    by_level.resize(next as usize + 1, Vec::new());
-                }
-                by_level[next as usize].push(other);
-                queue.push_back(other);
-            }
-        }
-    }
-    RailOrder { levels, by_level, neighbours, host_of }
 }
 
 fn slots_of(order: &[usize], len: usize) -> Vec<u32> {

@@ -5,8 +5,10 @@
 
 pub mod crossings;
 pub mod fat_tree;
+mod fat_tree_options;
 pub mod generic2d;
 pub mod planes;
+mod rail_order;
 pub mod torus;
 
 pub use fat_tree::{FatTreeOptions, HcaPlanes, layout_fat_tree};

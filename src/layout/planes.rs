@@ -18,7 +18,8 @@
 use petgraph::graph::NodeIndex;
 
 use super::crossings::count_crossings;
-use super::fat_tree::{FatTreeOptions, RailOrder, breadth_first};
+use super::fat_tree_options::FatTreeOptions;
+use super::rail_order::{RailOrder, breadth_first};
 use super::{ClusterLayout, Position, RailLayout};
 use crate::model::{Cluster, NodeKind, natural_cmp};
 

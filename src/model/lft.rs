@@ -24,12 +24,53 @@ pub enum LftEntry {
 #[derive(Clone, Debug, Default)]
 pub struct Lft {
     ports: Vec<u8>,
-    /// Set rows hold a port in 0..=254, DROP_PORT for unreachable; this marks rows never set.
-    set: Vec<bool>,
+    /// Set rows hold a port in 0..=254, DROP_PORT for unreachable; this marks rows never set
+    /// (one bit a LID: on a k = 36 fat tree the tables are 21 million rows per rail).
+    set: RowMask,
     /// Rows at LIDs `>= ports.len()`: port, or DROP_PORT for unreachable.
     sparse: BTreeMap<u16, u8>,
     /// Rows set, dense and sparse.
     rows: usize,
+}
+
+/// One bit per dense LID: whether its row is set.
+#[derive(Clone, Debug, Default)]
+struct RowMask {
+    words: Vec<u64>,
+    len: usize,
+}
+
+impl RowMask {
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Grows (or shrinks) to `len` bits; new bits are clear.
+    fn resize(&mut self, len: usize) {
+        self.words.resize(len.div_ceil(64), 0);
+        if len < self.len && len % 64 != 0 {
+            if let Some(last) = self.words.last_mut() {
+                *last &= (1u64 << (len % 64)) - 1;
+            }
+        }
+        self.len = len;
+    }
+
+    fn get(&self, i: usize) -> Option<bool> {
+        (i < self.len).then(|| self.words[i / 64] >> (i % 64) & 1 == 1)
+    }
+
+    /// Sets bit `i`, which must be below `len`.
+    fn put(&mut self, i: usize, on: bool) {
+        if i < self.len {
+            let bit = 1u64 << (i % 64);
+            if on { self.words[i / 64] |= bit } else { self.words[i / 64] &= !bit }
+        }
+    }
+
+    fn heap_bytes(&self) -> usize {
+        self.words.capacity() * 8
+    }
 }
 
 /// Marker for an unset row in [`Lft`]'s port vector (the `set` mask is what counts).
@@ -73,7 +114,7 @@ impl Lft {
         }
         if i < self.ports.len() {
             self.ports[i] = value;
-            self.set[i] = is_set;
+            self.set.put(i, is_set);
         } else if is_set {
             self.sparse.insert(lid.0, value);
         } else {
@@ -90,7 +131,7 @@ impl Lft {
             len = len.max(usize::from(lid) + 1);
         }
         self.ports.resize(len, MISSING);
-        self.set.resize(len, false);
+        self.set.resize(len);
         if self.sparse.is_empty() {
             return;
         }
@@ -100,7 +141,7 @@ impl Lft {
         };
         for (lid, port) in std::mem::replace(&mut self.sparse, still_sparse) {
             self.ports[usize::from(lid)] = port;
-            self.set[usize::from(lid)] = true;
+            self.set.put(usize::from(lid), true);
         }
     }
 
@@ -108,7 +149,7 @@ impl Lft {
         let i = usize::from(lid.0);
         let port = match (self.set.get(i), self.ports.get(i)) {
             (Some(true), Some(&port)) => port,
-            (Some(false), _) => return LftEntry::Missing,
+            (Some(false), _) | (Some(true), None) => return LftEntry::Missing,
             _ => match self.sparse.get(&lid.0) {
                 Some(&port) => port,
                 None => return LftEntry::Missing,
@@ -128,12 +169,12 @@ impl Lft {
 
     /// Bytes of table storage held, for the memory bounds of issue 6.
     pub fn heap_bytes(&self) -> usize {
-        self.ports.capacity() + self.set.capacity() + self.sparse.len() * 2 * std::mem::size_of::<u16>()
+        self.ports.capacity() + self.set.heap_bytes() + self.sparse.len() * 2 * std::mem::size_of::<u16>()
     }
 
     /// Every set row, in LID order.
     pub fn entries(&self) -> impl Iterator<Item = (Lid, LftEntry)> + '_ {
-        let dense = (0..self.set.len()).filter(|&i| self.set[i]).map(|i| Lid(i as u16));
+        let dense = (0..self.set.len()).filter(|&i| self.set.get(i) == Some(true)).map(|i| Lid(i as u16));
         dense.chain(self.sparse.keys().map(|&lid| Lid(lid))).map(|lid| (lid, self.get(lid)))
     }
 }
@@ -152,6 +193,19 @@ mod tests {
         assert_eq!(lft.get(Lid(5)), LftEntry::Unreachable);
         assert_eq!(lft.get(Lid(900)), LftEntry::Missing);
         assert_eq!(lft.len(), 2);
+    }
+
+    #[test]
+    fn rows_either_side_of_a_mask_word_boundary_are_kept_apart() {
+        let mut lft = Lft::new();
+        for lid in [63, 64, 65, 127, 128] {
+            lft.set(Lid(lid), LftEntry::Port(PortNum(2)));
+        }
+        lft.set(Lid(64), LftEntry::Missing);
+        let lids: Vec<u16> = lft.entries().map(|(l, _)| l.0).collect();
+        assert_eq!(lids, [63, 65, 127, 128]);
+        assert_eq!(lft.get(Lid(64)), LftEntry::Missing);
+        assert_eq!(lft.len(), 4);
     }
 
     #[test]

@@ -89,83 +89,13 @@ impl Run {
         tables: Vec<Table>,
         projections: Vec<Projection>,
     ) -> Run {
-        let mut ids: HashMap<Domain, Vec<i64>> = HashMap::new();
-        ids.insert(Domain::Nodes, network.nodes.iter().map(|n| n.id).collect());
-        ids.insert(Domain::Links, network.links.iter().map(|l| l.id).collect());
-        for domain in Domain::ALL {
-            let from_network = ids.get(&domain).is_some_and(|v| !v.is_empty());
-            if from_network {
-                continue;
-            }
-            let mut all: Vec<i64> =
-                tables.iter().filter(|t| t.domain == domain).flat_map(|t| t.ids.iter().copied()).collect();
-            for p in &projections {
-                if let Projection::File { from, to, pairs, .. } = p {
-                    if *from == domain {
-                        all.extend(pairs.iter().map(|p| p.0));
-                    }
-                    if *to == domain {
-                        all.extend(pairs.iter().map(|p| p.1));
-                    }
-                }
-            }
-            all.sort_unstable();
-            all.dedup();
-            ids.insert(domain, all);
-        }
+        let ids = ids_of(&network, &tables, &projections);
         let positions: HashMap<Domain, HashMap<i64, usize>> = ids
             .iter()
             .map(|(d, list)| (*d, list.iter().enumerate().map(|(i, &id)| (id, i)).collect()))
             .collect();
-        let row_positions = tables
-            .iter()
-            .map(|t| {
-                let list = ids.get(&t.domain).map_or(&[][..], Vec::as_slice);
-                let at = positions.get(&t.domain);
-                match dense_index(list) {
-                    // Ids are usually 0..n: index an array instead of hashing every row.
-                    Some((min, index)) => t
-                        .ids
-                        .iter()
-                        .map(|&id| {
-                            id.checked_sub(min)
-                                .and_then(|k| usize::try_from(k).ok())
-                                .and_then(|k| index.get(k).copied())
-                                .unwrap_or(Run::NO_POSITION)
-                        })
-                        .collect(),
-                    None => t
-                        .ids
-                        .iter()
-                        .map(|id| at.and_then(|p| p.get(id)).map_or(Run::NO_POSITION, |&i| i as u32))
-                        .collect(),
-                }
-            })
-            .collect();
-        let mut joins = HashMap::new();
-        for p in &projections {
-            let (a, b) = p.domains();
-            if a == b || joins.contains_key(&(a, b)) {
-                continue;
-            }
-            let (forward, backward) = match p {
-                Projection::Identity { .. } => (Join::Identity, Join::Identity),
-                Projection::File { pairs, .. } => {
-                    let mut f: HashMap<i64, Vec<i64>> = HashMap::new();
-                    let mut g: HashMap<i64, Vec<i64>> = HashMap::new();
-                    for &(x, y) in pairs {
-                        f.entry(x).or_default().push(y);
-                        g.entry(y).or_default().push(x);
-                    }
-                    (Join::Map(f), Join::Map(g))
-                }
-                Projection::NodeLink { node_policy, link_policy } => {
-                    node_link_joins(&network, *node_policy, *link_policy)
-                }
-            };
-            joins.insert((a, b), forward);
-            joins.insert((b, a), backward);
-        }
+        let row_positions = row_positions_of(&tables, &ids, &positions);
+        let joins = joins_of(&network, &projections);
         Run { name: name.into(), network, tables, projections, ids, positions, joins, row_positions }
     }
 
@@ -273,6 +203,98 @@ impl Run {
     pub fn mask_of(&self, domain: Domain, set: &HashSet<i64>) -> Vec<bool> {
         self.ids(domain).iter().map(|id| set.contains(id)).collect()
     }
+}
+
+/// Every id of each domain, sorted: the network's nodes and links, else the ids its tables and
+/// projection files name.
+fn ids_of(network: &Network, tables: &[Table], projections: &[Projection]) -> HashMap<Domain, Vec<i64>> {
+    let mut ids: HashMap<Domain, Vec<i64>> = HashMap::new();
+    ids.insert(Domain::Nodes, network.nodes.iter().map(|n| n.id).collect());
+    ids.insert(Domain::Links, network.links.iter().map(|l| l.id).collect());
+    for domain in Domain::ALL {
+        let from_network = ids.get(&domain).is_some_and(|v| !v.is_empty());
+        if from_network {
+            continue;
+        }
+        let mut all: Vec<i64> =
+            tables.iter().filter(|t| t.domain == domain).flat_map(|t| t.ids.iter().copied()).collect();
+        for p in projections {
+            if let Projection::File { from, to, pairs, .. } = p {
+                if *from == domain {
+                    all.extend(pairs.iter().map(|p| p.0));
+                }
+                if *to == domain {
+                    all.extend(pairs.iter().map(|p| p.1));
+                }
+            }
+        }
+        all.sort_unstable();
+        all.dedup();
+        ids.insert(domain, all);
+    }
+    ids
+}
+
+/// Per table, per row: the row's id's position in its domain's id list.
+fn row_positions_of(
+    tables: &[Table],
+    ids: &HashMap<Domain, Vec<i64>>,
+    positions: &HashMap<Domain, HashMap<i64, usize>>,
+) -> Vec<Vec<u32>> {
+    tables
+        .iter()
+        .map(|t| {
+            let list = ids.get(&t.domain).map_or(&[][..], Vec::as_slice);
+            let at = positions.get(&t.domain);
+            match dense_index(list) {
+                // Ids are usually 0..n: index an array instead of hashing every row.
+                Some((min, index)) => t
+                    .ids
+                    .iter()
+                    .map(|&id| {
+                        id.checked_sub(min)
+                            .and_then(|k| usize::try_from(k).ok())
+                            .and_then(|k| index.get(k).copied())
+                            .unwrap_or(Run::NO_POSITION)
+                    })
+                    .collect(),
+                None => t
+                    .ids
+                    .iter()
+                    .map(|id| at.and_then(|p| p.get(id)).map_or(Run::NO_POSITION, |&i| i as u32))
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
+/// Each projection's join both ways; the first projection between two domains wins.
+fn joins_of(network: &Network, projections: &[Projection]) -> HashMap<(Domain, Domain), Join> {
+    let mut joins = HashMap::new();
+    for p in projections {
+        let (a, b) = p.domains();
+        if a == b || joins.contains_key(&(a, b)) {
+            continue;
+        }
+        let (forward, backward) = match p {
+            Projection::Identity { .. } => (Join::Identity, Join::Identity),
+            Projection::File { pairs, .. } => {
+                let mut f: HashMap<i64, Vec<i64>> = HashMap::new();
+                let mut g: HashMap<i64, Vec<i64>> = HashMap::new();
+                for &(x, y) in pairs {
+                    f.entry(x).or_default().push(y);
+                    g.entry(y).or_default().push(x);
+                }
+                (Join::Map(f), Join::Map(g))
+            }
+            Projection::NodeLink { node_policy, link_policy } => {
+                node_link_joins(network, *node_policy, *link_policy)
+            }
+        };
+        joins.insert((a, b), forward);
+        joins.insert((b, a), backward);
+    }
+    joins
 }
 
 /// For ids spanning at most four times their count: (smallest id, position by `id − smallest`).

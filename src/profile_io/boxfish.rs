@@ -19,9 +19,10 @@ use serde_json::Value;
 
 use super::boxfish_network::{Hardware, build_network};
 use super::boxfish_table::{RawTable, parse_table};
+use super::boxfish_yaml::yaml_options;
 use super::error::ParseError;
 use super::input::Input;
-use crate::model::{Column, Domain, Policy, Projection, Run, Table, Warning};
+use crate::model::{Column, Domain, Network, Policy, Projection, Run, Table, Warning};
 
 /// The meta file's table and projection documents, before any table file is read.
 #[derive(Clone, Debug, Default)]
@@ -46,17 +47,33 @@ type Parsed = Result<(RawTable, Vec<Warning>), ParseError>;
 pub fn load_boxfish(meta_path: &Path) -> Result<(Run, Vec<Warning>), ParseError> {
     let (input, mut warnings) = Input::open(meta_path)?;
     let plan = parse_meta(&input, &mut warnings)?;
+    let mut raw = read_files(meta_path, &plan, &mut warnings)?;
+    let mut tables = tables_of(&plan, &mut raw, &mut warnings);
+    let network = network_of(&plan, &mut tables, &raw, &mut warnings);
+    let projections = projections_of(plan.projections, &raw, &mut warnings);
+    Ok((Run::new(plan.name, network, tables, projections), warnings))
+}
+
+/// The table files a projection document names.
+fn projection_files(plan: &Plan) -> impl Iterator<Item = &String> {
+    plan.projections.iter().filter_map(|p| match p {
+        PlannedProjection::File { file, .. } => Some(file),
+        PlannedProjection::Ready(_) => None,
+    })
+}
+
+/// Every file the plan names, read once each (in parallel), by its name in the meta file.
+fn read_files(
+    meta_path: &Path,
+    plan: &Plan,
+    warnings: &mut Vec<Warning>,
+) -> Result<HashMap<String, RawTable>, ParseError> {
     let folder = meta_path.parent().unwrap_or(Path::new("")).to_path_buf();
-    // Every file the plan names, read once each.
     let mut files: Vec<String> = plan.tables.iter().map(|t| t.0.clone()).collect();
     if let Some(hw) = &plan.hardware {
         files.extend(hw.coords_table.iter().chain(&hw.link_coords_table).cloned());
     }
-    for p in &plan.projections {
-        if let PlannedProjection::File { file, .. } = p {
-            files.push(file.clone());
-        }
-    }
+    files.extend(projection_files(plan).cloned());
     files.sort();
     files.dedup();
     let paths: Vec<(String, PathBuf)> = files
@@ -85,12 +102,14 @@ pub fn load_boxfish(meta_path: &Path) -> Result<(Run, Vec<Warning>), ParseError>
         warnings.extend(w);
         raw.insert(name, table);
     }
-    // A file that only one table document uses is moved into its table, not copied.
+    Ok(raw)
+}
+
+/// The tables of the plan's table documents. A file that only one document uses is moved into
+/// its table, not copied.
+fn tables_of(plan: &Plan, raw: &mut HashMap<String, RawTable>, warnings: &mut Vec<Warning>) -> Vec<Table> {
     let mut uses: HashMap<&str, usize> = HashMap::new();
-    for file in plan.tables.iter().map(|t| &t.0).chain(plan.projections.iter().filter_map(|p| match p {
-        PlannedProjection::File { file, .. } => Some(file),
-        PlannedProjection::Ready(_) => None,
-    })) {
+    for file in plan.tables.iter().map(|t| &t.0).chain(projection_files(plan)) {
         *uses.entry(file.as_str()).or_default() += 1;
     }
     let mut tables: Vec<Table> = Vec::new();
@@ -106,36 +125,52 @@ pub fn load_boxfish(meta_path: &Path) -> Result<(Run, Vec<Warning>), ParseError>
             }
         }
     }
-    let network = {
-        let hw = plan.hardware.clone().unwrap_or_default();
-        let mut table_for = |file: &Option<String>, domain: Domain, default_key: &str| -> Option<usize> {
-            let file = file.as_ref()?;
-            if let Some(i) = tables.iter().position(|t| t.name == *file) {
-                return Some(i);
+    tables
+}
+
+/// The run's network from its `hardware:` description and coordinate tables. A coordinate file
+/// named by `hardware:` only is loaded as a table too.
+fn network_of(
+    plan: &Plan,
+    tables: &mut Vec<Table>,
+    raw: &HashMap<String, RawTable>,
+    warnings: &mut Vec<Warning>,
+) -> Network {
+    let hw = plan.hardware.clone().unwrap_or_default();
+    let mut table_for = |file: &Option<String>, domain: Domain, default_key: &str| -> Option<usize> {
+        let file = file.as_ref()?;
+        if let Some(i) = tables.iter().position(|t| t.name == *file) {
+            return Some(i);
+        }
+        // Keyed by its usual key column, or else its first.
+        let t = raw.get(file)?;
+        let key = if t.names.iter().any(|n| n == default_key) { default_key } else { t.names.first()? };
+        match Table::new(file.clone(), domain, key, t.names.clone(), t.columns.clone()) {
+            Ok(table) => {
+                tables.push(table);
+                Some(tables.len() - 1)
             }
-            // Named by `hardware:` only: load it as a table too, keyed by its usual key column
-            // or else its first.
-            let t = raw.get(file)?;
-            let key = if t.names.iter().any(|n| n == default_key) { default_key } else { t.names.first()? };
-            match Table::new(file.clone(), domain, key, t.names.clone(), t.columns.clone()) {
-                Ok(table) => {
-                    tables.push(table);
-                    Some(tables.len() - 1)
-                }
-                Err(message) => {
-                    warnings.push(Warning::in_file(file, format!("{message}; the table is skipped")));
-                    None
-                }
+            Err(message) => {
+                warnings.push(Warning::in_file(file, format!("{message}; the table is skipped")));
+                None
             }
-        };
-        let nodes = table_for(&hw.coords_table, Domain::Nodes, "nodeid");
-        let links = table_for(&hw.link_coords_table, Domain::Links, "linkid");
-        let (network, w) = build_network(&hw, nodes.map(|i| &tables[i]), links.map(|i| &tables[i]));
-        warnings.extend(w.into_iter().map(|(file, message)| Warning::in_file(file, message)));
-        network
+        }
     };
+    let nodes = table_for(&hw.coords_table, Domain::Nodes, "nodeid");
+    let links = table_for(&hw.link_coords_table, Domain::Links, "linkid");
+    let (network, w) = build_network(&hw, nodes.map(|i| &tables[i]), links.map(|i| &tables[i]));
+    warnings.extend(w.into_iter().map(|(file, message)| Warning::in_file(file, message)));
+    network
+}
+
+/// The plan's projections, map files read into id pairs.
+fn projections_of(
+    planned: Vec<PlannedProjection>,
+    raw: &HashMap<String, RawTable>,
+    warnings: &mut Vec<Warning>,
+) -> Vec<Projection> {
     let mut projections = Vec::new();
-    for planned in plan.projections {
+    for planned in planned {
         match planned {
             PlannedProjection::Ready(p) => projections.push(p),
             PlannedProjection::File { file, from, to } => {
@@ -150,7 +185,7 @@ pub fn load_boxfish(meta_path: &Path) -> Result<(Run, Vec<Warning>), ParseError>
             }
         }
     }
-    Ok((Run::new(plan.name, network, tables, projections), warnings))
+    projections
 }
 
 /// The `(from, to)` id pairs of a map table.
@@ -201,18 +236,6 @@ pub fn resolve_inside(meta_path: &Path, folder: &Path, name: &str) -> Result<Pat
         return Err(refuse());
     }
     Ok(path)
-}
-
-/// How Boxfish's YAML is read. Booleans are YAML 1.2's only (`true`/`false`): YAML 1.1 reads the
-/// axis name `y` (and `n`, `on`, `no`) as a boolean, which would lose BG/P's `coords: [x, y, z]`.
-/// The default budget (a million parser events) is for configuration files; a meta file or header
-/// that inlines big lists may need more, so it scales with the input, generously.
-pub(crate) fn yaml_options(text: &str) -> serde_saphyr::Options {
-    let events = (text.len() * 2).max(1_000_000);
-    serde_saphyr::options! {
-        strict_booleans: true,
-        budget: serde_saphyr::budget! { max_events: events },
-    }
 }
 
 fn parse_meta(input: &Input, warnings: &mut Vec<Warning>) -> Result<Plan, ParseError> {

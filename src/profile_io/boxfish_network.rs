@@ -47,6 +47,22 @@ pub fn build_network(
             ),
         ));
     }
+    let at = add_nodes(hw, &nodes_table.name, ids, &coord_columns, &mut network, &mut warnings);
+    if let Some(links_table) = links {
+        add_links(hw, links_table, coord_columns.len(), &at, &mut network, &mut warnings);
+    }
+    (network, warnings)
+}
+
+/// Places one node per id at its coordinates; returns where each coordinate key's node is.
+fn add_nodes(
+    hw: &Hardware,
+    table: &str,
+    ids: Vec<(i64, usize)>,
+    coord_columns: &[&Column],
+    network: &mut Network,
+    warnings: &mut Vec<(String, String)>,
+) -> HashMap<Vec<u64>, usize> {
     let mut at: HashMap<Vec<u64>, usize> = HashMap::with_capacity(ids.len());
     let mut outside = 0usize;
     for (id, row) in ids {
@@ -57,29 +73,40 @@ pub fn build_network(
             outside += 1;
         }
         if at.insert(key(&coords), network.nodes.len()).is_some() {
-            warnings.push((nodes_table.name.clone(), format!("node {id} shares its coordinates {coords:?} with another node; links there go to node {id}")));
+            warnings.push((table.to_string(), format!("node {id} shares its coordinates {coords:?} with another node; links there go to node {id}")));
         }
         network.nodes.push(NetNode { id, name: None, coords });
     }
     if outside > 0 {
         warnings.push((
-            nodes_table.name.clone(),
+            table.to_string(),
             format!("{outside} nodes lie outside the torus extents {:?}", hw.dims),
         ));
     }
-    let Some(links_table) = links else { return (network, warnings) };
+    at
+}
+
+/// Adds a link per link id whose two end coordinates are nodes'; warns about the others.
+fn add_links(
+    hw: &Hardware,
+    links_table: &Table,
+    axes: usize,
+    at: &HashMap<Vec<u64>, usize>,
+    network: &mut Network,
+    warnings: &mut Vec<(String, String)>,
+) {
     let (Some(src), Some(dst)) = (
-        columns(links_table, &hw.source_coords, &mut warnings),
-        columns(links_table, &hw.destination_coords, &mut warnings),
+        columns(links_table, &hw.source_coords, warnings),
+        columns(links_table, &hw.destination_coords, warnings),
     ) else {
-        return (network, warnings);
+        return;
     };
-    if src.len() != coord_columns.len() || dst.len() != coord_columns.len() {
+    if src.len() != axes || dst.len() != axes {
         warnings.push((
             links_table.name.clone(),
             "source/destination coordinates do not name one column per axis; no links".into(),
         ));
-        return (network, warnings);
+        return;
     }
     let (order, reused) =
         first_rows(&links_table.ids, |a, b| src.iter().chain(&dst).all(|c| c.number(a) == c.number(b)));
@@ -111,7 +138,6 @@ pub fn build_network(
             ),
         ));
     }
-    (network, warnings)
 }
 
 /// Each distinct id with its first row, by id; and how many later rows are not `same` as their

@@ -20,6 +20,7 @@
 use rayon::prelude::*;
 use serde_json::Value;
 
+use super::boxfish_yaml::yaml_options;
 use super::error::ParseError;
 use super::input::Input;
 use super::line_warnings::{LineWarnings, MAX_LINE_WARNINGS};
@@ -200,9 +201,8 @@ type Header = (Option<Value>, Vec<String>, Vec<Kind>);
 
 /// The meta document, column names and kinds of a table's YAML header (the text before `...`).
 fn parse_header(header: &str, path: &str, warnings: &mut LineWarnings) -> Result<Header, ParseError> {
-    let docs: Vec<Value> =
-        serde_saphyr::from_multiple_with_options(header, super::boxfish::yaml_options(header))
-            .map_err(|e| ParseError::invalid(path, format!("the YAML header does not parse: {e}")))?;
+    let docs: Vec<Value> = serde_saphyr::from_multiple_with_options(header, yaml_options(header))
+        .map_err(|e| ParseError::invalid(path, format!("the YAML header does not parse: {e}")))?;
     let Some(list_at) = docs.iter().rposition(Value::is_array) else {
         return Err(ParseError::invalid(path, "the header has no `- [name, dtype]` column list"));
     };

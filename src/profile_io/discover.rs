@@ -17,9 +17,9 @@ use flate2::read::MultiGzDecoder;
 
 use crate::model::Warning;
 
+use super::dump_kind::{DumpKind, kind_from_content, kind_from_name};
 use super::error::ParseError;
 use super::input::Input;
-use super::rail::{DumpKind, kind_from_content, kind_from_name};
 
 /// How much of a file's head is read to recognise it, and how much at each later probe.
 const SNIFF_BYTES: usize = 64 * 1024;

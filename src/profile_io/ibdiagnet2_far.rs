@@ -107,7 +107,15 @@ pub fn parse_far(input: &Input) -> Result<(Vec<SwitchAr>, Vec<Warning>), ParseEr
         )
         .with_warnings(gathered));
     }
-    for (guid, table, line) in &switches {
+    warn_undefined_groups(&switches, &mut warnings);
+    let mut all = summary.warnings;
+    all.extend(warnings.finish());
+    Ok((switches, all))
+}
+
+/// A LID routed adaptively through a group its switch does not define is traced statically.
+fn warn_undefined_groups(switches: &[SwitchAr], warnings: &mut LineWarnings) {
+    for (guid, table, line) in switches {
         for (lid, state) in &table.lids {
             if let ArState::Adaptive { group } = state
                 && !table.groups.contains_key(group)
@@ -116,9 +124,6 @@ pub fn parse_far(input: &Input) -> Result<(Vec<SwitchAr>, Vec<Warning>), ParseEr
             }
         }
     }
-    let mut all = summary.warnings;
-    all.extend(warnings.finish());
-    Ok((switches, all))
 }
 
 fn group_row(line: &str, table: &mut ArTable) -> Result<(), String> {

@@ -15,6 +15,7 @@ use rayon::prelude::*;
 
 use super::error::ParseError;
 use super::lines::{LineSummary, MAX_LINE_BYTES, split_lines};
+use super::stream::changed_while_read;
 use crate::model::Warning;
 
 /// The two bytes every gzip member starts with.
@@ -294,21 +295,6 @@ fn pieces(bytes: &[u8]) -> Vec<&[u8]> {
     pieces
 }
 
-/// What differs between the metadata taken before and after reading `read` bytes, if anything.
-pub fn changed_while_read(
-    before: &std::fs::Metadata,
-    after: &std::fs::Metadata,
-    read: usize,
-) -> Option<String> {
-    if before.len() != after.len() || read as u64 != after.len() {
-        return Some(format!("{} bytes before, {} read, {} after", before.len(), read, after.len()));
-    }
-    match (before.modified(), after.modified()) {
-        (Ok(b), Ok(a)) if a != b => Some("its modification time moved".into()),
-        _ => None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use std::io::Write;
@@ -400,33 +386,6 @@ mod tests {
     fn first_meaningful_lines_skip_blanks_and_comments() {
         let input = Input::from_text("f", "\n# header\n  \nfirst\nsecond\n");
         assert_eq!(input.first_meaningful_lines(5).collect::<Vec<_>>(), vec!["first", "second"]);
-    }
-
-    #[test]
-    fn a_file_that_grows_or_is_rewritten_between_two_looks_is_reported_as_changed() {
-        let dir = std::env::temp_dir().join(format!("shoal-input-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("opensm.fdbs");
-        std::fs::write(&path, "dump_ucast_routes: Switch 0x1\n").unwrap();
-        let before = std::fs::metadata(&path).unwrap();
-        assert_eq!(changed_while_read(&before, &before, before.len() as usize), None);
-        // Bytes read that do not match the size: the file was cut or grew during the read.
-        assert!(changed_while_read(&before, &before, 3).is_some());
-        std::fs::OpenOptions::new().append(true).open(&path).unwrap().write_all(b"0x0001 : 001\n").unwrap();
-        let after = std::fs::metadata(&path).unwrap();
-        let change = changed_while_read(&before, &after, before.len() as usize).unwrap();
-        assert!(change.contains("bytes before"), "{change}");
-        // A rewrite to the same size is caught by the modification time.
-        let same_size = std::fs::metadata(&path).unwrap();
-        let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
-        file.set_modified(same_size.modified().unwrap() + std::time::Duration::from_secs(5)).unwrap();
-        let rewritten = std::fs::metadata(&path).unwrap();
-        let read = same_size.len() as usize;
-        assert_eq!(
-            changed_while_read(&same_size, &rewritten, read).as_deref(),
-            Some("its modification time moved")
-        );
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

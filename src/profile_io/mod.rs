@@ -4,8 +4,10 @@
 pub mod boxfish;
 pub mod boxfish_network;
 pub mod boxfish_table;
+mod boxfish_yaml;
 pub mod counters;
 pub mod discover;
+pub mod dump_kind;
 pub mod error;
 pub mod fdbs;
 pub mod host_map;

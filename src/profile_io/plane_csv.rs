@@ -232,30 +232,7 @@ fn links_table(
     } else {
         (need("a")?, need("b")?, None)
     };
-    // Paired columns: (output name, a→b column, b→a column).
-    let mut pairs: Vec<(String, usize, usize)> = Vec::new();
-    let mut used = vec![false; h.len()];
-    used[a] = true;
-    used[b] = true;
-    for (i, name) in h.iter().enumerate() {
-        let lower = name.to_ascii_lowercase();
-        let partner = if let Some(base) = lower.strip_suffix("_a_to_b") {
-            find(h, &format!("{base}_b_to_a")).map(|j| (name[..base.len()].to_string(), j))
-        } else if let Some(base) = lower.strip_prefix("a_") {
-            find(h, &format!("b_{base}")).map(|j| (name[2..].to_string(), j))
-        } else {
-            None
-        };
-        if let Some((out, j)) = partner
-            && !used[i]
-            && !used[j]
-        {
-            pairs.push((out, i, j));
-            used[i] = true;
-            used[j] = true;
-        }
-    }
-    let shared: Vec<usize> = (0..h.len()).filter(|&i| !used[i]).collect();
+    let (pairs, shared) = paired_columns(h, a, b);
     let both_ways = !pairs.is_empty();
     let key = |row: &[String], col: usize| match rail {
         Some(r) => format!("{}:{}", row[r], row[col].to_ascii_lowercase()),
@@ -307,16 +284,50 @@ fn links_table(
         names.push(h[c].clone());
         columns.push(typed(cells));
     }
-    // An empty file still gets integer key columns.
-    for col in columns.iter_mut().take(3) {
+    empty_keys_are_integers(&mut columns[..3]);
+    Table::new(input.display(), Domain::Links, "linkid", names, columns)
+        .map_err(|m| ParseError::invalid(input.display(), m))
+}
+
+/// An empty file still gets integer key columns (an empty column types as text).
+fn empty_keys_are_integers(columns: &mut [Column]) {
+    for col in columns {
         if let Column::Text(v) = col
             && v.is_empty()
         {
             *col = Column::Int(Vec::new());
         }
     }
-    Table::new(input.display(), Domain::Links, "linkid", names, columns)
-        .map_err(|m| ParseError::invalid(input.display(), m))
+}
+
+/// Columns that come in a→b / b→a pairs (`x_a_to_b` and `x_b_to_a`, `a_x` and `b_x`): (output
+/// name, a→b column, b→a column); then the columns that describe the link as a whole, not one
+/// direction (the end columns `a` and `b` are neither).
+fn paired_columns(h: &[String], a: usize, b: usize) -> (Vec<(String, usize, usize)>, Vec<usize>) {
+    let mut pairs: Vec<(String, usize, usize)> = Vec::new();
+    let mut used = vec![false; h.len()];
+    used[a] = true;
+    used[b] = true;
+    for (i, name) in h.iter().enumerate() {
+        let lower = name.to_ascii_lowercase();
+        let partner = if let Some(base) = lower.strip_suffix("_a_to_b") {
+            find(h, &format!("{base}_b_to_a")).map(|j| (name[..base.len()].to_string(), j))
+        } else if let Some(base) = lower.strip_prefix("a_") {
+            find(h, &format!("b_{base}")).map(|j| (name[2..].to_string(), j))
+        } else {
+            None
+        };
+        if let Some((out, j)) = partner
+            && !used[i]
+            && !used[j]
+        {
+            pairs.push((out, i, j));
+            used[i] = true;
+            used[j] = true;
+        }
+    }
+    let shared: Vec<usize> = (0..h.len()).filter(|&i| !used[i]).collect();
+    (pairs, shared)
 }
 
 #[cfg(test)]

@@ -16,7 +16,6 @@ use std::path::Path;
 use flate2::read::MultiGzDecoder;
 
 use super::error::ParseError;
-use super::input::changed_while_read;
 use super::lines::split_lines;
 use crate::model::Warning;
 
@@ -154,6 +153,21 @@ impl<R: Read> Read for CountingReader<'_, R> {
     }
 }
 
+/// What differs between the metadata taken before and after reading `read` bytes, if anything.
+pub fn changed_while_read(
+    before: &std::fs::Metadata,
+    after: &std::fs::Metadata,
+    read: usize,
+) -> Option<String> {
+    if before.len() != after.len() || read as u64 != after.len() {
+        return Some(format!("{} bytes before, {} read, {} after", before.len(), read, after.len()));
+    }
+    match (before.modified(), after.modified()) {
+        (Ok(b), Ok(a)) if a != b => Some("its modification time moved".into()),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::io::Write;
@@ -240,5 +254,32 @@ mod tests {
         assert!(err.to_string().contains("changed while it was being read"), "{err}");
         let (tables, _) = crate::profile_io::fdbs::read_fdbs_file(&path).unwrap();
         assert_eq!(tables.values().next().map(|t| t.lft.len()), Some(2), "read again once complete");
+    }
+
+    #[test]
+    fn a_file_that_grows_or_is_rewritten_between_two_looks_is_reported_as_changed() {
+        let dir = std::env::temp_dir().join(format!("shoal-input-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("opensm.fdbs");
+        std::fs::write(&path, "dump_ucast_routes: Switch 0x1\n").unwrap();
+        let before = std::fs::metadata(&path).unwrap();
+        assert_eq!(changed_while_read(&before, &before, before.len() as usize), None);
+        // Bytes read that do not match the size: the file was cut or grew during the read.
+        assert!(changed_while_read(&before, &before, 3).is_some());
+        std::fs::OpenOptions::new().append(true).open(&path).unwrap().write_all(b"0x0001 : 001\n").unwrap();
+        let after = std::fs::metadata(&path).unwrap();
+        let change = changed_while_read(&before, &after, before.len() as usize).unwrap();
+        assert!(change.contains("bytes before"), "{change}");
+        // A rewrite to the same size is caught by the modification time.
+        let same_size = std::fs::metadata(&path).unwrap();
+        let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+        file.set_modified(same_size.modified().unwrap() + std::time::Duration::from_secs(5)).unwrap();
+        let rewritten = std::fs::metadata(&path).unwrap();
+        let read = same_size.len() as usize;
+        assert_eq!(
+            changed_while_read(&same_size, &rewritten, read).as_deref(),
+            Some("its modification time moved")
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

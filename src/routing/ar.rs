@@ -72,6 +72,19 @@ pub fn flow_spread(fabric: &Fabric, flow: Flow) -> (Vec<(usize, u64)>, bool) {
 
 type Dropped = BTreeMap<(Option<NodeIndex>, Lid, DropReason), u64>;
 
+/// Counts undelivered bytes: in the rail's load and by (node, destination LID, reason).
+struct Drops<'d> {
+    dropped: &'d mut Dropped,
+    dst: Lid,
+}
+
+impl Drops<'_> {
+    fn drop(&mut self, load: &mut RailLoad, at: Option<NodeIndex>, reason: DropReason, bytes: u64) {
+        load.undelivered += bytes;
+        *self.dropped.entry((at, self.dst, reason)).or_insert(0) += bytes;
+    }
+}
+
 fn spread_destination(
     fabric: &Fabric,
     dst: Lid,
@@ -79,38 +92,9 @@ fn spread_destination(
     (load, add_at): (&mut RailLoad, &mut dyn FnMut(usize, u64)),
     dropped: &mut Dropped,
 ) {
-    let mut drop = |load: &mut RailLoad, at: Option<NodeIndex>, reason: DropReason, bytes: u64| {
-        load.undelivered += bytes;
-        *dropped.entry((at, dst, reason)).or_insert(0) += bytes;
-    };
-    let destination = fabric.owner_of_lid(dst);
-    // Bytes standing at each node, to be forwarded at this hop.
-    let mut frontier: BTreeMap<NodeIndex, u64> = BTreeMap::new();
-    for flow in flows {
-        load.injected += flow.bytes;
-        let Some(source) = fabric.owner_of_lid(flow.src) else {
-            drop(load, None, DropReason::UnknownSource, flow.bytes);
-            continue;
-        };
-        let Some(to) = destination else {
-            drop(load, Some(source.node), DropReason::UnknownDestination, flow.bytes);
-            continue;
-        };
-        // Already there (another LID of the same port): no link is crossed, as in the static trace.
-        if source.node == to.node || fabric.node(source.node).kind == NodeKind::Switch {
-            *frontier.entry(source.node).or_insert(0) += flow.bytes;
-            continue;
-        }
-        // A CA sends out of the port that owns the source LID.
-        match fabric.out_through(source.node, source.port) {
-            Some((end, next, _)) => {
-                add_at(end.index(), flow.bytes);
-                *frontier.entry(next).or_insert(0) += flow.bytes;
-            }
-            None => drop(load, Some(source.node), DropReason::DeadPort, flow.bytes),
-        }
-    }
-    let Some(destination) = destination else { return };
+    let mut drops = Drops { dropped, dst };
+    let mut frontier = inject(fabric, flows, (load, add_at), &mut drops);
+    let Some(destination) = fabric.owner_of_lid(dst) else { return };
     for _ in 0..=MAX_HOPS {
         if frontier.is_empty() {
             return;
@@ -122,13 +106,13 @@ fn spread_destination(
                 continue;
             }
             if fabric.node(node).kind != NodeKind::Switch {
-                drop(load, Some(node), DropReason::WrongEndpoint, bytes);
+                drops.drop(load, Some(node), DropReason::WrongEndpoint, bytes);
                 continue;
             }
             let ports = match out_ports(fabric, node, dst) {
                 Ok(ports) => ports,
                 Err(reason) => {
-                    drop(load, Some(node), reason, bytes);
+                    drops.drop(load, Some(node), reason, bytes);
                     continue;
                 }
             };
@@ -143,15 +127,52 @@ fn spread_destination(
                         add_at(end.index(), share);
                         *next_frontier.entry(next).or_insert(0) += share;
                     }
-                    None => drop(load, Some(node), DropReason::DeadPort, share),
+                    None => drops.drop(load, Some(node), DropReason::DeadPort, share),
                 }
             }
         }
         frontier = next_frontier;
     }
     for (node, bytes) in frontier {
-        drop(load, Some(node), DropReason::Loop, bytes);
+        drops.drop(load, Some(node), DropReason::Loop, bytes);
     }
+}
+
+/// The bytes standing at each node before the first switch hop: a CA's flows have crossed its
+/// own link; a switch's (or one already at its destination) have not moved.
+fn inject(
+    fabric: &Fabric,
+    flows: &[&Flow],
+    (load, add_at): (&mut RailLoad, &mut dyn FnMut(usize, u64)),
+    drops: &mut Drops<'_>,
+) -> BTreeMap<NodeIndex, u64> {
+    let destination = fabric.owner_of_lid(drops.dst);
+    let mut frontier: BTreeMap<NodeIndex, u64> = BTreeMap::new();
+    for flow in flows {
+        load.injected += flow.bytes;
+        let Some(source) = fabric.owner_of_lid(flow.src) else {
+            drops.drop(load, None, DropReason::UnknownSource, flow.bytes);
+            continue;
+        };
+        let Some(to) = destination else {
+            drops.drop(load, Some(source.node), DropReason::UnknownDestination, flow.bytes);
+            continue;
+        };
+        // Already there (another LID of the same port): no link is crossed, as in the static trace.
+        if source.node == to.node || fabric.node(source.node).kind == NodeKind::Switch {
+            *frontier.entry(source.node).or_insert(0) += flow.bytes;
+            continue;
+        }
+        // A CA sends out of the port that owns the source LID.
+        match fabric.out_through(source.node, source.port) {
+            Some((end, next, _)) => {
+                add_at(end.index(), flow.bytes);
+                *frontier.entry(next).or_insert(0) += flow.bytes;
+            }
+            None => drops.drop(load, Some(source.node), DropReason::DeadPort, flow.bytes),
+        }
+    }
+    frontier
 }
 
 /// The ports a switch sends `dst`'s bytes out of: its AR group's cabled ports, else the static one.

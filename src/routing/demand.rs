@@ -22,7 +22,7 @@ use crate::model::{Cluster, Fabric, Lid, LinkEnd, NodeKind};
 use super::accumulate::{Flow, Source, accumulate, source_of};
 use super::flows::{FlowBuilder, FlowOrigin, FlowSink};
 use super::loads::{DropReason, RailLoad, RegionLoads};
-use super::profile_loads::RegionInput;
+use super::region_input::RegionInput;
 use super::tally::Tally;
 use super::trace::{MAX_HOPS, next_port};
 use super::tree::Trees;

@@ -89,36 +89,7 @@ pub fn loads_from_file(cluster: &Cluster, file: &LoadsFile) -> (Loads, Option<To
             format!("{unknown} rows name a link these rails do not have (the first here); their bytes are not shown"),
         ));
     }
-    for note in &file.regions {
-        let r = region_entry(&mut regions, RegionKey::Region(note.number), &empty);
-        r.name = note.name.clone();
-        r.dumptime = note.dumptime_micros.map(EpochMicros);
-    }
-    for &(key, bytes) in &file.unplaced {
-        region_entry(&mut regions, key_of(key), &empty).unplaced_bytes += bytes;
-    }
-    for &(key, bytes) in &file.intra_node {
-        region_entry(&mut regions, key_of(key), &empty).intra_node_bytes += bytes;
-    }
-    for note in &file.undelivered {
-        let Some(reason) = DropReason::from_word(&note.reason) else {
-            warnings
-                .push(Warning::in_file(&file.path, format!("unknown undelivered reason `{}`", note.reason)));
-            continue;
-        };
-        let Some(rail) =
-            region_entry(&mut regions, key_of(note.region), &empty).rails.get_mut(usize::from(note.rail))
-        else {
-            continue;
-        };
-        rail.undelivered += note.bytes;
-        rail.undelivered_detail.push(Undelivered {
-            at: None,
-            destination: crate::model::Lid(0),
-            reason,
-            bytes: note.bytes,
-        });
-    }
+    apply_notes(cluster, file, &mut regions, &mut warnings);
     for (count, message) in &file.problems {
         warnings.push(Warning::in_file(&file.path, format!("{message} ({count} times while collecting)")));
     }
@@ -135,6 +106,47 @@ pub fn loads_from_file(cluster: &Cluster, file: &LoadsFile) -> (Loads, Option<To
     }
     let top = file.top_k.map(|k| top_table(cluster, file, k, &find));
     (loads, top, warnings)
+}
+
+/// The `#` notes of a loads file: region names and times, unplaced and intra-node bytes, and
+/// undelivered bytes with their reasons.
+fn apply_notes(
+    cluster: &Cluster,
+    file: &LoadsFile,
+    regions: &mut BTreeMap<RegionKey, RegionLoads>,
+    warnings: &mut Vec<Warning>,
+) {
+    let empty = || empty_region(cluster);
+    for note in &file.regions {
+        let r = region_entry(regions, RegionKey::Region(note.number), &empty);
+        r.name = note.name.clone();
+        r.dumptime = note.dumptime_micros.map(EpochMicros);
+    }
+    for &(key, bytes) in &file.unplaced {
+        region_entry(regions, key_of(key), &empty).unplaced_bytes += bytes;
+    }
+    for &(key, bytes) in &file.intra_node {
+        region_entry(regions, key_of(key), &empty).intra_node_bytes += bytes;
+    }
+    for note in &file.undelivered {
+        let Some(reason) = DropReason::from_word(&note.reason) else {
+            warnings
+                .push(Warning::in_file(&file.path, format!("unknown undelivered reason `{}`", note.reason)));
+            continue;
+        };
+        let Some(rail) =
+            region_entry(regions, key_of(note.region), &empty).rails.get_mut(usize::from(note.rail))
+        else {
+            continue;
+        };
+        rail.undelivered += note.bytes;
+        rail.undelivered_detail.push(Undelivered {
+            at: None,
+            destination: crate::model::Lid(0),
+            reason,
+            bytes: note.bytes,
+        });
+    }
 }
 
 fn empty_region(cluster: &Cluster) -> RegionLoads {

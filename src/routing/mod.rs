@@ -19,6 +19,7 @@ pub mod problems;
 pub mod profile_loads;
 pub mod rank_cas;
 pub mod reachability;
+pub mod region_input;
 pub mod residual;
 pub mod saturation;
 mod tally;
@@ -38,7 +39,8 @@ pub use hot::{HotEnd, PairBytes, hottest, hottest_by, pairs_through, pairs_throu
 pub use loads::{DropReason, LinkBytes, Loads, RailLoad, RegionKey, RegionLoads, Undelivered};
 pub use observed::{CounterInput, Interval, ObserveError, Observed, observe, residual};
 pub use placement::{PlacementError, PlacementPolicy};
-pub use profile_loads::{LoadOptions, RegionInput, compute_loads, region_loads};
+pub use profile_loads::{LoadOptions, compute_loads, region_loads};
 pub use reachability::{Reachability, UndeliveredPairs, ca_reachability};
+pub use region_input::RegionInput;
 pub use residual::{RankBy, RankedEnd, rank_ends};
 pub use trace::{Hop, Outcome, Path, trace};

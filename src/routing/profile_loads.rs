@@ -2,24 +2,15 @@
 
 use rayon::prelude::*;
 
-use crate::model::{Cluster, EpochMicros, Warning};
+use crate::model::{Cluster, Warning};
 
 use super::accumulate::accumulate;
 use super::demand::trace_together;
-use super::flows::{FlowBuilder, FlowSet, HostMap, RailPolicy, RankTraffic};
+use super::flows::{FlowBuilder, FlowSet, HostMap, RailPolicy};
 use super::loads::{Loads, RailLoad, RegionLoads};
+use super::region_input::RegionInput;
 use super::saturation::saturation_warnings;
 use super::undelivered::undelivered_warnings;
-
-/// The counters of one region (or of the cumulative total) for every rank.
-#[derive(Clone, Debug, Default)]
-pub struct RegionInput<'a> {
-    /// `None` for the cumulative total.
-    pub region: Option<u32>,
-    pub name: Option<String>,
-    pub dumptime: Option<EpochMicros>,
-    pub ranks: Vec<RankTraffic<'a>>,
-}
 
 /// How rank-level traffic is placed.
 #[derive(Clone, Debug, Default)]

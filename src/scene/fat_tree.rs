@@ -159,10 +159,12 @@ pub fn build_fat_tree_scene(input: &FatTreeInput<'_>, options: &SceneOptions) ->
     }
 }
 
-/// Every passing link end as a half, rails in parallel; lit ones last, so they paint on top.
+/// Every passing link end as a half, rails in parallel, in draw order: busier ends on top,
+/// lit ones last ([`super::in_draw_order`]).
 fn halves(input: &FatTreeInput<'_>, paint: &Paint) -> Vec<Half> {
     let FatTreeInput { cluster, layout, index, network: net, .. } = *input;
-    let per_rail: Vec<(Vec<Half>, Vec<Half>)> = cluster
+    type Keyed = Vec<(f64, Half)>;
+    let per_rail: Vec<(Keyed, Keyed)> = cluster
         .rails
         .par_iter()
         .enumerate()
@@ -186,21 +188,19 @@ fn halves(input: &FatTreeInput<'_>, paint: &Paint) -> Vec<Half> {
                     let value = p.and_then(|i| net.link_values.get(i).copied().flatten());
                     let colour = Paint::fade(value.map_or(NO_DATA, |v| paint.links.colour(v)), e);
                     let half = Half { from, to: mid, colour, rail: r as u8, end, emphasis: e };
-                    if e == Emphasis::Lit { lit_halves.push(half) } else { plain.push(half) }
+                    let keyed = (super::draw_key(value), half);
+                    if e == Emphasis::Lit { lit_halves.push(keyed) } else { plain.push(keyed) }
                 }
             }
             (plain, lit_halves)
         })
         .collect();
-    let total: usize = per_rail.iter().map(|(p, l)| p.len() + l.len()).sum();
-    let mut halves = Vec::with_capacity(total);
-    let mut lit_halves = Vec::new();
-    for (plain, lit_part) in per_rail {
-        halves.extend(plain);
-        lit_halves.extend(lit_part);
+    let (mut plain, mut lit) = (Vec::new(), Vec::new());
+    for (p, l) in per_rail {
+        plain.extend(p);
+        lit.extend(l);
     }
-    halves.extend(lit_halves);
-    halves
+    super::in_draw_order(plain, lit)
 }
 
 /// Hosts once for all rails, each rail's placed switches, and the level labels (`1a 2a` above,

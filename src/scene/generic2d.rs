@@ -47,12 +47,14 @@ pub fn build_plane_scene(
             continue;
         }
         let e = emphasis(input.link_lit.get(i));
-        let colour = input.link_values.get(i).copied().flatten().map_or(NO_DATA, |v| link_scale.colour(v));
+        let value = input.link_values.get(i).copied().flatten();
+        let colour = value.map_or(NO_DATA, |v| link_scale.colour(v));
         let mid = Position { x: (a.x + b.x) / 2.0, y: (a.y + b.y) / 2.0 };
         let half = Half { from: a, to: mid, colour: fade(colour, e), rail: 0, end: end_of(i), emphasis: e };
-        if e == Emphasis::Lit { lit_halves.push(half) } else { halves.push(half) }
+        let keyed = (super::draw_key(value), half);
+        if e == Emphasis::Lit { lit_halves.push(keyed) } else { halves.push(keyed) }
     }
-    halves.extend(lit_halves);
+    let halves = super::in_draw_order(halves, lit_halves);
 
     let coloured_nodes = input.node_values.iter().any(Option::is_some);
     let (mut marks, mut lit_marks) = (Vec::with_capacity(net.nodes.len()), Vec::new());

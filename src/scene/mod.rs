@@ -57,6 +57,24 @@ pub use view::{ModuleKind, ViewSpec};
 use crate::layout::Position;
 use crate::model::LinkEnd;
 
+/// Where a link half goes in the draw order: busier on top (a diff's by magnitude), an end
+/// without a value below every valued one. Every painter — the window's, the GPU's, PNG and
+/// SVG — draws a scene's halves in order, so sorting by this key once puts busy ends on top
+/// everywhere (issue 21); lit halves still go after all of these.
+pub fn draw_key(value: Option<f64>) -> f64 {
+    value.map_or(f64::NEG_INFINITY, |v| if v.is_nan() { f64::NEG_INFINITY } else { v.abs() })
+}
+
+/// Plain halves by [`draw_key`] (stable, so equal values keep their order), then the lit ones
+/// in theirs.
+pub fn in_draw_order(mut plain: Vec<(f64, Half)>, mut lit: Vec<(f64, Half)>) -> Vec<Half> {
+    use rayon::slice::ParallelSliceMut;
+    let by_key = |a: &(f64, Half), b: &(f64, Half)| a.0.total_cmp(&b.0);
+    plain.par_sort_by(by_key);
+    lit.par_sort_by(by_key);
+    plain.into_iter().chain(lit).map(|(_, h)| h).collect()
+}
+
 /// How a glyph stands relative to the current highlight.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Emphasis {

@@ -208,7 +208,7 @@ fn masks(run: &Run, domain: Domain, side: &[Condition], filters: [&Filter; 2]) -
 }
 
 /// A − B, value by value; an id missing on one side counts 0 there.
-fn difference(a: &[Option<f64>], b: &[Option<f64>]) -> Vec<Option<f64>> {
+pub(super) fn difference(a: &[Option<f64>], b: &[Option<f64>]) -> Vec<Option<f64>> {
     a.iter()
         .zip(b)
         .map(|(x, y)| match (x, y) {

@@ -72,7 +72,11 @@ fn the_flat_view_merges_columns_and_describes_what_it_merged() {
     let first_x_plus = scene
         .halves
         .iter()
-        .position(|h| layout.links[h.end.index()].id.as_ref().is_some_and(|id| id.axis == 0))
+        .position(|h| {
+            layout.links[h.end.index()].id.as_ref().is_some_and(|id| {
+                id.axis == 0 && id.direction == crate::layout::torus::Direction::Plus && id.lower[0] == 0
+            })
+        })
         .unwrap();
     let lines = prepared.describe(&d, &spec, &scene, Picked::Half(first_x_plus));
     assert!(lines[0].starts_with("link (0, 0) x+"), "{lines:?}");

@@ -186,7 +186,7 @@ pub fn values(
 }
 
 #[derive(Clone, Copy, Debug)]
-struct Accumulator {
+pub(crate) struct Accumulator {
     sum: f64,
     count: u32,
     min: f64,
@@ -201,14 +201,14 @@ impl Default for Accumulator {
 
 impl Accumulator {
     #[inline]
-    fn add(&mut self, x: f64) {
+    pub(crate) fn add(&mut self, x: f64) {
         self.sum += x;
         self.count += 1;
         self.min = self.min.min(x);
         self.max = self.max.max(x);
     }
 
-    fn value(self, agg: Aggregate) -> Option<f64> {
+    pub(crate) fn value(self, agg: Aggregate) -> Option<f64> {
         (self.count > 0).then(|| match agg {
             Aggregate::Mean => self.sum / f64::from(self.count),
             Aggregate::Sum => self.sum,
@@ -285,15 +285,22 @@ impl Test<'_> {
             Test::Number { column, relation, value } => {
                 column.number(row).is_some_and(|x| relation.compare_numbers(x, *value))
             }
-            Test::Text { column, relation, value } => column.get(row).is_some_and(|t| {
-                let matched = if value.contains('*') { glob_match(value, t) } else { t == value };
-                match relation {
-                    Relation::Eq => matched,
-                    Relation::Ne => !matched,
-                    r => compare_ord(*r, t.as_str().cmp(value.as_str())),
-                }
-            }),
+            Test::Text { column, relation, value } => {
+                column.get(row).is_some_and(|t| text_passes(*relation, t, value))
+            }
         }
+    }
+}
+
+/// How a text cell compares with a condition's value: `*` is a wildcard for `=` and `!=`, the
+/// other relations compare as text. The row tests and the loads' rows ([`super::fabric_values`])
+/// both ask here.
+pub(crate) fn text_passes(relation: Relation, text: &str, value: &str) -> bool {
+    let matched = if value.contains('*') { glob_match(value, text) } else { text == value };
+    match relation {
+        Relation::Eq => matched,
+        Relation::Ne => !matched,
+        r => compare_ord(r, text.cmp(value)),
     }
 }
 

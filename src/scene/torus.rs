@@ -78,8 +78,8 @@ pub fn build_torus_scene(
     let rotated: Vec<[f32; 3]> = (0..layout.cells.len()).map(|c| rotate(&m, layout.position(c))).collect();
     let flat = |p: [f32; 3]| Position { x: p[0], y: p[1] };
 
-    let mut halves: Vec<(f32, Half)> = Vec::with_capacity(layout.links.len());
-    let mut lit_halves: Vec<(f32, Half)> = Vec::new();
+    let mut halves: Vec<((f32, f64), Half)> = Vec::with_capacity(layout.links.len());
+    let mut lit_halves: Vec<((f32, f64), Half)> = Vec::new();
     for (i, link) in layout.links.iter().enumerate() {
         if !values.link_visible.get(i).copied().unwrap_or(true) {
             continue;
@@ -87,7 +87,8 @@ pub fn build_torus_scene(
         let (_, to) = layout.half(i);
         let (a, b) = (rotated[link.from], rotate(&m, to));
         let e = emphasis(values.link_lit.get(i).copied().unwrap_or(false));
-        let colour = values.links.get(i).copied().flatten().map_or(NO_DATA, |v| link_scale.colour(v));
+        let value = values.links.get(i).copied().flatten();
+        let colour = value.map_or(NO_DATA, |v| link_scale.colour(v));
         let half = Half {
             from: flat(a),
             to: flat(b),
@@ -96,10 +97,13 @@ pub fn build_torus_scene(
             end: end_of(i),
             emphasis: e,
         };
-        let depth = (a[2] + b[2]) / 2.0;
-        if e == Emphasis::Lit { lit_halves.push((depth, half)) } else { halves.push((depth, half)) }
+        // Far to near; at one depth (every half of a flat view), busier on top.
+        let key = ((a[2] + b[2]) / 2.0, super::draw_key(value));
+        if e == Emphasis::Lit { lit_halves.push((key, half)) } else { halves.push((key, half)) }
     }
-    let by_depth = |a: &(f32, Half), b: &(f32, Half)| a.0.total_cmp(&b.0);
+    let by_depth = |a: &((f32, f64), Half), b: &((f32, f64), Half)| {
+        a.0.0.total_cmp(&b.0.0).then(a.0.1.total_cmp(&b.0.1))
+    };
     halves.sort_by(by_depth);
     lit_halves.sort_by(by_depth);
     let halves: Vec<Half> = halves.into_iter().chain(lit_halves).map(|(_, h)| h).collect();

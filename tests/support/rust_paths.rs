@@ -147,10 +147,17 @@ pub fn is(t: Option<&Token>, want: &Tok) -> bool {
 
 /// A path as written (`crate`, `super`, `self` or a name first), each segment with its line, and
 /// the module (from the crate root) it is written in.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Reference {
     pub segments: Vec<(String, usize)>,
     pub module: Vec<String>,
+    /// Written in test code: a `#[cfg(test)]` item or module, or a `use` under one.
+    pub in_test: bool,
+    /// A leaf of a `pub use` (any `pub(…)` too): a re-export, passed through to its users.
+    pub reexport: bool,
+    /// For a `use` leaf written at the top of the file (not in an inline module or a body): the
+    /// name it brings in (its alias, or its last segment).
+    pub top_level_name: Option<String>,
 }
 
 impl Reference {
@@ -187,9 +194,40 @@ impl Reference {
 /// What a file declares and writes.
 #[derive(Debug, Default)]
 pub struct FileScan {
-    /// `mod NAME;` at the top of the file: (name, `#[path]` if any).
-    pub mods: Vec<(String, Option<String>)>,
+    /// `mod NAME;` at the top of the file.
+    pub mods: Vec<ModDecl>,
     pub references: Vec<Reference>,
+    /// Names the file's own module declares (fn, struct, enum, trait, type, const, static,
+    /// union, mod, macro_rules!), `use` excluded: bodies and inline modules are not read.
+    pub items: Vec<String>,
+}
+
+/// A `mod NAME;` declaration: the file it names is another file of the tree.
+#[derive(Debug, Default)]
+pub struct ModDecl {
+    pub name: String,
+    /// Its `#[path = "…"]`, if any.
+    pub path: Option<String>,
+    /// Under `#[cfg(test)]` (or in test code): the module is a test module.
+    pub test: bool,
+}
+
+/// One leaf of a `use` tree: its path, and its `as` name if any.
+#[derive(Clone, Debug, Default)]
+pub struct UseLeaf {
+    pub path: Vec<(String, usize)>,
+    pub alias: Option<String>,
+}
+
+impl UseLeaf {
+    /// The name the leaf brings into scope: its alias, else its last segment (`a::{self}` is `a`).
+    pub fn name(&self) -> Option<String> {
+        if self.alias.is_some() {
+            return self.alias.clone();
+        }
+        let mut names = self.path.iter().rev().map(|s| s.0.as_str()).filter(|s| *s != "self");
+        names.next().map(String::from)
+    }
 }
 
 /// A `use` tree from `i` (just after `use`): every leaf path, prefixed; returns the index of its `;`.
@@ -197,13 +235,17 @@ pub fn use_tree(
     tokens: &[Token],
     mut i: usize,
     prefix: Vec<(String, usize)>,
-    leaves: &mut Vec<Vec<(String, usize)>>,
+    leaves: &mut Vec<UseLeaf>,
 ) -> usize {
     let mut path = prefix;
+    let mut alias = None;
     loop {
         let t = tokens.get(i);
         match t.map(|t| &t.tok) {
-            Some(Tok::Ident(word)) if word == "as" => i += 2,
+            Some(Tok::Ident(word)) if word == "as" => {
+                alias = ident(tokens.get(i + 1)).map(String::from);
+                i += 2;
+            }
             Some(Tok::Ident(word)) => {
                 path.push((word.clone(), t.unwrap().line));
                 i += 1;
@@ -229,7 +271,7 @@ pub fn use_tree(
             }
             _ => {
                 if !path.is_empty() {
-                    leaves.push(path);
+                    leaves.push(UseLeaf { path, alias });
                 }
                 return i;
             }
@@ -237,57 +279,127 @@ pub fn use_tree(
     }
 }
 
+/// Keywords that declare a name in their module (`macro_rules!` is handled beside them).
+const ITEM_KEYWORDS: &[&str] = &["fn", "struct", "enum", "trait", "type", "const", "static", "union", "mod"];
+
+/// Where the scan stands: inline modules, brace depth, pending attributes, test code.
+#[derive(Default)]
+struct ScanState {
+    /// Inline modules: (name, the brace depth inside them).
+    inline: Vec<(String, usize)>,
+    depth: usize,
+    path_attr: Option<String>,
+    /// A `#[cfg(test)]` was read and its item has not started yet.
+    cfg_test: bool,
+    /// The brace depth inside the test item being read, if any.
+    test_depth: Option<usize>,
+}
+
+impl ScanState {
+    fn in_test(&self) -> bool {
+        self.cfg_test || self.test_depth.is_some()
+    }
+
+    fn at_top(&self) -> bool {
+        self.depth == 0
+    }
+
+    fn here(&self, module: &[String]) -> Vec<String> {
+        module.iter().cloned().chain(self.inline.iter().map(|m| m.0.clone())).collect()
+    }
+
+    fn open_brace(&mut self) {
+        self.depth += 1;
+        if std::mem::take(&mut self.cfg_test) && self.test_depth.is_none() {
+            self.test_depth = Some(self.depth);
+        }
+    }
+
+    fn close_brace(&mut self) {
+        if self.inline.last().is_some_and(|m| m.1 == self.depth) {
+            self.inline.pop();
+        }
+        if self.test_depth == Some(self.depth) {
+            self.test_depth = None;
+        }
+        self.depth = self.depth.saturating_sub(1);
+    }
+}
+
+/// True when the `use` at `i` is written `pub use` or `pub(…) use`.
+fn is_pub_use(tokens: &[Token], i: usize) -> bool {
+    let before = |k: usize| i.checked_sub(k).and_then(|j| tokens.get(j));
+    if ident(before(1)) == Some("pub") {
+        return true;
+    }
+    if !is(before(1), &Tok::Punct(')')) {
+        return false;
+    }
+    let open = (2..8).find(|&k| is(before(k), &Tok::Punct('(')));
+    open.is_some_and(|k| ident(before(k + 1)) == Some("pub"))
+}
+
+/// The name an item keyword at `i` declares, if it declares one.
+fn declared_name(tokens: &[Token], i: usize) -> Option<String> {
+    let word = ident(tokens.get(i))?;
+    if word == "macro_rules" && is(tokens.get(i + 1), &Tok::Punct('!')) {
+        return ident(tokens.get(i + 2)).map(String::from);
+    }
+    if !ITEM_KEYWORDS.contains(&word) {
+        return None;
+    }
+    let mut next = i + 1;
+    if word == "static" && ident(tokens.get(next)) == Some("mut") {
+        next += 1;
+    }
+    let name = ident(tokens.get(next))?;
+    // `const fn f`, `unsafe fn`: the keyword that follows declares the name.
+    (!ITEM_KEYWORDS.contains(&name) && name != "unsafe" && name != "extern" && name != "async")
+        .then(|| name.to_string())
+}
+
 pub fn scan(src: &str, module: &[String]) -> FileScan {
     let tokens = lex(src);
     let mut out = FileScan::default();
-    // Inline modules: (name, the brace depth inside them).
-    let mut inline: Vec<(String, usize)> = Vec::new();
-    let mut depth = 0;
-    let mut path_attr: Option<String> = None;
-    let here = |inline: &[(String, usize)]| -> Vec<String> {
-        module.iter().cloned().chain(inline.iter().map(|m| m.0.clone())).collect()
-    };
+    let mut st = ScanState::default();
     let mut i = 0;
     while i < tokens.len() {
         let t = &tokens[i];
+        if st.at_top() {
+            out.items.extend(declared_name(&tokens, i));
+        }
         match &t.tok {
-            Tok::Punct('{') => depth += 1,
-            Tok::Punct('}') => {
-                if inline.last().is_some_and(|m| m.1 == depth) {
-                    inline.pop();
-                }
-                depth = depth.saturating_sub(1);
-            }
-            // #[path = "file.rs"]
+            Tok::Punct('{') => st.open_brace(),
+            Tok::Punct('}') => st.close_brace(),
+            Tok::Punct(';') => st.cfg_test = false,
+            // #[path = "file.rs"], #[cfg(test)]
             Tok::Punct('#')
                 if ident(tokens.get(i + 2)) == Some("path") && is(tokens.get(i + 3), &Tok::Punct('=')) =>
             {
                 if let Some(Tok::Str(p)) = tokens.get(i + 4).map(|t| &t.tok) {
-                    path_attr = Some(p.clone());
+                    st.path_attr = Some(p.clone());
                 }
+            }
+            Tok::Punct('#')
+                if ident(tokens.get(i + 2)) == Some("cfg")
+                    && ident(tokens.get(i + 4)) == Some("test")
+                    && is(tokens.get(i + 5), &Tok::Punct(')')) =>
+            {
+                st.cfg_test = true;
             }
             Tok::Ident(w) if w == "mod" => {
                 if let Some(name) = ident(tokens.get(i + 1)) {
                     if is(tokens.get(i + 2), &Tok::Punct('{')) {
-                        inline.push((name.to_string(), depth + 1));
-                    } else if is(tokens.get(i + 2), &Tok::Punct(';')) && inline.is_empty() {
-                        out.mods.push((name.to_string(), path_attr.take()));
+                        st.inline.push((name.to_string(), st.depth + 1));
+                    } else if is(tokens.get(i + 2), &Tok::Punct(';')) && st.inline.is_empty() {
+                        let path = st.path_attr.take();
+                        out.mods.push(ModDecl { name: name.to_string(), path, test: st.in_test() });
                     }
                 }
-                path_attr = None;
+                st.path_attr = None;
             }
             Tok::Ident(w) if w == "use" && !is(tokens.get(i + 1), &Tok::Punct('<')) => {
-                let mut leaves = Vec::new();
-                let start = if is(tokens.get(i + 1), &Tok::PathSep) { i + 2 } else { i + 1 };
-                let external = start == i + 2;
-                let end = use_tree(&tokens, start, Vec::new(), &mut leaves);
-                if !external {
-                    let module = here(&inline);
-                    out.references.extend(
-                        leaves.into_iter().map(|segments| Reference { segments, module: module.clone() }),
-                    );
-                }
-                i = end.max(i + 1);
+                i = scan_use(&tokens, i, module, &st, &mut out.references);
                 continue;
             }
             Tok::Ident(w)
@@ -302,7 +414,13 @@ pub fn scan(src: &str, module: &[String]) -> FileScan {
                     segments.push((next.to_string(), tokens[j + 1].line));
                     j += 2;
                 }
-                out.references.push(Reference { segments, module: here(&inline) });
+                let module = st.here(module);
+                out.references.push(Reference {
+                    segments,
+                    module,
+                    in_test: st.in_test(),
+                    ..Reference::default()
+                });
                 i = j;
                 continue;
             }
@@ -311,4 +429,30 @@ pub fn scan(src: &str, module: &[String]) -> FileScan {
         i += 1;
     }
     out
+}
+
+/// The `use` at `i`: its crate-relative leaves as references; returns the index after it.
+fn scan_use(
+    tokens: &[Token],
+    i: usize,
+    module: &[String],
+    st: &ScanState,
+    out: &mut Vec<Reference>,
+) -> usize {
+    let mut leaves = Vec::new();
+    let start = if is(tokens.get(i + 1), &Tok::PathSep) { i + 2 } else { i + 1 };
+    let external = start == i + 2;
+    let end = use_tree(tokens, start, Vec::new(), &mut leaves);
+    if !external {
+        let here = st.here(module);
+        let reexport = is_pub_use(tokens, i);
+        out.extend(leaves.into_iter().map(|leaf| Reference {
+            top_level_name: if st.at_top() { leaf.name() } else { None },
+            segments: leaf.path,
+            module: here.clone(),
+            in_test: st.in_test(),
+            reexport,
+        }));
+    }
+    end.max(i + 1)
 }

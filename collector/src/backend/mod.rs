@@ -12,40 +12,8 @@ pub mod ompi_monitoring;
 pub mod peruse;
 pub mod pmpi;
 
-use crate::state::State;
-
-/// What one dump holds before it is written.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct DumpData {
-    /// `(sent, recv)` per world rank, dense.
-    pub peers: Vec<(u64, u64)>,
-    /// `(port index, remote LID, sent, recv)`, sorted.
-    pub lids: Vec<(u32, u16, u64, u64)>,
-}
-
-/// One source of counters.
-pub trait Backend: Send + Sync {
-    /// The `source` word of the `job` line (`pmpi`, `ompi-monitoring`, `peruse`).
-    fn source(&self) -> &'static str;
-
-    /// Adds this backend's counters, cumulative since `MPI_Init`, into `dump`.
-    fn collect(&self, st: &State, dump: &mut DumpData);
-
-    /// True if the backend sees traffic below MPI (inside collectives), so that `IBPROF=` must
-    /// be applied by marking the selected collectives' scope.
-    fn counts_below_mpi(&self) -> bool {
-        false
-    }
-
-    /// True if the backend's peer counters know only what this rank sent; the `recv` columns
-    /// are then filled at finalize from the other ranks' `sent` ([`crate::dumps`]).
-    fn knows_only_sent(&self) -> bool {
-        false
-    }
-
-    /// Called once in `MPI_Finalize`, before the last dump, while MPI still works.
-    fn finish(&self, _st: &State) {}
-}
+pub use crate::dump_data::DumpData;
+pub use crate::state::Backend;
 
 /// The backends for this process, peer source first: pmpi, or ompi-monitoring when asked for
 /// and available; then PERUSE when the MPI library has the InfiniBand send event.

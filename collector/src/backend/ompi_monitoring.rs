@@ -21,9 +21,9 @@ use super::{Backend, DumpData};
 use crate::counters::PeerCounters;
 use crate::ffi::{Abi, Mpi};
 use crate::guard::guard;
+use crate::inside::Inside;
 use crate::scope::Kind;
 use crate::state::{State, state};
-use crate::wrap::Inside;
 
 type RecordPml = unsafe extern "C" fn(c_int, usize, c_int);
 

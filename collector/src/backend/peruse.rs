@@ -139,7 +139,7 @@ pub unsafe extern "C" fn on_openib_event(
 /// Counts one event, honouring `IBPROF=` (only inside selected collectives) and
 /// `MPI_Pcontrol(0)`.
 pub fn record(st: &State, ev: OpenibEvent) {
-    let counting = if st.track_inside { crate::wrap::Inside::now() } else { st.scope.active() };
+    let counting = if st.track_inside { crate::inside::Inside::now() } else { st.scope.active() };
     if !counting {
         return;
     }

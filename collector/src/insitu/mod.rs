@@ -12,7 +12,6 @@
 //! are each one message on rank 0's stderr and a counted comment line in the loads file; the
 //! job goes on. Every step is collective in the same order on every rank whatever failed.
 
-mod finish;
 mod setup;
 
 use shoal::model::{Cluster, EpochMicros, Lid, LidBytes, LocalPort, PeerBytes, RankSection};
@@ -20,9 +19,8 @@ use shoal::routing::RankTraffic;
 use shoal::routing::in_situ::RankTracer;
 use shoal::routing::topk::Contributor;
 
-use crate::dumps::DumpRecord;
+use crate::dump_data::DumpRecord;
 
-pub use finish::finish;
 pub use setup::setup;
 
 /// One region of this rank, as traced at its dump.
@@ -144,7 +142,7 @@ fn delta<T, K: Ord>(
 
 /// This rank's section as the profile writes it (no dumps: those are traced one by one).
 /// Where each rank's part starts in a gathered buffer (a `gatherv` displacement), and the total.
-fn displacements(lens: &[std::ffi::c_int]) -> (Vec<std::ffi::c_int>, std::ffi::c_int) {
+pub(crate) fn displacements(lens: &[std::ffi::c_int]) -> (Vec<std::ffi::c_int>, std::ffi::c_int) {
     let mut at: std::ffi::c_int = 0;
     let displs = lens
         .iter()

@@ -7,15 +7,16 @@ use std::ffi::{CStr, c_char, c_int};
 
 use crate::ffi::mpi;
 use crate::guard::guard;
-use crate::state::{self, state};
+use crate::lifecycle;
+use crate::state::state;
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn MPI_Init(argc: *mut c_int, argv: *mut *mut *mut c_char) -> c_int {
     let m = mpi();
-    guard("preparing MPI_Init", state::before_init);
+    guard("preparing MPI_Init", lifecycle::before_init);
     let rc = unsafe { (m.f.init)(argc, argv) };
     if rc == 0 {
-        guard("starting the profile", state::start);
+        guard("starting the profile", lifecycle::start);
     }
     rc
 }
@@ -28,10 +29,10 @@ pub unsafe extern "C" fn MPI_Init_thread(
     provided: *mut c_int,
 ) -> c_int {
     let m = mpi();
-    guard("preparing MPI_Init_thread", state::before_init);
+    guard("preparing MPI_Init_thread", lifecycle::before_init);
     let rc = unsafe { (m.f.init_thread)(argc, argv, required, provided) };
     if rc == 0 {
-        guard("starting the profile", state::start);
+        guard("starting the profile", lifecycle::start);
     }
     rc
 }
@@ -39,7 +40,7 @@ pub unsafe extern "C" fn MPI_Init_thread(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn MPI_Finalize() -> c_int {
     let m = mpi();
-    guard("finishing the profile", state::finish);
+    guard("finishing the profile", lifecycle::finish);
     unsafe { (m.f.finalize)() }
 }
 

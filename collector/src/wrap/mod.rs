@@ -4,14 +4,11 @@
 //! state) and one mask test. Counting happens *before* the MPI call, so the call itself is a
 //! tail call with the application's arguments untouched: profiling never changes what MPI does.
 
-pub mod attr;
 pub mod coll;
 pub mod complete;
 pub mod icoll;
 pub mod init;
 pub mod p2p;
-
-use std::cell::Cell;
 
 use crate::scope::Kind;
 use crate::state::{State, state};
@@ -25,32 +22,6 @@ pub(crate) fn counting(kind: Kind) -> Option<&'static State> {
     if st.scope.counts(kind) { Some(st) } else { None }
 }
 
-thread_local! {
-    static INSIDE: Cell<u32> = const { Cell::new(0) };
-}
-
-/// Marks the calling thread as inside a selected collective, for the backends that count below
-/// MPI (PERUSE) and honour `IBPROF=` by counting only while inside.
-pub(crate) struct Inside;
-
-impl Inside {
-    pub(crate) fn enter() -> Inside {
-        INSIDE.with(|c| c.set(c.get() + 1));
-        Inside
-    }
-
-    /// True if the calling thread is inside a selected collective.
-    pub(crate) fn now() -> bool {
-        INSIDE.with(|c| c.get() > 0)
-    }
-}
-
-impl Drop for Inside {
-    fn drop(&mut self) {
-        INSIDE.with(|c| c.set(c.get().saturating_sub(1)));
-    }
-}
-
 /// Runs a collective wrapper: count, then call MPI, inside the collective's scope if a backend
 /// needs it.
 macro_rules! collective {
@@ -60,7 +31,7 @@ macro_rules! collective {
             Some($st) => {
                 $crate::wrap::guard($what, || $count);
                 if $st.track_inside {
-                    let _inside = $crate::wrap::Inside::enter();
+                    let _inside = $crate::inside::Inside::enter();
                     $call
                 } else {
                     $call

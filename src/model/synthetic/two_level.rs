@@ -77,16 +77,30 @@ impl TwoLevel {
                 let _ = b.add_link((leaf, up(s)), (spine, PortNum(l as u8 + 1)), None, None);
             }
         }
+        self.route_d_mod_k(&mut b, &spines, &leaves, &hosts);
+        b.build()
+    }
+
+    /// D-mod-k tables: a leaf sends its own hosts' LIDs down and any other LID up to spine
+    /// (LID mod k), a spine's LID to that spine; a spine sends down to the destination's leaf.
+    fn route_d_mod_k(
+        &self,
+        b: &mut FabricBuilder,
+        spines: &[NodeIndex],
+        leaves: &[NodeIndex],
+        hosts: &[(NodeIndex, usize, usize)],
+    ) {
+        let up = |s: usize| PortNum((self.hosts_per_leaf + s + 1) as u8);
         let lid_of = |b: &FabricBuilder, n: NodeIndex| b.fabric().node(n).base_lid().unwrap_or_default();
         let all: Vec<(Lid, Option<usize>, Option<usize>)> = spines
             .iter()
             .enumerate()
-            .map(|(s, &n)| (lid_of(&b, n), None, Some(s)))
-            .chain(leaves.iter().enumerate().map(|(l, &n)| (lid_of(&b, n), Some(l), None)))
-            .chain(hosts.iter().map(|&(n, l, _)| (lid_of(&b, n), Some(l), None)))
+            .map(|(s, &n)| (lid_of(b, n), None, Some(s)))
+            .chain(leaves.iter().enumerate().map(|(l, &n)| (lid_of(b, n), Some(l), None)))
+            .chain(hosts.iter().map(|&(n, l, _)| (lid_of(b, n), Some(l), None)))
             .collect();
         let host_port: BTreeMap<Lid, PortNum> =
-            hosts.iter().map(|&(n, _, d)| (lid_of(&b, n), PortNum(d as u8 + 1))).collect();
+            hosts.iter().map(|&(n, _, d)| (lid_of(b, n), PortNum(d as u8 + 1))).collect();
         for (l, &leaf) in leaves.iter().enumerate() {
             let mut lft = Lft::new();
             for &(lid, leaf_of, spine_of) in &all {
@@ -113,6 +127,5 @@ impl TwoLevel {
             }
             let _ = b.set_lft(b.fabric().node(spine).guid, lft);
         }
-        b.build()
     }
 }

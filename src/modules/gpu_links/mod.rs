@@ -30,11 +30,11 @@
 //! builds. The alternative, geometry of every half of the data set, would never rebuild but
 //! would need the module's model (the fat-tree `Dataset`), which is what this module avoids.
 //!
-//! Draw order: slots follow the scene's order when the geometry was built (a depth-sorted torus
-//! scene stays sorted; its orbit bumps the key anyway), and lit halves are drawn again, after
-//! the rest, in scene order, so they stay on top as the painter draws them. Halves added by a
-//! rebuild that the scene hid at the time go last, which can only misorder overlapping halves
-//! of a 3D torus until its next turn.
+//! Draw order: the GPU draws slots in order, and the slots follow the scene's order (busier
+//! ends on top; a 3D torus far to near). A scene whose visible halves come in another order
+//! than the slots (a new region reorders them by value) rebuilds the geometry in its order, so
+//! the window draws what PNG and SVG draw. Lit halves are drawn again, after the rest, in
+//! scene order, so they stay on top as the painter draws them.
 
 mod render;
 mod slots;

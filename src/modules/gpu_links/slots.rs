@@ -90,11 +90,21 @@ pub struct Styles {
     pub lit: Vec<Style>,
 }
 
-/// The styles of `scene` over `slots`; `None` if one of its halves has no slot yet.
+/// The styles of `scene` over `slots`; `None` if one of its halves has no slot yet, or if the
+/// scene draws its halves in another order than the slots hold them (the scene puts busier
+/// ends on top, so a new region reorders them): then the geometry is built again in the
+/// scene's order, which is what the GPU draws in.
 pub fn styles(slots: &Slots, scene: &Scene) -> Option<Styles> {
     let mut out = Styles { main: vec![Style::default(); slots.len()], ..Default::default() };
+    let mut last = None;
     for h in &scene.halves {
         let slot = slots.slot(h)?;
+        if h.emphasis != Emphasis::Lit {
+            if last.is_some_and(|l| slot < l) {
+                return None;
+            }
+            last = Some(slot);
+        }
         if h.emphasis == Emphasis::Lit {
             out.lit_geometry.push(segment(h));
             out.lit.push(Style { colour: h.colour.0, lit: 1.0 });
@@ -149,6 +159,17 @@ mod tests {
         assert_eq!(grown.geometry[0], [2.0, 0.0, 2.0, 1.0], "the scene's halves come first");
         assert_eq!(grown.geometry[1], [0.0, 0.0, 0.0, 1.0], "the hidden half keeps its place");
         assert!(styles(&grown, &first).is_some(), "showing the first half again needs no build");
+    }
+
+    #[test]
+    fn a_scene_in_another_order_asks_for_a_build_in_its_order() {
+        let first = scene(vec![half(0, 0, 0.0, Emphasis::Normal), half(0, 1, 1.0, Emphasis::Normal)]);
+        let slots = Slots::build(&first, None);
+        let busier_first = scene(vec![half(0, 1, 1.0, Emphasis::Normal), half(0, 0, 0.0, Emphasis::Normal)]);
+        assert!(styles(&slots, &busier_first).is_none(), "the GPU would draw half 1 under half 0");
+        let rebuilt = Slots::build(&busier_first, Some(&slots));
+        assert_eq!(rebuilt.geometry[..2], [[1.0, 0.0, 1.0, 1.0], [0.0, 0.0, 0.0, 1.0]]);
+        assert!(styles(&rebuilt, &busier_first).is_some());
     }
 
     #[test]

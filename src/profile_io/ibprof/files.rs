@@ -107,28 +107,8 @@ pub(super) fn merge(
             source: parsed.profile.source,
             ranks: Vec::new(),
         });
-        match (&job_from, &parsed.job) {
-            (None, Some((_, line))) => {
-                job_from = Some((name.to_string(), *line));
-                // Earlier files without a job line sized the job from their sections: keep them.
-                target.job_ranks = target.job_ranks.max(parsed.profile.job_ranks);
-                target.mpi = parsed.profile.mpi.clone();
-                target.source = parsed.profile.source;
-            }
-            (Some((first, first_line)), Some((_, line))) => {
-                let same = (target.job_ranks, &target.mpi, target.source)
-                    == (parsed.profile.job_ranks, &parsed.profile.mpi, parsed.profile.source);
-                if !same {
-                    warnings.push(Warning::at(
-                        name,
-                        *line,
-                        format!("job line differs from {first}:{first_line}; keeping that one"),
-                    ));
-                }
-            }
-            (None, None) => target.job_ranks = target.job_ranks.max(parsed.profile.job_ranks),
-            (Some(_), None) => {}
-        }
+        let job_line = parsed.job.as_ref().map(|(_, line)| *line);
+        merge_job_line(target, &mut job_from, &parsed.profile, job_line, name, &mut warnings);
         let job_ranks = target.job_ranks;
         for (mut section, line) in parsed.profile.ranks.into_iter().zip(parsed.rank_lines) {
             // A file whose job line (or lack of one) allowed more ranks than the merged job.
@@ -177,6 +157,40 @@ pub(super) fn merge(
         }
         (None, Some(e)) => Err(e),
         (None, None) => Err(ParseError::invalid(display, "no profile files")),
+    }
+}
+
+/// The merged job follows the first job line; a later one that differs is a warning. Files
+/// without one size the job by their sections.
+fn merge_job_line(
+    target: &mut Profile,
+    job_from: &mut Option<(String, usize)>,
+    profile: &Profile,
+    job_line: Option<usize>,
+    name: &str,
+    warnings: &mut Vec<Warning>,
+) {
+    match (&*job_from, job_line) {
+        (None, Some(line)) => {
+            *job_from = Some((name.to_string(), line));
+            // Earlier files without a job line sized the job from their sections: keep them.
+            target.job_ranks = target.job_ranks.max(profile.job_ranks);
+            target.mpi = profile.mpi.clone();
+            target.source = profile.source;
+        }
+        (Some((first, first_line)), Some(line)) => {
+            let same = (target.job_ranks, &target.mpi, target.source)
+                == (profile.job_ranks, &profile.mpi, profile.source);
+            if !same {
+                warnings.push(Warning::at(
+                    name,
+                    line,
+                    format!("job line differs from {first}:{first_line}; keeping that one"),
+                ));
+            }
+        }
+        (None, None) => target.job_ranks = target.job_ranks.max(profile.job_ranks),
+        (Some(_), None) => {}
     }
 }
 

@@ -12,7 +12,8 @@ use std::io::Read;
 use std::path::Path;
 
 use crate::profile_io::error::ParseError;
-use crate::profile_io::input::{changed_while_read, decode};
+use crate::profile_io::input::decode;
+use crate::profile_io::stream::changed_while_read;
 
 use super::read::{Parsed, Pieces};
 

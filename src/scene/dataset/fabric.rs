@@ -423,7 +423,7 @@ pub const DENSE_ROWS: usize = 4_000_000;
 fn traffic_tables(cluster: &Cluster, index: &FabricIndex, sets: &[TrafficSet<'_>]) -> Vec<Table> {
     let (links, nodes) = (index.link_count(), index.node_count());
     let regions: usize = sets.iter().map(|s| s.regions.len()).sum();
-    let sparse = links.saturating_mul(regions) > DENSE_ROWS;
+    let sparse = sparse_rows(index, sets);
     let rows = if sparse { links } else { links * regions };
     let node_capacity = if sparse { nodes } else { nodes * regions };
     let mut link_rows = Rows::with_capacity(rows);
@@ -444,11 +444,8 @@ fn traffic_tables(cluster: &Cluster, index: &FabricIndex, sets: &[TrafficSet<'_>
                     let b = rail_bytes.get(i).copied().unwrap_or(0) as f64;
                     let ar_b = ar_region
                         .map(|(_, r)| r.rails.get(rail).map_or(0, |l| l.at(LinkEnd::from_index(i))) as f64);
-                    if !sparse || b != 0.0 || ar_b.is_some_and(|x| x != 0.0) || *number < 0 {
-                        // Contention has a value only where two jobs met: the other ends' is
-                        // missing (NaN), so they are drawn neutral, not hidden and not as zero.
-                        let missing = set.job == Some(super::CONTENTION) && b == 0.0;
-                        link_rows.push(position as i64, *number, set.job, if missing { f64::NAN } else { b });
+                    if link_row_kept(sparse, *number, b, ar_b) {
+                        link_rows.push(position as i64, *number, set.job, link_row_bytes(set, b));
                         if with_ar {
                             ar_bytes.push(ar_b.unwrap_or(b));
                         }
@@ -464,7 +461,7 @@ fn traffic_tables(cluster: &Cluster, index: &FabricIndex, sets: &[TrafficSet<'_>
                 }
             }
             for (n, (s, r)) in node_sent.into_iter().zip(node_received).enumerate() {
-                if !sparse || s != 0.0 || r != 0.0 || *number < 0 {
+                if node_row_kept(sparse, *number, s, r) {
                     node_rows.push(n as i64, *number, set.job, s);
                     sent.push(s);
                     received.push(r);
@@ -488,6 +485,29 @@ fn traffic_tables(cluster: &Cluster, index: &FabricIndex, sets: &[TrafficSet<'_>
     node_names.extend(["bytes_sent", "bytes_received"]);
     let node_traffic = table("node_traffic", Domain::Nodes, "nodeid", &node_names, node_columns);
     traffic.into_iter().chain(node_traffic).collect()
+}
+
+/// Whether the traffic rows list only the ends and nodes that carried bytes (see [`DENSE_ROWS`]).
+pub fn sparse_rows(index: &FabricIndex, sets: &[TrafficSet<'_>]) -> bool {
+    let regions: usize = sets.iter().map(|s| s.regions.len()).sum();
+    index.link_count().saturating_mul(regions) > DENSE_ROWS
+}
+
+/// Whether a link end has a row in region `number`: always when rows are dense and for the
+/// whole run; else only where it carried bytes, statically or under AR.
+pub fn link_row_kept(sparse: bool, number: i64, bytes: f64, ar_bytes: Option<f64>) -> bool {
+    !sparse || bytes != 0.0 || ar_bytes.is_some_and(|x| x != 0.0) || number < 0
+}
+
+/// A link end's `bytes` cell. Contention has a value only where two jobs met: the other ends'
+/// is missing (NaN), so they are drawn neutral, not hidden and not as zero.
+pub fn link_row_bytes(set: &TrafficSet<'_>, bytes: f64) -> f64 {
+    if set.job == Some(super::CONTENTION) && bytes == 0.0 { f64::NAN } else { bytes }
+}
+
+/// Whether a node has a row in region `number` (as [`link_row_kept`], by what it sent or received).
+pub fn node_row_kept(sparse: bool, number: i64, sent: f64, received: f64) -> bool {
+    !sparse || sent != 0.0 || received != 0.0 || number < 0
 }
 
 /// Traffic rows being built: id, region, job, bytes.

@@ -8,16 +8,17 @@
 
 pub mod counters;
 mod fabric;
+mod synthetic;
 
 use std::collections::BTreeMap;
 
 use crate::layout::{ClusterLayout, FatTreeOptions, layout_fat_tree};
-use crate::model::synthetic::TwoLevel;
-use crate::model::{Cluster, Domain, EpochMicros, Lid, Profile, RailId, RegionInfo, Run, Warning};
-use crate::routing::flows::FlowOrigin;
-use crate::routing::{Flow, FlowSet, Loads, RailLoad, RegionKey, RegionLoads, accumulate};
+use crate::model::{Cluster, Domain, Profile, RegionInfo, Run, Warning};
+use crate::routing::{FlowSet, Loads, RailLoad, RegionKey, RegionLoads};
 
-pub use fabric::{FabricIndex, RankJobs, TrafficSet, fabric_run};
+pub use fabric::{
+    FabricIndex, RankJobs, TrafficSet, fabric_run, link_row_bytes, link_row_kept, node_row_kept, sparse_rows,
+};
 // `region_rows` (below) builds a [`TrafficSet`]'s regions.
 
 use super::highlight::RankHosts;
@@ -48,10 +49,50 @@ pub struct FabricData {
     /// The jobs sharing the fabric (empty for one profile opened on its own); `loads` then
     /// holds job `all`'s total only.
     pub jobs: Vec<JobLoads>,
+    /// With jobs: the second-largest job's bytes per end (job `contention`'s rows).
+    pub contention: Option<RegionLoads>,
     /// Where "who crossed this link end" comes from.
     pub attribution: Attribution,
     /// What the port counters saw per link end, if counters were given ([`counters`]).
     pub observed: Option<crate::routing::Observed>,
+}
+
+impl FabricData {
+    /// The traffic rows' sources, in row order: each job's regions and total (or the one
+    /// profile's), then job `all`'s and job `contention`'s totals. The adapter writes its
+    /// `traffic` rows from these, and a clause-free view reads its values from them
+    /// ([`crate::scene::fabric_values`]): one list, so the two storages cannot disagree.
+    pub fn traffic_sets(&self) -> Vec<TrafficSet<'_>> {
+        if self.jobs.is_empty() {
+            let ar = self.ar_loads.as_ref().map(region_rows);
+            return vec![TrafficSet { job: None, regions: region_rows(&self.loads), ar }];
+        }
+        let mut sets: Vec<TrafficSet<'_>> = self
+            .jobs
+            .iter()
+            .map(|j| TrafficSet {
+                job: Some(&j.name),
+                regions: region_rows(&j.loads),
+                ar: j.ar_loads.as_ref().map(region_rows),
+            })
+            .collect();
+        let all_ar = self.ar_loads.as_ref().map(|a| vec![(-1, &a.total)]);
+        sets.push(TrafficSet { job: Some(ALL_JOBS), regions: vec![(-1, &self.loads.total)], ar: all_ar });
+        if let Some(contention) = &self.contention {
+            sets.push(TrafficSet { job: Some(CONTENTION), regions: vec![(-1, contention)], ar: None });
+        }
+        sets
+    }
+
+    /// The run of this fabric (its tables written from [`FabricData::traffic_sets`]), keeping
+    /// the index that maps the run's positions onto the cluster.
+    fn build_run(&mut self, name: &str, rank_jobs: &RankJobs) -> Run {
+        let sets = self.traffic_sets();
+        let (run, index) = fabric_run(name, &self.cluster, &self.layout, &sets, &self.rank_hosts, rank_jobs);
+        drop(sets);
+        self.index = index;
+        run
+    }
 }
 
 /// Where the pairs crossing a link end come from: the flows traced from a profile, a loads
@@ -69,6 +110,8 @@ pub enum Attribution {
 pub struct JobLoads {
     pub name: String,
     pub loads: Loads,
+    /// The job's AR loads (modelled), where the dumps hold AR tables.
+    pub ar_loads: Option<Loads>,
 }
 
 /// One traced job, as a data set takes it: its loads, the flows of each of its regions, and
@@ -146,13 +189,10 @@ impl Dataset {
             .iter()
             .any(|f| f.has_adaptive_routing())
             .then(|| crate::routing::ar::ar_loads(&cluster, &loads, &flows));
-        let traffic =
-            [TrafficSet { job: None, regions: region_rows(&loads), ar: ar_loads.as_ref().map(region_rows) }];
-        let (run, index) = fabric_run(&name, &cluster, &layout, &traffic, &rank_hosts, &RankJobs::new());
         // The adapter's traffic rows: `region`, the whole run as −1.
         let regions =
             Regions { attribute: Some("region".into()), whole: Some(-1.0), list: region_list([&loads]) };
-        let fabric = FabricData {
+        let mut fabric = FabricData {
             cluster,
             layout,
             profile,
@@ -161,11 +201,13 @@ impl Dataset {
             flows,
             job_flows: Vec::new(),
             rank_hosts,
-            index,
+            index: FabricIndex::default(),
             jobs: Vec::new(),
+            contention: None,
             attribution: Attribution::Flows,
             observed: None,
         };
+        let run = fabric.build_run(&name, &RankJobs::new());
         Dataset { name, run, fabric: Some(fabric), warnings, regions, jobs: Vec::new() }
     }
 
@@ -192,21 +234,6 @@ impl Dataset {
             total.rails.resize_with(cluster.rails.len(), || RailLoad::with_link_ends(0));
             Loads { regions: Vec::new(), total }
         });
-        let mut traffic: Vec<TrafficSet<'_>> = jobs
-            .iter()
-            .enumerate()
-            .map(|(k, j)| TrafficSet {
-                job: Some(&j.name),
-                regions: region_rows(&j.loads),
-                ar: job_ar.as_ref().map(|a| region_rows(&a[k])),
-            })
-            .collect();
-        traffic.push(TrafficSet {
-            job: Some(ALL_JOBS),
-            regions: vec![(-1, &all)],
-            ar: all_ar.as_ref().map(|a| vec![(-1, &a.total)]),
-        });
-        traffic.push(TrafficSet { job: Some(CONTENTION), regions: vec![(-1, &contention)], ar: None });
         let (mut rank_hosts, mut rank_jobs) = (RankHosts::new(), RankJobs::new());
         let mut next = 0u32;
         for job in &jobs {
@@ -217,34 +244,34 @@ impl Dataset {
                 next = next.max(base + rank + 1);
             }
         }
-        let (run, index) = fabric_run(&name, &cluster, &layout, &traffic, &rank_hosts, &rank_jobs);
-        drop(traffic);
         let list = region_list(jobs.iter().map(|j| &j.loads));
         let regions = Regions { attribute: Some("region".into()), whole: Some(-1.0), list };
         let names = jobs.iter().map(|j| j.name.clone()).collect();
         let mut job_flows = Vec::with_capacity(jobs.len());
         let mut job_loads = Vec::with_capacity(jobs.len());
+        let mut job_ar = job_ar.map(Vec::into_iter);
         for job in jobs {
             job_flows.push((job.name.clone(), job.flows));
-            job_loads.push(JobLoads { name: job.name, loads: job.loads });
+            let ar_loads = job_ar.as_mut().and_then(Iterator::next);
+            job_loads.push(JobLoads { name: job.name, loads: job.loads, ar_loads });
         }
-        let loads = Loads { regions: Vec::new(), total: all };
-        // Job `all`'s AR loads: the sum of the jobs' (computed above).
-        let ar_loads = all_ar;
-        let fabric = FabricData {
+        let mut fabric = FabricData {
             cluster,
             layout,
             profile: None,
-            loads,
-            ar_loads,
+            // Job `all`'s total, and its AR loads: the sums of the jobs' (computed above).
+            loads: Loads { regions: Vec::new(), total: all },
+            ar_loads: all_ar,
             flows: BTreeMap::new(),
             job_flows,
             rank_hosts,
-            index,
+            index: FabricIndex::default(),
             jobs: job_loads,
+            contention: Some(contention),
             attribution: Attribution::Flows,
             observed: None,
         };
+        let run = fabric.build_run(&name, &rank_jobs);
         Dataset { name, run, fabric: Some(fabric), warnings, regions, jobs: names }
     }
 
@@ -279,66 +306,6 @@ impl Dataset {
             .filter(|(name, _)| wanted(name))
             .flat_map(|(_, flows)| select_flows(flows, selection))
             .collect()
-    }
-
-    /// A synthetic two-level fat tree on `rails` rails with two regions of traffic, for tests and
-    /// benchmarks: region 1 an all-to-all of 1 KiB per pair (only up to 512 hosts; above, each
-    /// host sends 1 KiB to 16 others spread over the machine), region 2 every host sending 1 MiB
-    /// to the host half the machine and one further away (a shift that loads the spines unevenly).
-    pub fn synthetic(leaves: usize, hosts_per_leaf: usize, spines: usize, rails: usize) -> Dataset {
-        let fabrics = (0..rails)
-            .map(|r| {
-                TwoLevel::new(leaves, hosts_per_leaf, spines).rail(RailId(r as u8), (r as u64) << 32).build()
-            })
-            .collect();
-        let cluster = Cluster::new(fabrics);
-        let n = cluster.hosts.len();
-        let spread: Vec<(usize, usize, u64)> = if n <= 512 {
-            (0..n).flat_map(|s| (0..n).filter(move |&d| d != s).map(move |d| (s, d, 1024))).collect()
-        } else {
-            (0..n).flat_map(|s| (1..=16).map(move |k| (s, (s + k * n / 17) % n, 1024))).collect()
-        };
-        let shift: Vec<(usize, usize, u64)> = (0..n).map(|s| (s, (s + n / 2 + 1) % n, 1 << 20)).collect();
-        let name = format!("synthetic {leaves}×{hosts_per_leaf}, {spines} spines, {rails} rails");
-        Dataset::from_host_traffic(
-            name,
-            cluster,
-            vec![("all-to-all".into(), spread), ("shift".into(), shift)],
-        )
-    }
-
-    /// A data set whose traffic is given as host → host bytes per region (regions numbered from
-    /// 1; rank = host index), split evenly over the rails as `RailPolicy::Split` does.
-    pub fn from_host_traffic(
-        name: String,
-        cluster: Cluster,
-        regions: Vec<(String, Vec<HostBytes>)>,
-    ) -> Dataset {
-        let mut loads = Loads::default();
-        let mut flows = BTreeMap::new();
-        let all: Vec<(usize, usize, u64)> = regions.iter().flat_map(|(_, p)| p.iter().copied()).collect();
-        let loads_of = |set: &FlowSet, region: Option<u32>, name: &str| RegionLoads {
-            region,
-            name: Some(name.to_string()),
-            dumptime: region.map(|r| EpochMicros(1_700_000_000_000_000 + i64::from(r) * 1_000_000)),
-            rails: cluster
-                .rails
-                .iter()
-                .zip(&set.flows)
-                .map(|(f, fl)| accumulate(f, fl))
-                .collect::<Vec<RailLoad>>(),
-            ..Default::default()
-        };
-        for (i, (region_name, pairs)) in regions.iter().enumerate() {
-            let number = i as u32 + 1;
-            let set = flow_set(&cluster, pairs);
-            loads.regions.push(loads_of(&set, Some(number), region_name));
-            flows.insert(RegionKey::Region(number), set);
-        }
-        let total = flow_set(&cluster, &all);
-        loads.total = loads_of(&total, None, "total");
-        flows.insert(RegionKey::Total, total);
-        Dataset::assemble(name, cluster, None, loads, flows, Vec::new())
     }
 }
 
@@ -422,33 +389,12 @@ fn rank_hosts(cluster: &Cluster, profile: Option<&Profile>) -> RankHosts {
         .collect()
 }
 
-/// Host → host bytes split evenly over the rails (rank = host index), as `RailPolicy::Split` does.
-fn flow_set(cluster: &Cluster, pairs: &[(usize, usize, u64)]) -> FlowSet {
-    let rails = cluster.rails.len();
-    let mut set =
-        FlowSet { flows: vec![Vec::new(); rails], origins: vec![Vec::new(); rails], ..Default::default() };
-    let lid = |h: usize, r: usize| -> Option<Lid> {
-        cluster.hosts[h].on_rail(r).first().and_then(|&ca| cluster.rails[r].node(ca).base_lid())
-    };
-    for &(s, d, bytes) in pairs {
-        for r in 0..rails {
-            let (Some(src), Some(dst)) = (lid(s, r), lid(d, r)) else { continue };
-            let share = bytes / rails as u64 + u64::from((r as u64) < bytes % rails as u64);
-            set.flows[r].push(Flow { src, dst, bytes: share });
-            set.origins[r].push(FlowOrigin {
-                src_rank: s as u32,
-                dst_rank: Some(d as u32),
-                src_host: Some(s),
-                dst_host: Some(d),
-            });
-        }
-    }
-    set
-}
-
 #[cfg(test)]
 mod tests {
+    use super::synthetic::flow_set;
     use super::*;
+    use crate::model::synthetic::TwoLevel;
+    use crate::routing::accumulate;
 
     #[test]
     fn a_synthetic_dataset_routes_every_byte_and_lists_its_regions() {

@@ -14,8 +14,8 @@ use shoal::routing::loads_input::TopKTable;
 use shoal::routing::topk::{Contributor, EMPTY, merge_slots};
 use shoal::routing::{Loads, RailLoad, RegionKey, RegionLoads};
 
-use super::InSitu;
 use crate::ffi::{Handle, Mpi};
+use crate::insitu::{InSitu, RegionRecord, displacements};
 use crate::ops::{Reduction, reduce_to_root};
 use crate::state::State;
 
@@ -113,7 +113,7 @@ fn reduce_top(
     op: &Reduction,
     k: usize,
     ends: usize,
-    record: Option<&super::RegionRecord>,
+    record: Option<&RegionRecord>,
 ) -> Vec<Contributor> {
     let mut slots = vec![EMPTY; ends * k];
     for (p, kept) in record.map_or(&[][..], |x| &x.top) {
@@ -240,7 +240,7 @@ fn gather_problems(m: &Mpi, comm: Handle, root: bool, mine: &[(String, u64)]) ->
             comm,
         );
     }
-    let (displs, at) = super::displacements(&lens);
+    let (displs, at) = displacements(&lens);
     let mut all = vec![0u8; usize::try_from(at).unwrap_or(0) + 1];
     // SAFETY: `all` holds every rank's text at its displacement (significant on rank 0).
     unsafe {
