@@ -137,8 +137,7 @@ impl Workspace {
     pub fn add_view(&mut self, module: ModuleKind) {
         let spec = ViewSpec { module, ..self.base_spec() };
         let group = self.focused().map_or(GroupId(0), |v| v.group);
-        let view = self.new_view(spec, group);
-        self.views.push(view);
+        self.push_view(spec, group);
     }
 
     /// Removes a view (never the last one), keeping it for [`Workspace::undo`]. The focus moves

@@ -125,3 +125,19 @@ fn group_edits_name_their_group() {
     assert!(ws.group(new).is_some_and(|g| g.shared_camera.is_some()));
     assert!(ws.group(GroupId(0)).is_some_and(|g| g.shared_camera.is_none()));
 }
+
+#[test]
+fn views_pushed_one_by_one_get_new_ids_and_the_focus_goes_by_place() {
+    let mut ws = two_views();
+    let before = ids(&ws);
+    ws.views.clear();
+    for n in [1, 2] {
+        let spec = ViewSpec { selection: RegionSelection::Region(n), ..ViewSpec::default() };
+        ws.push_view(spec, GroupId(0)).camera.zoom = 2.0;
+    }
+    assert!(ids(&ws).iter().all(|id| !before.contains(id)));
+    ws.focus_at(7);
+    assert_eq!((ws.focus_index(), ws.focus), (1, ws.views[1].id), "past the end: the last view");
+    assert_eq!(ws.views[1].spec.selection, RegionSelection::Region(2));
+    assert_eq!(ws.views[1].camera.zoom, 2.0);
+}

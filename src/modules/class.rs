@@ -89,18 +89,20 @@ pub trait ViewClass: Sync + 'static {
     /// What one view of this class keeps between frames.
     type State: 'static;
 
-    /// The stable id the registry and saved workspaces use: `fat_tree`, `time_strip` …
+    /// The stable id the registry finds the class by: `fat_tree`, `time_strip` …
     fn id(&self) -> &'static str;
 
     /// What menus call it.
     fn display_name(&self) -> &'static str;
 
+    /// The state a new view of this class starts with.
     fn new_state(&self) -> Self::State;
 
     /// What a new view of this class on `dataset` draws (the class id with its parameters), if
     /// the class can draw the data set: the menus offer exactly these.
     fn module_for(&self, dataset: &Dataset) -> Option<ModuleKind>;
 
+    /// Where the window lays out views of this class.
     fn placement(&self) -> Placement {
         Placement::Main
     }

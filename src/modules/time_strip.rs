@@ -6,17 +6,16 @@
 //! (three or more `--counters` for the same rails) the columns can be its intervals instead:
 //! what the ports observed, with nothing to brush (they are no regions of the loads).
 //!
-//! The strip is drawn as `shoal render --module time-strip` draws it
-//! ([`StripPicture`]), through the shared painters, so the window exports it as the CLI does.
+//! The strip is drawn as `shoal render --module time-strip` draws it ([`StripPicture`]), through
+//! the shared painters, so the window exports it as the CLI does.
 
 use egui::{Rect, Response, Sense, Ui};
 
+use crate::scene::dataset::Dataset;
 use crate::scene::time_strip::TimeStrip;
 use crate::scene::time_strip_draw::StripPicture;
-use crate::units::format_bytes_f64;
-
-use crate::scene::dataset::Dataset;
 use crate::scene::view::ModuleKind;
+use crate::units::format_bytes_f64;
 
 use super::class::{Drawing, Eye, Placement, PrepareContext, ViewClass, ViewContext, if_available};
 use super::command::Command;

@@ -71,6 +71,11 @@ impl View {
         self.class_state_mut()
     }
 
+    /// The canvas's size in points when the view was last drawn (what an export writes).
+    pub fn last_size(&self) -> Option<[f32; 2]> {
+        self.class().last_size(&self.state)
+    }
+
     /// A time strip's state.
     pub fn strip(&self) -> Option<&StripState> {
         self.class_state()
@@ -158,6 +163,26 @@ impl Workspace {
     pub(super) fn replace_views(&mut self, views: Vec<(ViewSpec, GroupId)>) {
         self.views = views.into_iter().map(|(spec, group)| self.new_view(spec, group)).collect();
         self.focus = self.views.first().map_or(ViewId(0), |v| v.id);
+    }
+
+    /// Appends a view with a fresh id (a restored session's, say) and returns it.
+    pub fn push_view(&mut self, spec: ViewSpec, group: GroupId) -> &mut View {
+        let view = self.new_view(spec, group);
+        self.views.push(view);
+        let last = self.views.len() - 1;
+        &mut self.views[last]
+    }
+
+    /// The focused view's place in the list (0 if none has the focus).
+    pub fn focus_index(&self) -> usize {
+        self.views.iter().position(|v| v.id == self.focus).unwrap_or_default()
+    }
+
+    /// Focuses the view at `index` (the last one if there are fewer).
+    pub fn focus_at(&mut self, index: usize) {
+        if let Some(v) = self.views.get(index.min(self.views.len().saturating_sub(1))) {
+            self.focus = v.id;
+        }
     }
 
     pub fn view(&self, id: ViewId) -> Option<&View> {
