@@ -43,14 +43,33 @@ pub struct RankTraffic<'a> {
     pub lids: &'a [LidBytes],
 }
 
-/// Who sent a flow's bytes to whom: host indices into `Cluster::hosts`, and ranks.
+/// Who sent a flow's bytes to whom: host indices into `Cluster::hosts`, and ranks. Hosts are
+/// `u32`: a data set keeps one origin per flow and rail (two million on a k = 36 fat tree with
+/// 10,000 ranks × 100 peers), so 28 bytes instead of 48 is 40 MB.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FlowOrigin {
     pub src_rank: u32,
     /// `None` for port-level counters, which name a LID rather than a rank.
     pub dst_rank: Option<u32>,
-    pub src_host: Option<usize>,
-    pub dst_host: Option<usize>,
+    pub src_host: Option<u32>,
+    pub dst_host: Option<u32>,
+}
+
+impl FlowOrigin {
+    /// The sending host, as an index into `Cluster::hosts`.
+    pub fn src_host_index(&self) -> Option<usize> {
+        self.src_host.map(|h| h as usize)
+    }
+
+    /// The receiving host, as an index into `Cluster::hosts`.
+    pub fn dst_host_index(&self) -> Option<usize> {
+        self.dst_host.map(|h| h as usize)
+    }
+}
+
+/// A host index as a flow origin keeps it.
+pub fn origin_host(host: Option<usize>) -> Option<u32> {
+    host.and_then(|h| u32::try_from(h).ok())
 }
 
 /// Where placed traffic goes: a list of flows per rail ([`FlowSet`]), or straight into
@@ -334,7 +353,12 @@ impl<'c> FlowBuilder<'c> {
                 set.unplaced(peer.sent);
                 continue;
             };
-            let origin = FlowOrigin { src_rank, dst_rank: Some(peer.peer), src_host, dst_host };
+            let origin = FlowOrigin {
+                src_rank,
+                dst_rank: Some(peer.peer),
+                src_host: origin_host(src_host),
+                dst_host: origin_host(dst_host),
+            };
             self.add_rank_flow(set, problems, (origin, [src_local, dst_local]), traffic, peer.sent);
         }
         for lid in traffic.lids {
@@ -350,7 +374,7 @@ impl<'c> FlowBuilder<'c> {
         traffic: &RankTraffic<'_>,
         bytes: u64,
     ) {
-        let (Some(src), Some(dst)) = (origin.src_host, origin.dst_host) else {
+        let (Some(src), Some(dst)) = (origin.src_host_index(), origin.dst_host_index()) else {
             let name = match origin.src_host {
                 None => traffic.section.host.clone(),
                 Some(_) => format!("of rank {}", origin.dst_rank.unwrap_or_default()),
@@ -471,6 +495,7 @@ impl<'c> FlowBuilder<'c> {
             }
         }
         let dst_host = owner.and_then(|o| self.cluster.host_of(rail, o.node));
+        let (src_host, dst_host) = (origin_host(src_host), origin_host(dst_host));
         let origin = FlowOrigin { src_rank: section.rank, dst_rank: None, src_host, dst_host };
         if lid.sent > 0 {
             set.flow(rail, Flow { src: own_lid, dst: lid.lid, bytes: lid.sent }, origin);

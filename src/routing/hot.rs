@@ -109,7 +109,7 @@ pub fn pairs_through_by(
             .par_iter()
             .zip(origins.par_iter())
             .flat_map_iter(|(flow, origin)| {
-                let pair = (origin.src_host, origin.dst_host);
+                let pair = (origin.src_host_index(), origin.dst_host_index());
                 flow_ends(fabric, flow, model)
                     .into_iter()
                     .filter(|&(end, _)| wanted.contains(&(r, end)))

@@ -249,7 +249,7 @@ struct RailPairs {
 
 impl RailPairs {
     fn slot(&mut self, pair: LidPair, origin: &FlowOrigin) -> &mut LidPairBytes {
-        let fresh = (0, origin.src_host, origin.dst_host);
+        let fresh = (0, origin.src_host_index(), origin.dst_host_index());
         let src = *self.common_src.get_or_insert(pair.0);
         let index = if src == pair.0 {
             if self.by_dst.is_empty() {

@@ -61,7 +61,9 @@ pub fn crossings_by(
         let hits: Vec<_> = rail_flows
             .par_iter()
             .zip(origins.par_iter())
-            .filter_map(|(flow, o)| Some(((o.src_host, o.dst_host, o.src_rank, o.dst_rank), bytes_at(flow)?)))
+            .filter_map(|(flow, o)| {
+                Some(((o.src_host_index(), o.dst_host_index(), o.src_rank, o.dst_rank), bytes_at(flow)?))
+            })
             .collect();
         for (key, bytes) in hits {
             *merged.entry(key).or_insert(0) += bytes;

@@ -120,8 +120,8 @@ pub(super) fn flow_set(cluster: &Cluster, pairs: &[(usize, usize, u64)]) -> Flow
             set.origins[r].push(FlowOrigin {
                 src_rank: s as u32,
                 dst_rank: Some(d as u32),
-                src_host: Some(s),
-                dst_host: Some(d),
+                src_host: Some(s as u32),
+                dst_host: Some(d as u32),
             });
         }
     }
