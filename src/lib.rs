@@ -11,7 +11,6 @@ pub mod export;
 #[cfg(feature = "gui")]
 pub mod gui;
 pub mod layout;
-pub mod load;
 pub mod model;
 #[cfg(feature = "gui")]
 pub mod modules;
@@ -20,3 +19,4 @@ pub mod profile_io;
 pub mod routing;
 pub mod scene;
 pub mod units;
+pub mod view_model;

@@ -151,21 +151,10 @@ pub fn parse_hca_planes(text: &str) -> Result<HcaPlanes, String> {
 }
 
 /// `--routing static|ar`: which trace the loads come from.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Routing {
-    /// The static forwarding tables, as `ibtracert` walks them (the default).
-    #[default]
-    Static,
-    /// Adaptive routing, modelled: AR-enabled destinations spread over their groups' ports.
-    Ar,
-}
+pub use shoal::view_model::RoutingMode as Routing;
 
 pub fn parse_routing(text: &str) -> Result<Routing, String> {
-    match text {
-        "static" => Ok(Routing::Static),
-        "ar" => Ok(Routing::Ar),
-        _ => Err(format!("expected `static` or `ar`, got `{text}`")),
-    }
+    Routing::parse(text)
 }
 
 fn parse_policy(text: &str) -> Result<RailPolicy, String> {

@@ -9,15 +9,7 @@ use shoal::scene::colour::{ColourMap, ColourScale, ScaleKind};
 use shoal::scene::time_strip::{TimeStrip, region_columns};
 use shoal::scene::time_strip_draw::StripPicture;
 
-use super::common::report_warnings;
-use super::render::RenderCli;
-
-/// What the strip's columns are (`--strip-columns`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StripColumns {
-    Regions,
-    Intervals,
-}
+use super::render_args::{RenderCli, StripColumns};
 
 /// Flags that draw something else than a time strip: refused rather than ignored.
 fn check_flags(r: &RenderCli) -> Result<()> {
@@ -75,14 +67,14 @@ pub fn render_strip(dataset: &Dataset, r: &RenderCli) -> Result<()> {
         shoal::scene::time_strip::StripRows::TopEnds(n) => format!("top {n} link ends"),
     };
     let title = format!("time strip · {} per {} · {rows}", "bytes", strip.column_noun());
+    let Some(out) = &r.out else { bail!("--module time-strip draws to --out FILE") };
     let ppp = shoal::export::pixels_per_point_for(r.width, r.height);
     let list = StripPicture { strip: &strip, scale, title, window }
         .draw_list(r.width as f32 / ppp, r.height as f32 / ppp);
-    shoal::export::write_list(&list, ppp, &r.out)?;
-    report_warnings(&dataset.warnings, r.rails.verbose);
+    shoal::export::write_list(&list, ppp, out)?;
     eprintln!(
         "{}: time strip of {} {}s × {} rows drawn",
-        r.out.display(),
+        out.display(),
         strip.columns.len(),
         strip.column_noun(),
         strip.rows.len()

@@ -21,6 +21,7 @@ pub mod paint;
 pub mod plots;
 pub mod regions;
 pub mod routing_switch;
+mod session;
 pub mod tables;
 pub mod time_strip;
 pub mod torus;

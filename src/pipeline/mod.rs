@@ -175,8 +175,10 @@ fn region_table(profile: &Profile, path: &Path) -> (RegionTable, Vec<Warning>) {
 }
 
 /// A counter file and the rail it was assigned to (`--counters railN=FILE`), if any.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct CounterSpec {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rail: Option<usize>,
     pub path: PathBuf,
 }

@@ -4,6 +4,7 @@
 pub mod boxfish;
 pub mod boxfish_network;
 pub mod boxfish_table;
+pub mod classify;
 pub mod counters;
 pub mod discover;
 pub mod error;

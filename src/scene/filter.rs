@@ -42,7 +42,8 @@ impl Relation {
     }
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Combine {
     /// Every clause must hold.
     #[default]
@@ -55,7 +56,8 @@ pub enum Combine {
 /// offers (a node clause reaches links through the projection), combined with and/or, plus the
 /// range that the threshold slider and the histogram brush write on the coloured value. The
 /// default passes everything.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct Filter {
     pub clauses: Vec<Clause>,
     pub combine: Combine,

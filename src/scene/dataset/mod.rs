@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 
 use crate::layout::{ClusterLayout, FatTreeOptions, layout_fat_tree};
 use crate::model::synthetic::TwoLevel;
-use crate::model::{Cluster, Domain, EpochMicros, Lid, Profile, RailId, RegionInfo, Run, Warning};
+use crate::model::{Cluster, Domain, EpochMicros, HostMap, Lid, Profile, RailId, RegionInfo, Run, Warning};
 use crate::routing::flows::FlowOrigin;
 use crate::routing::{Flow, FlowSet, Loads, RailLoad, RegionKey, RegionLoads, accumulate};
 
@@ -97,6 +97,15 @@ pub struct Regions {
     pub list: Vec<RegionInfo>,
 }
 
+/// One profile's trace as a data set takes it: the profile (if any), its loads, the flows of
+/// each region, and the host map that placed its ranks.
+pub struct Traced<'a> {
+    pub profile: Option<Profile>,
+    pub loads: Loads,
+    pub flows: BTreeMap<RegionKey, FlowSet>,
+    pub host_map: &'a HostMap,
+}
+
 #[derive(Clone, Debug)]
 pub struct Dataset {
     /// Shown in titles: the rail directories', the profile's or the run's name.
@@ -127,7 +136,14 @@ impl Dataset {
         warnings: Vec<Warning>,
     ) -> Dataset {
         let layout = layout_fat_tree(&cluster, &FatTreeOptions::default());
-        Dataset::with_layout(name, cluster, layout, profile, loads, flows, warnings)
+        let host_map = HostMap::default();
+        Dataset::with_layout(
+            name,
+            cluster,
+            layout,
+            Traced { profile, loads, flows, host_map: &host_map },
+            warnings,
+        )
     }
 
     /// Builds the view model around a layout already made.
@@ -135,12 +151,11 @@ impl Dataset {
         name: String,
         cluster: Cluster,
         layout: ClusterLayout,
-        profile: Option<Profile>,
-        loads: Loads,
-        flows: BTreeMap<RegionKey, FlowSet>,
+        traced: Traced<'_>,
         warnings: Vec<Warning>,
     ) -> Dataset {
-        let rank_hosts = rank_hosts(&cluster, profile.as_ref());
+        let Traced { profile, loads, flows, host_map } = traced;
+        let rank_hosts = rank_hosts(&cluster, profile.as_ref(), host_map);
         let ar_loads = cluster
             .rails
             .iter()
@@ -414,11 +429,12 @@ fn run_regions(run: &Run) -> Regions {
     Regions { attribute: Some(attribute), whole, list }
 }
 
-fn rank_hosts(cluster: &Cluster, profile: Option<&Profile>) -> RankHosts {
+/// Where each rank ran: its recorded host, or where the host map puts it.
+fn rank_hosts(cluster: &Cluster, profile: Option<&Profile>, host_map: &HostMap) -> RankHosts {
     profile
         .iter()
         .flat_map(|p| p.ranks.iter())
-        .filter_map(|r| Some((r.rank, cluster.host_index(&r.host)?)))
+        .filter_map(|r| Some((r.rank, cluster.host_index(host_map.host_of_rank(r.rank, &r.host))?)))
         .collect()
 }
 
