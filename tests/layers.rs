@@ -10,7 +10,8 @@
 //! - `layout`: no `scene`, `export`, `pipeline` (which builds on it), `load`, `modules`, `gui`;
 //! - `scene`: no `export`, `load`, `pipeline`, `modules`, `gui`, `cli`, and no file I/O
 //!   (`std::fs`, `File::open`) and no `egui`, `eframe`, `wgpu`;
-//! - `export`: no `modules`, `gui`, `cli`; `pipeline` and `load`: no `modules`, `gui`.
+//! - `export`: no `modules`, `gui`, `cli`; `pipeline` and `load`: no `modules`, `gui`;
+//! - `view_model` (the open request, `open`, sessions): no `export`, `modules`, `gui`, `cli`.
 //!
 //! The collector (`collector/src`) must not use shoal's GUI either. Comments and string literals
 //! are not code: a doc comment may mention egui.
@@ -26,15 +27,31 @@ use rust_paths::*;
 const RULES: &[(&str, &[&str])] = &[
     (
         "model",
-        &["profile_io", "routing", "layout", "scene", "export", "pipeline", "load", "modules", "gui", "cli"],
+        &[
+            "profile_io",
+            "routing",
+            "layout",
+            "scene",
+            "export",
+            "pipeline",
+            "load",
+            "view_model",
+            "modules",
+            "gui",
+            "cli",
+        ],
     ),
-    ("profile_io", &["routing", "layout", "scene", "export", "pipeline", "load", "modules", "gui", "cli"]),
-    ("routing", &["layout", "scene", "export", "pipeline", "load", "modules", "gui", "cli"]),
-    ("layout", &["scene", "export", "pipeline", "load", "modules", "gui", "cli"]),
+    (
+        "profile_io",
+        &["routing", "layout", "scene", "export", "pipeline", "load", "view_model", "modules", "gui", "cli"],
+    ),
+    ("routing", &["layout", "scene", "export", "pipeline", "load", "view_model", "modules", "gui", "cli"]),
+    ("layout", &["scene", "export", "pipeline", "load", "view_model", "modules", "gui", "cli"]),
     ("scene", &["export", "pipeline", "load", "modules", "gui", "cli"]),
     ("export", &["modules", "gui", "cli"]),
     ("pipeline", &["modules", "gui", "cli"]),
     ("load", &["modules", "gui", "cli"]),
+    ("view_model", &["export", "modules", "gui", "cli"]),
 ];
 
 /// GUI crates: the scene and the collector name none of them.
@@ -295,8 +312,9 @@ fn groups_paths_in_code_and_every_layer_rule_are_checked() {
         ("src/scene/mod.rs", "fn g() {\n    crate::export::write();\n}\n"),
         ("src/export/mod.rs", "use crate::gui::App;\nuse crate::scene::Scene;\n"),
         ("src/load.rs", "use crate::modules::View;\n"),
+        ("src/view_model/open.rs", "use crate::gui::ShoalApp;\n"),
     ]);
-    assert_eq!(found.len(), 6, "{found:#?}");
+    assert_eq!(found.len(), 7, "{found:#?}");
     for want in [
         "src/layout/mod.rs:2: layout imports scene",
         "src/model/mod.rs:1: model imports layout",
@@ -304,6 +322,7 @@ fn groups_paths_in_code_and_every_layer_rule_are_checked() {
         "src/scene/mod.rs:2: scene imports export",
         "src/export/mod.rs:1: export imports gui",
         "src/load.rs:1: load imports modules",
+        "src/view_model/open.rs:1: view_model imports gui",
     ] {
         assert!(found.iter().any(|f| f.starts_with(want)), "{want} missing from {found:#?}");
     }
