@@ -373,7 +373,7 @@ fn comments_strings_and_allowed_imports_are_not_reported() {
             "src/scene/mod.rs",
             "//! Painted by egui; see crate::gui::App.\n/* crate::export::write(std::fs) */\nuse crate::layout::Position;\nuse crate::routing::RegionKey;\nuse crate::model::{Domain, Projection};\nconst A: &str = \"crate::export::x\";\nconst B: &str = r#\"use crate::gui;\"#;\nconst C: char = '\"';\nfn f<'a>(x: &'a str) -> Projection { Projection::File { name: x.into() } }\n",
         ),
-        ("src/export/mod.rs", "use crate::scene::Scene;\nuse crate::load::LoadRequest;\n"),
+        ("src/export/mod.rs", "use crate::scene::Scene;\nuse crate::view_model::OpenRequest;\n"),
         ("src/gui/mod.rs", "use crate::modules::View;\nuse egui::Ui;\n"),
     ]);
     assert!(found.is_empty(), "{found:#?}");

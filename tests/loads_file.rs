@@ -5,10 +5,10 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use shoal::export::tables::{JobLoads, TableFormat, link_rows, write_table};
-use shoal::load::{LoadRequest, load_dataset};
 use shoal::pipeline::{analyse, analyse_inputs};
 use shoal::routing::LoadOptions;
 use shoal::scene::dataset::Attribution;
+use shoal::view_model::{OpenRequest, open};
 
 fn tworail() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("sample-data/tworail")
@@ -51,8 +51,8 @@ fn a_converted_links_table_reads_back_to_the_profiles_loads_region_for_region() 
 #[test]
 fn the_window_data_set_from_a_loads_file_has_regions_and_says_it_has_no_pairs() {
     let links = converted_links("window");
-    let request = LoadRequest { rails: rails(), loads: Some(links.clone()), ..Default::default() };
-    let dataset = load_dataset(&request, &|_| {}).unwrap();
+    let request = OpenRequest { loads: Some(links.clone()), ..OpenRequest::of_rails(rails()) };
+    let dataset = open(&request, &|_| {}).unwrap();
     assert!(!dataset.regions().is_empty());
     let fabric = dataset.fabric.as_ref().unwrap();
     assert_eq!(fabric.attribution, Attribution::None);
