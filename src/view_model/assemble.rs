@@ -17,6 +17,7 @@ use super::request::OpenRequest;
 pub fn from_analysis(name: String, analysis: Analysis, host_map: &HostMap) -> Dataset {
     let flows = flows_of(&analysis);
     let Analysis { cluster, layout, profile, loads_file, warnings } = analysis;
+    let loads_job = loads_file.as_ref().and_then(|l| l.job.clone());
     let (profile, loads, top_k) = match (profile, loads_file) {
         (Some(p), _) => (Some(p.profile), p.loads, None),
         (None, Some(l)) => (None, l.loads, Some(l.top_k)),
@@ -25,6 +26,7 @@ pub fn from_analysis(name: String, analysis: Analysis, host_map: &HostMap) -> Da
     let traced = crate::scene::dataset::Traced { profile, loads, flows, host_map };
     let mut dataset = Dataset::with_layout(name, cluster, layout, traced, warnings);
     if let Some(fabric) = dataset.fabric.as_mut() {
+        fabric.loads_job = loads_job;
         fabric.attribution = match top_k {
             None => Attribution::Flows,
             Some(None) => Attribution::None,
@@ -41,6 +43,7 @@ pub fn from_jobs(name: String, analysis: JobsAnalysis) -> Dataset {
         .into_par_iter()
         .map(|job| {
             let flows = flows_of_profile(&cluster, &job.analysis);
+            let placed = !job.placement.is_empty();
             let rank_hosts = if job.placement.is_empty() {
                 let map = &job.analysis.options.host_map;
                 job.analysis
@@ -52,7 +55,7 @@ pub fn from_jobs(name: String, analysis: JobsAnalysis) -> Dataset {
             } else {
                 job.placement
             };
-            DatasetJob { name: job.name, loads: job.analysis.loads, flows, rank_hosts }
+            DatasetJob { name: job.name, loads: job.analysis.loads, flows, rank_hosts, placed }
         })
         .collect();
     Dataset::with_jobs(name, cluster, layout, jobs, warnings)

@@ -52,6 +52,8 @@ pub struct FabricData {
     pub attribution: Attribution,
     /// What the port counters saw per link end, if counters were given ([`counters`]).
     pub observed: Option<crate::routing::Observed>,
+    /// The one job a loads file's rows name, if they name one.
+    pub loads_job: Option<String>,
 }
 
 /// Where the pairs crossing a link end come from: the flows traced from a profile, a loads
@@ -69,6 +71,9 @@ pub enum Attribution {
 pub struct JobLoads {
     pub name: String,
     pub loads: Loads,
+    /// Where a placed job's ranks went: (rank, host index) in rank order; empty when the job
+    /// ran where it was recorded.
+    pub placement: Vec<(u32, usize)>,
 }
 
 /// One traced job, as a data set takes it: its loads, the flows of each of its regions, and
@@ -79,6 +84,8 @@ pub struct DatasetJob {
     pub loads: Loads,
     pub flows: BTreeMap<RegionKey, FlowSet>,
     pub rank_hosts: Vec<(u32, usize)>,
+    /// Whether `rank_hosts` is a placement (`--place`) rather than where the job was recorded.
+    pub placed: bool,
 }
 
 /// The job value of the sum over jobs, and of the contention rows.
@@ -180,6 +187,7 @@ impl Dataset {
             jobs: Vec::new(),
             attribution: Attribution::Flows,
             observed: None,
+            loads_job: None,
         };
         Dataset { name, run, fabric: Some(fabric), warnings, regions, jobs: Vec::new() }
     }
@@ -241,7 +249,8 @@ impl Dataset {
         let mut job_loads = Vec::with_capacity(jobs.len());
         for job in jobs {
             job_flows.push((job.name.clone(), job.flows));
-            job_loads.push(JobLoads { name: job.name, loads: job.loads });
+            let placement = if job.placed { job.rank_hosts } else { Vec::new() };
+            job_loads.push(JobLoads { name: job.name, loads: job.loads, placement });
         }
         let loads = Loads { regions: Vec::new(), total: all };
         // Job `all`'s AR loads: the sum of the jobs' (computed above).
@@ -259,6 +268,7 @@ impl Dataset {
             jobs: job_loads,
             attribution: Attribution::Flows,
             observed: None,
+            loads_job: None,
         };
         Dataset { name, run, fabric: Some(fabric), warnings, regions, jobs: names }
     }
@@ -494,6 +504,7 @@ mod tests {
                 loads: Loads { regions: vec![], total },
                 flows: BTreeMap::from([(RegionKey::Region(0), set)]),
                 rank_hosts: ranks,
+                placed: false,
             }
         };
         let md = job("md", &[(0, 3, 10)], vec![(0, 0), (1, 3)]);
