@@ -14,7 +14,6 @@ pub mod layout;
 pub mod model;
 #[cfg(feature = "gui")]
 pub mod modules;
-pub mod pipeline;
 pub mod profile_io;
 pub mod routing;
 pub mod scene;

@@ -115,7 +115,7 @@ pub fn add_jobs(request: &mut OpenRequest, profiles: &[PathBuf]) {
         let base = spec.name.clone();
         let mut n = 1;
         while request.jobs.iter().any(|j| j.name == spec.name)
-            || crate::pipeline::jobs::RESERVED_JOB_NAMES.contains(&spec.name.as_str())
+            || crate::view_model::trace::jobs::RESERVED_JOB_NAMES.contains(&spec.name.as_str())
         {
             n += 1;
             spec.name = format!("{base}-{n}");

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 use rayon::prelude::*;
 
+use super::trace::{self, Analysis, JobsAnalysis, ProfileAnalysis};
 use crate::model::HostMap;
-use crate::pipeline::{self, Analysis, JobsAnalysis, ProfileAnalysis};
 use crate::routing::{FlowSet, Loads, RegionKey};
 use crate::scene::dataset::{Attribution, Dataset, DatasetJob};
 
@@ -80,7 +80,7 @@ fn flows_of_profile(
         .filter(|k| profile.options.only_region.is_none_or(|n| *k == RegionKey::Region(n)))
         .chain([RegionKey::Total])
         .collect();
-    keys.into_par_iter().map(|k| (k, pipeline::region_flows(cluster, profile, k))).collect()
+    keys.into_par_iter().map(|k| (k, trace::region_flows(cluster, profile, k))).collect()
 }
 
 /// The title: the jobs, the profile's or loads file's name, and the rails'.

@@ -9,6 +9,7 @@ mod assemble;
 pub mod open;
 pub mod request;
 pub mod session;
+pub mod trace;
 
 pub use crate::profile_io::classify::{PathKind, classify, is_run_path};
 pub use open::{OpenError, Progress, RunError, open, open_regions};

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use crate::model::{Cluster, HostMap, Warning};
-use crate::pipeline::{self, JobSpec};
+
 use crate::profile_io::ParseError;
 use crate::routing::placement::ParsedPolicy;
 use crate::routing::{LoadOptions, Observed, PlacementPolicy, RailPolicy};
@@ -13,6 +13,7 @@ use crate::scene::dataset::Dataset;
 
 use super::assemble::{from_analysis, from_jobs, name_of};
 use super::request::{JobRequest, OpenRequest};
+use super::trace::{self, JobSpec};
 
 /// A loading stage and how far along the whole load is (0..=1).
 #[derive(Clone, Debug, PartialEq)]
@@ -29,7 +30,7 @@ pub enum OpenError {
     #[error(transparent)]
     Parse(#[from] ParseError),
     #[error(transparent)]
-    Jobs(#[from] crate::pipeline::JobsError),
+    Jobs(#[from] trace::JobsError),
     #[error(transparent)]
     Run(#[from] RunError),
     /// The request contradicts itself or the files (named in the message).
@@ -66,7 +67,7 @@ pub fn open_regions(
     let jobs = request.job_requests();
     let mut dataset = if jobs.is_empty() {
         stage(0.05, "reading the dumps and the profile, tracing every region");
-        let analysis = pipeline::analyse_inputs_with_layout(
+        let analysis = trace::analyse_inputs(
             &request.rail_paths(),
             (request.profile.as_deref(), request.loads.as_deref()),
             &options,
@@ -83,8 +84,7 @@ pub fn open_regions(
         }
         stage(0.05, "reading the dumps and every job's profile, placing and tracing each job");
         let specs = jobs.iter().map(job_spec).collect::<Result<Vec<_>, _>>()?;
-        let analysis =
-            pipeline::analyse_jobs_with_layout(&request.rail_paths(), &specs, &options, &request.layout())?;
+        let analysis = trace::analyse_jobs(&request.rail_paths(), &specs, &options, &request.layout())?;
         let observed = read_counters(request, &analysis.cluster, &stage)?;
         stage(0.8, "collecting who sent what, job by job");
         with_observed(from_jobs(name_of(request), analysis), observed)
@@ -172,7 +172,7 @@ fn read_counters(
         return Ok(None);
     }
     stage(0.7, "reading the port counters");
-    Ok(Some(pipeline::read_observed(cluster, &request.counters)?))
+    Ok(Some(trace::read_observed(cluster, &request.counters)?))
 }
 
 /// `dataset` with the observed counters as link-end values, and their warnings.

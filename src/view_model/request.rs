@@ -78,8 +78,8 @@ impl JobRequest {
     }
 }
 
-pub use crate::pipeline::CounterSpec;
-pub use crate::pipeline::jobs::job_name_of;
+pub use super::trace::CounterSpec;
+pub use super::trace::jobs::job_name_of;
 
 /// Which trace the loads come from.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

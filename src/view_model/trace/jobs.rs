@@ -120,16 +120,7 @@ pub enum JobsError {
 }
 
 /// Reads the rails and every job's profile, places the jobs, traces each and lays the fabric out.
-pub fn analyse_jobs(
-    rails: &[Vec<PathBuf>],
-    specs: &[JobSpec],
-    options: &LoadOptions,
-) -> Result<JobsAnalysis, JobsError> {
-    analyse_jobs_with_layout(rails, specs, options, &FatTreeOptions::default())
-}
-
-/// [`analyse_jobs`] with the layout's options (`--hca-planes`).
-pub fn analyse_jobs_with_layout(
+pub(crate) fn analyse_jobs(
     rails: &[Vec<PathBuf>],
     specs: &[JobSpec],
     options: &LoadOptions,
