@@ -28,6 +28,7 @@ pub fn save(
         camera: CameraState::default(),
         orbit: Some(orbit.rotation),
         export: size,
+        number: None,
     };
     Session::of_view(request, view).write(path)?;
     eprintln!("{}: session written", path.display());
@@ -72,7 +73,7 @@ pub fn render(r: &RenderCli, path: &Path) -> Result<()> {
     }
     let dataset = open(&session.request, &|_| {})?;
     report_warnings(&dataset.warnings, r.open.verbose);
-    let mut spec = view.spec.clone();
+    let mut spec = view.titled_spec(&dataset);
     let prepared = prepare_view(&dataset, &mut spec, None)?;
     let canvas = Canvas { orbit: view.orbit(), camera: Camera::from(view.camera), size: view.export, out };
     paint(&dataset, &spec, &prepared, &canvas)

@@ -38,27 +38,36 @@ pub(super) fn menu_items(app: &mut ShoalApp, ui: &mut egui::Ui) {
     }
 }
 
-/// Writes the workspace as a session; without data open there is nothing to save.
-pub fn save(app: &mut ShoalApp, path: &Path) {
-    let Some(request) = app.current.as_ref() else {
-        app.errors.push("nothing is open: a session names the files it shows".into());
-        return;
-    };
-    match app.ws.to_session(request).write(path) {
+/// File → Save session: the error, if any, goes to the warnings panel.
+pub(super) fn save(app: &mut ShoalApp, path: &Path) {
+    match app.save_session(path) {
         Ok(()) => app.status = format!("saved the session {}", path.display()),
         Err(e) => app.errors.push(format!("could not save the session: {e}")),
     }
 }
 
-/// Opens a session: its request loads in the background, then its views replace the
-/// workspace's.
-pub fn open(app: &mut ShoalApp, path: &Path, ctx: &egui::Context) {
-    match Session::read(path) {
-        Ok(session) => {
-            let request = session.request.clone();
-            app.pending_session = Some(session);
-            app.open(request, ctx);
-        }
-        Err(e) => app.errors.push(format!("could not open the session: {e}")),
+/// File → Open session (and a dropped session file).
+pub(super) fn open(app: &mut ShoalApp, path: &Path, ctx: &egui::Context) {
+    if let Err(e) = app.open_session(path, ctx) {
+        app.errors.push(format!("could not open the session: {e}"));
+    }
+}
+
+impl ShoalApp {
+    /// Writes the workspace and what it was opened from as a session; without data open there
+    /// is nothing to save.
+    pub fn save_session(&self, path: &Path) -> Result<(), String> {
+        let request = self.current.as_ref().ok_or("nothing is open: a session names the files it shows")?;
+        self.ws.to_session(request).write(path).map_err(|e| e.to_string())
+    }
+
+    /// Opens a session: its request loads in the background, then its views replace the
+    /// workspace's.
+    pub fn open_session(&mut self, path: &Path, ctx: &egui::Context) -> Result<(), String> {
+        let session = Session::read(path).map_err(|e| e.to_string())?;
+        let request = session.request.clone();
+        self.pending_session = Some(session);
+        self.open(request, ctx);
+        Ok(())
     }
 }

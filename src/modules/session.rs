@@ -20,7 +20,8 @@ impl Workspace {
         let views = self
             .views
             .iter()
-            .map(|v| {
+            .enumerate()
+            .map(|(i, v)| {
                 let size = v.state.size;
                 let export = ExportSize {
                     width: (size.x.max(320.0) * EXPORT_PPP) as u32,
@@ -33,6 +34,8 @@ impl Workspace {
                     camera: CameraState::from(&v.camera),
                     orbit: Some(v.state.orbit.rotation),
                     export,
+                    // The window titles its views `view N: …` (see `view_ui`).
+                    number: Some(i + 1),
                 }
             })
             .collect();

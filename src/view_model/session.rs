@@ -46,6 +46,23 @@ pub struct SessionView {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub orbit: Option<[f32; 4]>,
     pub export: ExportSize,
+    /// The number the window gives the view in its title (`view 2: …`), so a render of a
+    /// session the window saved draws the window's title; `None` for a view of `render`'s flags.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub number: Option<usize>,
+}
+
+impl SessionView {
+    /// The view's spec with the title it is drawn under: its own, or the window's numbered one.
+    pub fn titled_spec(&self, dataset: &crate::scene::dataset::Dataset) -> ViewSpec {
+        let mut spec = self.spec.clone();
+        if let Some(n) = self.number
+            && spec.title.is_empty()
+        {
+            spec.title = format!("view {n}: {}", spec.default_title(dataset));
+        }
+        spec
+    }
 }
 
 /// A camera as plain data: the world point at the plot's centre (`None`: the scene's centre)
@@ -226,6 +243,7 @@ mod tests {
             camera: CameraState { centre: Some([1.0, -2.5]), zoom: 3.0 },
             orbit: None,
             export: ExportSize { width: 800, height: 600, pixels_per_point: 1.0 },
+            number: Some(1),
         }
     }
 
