@@ -45,7 +45,8 @@ enum Command {
     Render(Box<cli::render_args::RenderCli>),
     /// Write a synthetic job's profile (all-to-all, shift, I/O) to try placements with.
     Pattern(cli::pattern::PatternArgs),
-    /// Print one value per node, link or rank of run data (Boxfish YAML or a CSV pair) as CSV.
+    /// Print one value per node, link or rank as CSV: of run data (Boxfish YAML, a CSV pair), or
+    /// of RAILs with a profile (`--domain links --attr bytes`: one row per link end).
     Query(cli::query::QueryArgs),
 }
 

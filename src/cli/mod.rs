@@ -33,4 +33,8 @@ Examples:
   shoal gen --k 36 --rails 2 --out /tmp/k36
   shoal route sample-data/tworail/rail0 --engine dmodk --out /tmp/rail0-dmodk
   shoal query sample-data/torus8/torus8_meta.yaml --domain links \
-      --where 'code_region = 1' --agg mean --attr packets";
+      --where 'code_region = 1' --agg mean --attr packets
+  shoal query RAIL0 RAIL1 --profile P --rail-policy rail:0 --domain links --attr bytes
+  shoal render RAIL0 RAIL1 --profile P --host-map MAP --out v.png --save-session case/s.yaml
+  shoal render --session case/s.yaml --view 0 --out again.png
+  shoal case/s.yaml";

@@ -15,7 +15,8 @@ use shoal::view_model::{CounterSpec, JobRequest, OpenRequest, RailRequest, is_ru
 pub struct OpenArgs {
     /// One subnet's dumps: a directory, or files joined by commas; repeat for each rail, rail 0
     /// first. Or one run: a Boxfish `*_meta.yaml`, a `nodes.csv` (with its `links.csv`), or
-    /// their folder.
+    /// their folder. With no subcommand the window sorts these by content (dumps, profiles, a
+    /// loads file, counters), and opens one session file as it was saved.
     #[arg(value_name = "RAIL")]
     pub rails: Vec<String>,
     /// List every warning instead of a summary.
