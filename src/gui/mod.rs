@@ -157,7 +157,7 @@ impl ShoalApp {
 
     /// Starts loading files; the current data stays on screen until the load succeeds.
     pub fn open(&mut self, request: OpenRequest, ctx: &egui::Context) {
-        self.status = format!("loading {}", describe(&request));
+        self.status = format!("loading {}", recent::describe(&request));
         self.loader.start(request, Reason::Open, ctx);
     }
 
@@ -225,7 +225,7 @@ impl ShoalApp {
                     Reason::Open => "could not open",
                     Reason::Reload => "reload failed, still showing the last good data;",
                 };
-                self.errors.push(format!("{what} {}: {e}", describe(&loaded.request)));
+                self.errors.push(format!("{what} {}: {e}", recent::describe(&loaded.request)));
                 self.pending_session = None;
                 self.status = "load failed".into();
             }
@@ -336,7 +336,10 @@ impl ShoalApp {
             Dialog::Profile(p) => match self.current.clone() {
                 Some(mut r) => {
                     // A loads file (`*.csv`) stands in for a profile: one or the other.
-                    let is_loads = p.to_string_lossy().to_ascii_lowercase().contains(".csv");
+                    let is_loads = match crate::view_model::classify(&p) {
+                        Some(kind) => kind == crate::view_model::PathKind::Loads,
+                        None => p.to_string_lossy().to_ascii_lowercase().contains(".csv"),
+                    };
                     (r.profile, r.loads) = if is_loads { (None, Some(p)) } else { (Some(p), None) };
                     self.open(r, ctx);
                 }
@@ -430,7 +433,7 @@ impl ShoalApp {
                         ui.label("nothing yet");
                     }
                     for r in self.recent.clone() {
-                        if ui.button(describe(&r)).clicked() {
+                        if ui.button(recent::describe(&r)).clicked() {
                             self.open(r, ui.ctx());
                         }
                     }
@@ -479,23 +482,6 @@ impl ShoalApp {
                 ui.monospace(w.to_string());
             }
         });
-    }
-}
-
-fn describe(r: &OpenRequest) -> String {
-    if let Some(run) = &r.run {
-        return run.display().to_string();
-    }
-    let rails: Vec<String> =
-        r.rails.iter().filter_map(|x| x.paths.first()).map(|p| p.display().to_string()).collect();
-    let specs = r.job_requests();
-    if !specs.is_empty() {
-        let jobs: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
-        return format!("{} + jobs {}", rails.join(", "), jobs.join(", "));
-    }
-    match r.profile.as_ref().or(r.loads.as_ref()) {
-        Some(p) => format!("{} + {}", rails.join(", "), p.display()),
-        None => rails.join(", "),
     }
 }
 

@@ -175,6 +175,24 @@ pub fn request_from_paths(paths: &[PathBuf], current: Option<&OpenRequest>) -> O
     (!request.rails.is_empty()).then_some(request)
 }
 
+/// A request in a line: its rails and profile, loads file or jobs (or its run).
+pub fn describe(r: &OpenRequest) -> String {
+    if let Some(run) = &r.run {
+        return run.display().to_string();
+    }
+    let rails: Vec<String> =
+        r.rails.iter().filter_map(|x| x.paths.first()).map(|p| p.display().to_string()).collect();
+    let specs = r.job_requests();
+    if !specs.is_empty() {
+        let jobs: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
+        return format!("{} + jobs {}", rails.join(", "), jobs.join(", "));
+    }
+    match r.profile.as_ref().or(r.loads.as_ref()) {
+        Some(p) => format!("{} + {}", rails.join(", "), p.display()),
+        None => rails.join(", "),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
