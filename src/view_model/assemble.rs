@@ -16,7 +16,7 @@ use super::request::OpenRequest;
 /// A data set from one profile's (or a loads file's) analysis; its layout is kept.
 pub fn from_analysis(name: String, analysis: Analysis, host_map: &HostMap) -> Dataset {
     let flows = flows_of(&analysis);
-    let Analysis { cluster, layout, profile, loads_file, warnings } = analysis;
+    let Analysis { cluster, layout, profile, loads_file, warnings, rails_read } = analysis;
     let loads_job = loads_file.as_ref().and_then(|l| l.job.clone());
     let (profile, loads, top_k) = match (profile, loads_file) {
         (Some(p), _) => (Some(p.profile), p.loads, None),
@@ -27,6 +27,7 @@ pub fn from_analysis(name: String, analysis: Analysis, host_map: &HostMap) -> Da
     let mut dataset = Dataset::with_layout(name, cluster, layout, traced, warnings);
     if let Some(fabric) = dataset.fabric.as_mut() {
         fabric.loads_job = loads_job;
+        fabric.rails_read = rails_read;
         fabric.attribution = match top_k {
             None => Attribution::Flows,
             Some(None) => Attribution::None,
@@ -38,7 +39,7 @@ pub fn from_analysis(name: String, analysis: Analysis, host_map: &HostMap) -> Da
 
 /// A data set of several jobs from a jobs analysis; its layout is kept.
 pub fn from_jobs(name: String, analysis: JobsAnalysis) -> Dataset {
-    let JobsAnalysis { cluster, layout, jobs, warnings } = analysis;
+    let JobsAnalysis { cluster, layout, jobs, warnings, rails_read } = analysis;
     let jobs: Vec<DatasetJob> = jobs
         .into_par_iter()
         .map(|job| {
@@ -58,7 +59,11 @@ pub fn from_jobs(name: String, analysis: JobsAnalysis) -> Dataset {
             DatasetJob { name: job.name, loads: job.analysis.loads, flows, rank_hosts, placed }
         })
         .collect();
-    Dataset::with_jobs(name, cluster, layout, jobs, warnings)
+    let mut dataset = Dataset::with_jobs(name, cluster, layout, jobs, warnings);
+    if let Some(fabric) = dataset.fabric.as_mut() {
+        fabric.rails_read = rails_read;
+    }
+    dataset
 }
 
 fn flows_of(analysis: &Analysis) -> BTreeMap<RegionKey, FlowSet> {

@@ -54,6 +54,8 @@ pub struct FabricData {
     pub observed: Option<crate::routing::Observed>,
     /// The one job a loads file's rows name, if they name one.
     pub loads_job: Option<String>,
+    /// What each rail was read from, and its warnings (`shoal info`).
+    pub rails_read: Vec<crate::profile_io::rail::RailRead>,
 }
 
 /// Where the pairs crossing a link end come from: the flows traced from a profile, a loads
@@ -188,6 +190,7 @@ impl Dataset {
             attribution: Attribution::Flows,
             observed: None,
             loads_job: None,
+            rails_read: Vec::new(),
         };
         Dataset { name, run, fabric: Some(fabric), warnings, regions, jobs: Vec::new() }
     }
@@ -269,6 +272,7 @@ impl Dataset {
             attribution: Attribution::Flows,
             observed: None,
             loads_job: None,
+            rails_read: Vec::new(),
         };
         Dataset { name, run, fabric: Some(fabric), warnings, regions, jobs: names }
     }

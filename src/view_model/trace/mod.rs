@@ -20,7 +20,7 @@ use crate::routing::{
     CounterInput, FlowBuilder, FlowSet, LoadOptions, Loads, Observed, RegionKey, compute_loads, observe,
 };
 
-use crate::profile_io::load_cluster;
+use crate::profile_io::rail::{RailRead, read_cluster};
 
 /// A loaded profile, its regions and the loads it puts on the fabric.
 #[derive(Clone, Debug)]
@@ -41,6 +41,8 @@ pub struct Analysis {
     /// Loads read from a loads file (`--loads`) instead of traced from a profile.
     pub loads_file: Option<LoadsFileAnalysis>,
     pub warnings: Vec<Warning>,
+    /// What each rail was read from (its warnings are in `warnings` too).
+    pub rails_read: Vec<RailRead>,
 }
 
 /// Link-end loads read from a loads file, with the top-K attribution it carries (if any).
@@ -87,10 +89,11 @@ fn analyse(
     layout_options: &FatTreeOptions,
 ) -> Result<Analysis, ParseError> {
     let (cluster, profile) = rayon::join(
-        || load_cluster(rails),
+        || read_cluster(rails),
         || profile.map(|p| read_profile(p).map(|(prof, w)| (p.to_path_buf(), prof, w))).transpose(),
     );
-    let ((cluster, mut warnings), profile) = (cluster?, profile?);
+    let ((cluster, rails_read), profile) = (cluster?, profile?);
+    let mut warnings = rail_warnings(&rails_read);
     let (layout, profile) = rayon::join(
         || layout_fat_tree(&cluster, layout_options),
         || {
@@ -104,7 +107,12 @@ fn analyse(
         warnings.extend(more);
         analysis
     });
-    Ok(Analysis { cluster, layout, profile, loads_file: None, warnings })
+    Ok(Analysis { cluster, layout, profile, loads_file: None, warnings, rails_read })
+}
+
+/// Every rail's warnings, rail after rail.
+fn rail_warnings(read: &[RailRead]) -> Vec<Warning> {
+    read.iter().flat_map(|r| r.warnings.iter().cloned()).collect()
 }
 
 /// Traces a profile already read.
