@@ -3,6 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+use shoal::view_model::{PathKind, classify};
+
 #[path = "support/run_shoal.rs"]
 mod run_shoal;
 use run_shoal::shoal;
@@ -41,6 +43,8 @@ fn a_saved_session_renders_byte_identical_pngs() {
     render(&args);
     render(&["--session", session.to_str().unwrap(), "--out", session_png.to_str().unwrap()]);
     same_bytes(&flags_png, &session_png);
+    // `shoal S` tells the file for a session by what it holds, as the window's drop does.
+    assert_eq!(classify(&session), Some(PathKind::Session));
     std::fs::remove_dir_all(&dir).ok();
 }
 
