@@ -344,20 +344,7 @@ pub fn build_rail(
             "no forwarding tables (.fdbs, opensm-lfts.dump, ibroute or dump_fts); nothing can be traced",
         ));
     }
-    let mut links = Vec::new();
-    for (file, parsed) in lists {
-        // An error carries the warnings so far: they often say why (a line skipped for its length).
-        let (list, w) = parsed.map_err(|e| e.with_warnings(warnings.clone()))?;
-        warnings.extend(w);
-        if list.is_empty() {
-            warnings.push(Warning::in_file(file, "no link lines found"));
-        }
-        links.push((file, list));
-    }
-    if links.iter().all(|(_, list)| list.is_empty()) {
-        let error = ParseError::invalid(name, "the topology holds no link; cannot build the fabric");
-        return Err(error.with_warnings(warnings));
-    }
+    let links = collect_links(lists, name, &mut warnings)?;
     let lmc = infer_lmc(
         &links
             .iter()
@@ -379,22 +366,55 @@ pub fn build_rail(
     let sources: Vec<(&str, Guid, usize)> =
         merged.iter().map(|(file, guid, table)| (*file, *guid, table.line)).collect();
     attach_tables(&mut builder, merged, &mut warnings);
-    for input in inputs.of(DumpKind::AdaptiveRouting) {
-        attach_ar(&mut builder, input, &mut warnings)?;
-    }
-    let far_given = inputs.of(DumpKind::AdaptiveRouting).next().is_some();
-    let ar_info = inputs.of(DumpKind::Ibdiagnet2Csv).chain(inputs.of(DumpKind::ArInfo));
-    for input in ar_info {
-        let Some((info, more)) = parse_ar_info(input)? else { continue };
-        warnings.extend(more);
-        warnings.extend(apply_ar_info(&mut builder, input.display(), &info, far_given));
-    }
+    attach_adaptive_routing(&mut builder, inputs, &mut warnings)?;
     if !table_inputs.is_empty() {
         warn_switches_without_tables(builder.fabric(), name, &mut warnings);
     }
     let fabric = builder.build();
     warnings.extend(check_tables(&fabric, &sources));
     Ok((fabric, warnings))
+}
+
+/// The topology's links, file by file; an error (with the warnings so far, which often say why:
+/// a line skipped for its length) when a file cannot be read or none holds a link.
+fn collect_links<'a>(
+    lists: Vec<(&'a str, Parsed<Vec<OwnedLink>>)>,
+    name: &str,
+    warnings: &mut Vec<Warning>,
+) -> Result<Vec<(&'a str, Vec<OwnedLink>)>, ParseError> {
+    let mut links = Vec::new();
+    for (file, parsed) in lists {
+        let (list, w) = parsed.map_err(|e| e.with_warnings(warnings.clone()))?;
+        warnings.extend(w);
+        if list.is_empty() {
+            warnings.push(Warning::in_file(file, "no link lines found"));
+        }
+        links.push((file, list));
+    }
+    if links.iter().all(|(_, list)| list.is_empty()) {
+        let error = ParseError::invalid(name, "the topology holds no link; cannot build the fabric");
+        return Err(error.with_warnings(std::mem::take(warnings)));
+    }
+    Ok(links)
+}
+
+/// The rail's AR tables (`ibdiagnet2.far`) and AR settings (ibdiagnet2 db_csv, AR info files).
+fn attach_adaptive_routing(
+    builder: &mut FabricBuilder,
+    inputs: &RailInputs,
+    warnings: &mut Vec<Warning>,
+) -> Result<(), ParseError> {
+    for input in inputs.of(DumpKind::AdaptiveRouting) {
+        attach_ar(builder, input, warnings)?;
+    }
+    let far_given = inputs.of(DumpKind::AdaptiveRouting).next().is_some();
+    let ar_info = inputs.of(DumpKind::Ibdiagnet2Csv).chain(inputs.of(DumpKind::ArInfo));
+    for input in ar_info {
+        let Some((info, more)) = parse_ar_info(input)? else { continue };
+        warnings.extend(more);
+        warnings.extend(apply_ar_info(builder, input.display(), &info, far_given));
+    }
+    Ok(())
 }
 
 /// Reads an `ibdiagnet2.far` and gives each switch its AR table.
