@@ -73,3 +73,45 @@ fn merge_flags(request: &mut OpenRequest, flags: OpenRequest) {
     request.routing = flags.routing;
     request.hca_planes = flags.hca_planes;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::routing::RailPolicy;
+
+    #[test]
+    fn the_command_lines_flags_fill_what_the_paths_leave_open() {
+        let mut request = OpenRequest {
+            profile: Some("/p/run.ibprof".into()),
+            ..OpenRequest::of_rails(vec![vec!["/r0".into()], vec!["/r1".into()]])
+        };
+        let flags = OpenRequest {
+            host_map: Some("/m/map.txt".into()),
+            rail_policy: RailPolicy::Rail(1),
+            counters: vec![crate::view_model::CounterSpec { rail: None, path: "/c/after.txt".into() }],
+            ..Default::default()
+        };
+        merge_flags(&mut request, flags);
+        assert_eq!(request.rail_paths(), [vec![PathBuf::from("/r0")], vec![PathBuf::from("/r1")]]);
+        assert_eq!(request.profile, Some("/p/run.ibprof".into()), "the paths' profile stays");
+        assert_eq!(request.host_map, Some("/m/map.txt".into()));
+        assert_eq!(request.rail_policy, RailPolicy::Rail(1));
+        assert_eq!(request.counters.len(), 1);
+    }
+
+    #[test]
+    fn a_loads_flag_replaces_the_paths_profile_and_jobs_keep_it_first() {
+        let paths = OpenRequest {
+            profile: Some("/p/a.ibprof".into()),
+            ..OpenRequest::of_rails(vec![vec!["/r".into()]])
+        };
+        let mut loads = paths.clone();
+        merge_flags(&mut loads, OpenRequest { loads: Some("/l.csv".into()), ..Default::default() });
+        assert_eq!((loads.profile, loads.loads), (None, Some("/l.csv".into())));
+        let mut jobs = paths.clone();
+        let job = crate::view_model::JobRequest::from_profile(std::path::Path::new("/p/io.ibprof"));
+        merge_flags(&mut jobs, OpenRequest { jobs: vec![job], ..Default::default() });
+        let names: Vec<String> = jobs.job_requests().into_iter().map(|j| j.name).collect();
+        assert_eq!(names, ["a", "io"]);
+    }
+}
