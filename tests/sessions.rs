@@ -101,7 +101,10 @@ fn a_session_view_that_does_not_exist_or_flags_beside_a_session_are_errors() {
     let s = session.to_str().unwrap();
     let (ok, _, err) = shoal(&["render", "--session", s, "--view", "4", "--out", "/tmp/x.png"]);
     assert!(!ok);
-    assert!(err.contains("the session has no view 4 (it has 1)"), "{err}");
+    assert!(err.contains("the session has no view 4 (it has 1"), "{err}");
+    let (ok, _, err) = shoal(&["render", "--session", s, "--view", "1", "--out", "/tmp/shoal-view-1.png"]);
+    assert!(ok, "{err}");
+    std::fs::remove_file("/tmp/shoal-view-1.png").ok();
     let (ok, _, err) = shoal(&["render", "--session", s, "--region", "2", "--out", "/tmp/x.png"]);
     assert!(!ok);
     assert!(err.contains("--region/--diff describes a view"), "{err}");

@@ -36,5 +36,5 @@ Examples:
       --where 'code_region = 1' --agg mean --attr packets
   shoal query RAIL0 RAIL1 --profile P --rail-policy rail:0 --domain links --attr bytes
   shoal render RAIL0 RAIL1 --profile P --host-map MAP --out v.png --save-session case/s.yaml
-  shoal render --session case/s.yaml --view 0 --out again.png
+  shoal render --session case/s.yaml --view 1 --out again.png
   shoal case/s.yaml";

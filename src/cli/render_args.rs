@@ -80,7 +80,8 @@ pub struct RenderCli {
     /// exactly as the window exports it.
     #[arg(long, value_name = "SESSION", conflicts_with = "save_session")]
     pub session: Option<PathBuf>,
-    /// With `--session`: which view to draw, counted from 0 (default: the focused one).
+    /// With `--session`: which view to draw, counted from 1 as the window titles them (default:
+    /// the focused one).
     #[arg(long, value_name = "N", requires = "session")]
     pub view: Option<usize>,
     /// Write the session the flags describe (what is opened and the one view) to this file;

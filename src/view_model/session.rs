@@ -132,7 +132,7 @@ pub enum SessionError {
     Format { path: String, message: String },
     #[error("{path}: session format {found}, this shoal reads format {SESSION_VERSION}")]
     Version { path: String, found: u32 },
-    #[error("{path}: the session has no view {view} (it has {count})")]
+    #[error("{path}: the session has no view {view} (it has {count}, numbered from 1)")]
     NoView { path: String, view: usize, count: usize },
 }
 
@@ -148,12 +148,16 @@ impl Session {
         Session { shoal_session: SESSION_VERSION, request, focus: 0, views: vec![view], groups: vec![group] }
     }
 
-    /// The view `--view N` names, or the focused one.
-    pub fn view(&self, index: Option<usize>, path: &Path) -> Result<&SessionView, SessionError> {
-        let at = index.unwrap_or(self.focus);
-        self.views.get(at).ok_or_else(|| SessionError::NoView {
+    /// View `number` (counted from 1, as the window titles them: `view 1: …`), or the focused
+    /// one.
+    pub fn view(&self, number: Option<usize>, path: &Path) -> Result<&SessionView, SessionError> {
+        let at = match number {
+            Some(n) => n.checked_sub(1),
+            None => Some(self.focus),
+        };
+        at.and_then(|at| self.views.get(at)).ok_or_else(|| SessionError::NoView {
             path: path.display().to_string(),
-            view: at,
+            view: number.unwrap_or(self.focus + 1),
             count: self.views.len(),
         })
     }
@@ -279,6 +283,8 @@ mod tests {
     fn a_view_out_of_range_is_an_error_naming_how_many_there_are() {
         let session = Session::of_view(OpenRequest::default(), view());
         let error = session.view(Some(3), Path::new("s.yaml")).unwrap_err();
-        assert_eq!(error.to_string(), "s.yaml: the session has no view 3 (it has 1)");
+        assert_eq!(error.to_string(), "s.yaml: the session has no view 3 (it has 1, numbered from 1)");
+        assert!(session.view(Some(0), Path::new("s.yaml")).is_err());
+        assert!(session.view(Some(1), Path::new("s.yaml")).is_ok());
     }
 }
