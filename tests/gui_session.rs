@@ -57,6 +57,28 @@ fn a_session_saved_by_the_window_renders_as_the_window_exports_it() {
 }
 
 #[test]
+fn each_view_of_a_linked_pair_renders_from_the_session_as_the_window_exports_it() {
+    let mut h = harness(OpenRequest::sample());
+    h.state_mut().ws.compare(1, 2);
+    h.run();
+    let dir = scratch("linked");
+    let session = dir.join("s.yaml");
+    h.state().save_session(&session).unwrap();
+    for view in [1usize, 2] {
+        h.state_mut().ws.focus = view - 1;
+        let (window_png, rendered) =
+            (dir.join(format!("window{view}.png")), dir.join(format!("render{view}.png")));
+        h.state_mut().export_focused(&window_png).unwrap();
+        let args = ["render", "--session", session.to_str().unwrap(), "--view", &view.to_string()];
+        let (ok, _, err) = shoal(&[&args[..], &["--out", rendered.to_str().unwrap()]].concat());
+        assert!(ok, "{err}");
+        let (a, b) = (std::fs::read(&window_png).unwrap(), std::fs::read(&rendered).unwrap());
+        assert!(a == b, "view {view}: render --session differs from the window's export");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn opening_a_session_brings_back_its_views_and_what_they_show() {
     let mut h = harness(OpenRequest::sample());
     h.state_mut().ws.compare(1, 2);

@@ -48,7 +48,7 @@ pub fn run(r: &RenderCli) -> Result<()> {
         return super::render_strip::render_strip(&dataset, r);
     }
     let mut spec = spec_from_flags(&dataset, r)?;
-    let prepared = prepare_view(&dataset, &mut spec, r.threshold)?;
+    let prepared = prepare_view(&dataset, &mut spec, &shoal::scene::Filter::default(), r.threshold)?;
     let orbit = r.rotate.map_or_else(Orbit::default, |(yaw, pitch)| Orbit::from_yaw_pitch(yaw, pitch));
     let size = ExportSize {
         width: r.width,
@@ -59,7 +59,8 @@ pub fn run(r: &RenderCli) -> Result<()> {
         super::render_session::save(request, &spec, (orbit, size), path)?;
     }
     if let Some(out) = &r.out {
-        paint(&dataset, &spec, &prepared, &Canvas { orbit, camera: Camera::default(), size, out })?;
+        let canvas = Canvas { orbit, camera: Camera::default(), size, ranges: (None, None), out };
+        paint(&dataset, &spec, &prepared, &canvas)?;
     }
     Ok(())
 }

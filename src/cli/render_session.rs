@@ -4,10 +4,11 @@
 use std::path::Path;
 
 use anyhow::{Result, bail};
-use shoal::scene::ModuleKind;
-use shoal::scene::ViewSpec;
 use shoal::scene::camera::Camera;
+use shoal::scene::linking::union_range;
 use shoal::scene::orbit::Orbit;
+use shoal::scene::prepare::{Prepared, Ranges};
+use shoal::scene::{Dataset, Filter, ModuleKind, ViewSpec};
 use shoal::view_model::session::{CameraState, ExportSize, Session, SessionView};
 use shoal::view_model::{OpenRequest, open};
 
@@ -73,8 +74,26 @@ pub fn render(r: &RenderCli, path: &Path) -> Result<()> {
     }
     let dataset = open(&session.request, &|_| {})?;
     report_warnings(&dataset.warnings, r.open.verbose);
+    let group = session.groups.iter().find(|g| g.id == view.group);
+    let filter = group.map(|g| g.filter.clone()).unwrap_or_default();
     let mut spec = view.titled_spec(&dataset);
-    let prepared = prepare_view(&dataset, &mut spec, None)?;
-    let canvas = Canvas { orbit: view.orbit(), camera: Camera::from(view.camera), size: view.export, out };
+    let prepared = prepare_view(&dataset, &mut spec, &filter, None)?;
+    // As in the window: a group's shared camera moves all its members; its ranges are theirs.
+    let camera = group.and_then(|g| g.shared_camera).unwrap_or(view.camera);
+    let ranges = group_ranges(&dataset, &session, view.group, &filter);
+    let canvas = Canvas { orbit: view.orbit(), camera: Camera::from(camera), size: view.export, ranges, out };
     paint(&dataset, &spec, &prepared, &canvas)
+}
+
+/// The colour ranges a link group agrees on: the unions of its members' own, as the window's
+/// workspace computes them (a member that cannot be prepared, a time strip, has none).
+fn group_ranges(dataset: &Dataset, session: &Session, group: u32, filter: &Filter) -> Ranges {
+    let members: Vec<Prepared> = session
+        .views
+        .iter()
+        .filter(|v| v.group == group && v.spec.module != ModuleKind::TimeStrip)
+        .filter_map(|v| prepare_view(dataset, &mut v.spec.clone(), filter, None).ok())
+        .collect();
+    let links = union_range(members.iter().filter_map(|p| p.link_range));
+    (links, union_range(members.iter().filter_map(|p| p.node_range)))
 }
