@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 use divan::Bencher;
 use shoal::model::synthetic::ThreeLevel;
 use shoal::model::{Cluster, Fabric, LinkEnd, RailId};
-use shoal::pipeline::{CounterSpec, read_observed};
+use shoal::view_model::trace::{CounterSpec, read_observed};
 
 fn main() {
     divan::main();

@@ -17,7 +17,7 @@ use std::sync::OnceLock;
 
 use shoal::export::{Format, encode};
 use shoal::model::Cluster;
-use shoal::pipeline::load_cluster;
+use shoal::profile_io::load_cluster;
 use shoal::scene::camera::Camera;
 use shoal::scene::filter::Filter;
 use shoal::scene::{Dataset, Highlight, ViewSpec, scene_for};

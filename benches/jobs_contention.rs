@@ -11,9 +11,11 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use shoal::model::synthetic::Pattern;
-use shoal::pipeline::{JobSpec, analyse, analyse_jobs, load_cluster, region_flows};
 use shoal::profile_io::ibprof::write_profile;
-use shoal::routing::{LoadOptions, PlacementPolicy, RegionKey, pairs_through};
+use shoal::profile_io::load_cluster;
+use shoal::routing::{RegionKey, RegionLoads, contended_ends, pairs_through};
+use shoal::scene::dataset::{Dataset, FabricData};
+use shoal::view_model::{JobRequest, OpenRequest, open};
 
 #[path = "../tests/support/peak_alloc.rs"]
 mod peak_alloc;
@@ -60,19 +62,37 @@ fn profiles() -> &'static (PathBuf, PathBuf, PathBuf) {
     })
 }
 
-fn specs() -> Vec<JobSpec> {
+fn specs() -> Vec<JobRequest> {
     let (a2a, io, _) = profiles();
     vec![
-        JobSpec { name: "md".into(), profile: a2a.clone(), place: PlacementPolicy::RandomSwitch(1) },
-        JobSpec { name: "io".into(), profile: io.clone(), place: PlacementPolicy::RandomSwitch(2) },
+        JobRequest { name: "md".into(), profile: a2a.clone(), place: "random-switch:1".into() },
+        JobRequest { name: "io".into(), profile: io.clone(), place: "random-switch:2".into() },
     ]
+}
+
+/// Both jobs placed on the rails, opened as every face opens them.
+fn jobs() -> Dataset {
+    open(&OpenRequest { jobs: specs(), ..OpenRequest::of_rails(rails()) }, &|_| {}).unwrap()
+}
+
+/// One profile on the rails.
+fn one_job() -> Dataset {
+    let request = OpenRequest { profile: Some(profiles().2.clone()), ..OpenRequest::of_rails(rails()) };
+    open(&request, &|_| {}).unwrap()
+}
+
+/// Every end two or more jobs' totals cross, ranked.
+fn contended(fabric: &FabricData) -> Vec<shoal::routing::ContendedEnd> {
+    let totals: Vec<&RegionLoads> = fabric.jobs.iter().map(|j| &j.loads.total).collect();
+    contended_ends(&totals)
 }
 
 fn main() {
     let (result, peak) = peak_of(|| {
-        let jobs = analyse_jobs(&rails(), &specs(), &LoadOptions::default()).unwrap();
-        let contended = jobs.contended();
-        (jobs.jobs.len(), contended.len(), contended.first().map_or(0, |c| c.second_bytes()))
+        let jobs = jobs();
+        let fabric = jobs.fabric.as_ref().unwrap();
+        let contended = contended(fabric);
+        (fabric.jobs.len(), contended.len(), contended.first().map_or(0, |c| c.second_bytes()))
     });
     eprintln!(
         "jobs_contention: {} jobs, {} contended ends (top: {} B from the second job); peak heap {:.1} MB",
@@ -81,8 +101,7 @@ fn main() {
         result.2,
         peak as f64 / 1e6
     );
-    let (_, one_peak) =
-        peak_of(|| analyse(&rails(), Some(&profiles().2), &LoadOptions::default()).unwrap().warnings.len());
+    let (_, one_peak) = peak_of(|| one_job().warnings.len());
     eprintln!("one 1,296-rank job: peak heap {:.1} MB", one_peak as f64 / 1e6);
     divan::main();
 }
@@ -90,29 +109,28 @@ fn main() {
 /// Today's road: one 1,296-rank all-to-all, files → loads.
 #[divan::bench(sample_count = 10)]
 fn one_job_of_1296_ranks() -> usize {
-    analyse(&rails(), Some(&profiles().2), &LoadOptions::default()).unwrap().warnings.len()
+    one_job().warnings.len()
 }
 
 /// Files → per-job loads (placed) → every contended end ranked, with each job's bytes.
 #[divan::bench(sample_count = 10)]
 fn two_jobs_of_648_ranks_to_contention_table() -> usize {
-    let jobs = analyse_jobs(&rails(), &specs(), &LoadOptions::default()).unwrap();
-    jobs.contended().len()
+    contended(jobs().fabric.as_ref().unwrap()).len()
 }
 
 /// The same, plus what `hot --contended --top 20` adds: each job's top host pairs at the
 /// 20 most contended ends.
 #[divan::bench(sample_count = 10)]
 fn two_jobs_with_top_20_pairs() -> usize {
-    let jobs = analyse_jobs(&rails(), &specs(), &LoadOptions::default()).unwrap();
-    let mut ends = jobs.contended();
+    let jobs = jobs();
+    let fabric = jobs.fabric.as_ref().unwrap();
+    let mut ends = contended(fabric);
     ends.truncate(20);
     let wanted: Vec<_> = ends.iter().map(|e| (e.rail, e.end)).collect();
-    jobs.jobs
+    fabric
+        .job_flows
         .iter()
-        .map(|job| {
-            let flows = region_flows(&jobs.cluster, &job.analysis, RegionKey::Total);
-            pairs_through(&jobs.cluster, &flows, &wanted, 3).len()
-        })
+        .filter_map(|(_, flows)| flows.get(&RegionKey::Total))
+        .map(|flows| pairs_through(&fabric.cluster, flows, &wanted, 3).len())
         .sum()
 }

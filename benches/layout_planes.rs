@@ -12,7 +12,7 @@ use shoal::layout::crossings::layout_crossings;
 use shoal::layout::{FatTreeOptions, HcaPlanes, layout_fat_tree};
 use shoal::model::Cluster;
 use shoal::model::synthetic::RailOptimized;
-use shoal::pipeline::load_cluster;
+use shoal::profile_io::load_cluster;
 use shoal::profile_io::opensm_write::write_rail_dir;
 
 fn main() {

@@ -11,9 +11,12 @@ use std::sync::OnceLock;
 
 use shoal::layout::{FatTreeOptions, layout_fat_tree};
 use shoal::model::{Cluster, EpochMicros, PeerBytes, Profile, ProfileSource, RankSection};
-use shoal::pipeline::{analyse, analyse_profile, load_cluster};
 use shoal::profile_io::ibprof::{read_profile, write_profile};
+use shoal::profile_io::load_cluster;
 use shoal::routing::LoadOptions;
+use shoal::scene::Dataset;
+use shoal::view_model::trace::analyse_profile;
+use shoal::view_model::{OpenRequest, open};
 
 #[path = "../tests/support/peak_alloc.rs"]
 mod peak_alloc;
@@ -83,16 +86,16 @@ fn all_to_all(cluster: &Cluster) -> Profile {
 
 fn main() {
     let path = profile_path();
-    let (analysis, peak) =
-        peak_of(|| analyse(&rails(), Some(path), &LoadOptions::default()).expect("pipeline runs"));
+    let (dataset, peak) = peak_of(|| opened(path));
+    let analysis = dataset.fabric.as_ref().expect("a fabric");
     eprintln!(
-        "pipeline_tsubame: {} hosts, {} links, {} regions; peak heap of one run: {:.1} MB",
+        "pipeline_tsubame: {} hosts, {} links, {} regions; peak heap of one open: {:.1} MB",
         analysis.cluster.hosts.len(),
         analysis.cluster.rails.iter().map(|r| r.link_count()).sum::<usize>(),
-        analysis.profile.as_ref().map_or(0, |p| p.loads.regions.len()),
+        analysis.loads.regions.len(),
         peak as f64 / 1e6
     );
-    drop(analysis);
+    drop(dataset);
     divan::main();
 }
 
@@ -122,16 +125,22 @@ fn stage_4_layout(bencher: divan::Bencher) {
 }
 
 #[divan::bench(sample_count = 10)]
-fn whole_pipeline() -> shoal::pipeline::Analysis {
-    analyse(&rails(), Some(profile_path()), &LoadOptions::default()).unwrap()
+fn whole_pipeline() -> Dataset {
+    opened(profile_path())
+}
+
+/// The rails and the profile opened as every face opens them (the data set included).
+fn opened(profile: &std::path::Path) -> Dataset {
+    let request = OpenRequest { profile: Some(profile.to_path_buf()), ..OpenRequest::of_rails(rails()) };
+    open(&request, &|_| {}).expect("the rails and profile open")
 }
 
 /// The parts of stage 3, to see where tracing time goes.
 mod stage_3_parts {
     use super::*;
     use shoal::model::region_table;
-    use shoal::pipeline::region_inputs;
     use shoal::routing::{FlowBuilder, HostMap, RailPolicy, accumulate};
+    use shoal::view_model::trace::region_inputs;
 
     fn inputs() -> &'static (Cluster, Profile) {
         static DATA: OnceLock<(Cluster, Profile)> = OnceLock::new();

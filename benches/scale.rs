@@ -24,16 +24,20 @@
 //! Tracing cost per pair × hop grows with the fabric (40 → 149 ns): the tables and link-end
 //! arrays outgrow the caches, so loads are not yet linear in pairs × hops.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 use shoal::layout::{FatTreeOptions, layout_fat_tree};
 use shoal::model::synthetic::{PeerProfile, ThreeLevel};
 use shoal::model::{Cluster, Profile, RailId};
-use shoal::pipeline::{analyse, analyse_profile, load_cluster, read_profile};
 use shoal::profile_io::ibprof::write_profile;
+use shoal::profile_io::load_cluster;
 use shoal::profile_io::opensm_write::write_rail_dir;
+use shoal::profile_io::profiles::read_profile;
 use shoal::routing::{LoadOptions, trace};
+use shoal::scene::Dataset;
+use shoal::view_model::trace::analyse_profile;
+use shoal::view_model::{OpenRequest, open};
 
 #[path = "../tests/support/peak_alloc.rs"]
 mod peak_alloc;
@@ -250,11 +254,10 @@ fn main() {
     }
     scaling_table();
     fixed_fabric_table();
-    let _ = analyse(&rails(full()), Some(&profile_path(full())), &LoadOptions::default()); // warm-up
+    let _ = whole_pipeline(); // warm-up
     let (t, cpu) = (Instant::now(), cpu_secs());
-    let (analysis, peak) = peak_of(|| {
-        analyse(&rails(full()), Some(&profile_path(full())), &LoadOptions::default()).expect("pipeline runs")
-    });
+    let (dataset, peak) = peak_of(whole_pipeline);
+    let analysis = dataset.fabric.as_ref().expect("a fabric");
     let (wall, cpu) = (secs(t), cpu_secs() - cpu);
     eprintln!(
         "\nscale: k={K}, 2 rails, {} hosts, {} links, {} ranks × {PEERS} peers: whole pipeline {:.2} s \
@@ -266,7 +269,7 @@ fn main() {
         cpu,
         peak as f64 / 1e6
     );
-    drop(analysis);
+    drop(dataset);
     divan::main();
 }
 
@@ -300,7 +303,7 @@ fn stage_4_layout(bencher: divan::Bencher) {
 }
 
 #[divan::bench(sample_count = 3)]
-fn whole_pipeline() -> shoal::pipeline::Analysis {
-    analyse(&rails(full()), Some(Path::new(&profile_path(full()))), &LoadOptions::default())
-        .expect("pipeline runs")
+fn whole_pipeline() -> Dataset {
+    let request = OpenRequest { profile: Some(profile_path(full())), ..OpenRequest::of_rails(rails(full())) };
+    open(&request, &|_| {}).expect("the rails and profile open")
 }

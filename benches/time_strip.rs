@@ -17,17 +17,15 @@ mod peak_alloc;
 #[path = "../tests/support/time_steps.rs"]
 mod time_steps;
 
-use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use peak_alloc::PeakAlloc;
-use shoal::pipeline;
-use shoal::routing::LoadOptions;
 use shoal::scene::filter::Filter;
 use shoal::scene::highlight::Lit;
 use shoal::scene::orbit::Orbit;
 use shoal::scene::time_strip::{StripRows, TimeStrip, region_columns};
 use shoal::scene::{Dataset, RegionSelection, ViewSpec, prepare};
+use shoal::view_model::{OpenRequest, open_regions};
 
 #[global_allocator]
 static ALLOC: PeakAlloc = PeakAlloc;
@@ -45,26 +43,21 @@ fn dataset() -> &'static Dataset {
     D.get_or_init(|| {
         let path = time_steps::time_step_profile(16, STEPS);
         let rails = time_steps::sample_rails();
-        let one = LoadOptions { only_region: Some(150.min(STEPS)), ..Default::default() };
-        let (hot, peak) =
-            peak_alloc::peak_of(|| pipeline::analyse(&rails, Some(&path), &one).expect("the profile loads"));
+        let request = OpenRequest { profile: Some(path.clone()), ..OpenRequest::of_rails(rails) };
+        let open = |only| open_regions(&request, only, &|_| {}).expect("the profile opens");
+        let (hot, peak) = peak_alloc::peak_of(|| open(Some(150.min(STEPS))));
         eprintln!(
             "{}: read, region 150 and the total traced (hot --region 150) with a peak heap of {:.1} MB",
             path.display(),
             peak as f64 / 1e6
         );
         drop(hot);
-        let (analysis, peak) = peak_alloc::peak_of(|| {
-            pipeline::analyse(&rails, Some(&path), &LoadOptions::default()).expect("the profile loads")
-        });
+        let (d, peak) = peak_alloc::peak_of(|| open(None));
         eprintln!(
-            "{}: read and every region traced with a peak heap of {:.1} MB",
+            "{}: read, every region traced and the view model built with a peak heap of {:.1} MB",
             path.display(),
             peak as f64 / 1e6
         );
-        let (d, peak) =
-            peak_alloc::peak_of(|| shoal::load::from_analysis("steps".into(), analysis, BTreeMap::new()));
-        eprintln!("the view model added a peak heap of {:.1} MB", peak as f64 / 1e6);
         d
     })
 }

@@ -11,12 +11,11 @@ pub mod export;
 #[cfg(feature = "gui")]
 pub mod gui;
 pub mod layout;
-pub mod load;
 pub mod model;
 #[cfg(feature = "gui")]
 pub mod modules;
-pub mod pipeline;
 pub mod profile_io;
 pub mod routing;
 pub mod scene;
 pub mod units;
+pub mod view_model;

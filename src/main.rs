@@ -18,27 +18,12 @@ mod cli;
 struct Args {
     #[command(subcommand)]
     command: Option<Command>,
-    /// With no subcommand: open these in the window, a run (Boxfish `*_meta.yaml`, CSV pair)
-    /// in its torus or generic-2D view, or rail directories.
-    #[arg(value_name = "PATH")]
-    paths: Vec<std::path::PathBuf>,
-    /// With no subcommand: how rail-optimized subnets are laid out (see `render --help`).
-    #[arg(long, value_name = "auto|off", default_value = "auto", value_parser = cli::common::parse_hca_planes)]
-    hca_planes: shoal::layout::HcaPlanes,
-    /// With no subcommand: the ibprof profile whose traffic the window shows.
-    #[arg(long, value_name = "P", conflicts_with = "loads")]
-    profile: Option<std::path::PathBuf>,
-    /// With no subcommand: a loads file (`IBPROF_LOADS`, or `shoal convert`'s links.csv) whose
-    /// link-end bytes the window shows instead of a profile's.
-    #[arg(long, value_name = "FILE")]
-    loads: Option<std::path::PathBuf>,
-    /// With no subcommand: jobs sharing the fabric the window opens (see `shoal convert --help`).
+    /// With no subcommand: what the window opens. PATHs (the RAILs) are sorted by what they
+    /// hold: rail directories and dumps, profiles, a loads file, counter snapshots; one run
+    /// (Boxfish `*_meta.yaml`, CSV pair) opens in its torus or generic-2D view, one session file
+    /// (`render --save-session`, File → Save session) as it was saved.
     #[command(flatten)]
-    jobs: cli::common::JobArgs,
-    /// With no subcommand: port-counter files compared with the prediction (`[railN=]FILE`;
-    /// once: as they stand, twice per rail: after − before).
-    #[arg(long = "counters", value_name = "[railN=]FILE", value_parser = shoal::pipeline::CounterSpec::parse)]
-    counters: Vec<shoal::pipeline::CounterSpec>,
+    open: cli::open_args::OpenArgs,
 }
 
 #[derive(Subcommand, Debug)]
@@ -57,41 +42,20 @@ enum Command {
     /// them as OpenSM dumps: a new RAIL, the fabric under another routing.
     Route(cli::route::RouteArgs),
     /// Draw the fabric's loads to a PNG or SVG file, without a window.
-    Render(Box<cli::render::RenderCli>),
+    Render(Box<cli::render_args::RenderCli>),
     /// Write a synthetic job's profile (all-to-all, shift, I/O) to try placements with.
     Pattern(cli::pattern::PatternArgs),
-    /// Print one value per node, link or rank of run data (Boxfish YAML or a CSV pair) as CSV.
+    /// Print one value per node, link or rank as CSV: of run data (Boxfish YAML, a CSV pair), or
+    /// of RAILs with a profile (`--domain links --attr bytes`: one row per link end).
     Query(cli::query::QueryArgs),
 }
 
-/// The window on PATHs, with `--profile`, `--loads` or `--job`/`--place`: with jobs, the profile
-/// (`--profile`, or one among the PATHs) is the first job.
+/// The window on the PATHs (the RAILs) and the opening flags: with jobs, the profile (`--profile`,
+/// or one among the PATHs) is the first job.
 #[cfg(feature = "gui")]
-fn window(
-    paths: Vec<std::path::PathBuf>,
-    profile: Option<std::path::PathBuf>,
-    loads: Option<std::path::PathBuf>,
-    jobs: &cli::common::JobArgs,
-    counters: Vec<shoal::pipeline::CounterSpec>,
-    hca_planes: shoal::layout::HcaPlanes,
-) -> anyhow::Result<()> {
-    if !jobs.any() {
-        return shoal::gui::open::run_paths(paths, profile, loads, Vec::new(), counters, hca_planes);
-    }
-    if loads.is_some() {
-        anyhow::bail!("--loads shows loads already traced; --job and --place need profiles");
-    }
-    let is_profile = |p: &std::path::PathBuf| {
-        let name = p.file_name().map(|n| n.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
-        name.ends_with(".ibprof") || name.ends_with(".ibprof.gz")
-    };
-    let (mut profiles, rails): (Vec<_>, Vec<_>) = paths.into_iter().partition(is_profile);
-    profiles.extend(profile);
-    if profiles.len() > 1 {
-        anyhow::bail!("give one profile (as a PATH or --profile) and the others as --job NAME=PROFILE");
-    }
-    let specs = jobs.specs(profiles.first().map(|p| p.as_path()))?;
-    shoal::gui::open::run_paths(rails, None, None, specs, counters, hca_planes)
+fn window(open: &cli::open_args::OpenArgs) -> anyhow::Result<()> {
+    let paths = open.rails.iter().map(std::path::PathBuf::from).collect();
+    shoal::gui::open::run_paths(paths, open.flags_request()?)
 }
 
 fn main() -> ExitCode {
@@ -107,9 +71,7 @@ fn main() -> ExitCode {
         Some(Command::Query(a)) => cli::query::run(&a),
         Some(Command::Pattern(a)) => cli::pattern::run(&a),
         #[cfg(feature = "gui")]
-        None if !args.paths.is_empty() => {
-            window(args.paths, args.profile, args.loads, &args.jobs, args.counters, args.hca_planes)
-        }
+        None if !args.open.rails.is_empty() => window(&args.open),
         #[cfg(feature = "gui")]
         None => shoal::gui::run_sample(),
         #[cfg(not(feature = "gui"))]

@@ -11,9 +11,11 @@ use std::path::{Path, PathBuf};
 use shoal::export::tables::{JobLoads, link_rows};
 use shoal::model::counters::PortOwner;
 use shoal::model::{Cluster, Guid, LinkEnd, PortNum};
-use shoal::pipeline::{self, Analysis, CounterSpec};
 use shoal::profile_io::counters::read_counters;
-use shoal::routing::{LoadOptions, Observed};
+use shoal::routing::Observed;
+use shoal::scene::dataset::FabricData;
+use shoal::view_model::trace::{CounterSpec, read_observed};
+use shoal::view_model::{OpenRequest, open};
 
 const FIXTURES: &str = "tests/fixtures/counters/testbed";
 /// Words the simulator's own management packets (the queries, the SM) add to a port between
@@ -31,16 +33,17 @@ fn fixture(name: &str) -> PathBuf {
     root().join(FIXTURES).join(name)
 }
 
-fn analysis() -> Analysis {
+fn analysis() -> FabricData {
     let rail = vec![root().join("sample-data/testbed")];
     let profile = root().join("sample-data/testbed/alltoall.ibprof");
-    pipeline::analyse(&[rail], Some(&profile), &LoadOptions::default()).unwrap()
+    let request = OpenRequest { profile: Some(profile), ..OpenRequest::of_rails(vec![rail]) };
+    open(&request, &|_| {}).unwrap().fabric.unwrap()
 }
 
 fn observe(cluster: &Cluster, files: &[&str]) -> (Observed, Vec<String>) {
     let specs: Vec<CounterSpec> =
         files.iter().map(|f| CounterSpec { rail: None, path: fixture(f) }).collect();
-    let (observed, warnings) = pipeline::read_observed(cluster, &specs).unwrap();
+    let (observed, warnings) = read_observed(cluster, &specs).unwrap();
     (observed, warnings.into_iter().map(|w| w.to_string()).collect())
 }
 
@@ -70,9 +73,13 @@ fn senders(cluster: &Cluster) -> Vec<(LinkEnd, (Guid, PortNum))> {
 
 /// Checks residual − 4 × extra is within [0, management + rounding] on every covered end, and
 /// returns how many ends were covered.
-fn assert_residuals_match_the_plan(analysis: &Analysis, observed: &Observed, management_words: i64) -> usize {
+fn assert_residuals_match_the_plan(
+    analysis: &FabricData,
+    observed: &Observed,
+    management_words: i64,
+) -> usize {
     let plan = plan();
-    let predicted = &analysis.profile.as_ref().unwrap().loads.total.rails[0];
+    let predicted = &analysis.loads.total.rails[0];
     let mut covered = 0;
     for (end, sender) in senders(&analysis.cluster) {
         let Some(seen) = observed.at(0, end) else { continue };
@@ -274,7 +281,7 @@ fn prometheus_sample_timestamps_date_the_snapshot() {
 #[test]
 fn counters_leave_the_prediction_unchanged() {
     let analysis = analysis();
-    let loads = &analysis.profile.as_ref().unwrap().loads;
+    let loads = &analysis.loads;
     let (observed, _) = observe(&analysis.cluster, &["perfquery-x-before.txt", "perfquery-x-after.txt"]);
     let jobs = [JobLoads { name: "alltoall", loads }];
     let without = link_rows(&analysis.cluster, &jobs, &loads.total, None);

@@ -5,9 +5,10 @@ use std::path::{Path, PathBuf};
 
 use shoal::model::Lid;
 use shoal::model::synthetic::ThreeLevel;
-use shoal::pipeline::analyse;
 use shoal::profile_io::rail::open_rail;
-use shoal::routing::{LoadOptions, trace};
+use shoal::routing::trace;
+use shoal::scene::dataset::FabricData;
+use shoal::view_model::{OpenRequest, open};
 
 #[path = "support/run_shoal.rs"]
 mod run_shoal;
@@ -32,8 +33,10 @@ fn gen_writes_two_rails_and_a_profile_that_load_without_warnings_and_deliver_eve
 
     let rails: Vec<Vec<PathBuf>> = (0..2).map(|r| vec![dir.join(format!("rail{r}"))]).collect();
     let profile = dir.join("ranks60-peers5.ibprof");
-    let analysis = analyse(&rails, Some(&profile), &LoadOptions::default()).expect("generated files load");
-    assert!(analysis.warnings.is_empty(), "{:#?}", analysis.warnings);
+    let request = OpenRequest { profile: Some(profile.clone()), ..OpenRequest::of_rails(rails.clone()) };
+    let dataset = open(&request, &|_| {}).expect("generated files load");
+    assert!(dataset.warnings.is_empty(), "{:#?}", dataset.warnings);
+    let analysis: &FabricData = dataset.fabric.as_ref().expect("a fabric");
     assert_eq!(analysis.cluster.hosts.len(), 54);
     for fabric in &analysis.cluster.rails {
         assert_eq!(fabric.link_count(), 162);
@@ -53,13 +56,13 @@ fn gen_writes_two_rails_and_a_profile_that_load_without_warnings_and_deliver_eve
     }
 
     // 60 ranks on 54 hosts: all bytes are injected and delivered, none dropped.
-    let loads = &analysis.profile.as_ref().expect("a profile was given").loads.total;
+    let loads = &analysis.loads.total;
     let injected: u64 = loads.rails.iter().map(|r| r.injected).sum();
     let sent: u64 = analysis
         .profile
         .as_ref()
         .into_iter()
-        .flat_map(|p| &p.profile.ranks)
+        .flat_map(|p| &p.ranks)
         .flat_map(|s| &s.dumps[0].peers)
         .map(|p| p.sent)
         .sum();
@@ -108,9 +111,10 @@ fn gen_writes_a_rail_optimized_fabric_whose_hosts_carry_one_hca_per_plane() {
         shoal(&[&["gen", "--shape", "rail-optimized", "--out", out][..], &args[..]].concat());
     assert!(ok, "{stderr}");
     assert!(stdout.contains("rail0: 8 hosts (32 CAs), 10 switches, 48 links"), "{stdout}");
-    let analysis =
-        analyse(&[vec![dir.join("rail0")]], None, &LoadOptions::default()).expect("generated files load");
-    assert!(analysis.warnings.is_empty(), "{:#?}", analysis.warnings);
+    let request = OpenRequest::of_rails(vec![vec![dir.join("rail0")]]);
+    let dataset = open(&request, &|_| {}).expect("generated files load");
+    assert!(dataset.warnings.is_empty(), "{:#?}", dataset.warnings);
+    let analysis = dataset.fabric.as_ref().expect("a fabric");
     assert!(analysis.cluster.has_planes());
     assert_eq!(analysis.cluster.planes[0].planes.len(), 4);
     assert!(analysis.layout.planes.is_some(), "laid out by plane");

@@ -12,10 +12,10 @@ use egui_kittest::kittest::Queryable;
 
 use shoal::gui::ShoalApp;
 use shoal::gui::loader::Reason;
-use shoal::load::{LoadRequest, sample_request};
 use shoal::routing::RegionKey;
 use shoal::scene::filter::Filter;
 use shoal::scene::{Dataset, Emphasis, RegionSelection, ViewSpec, prepare};
+use shoal::view_model::OpenRequest;
 
 fn harness(app: impl FnOnce(&egui::Context) -> ShoalApp + 'static) -> Harness<'static, ShoalApp> {
     Harness::builder().with_size(egui::vec2(1280.0, 800.0)).build_eframe(move |cc| app(&cc.egui_ctx))
@@ -45,7 +45,7 @@ fn visible_links(h: &Harness<'static, ShoalApp>, view: usize) -> usize {
 fn the_sample_opens_and_the_threshold_slider_hides_cold_links() {
     let mut h = harness(|ctx| {
         let mut app = ShoalApp::empty();
-        app.open(sample_request(), ctx);
+        app.open(OpenRequest::sample(), ctx);
         app
     });
     finish_loading(&mut h);
@@ -132,7 +132,7 @@ fn bad_files_opened_through_the_gui_show_an_error_and_the_app_keeps_running() {
     let mut h = synthetic();
     let before = h.state().ws.generation;
     let ctx = h.ctx.clone();
-    let bad = LoadRequest { rails: vec![vec![dir.clone()]], ..Default::default() };
+    let bad = OpenRequest::of_rails(vec![vec![dir.clone()]]);
     h.state_mut().open(bad.clone(), &ctx);
     finish_loading(&mut h);
     assert_eq!(h.state().errors.len(), 1, "{:?}", h.state().errors);

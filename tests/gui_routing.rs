@@ -10,8 +10,8 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
 use shoal::gui::ShoalApp;
-use shoal::load::{LoadRequest, load_dataset};
 use shoal::scene::{Dataset, Scene};
+use shoal::view_model::{OpenRequest, open};
 
 fn railopt(with_far: bool) -> Dataset {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
@@ -21,8 +21,8 @@ fn railopt(with_far: bool) -> Dataset {
         rail.push(root.join("tests/fixtures/ar/railopt/ibdiagnet2.far"));
     }
     let request =
-        LoadRequest { rails: vec![rail], profile: Some(dir.join("nccl.ibprof.gz")), ..Default::default() };
-    load_dataset(&request, &|_| {}).expect("the sample loads")
+        OpenRequest { profile: Some(dir.join("nccl.ibprof.gz")), ..OpenRequest::of_rails(vec![rail]) };
+    open(&request, &|_| {}).expect("the sample loads")
 }
 
 fn app(dataset: Dataset) -> Harness<'static, ShoalApp> {

@@ -7,7 +7,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
 use shoal::gui::ShoalApp;
-use shoal::load::{load_dataset, sample_request};
+use shoal::view_model::{OpenRequest, open};
 use shoal::modules::Command;
 use shoal::scene::view::ModuleKind;
 use shoal::scene::{Dataset, RegionSelection};
@@ -72,7 +72,7 @@ fn play_steps_through_the_regions_to_the_last() {
 
 #[test]
 fn a_time_strip_view_exports_from_the_window_as_render_draws_it() {
-    let d = load_dataset(&sample_request(), &|_| {}).expect("the sample loads");
+    let d = open(&OpenRequest::sample(), &|_| {}).expect("the sample loads");
     let region = d.regions().first().map(|r| r.number).expect("the sample has regions");
     let mut h =
         Harness::builder().with_size(egui::vec2(1400.0, 800.0)).build_eframe(|_| ShoalApp::with_dataset(d));

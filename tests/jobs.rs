@@ -3,9 +3,11 @@
 use std::path::{Path, PathBuf};
 
 use shoal::model::synthetic::Pattern;
-use shoal::pipeline::{JobSpec, JobsError, analyse, analyse_jobs};
 use shoal::profile_io::ibprof::write_profile;
-use shoal::routing::{LoadOptions, PlacementPolicy, RegionLoads};
+use shoal::routing::{Loads, RegionLoads};
+use shoal::scene::dataset::{Dataset, FabricData};
+use shoal::view_model::trace::JobsError;
+use shoal::view_model::{JobRequest, OpenError, OpenRequest, open};
 
 #[path = "support/run_shoal.rs"]
 mod run_shoal;
@@ -37,21 +39,33 @@ fn write_pattern(dir: &Path, name: &str, pattern: Pattern) -> PathBuf {
     path
 }
 
-fn job(name: &str, profile: &Path, place: PlacementPolicy) -> JobSpec {
-    JobSpec { name: name.into(), profile: profile.to_path_buf(), place }
+fn job(name: &str, profile: &Path, place: &str) -> JobRequest {
+    JobRequest { name: name.into(), profile: profile.to_path_buf(), place: place.into() }
+}
+
+/// The sample's two rails shared by `jobs`.
+fn open_jobs(jobs: &[JobRequest]) -> Result<Dataset, OpenError> {
+    open(&OpenRequest { jobs: jobs.to_vec(), ..OpenRequest::of_rails(rails()) }, &|_| {})
+}
+
+fn fabric(dataset: &Dataset) -> &FabricData {
+    dataset.fabric.as_ref().unwrap()
+}
+
+/// The loads of `profile` traced alone on the sample.
+fn alone(profile: &Path) -> Loads {
+    let request = OpenRequest { profile: Some(profile.to_path_buf()), ..OpenRequest::of_rails(rails()) };
+    open(&request, &|_| {}).unwrap().fabric.unwrap().loads
 }
 
 #[test]
 fn each_jobs_loads_equal_tracing_it_alone_and_all_is_their_sum() {
     let dir = scratch("alone");
     let io = write_pattern(&dir, "io", Pattern::Io { ranks: 6, bytes: 1 << 20, servers: 2, stripes: 1 });
-    let specs = [
-        job("sort", &root().join(SORT), PlacementPolicy::AsRecorded),
-        job("io", &io, PlacementPolicy::RandomSwitch(3)),
-    ];
-    let jobs = analyse_jobs(&rails(), &specs, &LoadOptions::default()).unwrap();
-    let alone = analyse(&rails(), Some(&root().join(SORT)), &LoadOptions::default()).unwrap();
-    assert_eq!(jobs.jobs[0].analysis.loads, alone.profile.unwrap().loads, "sort traced alone");
+    let specs = [job("sort", &root().join(SORT), "as-recorded"), job("io", &io, "random-switch:3")];
+    let opened = open_jobs(&specs).unwrap();
+    let jobs = fabric(&opened);
+    assert_eq!(jobs.jobs[0].loads, alone(&root().join(SORT)), "sort traced alone");
     // The io job alone: the same pattern with its placed hosts written into the profile.
     let mut placed = Pattern::Io { ranks: 6, bytes: 1 << 20, servers: 2, stripes: 1 }.build();
     for (section, &(rank, host)) in placed.ranks.iter_mut().zip(&jobs.jobs[1].placement) {
@@ -60,10 +74,9 @@ fn each_jobs_loads_equal_tracing_it_alone_and_all_is_their_sum() {
     }
     let path = dir.join("io-placed.ibprof");
     write_profile(&placed, &mut std::io::BufWriter::new(std::fs::File::create(&path).unwrap())).unwrap();
-    let io_alone = analyse(&rails(), Some(&path), &LoadOptions::default()).unwrap();
-    assert_eq!(jobs.jobs[1].analysis.loads.total.rails, io_alone.profile.unwrap().loads.total.rails);
-    let all = jobs.all_total();
-    let sum = RegionLoads::sum([&jobs.jobs[0].analysis.loads.total, &jobs.jobs[1].analysis.loads.total]);
+    assert_eq!(jobs.jobs[1].loads.total.rails, alone(&path).total.rails);
+    let all = &jobs.loads.total;
+    let sum = RegionLoads::sum([&jobs.jobs[0].loads.total, &jobs.jobs[1].loads.total]);
     assert_eq!(all.rails, sum.rails);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -71,9 +84,11 @@ fn each_jobs_loads_equal_tracing_it_alone_and_all_is_their_sum() {
 #[test]
 fn a_host_held_by_two_jobs_is_an_error_naming_both() {
     let sort = root().join(SORT);
-    let specs = [job("a", &sort, PlacementPolicy::AsRecorded), job("b", &sort, PlacementPolicy::AsRecorded)];
-    let error = analyse_jobs(&rails(), &specs, &LoadOptions::default()).unwrap_err();
-    assert!(matches!(&error, JobsError::SharedHost { first, second, .. } if first == "a" && second == "b"));
+    let specs = [job("a", &sort, "as-recorded"), job("b", &sort, "as-recorded")];
+    let error = open_jobs(&specs).unwrap_err();
+    assert!(
+        matches!(&error, OpenError::Jobs(JobsError::SharedHost { first, second, .. }) if first == "a" && second == "b")
+    );
     assert!(error.to_string().contains("job a and job b"), "{error}");
 }
 
@@ -81,13 +96,11 @@ fn a_host_held_by_two_jobs_is_an_error_naming_both() {
 fn placed_jobs_take_only_hosts_the_recorded_job_does_not_hold() {
     let dir = scratch("free");
     let a2a = write_pattern(&dir, "a2a", Pattern::AllToAll { ranks: 6, bytes: 4096 });
-    let specs = [
-        job("x", &a2a, PlacementPolicy::RandomNode(1)),
-        job("sort", &root().join(SORT), PlacementPolicy::AsRecorded),
-    ];
-    let jobs = analyse_jobs(&rails(), &specs, &LoadOptions::default()).unwrap();
-    let sort_hosts: Vec<usize> =
-        jobs.jobs[1].analysis.profile.ranks.iter().filter_map(|r| jobs.cluster.host_index(&r.host)).collect();
+    let specs = [job("x", &a2a, "random-node:1"), job("sort", &root().join(SORT), "as-recorded")];
+    let opened = open_jobs(&specs).unwrap();
+    let jobs = fabric(&opened);
+    let (sort, _) = shoal::profile_io::profiles::read_profile(&root().join(SORT)).unwrap();
+    let sort_hosts: Vec<usize> = sort.ranks.iter().filter_map(|r| jobs.cluster.host_index(&r.host)).collect();
     assert!(!sort_hosts.is_empty());
     assert!(jobs.jobs[0].placement.iter().all(|(_, h)| !sort_hosts.contains(h)));
     let _ = std::fs::remove_dir_all(&dir);
@@ -97,9 +110,7 @@ fn placed_jobs_take_only_hosts_the_recorded_job_does_not_hold() {
 fn a_pattern_without_a_placement_is_an_error_asking_for_one() {
     let dir = scratch("noplace");
     let a2a = write_pattern(&dir, "a2a", Pattern::AllToAll { ranks: 4, bytes: 1 });
-    let error =
-        analyse_jobs(&rails(), &[job("x", &a2a, PlacementPolicy::AsRecorded)], &LoadOptions::default())
-            .unwrap_err();
+    let error = open_jobs(&[job("x", &a2a, "as-recorded")]).unwrap_err();
     assert!(error.to_string().contains("--place x=POLICY"), "{error}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -5,10 +5,10 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use shoal::export::tables::{JobLoads, TableFormat, link_rows, write_table};
-use shoal::load::{LoadRequest, load_dataset};
-use shoal::pipeline::{analyse, analyse_inputs};
-use shoal::routing::LoadOptions;
+use shoal::model::Warning;
 use shoal::scene::dataset::Attribution;
+use shoal::scene::dataset::FabricData;
+use shoal::view_model::{OpenRequest, open};
 
 fn tworail() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("sample-data/tworail")
@@ -18,11 +18,17 @@ fn rails() -> Vec<Vec<PathBuf>> {
     vec![vec![tworail().join("rail0")], vec![tworail().join("rail1")]]
 }
 
+/// The sample opened with its profile, or with a loads file instead, and the warnings.
+fn opened(profile: Option<PathBuf>, loads: Option<PathBuf>) -> (FabricData, Vec<Warning>) {
+    let request = OpenRequest { profile, loads, ..OpenRequest::of_rails(rails()) };
+    let dataset = open(&request, &|_| {}).unwrap();
+    (dataset.fabric.unwrap(), dataset.warnings)
+}
+
 /// `shoal convert`'s links.csv of the sample profile, written to a temporary file.
 fn converted_links(name: &str) -> PathBuf {
-    let analysis =
-        analyse(&rails(), Some(&tworail().join("samplesort.ibprof.gz")), &LoadOptions::default()).unwrap();
-    let loads = analysis.loads().unwrap();
+    let (analysis, _) = opened(Some(tworail().join("samplesort.ibprof.gz")), None);
+    let loads = &analysis.loads;
     let rows = link_rows(&analysis.cluster, &[JobLoads { name: "samplesort", loads }], &loads.total, None);
     let path = std::env::temp_dir().join(format!("shoal-loads-{}-{name}.csv", std::process::id()));
     write_table(&rows, TableFormat::Csv, std::fs::File::create(&path).unwrap()).unwrap();
@@ -32,10 +38,9 @@ fn converted_links(name: &str) -> PathBuf {
 #[test]
 fn a_converted_links_table_reads_back_to_the_profiles_loads_region_for_region() {
     let links = converted_links("same");
-    let traced =
-        analyse(&rails(), Some(&tworail().join("samplesort.ibprof.gz")), &LoadOptions::default()).unwrap();
-    let read = analyse_inputs(&rails(), None, Some(&links), &LoadOptions::default()).unwrap();
-    let (a, b) = (traced.loads().unwrap(), read.loads().unwrap());
+    let (traced, _) = opened(Some(tworail().join("samplesort.ibprof.gz")), None);
+    let (read, warnings) = opened(None, Some(links.clone()));
+    let (a, b) = (&traced.loads, &read.loads);
     assert_eq!(a.regions.len(), b.regions.len());
     for (x, y) in a.regions.iter().chain([&a.total]).zip(b.regions.iter().chain([&b.total])) {
         assert_eq!(x.region, y.region);
@@ -43,16 +48,16 @@ fn a_converted_links_table_reads_back_to_the_profiles_loads_region_for_region() 
             assert_eq!(rx.bytes, ry.bytes);
         }
     }
-    let about_loads = read.warnings.iter().filter(|w| w.to_string().contains("shoal-loads"));
-    assert_eq!(about_loads.count(), 0, "{:?}", read.warnings);
+    let about_loads = warnings.iter().filter(|w| w.to_string().contains("shoal-loads"));
+    assert_eq!(about_loads.count(), 0, "{warnings:?}");
     std::fs::remove_file(links).ok();
 }
 
 #[test]
 fn the_window_data_set_from_a_loads_file_has_regions_and_says_it_has_no_pairs() {
     let links = converted_links("window");
-    let request = LoadRequest { rails: rails(), loads: Some(links.clone()), ..Default::default() };
-    let dataset = load_dataset(&request, &|_| {}).unwrap();
+    let request = OpenRequest { loads: Some(links.clone()), ..OpenRequest::of_rails(rails()) };
+    let dataset = open(&request, &|_| {}).unwrap();
     assert!(!dataset.regions().is_empty());
     let fabric = dataset.fabric.as_ref().unwrap();
     assert_eq!(fabric.attribution, Attribution::None);

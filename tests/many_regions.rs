@@ -10,8 +10,8 @@ mod peak_alloc;
 mod time_steps;
 
 use peak_alloc::PeakAlloc;
-use shoal::pipeline;
-use shoal::routing::{LoadOptions, RegionKey};
+use shoal::routing::RegionKey;
+use shoal::view_model::{OpenRequest, open_regions};
 
 #[global_allocator]
 static ALLOC: PeakAlloc = PeakAlloc;
@@ -23,12 +23,13 @@ const HOT_REGION_HEAP: usize = 120_000_000;
 fn hot_on_one_of_twenty_thousand_regions_stays_within_its_memory_target() {
     let path = time_steps::time_step_profile(16, 20_000);
     let rails = time_steps::sample_rails();
-    let options = LoadOptions { only_region: Some(150), ..Default::default() };
-    let (analysis, peak) = peak_alloc::peak_of(|| pipeline::analyse(&rails, Some(&path), &options).unwrap());
-    let profile = analysis.profile.as_ref().unwrap();
-    assert_eq!(profile.regions.regions.len(), 20_000, "every region is known");
-    assert_eq!(profile.loads.regions.len(), 1, "only region 150 is traced");
-    assert!(profile.loads.get(RegionKey::Region(150)).is_some());
+    let request = OpenRequest { profile: Some(path.clone()), ..OpenRequest::of_rails(rails.clone()) };
+    let (dataset, peak) = peak_alloc::peak_of(|| open_regions(&request, Some(150), &|_| {}).unwrap());
+    let fabric = dataset.fabric.as_ref().unwrap();
+    let (table, _) = shoal::model::region_table(fabric.profile.as_ref().unwrap(), "steps");
+    assert_eq!(table.regions.len(), 20_000, "every region is known");
+    assert_eq!(fabric.loads.regions.len(), 1, "only region 150 is traced");
+    assert!(fabric.loads.get(RegionKey::Region(150)).is_some());
     eprintln!("peak heap {:.1} MB", peak as f64 / 1e6);
     assert!(peak <= HOT_REGION_HEAP, "peak heap {:.1} MB", peak as f64 / 1e6);
 }

@@ -5,9 +5,19 @@
 use std::path::PathBuf;
 
 use shoal::model::Profile;
-use shoal::pipeline::{analyse, read_profile};
 use shoal::profile_io::ibprof::write_profile;
-use shoal::routing::LoadOptions;
+use shoal::profile_io::profiles::read_profile;
+use shoal::routing::Loads;
+use shoal::view_model::{OpenRequest, open};
+
+/// The loads the testbed takes from `profile`.
+fn loads_of(profile: &std::path::Path) -> Loads {
+    let request = OpenRequest {
+        profile: Some(profile.to_path_buf()),
+        ..OpenRequest::of_rails(vec![vec![root().join("sample-data/testbed")]])
+    };
+    open(&request, &|_| {}).unwrap().fabric.unwrap().loads
+}
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -37,16 +47,14 @@ fn a_directory_of_rank_files_reads_as_one_profile_of_peer_bytes() {
 
 #[test]
 fn pfprof_loads_equal_the_same_counters_written_as_ibprof_and_every_byte_is_delivered() {
-    let rails = vec![vec![root().join("sample-data/testbed")]];
-    let options = LoadOptions::default();
-    let from_json = analyse(&rails, Some(&fixture()), &options).unwrap();
+    let from_json = loads_of(&fixture());
     let (profile, _): (Profile, _) = read_profile(&fixture()).unwrap();
     let dir = std::env::temp_dir().join(format!("shoal-pfprof-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let ibprof = dir.join("same.ibprof");
     write_profile(&profile, &mut std::fs::File::create(&ibprof).unwrap()).unwrap();
-    let from_text = analyse(&rails, Some(&ibprof), &options).unwrap();
-    let (a, b) = (&from_json.profile.unwrap().loads, &from_text.profile.unwrap().loads);
+    let from_text = loads_of(&ibprof);
+    let (a, b) = (&from_json, &from_text);
     assert_eq!(a.total.rails[0].bytes, b.total.rails[0].bytes);
     let rail = &a.total.rails[0];
     // Ranks 2h and 2h+1 share a host: only bytes between hosts enter the fabric.

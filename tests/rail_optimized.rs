@@ -7,19 +7,18 @@ use std::path::PathBuf;
 
 use shoal::layout::crossings::layout_crossings;
 use shoal::layout::{FatTreeOptions, HcaPlanes, layout_fat_tree};
-use shoal::load::{LoadRequest, load_dataset};
 use shoal::model::NodeKind;
 use shoal::scene::highlight::{Highlight, Seed, project};
 use shoal::scene::{Dataset, Emphasis, Filter, MarkOf, ViewSpec, prepare};
+use shoal::view_model::{JobRequest, OpenRequest, open};
 
 fn sample() -> Dataset {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("sample-data/railopt");
-    let request = LoadRequest {
-        rails: vec![vec![dir.clone()]],
+    let request = OpenRequest {
         profile: Some(dir.join("nccl.ibprof.gz")),
-        ..Default::default()
+        ..OpenRequest::of_rails(vec![vec![dir.clone()]])
     };
-    load_dataset(&request, &|_| {}).expect("the sample loads")
+    open(&request, &|_| {}).expect("the sample loads")
 }
 
 #[test]
@@ -114,12 +113,14 @@ fn the_profile_loads_every_plane_and_places_every_byte() {
 fn sample_with_ar() -> Dataset {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let dir = root.join("sample-data/railopt");
-    let request = LoadRequest {
-        rails: vec![vec![dir.clone(), root.join("tests/fixtures/ar/railopt/ibdiagnet2.far")]],
+    let request = OpenRequest {
         profile: Some(dir.join("nccl.ibprof.gz")),
-        ..Default::default()
+        ..OpenRequest::of_rails(vec![vec![
+            dir.clone(),
+            root.join("tests/fixtures/ar/railopt/ibdiagnet2.far"),
+        ]])
     };
-    load_dataset(&request, &|_| {}).expect("the sample loads with its AR tables")
+    open(&request, &|_| {}).expect("the sample loads with its AR tables")
 }
 
 #[test]
@@ -158,15 +159,16 @@ fn with_ar_tables_both_traces_are_kept_and_the_spread_evens_out_each_leafs_uplin
 #[test]
 fn with_jobs_and_ar_tables_each_job_and_all_have_ar_bytes() {
     use shoal::model::Column;
-    use shoal::pipeline::JobSpec;
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let dir = root.join("sample-data/railopt");
-    let request = LoadRequest {
-        rails: vec![vec![dir.clone(), root.join("tests/fixtures/ar/railopt/ibdiagnet2.far")]],
-        jobs: vec![JobSpec::from_profile(&dir.join("nccl.ibprof.gz"))],
-        ..Default::default()
+    let request = OpenRequest {
+        jobs: vec![JobRequest::from_profile(&dir.join("nccl.ibprof.gz"))],
+        ..OpenRequest::of_rails(vec![vec![
+            dir.clone(),
+            root.join("tests/fixtures/ar/railopt/ibdiagnet2.far"),
+        ]])
     };
-    let d = load_dataset(&request, &|_| {}).expect("the sample loads as a job with its AR tables");
+    let d = open(&request, &|_| {}).expect("the sample loads as a job with its AR tables");
     assert!(d.fabric.as_ref().unwrap().ar_loads.is_some(), "job all's AR loads");
     let traffic = d.run.tables().iter().find(|t| t.name == "traffic").unwrap();
     let (Some(Column::Text(job)), Some(Column::Int(region)), Some(Column::Float(ar))) =

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::channel;
 
 use shoal::model::synthetic::ThreeLevel;
-use shoal::pipeline::load_cluster;
+use shoal::profile_io::load_cluster;
 use shoal::profile_io::opensm_write::write_rail_dir;
 
 /// 6 of the 12 pods of a k = 12 tree: 34,992 table rows, about 1 MB of `.fdbs`.

@@ -10,8 +10,9 @@ use std::path::{Path, PathBuf};
 
 use common::{Mpi, build, run};
 use shoal::export::tables::{JobLoads, TableFormat, link_rows, write_table};
-use shoal::pipeline::{analyse, analyse_inputs, read_host_map};
-use shoal::routing::{LoadOptions, RegionKey};
+use shoal::routing::RegionKey;
+use shoal::scene::dataset::Attribution;
+use shoal::view_model::{OpenRequest, open};
 
 fn tworail() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../sample-data/tworail")
@@ -46,15 +47,18 @@ fn run_job(mpi: Mpi, ranks: u32, source: &str, dir: &Path, env: &[(&str, String)
 
 /// `shoal convert`'s links.csv for a profile, as text.
 fn converted(profile: &Path) -> String {
-    let (map, _) = read_host_map(&host_map()).unwrap();
-    let options = LoadOptions { host_map: map, ..Default::default() };
-    let analysis = analyse(&rails(), Some(profile), &options).unwrap();
+    let request = OpenRequest {
+        profile: Some(profile.to_path_buf()),
+        host_map: Some(host_map()),
+        ..OpenRequest::of_rails(rails())
+    };
+    let dataset = open(&request, &|_| {}).unwrap();
+    let fabric = dataset.fabric.as_ref().unwrap();
     let mut out = Vec::new();
-    let loads = analysis.loads().unwrap();
+    let loads = &fabric.loads;
     // The in-situ file names its rows' job `job` (then `all`), as write_loads_file does.
     let jobs = [JobLoads { name: "job", loads }];
-    write_table(&link_rows(&analysis.cluster, &jobs, &loads.total, None), TableFormat::Csv, &mut out)
-        .unwrap();
+    write_table(&link_rows(&fabric.cluster, &jobs, &loads.total, None), TableFormat::Csv, &mut out).unwrap();
     String::from_utf8(out).unwrap()
 }
 
@@ -129,16 +133,16 @@ on_both_mpis!(a_setting_not_understood_is_named_once);
 fn the_top_k_summary_names_the_true_top_k(mpi: Mpi) {
     let dir = common::workdir(&format!("topk_{}", mpi.tag()));
     run_job(mpi, 8, "topk.c", &dir, &in_situ_env(&dir, 3));
-    let analysis =
-        analyse_inputs(&rails(), None, Some(&dir.join("run.loads.csv")), &LoadOptions::default()).unwrap();
-    let file = analysis.loads_file.as_ref().unwrap();
-    let top = file.top_k.as_ref().expect("a top-K summary");
+    let request = OpenRequest { loads: Some(dir.join("run.loads.csv")), ..OpenRequest::of_rails(rails()) };
+    let dataset = open(&request, &|_| {}).unwrap();
+    let fabric = dataset.fabric.as_ref().unwrap();
+    let Attribution::TopK(top) = &fabric.attribution else { panic!("a top-K summary") };
     assert_eq!(top.k, 3);
-    let host = |name: &str| analysis.cluster.host_index(name);
+    let host = |name: &str| fabric.cluster.host_index(name);
     // Ranks 1, 2, 3 are hosts n0030, n0060, n0090 (the host map); rank 0 is n0001. Rail split
     // halves every transfer.
     let truth = [("n0030", 50_000u64), ("n0060", 45_000), ("n0090", 40_000)];
-    let total = &file.loads.total;
+    let total = &fabric.loads.total;
     let (rail, index, bytes) = total
         .rails
         .iter()

@@ -5,16 +5,16 @@ use std::fs::File;
 use std::io::BufWriter;
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 use shoal::export::tables::{JobLoads, PlacementRow, TableFormat, link_rows, node_rows, write_table};
-use shoal::pipeline::jobs::job_name_of;
-use shoal::routing::Loads;
+use shoal::routing::RailLoad;
+use shoal::scene::dataset::FabricData;
+use shoal::view_model::{JobRequest, job_name_of, open};
 
-use super::common::{
-    CounterArgs, LayoutArgs, ProfileArgs, RailArgs, analyse_jobs, analyse_loads_file, traffic_summary,
-};
+use super::common::{report_counters, report_warnings, traffic_summary};
+use super::open_args::OpenArgs;
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum Format {
@@ -25,13 +25,7 @@ pub enum Format {
 #[derive(Args, Debug)]
 pub struct ConvertArgs {
     #[command(flatten)]
-    pub rails: RailArgs,
-    #[command(flatten)]
-    pub profile: ProfileArgs,
-    #[command(flatten)]
-    pub layout: LayoutArgs,
-    #[command(flatten)]
-    pub counters: CounterArgs,
+    pub open: OpenArgs,
     /// Output directory (created if missing).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
@@ -44,46 +38,59 @@ pub fn run(args: &ConvertArgs) -> Result<()> {
         Format::Csv => (TableFormat::Csv, "csv"),
         Format::Yaml => (TableFormat::Yaml, "yaml"),
     };
-    let layout = args.layout.options();
-    if let Some(path) = &args.profile.loads {
-        // Loads already traced: one job, named after the file.
-        let analysis = analyse_loads_file(&args.rails, &args.profile, &layout)?;
-        create(&args.out)?;
-        write(&args.out, "nodes", ext, &node_rows(&analysis.cluster, &analysis.layout), format)?;
-        let empty = Loads::default();
-        let loads = analysis.loads().unwrap_or(&empty);
-        let observed = args.counters.observe(&analysis.cluster, args.rails.verbose)?;
-        let name =
-            analysis.loads_file.as_ref().and_then(|f| f.job.clone()).unwrap_or_else(|| job_name_of(path));
-        let links =
-            link_rows(&analysis.cluster, &[JobLoads { name: &name, loads }], &loads.total, observed.as_ref());
+    let mut request = args.open.request()?;
+    if let Some(run) = &request.run {
+        bail!("convert writes a fabric's tables; {} is run data (see `shoal query`)", run.display());
+    }
+    // links.csv names each job's rows: a profile on its own is one job, named after its file.
+    if let Some(p) = request.profile.take() {
+        request.jobs.insert(0, JobRequest::from_profile(&p));
+    }
+    let dataset = open(&request, &|_| {})?;
+    report_warnings(&dataset.warnings, args.open.verbose);
+    let Some(fabric) = dataset.fabric.as_ref() else { bail!("convert needs fabric dumps") };
+    report_counters(fabric);
+    create(&args.out)?;
+    write(&args.out, "nodes", ext, &node_rows(&fabric.cluster, &fabric.layout), format)?;
+    let observed = fabric.observed.as_ref();
+    if let Some(path) = &request.loads {
+        // Loads already traced: one job, named after the file (or the job its rows name).
+        let name = fabric.loads_job.clone().unwrap_or_else(|| job_name_of(path));
+        let loads = &fabric.loads;
+        let links = link_rows(&fabric.cluster, &[JobLoads { name: &name, loads }], &loads.total, observed);
         write(&args.out, "links", ext, &links, format)?;
-        if let Some(loads) = analysis.loads() {
-            eprintln!("{}", traffic_summary(&loads.total, "the whole run"));
-        }
+        eprintln!("{}", traffic_summary(&loads.total, "the whole run"));
         return Ok(());
     }
-    let analysis = analyse_jobs(&args.rails, &args.profile, &layout)?;
-    create(&args.out)?;
-    write(&args.out, "nodes", ext, &node_rows(&analysis.cluster, &analysis.layout), format)?;
-    let observed = args.counters.observe(&analysis.cluster, args.rails.verbose)?;
     let jobs: Vec<JobLoads<'_>> =
-        analysis.jobs.iter().map(|j| JobLoads { name: &j.name, loads: &j.analysis.loads }).collect();
-    let all = analysis.all_total();
-    let links = link_rows(&analysis.cluster, &jobs, &all, observed.as_ref());
-    write(&args.out, "links", ext, &links, format)?;
-    if analysis.jobs.iter().any(|j| !j.placement.is_empty()) {
-        let rows: Vec<PlacementRow> = analysis
-            .placement_rows()
-            .into_iter()
-            .map(|(job, rank, host)| PlacementRow { job, rank, host })
-            .collect();
-        write(&args.out, "placement", ext, &rows, format)?;
-    }
-    if !analysis.jobs.is_empty() {
+        fabric.jobs.iter().map(|j| JobLoads { name: &j.name, loads: &j.loads }).collect();
+    let mut all = fabric.loads.total.clone();
+    all.rails.resize_with(fabric.cluster.rails.len(), || RailLoad::with_link_ends(0));
+    write(&args.out, "links", ext, &link_rows(&fabric.cluster, &jobs, &all, observed), format)?;
+    write_placement(&args.out, ext, fabric, format)?;
+    if !jobs.is_empty() {
         eprintln!("{}", traffic_summary(&all, "the whole run"));
     }
     Ok(())
+}
+
+/// `placement.csv`: `job,rank,host` of every placed job, when any was placed.
+fn write_placement(dir: &std::path::Path, ext: &str, fabric: &FabricData, format: TableFormat) -> Result<()> {
+    let rows: Vec<PlacementRow> = fabric
+        .jobs
+        .iter()
+        .flat_map(|j| {
+            j.placement.iter().map(|&(rank, h)| PlacementRow {
+                job: j.name.clone(),
+                rank,
+                host: fabric.cluster.hosts[h].name.clone(),
+            })
+        })
+        .collect();
+    if rows.is_empty() {
+        return Ok(());
+    }
+    write(dir, "placement", ext, &rows, format)
 }
 
 fn create(dir: &std::path::Path) -> Result<()> {

@@ -5,32 +5,26 @@
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
-use shoal::layout::FatTreeOptions;
 use shoal::model::echo::echo;
 use shoal::model::{Cluster, LinkEnd};
-use shoal::pipeline::{Analysis, JobsAnalysis, region_flows};
 use shoal::routing::ar::{ar_region, cluster_has_ar};
 use shoal::routing::loads_input::TopKTable;
 use shoal::routing::{
-    FlowSet, HotEnd, Observed, RankBy, RankedEnd, RegionKey, RegionLoads, RoutingModel, hottest, hottest_by,
-    pairs_through, pairs_through_by, rank_ends,
+    FlowSet, HotEnd, Observed, RailLoad, RankBy, RankedEnd, RegionKey, RegionLoads, RoutingModel,
+    contended_ends, hottest, hottest_by, pairs_through, pairs_through_by, rank_ends,
 };
+use shoal::scene::dataset::{Attribution, FabricData};
 use shoal::units::format_bytes;
+use shoal::view_model::{JobRequest, OpenRequest, open_regions};
 
-use super::common::{
-    CounterArgs, ProfileArgs, RailArgs, Routing, analyse_jobs, analyse_regions, parse_routing,
-    require_profile, traffic_summary,
-};
+use super::common::{Routing, parse_routing, report_counters, report_warnings, traffic_summary};
 use super::hot_routing::{Beside, heading, routing_model, shown_and_beside, summary_title};
+use super::open_args::OpenArgs;
 
 #[derive(Args, Debug)]
 pub struct HotArgs {
     #[command(flatten)]
-    pub rails: RailArgs,
-    #[command(flatten)]
-    pub profile: ProfileArgs,
-    #[command(flatten)]
-    pub counters: CounterArgs,
+    pub open: OpenArgs,
     /// The region to rank (its own bytes: dump N − dump N−1). Default: the whole run. Regions
     /// belong to one job: with several jobs, their totals are summed instead.
     #[arg(long)]
@@ -81,88 +75,126 @@ fn hottest_from_summary(
     hot
 }
 
+/// The fabric the flags open, tracing only region `--region N` (and the total) when no jobs
+/// share it; every profile is a job on the jobs road.
+fn open_fabric(args: &HotArgs, jobs: bool) -> Result<FabricData> {
+    let mut request: OpenRequest = args.open.request()?;
+    if let Some(run) = &request.run {
+        bail!("hot ranks a fabric's link ends; {} is run data (see `shoal query`)", run.display());
+    }
+    let only = if jobs {
+        if let Some(p) = request.profile.take() {
+            request.jobs.insert(0, JobRequest::from_profile(&p));
+        }
+        None
+    } else {
+        args.region
+    };
+    let dataset = open_regions(&request, only, &|_| {})?;
+    report_warnings(&dataset.warnings, args.open.verbose);
+    let fabric = dataset.fabric.context("hot needs fabric dumps")?;
+    report_counters(&fabric);
+    Ok(fabric)
+}
+
+fn require_profile(args: &HotArgs) -> Result<()> {
+    let open = &args.open;
+    if open.profile.is_none() && open.jobs.jobs.is_empty() && open.loads.is_none() {
+        bail!("this command needs --profile, --job or --loads");
+    }
+    Ok(())
+}
+
+/// Checks of the jobs road: a profile per job, counters for `--by`, no `--contended` by them.
+fn check_jobs_flags(args: &HotArgs) -> Result<()> {
+    if args.open.loads.is_some() {
+        bail!("--loads shows loads already traced; --job, --place and --contended need profiles");
+    }
+    if !matches!(args.by, By::Predicted) && args.open.counters.is_empty() {
+        bail!("--by observed|residual needs --counters");
+    }
+    if !matches!(args.by, By::Predicted) && args.contended {
+        bail!(
+            "--contended ranks the jobs' shared ends by prediction; --by observed|residual ranks one prediction against the counters"
+        );
+    }
+    require_profile(args)
+}
+
 pub fn run(args: &HotArgs) -> Result<()> {
     if args.contended && args.region.is_some() {
         bail!("--contended compares the jobs' totals; --region belongs to one job");
     }
-    if args.profile.jobs.any() || args.contended {
-        if args.profile.loads.is_some() {
-            bail!("--loads shows loads already traced; --job, --place and --contended need profiles");
-        }
-        if !matches!(args.by, By::Predicted) && args.counters.counters.is_empty() {
-            bail!("--by observed|residual needs --counters");
-        }
-        if !matches!(args.by, By::Predicted) && args.contended {
-            bail!(
-                "--contended ranks the jobs' shared ends by prediction; --by observed|residual ranks one prediction against the counters"
-            );
-        }
-        require_profile(&args.profile)?;
-        let analysis = analyse_jobs(&args.rails, &args.profile, &FatTreeOptions::default())?;
-        let model = routing_model(args.routing, &analysis.cluster, true)?;
+    if args.open.jobs.any() || args.contended {
+        check_jobs_flags(args)?;
+        let fabric = open_fabric(args, true)?;
+        let model = routing_model(args.routing, &fabric.cluster, true)?;
         if args.contended {
             if model == RoutingModel::AdaptiveModelled {
                 bail!("--contended compares the jobs' static loads; --routing ar is not modelled for it");
             }
-            return contended(&analysis, args);
+            return contended(&fabric, args);
         }
         if !matches!(args.by, By::Predicted) {
-            return jobs_against_counters(&analysis, args, model);
+            return jobs_against_counters(&fabric, args, model);
         }
-        return jobs_hot(&analysis, args, model);
+        return jobs_hot(&fabric, args, model);
     }
     match args.by {
-        By::Observed | By::Residual if args.counters.counters.is_empty() => {
+        By::Observed | By::Residual if args.open.counters.is_empty() => {
             bail!(
                 "--by {} needs --counters",
                 if matches!(args.by, By::Observed) { "observed" } else { "residual" }
             )
         }
-        By::Predicted | By::Residual => require_profile(&args.profile)?,
+        By::Predicted | By::Residual => require_profile(args)?,
         By::Observed => {}
     }
     // With --region N only that region (and the total) is traced: the one it ranks.
-    let analysis = analyse_regions(&args.rails, &args.profile, &FatTreeOptions::default(), args.region)?;
-    let model = routing_model(args.routing, &analysis.cluster, analysis.profile.is_some())?;
+    let fabric = open_fabric(args, false)?;
+    one_profile(&fabric, args)
+}
+
+/// The known region numbers for an error: the profile's own (only the asked one was traced),
+/// else the loads file's.
+fn known_regions(fabric: &FabricData) -> Vec<u32> {
+    match &fabric.profile {
+        Some(p) => shoal::model::region_table(p, "").0.regions.iter().map(|r| r.number).collect(),
+        None => fabric.loads.regions.iter().filter_map(|r| r.region).collect(),
+    }
+}
+
+/// One profile (or loads file): a region or the whole run, by prediction or against counters.
+fn one_profile(fabric: &FabricData, args: &HotArgs) -> Result<()> {
+    let cluster = &fabric.cluster;
+    let has_loads = fabric.profile.is_some() || args.open.loads.is_some();
+    let model = routing_model(args.routing, cluster, fabric.profile.is_some())?;
     let key = args.region.map_or(RegionKey::Total, RegionKey::Region);
-    let loads = match analysis.loads() {
-        Some(all) => Some(all.get(key).with_context(|| {
-            // The profile's own regions (only the asked one was traced), else the loads file's.
-            let known: Vec<u32> = match &analysis.profile {
-                Some(p) => p.regions.regions.iter().map(|r| r.number).collect(),
-                None => all.regions.iter().filter_map(|r| r.region).collect(),
-            };
+    let loads = match has_loads {
+        true => Some(fabric.loads.get(key).with_context(|| {
+            let known = known_regions(fabric);
             format!("no region {} was loaded; there are {}", args.region.unwrap_or_default(), listing(&known))
         })?),
-        None => None,
+        false => None,
     };
     let title = title(key, loads);
     // Flows to name pairs by and to spread: only a profile has them.
-    let flows = analysis.profile.as_ref().map(|data| region_flows(&analysis.cluster, data, key));
-    let ar = match (&flows, loads) {
-        (Some(flows), Some(loads)) if cluster_has_ar(&analysis.cluster) => {
-            Some(ar_region(&analysis.cluster, loads, Some(flows)))
-        }
+    let flows = fabric.profile.as_ref().and_then(|_| fabric.flows.get(&key));
+    let ar = match (flows, loads) {
+        (Some(flows), Some(loads)) if cluster_has_ar(cluster) => Some(ar_region(cluster, loads, Some(flows))),
         _ => None,
     };
     match args.by {
         By::Predicted => {
             let loads = loads.context("no profile or loads file was loaded")?;
             let (shown, beside) = shown_and_beside(model, loads, ar.as_ref());
-            print_predicted(args, &analysis, (key, model), (shown, beside, flows.as_ref()), &title);
+            print_predicted(args, fabric, (key, model), (shown, beside, flows), &title);
             Ok(())
         }
         By::Observed | By::Residual => {
-            let observed = args.counters.observe(&analysis.cluster, args.rails.verbose)?.unwrap_or_default();
+            let observed = fabric.observed.clone().unwrap_or_default();
             let predicted = if model == RoutingModel::AdaptiveModelled { ar.as_ref() } else { loads };
-            print_against_counters(
-                args,
-                &analysis.cluster,
-                model,
-                (predicted, flows.as_ref()),
-                &observed,
-                &title,
-            );
+            print_against_counters(args, cluster, model, (predicted, flows), &observed, &title);
             Ok(())
         }
     }
@@ -189,16 +221,20 @@ fn title(key: RegionKey, loads: Option<&RegionLoads>) -> String {
 
 fn print_predicted(
     args: &HotArgs,
-    analysis: &Analysis,
+    fabric: &FabricData,
     (key, model): (RegionKey, RoutingModel),
     (loads, beside, flows): (&RegionLoads, Option<Beside>, Option<&FlowSet>),
     title: &str,
 ) {
-    let cluster = &analysis.cluster;
-    let hot = match (flows, &analysis.loads_file) {
-        (Some(flows), _) => hottest_by(cluster, loads, flows, (args.top, args.pairs), model),
-        (None, file) => {
-            let top = file.as_ref().and_then(|f| f.top_k.as_ref());
+    let cluster = &fabric.cluster;
+    let summary = match &fabric.attribution {
+        Attribution::TopK(table) if fabric.profile.is_none() => Some(table),
+        _ => None,
+    };
+    let hot = match flows {
+        Some(flows) => hottest_by(cluster, loads, flows, (args.top, args.pairs), model),
+        None => {
+            let top = summary;
             match top {
                 Some(t) => println!("Pairs come from the loads file's top-{} summary: lower bounds.", t.k),
                 None => println!("The loads file has no top-K summary (IBPROF_TOPK): no pairs to name."),
@@ -213,8 +249,6 @@ fn print_predicted(
         let Some(link) = link_name(cluster, end.rail, end.end) else { continue };
         print_row(i, end, &link, hot[0].bytes, beside.as_ref(), w);
         // A summary's counts are lower bounds: say by how much each may be short.
-        let summary =
-            analysis.profile.is_none().then(|| analysis.loads_file.as_ref()?.top_k.as_ref()).flatten();
         let short_by = summary.map(|t| {
             let kept: u64 = t.pairs(key, end.rail, end.end).iter().map(|p| p.2).sum();
             end.bytes.saturating_sub(kept) / (t.k as u64 + 1)
@@ -322,9 +356,9 @@ fn print_pairs(cluster: &Cluster, pairs: &[(Option<usize>, Option<usize>, u64)],
 }
 
 /// `--job`: one job's region or whole run, or with several jobs the sum of their totals.
-fn jobs_hot(analysis: &JobsAnalysis, args: &HotArgs, model: RoutingModel) -> Result<()> {
-    let cluster = &analysis.cluster;
-    let (title, loads, flows) = jobs_selection(analysis, args)?;
+fn jobs_hot(fabric: &FabricData, args: &HotArgs, model: RoutingModel) -> Result<()> {
+    let cluster = &fabric.cluster;
+    let (title, loads, flows) = jobs_selection(fabric, args)?;
     let ar = cluster_has_ar(cluster).then(|| ar_region(cluster, &loads, Some(&flows)));
     let (shown, beside) = shown_and_beside(model, &loads, ar.as_ref());
     let hot = hottest_by(cluster, shown, &flows, (args.top, args.pairs), model);
@@ -342,11 +376,11 @@ fn jobs_hot(analysis: &JobsAnalysis, args: &HotArgs, model: RoutingModel) -> Res
 
 /// `--job … --counters … --by observed|residual`: the counters against every job's prediction
 /// summed, so a residual is traffic none of these jobs explains (another job, management, AR).
-fn jobs_against_counters(analysis: &JobsAnalysis, args: &HotArgs, model: RoutingModel) -> Result<()> {
-    let cluster = &analysis.cluster;
-    let (title, loads, flows) = jobs_selection(analysis, args)?;
+fn jobs_against_counters(fabric: &FabricData, args: &HotArgs, model: RoutingModel) -> Result<()> {
+    let cluster = &fabric.cluster;
+    let (title, loads, flows) = jobs_selection(fabric, args)?;
     let ar = (model == RoutingModel::AdaptiveModelled).then(|| ar_region(cluster, &loads, Some(&flows)));
-    let observed = args.counters.observe(cluster, args.rails.verbose)?.unwrap_or_default();
+    let observed = fabric.observed.clone().unwrap_or_default();
     let predicted = ar.as_ref().unwrap_or(&loads);
     print_against_counters(args, cluster, model, (Some(predicted), Some(&flows)), &observed, &title);
     Ok(())
@@ -354,21 +388,22 @@ fn jobs_against_counters(analysis: &JobsAnalysis, args: &HotArgs, model: Routing
 
 /// The loads and flows `--job` ranks: one job's region or whole run, or with several jobs the
 /// sum of their totals, and a title naming which.
-fn jobs_selection(analysis: &JobsAnalysis, args: &HotArgs) -> Result<(String, RegionLoads, FlowSet)> {
-    let cluster = &analysis.cluster;
-    Ok(match analysis.jobs.as_slice() {
+fn jobs_selection(fabric: &FabricData, args: &HotArgs) -> Result<(String, RegionLoads, FlowSet)> {
+    let flows_of = |k: usize, key: RegionKey| {
+        fabric.job_flows.get(k).and_then(|(_, f)| f.get(&key)).cloned().unwrap_or_default()
+    };
+    Ok(match fabric.jobs.as_slice() {
         [job] => {
             let key = args.region.map_or(RegionKey::Total, RegionKey::Region);
-            let data = &job.analysis;
-            let Some(loads) = data.loads.get(key) else {
-                let known: Vec<u32> = data.loads.regions.iter().filter_map(|r| r.region).collect();
+            let Some(loads) = job.loads.get(key) else {
+                let known: Vec<u32> = job.loads.regions.iter().filter_map(|r| r.region).collect();
                 bail!(
                     "the profile has no region {}; it has {}",
                     args.region.unwrap_or_default(),
                     listing(&known)
                 );
             };
-            (title(key, Some(loads)), loads.clone(), region_flows(cluster, data, key))
+            (title(key, Some(loads)), loads.clone(), flows_of(0, key))
         }
         jobs => {
             if args.region.is_some() {
@@ -378,13 +413,20 @@ fn jobs_selection(analysis: &JobsAnalysis, args: &HotArgs) -> Result<(String, Re
                 );
             }
             let mut flows = FlowSet::default();
-            for job in jobs {
-                append(&mut flows, region_flows(cluster, &job.analysis, RegionKey::Total));
+            for k in 0..jobs.len() {
+                append(&mut flows, flows_of(k, RegionKey::Total));
             }
             let names: Vec<&str> = jobs.iter().map(|j| j.name.as_str()).collect();
-            (format!("all jobs ({})", names.join(" + ")), analysis.all_total(), flows)
+            (format!("all jobs ({})", names.join(" + ")), all_total(fabric), flows)
         }
     })
+}
+
+/// Job `all`: the sum of every job's total, on every rail.
+fn all_total(fabric: &FabricData) -> RegionLoads {
+    let mut sum = fabric.loads.total.clone();
+    sum.rails.resize_with(fabric.cluster.rails.len(), || RailLoad::with_link_ends(0));
+    sum
 }
 
 fn append(into: &mut FlowSet, from: FlowSet) {
@@ -399,24 +441,25 @@ fn append(into: &mut FlowSet, from: FlowSet) {
 }
 
 /// `--contended`: the ends two or more jobs share, by the second-largest job's bytes.
-fn contended(analysis: &JobsAnalysis, args: &HotArgs) -> Result<()> {
-    if analysis.jobs.len() < 2 {
+fn contended(fabric: &FabricData, args: &HotArgs) -> Result<()> {
+    if fabric.jobs.len() < 2 {
         bail!("--contended needs two or more jobs (--job NAME=PROFILE, repeated)");
     }
-    let cluster = &analysis.cluster;
-    let mut ends = analysis.contended();
+    let cluster = &fabric.cluster;
+    let totals: Vec<&RegionLoads> = fabric.jobs.iter().map(|j| &j.loads.total).collect();
+    let mut ends = contended_ends(&totals);
     let count = ends.len();
     ends.truncate(args.top);
     let wanted: Vec<(usize, LinkEnd)> = ends.iter().map(|e| (e.rail, e.end)).collect();
-    let pairs: Vec<_> = analysis
-        .jobs
+    let none = FlowSet::default();
+    let pairs: Vec<_> = fabric
+        .job_flows
         .iter()
-        .map(|job| {
-            let flows = region_flows(cluster, &job.analysis, RegionKey::Total);
-            pairs_through(cluster, &flows, &wanted, args.pairs)
+        .map(|(_, flows)| {
+            pairs_through(cluster, flows.get(&RegionKey::Total).unwrap_or(&none), &wanted, args.pairs)
         })
         .collect();
-    let names: Vec<String> = analysis.jobs.iter().map(|j| echo(&j.name).into_owned()).collect();
+    let names: Vec<String> = fabric.jobs.iter().map(|j| echo(&j.name).into_owned()).collect();
     println!(
         "Contended link ends ({count} carry two or more of {}), ranked by the second-largest job's bytes:",
         names.join(", ")
@@ -432,7 +475,7 @@ fn contended(analysis: &JobsAnalysis, args: &HotArgs) -> Result<()> {
             print_pairs(cluster, &job_pairs, 16);
         }
     }
-    eprintln!("{}", traffic_summary(&analysis.all_total(), "all jobs"));
+    eprintln!("{}", traffic_summary(&all_total(fabric), "all jobs"));
     Ok(())
 }
 

@@ -7,12 +7,11 @@ use shoal::model::echo::echo;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::Args;
-use rayon::prelude::*;
-use shoal::model::{Cluster, Fabric, LftEntry, NodeKind, RailId, Warning};
-use shoal::profile_io::rail::{build_rail, open_rail};
+use shoal::model::{Cluster, Fabric, LftEntry, NodeKind, Warning};
 use shoal::routing::{DropReason, ca_reachability};
+use shoal::view_model::{OpenRequest, open};
 
 use super::common::RailArgs;
 
@@ -53,23 +52,17 @@ pub fn run_sample() -> Result<()> {
     Ok(())
 }
 
+/// Opens the rails as every command does, and takes each rail's fabric, files and warnings.
 fn load(rails: &[Vec<PathBuf>]) -> Result<Vec<RailReport>> {
-    rails
-        .par_iter()
-        .enumerate()
-        .map(|(i, paths)| {
-            let (inputs, mut warnings) = open_rail(paths)?;
-            let name = paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ");
-            let (fabric, more) = build_rail(&inputs, RailId(i as u8), &format!("rail {i} ({name})"))?;
-            warnings.extend(more);
-            let files = inputs
-                .inputs
-                .iter()
-                .map(|(kind, input)| (input.display().to_string(), kind.describe()))
-                .collect();
-            Ok(RailReport { files, fabric, warnings })
-        })
-        .collect()
+    let dataset = open(&OpenRequest::of_rails(rails.to_vec()), &|_| {})?;
+    let fabric = dataset.fabric.context("no fabric in the RAILs given")?;
+    Ok(fabric
+        .cluster
+        .rails
+        .into_iter()
+        .zip(fabric.rails_read)
+        .map(|(fabric, read)| RailReport { files: read.files, fabric, warnings: read.warnings })
+        .collect())
 }
 
 fn describe(reports: &[RailReport], verbose: bool) -> String {

@@ -6,9 +6,13 @@ pub mod r#gen;
 pub mod hot;
 mod hot_routing;
 pub mod info;
+pub mod open_args;
 pub mod pattern;
 pub mod query;
 pub mod render;
+pub mod render_args;
+mod render_paint;
+mod render_session;
 pub mod render_spec;
 pub mod render_strip;
 pub mod route;
@@ -29,4 +33,8 @@ Examples:
   shoal gen --k 36 --rails 2 --out /tmp/k36
   shoal route sample-data/tworail/rail0 --engine dmodk --out /tmp/rail0-dmodk
   shoal query sample-data/torus8/torus8_meta.yaml --domain links \
-      --where 'code_region = 1' --agg mean --attr packets";
+      --where 'code_region = 1' --agg mean --attr packets
+  shoal query RAIL0 RAIL1 --profile P --rail-policy rail:0 --domain links --attr bytes
+  shoal render RAIL0 RAIL1 --profile P --host-map MAP --out v.png --save-session case/s.yaml
+  shoal render --session case/s.yaml --view 1 --out again.png
+  shoal case/s.yaml";

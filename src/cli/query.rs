@@ -1,28 +1,32 @@
-//! `shoal query`: one value per id of a domain of run data, as `id,value` CSV, evaluated by the
-//! same filter as the torus and generic-2D views (see `shoal::scene::query`).
+//! `shoal query`: one value per id of a domain, as `id,value` CSV, evaluated by the same filter
+//! as the views (see `shoal::scene::query`), on run data or on a fabric opened as every command
+//! opens one ([`OpenArgs`]): `query RAIL… --profile P --domain links --attr bytes` prints one
+//! row per link end.
 
 use std::io::Write;
-use std::path::PathBuf;
 
 use anyhow::{Result, anyhow};
 use clap::Args;
-use shoal::load::RunError;
 use shoal::model::Domain;
-use shoal::profile_io::load_run;
+use shoal::scene::Dataset;
 use shoal::scene::query::{Aggregate, Condition, values};
+use shoal::scene::view::{ViewSpec, selection_conditions};
+use shoal::view_model::open;
 
 use super::common::report_warnings;
+use super::open_args::OpenArgs;
 
 #[derive(Args, Debug)]
 pub struct QueryArgs {
-    /// Run data: a Boxfish `*_meta.yaml`, a `nodes.csv` (with its `links.csv`), or their folder.
-    #[arg(value_name = "RUN")]
-    pub run: PathBuf,
+    #[command(flatten)]
+    pub open: OpenArgs,
     /// The domain to print one row per id of.
     #[arg(long, value_parser = parse_domain)]
     pub domain: Domain,
     /// A condition `ATTR REL VALUE` (relations = != < <= > >=); repeat to AND them. An attribute
     /// of another domain (or qualified, `nodes.code_region`) filters through the projections.
+    /// On a fabric, the whole run's rows are taken unless a condition names the region (or
+    /// the job).
     #[arg(long = "where", value_name = "CONDITION", value_parser = parse_condition)]
     pub conditions: Vec<Condition>,
     /// How the passing rows of one id are combined.
@@ -32,9 +36,6 @@ pub struct QueryArgs {
     /// domain's (a rank gets its node's value).
     #[arg(long)]
     pub attr: String,
-    /// List every warning instead of a summary.
-    #[arg(short, long)]
-    pub verbose: bool,
 }
 
 fn parse_domain(text: &str) -> Result<Domain, String> {
@@ -49,13 +50,27 @@ fn parse_aggregate(text: &str) -> Result<Aggregate, String> {
     Aggregate::parse(text).ok_or_else(|| format!("expected mean, sum, max or min, got `{text}`"))
 }
 
+/// The conditions the rows must meet: the user's, and on a fabric the whole run's rows (of the
+/// default job) as a view of the total shows them, so a total is never averaged with its parts.
+fn conditions(dataset: &Dataset, given: &[Condition]) -> Vec<Condition> {
+    let mut all = given.to_vec();
+    if dataset.fabric.is_some() {
+        let spec = ViewSpec {
+            filter: shoal::scene::Filter { clauses: given.to_vec(), ..Default::default() },
+            ..ViewSpec::for_dataset(dataset)
+        };
+        all.extend(selection_conditions(dataset, &spec).into_iter().next().unwrap_or_default());
+    }
+    all
+}
+
 /// Prints `id,value`; an id none of whose rows pass the conditions gets an empty value.
 pub fn run(args: &QueryArgs) -> Result<()> {
-    let (run, warnings) =
-        load_run(&args.run).map_err(|error| RunError { path: args.run.display().to_string(), error })?;
-    report_warnings(&warnings, args.verbose);
-    let values =
-        values(&run, args.domain, &args.conditions, args.agg, &args.attr).map_err(|e| anyhow!("{e}"))?;
+    let dataset = open(&args.open.request()?, &|_| {})?;
+    report_warnings(&dataset.warnings, args.open.verbose);
+    let run = &dataset.run;
+    let conditions = conditions(&dataset, &args.conditions);
+    let values = values(run, args.domain, &conditions, args.agg, &args.attr).map_err(|e| anyhow!("{e}"))?;
     let write = || -> std::io::Result<()> {
         let stdout = std::io::stdout();
         let mut out = std::io::BufWriter::new(stdout.lock());

@@ -7,61 +7,11 @@ use shoal::layout::torus::TorusError;
 use shoal::model::Shape;
 use shoal::routing::RegionKey;
 use shoal::scene::dataset::{ALL_JOBS, CONTENTION};
-use shoal::scene::filter::{Clause, parse_number};
+use shoal::scene::filter::Clause;
 use shoal::scene::view::region_attribute;
 use shoal::scene::{ColourMap, Dataset, ModuleKind, RegionSelection, ScaleKind, ViewSpec};
 
-use super::render::{ColourBy, RenderCli};
-
-/// Which module draws the view, as `--module` names it. It also picks what the paths are: a
-/// torus or generic-2D view draws one run, a fat tree the fabric of the RAILs (and profile).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ModuleArg {
-    FatTree,
-    Torus,
-    Generic2d,
-    /// Traffic over time: regions (or counter intervals) × link-end groups ([`super::render_strip`]).
-    TimeStrip,
-}
-
-impl ModuleArg {
-    pub fn parse(text: &str) -> Option<ModuleArg> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "fattree" | "fat-tree" => Some(ModuleArg::FatTree),
-            "torus" => Some(ModuleArg::Torus),
-            "generic2d" | "generic-2d" | "2d" => Some(ModuleArg::Generic2d),
-            "time-strip" | "timestrip" | "strip" => Some(ModuleArg::TimeStrip),
-            _ => None,
-        }
-    }
-}
-
-/// A hot-link threshold: bytes (`2 MiB`, `1e6`) or a percentage of the maximum (`25%`).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Threshold {
-    Bytes(f64),
-    Percent(f64),
-}
-
-impl Threshold {
-    pub fn parse(text: &str) -> Option<Threshold> {
-        let t = text.trim();
-        match t.strip_suffix('%') {
-            Some(p) => {
-                p.trim().parse().ok().filter(|v: &f64| (0.0..=100.0).contains(v)).map(Threshold::Percent)
-            }
-            None => parse_number(t).filter(|v| *v >= 0.0).map(Threshold::Bytes),
-        }
-    }
-
-    /// The byte value for a given maximum.
-    pub fn bytes(self, max: f64) -> f64 {
-        match self {
-            Threshold::Bytes(b) => b,
-            Threshold::Percent(p) => max * p / 100.0,
-        }
-    }
-}
+use super::render_args::{ColourBy, ModuleArg, RenderCli};
 
 /// An axis by name (`x`, `c`) or index (`2`).
 pub fn axis_index(axes: &[String], text: &str) -> Result<usize> {
@@ -236,6 +186,7 @@ fn colour_map(spec: &mut ViewSpec, map: ColourMap, fabric: bool) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::render_args::Threshold;
     use super::*;
 
     #[test]

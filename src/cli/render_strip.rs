@@ -9,15 +9,7 @@ use shoal::scene::colour::{ColourMap, ScaleKind};
 use shoal::scene::time_strip::{TimeStrip, region_columns};
 use shoal::scene::time_strip_draw::StripPicture;
 
-use super::common::report_warnings;
-use super::render::RenderCli;
-
-/// What the strip's columns are (`--strip-columns`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StripColumns {
-    Regions,
-    Intervals,
-}
+use super::render_args::{RenderCli, StripColumns};
 
 /// Flags that draw something else than a time strip: refused rather than ignored.
 fn check_flags(r: &RenderCli) -> Result<()> {
@@ -69,14 +61,14 @@ pub fn render_strip(dataset: &Dataset, r: &RenderCli) -> Result<()> {
     };
     let map = r.colormap.unwrap_or(ColourMap::Viridis);
     let kind = if r.log { ScaleKind::Log } else { ScaleKind::Linear };
+    let Some(out) = &r.out else { bail!("--module time-strip draws to --out FILE") };
     let ppp = shoal::export::pixels_per_point_for(r.width, r.height);
     let list = StripPicture::new(&strip, map, kind, r.strip_rows, window)
         .draw_list(r.width as f32 / ppp, r.height as f32 / ppp);
-    shoal::export::write_list(&list, ppp, &r.out)?;
-    report_warnings(&dataset.warnings, r.rails.verbose);
+    shoal::export::write_list(&list, ppp, out)?;
     eprintln!(
         "{}: time strip of {} {}s × {} rows drawn",
-        r.out.display(),
+        out.display(),
         strip.columns.len(),
         strip.column_noun(),
         strip.rows.len()

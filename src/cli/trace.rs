@@ -7,7 +7,7 @@ use shoal::model::echo::echo;
 use shoal::model::{Fabric, Lid};
 use shoal::routing::{Outcome, Path, trace};
 
-use super::common::{RailArgs, load_cluster, parse_lid};
+use super::common::{RailArgs, open_fabric, parse_lid};
 
 #[derive(Args, Debug)]
 pub struct TraceArgs {
@@ -55,7 +55,7 @@ struct JsonStop {
 }
 
 pub fn run(args: &TraceArgs) -> Result<()> {
-    let cluster = load_cluster(&args.rails)?;
+    let cluster = open_fabric(&args.rails)?.cluster;
     let Some(fabric) = cluster.rails.get(args.rail) else {
         bail!("--rail {} but only {} rail(s) were given", args.rail, cluster.rails.len());
     };

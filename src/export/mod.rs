@@ -71,7 +71,16 @@ pub fn encode(
     height: u32,
     format: Format,
 ) -> Result<Vec<u8>, ExportError> {
-    let ppp = pixels_per_point_for(width, height);
+    encode_at(scene, camera, (width, height, pixels_per_point_for(width, height)), format)
+}
+
+/// [`encode`] at a given number of pixels per point (a session's view keeps its own).
+pub fn encode_at(
+    scene: &Scene,
+    camera: &Camera,
+    (width, height, ppp): (u32, u32, f32),
+    format: Format,
+) -> Result<Vec<u8>, ExportError> {
     let list = export_list(scene, camera, width, height, ppp);
     match format {
         Format::Png => png::encode(&png::paint_pixmap(&list, ppp)?),
@@ -89,6 +98,18 @@ pub fn write(
 ) -> Result<(), ExportError> {
     let format = Format::of_path(path).ok_or_else(|| ExportError::Format(path.display().to_string()))?;
     let bytes = encode(scene, camera, width, height, format)?;
+    std::fs::write(path, bytes).map_err(|error| ExportError::Io { path: path.display().to_string(), error })
+}
+
+/// Writes a scene to `path` at `width × height` pixels and `ppp` pixels per point.
+pub fn write_at(
+    scene: &Scene,
+    camera: &Camera,
+    size: (u32, u32, f32),
+    path: &Path,
+) -> Result<(), ExportError> {
+    let format = Format::of_path(path).ok_or_else(|| ExportError::Format(path.display().to_string()))?;
+    let bytes = encode_at(scene, camera, size, format)?;
     std::fs::write(path, bytes).map_err(|error| ExportError::Io { path: path.display().to_string(), error })
 }
 

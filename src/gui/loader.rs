@@ -1,12 +1,12 @@
-//! Loading off the UI thread: a worker thread runs [`load_dataset`], publishing progress; the
+//! Loading off the UI thread: a worker thread runs [`open`], publishing progress; the
 //! app polls for the result each frame. A failed load never replaces the data on screen.
 
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::load::{LoadRequest, Progress, load_dataset};
 use crate::scene::dataset::Dataset;
+use crate::view_model::{OpenRequest, Progress, open};
 
 /// Why the load was started: a new file, or a watched file that changed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,13 +17,13 @@ pub enum Reason {
 
 /// A finished load.
 pub struct Loaded {
-    pub request: LoadRequest,
+    pub request: OpenRequest,
     pub reason: Reason,
     pub result: Result<Dataset, String>,
 }
 
 struct Job {
-    request: LoadRequest,
+    request: OpenRequest,
     reason: Reason,
     started: Instant,
     progress: Arc<Mutex<Progress>>,
@@ -40,7 +40,7 @@ pub const SHOW_PROGRESS_AFTER: Duration = Duration::from_millis(500);
 
 impl Loader {
     /// Starts loading (a load already running is abandoned: its result is dropped).
-    pub fn start(&mut self, request: LoadRequest, reason: Reason, ctx: &egui::Context) {
+    pub fn start(&mut self, request: OpenRequest, reason: Reason, ctx: &egui::Context) {
         let progress = Arc::new(Mutex::new(Progress { fraction: 0.0, stage: "starting".into() }));
         let (tx, rx) = channel();
         let (p, c, r) = (progress.clone(), ctx.clone(), request.clone());
@@ -51,9 +51,7 @@ impl Loader {
                 }
                 c.request_repaint();
             };
-            let result = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                load_dataset(&r, &report)
-            })) {
+            let result = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| open(&r, &report))) {
                 Ok(result) => result.map_err(|e| e.to_string()),
                 Err(_) => Err("the loader crashed (a bug in shoal); the data on screen is kept".to_string()),
             };

@@ -7,6 +7,7 @@ pub mod loader;
 pub mod open;
 pub mod path_entry;
 pub mod recent;
+mod session;
 pub mod setup;
 pub mod watch;
 
@@ -15,7 +16,6 @@ use std::sync::mpsc::{Receiver, channel};
 
 use egui::{Key, KeyboardShortcut, Modifiers, Ui};
 
-use crate::load::{LoadRequest, sample_request};
 use crate::model::Warning;
 use crate::model::echo::{MESSAGE_CHARS, shown};
 use crate::modules::filter::FilterPanelState;
@@ -25,6 +25,8 @@ use crate::modules::regions::RegionsPanelState;
 use crate::modules::tables::{CrossingCache, DiffCache};
 use crate::modules::{Command, Workspace};
 use crate::scene::dataset::Dataset;
+use crate::view_model::OpenRequest;
+use crate::view_model::session::Session;
 use loader::{Loader, Reason};
 pub use setup::Setup;
 
@@ -61,6 +63,8 @@ enum Dialog {
     Jobs(Vec<PathBuf>),
     Export(PathBuf),
     Run(PathBuf),
+    SaveSession(PathBuf),
+    OpenSession(PathBuf),
     /// No dialog was shown (no portal, no zenity): ask for a typed path instead.
     Unavailable(path_entry::Purpose, String),
 }
@@ -70,8 +74,8 @@ pub struct ShoalApp {
     pub loader: Loader,
     watcher: Option<watch::Watcher>,
     /// The request the data on screen came from.
-    pub current: Option<LoadRequest>,
-    pub recent: Vec<LoadRequest>,
+    pub current: Option<OpenRequest>,
+    pub recent: Vec<OpenRequest>,
     pub warnings: Vec<Warning>,
     /// Errors of loads and exports; the data on screen stays.
     pub errors: Vec<String>,
@@ -90,6 +94,8 @@ pub struct ShoalApp {
     pub pending: Vec<Setup>,
     /// The typed-path window shown where no file dialog can open.
     pub path_entry: path_entry::PathEntry,
+    /// A session whose views replace the workspace's once its data set is loaded.
+    pub pending_session: Option<Session>,
 }
 
 const SHORTCUT_OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
@@ -120,6 +126,7 @@ impl ShoalApp {
             status: String::new(),
             pending: Vec::new(),
             path_entry: path_entry::PathEntry::default(),
+            pending_session: None,
         }
     }
 
@@ -131,7 +138,7 @@ impl ShoalApp {
     }
 
     /// The app as `shoal` opens it: loading `request` in the background, recent files restored.
-    pub fn new(cc: &eframe::CreationContext<'_>, request: Option<LoadRequest>) -> ShoalApp {
+    pub fn new(cc: &eframe::CreationContext<'_>, request: Option<OpenRequest>) -> ShoalApp {
         let mut app = ShoalApp::empty();
         if let Some(render_state) = cc.wgpu_render_state.as_ref() {
             crate::modules::gpu_links::install(render_state, &cc.egui_ctx);
@@ -151,8 +158,8 @@ impl ShoalApp {
     }
 
     /// Starts loading files; the current data stays on screen until the load succeeds.
-    pub fn open(&mut self, request: LoadRequest, ctx: &egui::Context) {
-        self.status = format!("loading {}", describe(&request));
+    pub fn open(&mut self, request: OpenRequest, ctx: &egui::Context) {
+        self.status = format!("loading {}", recent::describe(&request));
         self.loader.start(request, Reason::Open, ctx);
     }
 
@@ -181,6 +188,9 @@ impl ShoalApp {
         }
         self.regions_state.seed(&dataset);
         self.ws.install(dataset);
+        if let Some(session) = self.pending_session.take() {
+            self.ws.from_session(&session);
+        }
         for setup in std::mem::take(&mut self.pending) {
             self.tab = match &setup {
                 Setup::Threshold(_) | Setup::Where(_) => Tab::Filter,
@@ -217,7 +227,8 @@ impl ShoalApp {
                     Reason::Open => "could not open",
                     Reason::Reload => "reload failed, still showing the last good data;",
                 };
-                self.errors.push(format!("{what} {}: {e}", describe(&loaded.request)));
+                self.errors.push(format!("{what} {}: {e}", recent::describe(&loaded.request)));
+                self.pending_session = None;
                 self.status = "load failed".into();
             }
         }
@@ -324,7 +335,10 @@ impl ShoalApp {
             Dialog::Profile(p) => match self.current.clone() {
                 Some(mut r) => {
                     // A loads file (`*.csv`) stands in for a profile: one or the other.
-                    let is_loads = p.to_string_lossy().to_ascii_lowercase().contains(".csv");
+                    let is_loads = match crate::view_model::classify(&p) {
+                        Some(kind) => kind == crate::view_model::PathKind::Loads,
+                        None => p.to_string_lossy().to_ascii_lowercase().contains(".csv"),
+                    };
                     (r.profile, r.loads) = if is_loads { (None, Some(p)) } else { (Some(p), None) };
                     self.open(r, ctx);
                 }
@@ -337,7 +351,9 @@ impl ShoalApp {
                 }
                 None => self.errors.push("open rails before adding jobs".into()),
             },
-            Dialog::Run(p) => open::open_run(self, &p),
+            Dialog::Run(p) => open::open_run(self, &p, ctx),
+            Dialog::SaveSession(p) => session::save(self, &p),
+            Dialog::OpenSession(p) => session::open(self, &p, ctx),
             Dialog::Unavailable(purpose, why) => {
                 self.status = "no file dialog here: type a path".into();
                 self.path_entry.show_for(purpose, why);
@@ -372,8 +388,11 @@ impl ShoalApp {
                 .filter(|p| !p.as_os_str().is_empty())
                 .collect()
         });
-        if let Some(run) = dropped.iter().find(|p| open::is_run_path(p)) {
-            open::open_run(self, run);
+        let kind = |p: &PathBuf| crate::view_model::classify(p);
+        if let Some(file) = dropped.iter().find(|p| kind(p) == Some(crate::view_model::PathKind::Session)) {
+            session::open(self, file, ctx);
+        } else if let Some(run) = dropped.iter().find(|p| open::is_run_path(p)) {
+            open::open_run(self, run, ctx);
         } else if !dropped.is_empty() {
             match recent::request_from_paths(&dropped, self.current.as_ref()) {
                 Some(r) => self.open(r, ctx),
@@ -406,18 +425,20 @@ impl ShoalApp {
                     open::open_dialog(self, ui.ctx());
                 }
                 if ui.button("Open the bundled sample").clicked() {
-                    self.open(sample_request(), ui.ctx());
+                    self.open(OpenRequest::sample(), ui.ctx());
                 }
                 ui.menu_button("Recent", |ui| {
                     if self.recent.is_empty() {
                         ui.label("nothing yet");
                     }
                     for r in self.recent.clone() {
-                        if ui.button(describe(&r)).clicked() {
+                        if ui.button(recent::describe(&r)).clicked() {
                             self.open(r, ui.ctx());
                         }
                     }
                 });
+                ui.separator();
+                session::menu_items(self, ui);
                 ui.separator();
                 if ui.button("Export view (PNG/SVG)…").clicked() {
                     self.export_dialog(ui.ctx());
@@ -466,20 +487,6 @@ impl ShoalApp {
                 ui.monospace(w.to_string());
             }
         });
-    }
-}
-
-fn describe(r: &LoadRequest) -> String {
-    let rails: Vec<String> =
-        r.rails.iter().filter_map(|x| x.first()).map(|p| p.display().to_string()).collect();
-    let specs = r.job_specs();
-    if !specs.is_empty() {
-        let jobs: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
-        return format!("{} + jobs {}", rails.join(", "), jobs.join(", "));
-    }
-    match r.profile.as_ref().or(r.loads.as_ref()) {
-        Some(p) => format!("{} + {}", rails.join(", "), p.display()),
-        None => rails.join(", "),
     }
 }
 
@@ -540,13 +547,13 @@ impl eframe::App for ShoalApp {
 }
 
 /// Opens the app on `request` (in the background) and runs it until the window closes.
-pub fn run(request: Option<LoadRequest>) -> anyhow::Result<()> {
+pub fn run(request: Option<OpenRequest>) -> anyhow::Result<()> {
     run_with(request, |_| {})
 }
 
 /// As [`run`], then `setup` on the new app (e.g. opening a run).
 pub fn run_with(
-    request: Option<LoadRequest>,
+    request: Option<OpenRequest>,
     setup: impl FnOnce(&mut ShoalApp) + 'static,
 ) -> anyhow::Result<()> {
     if let Some(missing) = no_display(|name| std::env::var_os(name)) {
@@ -581,5 +588,5 @@ fn no_display(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> Option<&'stat
 
 /// `shoal` with no subcommand: the bundled two-rail sample.
 pub fn run_sample() -> anyhow::Result<()> {
-    run(Some(sample_request()))
+    run(Some(OpenRequest::sample()))
 }

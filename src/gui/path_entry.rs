@@ -21,6 +21,8 @@ pub enum Purpose {
     Jobs,
     Run,
     Export,
+    SaveSession,
+    OpenSession,
 }
 
 impl Purpose {
@@ -31,6 +33,8 @@ impl Purpose {
             Purpose::Jobs => "Add a profile as a job by path",
             Purpose::Run => "Open a run by path",
             Purpose::Export => "Export the view to a path",
+            Purpose::SaveSession => "Save the session to a path",
+            Purpose::OpenSession => "Open a session by path",
         }
     }
 
@@ -41,6 +45,8 @@ impl Purpose {
             Purpose::Jobs => "an ibprof profile (.gz) to add as a job",
             Purpose::Run => "a Boxfish *_meta.yaml, a nodes.csv, or a folder holding one",
             Purpose::Export => "a .png or .svg file to write",
+            Purpose::SaveSession => "a .yaml file to write",
+            Purpose::OpenSession => "a shoal session (.yaml)",
         }
     }
 }
@@ -142,7 +148,15 @@ impl PathEntry {
                 self.rails.push(expand_home(self.text.trim()));
                 self.text.clear();
             }
-            if ui.button(if purpose == Purpose::Export { "Export" } else { "Open" }).clicked() || entered {
+            if ui
+                .button(match purpose {
+                    Purpose::Export => "Export",
+                    Purpose::SaveSession => "Save",
+                    _ => "Open",
+                })
+                .clicked()
+                || entered
+            {
                 chosen = self.confirm(purpose);
             }
         });
@@ -175,6 +189,8 @@ impl PathEntry {
             Purpose::Jobs => path.map(|p| Dialog::Jobs(vec![p])),
             Purpose::Run => path.map(Dialog::Run),
             Purpose::Export => path.map(Dialog::Export),
+            Purpose::SaveSession => path.map(Dialog::SaveSession),
+            Purpose::OpenSession => path.map(Dialog::OpenSession),
         }
     }
 }

@@ -8,7 +8,7 @@ use std::time::Duration;
 use notify_debouncer_full::notify::{RecommendedWatcher, RecursiveMode};
 use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, new_debouncer};
 
-use crate::load::LoadRequest;
+use crate::view_model::OpenRequest;
 
 pub const DEBOUNCE: Duration = Duration::from_millis(600);
 
@@ -19,7 +19,7 @@ pub struct Watcher {
 
 impl Watcher {
     /// Watches every path of a request (rail directories recursively).
-    pub fn new(request: &LoadRequest, ctx: &egui::Context) -> Result<Watcher, String> {
+    pub fn new(request: &OpenRequest, ctx: &egui::Context) -> Result<Watcher, String> {
         let (tx, rx) = channel();
         let c = ctx.clone();
         let mut debouncer = new_debouncer(DEBOUNCE, None, move |r: DebounceEventResult| {
@@ -27,14 +27,8 @@ impl Watcher {
             c.request_repaint();
         })
         .map_err(|e| e.to_string())?;
-        let paths: Vec<&PathBuf> = request
-            .rails
-            .iter()
-            .flatten()
-            .chain(request.profile.iter())
-            .chain(request.loads.iter())
-            .collect();
-        for p in paths {
+        let paths: Vec<PathBuf> = request.paths();
+        for p in &paths {
             debouncer
                 .watch(p, RecursiveMode::Recursive)
                 .map_err(|e| format!("watching {}: {e}", p.display()))?;
@@ -64,7 +58,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let file = dir.join("opensm.fdbs");
         std::fs::write(&file, "first").unwrap();
-        let request = LoadRequest { rails: vec![vec![dir.clone()]], ..Default::default() };
+        let request = OpenRequest::of_rails(vec![vec![dir.clone()]]);
         let watcher = Watcher::new(&request, &egui::Context::default()).unwrap();
         assert!(!watcher.changed());
         std::fs::write(&file, "second, written in").unwrap();

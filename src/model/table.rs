@@ -62,7 +62,8 @@ impl fmt::Display for Domain {
 
 /// How several values become one: the rows of an id (a query), or the members of a merged
 /// torus cell or link (a projection that drops axes).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Aggregate {
     #[default]
     Mean,

@@ -29,6 +29,7 @@ pub mod plots;
 pub mod regions;
 pub mod registry;
 pub mod routing_switch;
+mod session;
 pub mod tables;
 pub mod time_strip;
 pub mod time_strip_controls;

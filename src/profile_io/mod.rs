@@ -5,6 +5,7 @@ pub mod boxfish;
 pub mod boxfish_network;
 pub mod boxfish_table;
 mod boxfish_yaml;
+pub mod classify;
 pub mod counters;
 pub mod discover;
 pub mod dump_kind;

@@ -115,27 +115,48 @@ fn file_kind(path: &Path, input: &Input) -> Result<DumpKind, ParseError> {
     })
 }
 
+/// What one rail was read from (each file with its kind, as `shoal info` lists them) and what
+/// reading it warned.
+#[derive(Clone, Debug, Default)]
+pub struct RailRead {
+    pub files: Vec<(String, &'static str)>,
+    pub warnings: Vec<Warning>,
+}
+
 /// Loads one rail: its topology, then its forwarding tables, into one [`Fabric`].
 pub fn load_rail(paths: &[PathBuf], rail: RailId) -> Result<(Fabric, Vec<Warning>), ParseError> {
+    read_rail(paths, rail).map(|(fabric, read)| (fabric, read.warnings))
+}
+
+/// [`load_rail`], saying which files it read.
+pub fn read_rail(paths: &[PathBuf], rail: RailId) -> Result<(Fabric, RailRead), ParseError> {
     let (inputs, mut warnings) = open_rail(paths)?;
+    let files =
+        inputs.inputs.iter().map(|(kind, input)| (input.display().to_string(), kind.describe())).collect();
     let (fabric, more) =
         build_rail(&inputs, rail, &rail_name(paths, rail)).map_err(|e| e.with_warnings(warnings.clone()))?;
     warnings.extend(more);
-    Ok((fabric, warnings))
+    Ok((fabric, RailRead { files, warnings }))
 }
 
 /// Loads several rails in parallel (rail `i` is `rails[i]`) and matches their hosts by name.
 pub fn load_cluster(rails: &[Vec<PathBuf>]) -> Result<(Cluster, Vec<Warning>), ParseError> {
-    let loaded: Vec<(Fabric, Vec<Warning>)> = rails
+    let (cluster, read) = read_cluster(rails)?;
+    Ok((cluster, read.into_iter().flat_map(|r| r.warnings).collect()))
+}
+
+/// [`load_cluster`], saying which files each rail was read from and what each warned.
+pub fn read_cluster(rails: &[Vec<PathBuf>]) -> Result<(Cluster, Vec<RailRead>), ParseError> {
+    let loaded: Vec<(Fabric, RailRead)> = rails
         .par_iter()
         .enumerate()
         .map(|(i, paths)| {
             let rail = u8::try_from(i).map_err(|_| ParseError::invalid("rails", "more than 256 rails"))?;
-            load_rail(paths, RailId(rail))
+            read_rail(paths, RailId(rail))
         })
         .collect::<Result<_, _>>()?;
-    let (fabrics, warnings): (Vec<Fabric>, Vec<Vec<Warning>>) = loaded.into_iter().unzip();
-    Ok((Cluster::new(fabrics), warnings.into_iter().flatten().collect()))
+    let (fabrics, read): (Vec<Fabric>, Vec<RailRead>) = loaded.into_iter().unzip();
+    Ok((Cluster::new(fabrics), read))
 }
 
 fn rail_name(paths: &[PathBuf], rail: RailId) -> String {

@@ -124,7 +124,7 @@ fn port_level_counters_flow_from_the_port_and_reads_flow_toward_it() {
         set.flows[1],
         vec![Flow { src: info.lid, dst: far, bytes: 40 }, Flow { src: far, dst: info.lid, bytes: 2 }]
     );
-    assert_eq!(set.origins[1][1].src_host, cluster.host_index("n0005"));
+    assert_eq!(set.origins[1][1].src_host_index(), cluster.host_index("n0005"));
 }
 
 #[test]

@@ -134,7 +134,8 @@ impl RailLoad {
 }
 
 /// Which traffic a [`RegionLoads`] holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum RegionKey {
     /// Region N's own traffic: dump N − dump N−1.
     Region(u32),

@@ -48,7 +48,8 @@ impl Rgba {
 }
 
 /// A named colour map.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum ColourMap {
     /// Boxfish's default: black → copper.
     #[default]
@@ -128,7 +129,8 @@ impl fmt::Display for ColourMap {
 }
 
 /// How values are spread over the colour map.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum ScaleKind {
     #[default]
     Linear,

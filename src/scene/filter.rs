@@ -9,7 +9,8 @@ pub use super::relation::{Combine, Relation, glob_match, parse_number};
 /// offers (a node clause reaches links through the projection), combined with and/or, plus the
 /// range that the threshold slider and the histogram brush write on the coloured value. The
 /// default passes everything.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct Filter {
     pub clauses: Vec<Clause>,
     pub combine: Combine,

@@ -24,7 +24,8 @@ use super::relation::{Relation, glob_match, parse_number};
 
 /// One clause `ATTR REL VALUE`. `value` is text as typed: a number (compared numerically on a
 /// numeric column), or text (compared as text; `*` is a wildcard for `=` and `!=`).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "String", into = "String")]
 pub struct Condition {
     pub attribute: String,
     pub relation: Relation,
@@ -63,6 +64,20 @@ impl Condition {
 impl fmt::Display for Condition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} {} {}", self.attribute, self.relation.symbol(), self.value)
+    }
+}
+
+/// A session file writes a clause as it is typed (`bytes > 1MiB`).
+impl TryFrom<String> for Condition {
+    type Error = QueryError;
+    fn try_from(text: String) -> Result<Condition, QueryError> {
+        Condition::parse(&text)
+    }
+}
+
+impl From<Condition> for String {
+    fn from(condition: Condition) -> String {
+        condition.to_string()
     }
 }
 

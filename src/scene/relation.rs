@@ -41,7 +41,8 @@ impl Relation {
 }
 
 /// How a filter's clauses combine.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Combine {
     /// Every clause must hold.
     #[default]

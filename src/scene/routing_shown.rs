@@ -72,7 +72,7 @@ mod tests {
             assert_eq!(spec.routing_shown(), Some(shown));
         }
         spec.link_attribute = Some("packets".into());
-        assert_eq!(RoutingShown::of(&spec), None);
+        assert_eq!(spec.routing_shown(), None);
     }
 
     #[test]

@@ -7,7 +7,8 @@ use crate::model::{Cluster, LinkEnd};
 use crate::routing::{LinkBytes, Loads, RegionKey};
 
 /// Which traffic a view shows.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum RegionSelection {
     /// Everything up to the last dump.
     #[default]

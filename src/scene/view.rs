@@ -17,7 +17,8 @@ use super::routing_shown::RoutingShown;
 use super::values::RegionSelection;
 
 /// Which module draws a view.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum ModuleKind {
     /// The thesis's fat tree: levels by BFS from the hosts, rail 0 above, rail 1 mirrored below.
     FatTree,
@@ -107,7 +108,8 @@ impl ModuleKind {
 pub const AR_MODELLED: [&str; 2] = ["bytes_ar", "ar_minus_static"];
 
 /// What a view shows and how.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct ViewSpec {
     pub module: ModuleKind,
     /// Which region's rows (see [`selection_conditions`]).

@@ -13,7 +13,7 @@ mod synthetic;
 use std::collections::BTreeMap;
 
 use crate::layout::{ClusterLayout, FatTreeOptions, layout_fat_tree};
-use crate::model::{Cluster, Domain, Profile, RegionInfo, Run, Warning};
+use crate::model::{Cluster, Domain, HostMap, Profile, RegionInfo, Run, Warning};
 use crate::routing::{FlowSet, Loads, RailLoad, RegionKey, RegionLoads};
 
 pub use fabric::{
@@ -64,6 +64,10 @@ pub struct FabricData {
     pub attribution: Attribution,
     /// What the port counters saw per link end, if counters were given ([`counters`]).
     pub observed: Option<crate::routing::Observed>,
+    /// The one job a loads file's rows name, if they name one.
+    pub loads_job: Option<String>,
+    /// What each rail was read from, and its warnings (`shoal info`).
+    pub rails_read: Vec<crate::profile_io::rail::RailRead>,
 }
 
 impl FabricData {
@@ -121,6 +125,9 @@ pub struct JobLoads {
     pub loads: Loads,
     /// The job's AR loads (modelled), where the dumps hold AR tables.
     pub ar_loads: Option<Loads>,
+    /// Where a placed job's ranks went: (rank, host index) in rank order; empty when the job
+    /// ran where it was recorded.
+    pub placement: Vec<(u32, usize)>,
 }
 
 /// One traced job, as a data set takes it: its loads, the flows of each of its regions, and
@@ -131,6 +138,8 @@ pub struct DatasetJob {
     pub loads: Loads,
     pub flows: BTreeMap<RegionKey, FlowSet>,
     pub rank_hosts: Vec<(u32, usize)>,
+    /// Whether `rank_hosts` is a placement (`--place`) rather than where the job was recorded.
+    pub placed: bool,
 }
 
 /// The job value of the sum over jobs, and of the contention rows.
@@ -147,6 +156,15 @@ pub struct Regions {
     pub whole: Option<f64>,
     /// The regions themselves, ascending.
     pub list: Vec<RegionInfo>,
+}
+
+/// One profile's trace as a data set takes it: the profile (if any), its loads, the flows of
+/// each region, and the host map that placed its ranks.
+pub struct Traced<'a> {
+    pub profile: Option<Profile>,
+    pub loads: Loads,
+    pub flows: BTreeMap<RegionKey, FlowSet>,
+    pub host_map: &'a HostMap,
 }
 
 #[derive(Clone, Debug)]
@@ -179,7 +197,14 @@ impl Dataset {
         warnings: Vec<Warning>,
     ) -> Dataset {
         let layout = layout_fat_tree(&cluster, &FatTreeOptions::default());
-        Dataset::with_layout(name, cluster, layout, profile, loads, flows, warnings)
+        let host_map = HostMap::default();
+        Dataset::with_layout(
+            name,
+            cluster,
+            layout,
+            Traced { profile, loads, flows, host_map: &host_map },
+            warnings,
+        )
     }
 
     /// Builds the view model around a layout already made.
@@ -187,12 +212,11 @@ impl Dataset {
         name: String,
         cluster: Cluster,
         layout: ClusterLayout,
-        profile: Option<Profile>,
-        loads: Loads,
-        flows: BTreeMap<RegionKey, FlowSet>,
+        traced: Traced<'_>,
         warnings: Vec<Warning>,
     ) -> Dataset {
-        let rank_hosts = rank_hosts(&cluster, profile.as_ref());
+        let Traced { profile, loads, flows, host_map } = traced;
+        let rank_hosts = rank_hosts(&cluster, profile.as_ref(), host_map);
         let ar_loads = cluster
             .rails
             .iter()
@@ -215,6 +239,8 @@ impl Dataset {
             contention: None,
             attribution: Attribution::Flows,
             observed: None,
+            loads_job: None,
+            rails_read: Vec::new(),
         };
         let run = fabric.build_run(&name, &RankJobs::new());
         Dataset { name, run, fabric: Some(fabric), warnings, regions, jobs: Vec::new() }
@@ -262,7 +288,8 @@ impl Dataset {
         for job in jobs {
             job_flows.push((job.name.clone(), job.flows));
             let ar_loads = job_ar.as_mut().and_then(Iterator::next);
-            job_loads.push(JobLoads { name: job.name, loads: job.loads, ar_loads });
+            let placement = if job.placed { job.rank_hosts } else { Vec::new() };
+            job_loads.push(JobLoads { name: job.name, loads: job.loads, ar_loads, placement });
         }
         let mut fabric = FabricData {
             cluster,
@@ -279,6 +306,8 @@ impl Dataset {
             contention: Some(contention),
             attribution: Attribution::Flows,
             observed: None,
+            loads_job: None,
+            rails_read: Vec::new(),
         };
         let run = fabric.build_run(&name, &rank_jobs);
         Dataset { name, run, fabric: Some(fabric), warnings, regions, jobs: names }
@@ -401,146 +430,14 @@ fn run_regions(run: &Run) -> Regions {
     Regions { attribute: Some(attribute), whole, list }
 }
 
-fn rank_hosts(cluster: &Cluster, profile: Option<&Profile>) -> RankHosts {
+/// Where each rank ran: its recorded host, or where the host map puts it.
+fn rank_hosts(cluster: &Cluster, profile: Option<&Profile>, host_map: &HostMap) -> RankHosts {
     profile
         .iter()
         .flat_map(|p| p.ranks.iter())
-        .filter_map(|r| Some((r.rank, cluster.host_index(&r.host)?)))
+        .filter_map(|r| Some((r.rank, cluster.host_index(host_map.host_of_rank(r.rank, &r.host))?)))
         .collect()
 }
 
 #[cfg(test)]
-mod tests {
-    use super::synthetic::flow_set;
-    use super::*;
-    use crate::model::synthetic::TwoLevel;
-    use crate::routing::accumulate;
-
-    #[test]
-    fn a_synthetic_dataset_routes_every_byte_and_lists_its_regions() {
-        let d = Dataset::synthetic(4, 4, 2, 2);
-        let f = d.fabric.as_ref().unwrap();
-        assert_eq!(f.cluster.hosts.len(), 16);
-        for region in f.loads.regions.iter().chain([&f.loads.total]) {
-            for rail in &region.rails {
-                assert!(rail.is_conserved());
-                assert_eq!(rail.undelivered, 0);
-            }
-        }
-        let names: Vec<_> = d.regions().iter().map(|r| (r.number, r.name.clone())).collect();
-        assert_eq!(names, [(1, Some("all-to-all".into())), (2, Some("shift".into()))]);
-        assert_eq!(d.flows_for(RegionSelection::Cumulative(2), None).len(), 2);
-    }
-
-    /// Two jobs on a 2-leaf tree: md sends host 0 → 3, io host 1 → 3; both end on host 3.
-    fn two_jobs() -> Dataset {
-        let cluster = Cluster::new(vec![TwoLevel::new(2, 2, 2).build()]);
-        let job = |name: &str, pairs: &[(usize, usize, u64)], ranks: Vec<(u32, usize)>| {
-            let set = flow_set(&cluster, pairs);
-            let rails = cluster.rails.iter().zip(&set.flows).map(|(f, fl)| accumulate(f, fl)).collect();
-            let total = RegionLoads { rails, ..Default::default() };
-            DatasetJob {
-                name: name.into(),
-                loads: Loads { regions: vec![], total },
-                flows: BTreeMap::from([(RegionKey::Region(0), set)]),
-                rank_hosts: ranks,
-            }
-        };
-        let md = job("md", &[(0, 3, 10)], vec![(0, 0), (1, 3)]);
-        let io = job("io", &[(1, 3, 4)], vec![(0, 1)]);
-        let layout = layout_fat_tree(&cluster, &FatTreeOptions::default());
-        Dataset::with_jobs("two".into(), cluster, layout, vec![md, io], Vec::new())
-    }
-
-    fn bytes_of(d: &Dataset, job: &str) -> Vec<Option<f64>> {
-        let rows = [
-            crate::scene::query::Condition::parse("region = -1").unwrap(),
-            crate::scene::query::Condition::parse(&format!("job = {job}")).unwrap(),
-        ];
-        crate::scene::query::values(
-            &d.run,
-            Domain::Links,
-            &rows,
-            crate::scene::query::Aggregate::Sum,
-            "bytes",
-        )
-        .unwrap()
-    }
-
-    #[test]
-    fn a_jobs_region_lists_only_that_jobs_flows_and_all_lists_every_jobs() {
-        let d = two_jobs();
-        let sources = |job: Option<&str>| -> Vec<u16> {
-            let sets = d.flows_for(RegionSelection::Region(0), job);
-            sets.iter().flat_map(|s| s.flows.iter().flatten().map(|f| f.src.0)).collect()
-        };
-        let cluster = &d.fabric.as_ref().unwrap().cluster;
-        let lid = |h: usize| cluster.rails[0].node(cluster.hosts[h].on_rail(0)[0]).base_lid().unwrap().0;
-        assert_eq!(sources(Some("md")), [lid(0)], "region 0 of md is not region 0 of io");
-        assert_eq!(sources(Some("io")), [lid(1)]);
-        assert_eq!(sources(Some("all")), [lid(0), lid(1)]);
-        assert_eq!(sources(Some("contention")), [lid(0), lid(1)]);
-        assert_eq!(sources(None), [lid(0), lid(1)]);
-    }
-
-    #[test]
-    fn each_job_all_and_contention_are_rows_of_the_traffic_table() {
-        let d = two_jobs();
-        assert_eq!(d.jobs(), ["md", "io"]);
-        let (md, io, all, contention) =
-            (bytes_of(&d, "md"), bytes_of(&d, "io"), bytes_of(&d, "all"), bytes_of(&d, "contention"));
-        let mut contended = 0;
-        for p in 0..md.len() {
-            let (m, i) = (md[p].unwrap(), io[p].unwrap());
-            assert_eq!(all[p], Some(m + i), "all sums the jobs at {p}");
-            if m > 0.0 && i > 0.0 {
-                contended += 1;
-                assert_eq!(contention[p], Some(4.0), "the second-largest job's bytes");
-            } else {
-                assert_eq!(contention[p], None, "a single-job end has no contention value (neutral)");
-            }
-        }
-        // Hosts 0 and 1 share leaf 0; D-mod-k sends both to host 3 through one spine: leaf 0's
-        // end up, the spine's end down, leaf 1's end into host 3.
-        assert_eq!(contended, 3);
-    }
-
-    #[test]
-    fn ranks_of_jobs_are_numbered_in_turn_and_name_their_job() {
-        let d = two_jobs();
-        let io_rank = crate::scene::query::mask(
-            &d.run,
-            Domain::Ranks,
-            &[crate::scene::query::Condition::parse("job = io").unwrap()],
-        )
-        .unwrap();
-        assert_eq!(io_rank, [false, false, true], "io's rank 0 follows md's two ranks");
-        let hosts =
-            d.run.project(Domain::Ranks, &std::collections::HashSet::from([2]), Domain::Nodes).unwrap();
-        assert_eq!(hosts, std::collections::HashSet::from([1]));
-    }
-
-    #[test]
-    fn searching_job_io_highlights_its_ranks_and_so_its_hosts() {
-        let d = two_jobs();
-        let seeds = crate::scene::highlight::search(&d, "job io");
-        assert_eq!(seeds, [crate::scene::highlight::Seed::Id { domain: Domain::Ranks, id: 2 }]);
-    }
-
-    #[test]
-    fn a_view_of_several_jobs_shows_all_and_diffs_two_jobs_like_two_regions() {
-        use crate::routing::RegionKey;
-        use crate::scene::view::{ViewSpec, selection_conditions};
-        let d = two_jobs();
-        let mut spec = ViewSpec::for_dataset(&d);
-        let cond = |c: &str| crate::scene::query::Condition::parse(c).unwrap();
-        assert_eq!(selection_conditions(&d, &spec), vec![vec![cond("region = -1"), cond("job = all")]]);
-        spec.selection = RegionSelection::Diff(RegionKey::Total, RegionKey::Total);
-        spec.job = Some("md".into());
-        spec.job_b = Some("io".into());
-        let sides = selection_conditions(&d, &spec);
-        assert_eq!(sides[0], vec![cond("region = -1"), cond("job = md")]);
-        assert_eq!(sides[1], vec![cond("region = -1"), cond("job = io")]);
-        assert!(spec.default_title(&d).contains("job md − job io"));
-    }
-}
+mod tests;

@@ -67,7 +67,7 @@ impl Dataset {
                 hosts.sort_unstable();
                 hosts.dedup();
                 let rank_hosts = hosts.into_iter().map(|h| (h as u32, h)).collect();
-                DatasetJob { name: job, loads, flows, rank_hosts }
+                DatasetJob { name: job, loads, flows, rank_hosts, placed: false }
             })
             .collect();
         let layout = crate::layout::layout_fat_tree(&cluster, &crate::layout::FatTreeOptions::default());

@@ -1,13 +1,14 @@
-//! The whole one-way flow in one call: files → fabric → profile → loads → layout.
-//!
-//! The CLI, the GUI and the benchmarks all start here, so they see the same numbers.
+//! The steps behind [`super::open`]: files → fabric → profile → loads → layout, for one profile
+//! (or a loads file) or several jobs. Only `open` runs them whole; the stages stay public for
+//! the benchmarks that time each one.
 
 use std::path::{Path, PathBuf};
 
 pub mod jobs;
 mod region_inputs;
 
-pub use jobs::{Job, JobSpec, JobsAnalysis, JobsError, analyse_jobs, analyse_jobs_with_layout};
+pub(crate) use jobs::analyse_jobs;
+pub use jobs::{Job, JobSpec, JobsAnalysis, JobsError};
 pub use region_inputs::{region_input, region_inputs, total_input};
 
 use crate::layout::{ClusterLayout, FatTreeOptions, layout_fat_tree};
@@ -19,8 +20,7 @@ use crate::routing::{
     CounterInput, FlowBuilder, FlowSet, LoadOptions, Loads, Observed, RegionKey, compute_loads, observe,
 };
 
-pub use crate::profile_io::host_map::read_host_map;
-pub use crate::profile_io::load_cluster;
+use crate::profile_io::rail::{RailRead, read_cluster};
 
 /// A loaded profile, its regions and the loads it puts on the fabric.
 #[derive(Clone, Debug)]
@@ -41,6 +41,8 @@ pub struct Analysis {
     /// Loads read from a loads file (`--loads`) instead of traced from a profile.
     pub loads_file: Option<LoadsFileAnalysis>,
     pub warnings: Vec<Warning>,
+    /// What each rail was read from (its warnings are in `warnings` too).
+    pub rails_read: Vec<RailRead>,
 }
 
 /// Link-end loads read from a loads file, with the top-K attribution it carries (if any).
@@ -61,23 +63,13 @@ impl Analysis {
 }
 
 /// Loads the rails and either a profile (traced) or a loads file (read), and lays the fabric out.
-pub fn analyse_inputs(
-    rails: &[Vec<PathBuf>],
-    profile: Option<&Path>,
-    loads: Option<&Path>,
-    options: &LoadOptions,
-) -> Result<Analysis, ParseError> {
-    analyse_inputs_with_layout(rails, (profile, loads), options, &FatTreeOptions::default())
-}
-
-/// [`analyse_inputs`] with the layout's options (`--hca-planes`).
-pub fn analyse_inputs_with_layout(
+pub(crate) fn analyse_inputs(
     rails: &[Vec<PathBuf>],
     (profile, loads): (Option<&Path>, Option<&Path>),
     options: &LoadOptions,
     layout: &FatTreeOptions,
 ) -> Result<Analysis, ParseError> {
-    let mut analysis = analyse_with_layout(rails, profile, options, layout)?;
+    let mut analysis = analyse(rails, profile, options, layout)?;
     if let Some(path) = loads {
         let (file, mut warnings) = read_loads_file(path)?;
         let (loads, top_k, more) = loads_from_file(&analysis.cluster, &file);
@@ -90,26 +82,18 @@ pub fn analyse_inputs_with_layout(
 }
 
 /// Loads the rails and (optionally) a profile, traces it and lays the fabric out.
-pub fn analyse(
-    rails: &[Vec<PathBuf>],
-    profile: Option<&Path>,
-    options: &LoadOptions,
-) -> Result<Analysis, ParseError> {
-    analyse_with_layout(rails, profile, options, &FatTreeOptions::default())
-}
-
-/// [`analyse`] with the layout's options (`--hca-planes`).
-pub fn analyse_with_layout(
+fn analyse(
     rails: &[Vec<PathBuf>],
     profile: Option<&Path>,
     options: &LoadOptions,
     layout_options: &FatTreeOptions,
 ) -> Result<Analysis, ParseError> {
     let (cluster, profile) = rayon::join(
-        || load_cluster(rails),
+        || read_cluster(rails),
         || profile.map(|p| read_profile(p).map(|(prof, w)| (p.to_path_buf(), prof, w))).transpose(),
     );
-    let ((cluster, mut warnings), profile) = (cluster?, profile?);
+    let ((cluster, rails_read), profile) = (cluster?, profile?);
+    let mut warnings = rail_warnings(&rails_read);
     let (layout, profile) = rayon::join(
         || layout_fat_tree(&cluster, layout_options),
         || {
@@ -123,7 +107,12 @@ pub fn analyse_with_layout(
         warnings.extend(more);
         analysis
     });
-    Ok(Analysis { cluster, layout, profile, loads_file: None, warnings })
+    Ok(Analysis { cluster, layout, profile, loads_file: None, warnings, rails_read })
+}
+
+/// Every rail's warnings, rail after rail.
+fn rail_warnings(read: &[RailRead]) -> Vec<Warning> {
+    read.iter().flat_map(|r| r.warnings.iter().cloned()).collect()
 }
 
 /// Traces a profile already read.
@@ -175,8 +164,10 @@ fn region_table(profile: &Profile, path: &Path) -> (RegionTable, Vec<Warning>) {
 }
 
 /// A counter file and the rail it was assigned to (`--counters railN=FILE`), if any.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct CounterSpec {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rail: Option<usize>,
     pub path: PathBuf,
 }

@@ -20,7 +20,8 @@ use crate::routing::{
     contended_ends,
 };
 
-use super::{ProfileAnalysis, analyse_profile, load_cluster, read_profile};
+use super::{ProfileAnalysis, analyse_profile, rail_warnings, read_profile};
+use crate::profile_io::rail::{RailRead, read_cluster};
 
 /// Names no job may take: the rows they label mean something else.
 pub const RESERVED_JOB_NAMES: [&str; 2] = ["all", "contention"];
@@ -71,6 +72,8 @@ pub struct JobsAnalysis {
     pub layout: ClusterLayout,
     pub jobs: Vec<Job>,
     pub warnings: Vec<Warning>,
+    /// What each rail was read from (its warnings are in `warnings` too).
+    pub rails_read: Vec<RailRead>,
 }
 
 impl JobsAnalysis {
@@ -120,16 +123,7 @@ pub enum JobsError {
 }
 
 /// Reads the rails and every job's profile, places the jobs, traces each and lays the fabric out.
-pub fn analyse_jobs(
-    rails: &[Vec<PathBuf>],
-    specs: &[JobSpec],
-    options: &LoadOptions,
-) -> Result<JobsAnalysis, JobsError> {
-    analyse_jobs_with_layout(rails, specs, options, &FatTreeOptions::default())
-}
-
-/// [`analyse_jobs`] with the layout's options (`--hca-planes`).
-pub fn analyse_jobs_with_layout(
+pub(crate) fn analyse_jobs(
     rails: &[Vec<PathBuf>],
     specs: &[JobSpec],
     options: &LoadOptions,
@@ -137,10 +131,11 @@ pub fn analyse_jobs_with_layout(
 ) -> Result<JobsAnalysis, JobsError> {
     check_names(specs)?;
     let (cluster, profiles) = rayon::join(
-        || load_cluster(rails),
+        || read_cluster(rails),
         || specs.par_iter().map(|s| read_profile(&s.profile)).collect::<Vec<_>>(),
     );
-    let (cluster, mut warnings) = cluster?;
+    let (cluster, rails_read) = cluster?;
+    let mut warnings = rail_warnings(&rails_read);
     let mut read = Vec::with_capacity(profiles.len());
     for result in profiles {
         let (profile, more) = result?;
@@ -171,7 +166,7 @@ pub fn analyse_jobs_with_layout(
             job
         })
         .collect();
-    Ok(JobsAnalysis { cluster, layout, jobs, warnings })
+    Ok(JobsAnalysis { cluster, layout, jobs, warnings, rails_read })
 }
 
 fn check_names(specs: &[JobSpec]) -> Result<(), JobsError> {

@@ -1,0 +1,64 @@
+//! One prepared view painted to a file: the step `render` with flags and `render --session`
+//! share, so both write the same bytes for the same view.
+
+use std::path::Path;
+
+use anyhow::Result;
+use shoal::scene::camera::Camera;
+use shoal::scene::draw::plot_rect;
+use shoal::scene::highlight::{Highlight, project};
+use shoal::scene::orbit::Orbit;
+use shoal::scene::prepare::{Prepared, Ranges};
+use shoal::scene::{Dataset, Filter, ModuleKind, ViewSpec, prepare};
+use shoal::view_model::session::ExportSize;
+
+use super::render_args::Threshold;
+
+/// The view prepared under its link group's filter; a threshold (`--threshold`, a share of the
+/// view's own maximum) goes into the spec's value range, so a session saved from it draws the
+/// same links.
+pub fn prepare_view(
+    dataset: &Dataset,
+    spec: &mut ViewSpec,
+    group: &Filter,
+    threshold: Option<Threshold>,
+) -> Result<Prepared> {
+    let mut prepared = prepare(dataset, spec, group).map_err(anyhow::Error::msg)?;
+    if let Some(t) = threshold {
+        spec.filter.value_range = Some((t.bytes(prepared.link_max()), f64::INFINITY));
+    }
+    if spec.filter.value_range.is_some() || group.value_range.is_some() {
+        prepared.apply_value_filter(spec, group);
+    }
+    Ok(prepared)
+}
+
+/// Where and how a prepared view is painted: its rotation, camera, export size, and the colour
+/// ranges its link group agreed on (`None`: the view's own).
+pub struct Canvas<'a> {
+    pub orbit: Orbit,
+    pub camera: Camera,
+    pub size: ExportSize,
+    pub ranges: Ranges,
+    pub out: &'a Path,
+}
+
+/// Paints a prepared view to `canvas.out` and prints the summary line scripts read: links for
+/// a fat tree, link ends and nodes for the others.
+pub fn paint(dataset: &Dataset, spec: &ViewSpec, prepared: &Prepared, canvas: &Canvas<'_>) -> Result<()> {
+    let ExportSize { width, height, pixels_per_point: ppp } = canvas.size;
+    let plot = plot_rect(width as f32 / ppp, height as f32 / ppp);
+    let lit = project(dataset, &Highlight::default());
+    let aspect = plot.w / plot.h.max(1.0);
+    let scene = prepared.scene(dataset, spec, canvas.ranges, &lit, &canvas.orbit, aspect);
+    shoal::export::write_at(&scene, &canvas.camera, (width, height, ppp), canvas.out)?;
+    for p in &prepared.problems {
+        eprintln!("shoal: warning: {p}");
+    }
+    let out = canvas.out.display();
+    match spec.module {
+        ModuleKind::FatTree => eprintln!("{out}: {} links drawn", scene.visible_link_count()),
+        _ => eprintln!("{out}: {} link ends and {} nodes drawn", scene.halves.len(), scene.marks.len()),
+    }
+    Ok(())
+}
