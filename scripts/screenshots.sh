@@ -22,3 +22,15 @@ shot mixed-modules 'add:generic2d;highlight:n0042;tab:linking'
 # The static/AR switch on the rail-optimized sample with its synthetic ibdiagnet2.far: region 1, AR − static.
 capture ar-switch 30 1435 895 'SHOAL_VIEW=window:1,1;routing:ar-static' \
   sample-data/railopt,tests/fixtures/ar/railopt/ibdiagnet2.far --profile sample-data/railopt/nccl.ibprof.gz
+# The k = 36 fat tree on two rails with 10,000 ranks × 100 peers (what `cargo bench --bench
+# view_model_memory` opens): busier link ends drawn over idle ones, in the window as in
+# render's PNG (big-fabric-render.png) and SVG (15 MB, so written to $TMPDIR, not docs/).
+k36=${SHOAL_K36:-target/bench-data/k36}
+if [ ! -e "$k36/ranks10000-peers100.ibprof" ]; then
+  "$bin" gen --k 36 --rails 2 --ranks 10000 --peers 100 --out "$k36"
+fi
+capture big-fabric "${SHOAL_K36_WAIT:-150}" 1435 895 'SHOAL_VIEW=none:' \
+  "$k36/rail0" "$k36/rail1" --profile "$k36/ranks10000-peers100.ibprof"
+for file in "$out/big-fabric-render.png" "${TMPDIR:-/tmp}/big-fabric-render.svg"; do
+  "$bin" render "$k36/rail0" "$k36/rail1" --profile "$k36/ranks10000-peers100.ibprof" --out "$file"
+done

@@ -96,7 +96,10 @@ fn opening_a_session_brings_back_its_views_and_what_they_show() {
     assert!(again.state().errors.is_empty(), "{:?}", again.state().errors);
     let shown: Vec<RegionSelection> = again.state().ws.views.iter().map(|v| v.spec.selection).collect();
     assert_eq!(shown, saved);
-    assert!(again.state().ws.views.iter().all(|v| v.network().is_some_and(|n| n.scene.is_some())), "every view is drawn");
+    assert!(
+        again.state().ws.views.iter().all(|v| v.network().is_some_and(|n| n.scene.is_some())),
+        "every view is drawn"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -7,10 +7,10 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
 use shoal::gui::ShoalApp;
-use shoal::view_model::{OpenRequest, open};
 use shoal::modules::Command;
 use shoal::scene::view::ModuleKind;
 use shoal::scene::{Dataset, RegionSelection};
+use shoal::view_model::{OpenRequest, open};
 
 fn app_with_strip() -> Harness<'static, ShoalApp> {
     let mut h = Harness::builder()

@@ -56,6 +56,14 @@ impl fmt::Display for Warning {
     }
 }
 
+/// What one rail was read from (each file with its kind, as `shoal info` lists them) and what
+/// reading it warned.
+#[derive(Clone, Debug, Default)]
+pub struct RailRead {
+    pub files: Vec<(String, &'static str)>,
+    pub warnings: Vec<Warning>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

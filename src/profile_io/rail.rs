@@ -115,13 +115,7 @@ fn file_kind(path: &Path, input: &Input) -> Result<DumpKind, ParseError> {
     })
 }
 
-/// What one rail was read from (each file with its kind, as `shoal info` lists them) and what
-/// reading it warned.
-#[derive(Clone, Debug, Default)]
-pub struct RailRead {
-    pub files: Vec<(String, &'static str)>,
-    pub warnings: Vec<Warning>,
-}
+pub use crate::model::RailRead;
 
 /// Loads one rail: its topology, then its forwarding tables, into one [`Fabric`].
 pub fn load_rail(paths: &[PathBuf], rail: RailId) -> Result<(Fabric, Vec<Warning>), ParseError> {

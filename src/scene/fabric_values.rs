@@ -103,7 +103,7 @@ fn side_values(
     agg: Aggregate,
     node_sent: bool,
 ) -> Option<SideValues> {
-    let sparse = sparse_rows(&fabric.index, sets);
+    let sparse = sparse_rows(fabric.index.link_count(), sets.iter().map(|s| s.regions.len()).sum());
     let (n_links, n_nodes) = (fabric.index.link_count(), fabric.index.node_count());
     let mut rows = Rows {
         links: vec![Accumulator::default(); n_links],
@@ -175,7 +175,7 @@ impl Rows {
                 let ar_b = ar.map(|r| r.rails.get(rail).map_or(0, |l| l.at(end)) as f64);
                 if link_row_kept(sparse, number, b, ar_b) {
                     self.link_pass[position] = true;
-                    let cell = link_row_bytes(set, b);
+                    let cell = link_row_bytes(set.job, b);
                     if !cell.is_nan() {
                         self.links[position].add(cell);
                     }

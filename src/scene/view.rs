@@ -26,7 +26,9 @@ pub enum ModuleKind {
     Torus { kept: Vec<usize> },
     /// The flattened torus looking down this axis.
     TorusFlat { down: usize },
-    /// Nodes at their given positions (a fabric's: its fat-tree positions).
+    /// Nodes at their given positions (a fabric's: its fat-tree positions). Written as its class
+    /// id in a session (`generic2d` is read too).
+    #[serde(rename = "generic_2d", alias = "generic2d")]
     Generic2d,
     /// The regions over time, as a heat map of link-end groups ([`super::time_strip`]); its brush
     /// picks the window its group's other views show.

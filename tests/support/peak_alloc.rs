@@ -35,3 +35,9 @@ pub fn peak_of<T>(run: impl FnOnce() -> T) -> (T, usize) {
     let peak = PEAK.load(Ordering::Relaxed).saturating_sub(before);
     (out, peak)
 }
+
+/// The heap bytes live now (what a value built since an earlier reading holds, by difference).
+#[allow(dead_code)]
+pub fn live_bytes() -> usize {
+    LIVE.load(Ordering::Relaxed)
+}

@@ -42,6 +42,7 @@ use crate::model::{Cluster, Column, Domain, LinkEnd, NodeKind, Policy, Projectio
 use crate::routing::RegionLoads;
 
 use super::RankHosts;
+use super::rows::{DENSE_ROWS, link_row_bytes, link_row_kept, node_row_kept, sparse_rows};
 
 /// Where a node or link of the view model sits in the cluster.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -409,13 +410,6 @@ fn link_table(
     table("link_ends", Domain::Links, "linkid", &names, columns)
 }
 
-/// Above this many rows (link ends × regions) a region's rows list only the link ends (nodes)
-/// that carried bytes: 20,000 regions of a 3,000-end fabric would otherwise be 60 million rows.
-/// The whole run's rows stay one per end. Views without clauses read bytes from the loads
-/// ([`crate::scene::prepare`]) and are the same either way; a clause on a region's `bytes` then
-/// sees only the ends that carried some.
-pub const DENSE_ROWS: usize = 4_000_000;
-
 /// Bytes per link end and per node, one row per region and one for the whole run (region −1),
 /// for each traffic set; a `job` column when the sets are jobs', `bytes_ar` and
 /// `ar_minus_static` when a set carries AR loads. Without loads (no profile) every end carries 0
@@ -423,7 +417,7 @@ pub const DENSE_ROWS: usize = 4_000_000;
 fn traffic_tables(cluster: &Cluster, index: &FabricIndex, sets: &[TrafficSet<'_>]) -> Vec<Table> {
     let (links, nodes) = (index.link_count(), index.node_count());
     let regions: usize = sets.iter().map(|s| s.regions.len()).sum();
-    let sparse = sparse_rows(index, sets);
+    let sparse = sparse_rows(links, regions);
     let rows = if sparse { links } else { links * regions };
     let node_capacity = if sparse { nodes } else { nodes * regions };
     let mut link_rows = Rows::with_capacity(rows);
@@ -445,7 +439,7 @@ fn traffic_tables(cluster: &Cluster, index: &FabricIndex, sets: &[TrafficSet<'_>
                     let ar_b = ar_region
                         .map(|(_, r)| r.rails.get(rail).map_or(0, |l| l.at(LinkEnd::from_index(i))) as f64);
                     if link_row_kept(sparse, *number, b, ar_b) {
-                        link_rows.push(position as i64, *number, set.job, link_row_bytes(set, b));
+                        link_rows.push(position as i64, *number, set.job, link_row_bytes(set.job, b));
                         if with_ar {
                             ar_bytes.push(ar_b.unwrap_or(b));
                         }
@@ -485,29 +479,6 @@ fn traffic_tables(cluster: &Cluster, index: &FabricIndex, sets: &[TrafficSet<'_>
     node_names.extend(["bytes_sent", "bytes_received"]);
     let node_traffic = table("node_traffic", Domain::Nodes, "nodeid", &node_names, node_columns);
     traffic.into_iter().chain(node_traffic).collect()
-}
-
-/// Whether the traffic rows list only the ends and nodes that carried bytes (see [`DENSE_ROWS`]).
-pub fn sparse_rows(index: &FabricIndex, sets: &[TrafficSet<'_>]) -> bool {
-    let regions: usize = sets.iter().map(|s| s.regions.len()).sum();
-    index.link_count().saturating_mul(regions) > DENSE_ROWS
-}
-
-/// Whether a link end has a row in region `number`: always when rows are dense and for the
-/// whole run; else only where it carried bytes, statically or under AR.
-pub fn link_row_kept(sparse: bool, number: i64, bytes: f64, ar_bytes: Option<f64>) -> bool {
-    !sparse || bytes != 0.0 || ar_bytes.is_some_and(|x| x != 0.0) || number < 0
-}
-
-/// A link end's `bytes` cell. Contention has a value only where two jobs met: the other ends'
-/// is missing (NaN), so they are drawn neutral, not hidden and not as zero.
-pub fn link_row_bytes(set: &TrafficSet<'_>, bytes: f64) -> f64 {
-    if set.job == Some(super::CONTENTION) && bytes == 0.0 { f64::NAN } else { bytes }
-}
-
-/// Whether a node has a row in region `number` (as [`link_row_kept`], by what it sent or received).
-pub fn node_row_kept(sparse: bool, number: i64, sent: f64, received: f64) -> bool {
-    !sparse || sent != 0.0 || received != 0.0 || number < 0
 }
 
 /// Traffic rows being built: id, region, job, bytes.

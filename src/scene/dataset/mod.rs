@@ -8,6 +8,7 @@
 
 pub mod counters;
 mod fabric;
+mod rows;
 mod synthetic;
 
 use std::collections::BTreeMap;
@@ -16,9 +17,8 @@ use crate::layout::{ClusterLayout, FatTreeOptions, layout_fat_tree};
 use crate::model::{Cluster, Domain, HostMap, Profile, RegionInfo, Run, Warning};
 use crate::routing::{FlowSet, Loads, RailLoad, RegionKey, RegionLoads};
 
-pub use fabric::{
-    FabricIndex, RankJobs, TrafficSet, fabric_run, link_row_bytes, link_row_kept, node_row_kept, sparse_rows,
-};
+pub use fabric::{FabricIndex, RankJobs, TrafficSet, fabric_run};
+pub use rows::{DENSE_ROWS, link_row_bytes, link_row_kept, node_row_kept, sparse_rows};
 // `region_rows` (below) builds a [`TrafficSet`]'s regions.
 
 use super::values::RegionSelection;
@@ -67,7 +67,7 @@ pub struct FabricData {
     /// The one job a loads file's rows name, if they name one.
     pub loads_job: Option<String>,
     /// What each rail was read from, and its warnings (`shoal info`).
-    pub rails_read: Vec<crate::profile_io::rail::RailRead>,
+    pub rails_read: Vec<crate::model::RailRead>,
 }
 
 impl FabricData {

@@ -1,0 +1,77 @@
+//! `view_model_memory`: the heap the k = 36 fat tree's view model holds with its profile once
+//! opened (issue 21: at most 300 MB; the window held 979 MB), the heap's peak while opening it,
+//! and how long `open` takes.
+//!
+//! The fabric is `shoal gen --k 36 --rails 2 --ranks 10000 --peers 100` (two rails of 11,664
+//! hosts, 1,620 switches and 34,992 links; 10,000 ranks × 100 peers in one region). Set
+//! `SHOAL_K36=DIR` to a folder `shoal gen` wrote; without it the bench writes one under
+//! `target/bench-data/k36` first (about a minute).
+//!
+//! Run: `cargo bench --bench view_model_memory`.
+
+use std::path::PathBuf;
+
+use shoal::model::RailId;
+use shoal::model::synthetic::{PeerProfile, ThreeLevel};
+use shoal::profile_io::ibprof::write_profile;
+use shoal::profile_io::opensm_write::write_rail_dir;
+use shoal::view_model::{OpenRequest, open};
+
+#[path = "../tests/support/peak_alloc.rs"]
+mod peak_alloc;
+use peak_alloc::{PeakAlloc, live_bytes, peak_of};
+
+#[global_allocator]
+static ALLOCATOR: PeakAlloc = PeakAlloc;
+
+const K: usize = 36;
+const RANKS: u32 = 10_000;
+const PEERS: u32 = 100;
+
+/// The k = 36 fabric and its profile, written once.
+fn fabric_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("SHOAL_K36") {
+        return PathBuf::from(dir);
+    }
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench-data/k36");
+    let profile = dir.join(format!("ranks{RANKS}-peers{PEERS}.ibprof"));
+    if profile.exists() {
+        return dir;
+    }
+    let mut names = Vec::new();
+    for rail in 0..2u8 {
+        let shape =
+            ThreeLevel::k_ary_pods(K, K).rail(RailId(rail), 0x0002_c900_0000_0000 + (u64::from(rail) << 32));
+        names = shape.host_names();
+        write_rail_dir(&shape.build(), &dir.join(format!("rail{rail}"))).expect("the rail is written");
+    }
+    let mut out = std::io::BufWriter::new(std::fs::File::create(&profile).expect("the profile is created"));
+    write_profile(&PeerProfile::new(RANKS, PEERS).build(&names), &mut out).expect("the profile is written");
+    dir
+}
+
+fn request(dir: &std::path::Path) -> OpenRequest {
+    OpenRequest {
+        profile: Some(dir.join(format!("ranks{RANKS}-peers{PEERS}.ibprof"))),
+        ..OpenRequest::of_rails(vec![vec![dir.join("rail0")], vec![dir.join("rail1")]])
+    }
+}
+
+fn main() {
+    let dir = fabric_dir();
+    let mb = |bytes: usize| bytes as f64 / 1e6;
+    let before = live_bytes();
+    let started = std::time::Instant::now();
+    let (dataset, peak) = peak_of(|| open(&request(&dir), &|_| {}).expect("the k = 36 fabric opens"));
+    let took = started.elapsed();
+    let held = live_bytes() - before;
+    println!(
+        "k = 36, 10,000 ranks × 100 peers: the view model holds {:.0} MB (target ≤ 300 MB); \
+         the heap peaked at {:.0} MB while opening; open took {:.1} s",
+        mb(held),
+        mb(peak),
+        took.as_secs_f64()
+    );
+    let f = dataset.fabric.as_ref().expect("a fabric");
+    println!("  {} link ends, flows kept for {} region keys", f.index.link_count(), f.flows.len());
+}
