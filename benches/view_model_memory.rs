@@ -66,7 +66,7 @@ fn main() {
     let took = started.elapsed();
     let held = live_bytes() - before;
     println!(
-        "k = 36, 10,000 ranks × 100 peers: the view model holds {:.0} MB (target ≤ 300 MB); \
+        "k = 36, 10,000 ranks × 100 peers: the view model holds {:.1} MB (target ≤ 300 MB); \
          the heap peaked at {:.0} MB while opening; open took {:.1} s",
         mb(held),
         mb(peak),
@@ -74,4 +74,27 @@ fn main() {
     );
     let f = dataset.fabric.as_ref().expect("a fabric");
     println!("  {} link ends, flows kept for {} region keys", f.index.link_count(), f.flows.len());
+    // A flow set shared by a region and the total counts once.
+    let mut seen = std::collections::HashSet::new();
+    let flows: usize = f
+        .flows
+        .values()
+        .filter(|s| seen.insert(std::sync::Arc::as_ptr(s)))
+        .map(|s| {
+            s.flows.iter().map(|v| v.capacity() * std::mem::size_of_val(&v[0])).sum::<usize>()
+                + s.origins.iter().map(|v| v.capacity() * 28).sum::<usize>()
+        })
+        .sum();
+    let lfts: usize = f
+        .cluster
+        .rails
+        .iter()
+        .flat_map(|r| r.graph.node_indices().filter_map(move |n| r.lft(n)))
+        .map(|l| l.heap_bytes())
+        .sum();
+    println!("  flows {:.0} MB, forwarding tables {:.0} MB", mb(flows), mb(lfts));
+    let profile = live_bytes();
+    let keep_profile = f.profile.clone();
+    println!("  a copy of the profile: {:.0} MB", mb(live_bytes() - profile));
+    drop(keep_profile);
 }

@@ -179,7 +179,7 @@ fn one_profile(fabric: &FabricData, args: &HotArgs) -> Result<()> {
     };
     let title = title(key, loads);
     // Flows to name pairs by and to spread: only a profile has them.
-    let flows = fabric.profile.as_ref().and_then(|_| fabric.flows.get(&key));
+    let flows = fabric.profile.as_ref().and_then(|_| fabric.flows.get(&key)).map(|f| &**f);
     let ar = match (flows, loads) {
         (Some(flows), Some(loads)) if cluster_has_ar(cluster) => Some(ar_region(cluster, loads, Some(flows))),
         _ => None,
@@ -390,7 +390,7 @@ fn jobs_against_counters(fabric: &FabricData, args: &HotArgs, model: RoutingMode
 /// sum of their totals, and a title naming which.
 fn jobs_selection(fabric: &FabricData, args: &HotArgs) -> Result<(String, RegionLoads, FlowSet)> {
     let flows_of = |k: usize, key: RegionKey| {
-        fabric.job_flows.get(k).and_then(|(_, f)| f.get(&key)).cloned().unwrap_or_default()
+        fabric.job_flows.get(k).and_then(|(_, f)| f.get(&key)).map(|f| (**f).clone()).unwrap_or_default()
     };
     Ok(match fabric.jobs.as_slice() {
         [job] => {
@@ -456,7 +456,7 @@ fn contended(fabric: &FabricData, args: &HotArgs) -> Result<()> {
         .job_flows
         .iter()
         .map(|(_, flows)| {
-            pairs_through(cluster, flows.get(&RegionKey::Total).unwrap_or(&none), &wanted, args.pairs)
+            pairs_through(cluster, flows.get(&RegionKey::Total).map_or(&none, |f| &**f), &wanted, args.pairs)
         })
         .collect();
     let names: Vec<String> = fabric.jobs.iter().map(|j| echo(&j.name).into_owned()).collect();

@@ -415,6 +415,9 @@ impl FabricBuilder {
         if lfts.len() <= node.index() {
             lfts.resize(node.index() + 1, None);
         }
+        let mut lft = lft;
+        // A table is complete once attached: its room for growth would be kept for good.
+        lft.shrink_to_fit();
         let replaced = lfts[node.index()].replace(lft).is_some();
         if replaced { Err(BuildIssue::LftReplaced { guid: switch_guid }) } else { Ok(()) }
     }

@@ -167,6 +167,17 @@ impl Lft {
         self.rows == 0
     }
 
+    /// Gives back the room the table grew into but does not use: the dense part grows by
+    /// doubling, so it may end thousands of LIDs past the last row (16,384 slots for 13,285
+    /// LIDs on a k = 36 fat tree).
+    pub fn shrink_to_fit(&mut self) {
+        let used = (0..self.set.len()).rev().find(|&i| self.set.get(i) == Some(true)).map_or(0, |i| i + 1);
+        self.ports.truncate(used);
+        self.set.resize(used);
+        self.ports.shrink_to_fit();
+        self.set.words.shrink_to_fit();
+    }
+
     /// Bytes of table storage held, for the memory bounds of issue 6.
     pub fn heap_bytes(&self) -> usize {
         self.ports.capacity() + self.set.heap_bytes() + self.sparse.len() * 2 * std::mem::size_of::<u16>()
@@ -206,6 +217,22 @@ mod tests {
         assert_eq!(lids, [63, 65, 127, 128]);
         assert_eq!(lft.get(Lid(64)), LftEntry::Missing);
         assert_eq!(lft.len(), 4);
+    }
+
+    #[test]
+    fn a_shrunk_table_keeps_every_row_and_takes_new_ones() {
+        let mut lft = Lft::new();
+        for lid in 1..=1500 {
+            lft.set(Lid(lid), LftEntry::Port(PortNum((lid % 30) as u8)));
+        }
+        lft.set(Lid(0xBFFF), LftEntry::Unreachable);
+        let before: Vec<_> = lft.entries().collect();
+        lft.shrink_to_fit();
+        assert_eq!(lft.entries().collect::<Vec<_>>(), before);
+        assert!(lft.heap_bytes() < 1501 + 200 + 64, "{} bytes", lft.heap_bytes());
+        lft.set(Lid(1501), LftEntry::Port(PortNum(4)));
+        assert_eq!(lft.get(Lid(1501)), LftEntry::Port(PortNum(4)));
+        assert_eq!(lft.len(), 1502);
     }
 
     #[test]

@@ -189,10 +189,10 @@ pub fn out_ports(fabric: &Fabric, switch: NodeIndex, dst: Lid) -> Result<Vec<Por
 
 /// AR loads beside the static ones: every region (and the total) of `static_loads`, spread from
 /// the same flows. Rails without AR tables get their static loads unchanged.
-pub fn ar_loads(cluster: &Cluster, static_loads: &Loads, flows: &BTreeMap<RegionKey, FlowSet>) -> Loads {
+pub fn ar_loads(cluster: &Cluster, static_loads: &Loads, flows: &crate::routing::RegionFlows) -> Loads {
     let region = |loads: &RegionLoads| {
         let key = loads.region.map_or(RegionKey::Total, RegionKey::Region);
-        ar_region(cluster, loads, flows.get(&key))
+        ar_region(cluster, loads, flows.get(&key).map(|f| &**f))
     };
     Loads { regions: static_loads.regions.iter().map(region).collect(), total: region(&static_loads.total) }
 }

@@ -97,6 +97,7 @@ fn ar_loads_keep_every_region_and_conserve_bytes() {
     let region =
         RegionLoads { region: Some(1), rails: vec![accumulate(&t.fabric, &flows)], ..Default::default() };
     let loads = Loads { regions: vec![region.clone()], total: RegionLoads { region: None, ..region } };
+    let set = std::sync::Arc::new(set);
     let map = BTreeMap::from([(RegionKey::Region(1), set.clone()), (RegionKey::Total, set)]);
     let ar = ar_loads(&cluster, &loads, &map);
     for r in ar.regions.iter().chain([&ar.total]) {

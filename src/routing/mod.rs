@@ -34,7 +34,7 @@ mod synthetic_tests;
 pub use accumulate::{Flow, accumulate};
 pub use ar::RoutingModel;
 pub use contention::{ContendedEnd, contended_ends, contention_load};
-pub use flows::{FlowBuilder, FlowSet, HostMap, RailPolicy, RankTraffic};
+pub use flows::{FlowBuilder, FlowSet, HostMap, RailPolicy, RankTraffic, RegionFlows};
 pub use hot::{HotEnd, PairBytes, hottest, hottest_by, pairs_through, pairs_through_by};
 pub use loads::{DropReason, LinkBytes, Loads, RailLoad, RegionKey, RegionLoads, Undelivered};
 pub use observed::{CounterInput, Interval, ObserveError, Observed, observe, residual};

@@ -8,7 +8,7 @@ use rayon::prelude::*;
 
 use super::trace::{self, Analysis, JobsAnalysis, ProfileAnalysis};
 use crate::model::HostMap;
-use crate::routing::{FlowSet, Loads, RegionKey};
+use crate::routing::{Loads, RegionKey};
 use crate::scene::dataset::{Attribution, Dataset, DatasetJob};
 
 use super::request::OpenRequest;
@@ -66,7 +66,7 @@ pub fn from_jobs(name: String, analysis: JobsAnalysis) -> Dataset {
     dataset
 }
 
-fn flows_of(analysis: &Analysis) -> BTreeMap<RegionKey, FlowSet> {
+fn flows_of(analysis: &Analysis) -> crate::routing::RegionFlows {
     let Some(profile) = &analysis.profile else { return BTreeMap::new() };
     flows_of_profile(&analysis.cluster, profile)
 }
@@ -76,7 +76,7 @@ fn flows_of(analysis: &Analysis) -> BTreeMap<RegionKey, FlowSet> {
 fn flows_of_profile(
     cluster: &crate::model::Cluster,
     profile: &ProfileAnalysis,
-) -> BTreeMap<RegionKey, FlowSet> {
+) -> crate::routing::RegionFlows {
     let keys: Vec<RegionKey> = profile
         .regions
         .regions
@@ -85,7 +85,24 @@ fn flows_of_profile(
         .filter(|k| profile.options.only_region.is_none_or(|n| *k == RegionKey::Region(n)))
         .chain([RegionKey::Total])
         .collect();
-    keys.into_par_iter().map(|k| (k, trace::region_flows(cluster, profile, k))).collect()
+    let mut flows: crate::routing::RegionFlows = keys
+        .into_par_iter()
+        .map(|k| (k, std::sync::Arc::new(trace::region_flows(cluster, profile, k))))
+        .collect();
+    share_the_total(&mut flows);
+    flows
+}
+
+/// A profile with one region has the same flows for it and for the total: keep them once.
+fn share_the_total(flows: &mut crate::routing::RegionFlows) {
+    let mut regions = flows.iter().filter(|(k, _)| **k != RegionKey::Total);
+    let (Some((_, only)), None) = (regions.next(), regions.next()) else { return };
+    let only = only.clone();
+    if let Some(total) = flows.get_mut(&RegionKey::Total)
+        && **total == *only
+    {
+        *total = only;
+    }
 }
 
 /// The title: the jobs, the profile's or loads file's name, and the rails'.

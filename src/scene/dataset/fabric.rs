@@ -16,7 +16,7 @@
 //! - `link_ends` (links): `linkid rail plane level direction from to from_port to_port` (a
 //!   link's plane is that of its lower end: a CA's, or a leaf's for its uplinks);
 //! - `traffic` (links): `linkid region bytes`, one row per link end and region (above
-//!   [`DENSE_ROWS`] rows, a region's rows only for the ends that carried bytes); where the dumps
+//!   [`super::DENSE_ROWS`] rows, a region's rows only for the ends that carried bytes); where the dumps
 //!   hold adaptive-routing tables also `bytes_ar` (the same flows spread over AR groups,
 //!   modelled) and `ar_minus_static`;
 //! - `node_traffic` (nodes): `nodeid region bytes_sent bytes_received` (likewise);
@@ -42,7 +42,7 @@ use crate::model::{Cluster, Column, Domain, LinkEnd, NodeKind, Policy, Projectio
 use crate::routing::RegionLoads;
 
 use super::RankHosts;
-use super::rows::{DENSE_ROWS, link_row_bytes, link_row_kept, node_row_kept, sparse_rows};
+use super::rows::{link_row_bytes, link_row_kept, node_row_kept, sparse_rows};
 
 /// Where a node or link of the view model sits in the cluster.
 #[derive(Clone, Debug, Default, PartialEq)]

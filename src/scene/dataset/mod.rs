@@ -50,9 +50,9 @@ pub struct FabricData {
     pub ar_loads: Option<Loads>,
     /// The flows of each region and of the total, to find who crossed a link end (one
     /// profile's; empty when jobs share the fabric, see `job_flows`).
-    pub flows: BTreeMap<RegionKey, FlowSet>,
+    pub flows: crate::routing::RegionFlows,
     /// Each job's flows by its own regions: region N of one job is not region N of another.
-    pub job_flows: Vec<(String, BTreeMap<RegionKey, FlowSet>)>,
+    pub job_flows: Vec<(String, crate::routing::RegionFlows)>,
     pub rank_hosts: RankHosts,
     pub index: FabricIndex,
     /// The jobs sharing the fabric (empty for one profile opened on its own); `loads` then
@@ -136,7 +136,7 @@ pub struct JobLoads {
 pub struct DatasetJob {
     pub name: String,
     pub loads: Loads,
-    pub flows: BTreeMap<RegionKey, FlowSet>,
+    pub flows: crate::routing::RegionFlows,
     pub rank_hosts: Vec<(u32, usize)>,
     /// Whether `rank_hosts` is a placement (`--place`) rather than where the job was recorded.
     pub placed: bool,
@@ -163,7 +163,7 @@ pub struct Regions {
 pub struct Traced<'a> {
     pub profile: Option<Profile>,
     pub loads: Loads,
-    pub flows: BTreeMap<RegionKey, FlowSet>,
+    pub flows: crate::routing::RegionFlows,
     pub host_map: &'a HostMap,
 }
 
@@ -193,7 +193,7 @@ impl Dataset {
         cluster: Cluster,
         profile: Option<Profile>,
         loads: Loads,
-        flows: BTreeMap<RegionKey, FlowSet>,
+        flows: crate::routing::RegionFlows,
         warnings: Vec<Warning>,
     ) -> Dataset {
         let layout = layout_fat_tree(&cluster, &FatTreeOptions::default());
@@ -380,8 +380,8 @@ fn region_list<'a>(loads: impl IntoIterator<Item = &'a Loads>) -> Vec<RegionInfo
 
 /// Appends one flow set to another, rail by rail.
 /// The flow sets a selection covers in one profile's flows.
-fn select_flows(flows: &BTreeMap<RegionKey, FlowSet>, selection: RegionSelection) -> Vec<&FlowSet> {
-    let get = |k: RegionKey| flows.get(&k);
+fn select_flows(flows: &crate::routing::RegionFlows, selection: RegionSelection) -> Vec<&FlowSet> {
+    let get = |k: RegionKey| flows.get(&k).map(|f| &**f);
     match selection {
         RegionSelection::Total => get(RegionKey::Total).into_iter().collect(),
         RegionSelection::Region(n) => get(RegionKey::Region(n)).into_iter().collect(),
@@ -390,7 +390,7 @@ fn select_flows(flows: &BTreeMap<RegionKey, FlowSet>, selection: RegionSelection
             flows
                 .iter()
                 .filter(|(k, _)| matches!(k, RegionKey::Region(m) if first <= *m && *m <= last))
-                .map(|(_, f)| f)
+                .map(|(_, f)| &**f)
                 .collect()
         }
         RegionSelection::Diff(a, _) => get(a).into_iter().collect(),

@@ -76,7 +76,7 @@ impl Dataset {
 }
 
 /// Each region's loads and flows (regions numbered from 1), and the total's.
-fn traced(cluster: &Cluster, regions: &[Vec<HostBytes>]) -> (Loads, BTreeMap<RegionKey, FlowSet>) {
+fn traced(cluster: &Cluster, regions: &[Vec<HostBytes>]) -> (Loads, crate::routing::RegionFlows) {
     let loads_of = |set: &FlowSet, region: Option<u32>| RegionLoads {
         region,
         name: region.map(|r| format!("region {r}")),
@@ -95,12 +95,12 @@ fn traced(cluster: &Cluster, regions: &[Vec<HostBytes>]) -> (Loads, BTreeMap<Reg
         let number = i as u32 + 1;
         let set = flow_set(cluster, pairs);
         loads.regions.push(loads_of(&set, Some(number)));
-        flows.insert(RegionKey::Region(number), set);
+        flows.insert(RegionKey::Region(number), std::sync::Arc::new(set));
     }
     let all: Vec<HostBytes> = regions.iter().flatten().copied().collect();
     let total = flow_set(cluster, &all);
     loads.total = loads_of(&total, None);
-    flows.insert(RegionKey::Total, total);
+    flows.insert(RegionKey::Total, std::sync::Arc::new(total));
     (loads, flows)
 }
 

@@ -31,7 +31,7 @@ fn two_jobs() -> Dataset {
         DatasetJob {
             name: name.into(),
             loads: Loads { regions: vec![], total },
-            flows: BTreeMap::from([(RegionKey::Region(0), set)]),
+            flows: BTreeMap::from([(RegionKey::Region(0), std::sync::Arc::new(set))]),
             rank_hosts: ranks,
             placed: false,
         }
