@@ -66,14 +66,32 @@ pub fn draw_key(value: Option<f64>) -> f64 {
     value.map_or(f64::NEG_INFINITY, |v| if v.is_nan() { f64::NEG_INFINITY } else { v.abs() })
 }
 
-/// Plain halves by [`draw_key`] (stable, so equal values keep their order), then the lit ones
-/// in theirs.
-pub fn in_draw_order(mut plain: Vec<(f64, Half)>, mut lit: Vec<(f64, Half)>) -> Vec<Half> {
+/// Plain halves by [`draw_key`], then the lit ones by theirs; equal keys keep their order.
+pub fn in_draw_order(plain: Vec<(f64, Half)>, lit: Vec<(f64, Half)>) -> Vec<Half> {
+    let mut out = Vec::with_capacity(plain.len() + lit.len());
+    for part in [plain, lit] {
+        sorted_into(part, &mut out);
+    }
+    out
+}
+
+/// Appends `keyed`'s halves by key. Sorts (key, index) pairs rather than the halves, without
+/// a stable sort's buffer; the index keeps equal keys in order.
+fn sorted_into(keyed: Vec<(f64, Half)>, out: &mut Vec<Half>) {
     use rayon::slice::ParallelSliceMut;
-    let by_key = |a: &(f64, Half), b: &(f64, Half)| a.0.total_cmp(&b.0);
-    plain.par_sort_by(by_key);
-    lit.par_sort_by(by_key);
-    plain.into_iter().chain(lit).map(|(_, h)| h).collect()
+    if keyed.windows(2).all(|w| w[0].0 <= w[1].0) {
+        out.extend(keyed.into_iter().map(|(_, h)| h));
+        return;
+    }
+    let mut order: Vec<(f64, u32)> = keyed.iter().enumerate().map(|(i, (k, _))| (*k, i as u32)).collect();
+    let by_key = |a: &(f64, u32), b: &(f64, u32)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
+    // Threads pay off only for large scenes (a 100k-link fabric), not for a few thousand halves.
+    if order.len() > 50_000 {
+        order.par_sort_unstable_by(by_key)
+    } else {
+        order.sort_unstable_by(by_key)
+    }
+    out.extend(order.into_iter().map(|(_, i)| keyed[i as usize].1));
 }
 
 /// How a glyph stands relative to the current highlight.
