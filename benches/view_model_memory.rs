@@ -58,6 +58,12 @@ fn request(dir: &std::path::Path) -> OpenRequest {
 }
 
 fn main() {
+    // `cargo test --all-targets` runs benches once, in a debug build: writing and opening the
+    // k = 36 fabric there would take many minutes. Only `cargo bench` (which passes `--bench`).
+    if !std::env::args().any(|a| a == "--bench") {
+        println!("view_model_memory: measured under `cargo bench` only");
+        return;
+    }
     let dir = fabric_dir();
     let mb = |bytes: usize| bytes as f64 / 1e6;
     let before = live_bytes();
