@@ -17,6 +17,10 @@ use shoal::scene::filter::Filter;
 use shoal::scene::{Dataset, Emphasis, RegionSelection, ViewSpec, prepare};
 use shoal::view_model::OpenRequest;
 
+#[path = "support/window.rs"]
+mod window;
+use window::finish_loading;
+
 fn harness(app: impl FnOnce(&egui::Context) -> ShoalApp + 'static) -> Harness<'static, ShoalApp> {
     Harness::builder().with_size(egui::vec2(1280.0, 800.0)).build_eframe(move |cc| app(&cc.egui_ctx))
 }
@@ -25,16 +29,6 @@ fn synthetic() -> Harness<'static, ShoalApp> {
     let mut h = harness(|_| ShoalApp::with_dataset(Dataset::synthetic(6, 4, 3, 2)));
     h.run();
     h
-}
-
-/// Waits for the background load, then lets the app take it in.
-fn finish_loading(h: &mut Harness<'static, ShoalApp>) {
-    let ctx = h.ctx.clone();
-    let app = h.state_mut();
-    if let Some(loaded) = app.loader.wait() {
-        app.finish_load(loaded, Some(&ctx));
-    }
-    h.run();
 }
 
 fn visible_links(h: &Harness<'static, ShoalApp>, view: usize) -> usize {

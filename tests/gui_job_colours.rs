@@ -11,6 +11,9 @@ use shoal::view_model::{JobRequest, OpenRequest};
 #[path = "support/run_shoal.rs"]
 mod run_shoal;
 use run_shoal::shoal;
+#[path = "support/window.rs"]
+mod window;
+use window::open_window;
 
 fn scratch() -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("shoal-gui-job-colours-{}", std::process::id()));
@@ -41,21 +44,6 @@ fn request(dir: &std::path::Path) -> OpenRequest {
     }
 }
 
-fn harness(request: OpenRequest) -> Harness<'static, ShoalApp> {
-    let mut h = Harness::builder().with_size(egui::vec2(1280.0, 800.0)).build_eframe(move |cc| {
-        let mut app = ShoalApp::empty();
-        app.open(request, &cc.egui_ctx);
-        app
-    });
-    let ctx = h.ctx.clone();
-    let app = h.state_mut();
-    if let Some(loaded) = app.loader.wait() {
-        app.finish_load(loaded, Some(&ctx));
-    }
-    h.run();
-    h
-}
-
 /// The focused view's link values, link mask and halves' colours after one frame.
 type Drawn = (Vec<Option<f64>>, Vec<bool>, Vec<[u8; 4]>);
 
@@ -74,7 +62,7 @@ fn drawn(h: &mut Harness<'static, ShoalApp>, job: &str, clause: Option<&str>) ->
 #[test]
 fn the_window_colours_a_job_and_contention_alike_with_and_without_a_clause() {
     let dir = scratch();
-    let mut h = harness(request(&dir));
+    let mut h = open_window(request(&dir));
     assert!(h.state().errors.is_empty(), "{:?}", h.state().errors);
     for job in ["contention", "a", "b", "all"] {
         let plain = drawn(&mut h, job, None);

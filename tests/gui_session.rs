@@ -12,25 +12,9 @@ use shoal::view_model::OpenRequest;
 #[path = "support/run_shoal.rs"]
 mod run_shoal;
 use run_shoal::shoal;
-
-fn harness(request: OpenRequest) -> Harness<'static, ShoalApp> {
-    let mut h = Harness::builder().with_size(egui::vec2(1280.0, 800.0)).build_eframe(move |cc| {
-        let mut app = ShoalApp::empty();
-        app.open(request, &cc.egui_ctx);
-        app
-    });
-    finish_loading(&mut h);
-    h
-}
-
-fn finish_loading(h: &mut Harness<'static, ShoalApp>) {
-    let ctx = h.ctx.clone();
-    let app = h.state_mut();
-    if let Some(loaded) = app.loader.wait() {
-        app.finish_load(loaded, Some(&ctx));
-    }
-    h.run();
-}
+#[path = "support/window.rs"]
+mod window;
+use window::{finish_loading, open_window as harness};
 
 fn scratch(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("shoal-gui-session-{name}-{}", std::process::id()));
