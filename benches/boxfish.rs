@@ -27,7 +27,7 @@ use std::sync::LazyLock;
 use divan::Bencher;
 use shoal::model::{Domain, Run};
 use shoal::profile_io::load_run;
-use shoal::scene::query::{Aggregate, Condition, mask, values};
+use shoal::view_model::query::{Aggregate, Condition, mask, values};
 
 fn main() {
     divan::main();

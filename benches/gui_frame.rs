@@ -19,8 +19,9 @@ use shoal::export::{Format, encode};
 use shoal::model::Cluster;
 use shoal::profile_io::load_cluster;
 use shoal::scene::camera::Camera;
-use shoal::scene::filter::Filter;
-use shoal::scene::{Dataset, Highlight, ViewSpec, scene_for};
+use shoal::scene::scene_for;
+use shoal::view_model::filter::Filter;
+use shoal::view_model::{Dataset, Highlight, ViewSpec};
 
 #[path = "support/frame.rs"]
 mod frame;

@@ -14,7 +14,7 @@ use shoal::model::synthetic::Pattern;
 use shoal::profile_io::ibprof::write_profile;
 use shoal::profile_io::load_cluster;
 use shoal::routing::{RegionKey, RegionLoads, contended_ends, pairs_through};
-use shoal::scene::dataset::{Dataset, FabricData};
+use shoal::view_model::dataset::{Dataset, FabricData};
 use shoal::view_model::{JobRequest, OpenRequest, open};
 
 #[path = "../tests/support/peak_alloc.rs"]

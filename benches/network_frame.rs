@@ -13,8 +13,8 @@
 
 use std::sync::OnceLock;
 
-use shoal::scene::run_synthetic::synthetic_mesh_run;
-use shoal::scene::{Dataset, ModuleKind, ViewSpec};
+use shoal::view_model::run_synthetic::synthetic_mesh_run;
+use shoal::view_model::{Dataset, ModuleKind, ViewSpec};
 
 #[path = "support/frame.rs"]
 mod frame;

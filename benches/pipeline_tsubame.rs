@@ -14,7 +14,7 @@ use shoal::model::{Cluster, EpochMicros, PeerBytes, Profile, ProfileSource, Rank
 use shoal::profile_io::ibprof::{read_profile, write_profile};
 use shoal::profile_io::load_cluster;
 use shoal::routing::LoadOptions;
-use shoal::scene::Dataset;
+use shoal::view_model::Dataset;
 use shoal::view_model::trace::analyse_profile;
 use shoal::view_model::{OpenRequest, open};
 

@@ -35,7 +35,7 @@ use shoal::profile_io::load_cluster;
 use shoal::profile_io::opensm_write::write_rail_dir;
 use shoal::profile_io::profiles::read_profile;
 use shoal::routing::{LoadOptions, trace};
-use shoal::scene::Dataset;
+use shoal::view_model::Dataset;
 use shoal::view_model::trace::analyse_profile;
 use shoal::view_model::{OpenRequest, open};
 

@@ -20,11 +20,11 @@ mod time_steps;
 use std::sync::OnceLock;
 
 use peak_alloc::PeakAlloc;
-use shoal::scene::filter::Filter;
-use shoal::scene::highlight::Lit;
-use shoal::scene::orbit::Orbit;
-use shoal::scene::time_strip::{StripRows, TimeStrip, region_columns};
-use shoal::scene::{Dataset, RegionSelection, ViewSpec, prepare};
+use shoal::view_model::filter::Filter;
+use shoal::view_model::highlight::Lit;
+use shoal::view_model::orbit::Orbit;
+use shoal::view_model::time_strip::{StripRows, TimeStrip, region_columns};
+use shoal::view_model::{Dataset, RegionSelection, ViewSpec, prepare};
 use shoal::view_model::{OpenRequest, open_regions};
 
 #[global_allocator]

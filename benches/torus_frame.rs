@@ -14,11 +14,11 @@ use std::sync::OnceLock;
 
 use shoal::scene::camera::Camera;
 use shoal::scene::draw::draw_list;
-use shoal::scene::filter::Filter;
-use shoal::scene::highlight::Lit;
-use shoal::scene::orbit::Orbit;
-use shoal::scene::run_synthetic::synthetic_run;
-use shoal::scene::{Dataset, Prepared, RegionSelection, ViewSpec, prepare};
+use shoal::view_model::filter::Filter;
+use shoal::view_model::highlight::Lit;
+use shoal::view_model::orbit::Orbit;
+use shoal::view_model::run_synthetic::synthetic_run;
+use shoal::view_model::{Dataset, Prepared, RegionSelection, ViewSpec, prepare};
 
 #[path = "support/frame.rs"]
 mod frame;

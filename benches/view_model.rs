@@ -12,10 +12,10 @@
 
 use std::sync::OnceLock;
 
-use shoal::scene::dataset::{RankJobs, fabric_run};
-use shoal::scene::filter::{Clause, Filter};
-use shoal::scene::highlight::{Highlight, Seed, project};
-use shoal::scene::{Dataset, RegionSelection, ViewSpec, prepare};
+use shoal::view_model::dataset::{RankJobs, fabric_run};
+use shoal::view_model::filter::{Clause, Filter};
+use shoal::view_model::highlight::{Highlight, Seed, project};
+use shoal::view_model::{Dataset, RegionSelection, ViewSpec, prepare};
 
 fn main() {
     divan::main();

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use shoal::model::{Column, Domain, Run, Shape};
 use shoal::profile_io::boxfish::load_boxfish;
 use shoal::profile_io::load_run;
-use shoal::scene::query::{Aggregate, Condition, attributes, distinct_values, highlight, mask, values};
+use shoal::view_model::query::{Aggregate, Condition, attributes, distinct_values, highlight, mask, values};
 
 fn tiny() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/boxfish/tiny/tiny_meta.yaml")

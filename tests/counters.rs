@@ -13,7 +13,7 @@ use shoal::model::counters::PortOwner;
 use shoal::model::{Cluster, Guid, LinkEnd, PortNum};
 use shoal::profile_io::counters::read_counters;
 use shoal::routing::Observed;
-use shoal::scene::dataset::FabricData;
+use shoal::view_model::dataset::FabricData;
 use shoal::view_model::trace::{CounterSpec, read_observed};
 use shoal::view_model::{OpenRequest, open};
 

@@ -3,7 +3,8 @@
 use shoal::export::{Format, encode, export_list, pixels_per_point_for};
 use shoal::scene::camera::{Camera, Transform};
 use shoal::scene::draw::plot_rect;
-use shoal::scene::{Dataset, Filter, Highlight, RegionSelection, Scene, ViewSpec, scene_for};
+use shoal::scene::{Scene, scene_for};
+use shoal::view_model::{Dataset, Filter, Highlight, RegionSelection, ViewSpec};
 
 #[path = "support/run_shoal.rs"]
 mod run_shoal;

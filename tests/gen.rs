@@ -7,7 +7,7 @@ use shoal::model::Lid;
 use shoal::model::synthetic::ThreeLevel;
 use shoal::profile_io::rail::open_rail;
 use shoal::routing::trace;
-use shoal::scene::dataset::FabricData;
+use shoal::view_model::dataset::FabricData;
 use shoal::view_model::{OpenRequest, open};
 
 #[path = "support/run_shoal.rs"]

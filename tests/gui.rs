@@ -13,9 +13,10 @@ use egui_kittest::kittest::Queryable;
 use shoal::gui::ShoalApp;
 use shoal::gui::loader::Reason;
 use shoal::routing::RegionKey;
-use shoal::scene::filter::Filter;
-use shoal::scene::{Dataset, Emphasis, RegionSelection, ViewSpec, prepare};
+use shoal::scene::Emphasis;
 use shoal::view_model::OpenRequest;
+use shoal::view_model::filter::Filter;
+use shoal::view_model::{Dataset, RegionSelection, ViewSpec, prepare};
 
 #[path = "support/window.rs"]
 mod window;

@@ -5,7 +5,7 @@
 
 use egui_kittest::Harness;
 use shoal::gui::ShoalApp;
-use shoal::scene::filter::Clause;
+use shoal::view_model::filter::Clause;
 use shoal::view_model::{JobRequest, OpenRequest};
 
 #[path = "support/run_shoal.rs"]

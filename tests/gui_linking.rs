@@ -6,9 +6,10 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
 use shoal::gui::{ShoalApp, Tab};
-use shoal::scene::run_synthetic::synthetic_run;
-use shoal::scene::view::ModuleKind;
-use shoal::scene::{Dataset, Emphasis, Scene};
+use shoal::scene::{Emphasis, Scene};
+use shoal::view_model::Dataset;
+use shoal::view_model::run_synthetic::synthetic_run;
+use shoal::view_model::view::ModuleKind;
 
 fn app(dataset: Dataset) -> Harness<'static, ShoalApp> {
     let mut h = Harness::builder()

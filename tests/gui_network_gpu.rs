@@ -13,10 +13,11 @@ use shoal::gui::ShoalApp;
 use shoal::modules::NetworkState;
 use shoal::scene::camera::Transform;
 use shoal::scene::draw::plot_rect;
-use shoal::scene::filter::Clause;
-use shoal::scene::highlight::Seed;
-use shoal::scene::run_synthetic::synthetic_mesh_run;
-use shoal::scene::{Dataset, Emphasis, Scene};
+use shoal::scene::{Emphasis, Scene};
+use shoal::view_model::Dataset;
+use shoal::view_model::filter::Clause;
+use shoal::view_model::highlight::Seed;
+use shoal::view_model::run_synthetic::synthetic_mesh_run;
 
 /// A 12×9 mesh in the generic-2D view; links on the GPU when `threshold` is below its halves.
 fn mesh_app(threshold: usize, hide_links: bool) -> Harness<'static, ShoalApp> {
@@ -114,7 +115,7 @@ fn turning_a_3d_torus_on_the_gpu_path_uploads_the_moved_geometry() {
         if let Some(rs) = cc.wgpu_render_state.as_ref() {
             shoal::modules::gpu_links::install(rs, &cc.egui_ctx);
         }
-        let run = shoal::scene::run_synthetic::synthetic_run(&["x", "y", "z"], &[4, 4, 4]);
+        let run = shoal::view_model::run_synthetic::synthetic_run(&["x", "y", "z"], &[4, 4, 4]);
         let mut app = ShoalApp::with_dataset(Dataset::from_run(run, Vec::new()));
         app.ws.views[0].network_mut().unwrap().gpu_threshold = Some(0);
         app

@@ -10,7 +10,8 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
 use shoal::gui::ShoalApp;
-use shoal::scene::{Dataset, Scene};
+use shoal::scene::Scene;
+use shoal::view_model::Dataset;
 use shoal::view_model::{OpenRequest, open};
 
 fn railopt(with_far: bool) -> Dataset {

@@ -6,8 +6,8 @@
 use egui_kittest::Harness;
 use shoal::gui::ShoalApp;
 use shoal::routing::RailPolicy;
-use shoal::scene::RegionSelection;
 use shoal::view_model::OpenRequest;
+use shoal::view_model::RegionSelection;
 
 #[path = "support/run_shoal.rs"]
 mod run_shoal;

@@ -8,8 +8,8 @@ use egui_kittest::kittest::Queryable;
 
 use shoal::gui::ShoalApp;
 use shoal::modules::Command;
-use shoal::scene::view::ModuleKind;
-use shoal::scene::{Dataset, RegionSelection};
+use shoal::view_model::view::ModuleKind;
+use shoal::view_model::{Dataset, RegionSelection};
 use shoal::view_model::{OpenRequest, open};
 
 fn app_with_strip() -> Harness<'static, ShoalApp> {

@@ -11,13 +11,13 @@ use egui_kittest::Harness;
 
 use shoal::gui::ShoalApp;
 use shoal::modules::Workspace;
-use shoal::scene::Dataset;
 use shoal::scene::camera::Transform;
 use shoal::scene::draw::plot_rect;
-use shoal::scene::highlight::Seed;
-use shoal::scene::orbit::{Orbit, rotate};
-use shoal::scene::run_synthetic::synthetic_run;
 use shoal::scene::{Emphasis, Scene};
+use shoal::view_model::Dataset;
+use shoal::view_model::highlight::Seed;
+use shoal::view_model::orbit::{Orbit, rotate};
+use shoal::view_model::run_synthetic::synthetic_run;
 
 fn torus_app() -> Harness<'static, ShoalApp> {
     let mut h = Harness::builder().with_size(egui::vec2(1280.0, 800.0)).build_eframe(|_| {

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use shoal::model::synthetic::Pattern;
 use shoal::profile_io::ibprof::write_profile;
 use shoal::routing::{Loads, RegionLoads};
-use shoal::scene::dataset::{Dataset, FabricData};
+use shoal::view_model::dataset::{Dataset, FabricData};
 use shoal::view_model::trace::JobsError;
 use shoal::view_model::{JobRequest, OpenError, OpenRequest, open};
 

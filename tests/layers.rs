@@ -8,11 +8,13 @@
 //!   `load`, `modules`, `gui`;
 //! - `routing`: no `layout`, `scene`, `export`, `pipeline`, `load`, `modules`, `gui`;
 //! - `layout`: no `scene`, `export`, `pipeline` (which builds on it), `load`, `modules`, `gui`;
-//! - `view_model` (the data set between `routing`/`layout` and `scene`: the open request,
-//!   `open`, sessions): no `export`, `modules`, `gui`, `cli`, and no GUI crate; the layers below
-//!   it do not reach it;
-//! - `scene`: no `profile_io` (it calls no reader), `export`, `load`, `pipeline`, `modules`,
-//!   `gui`, `cli`, and no file I/O (`std::fs`, `File::open`) and no `egui`, `eframe`, `wgpu`;
+//! - `view_model` (the layer between `routing`/`layout` and `scene`: the open request, `open`,
+//!   sessions, the data set, the query engine, view specs and their prepared values): no
+//!   `scene`, `export`, `modules`, `gui`, `cli`, and no GUI crate; the layers below it do not
+//!   reach it;
+//! - `scene` (drawing only: a prepared view's values in, a scene and a draw list out): no
+//!   `profile_io` (it calls no reader), `export`, `load`, `pipeline`, `modules`, `gui`, `cli`,
+//!   and no file I/O (`std::fs`, `File::open`) and no `egui`, `eframe`, `wgpu`;
 //! - `export`: no `modules`, `gui`, `cli`; `pipeline` and `load`: no `modules`, `gui`.
 //!
 //! The collector (`collector/src`) must not use shoal's GUI either. Comments and string literals
@@ -63,12 +65,11 @@ const RULES: &[(&str, &[&str])] = &[
     ),
     ("routing", &["layout", "scene", "export", "pipeline", "load", "view_model", "modules", "gui", "cli"]),
     ("layout", &["scene", "export", "pipeline", "load", "view_model", "modules", "gui", "cli"]),
-    ("view_model", &["export", "modules", "gui", "cli"]),
+    ("view_model", &["scene", "export", "modules", "gui", "cli"]),
     ("scene", &["profile_io", "export", "pipeline", "load", "modules", "gui", "cli"]),
     ("export", &["modules", "gui", "cli"]),
     ("pipeline", &["modules", "gui", "cli"]),
     ("load", &["modules", "gui", "cli"]),
-    ("view_model", &["export", "modules", "gui", "cli"]),
 ];
 
 /// GUI crates: the scene and the collector name none of them.
@@ -321,8 +322,9 @@ fn groups_paths_in_code_and_every_layer_rule_are_checked() {
         ("src/export/mod.rs", "use crate::gui::App;\nuse crate::scene::Scene;\n"),
         ("src/load.rs", "use crate::modules::View;\n"),
         ("src/view_model/open.rs", "use crate::gui::ShoalApp;\n"),
+        ("src/view_model/prepare.rs", "use crate::scene::Scene;\n"),
     ]);
-    assert_eq!(found.len(), 7, "{found:#?}");
+    assert_eq!(found.len(), 8, "{found:#?}");
     for want in [
         "src/layout/mod.rs:2: layout imports scene",
         "src/model/mod.rs:1: model imports layout",
@@ -331,6 +333,7 @@ fn groups_paths_in_code_and_every_layer_rule_are_checked() {
         "src/export/mod.rs:1: export imports gui",
         "src/load.rs:1: load imports modules",
         "src/view_model/open.rs:1: view_model imports gui",
+        "src/view_model/prepare.rs:1: view_model imports scene",
     ] {
         assert!(found.iter().any(|f| f.starts_with(want)), "{want} missing from {found:#?}");
     }
@@ -363,7 +366,7 @@ fn super_paths_resolve_against_the_module_they_are_written_in() {
 
 #[test]
 fn a_path_attribute_puts_a_file_in_the_module_that_declares_it() {
-    // prepare_tests.rs is scene::prepare::tests, so three supers reach the crate root; read as
+    // prepare_tests.rs is view_model::prepare::tests, so three supers reach the crate root; read as
     // the module its path names (scene::prepare_tests) they would climb out of the crate.
     let found = problems(&[
         ("src/scene/mod.rs", "pub mod prepare;\n"),
@@ -433,6 +436,7 @@ fn the_scene_calls_no_reader_and_the_view_model_reaches_no_face() {
         heads,
         [
             "src/scene/mod.rs:1: scene imports profile_io, a layer above it",
+            "src/view_model/mod.rs:1: view_model imports scene, a layer above it",
             "src/view_model/mod.rs:3: view_model imports export, a layer above it",
             "src/view_model/mod.rs:4: the view model names egui",
             "src/view_model/mod.rs:5: view_model imports modules, a layer above it",
@@ -505,15 +509,15 @@ fn a_re_export_is_followed_to_the_file_that_declares_the_item_and_in_mod_rs_is_n
 #[test]
 fn a_subfolder_is_one_node_of_its_parent_folder() {
     let found = cycles(&[
-        ("src/scene/mod.rs", "pub mod dataset;\npub mod view;\n"),
-        ("src/scene/dataset/mod.rs", "mod fabric;\npub struct Dataset;\n"),
-        ("src/scene/dataset/fabric.rs", "use crate::scene::view::ViewSpec;\n"),
-        ("src/scene/view.rs", "use super::dataset::Dataset;\npub struct ViewSpec;\n"),
+        ("src/view_model/mod.rs", "pub mod dataset;\npub mod view;\n"),
+        ("src/view_model/dataset/mod.rs", "mod fabric;\npub struct Dataset;\n"),
+        ("src/view_model/dataset/fabric.rs", "use crate::view_model::view::ViewSpec;\n"),
+        ("src/view_model/view.rs", "use super::dataset::Dataset;\npub struct ViewSpec;\n"),
     ]);
     assert_eq!(
         found,
         [
-            "src/scene/: import cycle dataset/ → view.rs → dataset/ (src/scene/dataset/fabric.rs:1 `crate::scene::view::ViewSpec`; src/scene/view.rs:1 `super::dataset::Dataset`)"
+            "src/view_model/: import cycle dataset/ → view.rs → dataset/ (src/view_model/dataset/fabric.rs:1 `crate::view_model::view::ViewSpec`; src/view_model/view.rs:1 `super::dataset::Dataset`)"
         ]
     );
 }

@@ -6,8 +6,8 @@ use std::process::Command;
 
 use shoal::export::tables::{JobLoads, TableFormat, link_rows, write_table};
 use shoal::model::Warning;
-use shoal::scene::dataset::Attribution;
-use shoal::scene::dataset::FabricData;
+use shoal::view_model::dataset::Attribution;
+use shoal::view_model::dataset::FabricData;
 use shoal::view_model::{OpenRequest, open};
 
 fn tworail() -> PathBuf {

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use shoal::model::{NodeKind, RailId};
 use shoal::routing::{Flow, RailPolicy, RegionKey, accumulate, trace};
-use shoal::scene::dataset::{Dataset, FabricData};
+use shoal::view_model::dataset::{Dataset, FabricData};
 use shoal::view_model::{OpenRequest, open_regions};
 
 fn sample(rel: &str) -> PathBuf {

@@ -8,8 +8,9 @@ use std::path::PathBuf;
 use shoal::layout::crossings::layout_crossings;
 use shoal::layout::{FatTreeOptions, HcaPlanes, layout_fat_tree};
 use shoal::model::NodeKind;
-use shoal::scene::highlight::{Highlight, Seed, project};
-use shoal::scene::{Dataset, Emphasis, Filter, MarkOf, ViewSpec, prepare};
+use shoal::scene::{Emphasis, MarkOf};
+use shoal::view_model::highlight::{Highlight, Seed, project};
+use shoal::view_model::{Dataset, Filter, ViewSpec, prepare};
 use shoal::view_model::{JobRequest, OpenRequest, open};
 
 fn sample() -> Dataset {
@@ -236,7 +237,7 @@ fn local_rank_i_sends_from_and_to_the_hosts_ith_hca_and_stays_in_its_plane() {
 fn under_ar_the_pairs_crossing_an_uplink_add_up_to_its_modelled_load() {
     use shoal::model::LinkEnd;
     use shoal::routing::{RegionKey, RoutingModel};
-    use shoal::scene::crossing::crossings_by;
+    use shoal::view_model::crossing::crossings_by;
     let d = sample_with_ar();
     let f = d.fabric.as_ref().unwrap();
     let ar = &f.ar_loads.as_ref().expect("AR loads").total.rails[0];

@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 
 use shoal::model::{Domain, Shape};
 use shoal::profile_io::load_run;
-use shoal::scene::query::{Aggregate, Condition, values};
-use shoal::scene::view::selection_conditions;
-use shoal::scene::{Dataset, RegionSelection, ViewSpec};
+use shoal::view_model::query::{Aggregate, Condition, values};
+use shoal::view_model::view::selection_conditions;
+use shoal::view_model::{Dataset, RegionSelection, ViewSpec};
 
 #[path = "support/run_shoal.rs"]
 mod run_shoal;

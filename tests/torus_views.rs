@@ -5,12 +5,11 @@ use shoal::export::{Format, encode, export_list, pixels_per_point_for};
 use shoal::model::Run;
 use shoal::scene::camera::{Camera, Transform};
 use shoal::scene::draw::plot_rect;
-use shoal::scene::highlight::project;
-use shoal::scene::orbit::Orbit;
-use shoal::scene::run_synthetic::{packets, synthetic_run};
-use shoal::scene::{
-    Dataset, Filter, Highlight, Lit, MarkOf, ModuleKind, RegionSelection, Scene, ViewSpec, prepare,
-};
+use shoal::scene::{MarkOf, Scene};
+use shoal::view_model::highlight::project;
+use shoal::view_model::orbit::Orbit;
+use shoal::view_model::run_synthetic::{packets, synthetic_run};
+use shoal::view_model::{Dataset, Filter, Highlight, Lit, ModuleKind, RegionSelection, ViewSpec, prepare};
 
 #[path = "support/run_shoal.rs"]
 mod run_shoal;

@@ -4,10 +4,10 @@
 use egui::{CentralPanel, Pos2, RawInput, Rect, vec2};
 use shoal::model::Domain;
 use shoal::modules::class::ClassState;
+use shoal::modules::link_group::LinkGroup;
 use shoal::modules::{Eye, NetworkState, ViewContext, ViewId, class_of, gpu_links};
-use shoal::scene::highlight::{Lit, Seed, project};
-use shoal::scene::linking::LinkGroup;
-use shoal::scene::{Dataset, Highlight, ViewSpec};
+use shoal::view_model::highlight::{Lit, Seed, project};
+use shoal::view_model::{Dataset, Highlight, ViewSpec};
 
 pub struct Frame {
     ctx: egui::Context,

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use common::{Mpi, build, run};
 use shoal::export::tables::{JobLoads, TableFormat, link_rows, write_table};
 use shoal::routing::RegionKey;
-use shoal::scene::dataset::Attribution;
+use shoal::view_model::dataset::Attribution;
 use shoal::view_model::{OpenRequest, open};
 
 fn tworail() -> PathBuf {

@@ -35,7 +35,7 @@ pub fn parse_routing(text: &str) -> Result<Routing, String> {
 }
 
 /// With counters: how many link ends they cover (printed once the data set is open).
-pub fn report_counters(fabric: &shoal::scene::dataset::FabricData) {
+pub fn report_counters(fabric: &shoal::view_model::dataset::FabricData) {
     if let Some(observed) = &fabric.observed {
         let ends: usize = fabric.cluster.rails.iter().map(|f| f.link_end_count()).sum();
         eprintln!("shoal: counters cover {} of {ends} link ends", observed.covered());
@@ -43,7 +43,7 @@ pub fn report_counters(fabric: &shoal::scene::dataset::FabricData) {
 }
 
 /// Opens the RAILs' fabric alone (the tables `trace` walks), printing the warning summary.
-pub fn open_fabric(rails: &RailArgs) -> Result<shoal::scene::dataset::FabricData> {
+pub fn open_fabric(rails: &RailArgs) -> Result<shoal::view_model::dataset::FabricData> {
     let request = shoal::view_model::OpenRequest::of_rails(rails.rail_paths());
     let dataset = shoal::view_model::open(&request, &|_| {})?;
     report_warnings(&dataset.warnings, rails.verbose);

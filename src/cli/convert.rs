@@ -10,7 +10,7 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 use shoal::export::tables::{JobLoads, PlacementRow, TableFormat, link_rows, node_rows, write_table};
 use shoal::routing::RailLoad;
-use shoal::scene::dataset::FabricData;
+use shoal::view_model::dataset::FabricData;
 use shoal::view_model::{JobRequest, job_name_of, open};
 
 use super::common::{report_counters, report_warnings, traffic_summary};

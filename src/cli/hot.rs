@@ -13,8 +13,8 @@ use shoal::routing::{
     FlowSet, HotEnd, Observed, RailLoad, RankBy, RankedEnd, RegionKey, RegionLoads, RoutingModel,
     contended_ends, hottest, hottest_by, pairs_through, pairs_through_by, rank_ends,
 };
-use shoal::scene::dataset::{Attribution, FabricData};
 use shoal::units::format_bytes;
+use shoal::view_model::dataset::{Attribution, FabricData};
 use shoal::view_model::{JobRequest, OpenRequest, open_regions};
 
 use super::common::{Routing, parse_routing, report_counters, report_warnings, traffic_summary};

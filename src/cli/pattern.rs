@@ -7,7 +7,7 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
 use shoal::model::synthetic::Pattern;
 use shoal::profile_io::ibprof::write_profile;
-use shoal::scene::filter::parse_number;
+use shoal::view_model::filter::parse_number;
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum PatternName {

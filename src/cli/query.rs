@@ -1,5 +1,5 @@
 //! `shoal query`: one value per id of a domain, as `id,value` CSV, evaluated by the same filter
-//! as the views (see `shoal::scene::query`), on run data or on a fabric opened as every command
+//! as the views (see `shoal::view_model::query`), on run data or on a fabric opened as every command
 //! opens one ([`OpenArgs`]): `query RAIL… --profile P --domain links --attr bytes` prints one
 //! row per link end.
 
@@ -8,10 +8,10 @@ use std::io::Write;
 use anyhow::{Result, anyhow};
 use clap::Args;
 use shoal::model::Domain;
-use shoal::scene::Dataset;
-use shoal::scene::query::{Aggregate, Condition, values};
-use shoal::scene::view::{ViewSpec, selection_conditions};
+use shoal::view_model::Dataset;
 use shoal::view_model::open;
+use shoal::view_model::query::{Aggregate, Condition, values};
+use shoal::view_model::view::{ViewSpec, selection_conditions};
 
 use super::common::report_warnings;
 use super::open_args::OpenArgs;
@@ -56,7 +56,7 @@ fn conditions(dataset: &Dataset, given: &[Condition]) -> Vec<Condition> {
     let mut all = given.to_vec();
     if dataset.fabric.is_some() {
         let spec = ViewSpec {
-            filter: shoal::scene::Filter { clauses: given.to_vec(), ..Default::default() },
+            filter: shoal::view_model::Filter { clauses: given.to_vec(), ..Default::default() },
             ..ViewSpec::for_dataset(dataset)
         };
         all.extend(selection_conditions(dataset, &spec).into_iter().next().unwrap_or_default());

@@ -5,7 +5,7 @@
 
 use anyhow::{Result, bail};
 use shoal::scene::camera::Camera;
-use shoal::scene::orbit::Orbit;
+use shoal::view_model::orbit::Orbit;
 use shoal::view_model::session::ExportSize;
 use shoal::view_model::{OpenRequest, open};
 
@@ -48,7 +48,7 @@ pub fn run(r: &RenderCli) -> Result<()> {
         return super::render_strip::render_strip(&dataset, r);
     }
     let mut spec = spec_from_flags(&dataset, r)?;
-    let prepared = prepare_view(&dataset, &mut spec, &shoal::scene::Filter::default(), r.threshold)?;
+    let prepared = prepare_view(&dataset, &mut spec, &shoal::view_model::Filter::default(), r.threshold)?;
     let orbit = r.rotate.map_or_else(Orbit::default, |(yaw, pitch)| Orbit::from_yaw_pitch(yaw, pitch));
     let size = ExportSize {
         width: r.width,

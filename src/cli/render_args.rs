@@ -1,14 +1,14 @@
 //! `shoal render`'s flags: what to open ([`OpenArgs`]), what the one view shows, and where it
-//! goes; [`super::render_spec`] turns them into a [`shoal::scene::ViewSpec`].
+//! goes; [`super::render_spec`] turns them into a [`shoal::view_model::ViewSpec`].
 
 use std::path::PathBuf;
 
 use clap::Args;
 use shoal::layout::torus;
 use shoal::scene::colour::ColourMap;
-use shoal::scene::filter::parse_number;
-use shoal::scene::query;
-use shoal::scene::time_strip::StripRows;
+use shoal::view_model::filter::parse_number;
+use shoal::view_model::query;
+use shoal::view_model::time_strip::StripRows;
 
 use shoal::view_model::RoutingMode;
 

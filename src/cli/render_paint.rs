@@ -6,11 +6,11 @@ use std::path::Path;
 use anyhow::Result;
 use shoal::scene::camera::Camera;
 use shoal::scene::draw::plot_rect;
-use shoal::scene::highlight::{Highlight, project};
-use shoal::scene::orbit::Orbit;
-use shoal::scene::prepare::{Prepared, Ranges};
-use shoal::scene::{Dataset, Filter, ModuleKind, ViewSpec, prepare};
+use shoal::view_model::highlight::{Highlight, project};
+use shoal::view_model::orbit::Orbit;
+use shoal::view_model::prepare::{Prepared, Ranges};
 use shoal::view_model::session::ExportSize;
+use shoal::view_model::{Dataset, Filter, ModuleKind, ViewSpec, prepare};
 
 use super::render_args::Threshold;
 

@@ -4,12 +4,12 @@
 use std::path::Path;
 
 use anyhow::{Result, bail};
+use shoal::modules::link_group::union_range;
 use shoal::scene::camera::Camera;
-use shoal::scene::linking::union_range;
-use shoal::scene::orbit::Orbit;
-use shoal::scene::prepare::{Prepared, Ranges};
-use shoal::scene::{Dataset, Filter, ModuleKind, ViewSpec};
+use shoal::view_model::orbit::Orbit;
+use shoal::view_model::prepare::{Prepared, Ranges};
 use shoal::view_model::session::{CameraState, ExportSize, Session, SessionView};
+use shoal::view_model::{Dataset, Filter, ModuleKind, ViewSpec};
 use shoal::view_model::{OpenRequest, open};
 
 use super::common::report_warnings;

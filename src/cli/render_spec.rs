@@ -6,10 +6,10 @@ use anyhow::{Result, bail};
 use shoal::layout::torus::TorusError;
 use shoal::model::Shape;
 use shoal::routing::RegionKey;
-use shoal::scene::dataset::{ALL_JOBS, CONTENTION};
-use shoal::scene::filter::Clause;
-use shoal::scene::view::region_attribute;
-use shoal::scene::{ColourMap, Dataset, ModuleKind, RegionSelection, ScaleKind, ViewSpec};
+use shoal::view_model::dataset::{ALL_JOBS, CONTENTION};
+use shoal::view_model::filter::Clause;
+use shoal::view_model::view::region_attribute;
+use shoal::view_model::{ColourMap, Dataset, ModuleKind, RegionSelection, ScaleKind, ViewSpec};
 
 use super::render_args::{ColourBy, ModuleArg, RenderCli};
 
@@ -27,7 +27,7 @@ pub fn axis_index(axes: &[String], text: &str) -> Result<usize> {
 
 /// The link attribute `--colour-by` names: `None` keeps the data set's default (bytes).
 fn colour_attribute(dataset: &Dataset, r: &RenderCli) -> Result<Option<String>> {
-    use shoal::scene::dataset::counters::{OBSERVED, RESIDUAL};
+    use shoal::view_model::dataset::counters::{OBSERVED, RESIDUAL};
     let name = match r.colour_by {
         ColourBy::Predicted | ColourBy::Job(_) => return Ok(None),
         ColourBy::Observed => OBSERVED,

@@ -4,10 +4,10 @@
 //! as rows.
 
 use anyhow::{Result, bail};
-use shoal::scene::Dataset;
 use shoal::scene::colour::{ColourMap, ScaleKind};
-use shoal::scene::time_strip::{TimeStrip, region_columns};
 use shoal::scene::time_strip_draw::StripPicture;
+use shoal::view_model::Dataset;
+use shoal::view_model::time_strip::{TimeStrip, region_columns};
 
 use super::render_args::{RenderCli, StripColumns};
 

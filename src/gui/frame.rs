@@ -5,17 +5,17 @@
 use egui::Ui;
 
 use crate::modules::class::Placement;
+use crate::modules::link_group::GroupId;
 use crate::modules::{Command, ViewId};
-use crate::scene::dataset::Dataset;
-use crate::scene::linking::GroupId;
-use crate::scene::prepare::Ranges;
-use crate::scene::routing_shown::RoutingShown;
+use crate::view_model::dataset::Dataset;
+use crate::view_model::prepare::Ranges;
+use crate::view_model::routing_shown::RoutingShown;
 
 use super::{ShoalApp, Tab};
 
 /// The trace the view shows: AR where its link colour is an AR column (see
 /// [`RoutingShown`]), else static.
-fn routing_model(spec: &crate::scene::view::ViewSpec) -> crate::routing::RoutingModel {
+fn routing_model(spec: &crate::view_model::view::ViewSpec) -> crate::routing::RoutingModel {
     spec.routing_shown().map_or(crate::routing::RoutingModel::Static, RoutingShown::model)
 }
 

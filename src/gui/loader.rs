@@ -5,7 +5,7 @@ use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::scene::dataset::Dataset;
+use crate::view_model::dataset::Dataset;
 use crate::view_model::{OpenRequest, Progress, open};
 
 /// Why the load was started: a new file, or a watched file that changed.

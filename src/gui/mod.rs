@@ -24,8 +24,8 @@ use crate::modules::plots::PlotCache;
 use crate::modules::regions::RegionsPanelState;
 use crate::modules::tables::{CrossingCache, DiffCache};
 use crate::modules::{Command, Workspace};
-use crate::scene::dataset::Dataset;
 use crate::view_model::OpenRequest;
+use crate::view_model::dataset::Dataset;
 use crate::view_model::session::Session;
 use loader::{Loader, Reason};
 pub use setup::Setup;
@@ -463,7 +463,7 @@ impl ShoalApp {
             }
             ui.separator();
             if let (Some(d), Some(view)) = (self.ws.dataset.clone(), self.ws.focused())
-                && crate::scene::routing_shown::RoutingShown::available(&d)
+                && crate::view_model::routing_shown::RoutingShown::available(&d)
             {
                 crate::modules::routing_switch::switch_ui(ui, view, &d, commands);
                 ui.separator();

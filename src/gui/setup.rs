@@ -4,11 +4,11 @@
 use crate::modules::{Command, ViewId, Workspace};
 use crate::routing::RegionKey;
 use crate::scene::colour::ScaleKind;
-use crate::scene::filter::Clause;
-use crate::scene::orbit::Orbit;
-use crate::scene::routing_shown::RoutingShown;
-use crate::scene::values::RegionSelection;
-use crate::scene::view::{ModuleKind, ViewSpec};
+use crate::view_model::filter::Clause;
+use crate::view_model::orbit::Orbit;
+use crate::view_model::routing_shown::RoutingShown;
+use crate::view_model::values::RegionSelection;
+use crate::view_model::view::{ModuleKind, ViewSpec};
 
 /// One step, from `;`-separated text: `threshold:PCT`, `compare:A,B`, `diff:A,B`,
 /// `highlight:TEXT` (what the highlight search finds: `n0042`, `ranks 5`), `where:CLAUSE`,
@@ -123,7 +123,7 @@ impl Setup {
             Setup::Highlight(text) => {
                 vec![Command::Highlight {
                     group,
-                    seeds: crate::scene::highlight::search(&d, text),
+                    seeds: crate::view_model::highlight::search(&d, text),
                     add: false,
                 }]
             }
@@ -192,7 +192,7 @@ mod tests {
     #[test]
     fn scripted_steps_edit_the_workspace_as_commands_do() {
         let mut ws = Workspace::default();
-        ws.install(crate::scene::Dataset::synthetic(6, 4, 3, 2));
+        ws.install(crate::view_model::Dataset::synthetic(6, 4, 3, 2));
         for step in
             Setup::parse_list("compare:1,2;log;where:level = 2;threshold:50;rotate:30,20;add:generic2d")
         {

@@ -1,12 +1,12 @@
 //! How the workspace applies a frame's commands, and the edits that add, remove and restore
 //! views. A command naming a view or group that is gone does nothing.
 
+use crate::modules::link_group::GroupId;
 use crate::routing::RegionKey;
 use crate::scene::camera::Camera;
-use crate::scene::linking::GroupId;
-use crate::scene::orbit::Orbit;
-use crate::scene::values::RegionSelection;
-use crate::scene::view::{ModuleKind, ViewSpec};
+use crate::view_model::orbit::Orbit;
+use crate::view_model::values::RegionSelection;
+use crate::view_model::view::{ModuleKind, ViewSpec};
 
 use super::command::{Command, ViewId};
 use super::workspace::{Removed, Workspace};

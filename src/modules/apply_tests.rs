@@ -1,8 +1,8 @@
 //! The workspace's commands: views by stable id, removal and undo, commands for gone views.
 
 use super::*;
-use crate::scene::dataset::Dataset;
-use crate::scene::highlight::Seed;
+use crate::view_model::dataset::Dataset;
+use crate::view_model::highlight::Seed;
 
 /// A fabric with two regions, one fat-tree view, and a generic-2D view beside it.
 fn two_views() -> Workspace {

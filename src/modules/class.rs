@@ -9,16 +9,16 @@
 
 use std::any::Any;
 
+use crate::modules::link_group::LinkGroup;
 use crate::scene::Scene;
 use crate::scene::camera::Camera;
-use crate::scene::dataset::Dataset;
 use crate::scene::draw::DrawList;
-use crate::scene::filter::Filter;
-use crate::scene::highlight::Lit;
-use crate::scene::linking::LinkGroup;
-use crate::scene::orbit::Orbit;
-use crate::scene::prepare::Ranges;
-use crate::scene::view::{ModuleKind, ViewSpec};
+use crate::view_model::dataset::Dataset;
+use crate::view_model::filter::Filter;
+use crate::view_model::highlight::Lit;
+use crate::view_model::orbit::Orbit;
+use crate::view_model::prepare::Ranges;
+use crate::view_model::view::{ModuleKind, ViewSpec};
 
 use super::command::{Command, ViewId};
 

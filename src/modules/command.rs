@@ -4,12 +4,12 @@
 //! position: a command queued for a view removed earlier in the same frame finds no view and is
 //! dropped.
 
-use crate::scene::filter::Filter;
-use crate::scene::highlight::Seed;
-use crate::scene::linking::GroupId;
-use crate::scene::orbit::Orbit;
-use crate::scene::values::RegionSelection;
-use crate::scene::view::{ModuleKind, ViewSpec};
+use crate::modules::link_group::GroupId;
+use crate::view_model::filter::Filter;
+use crate::view_model::highlight::Seed;
+use crate::view_model::orbit::Orbit;
+use crate::view_model::values::RegionSelection;
+use crate::view_model::view::{ModuleKind, ViewSpec};
 
 /// A view's id: given once by the workspace, never reused, kept while the view lives (and
 /// when a removal is undone).

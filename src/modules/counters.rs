@@ -8,12 +8,12 @@ use egui::{Color32, Ui};
 use egui_plot::{Line, Plot, PlotPoints, Points, Polygon};
 
 use crate::routing::{RankBy, RankedEnd, rank_ends};
-use crate::scene::dataset::Dataset;
-use crate::scene::dataset::counters::{OBSERVED, PREDICTED, RESIDUAL};
-use crate::scene::filter::{Clause, Filter, Relation};
 use crate::units::{format_bytes, format_bytes_f64};
+use crate::view_model::dataset::Dataset;
+use crate::view_model::dataset::counters::{OBSERVED, PREDICTED, RESIDUAL};
+use crate::view_model::filter::{Clause, Filter, Relation};
 
-use crate::scene::view::ViewSpec;
+use crate::view_model::view::ViewSpec;
 
 use super::command::Command;
 use super::workspace::View;
@@ -82,7 +82,7 @@ fn colour_by_ui(ui: &mut Ui, spec: &mut ViewSpec) {
 
 fn scatter_points(d: &Dataset) -> Vec<[f64; 2]> {
     use crate::model::Domain;
-    use crate::scene::query::{Aggregate, values};
+    use crate::view_model::query::{Aggregate, values};
     let predicted = values(&d.run, Domain::Links, &[], Aggregate::Sum, PREDICTED).unwrap_or_default();
     let observed = values(&d.run, Domain::Links, &[], Aggregate::Sum, OBSERVED).unwrap_or_default();
     predicted.iter().zip(&observed).filter_map(|(p, o)| Some([(*p)?, (*o)?])).collect()

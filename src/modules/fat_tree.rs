@@ -3,8 +3,8 @@
 //! wheel zooms at the cursor, F fits; clicks highlight, hovering tells. Large fabrics draw their
 //! links through the GPU paint callback.
 
-use crate::scene::dataset::Dataset;
-use crate::scene::view::ModuleKind;
+use crate::view_model::dataset::Dataset;
+use crate::view_model::view::ModuleKind;
 
 use super::class::{ViewClass, if_available};
 use super::network::{DragMode, NetworkState, NetworkStyle};

@@ -8,11 +8,11 @@ use egui::{ComboBox, Ui};
 use egui_plot::{Bar, BarChart, Plot, Span};
 
 use crate::model::Domain;
-use crate::scene::dataset::Dataset;
-use crate::scene::filter::{Clause, Combine, Filter, Relation};
 use crate::scene::network::{format_number, is_bytes};
-use crate::scene::query;
 use crate::units::format_bytes_f64;
+use crate::view_model::dataset::Dataset;
+use crate::view_model::filter::{Clause, Combine, Filter, Relation};
+use crate::view_model::query;
 
 use super::command::Command;
 use super::workspace::View;

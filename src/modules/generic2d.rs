@@ -3,8 +3,8 @@
 //! link direction coloured at its own end. Drag pans, the wheel zooms, a double-click or R
 //! resets; clicks highlight, hovering tells.
 
-use crate::scene::dataset::Dataset;
-use crate::scene::view::ModuleKind;
+use crate::view_model::dataset::Dataset;
+use crate::view_model::view::ModuleKind;
 
 use super::class::{ViewClass, if_available};
 use super::network::{DragMode, NetworkState, NetworkStyle};

@@ -6,9 +6,9 @@
 use egui::Ui;
 
 use crate::model::Domain;
-use crate::scene::dataset::Dataset;
-use crate::scene::highlight::{Lit, Seed, describe, search};
-use crate::scene::linking::LinkGroup;
+use crate::modules::link_group::LinkGroup;
+use crate::view_model::dataset::Dataset;
+use crate::view_model::highlight::{Lit, Seed, describe, search};
 
 use super::command::Command;
 use super::filter::value_text;

@@ -6,8 +6,8 @@
 
 use egui::{ComboBox, Ui};
 
-use crate::scene::dataset::Dataset;
-use crate::scene::linking::{GroupId, LinkGroup};
+use crate::modules::link_group::{GroupId, LinkGroup};
+use crate::view_model::dataset::Dataset;
 
 use super::command::Command;
 use super::filter::{FilterPanelState, clauses_ui};

@@ -20,6 +20,7 @@ pub mod filter;
 pub mod generic2d;
 pub mod gpu_links;
 pub mod highlight;
+pub mod link_group;
 pub mod linking;
 pub mod network;
 pub mod network_class;

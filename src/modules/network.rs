@@ -4,11 +4,11 @@
 
 use crate::scene::Scene;
 use crate::scene::draw::draw_list;
-use crate::scene::filter::Filter;
-use crate::scene::highlight::Highlight;
-use crate::scene::orbit::Orbit;
-use crate::scene::prepare::{Prepared, Ranges, prepare};
-use crate::scene::view::ViewSpec;
+use crate::view_model::filter::Filter;
+use crate::view_model::highlight::Highlight;
+use crate::view_model::orbit::Orbit;
+use crate::view_model::prepare::{Prepared, Ranges, prepare};
+use crate::view_model::view::ViewSpec;
 
 use super::class::{Drawing, Eye, PrepareContext, ViewContext};
 use super::gpu_links;

@@ -18,7 +18,10 @@ macro_rules! network_class_body {
             state.prepare_values(ctx)
         }
 
-        fn ranges(&self, state: &$crate::modules::network::NetworkState) -> $crate::scene::prepare::Ranges {
+        fn ranges(
+            &self,
+            state: &$crate::modules::network::NetworkState,
+        ) -> $crate::view_model::prepare::Ranges {
             state.ranges()
         }
 

@@ -6,9 +6,9 @@ use egui::{ComboBox, Ui};
 
 use crate::model::Domain;
 use crate::scene::colour::{ColourMap, ScaleKind};
-use crate::scene::dataset::{ALL_JOBS, CONTENTION, Dataset};
-use crate::scene::query;
-use crate::scene::view::ViewSpec;
+use crate::view_model::dataset::{ALL_JOBS, CONTENTION, Dataset};
+use crate::view_model::query;
+use crate::view_model::view::ViewSpec;
 
 use super::registry::{choices, class_of};
 

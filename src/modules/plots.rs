@@ -6,10 +6,10 @@ use std::collections::BTreeMap;
 use egui::Ui;
 use egui_plot::{Bar, BarChart, Legend, Line, Plot};
 
-use crate::scene::dataset::Dataset;
-use crate::scene::stats::{bytes_per_rail, ccdf_per_level, hop_histogram, imbalance};
-use crate::scene::values::{LinkValues, RegionSelection};
 use crate::units::format_bytes_f64;
+use crate::view_model::dataset::Dataset;
+use crate::view_model::stats::{bytes_per_rail, ccdf_per_level, hop_histogram, imbalance};
+use crate::view_model::values::{LinkValues, RegionSelection};
 
 /// The computed series, rebuilt when the selection or the data change.
 #[derive(Clone, Debug, Default)]

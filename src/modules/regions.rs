@@ -6,9 +6,9 @@
 use egui::{ComboBox, Ui};
 
 use crate::model::RegionInfo;
-use crate::scene::dataset::Dataset;
-use crate::scene::values::RegionSelection;
 use crate::units::{format_epoch_micros, format_seconds};
+use crate::view_model::dataset::Dataset;
+use crate::view_model::values::RegionSelection;
 
 use super::command::Command;
 use super::workspace::Workspace;

@@ -1,7 +1,7 @@
 //! Every view class, by its stable id. Adding a class is adding its file and a line here.
 
-use crate::scene::dataset::Dataset;
-use crate::scene::view::{ModuleKind, ViewSpec};
+use crate::view_model::dataset::Dataset;
+use crate::view_model::view::{ModuleKind, ViewSpec};
 
 use super::class::AnyViewClass;
 use super::fat_tree::FatTree;
@@ -70,7 +70,7 @@ mod tests {
         let names = |d: &Dataset| choices(d).iter().map(|m| m.class_id()).collect::<Vec<_>>();
         assert_eq!(names(&fabric), ["fat_tree", "generic_2d", "time_strip"]);
         let torus = Dataset::from_run(
-            crate::scene::run_synthetic::synthetic_run(&["x", "y", "z"], &[4, 4, 4]),
+            crate::view_model::run_synthetic::synthetic_run(&["x", "y", "z"], &[4, 4, 4]),
             Vec::new(),
         );
         assert_eq!(names(&torus), ["torus", "torus_flat", "generic_2d"]);

@@ -1,10 +1,10 @@
 //! The static/AR switch: which trace the focused view shows when the dumps hold
-//! adaptive-routing tables (see [`crate::scene::routing_shown`]). Nothing is drawn otherwise.
+//! adaptive-routing tables (see [`crate::view_model::routing_shown`]). Nothing is drawn otherwise.
 
 use egui::Ui;
 
-use crate::scene::dataset::Dataset;
-use crate::scene::routing_shown::RoutingShown;
+use crate::view_model::dataset::Dataset;
+use crate::view_model::routing_shown::RoutingShown;
 
 use super::command::Command;
 use super::workspace::View;

@@ -1,8 +1,8 @@
 //! The workspace as a session and back (issue 21, item 6): every view's spec, group, camera,
 //! orbit and export size, the link groups' names, filters and shared cameras, and the focus.
 
+use crate::modules::link_group::{GroupId, LinkGroup};
 use crate::scene::camera::Camera;
-use crate::scene::linking::{GroupId, LinkGroup};
 use crate::view_model::OpenRequest;
 use crate::view_model::session::{
     CameraState, ExportSize, SESSION_VERSION, Session, SessionGroup, SessionView,

@@ -5,12 +5,12 @@ use egui::Ui;
 use crate::model::{Domain, LinkEnd};
 use crate::routing::loads_input::TopKTable;
 use crate::routing::{RegionKey, RoutingModel};
-use crate::scene::crossing::{Crossing, crossings_by};
-use crate::scene::dataset::{Attribution, Dataset};
-use crate::scene::diff::{Change, ranked_changes};
-use crate::scene::highlight::{Seed, describe};
-use crate::scene::values::RegionSelection;
 use crate::units::format_bytes_f64;
+use crate::view_model::crossing::{Crossing, crossings_by};
+use crate::view_model::dataset::{Attribution, Dataset};
+use crate::view_model::diff::{Change, ranked_changes};
+use crate::view_model::highlight::{Seed, describe};
+use crate::view_model::values::RegionSelection;
 
 /// Cached "who crossed this end" rows, recomputed when the question changes.
 #[derive(Clone, Debug, Default)]
@@ -138,7 +138,7 @@ fn top_k_ui(
 #[derive(Clone, Debug, Default)]
 pub struct DiffCache {
     /// The data, the view's spec and its scene builds (a rebuilt view may have re-prepared).
-    key: Option<(u64, crate::scene::ViewSpec, u64)>,
+    key: Option<(u64, crate::view_model::ViewSpec, u64)>,
     pub rows: Vec<Change>,
 }
 

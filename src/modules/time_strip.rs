@@ -2,7 +2,7 @@
 //! groups (or the busiest ends) as rows, bytes as colour. A drag brushes a window of regions,
 //! a click picks one; the linked views of its group then show that window summed (or that
 //! region). The play button steps through the regions one per frame. With more regions than
-//! pixels, columns are binned ([`crate::scene::time_strip`]). With a series of counter snapshots
+//! pixels, columns are binned ([`crate::view_model::time_strip`]). With a series of counter snapshots
 //! (three or more `--counters` for the same rails) the columns can be its intervals instead:
 //! what the ports observed, with nothing to brush (they are no regions of the loads).
 //!
@@ -11,11 +11,11 @@
 
 use egui::{Rect, Response, Sense, Ui};
 
-use crate::scene::dataset::Dataset;
-use crate::scene::time_strip::TimeStrip;
 use crate::scene::time_strip_draw::StripPicture;
-use crate::scene::view::ModuleKind;
 use crate::units::format_bytes_f64;
+use crate::view_model::dataset::Dataset;
+use crate::view_model::time_strip::TimeStrip;
+use crate::view_model::view::ModuleKind;
 
 use super::class::{Drawing, Eye, Placement, PrepareContext, ViewClass, ViewContext, if_available};
 use super::command::Command;

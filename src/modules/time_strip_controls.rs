@@ -3,8 +3,8 @@
 
 use egui::Ui;
 
-use crate::scene::time_strip::{StripRows, TimeStrip};
 use crate::units::format_time_of_day;
+use crate::view_model::time_strip::{StripRows, TimeStrip};
 
 use super::time_strip_state::{StripSource, StripState};
 

@@ -6,9 +6,9 @@ use std::sync::Arc;
 
 use egui::Rect;
 
-use crate::scene::dataset::Dataset;
-use crate::scene::time_strip::{StripRows, TimeStrip, region_columns};
-use crate::scene::values::RegionSelection;
+use crate::view_model::dataset::Dataset;
+use crate::view_model::time_strip::{StripRows, TimeStrip, region_columns};
+use crate::view_model::values::RegionSelection;
 
 /// What a strip's columns are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -9,8 +9,8 @@
 use egui::{ComboBox, Ui};
 
 use crate::layout::torus;
-use crate::scene::dataset::Dataset;
-use crate::scene::view::{ModuleKind, ViewSpec};
+use crate::view_model::dataset::Dataset;
+use crate::view_model::view::{ModuleKind, ViewSpec};
 
 use super::class::{ViewClass, if_available};
 use super::network::{DragMode, NetworkState, NetworkStyle};

@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
-use crate::scene::linking::GroupId;
-use crate::scene::prepare::Ranges;
+use crate::modules::link_group::GroupId;
+use crate::view_model::prepare::Ranges;
 
 use super::class::{AnyViewClass, ClassState, Eye, ViewContext};
 use super::command::ViewId;

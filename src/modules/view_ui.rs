@@ -7,7 +7,7 @@ use egui::{Pos2, Response, Sense, Ui};
 use crate::model::Domain;
 use crate::scene::camera::Transform;
 use crate::scene::draw::{Picked, pick, plot_rect};
-use crate::scene::highlight::Seed;
+use crate::view_model::highlight::Seed;
 
 use super::class::{Eye, ViewContext};
 use super::command::Command;
@@ -132,7 +132,7 @@ fn paint_scene(
 
 /// Changes when the halves' world positions may move: new data, another module or projection,
 /// or (in a view that turns) another orbit.
-fn geometry_key(ctx: &ViewContext<'_>, orbit: &crate::scene::orbit::Orbit, style: NetworkStyle) -> u64 {
+fn geometry_key(ctx: &ViewContext<'_>, orbit: &crate::view_model::orbit::Orbit, style: NetworkStyle) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut h = std::collections::hash_map::DefaultHasher::new();
     (ctx.generation, &ctx.spec.module).hash(&mut h);

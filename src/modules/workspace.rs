@@ -6,13 +6,13 @@
 
 use std::sync::Arc;
 
+use crate::modules::link_group::{GroupId, LinkGroup, union_range};
 use crate::scene::camera::Camera;
-use crate::scene::dataset::Dataset;
-use crate::scene::highlight::{Highlight, Lit, project};
-use crate::scene::linking::{GroupId, LinkGroup, union_range};
-use crate::scene::orbit::Orbit;
-use crate::scene::prepare::Ranges;
-use crate::scene::view::{ModuleKind, ViewSpec};
+use crate::view_model::dataset::Dataset;
+use crate::view_model::highlight::{Highlight, Lit, project};
+use crate::view_model::orbit::Orbit;
+use crate::view_model::prepare::Ranges;
+use crate::view_model::view::{ModuleKind, ViewSpec};
 
 use super::class::{AnyViewClass, ClassState, PrepareContext};
 use super::command::ViewId;

@@ -5,6 +5,8 @@
 
 use crate::layout::Position;
 
+use crate::view_model::session::CameraState;
+
 use super::Bounds;
 
 /// A pixel rectangle, y down.
@@ -108,6 +110,20 @@ impl Camera {
         let moved = after.to_world(cursor);
         let c = after.centre;
         self.centre = Some(Position { x: c.x + anchor.x - moved.x, y: c.y + anchor.y - moved.y });
+    }
+}
+
+/// A session's camera is this camera as plain data.
+impl From<&Camera> for CameraState {
+    fn from(camera: &Camera) -> Self {
+        CameraState { centre: camera.centre.map(|p| [p.x, p.y]), zoom: camera.zoom }
+    }
+}
+
+impl From<CameraState> for Camera {
+    fn from(state: CameraState) -> Self {
+        let centre = state.centre.map(|[x, y]| crate::layout::Position { x, y });
+        Camera { centre, zoom: if state.zoom.is_finite() && state.zoom > 0.0 { state.zoom } else { 1.0 } }
     }
 }
 

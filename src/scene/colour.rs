@@ -5,7 +5,7 @@
 //! The curves come from `colorous`, except copper, which is matplotlib's linear formula that
 //! Boxfish used as its default.
 
-use std::fmt;
+pub use crate::view_model::colour_choice::{ColourMap, ScaleKind};
 
 /// A straight-alpha sRGB colour.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -47,53 +47,8 @@ impl Rgba {
     }
 }
 
-/// A named colour map.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ColourMap {
-    /// Boxfish's default: black → copper.
-    #[default]
-    Copper,
-    Viridis,
-    Cividis,
-    Magma,
-    /// Diverging blue (negative) – white – red (positive).
-    RdBu,
-    /// Diverging purple (negative) – white – orange (positive).
-    PuOr,
-}
-
+/// Painting a named map: the colour at a point of its ramp.
 impl ColourMap {
-    pub const ALL: [ColourMap; 6] = [
-        ColourMap::Copper,
-        ColourMap::Viridis,
-        ColourMap::Cividis,
-        ColourMap::Magma,
-        ColourMap::RdBu,
-        ColourMap::PuOr,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            ColourMap::Copper => "copper",
-            ColourMap::Viridis => "viridis",
-            ColourMap::Cividis => "cividis",
-            ColourMap::Magma => "magma",
-            ColourMap::RdBu => "rdbu",
-            ColourMap::PuOr => "puor",
-        }
-    }
-
-    /// Parses a name as [`name`](Self::name) prints it, case-insensitively.
-    pub fn parse(name: &str) -> Option<ColourMap> {
-        let lower = name.to_ascii_lowercase();
-        ColourMap::ALL.into_iter().find(|m| m.name() == lower)
-    }
-
-    pub fn is_diverging(self) -> bool {
-        matches!(self, ColourMap::RdBu | ColourMap::PuOr)
-    }
-
     /// The colour at `t` in 0..=1 (0 = low / most negative, 1 = high / most positive).
     pub fn at(self, t: f64) -> Rgba {
         let t = if t.is_nan() { 0.0 } else { t.clamp(0.0, 1.0) };
@@ -119,31 +74,6 @@ impl ColourMap {
             *c = self.at(i as f64 / 255.0);
         }
         lut
-    }
-}
-
-impl fmt::Display for ColourMap {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// How values are spread over the colour map.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ScaleKind {
-    #[default]
-    Linear,
-    /// `ln(1 + |v|)`: keeps small loads distinguishable next to a few huge ones.
-    Log,
-}
-
-impl ScaleKind {
-    pub fn name(self) -> &'static str {
-        match self {
-            ScaleKind::Linear => "linear",
-            ScaleKind::Log => "log",
-        }
     }
 }
 

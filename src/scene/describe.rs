@@ -6,12 +6,12 @@
 use crate::layout::torus;
 use crate::model::{Domain, LinkEnd, Side};
 
-use super::dataset::Dataset;
 use super::draw::Picked;
 use super::network::format_number;
-use super::prepare::{Prepared, ViewLayout};
-use super::view::ViewSpec;
 use super::{MarkOf, Scene};
+use crate::view_model::dataset::Dataset;
+use crate::view_model::prepare::{Prepared, ViewLayout};
+use crate::view_model::view::ViewSpec;
 
 impl Prepared {
     /// The node positions behind mark `i` of this view's scene.

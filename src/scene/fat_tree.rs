@@ -8,9 +8,9 @@ use crate::layout::{ClusterLayout, Position};
 use crate::model::{Cluster, LinkEnd, Side};
 
 use super::colour::{ColourMap, ColourScale, Rgba, ScaleKind};
-use super::dataset::{FabricData, FabricIndex};
 use super::network::{NO_DATA, NetworkInput, NetworkStyle, value_legend};
 use super::{Bounds, Bracket, Emphasis, Half, LevelLabel, Mark, MarkOf, Scene};
+use crate::view_model::dataset::{FabricData, FabricIndex};
 
 /// The canvas colour of every view and export.
 pub const BACKGROUND: Rgba = Rgba::rgb(250, 250, 247);

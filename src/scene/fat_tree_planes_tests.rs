@@ -3,8 +3,9 @@
 use crate::model::Cluster;
 use crate::model::synthetic::RailOptimized;
 use crate::scene::draw::Picked;
-use crate::scene::highlight::{Highlight, project};
-use crate::scene::{Dataset, Emphasis, Filter, MarkOf, ViewSpec, prepare};
+use crate::scene::{Emphasis, MarkOf};
+use crate::view_model::highlight::{Highlight, project};
+use crate::view_model::{Dataset, Filter, ViewSpec, prepare};
 
 fn dataset() -> Dataset {
     let cluster = Cluster::new(vec![RailOptimized::new(2, 4, 8, 2).build()]);
@@ -29,7 +30,7 @@ fn picking_one_ca_of_a_host_lights_all_its_cas_and_brackets_them_under_its_name(
     let i = plain.marks.iter().rposition(|m| matches!(m.of, MarkOf::Host(_))).unwrap() - 2;
     let MarkOf::Host(h) = plain.marks[i].of else { unreachable!() };
     let (domain, ids) = prepared.picked_ids(&d, &plain, Picked::Mark(i));
-    let seeds = ids.iter().map(|&id| crate::scene::Seed::Id { domain, id }).collect();
+    let seeds = ids.iter().map(|&id| crate::view_model::Seed::Id { domain, id }).collect();
     let lit = project(&d, &Highlight { seeds });
     let scene = prepared.scene(&d, &spec, (None, None), &lit, &Default::default(), 1.0);
     for m in scene.marks.iter().filter(|m| matches!(m.of, MarkOf::Host(_))) {

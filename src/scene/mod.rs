@@ -9,51 +9,29 @@
 //! Each link is two [`Half`]s, from each end's node to the link's midpoint, coloured by the bytes
 //! that end's node sent, so both directions of a full-duplex link show.
 //!
-//! The one view model lives here too, free of any GUI and of files: [`dataset`] (every data set
-//! as domains, attribute tables and projections), [`query`] (the one filter and aggregation
-//! engine), [`view`] and [`prepare`] (one view of any module: values, masks, scene),
-//! [`highlight`] (what a pick lights across domains), [`linking`] (what linked views share).
+//! The scene only draws: values in ([`crate::view_model::Prepared`]), a [`Scene`] out
+//! ([`crate::view_model::Prepared::scene`], in [`build`]), then a [`DrawList`]. What the values are, and which ids pass, is the
+//! view model's ([`crate::view_model`]).
 
+pub mod build;
 pub mod camera;
 pub mod colour;
-pub mod crossing;
-pub mod dataset;
 pub mod describe;
-pub mod diff;
 pub mod draw;
-mod fabric_values;
 pub mod fat_tree;
-pub mod filter;
 pub mod generic2d;
-pub mod highlight;
 pub mod legend;
-pub mod linking;
 pub mod network;
-pub mod orbit;
-pub mod prepare;
-pub mod query;
-pub mod relation;
-pub mod routing_shown;
-pub mod run_synthetic;
-pub mod stats;
-pub mod time_strip;
 pub mod time_strip_draw;
 pub mod torus;
-pub mod values;
-pub mod view;
 
 use petgraph::graph::NodeIndex;
 
+pub use build::scene_for;
 pub use camera::{Camera, ScreenRect};
-pub use colour::{ColourMap, ColourScale, Rgba, ScaleKind};
-pub use dataset::Dataset;
+pub use colour::{ColourScale, Rgba};
 pub use draw::{DrawList, draw_list};
-pub use filter::{Clause, Combine, Filter, Relation};
-pub use highlight::{Highlight, Lit, RankHosts, Seed};
 pub use legend::Legend;
-pub use prepare::{Prepared, prepare, scene_for};
-pub use values::{LinkValues, RegionSelection};
-pub use view::{ModuleKind, ViewSpec};
 
 use crate::layout::Position;
 use crate::model::LinkEnd;

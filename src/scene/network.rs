@@ -12,6 +12,7 @@ use crate::model::LinkEnd;
 
 use super::colour::{ColourMap, ColourScale, Rgba, ScaleKind};
 use super::legend::Legend;
+pub use crate::view_model::values::{NetworkInput, is_bytes, values_range};
 
 /// How far glyphs outside a highlight fade toward the background (less than the fat tree's
 /// 0.8: a torus seen in depth needs its dimmed frame to stay legible around what is lit).
@@ -19,33 +20,6 @@ pub const DIM_FADE: f32 = 0.65;
 
 /// A link or node that has no value (or whose members all failed the filter): drawn neutral.
 pub const NO_DATA: Rgba = Rgba::rgb(196, 196, 200);
-
-/// Values, filter and highlight of one network view, indexed like the network's nodes and
-/// links. An empty slice means "none" for values and highlight, and "all pass" for masks.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct NetworkInput<'a> {
-    pub node_values: &'a [Option<f64>],
-    pub link_values: &'a [Option<f64>],
-    pub node_pass: &'a [bool],
-    pub link_pass: &'a [bool],
-    pub node_lit: &'a [bool],
-    pub link_lit: &'a [bool],
-}
-
-impl NetworkInput<'_> {
-    pub fn link_passes(&self, i: usize) -> bool {
-        self.link_pass.get(i).copied().unwrap_or(true)
-    }
-
-    pub fn node_passes(&self, i: usize) -> bool {
-        self.node_pass.get(i).copied().unwrap_or(true)
-    }
-
-    /// Whether anything is highlighted (everything else then fades).
-    pub fn any_lit(&self) -> bool {
-        self.node_lit.iter().chain(self.link_lit).any(|&l| l)
-    }
-}
 
 /// How a network scene is coloured and titled.
 #[derive(Clone, Debug, PartialEq)]
@@ -90,14 +64,6 @@ pub fn end_of(i: usize) -> LinkEnd {
     LinkEnd::from_index(i)
 }
 
-/// The default colour range of some values: `[min(0, lo), hi]`; `None` if none has a value.
-pub fn values_range(values: &[Option<f64>]) -> Option<(f64, f64)> {
-    let mut it = values.iter().flatten().filter(|v| v.is_finite());
-    let first = *it.next()?;
-    let (lo, hi) = it.fold((first, first), |(lo, hi), &v| (lo.min(v), hi.max(v)));
-    Some((lo.min(0.0), hi))
-}
-
 /// A colour scale over `range`, or `[0, 1]` if there is none.
 pub fn scale_for(map: ColourMap, kind: ScaleKind, range: Option<(f64, f64)>) -> ColourScale {
     let (lo, hi) = range.unwrap_or((0.0, 1.0));
@@ -107,13 +73,6 @@ pub fn scale_for(map: ColourMap, kind: ScaleKind, range: Option<(f64, f64)>) -> 
 /// A legend in bytes (binary units) or in plain numbers.
 pub fn value_legend(title: &str, caption: &str, scale: ColourScale, bytes: bool) -> Legend {
     if bytes { Legend::new(title, caption, scale) } else { number_legend(title, caption, scale) }
-}
-
-/// Whether an attribute counts bytes, by its name: `bytes`, `bytes_sent` …, and the byte
-/// columns of counters (`predicted`, `observed`, `residual`) and AR (`ar_minus_static`).
-pub fn is_bytes(attribute: Option<&str>) -> bool {
-    const BYTE_COLUMNS: [&str; 4] = ["predicted", "observed", "residual", "ar_minus_static"];
-    attribute.is_some_and(|a| a == "bytes" || a.starts_with("bytes_") || BYTE_COLUMNS.contains(&a))
 }
 
 /// A legend whose ticks are plain numbers.

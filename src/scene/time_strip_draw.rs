@@ -8,8 +8,8 @@ use super::camera::ScreenRect;
 use super::colour::{ColourMap, ColourScale, Rgba, ScaleKind};
 use super::draw::{Align, DrawList, INK, RIGHT_W, Rect, TITLE_H, frame_and_legends, text};
 use super::legend::Legend;
-use super::time_strip::{StripRows, TimeStrip};
 use crate::units::{format_seconds, format_time_of_day};
+use crate::view_model::time_strip::{StripRows, TimeStrip};
 
 /// Width of the row labels, in points: enough for the longest label (about 6 points a character
 /// at 11 points), within these bounds.

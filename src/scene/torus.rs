@@ -15,45 +15,13 @@ use crate::layout::torus::TorusLayout;
 
 use super::colour::{ColourScale, Rgba};
 use super::fat_tree::{BACKGROUND, NEUTRAL};
-use super::network::{
-    DIM_FADE, NO_DATA, NetworkInput, NetworkStyle, end_of, scale_for, value_legend, values_range,
-};
-use super::orbit::{Orbit, rotate};
+use super::network::{DIM_FADE, NO_DATA, NetworkStyle, end_of, scale_for, value_legend, values_range};
 use super::{Bounds, Emphasis, Half, Mark, MarkOf, Scene};
+use crate::view_model::orbit::{Orbit, rotate};
+pub use crate::view_model::torus_values::TorusValues;
 
 /// World size of marks and lines, relative to the unit between neighbours.
 const SLOT: f32 = 0.2;
-
-/// The merged per-cell and per-link values a torus scene colours by (what tooltips show).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct TorusValues {
-    pub cells: Vec<Option<f64>>,
-    pub links: Vec<Option<f64>>,
-    /// Whether any member of a merged link passes the filters.
-    pub link_visible: Vec<bool>,
-    pub cell_lit: Vec<bool>,
-    pub link_lit: Vec<bool>,
-}
-
-impl TorusValues {
-    pub fn compute(layout: &TorusLayout, input: &NetworkInput<'_>, style: &NetworkStyle) -> TorusValues {
-        let rule = style.aggregate;
-        let any = |members: &[usize], flags: &[bool]| {
-            members.iter().any(|&m| flags.get(m).copied().unwrap_or(false))
-        };
-        TorusValues {
-            cells: layout.cell_values(input.node_values, input.node_pass, rule),
-            links: layout.link_values(input.link_values, input.link_pass, rule),
-            link_visible: layout
-                .links
-                .iter()
-                .map(|l| l.members.iter().any(|&m| input.link_passes(m)))
-                .collect(),
-            cell_lit: layout.cell_members.iter().map(|m| any(m, input.node_lit)).collect(),
-            link_lit: layout.links.iter().map(|l| any(&l.members, input.link_lit)).collect(),
-        }
-    }
-}
 
 /// The scene of a torus view: `aspect` is the plot's width over its height.
 pub fn build_torus_scene(
@@ -168,6 +136,7 @@ mod tests {
     use super::*;
     use crate::layout::torus::{KeptAxes, STUB};
     use crate::model::network::Network;
+    use crate::view_model::values::NetworkInput;
 
     fn torus_888() -> (Network, TorusLayout) {
         let net = Network::torus(&["x", "y", "z"], &[8, 8, 8]);
@@ -181,7 +150,7 @@ mod tests {
         let link_values: Vec<Option<f64>> = (0..net.links.len()).map(|i| Some(i as f64)).collect();
         let input = NetworkInput { link_values: &link_values, ..Default::default() };
         let style = NetworkStyle::default();
-        let values = TorusValues::compute(&layout, &input, &style);
+        let values = TorusValues::compute(&layout, &input, style.aggregate);
         let scene = build_torus_scene(&layout, &values, &style, &Orbit::default(), 1.5);
         assert_eq!(scene.halves.len(), 3072);
         assert_eq!(scene.marks.len(), 512);
@@ -202,7 +171,8 @@ mod tests {
     #[test]
     fn a_quarter_turn_puts_a_known_node_where_expected() {
         let (_, layout) = torus_888();
-        let values = TorusValues::compute(&layout, &NetworkInput::default(), &NetworkStyle::default());
+        let values =
+            TorusValues::compute(&layout, &NetworkInput::default(), NetworkStyle::default().aggregate);
         let front = build_torus_scene(&layout, &values, &NetworkStyle::default(), &Orbit::IDENTITY, 1.0);
         let turned = build_torus_scene(
             &layout,
@@ -228,7 +198,7 @@ mod tests {
         let pass: Vec<bool> = net.links.iter().map(|l| l.source != 0).collect();
         let input = NetworkInput { link_pass: &pass, ..Default::default() };
         let style = NetworkStyle::default();
-        let values = TorusValues::compute(&layout, &input, &style);
+        let values = TorusValues::compute(&layout, &input, style.aggregate);
         let scene = build_torus_scene(&layout, &values, &style, &Orbit::IDENTITY, 1.0);
         assert_eq!(scene.halves.len(), 3072 - 6);
         let stubs = scene.halves.iter().filter(|h| {
@@ -247,7 +217,7 @@ mod tests {
         let mut lit = vec![false; net.links.len()];
         lit[5] = true;
         let input = NetworkInput { link_lit: &lit, ..Default::default() };
-        let values = TorusValues::compute(&layout, &input, &NetworkStyle::default());
+        let values = TorusValues::compute(&layout, &input, NetworkStyle::default().aggregate);
         let scene = build_torus_scene(&layout, &values, &NetworkStyle::default(), &Orbit::default(), 1.0);
         let last = scene.halves.last().unwrap();
         assert_eq!((last.end.index(), last.emphasis), (5, Emphasis::Lit));

@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use super::trace::{self, Analysis, JobsAnalysis, ProfileAnalysis};
 use crate::model::HostMap;
 use crate::routing::{Loads, RegionKey};
-use crate::scene::dataset::{Attribution, Dataset, DatasetJob};
+use crate::view_model::dataset::{Attribution, Dataset, DatasetJob};
 
 use super::request::OpenRequest;
 
@@ -23,7 +23,7 @@ pub fn from_analysis(name: String, analysis: Analysis, host_map: &HostMap) -> Da
         (None, Some(l)) => (None, l.loads, Some(l.top_k)),
         (None, None) => (None, Loads::default(), None),
     };
-    let traced = crate::scene::dataset::Traced { profile, loads, flows, host_map };
+    let traced = crate::view_model::dataset::Traced { profile, loads, flows, host_map };
     let mut dataset = Dataset::with_layout(name, cluster, layout, traced, warnings);
     if let Some(fabric) = dataset.fabric.as_mut() {
         fabric.loads_job = loads_job;

@@ -9,7 +9,7 @@ use crate::model::{Cluster, HostMap, Warning};
 use crate::profile_io::ParseError;
 use crate::routing::placement::ParsedPolicy;
 use crate::routing::{LoadOptions, Observed, PlacementPolicy, RailPolicy};
-use crate::scene::dataset::Dataset;
+use crate::view_model::dataset::Dataset;
 
 use super::assemble::{from_analysis, from_jobs, name_of};
 use super::request::{JobRequest, OpenRequest};

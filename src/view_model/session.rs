@@ -8,10 +8,9 @@ use std::path::{Component, Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::scene::camera::Camera;
-use crate::scene::filter::Filter;
-use crate::scene::orbit::Orbit;
-use crate::scene::view::ViewSpec;
+use crate::view_model::filter::Filter;
+use crate::view_model::orbit::Orbit;
+use crate::view_model::view::ViewSpec;
 
 use super::request::OpenRequest;
 
@@ -54,7 +53,7 @@ pub struct SessionView {
 
 impl SessionView {
     /// The view's spec with the title it is drawn under: its own, or the window's numbered one.
-    pub fn titled_spec(&self, dataset: &crate::scene::dataset::Dataset) -> ViewSpec {
+    pub fn titled_spec(&self, dataset: &crate::view_model::dataset::Dataset) -> ViewSpec {
         let mut spec = self.spec.clone();
         if let Some(n) = self.number
             && spec.title.is_empty()
@@ -76,21 +75,9 @@ pub struct CameraState {
 }
 
 impl Default for CameraState {
+    /// Fit: the scene's centre at zoom 1.
     fn default() -> Self {
-        CameraState::from(&Camera::default())
-    }
-}
-
-impl From<&Camera> for CameraState {
-    fn from(camera: &Camera) -> Self {
-        CameraState { centre: camera.centre.map(|p| [p.x, p.y]), zoom: camera.zoom }
-    }
-}
-
-impl From<CameraState> for Camera {
-    fn from(state: CameraState) -> Self {
-        let centre = state.centre.map(|[x, y]| crate::layout::Position { x, y });
-        Camera { centre, zoom: if state.zoom.is_finite() && state.zoom > 0.0 { state.zoom } else { 1.0 } }
+        CameraState { centre: None, zoom: 1.0 }
     }
 }
 

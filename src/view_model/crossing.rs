@@ -90,7 +90,7 @@ pub fn crossings_by(
 mod tests {
     use super::*;
     use crate::routing::RegionKey;
-    use crate::scene::dataset::Dataset;
+    use crate::view_model::dataset::Dataset;
 
     #[test]
     fn the_pairs_crossing_an_end_add_up_to_its_load() {

@@ -527,8 +527,8 @@ mod tests {
     use std::collections::HashSet;
 
     use super::*;
-    use crate::scene::dataset::Dataset;
-    use crate::scene::query::{Aggregate, Condition, values};
+    use crate::view_model::dataset::Dataset;
+    use crate::view_model::query::{Aggregate, Condition, values};
 
     #[test]
     fn every_link_end_is_a_link_of_the_view_model_carrying_its_own_bytes() {
@@ -580,10 +580,10 @@ mod tests {
     fn node_clauses_reach_link_ends_through_both_nodes() {
         let d = Dataset::synthetic(2, 2, 2, 1);
         let spine = [Condition::parse("kind = switch").unwrap(), Condition::parse("level = 2").unwrap()];
-        let mask = crate::scene::query::mask(&d.run, Domain::Nodes, &spine).unwrap();
+        let mask = crate::view_model::query::mask(&d.run, Domain::Nodes, &spine).unwrap();
         assert_eq!(mask.iter().filter(|&&m| m).count(), 2, "two spines");
         let up = [Condition::parse("direction = up").unwrap()];
-        let mask = crate::scene::query::mask(&d.run, Domain::Links, &up).unwrap();
+        let mask = crate::view_model::query::mask(&d.run, Domain::Links, &up).unwrap();
         assert_eq!(mask.iter().filter(|&&m| m).count(), mask.len() / 2, "half of the ends go up");
     }
 }

@@ -8,11 +8,11 @@ use super::*;
 use crate::model::Cluster;
 use crate::model::synthetic::TwoLevel;
 use crate::routing::RegionKey;
-use crate::scene::colour::ColourMap;
-use crate::scene::dataset::{ALL_JOBS, CONTENTION, HostBytes};
-use crate::scene::filter::Clause;
-use crate::scene::prepare::prepare;
-use crate::scene::values::RegionSelection;
+use crate::view_model::colour_choice::ColourMap;
+use crate::view_model::dataset::{ALL_JOBS, CONTENTION, HostBytes};
+use crate::view_model::filter::Clause;
+use crate::view_model::prepare::prepare;
+use crate::view_model::values::RegionSelection;
 
 /// A clause every link and node passes: it only forces the rows road.
 fn no_op() -> Filter {

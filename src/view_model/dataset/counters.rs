@@ -62,7 +62,7 @@ impl Dataset {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scene::query::{Aggregate, values};
+    use crate::view_model::query::{Aggregate, values};
 
     #[test]
     fn counters_become_link_attributes_with_missing_values_where_uncovered() {
@@ -92,11 +92,11 @@ mod tests {
         let mut rail = vec![Some(0); ends];
         rail[0] = Some(u64::MAX / 4);
         let d = d.with_counters(Observed { rails: vec![rail], ..Default::default() });
-        let spec = crate::scene::ViewSpec {
+        let spec = crate::view_model::ViewSpec {
             link_attribute: Some(RESIDUAL.into()),
-            ..crate::scene::ViewSpec::for_dataset(&d)
+            ..crate::view_model::ViewSpec::for_dataset(&d)
         };
-        let prepared = crate::scene::prepare(&d, &spec, &Default::default()).unwrap();
+        let prepared = crate::view_model::prepare(&d, &spec, &Default::default()).unwrap();
         assert!(prepared.links_signed && !prepared.signed);
         let (lo, hi) = prepared.link_range.unwrap();
         assert_eq!(lo, -hi);

@@ -61,7 +61,7 @@ impl RoutingShown {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scene::view::ViewSpec;
+    use crate::view_model::view::ViewSpec;
 
     #[test]
     fn each_choice_names_its_own_attribute_and_reads_back_from_the_spec() {
@@ -77,7 +77,7 @@ mod tests {
 
     #[test]
     fn the_difference_is_coloured_as_signed_and_both_ar_choices_are_captioned_modelled() {
-        assert!(crate::scene::dataset::counters::is_signed_attribute(AR_MINUS_STATIC));
+        assert!(crate::view_model::dataset::counters::is_signed_attribute(AR_MINUS_STATIC));
         let spec = ViewSpec::default();
         for shown in [RoutingShown::ArModelled, RoutingShown::ArMinusStatic] {
             assert!(spec.caption(Some(shown.attribute()), false).contains("AR modelled"));

@@ -1,11 +1,11 @@
 //! Which traffic rows exist and what they hold: the adapter writes its `traffic` and
 //! `node_traffic` tables by these rules, and a clause-free view reads the same rows from the
-//! loads by them ([`crate::scene::fabric_values`]).
+//! loads by them ([`crate::view_model::fabric_values`]).
 
 /// Above this many rows (link ends × regions) a region's rows list only the link ends (nodes)
 /// that carried bytes: 20,000 regions of a 3,000-end fabric would otherwise be 60 million rows.
 /// The whole run's rows stay one per end. Views without clauses read bytes from the loads
-/// ([`crate::scene::prepare`]) and are the same either way; a clause on a region's `bytes` then
+/// ([`crate::view_model::prepare`]) and are the same either way; a clause on a region's `bytes` then
 /// sees only the ends that carried some.
 pub const DENSE_ROWS: usize = 4_000_000;
 

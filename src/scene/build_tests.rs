@@ -2,10 +2,11 @@ use super::*;
 use crate::routing::RegionKey;
 use crate::scene::MarkOf;
 use crate::scene::draw::Picked;
-use crate::scene::filter::Clause;
-use crate::scene::highlight::{Highlight, Seed, project};
-use crate::scene::run_synthetic::{packets, synthetic_run};
-use crate::scene::values::RegionSelection;
+use crate::view_model::filter::Clause;
+use crate::view_model::highlight::{Highlight, Seed, project};
+use crate::view_model::prepare::prepare;
+use crate::view_model::run_synthetic::{packets, synthetic_run};
+use crate::view_model::values::RegionSelection;
 
 fn run_dataset(axes: &[&str], dims: &[u32]) -> Dataset {
     Dataset::from_run(synthetic_run(axes, dims), Vec::new())
@@ -158,7 +159,7 @@ fn a_threshold_hides_the_link_ends_below_it_and_any_keeps_either_clause() {
     let mut either = spec.clone();
     either.filter.clauses =
         vec![Clause::parse("rail = 1").unwrap(), Clause::parse("direction = up").unwrap()];
-    either.filter.combine = crate::scene::filter::Combine::Any;
+    either.filter.combine = crate::view_model::filter::Combine::Any;
     let p = prepare(&d, &either, &Filter::default()).unwrap();
     let n = p.link_pass.len();
     assert_eq!(p.link_pass.iter().filter(|&&x| x).count(), n / 2 + n / 4, "rail 1, or up on rail 0");

@@ -39,10 +39,10 @@ pub fn ranked_changes(prepared: &Prepared, limit: usize) -> Vec<Change> {
 mod tests {
     use super::*;
     use crate::routing::RegionKey;
-    use crate::scene::dataset::Dataset;
-    use crate::scene::filter::Filter;
-    use crate::scene::values::RegionSelection;
-    use crate::scene::{ViewSpec, prepare};
+    use crate::view_model::dataset::Dataset;
+    use crate::view_model::filter::Filter;
+    use crate::view_model::values::RegionSelection;
+    use crate::view_model::{ViewSpec, prepare};
 
     fn changes(d: &Dataset, a: RegionKey, b: RegionKey) -> Vec<Change> {
         let spec = ViewSpec { selection: RegionSelection::Diff(a, b), ..ViewSpec::for_dataset(d) };
@@ -65,14 +65,14 @@ mod tests {
 
     #[test]
     fn a_runs_regions_diff_alike_and_only_the_links_the_view_shows_are_ranked() {
-        let run = crate::scene::run_synthetic::synthetic_run(&["x", "y", "z"], &[4, 4, 4]);
+        let run = crate::view_model::run_synthetic::synthetic_run(&["x", "y", "z"], &[4, 4, 4]);
         let d = Dataset::from_run(run, Vec::new());
         let (r1, r2) = (RegionKey::Region(1), RegionKey::Region(2));
         let mut spec = ViewSpec { selection: RegionSelection::Diff(r2, r1), ..ViewSpec::for_dataset(&d) };
         let all = ranked_changes(&prepare(&d, &spec, &Filter::default()).unwrap(), usize::MAX);
         assert!(!all.is_empty());
         assert!(all.iter().all(|c| c.delta == c.a - c.b && c.delta != 0.0));
-        spec.filter.clauses.push(crate::scene::Clause::parse("linkid < 10").unwrap());
+        spec.filter.clauses.push(crate::view_model::Clause::parse("linkid < 10").unwrap());
         let some = ranked_changes(&prepare(&d, &spec, &Filter::default()).unwrap(), usize::MAX);
         assert!(!some.is_empty() && some.iter().all(|c| c.link < 10), "{some:?}");
     }

@@ -74,7 +74,7 @@ impl FabricData {
     /// The traffic rows' sources, in row order: each job's regions and total (or the one
     /// profile's), then job `all`'s and job `contention`'s totals. The adapter writes its
     /// `traffic` rows from these, and a clause-free view reads its values from them
-    /// ([`crate::scene::fabric_values`]): one list, so the two storages cannot disagree.
+    /// ([`crate::view_model::fabric_values`]): one list, so the two storages cannot disagree.
     pub fn traffic_sets(&self) -> Vec<TrafficSet<'_>> {
         if self.jobs.is_empty() {
             let ar = self.ar_loads.as_ref().map(region_rows);

@@ -8,7 +8,7 @@ use crate::model::network::Shape;
 use crate::model::{Domain, Run};
 use crate::routing::RegionKey;
 
-use super::colour::{ColourMap, ScaleKind};
+use super::colour_choice::{ColourMap, ScaleKind};
 use super::dataset::Dataset;
 pub use super::dataset::region_attribute;
 use super::filter::{Filter, Relation};

@@ -7,10 +7,10 @@
 //! - optionally a shared camera (synced zoom and pan) and a shared orbit (3D views turn together);
 //! - a group filter, ANDed with each member's own.
 
-use super::camera::Camera;
-use super::filter::Filter;
-use super::highlight::Highlight;
-use super::orbit::Orbit;
+use crate::scene::camera::Camera;
+use crate::view_model::filter::Filter;
+use crate::view_model::highlight::Highlight;
+use crate::view_model::orbit::Orbit;
 
 /// An id naming a link group.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -313,7 +313,7 @@ fn top_ends(fabric: &FabricData, columns: &[TimeColumn<'_>], n: usize) -> (Vec<S
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scene::dataset::Dataset;
+    use crate::view_model::dataset::Dataset;
 
     fn strip(rows: StripRows) -> (Dataset, TimeStrip) {
         let d = Dataset::synthetic(4, 3, 2, 2);

@@ -44,11 +44,17 @@ fn two_jobs() -> Dataset {
 
 fn bytes_of(d: &Dataset, job: &str) -> Vec<Option<f64>> {
     let rows = [
-        crate::scene::query::Condition::parse("region = -1").unwrap(),
-        crate::scene::query::Condition::parse(&format!("job = {job}")).unwrap(),
+        crate::view_model::query::Condition::parse("region = -1").unwrap(),
+        crate::view_model::query::Condition::parse(&format!("job = {job}")).unwrap(),
     ];
-    crate::scene::query::values(&d.run, Domain::Links, &rows, crate::scene::query::Aggregate::Sum, "bytes")
-        .unwrap()
+    crate::view_model::query::values(
+        &d.run,
+        Domain::Links,
+        &rows,
+        crate::view_model::query::Aggregate::Sum,
+        "bytes",
+    )
+    .unwrap()
 }
 
 #[test]
@@ -92,10 +98,10 @@ fn each_job_all_and_contention_are_rows_of_the_traffic_table() {
 #[test]
 fn ranks_of_jobs_are_numbered_in_turn_and_name_their_job() {
     let d = two_jobs();
-    let io_rank = crate::scene::query::mask(
+    let io_rank = crate::view_model::query::mask(
         &d.run,
         Domain::Ranks,
-        &[crate::scene::query::Condition::parse("job = io").unwrap()],
+        &[crate::view_model::query::Condition::parse("job = io").unwrap()],
     )
     .unwrap();
     assert_eq!(io_rank, [false, false, true], "io's rank 0 follows md's two ranks");
@@ -106,17 +112,17 @@ fn ranks_of_jobs_are_numbered_in_turn_and_name_their_job() {
 #[test]
 fn searching_job_io_highlights_its_ranks_and_so_its_hosts() {
     let d = two_jobs();
-    let seeds = crate::scene::highlight::search(&d, "job io");
-    assert_eq!(seeds, [crate::scene::highlight::Seed::Id { domain: Domain::Ranks, id: 2 }]);
+    let seeds = crate::view_model::highlight::search(&d, "job io");
+    assert_eq!(seeds, [crate::view_model::highlight::Seed::Id { domain: Domain::Ranks, id: 2 }]);
 }
 
 #[test]
 fn a_view_of_several_jobs_shows_all_and_diffs_two_jobs_like_two_regions() {
     use crate::routing::RegionKey;
-    use crate::scene::view::{ViewSpec, selection_conditions};
+    use crate::view_model::view::{ViewSpec, selection_conditions};
     let d = two_jobs();
     let mut spec = ViewSpec::for_dataset(&d);
-    let cond = |c: &str| crate::scene::query::Condition::parse(c).unwrap();
+    let cond = |c: &str| crate::view_model::query::Condition::parse(c).unwrap();
     assert_eq!(selection_conditions(&d, &spec), vec![vec![cond("region = -1"), cond("job = all")]]);
     spec.selection = RegionSelection::Diff(RegionKey::Total, RegionKey::Total);
     spec.job = Some("md".into());

@@ -94,8 +94,8 @@ pub fn ccdf_per_level(
 mod tests {
     use super::*;
     use crate::routing::RegionKey;
-    use crate::scene::dataset::Dataset;
-    use crate::scene::values::RegionSelection;
+    use crate::view_model::dataset::Dataset;
+    use crate::view_model::values::RegionSelection;
 
     #[test]
     fn rails_carry_what_the_hosts_injected_and_split_traffic_is_balanced() {

@@ -189,3 +189,45 @@ mod tests {
         assert!(LinkValues::select(&loads(), RegionSelection::Cumulative(9)).is_none());
     }
 }
+
+/// Values, filter and highlight of one network view, indexed like the network's nodes and
+/// links. An empty slice means "none" for values and highlight, and "all pass" for masks.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NetworkInput<'a> {
+    pub node_values: &'a [Option<f64>],
+    pub link_values: &'a [Option<f64>],
+    pub node_pass: &'a [bool],
+    pub link_pass: &'a [bool],
+    pub node_lit: &'a [bool],
+    pub link_lit: &'a [bool],
+}
+
+impl NetworkInput<'_> {
+    pub fn link_passes(&self, i: usize) -> bool {
+        self.link_pass.get(i).copied().unwrap_or(true)
+    }
+
+    pub fn node_passes(&self, i: usize) -> bool {
+        self.node_pass.get(i).copied().unwrap_or(true)
+    }
+
+    /// Whether anything is highlighted (everything else then fades).
+    pub fn any_lit(&self) -> bool {
+        self.node_lit.iter().chain(self.link_lit).any(|&l| l)
+    }
+}
+
+/// The default colour range of some values: `[min(0, lo), hi]`; `None` if none has a value.
+pub fn values_range(values: &[Option<f64>]) -> Option<(f64, f64)> {
+    let mut it = values.iter().flatten().filter(|v| v.is_finite());
+    let first = *it.next()?;
+    let (lo, hi) = it.fold((first, first), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+    Some((lo.min(0.0), hi))
+}
+
+/// Whether an attribute counts bytes, by its name: `bytes`, `bytes_sent` …, and the byte
+/// columns of counters (`predicted`, `observed`, `residual`) and AR (`ar_minus_static`).
+pub fn is_bytes(attribute: Option<&str>) -> bool {
+    const BYTE_COLUMNS: [&str; 4] = ["predicted", "observed", "residual", "ar_minus_static"];
+    attribute.is_some_and(|a| a == "bytes" || a.starts_with("bytes_") || BYTE_COLUMNS.contains(&a))
+}

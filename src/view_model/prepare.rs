@@ -7,7 +7,8 @@
 //! 1. [`prepare`]: layout, values per node and link (`query::values` over the rows of the
 //!    selected region that pass the view's and its group's clauses, aggregated per id; a diff
 //!    is A − B), filter masks, and the view's own colour ranges;
-//! 2. [`Prepared::scene`]: colours within the agreed ranges, the highlight, the orbit.
+//! 2. the scene draws it (`Prepared::scene`, in `crate::scene::build`): colours within the agreed ranges, the
+//!    highlight, the orbit.
 //!
 //! Every vector is indexed like the run's ids of its domain ([`crate::model::Run::ids`]).
 
@@ -15,18 +16,13 @@ use crate::layout::generic2d::{PlaneLayout, layout_plane};
 use crate::layout::torus::{self, TorusLayout};
 use crate::model::{Domain, Run};
 
-use super::Scene;
 use super::dataset::Dataset;
 use super::fabric_values::{FabricValues, fabric_values};
-use super::fat_tree::{FatTreeInput, SceneOptions, build_fat_tree_scene};
 use super::filter::Filter;
-use super::generic2d::build_plane_scene;
 use super::highlight::Lit;
-use super::network::{NetworkInput, NetworkStyle, is_bytes, values_range};
-use super::orbit::Orbit;
 use super::query::{self, Condition};
-use super::torus::{TorusValues, build_torus_scene};
-use super::values::difference;
+use super::torus_values::TorusValues;
+use super::values::{NetworkInput, difference, values_range};
 use super::view::{ModuleKind, ViewSpec, selection_conditions};
 
 /// A view's colour ranges: (links, nodes); `None`: from its own values.
@@ -78,7 +74,10 @@ pub fn prepare(dataset: &Dataset, spec: &ViewSpec, group: &Filter) -> Result<Pre
     let signed = sides.len() == 2;
     // Link values are also signed when the attribute is a difference itself (the residual).
     let links_signed = signed
-        || spec.link_attribute.as_deref().is_some_and(crate::scene::dataset::counters::is_signed_attribute);
+        || spec
+            .link_attribute
+            .as_deref()
+            .is_some_and(crate::view_model::dataset::counters::is_signed_attribute);
     // One value engine: the loads when only the selection decides the rows, else the rows.
     let (values, problems) = match fabric_values(dataset, spec, group) {
         Some(fast) => (fast, Vec::new()),
@@ -264,8 +263,7 @@ impl Prepared {
                 (range_of(&self.link_values, self.links_signed), range_of(&self.node_values, self.signed))
             }
             ViewLayout::Torus(layout) => {
-                let style = NetworkStyle { aggregate: spec.merge, ..Default::default() };
-                let merged = TorusValues::compute(layout, &self.input(&Lit::default()), &style);
+                let merged = TorusValues::compute(layout, &self.input(&Lit::default()), spec.merge);
                 (range_of(&merged.links, self.links_signed), range_of(&merged.cells, self.signed))
             }
             ViewLayout::Plane(_) => (
@@ -291,72 +289,4 @@ impl Prepared {
     pub fn merges(&self) -> bool {
         matches!(&self.layout, ViewLayout::Torus(l) if l.links.iter().any(|m| m.members.len() > 1))
     }
-
-    /// Step 2: the scene, coloured within `ranges` (`None`: the view's own). `aspect` is the
-    /// plot's width over its height; `orbit` turns a 3D torus.
-    pub fn scene(
-        &self,
-        dataset: &Dataset,
-        spec: &ViewSpec,
-        ranges: Ranges,
-        lit: &Lit,
-        orbit: &Orbit,
-        aspect: f32,
-    ) -> Scene {
-        let map = |m: super::colour::ColourMap, signed: bool| {
-            if signed && !m.is_diverging() { spec.diverging_map } else { m }
-        };
-        let title = if spec.title.is_empty() { spec.default_title(dataset) } else { spec.title.clone() };
-        let merges = self.merges();
-        let style = NetworkStyle {
-            title,
-            link_map: map(spec.link_map, self.links_signed),
-            node_map: map(spec.node_map, self.signed),
-            scale: spec.scale,
-            link_range: ranges.0.or(self.link_range),
-            node_range: ranges.1.or(self.node_range),
-            link_caption: spec.caption(spec.link_attribute.as_deref(), merges),
-            node_caption: spec.caption(spec.node_attribute.as_deref(), merges),
-            aggregate: spec.merge,
-            link_bytes: is_bytes(spec.link_attribute.as_deref()),
-            node_bytes: is_bytes(spec.node_attribute.as_deref()),
-        };
-        let input = self.input(lit);
-        match &self.layout {
-            ViewLayout::FatTree => match &dataset.fabric {
-                Some(fabric) => {
-                    let options = SceneOptions::from_style(&style, spec.node_attribute.is_some());
-                    build_fat_tree_scene(&FatTreeInput::new(fabric, &input), &options)
-                }
-                None => Scene::default(),
-            },
-            ViewLayout::Torus(layout) => {
-                let values = TorusValues::compute(layout, &input, &style);
-                let flat =
-                    matches!(spec.module, ModuleKind::TorusFlat { .. }) || layout.projection.kept.len() < 3;
-                let orbit = if flat { Orbit::IDENTITY } else { *orbit };
-                build_torus_scene(layout, &values, &style, &orbit, aspect)
-            }
-            ViewLayout::Plane(layout) => {
-                build_plane_scene(dataset.run.network(), layout, &input, &style, aspect)
-            }
-        }
-    }
 }
-
-/// Prepares and draws one view on its own ranges: what `shoal render` and the tests call.
-pub fn scene_for(
-    dataset: &Dataset,
-    spec: &ViewSpec,
-    group: &Filter,
-    highlight: &super::highlight::Highlight,
-    aspect: f32,
-) -> Result<Scene, String> {
-    let prepared = prepare(dataset, spec, group)?;
-    let lit = super::highlight::project(dataset, highlight);
-    Ok(prepared.scene(dataset, spec, (None, None), &lit, &Orbit::default(), aspect))
-}
-
-#[cfg(test)]
-#[path = "prepare_tests.rs"]
-mod tests;

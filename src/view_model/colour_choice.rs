@@ -1,0 +1,77 @@
+//! The colours a view asks for, as plain data: which map and which scale. How a map paints (its
+//! ramp) is the scene's ([`crate::scene::colour`]); the view model only names the choice.
+
+use std::fmt;
+
+/// A named colour map.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ColourMap {
+    /// Boxfish's default: black → copper.
+    #[default]
+    Copper,
+    Viridis,
+    Cividis,
+    Magma,
+    /// Diverging blue (negative) – white – red (positive).
+    RdBu,
+    /// Diverging purple (negative) – white – orange (positive).
+    PuOr,
+}
+
+impl ColourMap {
+    pub const ALL: [ColourMap; 6] = [
+        ColourMap::Copper,
+        ColourMap::Viridis,
+        ColourMap::Cividis,
+        ColourMap::Magma,
+        ColourMap::RdBu,
+        ColourMap::PuOr,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ColourMap::Copper => "copper",
+            ColourMap::Viridis => "viridis",
+            ColourMap::Cividis => "cividis",
+            ColourMap::Magma => "magma",
+            ColourMap::RdBu => "rdbu",
+            ColourMap::PuOr => "puor",
+        }
+    }
+
+    /// Parses a name as [`name`](Self::name) prints it, case-insensitively.
+    pub fn parse(name: &str) -> Option<ColourMap> {
+        let lower = name.to_ascii_lowercase();
+        ColourMap::ALL.into_iter().find(|m| m.name() == lower)
+    }
+
+    pub fn is_diverging(self) -> bool {
+        matches!(self, ColourMap::RdBu | ColourMap::PuOr)
+    }
+}
+
+impl fmt::Display for ColourMap {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How values are spread over the colour map.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ScaleKind {
+    #[default]
+    Linear,
+    /// `ln(1 + |v|)`: keeps small loads distinguishable next to a few huge ones.
+    Log,
+}
+
+impl ScaleKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ScaleKind::Linear => "linear",
+            ScaleKind::Log => "log",
+        }
+    }
+}
