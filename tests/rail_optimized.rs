@@ -178,7 +178,7 @@ fn with_jobs_and_ar_tables_each_job_and_all_have_ar_bytes() {
         panic!("traffic has job, region and bytes_ar columns");
     };
     let sum = |name: &str| -> f64 {
-        (0..job.len()).filter(|&i| job[i] == name && region[i] == -1).map(|i| ar[i]).sum()
+        (0..job.len()).filter(|&i| job.get(i) == Some(name) && region[i] == -1).map(|i| ar[i]).sum()
     };
     assert!(sum("nccl") > 0.0);
     assert_eq!(sum("nccl"), sum("all"));

@@ -23,6 +23,8 @@ impl Frame {
     /// `gpu`: links go through the paint callback above the threshold (assumed available, no
     /// device here); otherwise every half goes through the egui painter.
     pub fn new(spec: ViewSpec, gpu: bool) -> Frame {
+        // The window's process keeps freed frame memory (gui::run does this first).
+        shoal::gui::allocator::keep_freed_memory();
         let ctx = egui::Context::default();
         gpu_links::assume_available(&ctx);
         let mut network = NetworkState::default();

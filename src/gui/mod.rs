@@ -2,6 +2,7 @@
 //! off the UI thread with progress, watching files, the warnings panel, the shared panels and
 //! the views.
 
+pub mod allocator;
 mod frame;
 pub mod loader;
 pub mod open;
@@ -559,6 +560,7 @@ pub fn run_with(
     if let Some(missing) = no_display(|name| std::env::var_os(name)) {
         anyhow::bail!("the window cannot open: {missing}. {HEADLESS_HINT}");
     }
+    allocator::keep_freed_memory();
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default().with_inner_size([1440.0, 900.0]).with_drag_and_drop(true),
         renderer: eframe::Renderer::Wgpu,

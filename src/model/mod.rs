@@ -19,6 +19,7 @@ pub mod synthetic;
 pub mod table;
 #[cfg(test)]
 pub(crate) mod test_fabric;
+pub mod text_column;
 pub mod warning;
 
 pub use ar::{ArState, ArTable};
@@ -34,4 +35,5 @@ pub use profile::{Dump, EpochMicros, LidBytes, LocalPort, PeerBytes, Profile, Pr
 pub use regions::{Delta, RankCounters, RegionInfo, RegionTable, region_table};
 pub use run::{Policy, Projection, Run};
 pub use table::{Column, Domain, Table};
+pub use text_column::TextColumn;
 pub use warning::{RailRead, Warning};

@@ -8,6 +8,8 @@
 
 use std::fmt;
 
+use super::text_column::TextColumn;
+
 /// The kinds of things a data set's tables describe. Boxfish's `(domain, type)` pairs map onto
 /// these: `HW NODE` → nodes, `HW LINK` → links, `COMM RANK` → ranks, `COMM COMMUNICATOR` →
 /// communicators. A fabric adds its CA ports (a host's adapters, one per rail or HCA).
@@ -112,7 +114,8 @@ pub enum Column {
     Int(Vec<i64>),
     /// `NaN` marks a missing value.
     Float(Vec<f64>),
-    Text(Vec<String>),
+    /// Codes into distinct values: repeated names cost a `u32` a row.
+    Text(TextColumn),
 }
 
 impl Column {
@@ -126,6 +129,11 @@ impl Column {
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// A text column of these cells.
+    pub fn text_of<S: AsRef<str>>(cells: impl IntoIterator<Item = S>) -> Column {
+        Column::Text(cells.into_iter().collect())
     }
 
     pub fn is_numeric(&self) -> bool {
@@ -147,7 +155,7 @@ impl Column {
         match self {
             Column::Int(v) => v.get(row).map(|x| x.to_string()).unwrap_or_default(),
             Column::Float(v) => v.get(row).filter(|x| !x.is_nan()).map(|x| x.to_string()).unwrap_or_default(),
-            Column::Text(v) => v.get(row).cloned().unwrap_or_default(),
+            Column::Text(v) => v.get(row).map(str::to_string).unwrap_or_default(),
         }
     }
 }
@@ -201,6 +209,12 @@ impl Table {
             }
             Column::Text(_) => return Err(format!("key column `{key}` holds text, not ids")),
         };
+        let mut columns = columns;
+        for column in &mut columns {
+            if let Column::Text(text) = column {
+                text.seal();
+            }
+        }
         Ok(Table { name: name.into(), domain, key, ids, names, columns })
     }
 

@@ -24,7 +24,7 @@ use super::boxfish_yaml::yaml_options;
 use super::error::ParseError;
 use super::input::Input;
 use super::line_warnings::{LineWarnings, MAX_LINE_WARNINGS};
-use crate::model::{Column, Warning};
+use crate::model::{Column, TextColumn, Warning};
 
 /// A parsed table file, before it is given a domain and a key.
 #[derive(Clone, Debug, PartialEq)]
@@ -322,7 +322,7 @@ fn parse_chunk(body: &str, lines_before: usize, names: &[String], kinds: &[Kind]
         .map(|k| match k {
             Kind::Int => Column::Int(Vec::new()),
             Kind::Float => Column::Float(Vec::new()),
-            Kind::Text => Column::Text(Vec::new()),
+            Kind::Text => Column::Text(TextColumn::new()),
         })
         .collect();
     let mut rows = 0usize;
@@ -336,7 +336,7 @@ fn parse_chunk(body: &str, lines_before: usize, names: &[String], kinds: &[Kind]
                 Column::Int(v) => parse_int(field).map(|x| v.push(x)).is_some(),
                 Column::Float(v) => field.parse::<f64>().ok().map(|x| v.push(x)).is_some(),
                 Column::Text(v) => {
-                    v.push(field.to_string());
+                    v.push(field);
                     true
                 }
             };
@@ -506,7 +506,7 @@ mod tests {
         assert_eq!(t.meta, None);
         assert_eq!(t.names[1], "Avg Hops-Extents");
         assert_eq!(t.columns[1], Column::Float(vec![1.5]));
-        assert_eq!(t.columns[2], Column::Text(vec!["a".into()]));
+        assert_eq!(t.columns[2], Column::text_of(["a"]));
     }
 
     #[test]

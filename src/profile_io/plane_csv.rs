@@ -122,7 +122,7 @@ fn typed(cells: Vec<String>) -> Column {
         cells.iter().map(|c| if c.is_empty() { Some(f64::NAN) } else { c.parse().ok() }).collect();
     match numbers {
         Some(v) if cells.iter().any(|c| !c.is_empty()) => Column::Float(v),
-        _ => Column::Text(cells),
+        _ => Column::Text(cells.into()),
     }
 }
 
@@ -351,7 +351,7 @@ mod tests {
         let t = &r.tables()[1];
         assert_eq!(t.ids, vec![0, 1, 0]);
         assert_eq!(t.column("bytes"), Some(&Column::Int(vec![10, 20, 30])));
-        assert_eq!(r.tables()[0].column("group"), Some(&Column::Text(vec!["g0".into(), "g0".into()])));
+        assert_eq!(r.tables()[0].column("group"), Some(&Column::text_of(["g0", "g0"])));
     }
 
     #[test]

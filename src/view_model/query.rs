@@ -18,7 +18,7 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 
-use crate::model::{Column, Domain, Run};
+use crate::model::{Column, Domain, Run, TextColumn};
 
 use super::relation::{Relation, glob_match, parse_number};
 
@@ -289,8 +289,16 @@ fn split_qualified(attribute: &str) -> (Option<Domain>, &str) {
 
 /// A condition compiled against one column.
 enum Test<'r> {
-    Number { column: &'r Column, relation: Relation, value: f64 },
-    Text { column: &'r [String], relation: Relation, value: String },
+    Number {
+        column: &'r Column,
+        relation: Relation,
+        value: f64,
+    },
+    /// Decided once per distinct value: `passes[code]`.
+    Text {
+        column: &'r TextColumn,
+        passes: Vec<bool>,
+    },
 }
 
 impl Test<'_> {
@@ -300,8 +308,8 @@ impl Test<'_> {
             Test::Number { column, relation, value } => {
                 column.number(row).is_some_and(|x| relation.compare_numbers(x, *value))
             }
-            Test::Text { column, relation, value } => {
-                column.get(row).is_some_and(|t| text_passes(*relation, t, value))
+            Test::Text { column, passes } => {
+                column.code(row).is_some_and(|c| passes.get(c as usize).copied().unwrap_or(false))
             }
         }
     }
@@ -377,7 +385,10 @@ fn plan<'r>(
             return Err(unknown(run, target, &c.attribute));
         };
         let test = match column {
-            Column::Text(v) => Test::Text { column: v, relation: c.relation, value: c.value.clone() },
+            Column::Text(v) => Test::Text {
+                column: v,
+                passes: v.distinct().iter().map(|t| text_passes(c.relation, t, &c.value)).collect(),
+            },
             numeric => match parse_number(&c.value) {
                 Some(value) => Test::Number { column: numeric, relation: c.relation, value },
                 None => {

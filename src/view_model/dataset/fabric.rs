@@ -38,7 +38,7 @@ use petgraph::graph::NodeIndex;
 
 use crate::layout::ClusterLayout;
 use crate::model::network::{NetLink, NetNode, Network, Shape};
-use crate::model::{Cluster, Column, Domain, LinkEnd, NodeKind, Policy, Projection, Run, Table};
+use crate::model::{Cluster, Column, Domain, LinkEnd, NodeKind, Policy, Projection, Run, Table, TextColumn};
 use crate::routing::RegionLoads;
 
 use super::RankHosts;
@@ -229,10 +229,10 @@ fn ports(cluster: &Cluster, index: &FabricIndex) -> (Option<Table>, Pairs, Pairs
         Column::Int(host),
         Column::Int(rail),
         Column::Int(plane),
-        Column::Text(adapter),
+        Column::Text(adapter.into()),
         Column::Int(number),
-        Column::Text(lid),
-        Column::Text(guid),
+        Column::Text(lid.into()),
+        Column::Text(guid.into()),
     ];
     let names = ["portid", "nodeid", "rail", "plane", "adapter", "port", "lid", "guid"];
     (table("ports", Domain::Ports, "portid", &names, columns), hosts, links)
@@ -321,13 +321,13 @@ fn node_table(
     }
     let columns = vec![
         Column::Int((0..n as i64).collect()),
-        Column::Text(name),
-        Column::Text(kind),
+        Column::Text(name.into()),
+        Column::Text(kind.into()),
         Column::Int(rail),
         Column::Int(plane),
         Column::Int(level),
-        Column::Text(guid),
-        Column::Text(lid),
+        Column::Text(guid.into()),
+        Column::Text(lid.into()),
     ];
     let names = ["nodeid", "name", "kind", "rail", "plane", "level", "guid", "lid"];
     table("nodes", Domain::Nodes, "nodeid", &names, columns)
@@ -339,9 +339,9 @@ struct LinkColumns {
     rail: Vec<i64>,
     plane: Vec<i64>,
     level: Vec<i64>,
-    direction: Vec<String>,
-    from: Vec<String>,
-    to: Vec<String>,
+    direction: TextColumn,
+    from: TextColumn,
+    to: TextColumn,
     from_port: Vec<i64>,
     to_port: Vec<i64>,
 }
@@ -359,9 +359,9 @@ impl LinkColumns {
         self.rail.push(rail as i64);
         self.plane.push(plane.map_or(-1, i64::from));
         self.level.push(level.map_or(-1, i64::from));
-        self.direction.push(direction.to_string());
-        self.from.push(from);
-        self.to.push(to);
+        self.direction.push(direction);
+        self.from.push(&from);
+        self.to.push(&to);
         self.from_port.push(from_port);
         self.to_port.push(to_port);
     }
@@ -485,7 +485,7 @@ fn traffic_tables(cluster: &Cluster, index: &FabricIndex, sets: &[TrafficSet<'_>
 struct Rows {
     id: Vec<i64>,
     region: Vec<i64>,
-    job: Vec<String>,
+    job: TextColumn,
     bytes: Vec<f64>,
 }
 
@@ -494,7 +494,7 @@ impl Rows {
         Rows {
             id: Vec::with_capacity(n),
             region: Vec::with_capacity(n),
-            job: Vec::new(),
+            job: TextColumn::new(),
             bytes: Vec::with_capacity(n),
         }
     }
@@ -503,7 +503,7 @@ impl Rows {
         self.id.push(id);
         self.region.push(region);
         if let Some(job) = job {
-            self.job.push(job.to_string());
+            self.job.push(job);
         }
         self.bytes.push(bytes);
     }
