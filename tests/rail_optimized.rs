@@ -257,3 +257,35 @@ fn under_ar_the_pairs_crossing_an_uplink_add_up_to_its_modelled_load() {
     assert_eq!(static_rows.iter().map(|r| r.bytes).sum::<u64>(), f.loads.total.rails[0].at(end));
     assert_ne!(rows, static_rows);
 }
+
+/// The request's routing mode decides what a new view colours by: the AR spread where the dumps
+/// hold adaptive-routing tables; without them, the static trace and a warning that says why.
+#[test]
+fn a_request_for_ar_opens_views_on_the_ar_spread_and_warns_where_there_are_no_tables() {
+    use shoal::view_model::RoutingMode;
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let dir = root.join("sample-data/railopt");
+    let with_tables = OpenRequest {
+        profile: Some(dir.join("nccl.ibprof.gz")),
+        routing: RoutingMode::Ar,
+        ..OpenRequest::of_rails(vec![vec![
+            dir.clone(),
+            root.join("tests/fixtures/ar/railopt/ibdiagnet2.far"),
+        ]])
+    };
+    let d = open(&with_tables, &|_| {}).expect("the sample opens with its AR tables");
+    assert_eq!(d.routing, RoutingMode::Ar);
+    assert_eq!(ViewSpec::for_dataset(&d).link_attribute.as_deref(), Some("bytes_ar"));
+
+    let without = OpenRequest { rails: OpenRequest::of_rails(vec![vec![dir.clone()]]).rails, ..with_tables };
+    let d = open(&without, &|_| {}).expect("the sample opens without AR tables");
+    assert_eq!(d.routing, RoutingMode::Static);
+    assert_eq!(ViewSpec::for_dataset(&d).link_attribute, ViewSpec::default().link_attribute);
+    assert!(
+        d.warnings
+            .iter()
+            .any(|w| w.file == "--routing ar" && w.message.contains("no adaptive-routing tables")),
+        "{:?}",
+        d.warnings
+    );
+}

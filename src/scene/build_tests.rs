@@ -6,6 +6,7 @@ use crate::view_model::filter::Clause;
 use crate::view_model::highlight::{Highlight, Seed, project};
 use crate::view_model::prepare::prepare;
 use crate::view_model::run_synthetic::{packets, synthetic_run};
+use crate::view_model::values::NetworkInput;
 use crate::view_model::values::RegionSelection;
 
 fn run_dataset(axes: &[&str], dims: &[u32]) -> Dataset {
@@ -185,6 +186,33 @@ fn a_highlight_dims_the_rest_and_draws_lit_halves_last() {
     let first_lit = s.halves.iter().position(|h| h.emphasis == crate::scene::Emphasis::Lit).unwrap();
     assert!(s.halves[first_lit..].iter().all(|h| h.emphasis == crate::scene::Emphasis::Lit));
     assert!(s.halves[..first_lit].iter().all(|h| h.emphasis == crate::scene::Emphasis::Dim));
+}
+
+/// A prepared view brings its link ends sorted once by value; a scene built from values alone
+/// sorts them itself. Both orders are the same: busier ends on top, lit ones last.
+#[test]
+fn the_prepared_draw_order_is_the_order_a_scene_sorts_itself() {
+    let d = Dataset::synthetic(6, 4, 3, 2);
+    let fabric = d.fabric.as_ref().unwrap();
+    let spec = ViewSpec::for_dataset(&d);
+    let prepared = prepare(&d, &spec, &Filter::default()).unwrap();
+    let h = fabric.cluster.host_index("n0003").unwrap();
+    let lit = project(&d, &Highlight { seeds: [Seed::node(h)].into() });
+    let options = SceneOptions::from_style(&NetworkStyle::default(), false);
+    let with_order = prepared.input(&lit);
+    let unsorted = NetworkInput { link_order: &[], ..with_order };
+    assert_eq!(with_order.link_order.len(), fabric.index.link_count());
+    let ordered = build_fat_tree_scene(&FatTreeInput::new(fabric, &with_order), &options).halves;
+    let sorted = build_fat_tree_scene(&FatTreeInput::new(fabric, &unsorted), &options).halves;
+    assert_eq!(ordered, sorted);
+    let values = &prepared.link_values;
+    let key = |h: &crate::scene::Half| {
+        crate::scene::draw_key(values[fabric.index.link_position(h.rail as usize, h.end).unwrap()])
+    };
+    let plain: Vec<f64> =
+        ordered.iter().filter(|h| h.emphasis != crate::scene::Emphasis::Lit).map(key).collect();
+    assert!(plain.windows(2).all(|w| w[0] <= w[1]), "busier ends later");
+    assert!(plain.iter().any(|&k| k > 0.0), "some ends carry bytes");
 }
 
 #[test]

@@ -2,10 +2,8 @@
 //! (`1a 2a 3a` above the hosts for rail 0, `1b 2b 3b` below for rail 1, as in the thesis) and
 //! the N and L legends.
 
-use rayon::prelude::*;
-
 use crate::layout::{ClusterLayout, Position};
-use crate::model::{Cluster, LinkEnd, Side};
+use crate::model::{Cluster, Side};
 
 use super::colour::{ColourMap, ColourScale, Rgba, ScaleKind};
 use super::network::{NO_DATA, NetworkInput, NetworkStyle, value_legend};
@@ -159,48 +157,51 @@ pub fn build_fat_tree_scene(input: &FatTreeInput<'_>, options: &SceneOptions) ->
     }
 }
 
-/// Every passing link end as a half, rails in parallel, in draw order: busier ends on top,
-/// lit ones last ([`super::in_draw_order`]).
+/// Every passing link end as a half, in draw order: busier ends on top, lit ones last
+/// ([`super::in_draw_order`]). A prepared view brings its ends in that order already
+/// ([`NetworkInput::link_order`]); otherwise they are sorted here.
 fn halves(input: &FatTreeInput<'_>, paint: &Paint) -> Vec<Half> {
-    let FatTreeInput { cluster, layout, index, network: net, .. } = *input;
-    type Keyed = Vec<(f64, Half)>;
-    let per_rail: Vec<(Keyed, Keyed)> = cluster
-        .rails
-        .par_iter()
-        .enumerate()
-        .map(|(r, fabric)| {
-            let (mut plain, mut lit_halves) = (Vec::with_capacity(fabric.link_end_count()), Vec::new());
-            let Some(rail_layout) = layout.rails.get(r) else { return (plain, lit_halves) };
-            let pos = |i: usize| rail_layout.positions.get(i).copied().flatten();
-            for edge in fabric.graph.edge_indices() {
-                let Some((a, b)) = fabric.graph.edge_endpoints(edge) else { continue };
-                let (Some(pa), Some(pb)) = (pos(a.index()), pos(b.index())) else { continue };
-                let mid = Position { x: (pa.x + pb.x) / 2.0, y: (pa.y + pb.y) / 2.0 };
-                for (side, from) in [(Side::A, pa), (Side::B, pb)] {
-                    let end = LinkEnd { edge, side };
-                    let p = index.link_position(r, end);
-                    if !flag(net.link_pass, p, true) {
-                        continue;
-                    }
-                    let e = paint.emphasis(flag(net.link_lit, p, false));
-                    // An end with no value (no row passed: a contention view's single-job end)
-                    // is neutral, as in the other modules.
-                    let value = p.and_then(|i| net.link_values.get(i).copied().flatten());
-                    let colour = Paint::fade(value.map_or(NO_DATA, |v| paint.links.colour(v)), e);
-                    let half = Half { from, to: mid, colour, rail: r as u8, end, emphasis: e };
-                    let keyed = (super::draw_key(value), half);
-                    if e == Emphasis::Lit { lit_halves.push(keyed) } else { plain.push(keyed) }
-                }
+    let net = input.network;
+    let ends = input.index.link_count();
+    if net.link_order.len() == ends && ends > 0 {
+        let (mut plain, mut lit) = (Vec::with_capacity(ends), Vec::new());
+        for &p in net.link_order {
+            if let Some(half) = half_at(input, paint, p as usize) {
+                if half.emphasis == Emphasis::Lit { lit.push(half) } else { plain.push(half) }
             }
-            (plain, lit_halves)
-        })
-        .collect();
+        }
+        plain.extend(lit);
+        return plain;
+    }
+    let keyed = |p: usize| half_at(input, paint, p).map(|h| (net.link_values.get(p).copied().flatten(), h));
     let (mut plain, mut lit) = (Vec::new(), Vec::new());
-    for (p, l) in per_rail {
-        plain.extend(p);
-        lit.extend(l);
+    for (value, half) in (0..ends).filter_map(keyed) {
+        let k = (super::draw_key(value), half);
+        if half.emphasis == Emphasis::Lit { lit.push(k) } else { plain.push(k) }
     }
     super::in_draw_order(plain, lit)
+}
+
+/// The half of the view model's link `p`, if it is placed and passes the view's mask.
+fn half_at(input: &FatTreeInput<'_>, paint: &Paint, p: usize) -> Option<Half> {
+    let FatTreeInput { cluster, layout, index, network: net, .. } = *input;
+    if !flag(net.link_pass, Some(p), true) {
+        return None;
+    }
+    let (r, end) = index.link(p)?;
+    let fabric = cluster.rails.get(r)?;
+    let positions = &layout.rails.get(r)?.positions;
+    let (a, b) = fabric.graph.edge_endpoints(end.edge)?;
+    let (pa, pb) =
+        (positions.get(a.index()).copied().flatten()?, positions.get(b.index()).copied().flatten()?);
+    let mid = Position { x: (pa.x + pb.x) / 2.0, y: (pa.y + pb.y) / 2.0 };
+    let from = if end.side == Side::A { pa } else { pb };
+    let e = paint.emphasis(flag(net.link_lit, Some(p), false));
+    // An end with no value (no row passed: a contention view's single-job end) is neutral, as
+    // in the other modules.
+    let value = net.link_values.get(p).copied().flatten();
+    let colour = Paint::fade(value.map_or(NO_DATA, |v| paint.links.colour(v)), e);
+    Some(Half { from, to: mid, colour, rail: r as u8, end, emphasis: e })
 }
 
 /// Hosts once for all rails, each rail's placed switches, and the level labels (`1a 2a` above,

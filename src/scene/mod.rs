@@ -36,13 +36,7 @@ pub use legend::Legend;
 use crate::layout::Position;
 use crate::model::LinkEnd;
 
-/// Where a link half goes in the draw order: busier on top (a diff's by magnitude), an end
-/// without a value below every valued one. Every painter — the window's, the GPU's, PNG and
-/// SVG — draws a scene's halves in order, so sorting by this key once puts busy ends on top
-/// everywhere (issue 21); lit halves still go after all of these.
-pub fn draw_key(value: Option<f64>) -> f64 {
-    value.map_or(f64::NEG_INFINITY, |v| if v.is_nan() { f64::NEG_INFINITY } else { v.abs() })
-}
+pub use crate::view_model::values::draw_key;
 
 /// Plain halves by [`draw_key`], then the lit ones by theirs; equal keys keep their order.
 pub fn in_draw_order(plain: Vec<(f64, Half)>, lit: Vec<(f64, Half)>) -> Vec<Half> {

@@ -12,7 +12,7 @@ use crate::routing::{LoadOptions, Observed, PlacementPolicy, RailPolicy};
 use crate::view_model::dataset::Dataset;
 
 use super::assemble::{from_analysis, from_jobs, name_of};
-use super::request::{JobRequest, OpenRequest};
+use super::request::{JobRequest, OpenRequest, RoutingMode};
 use super::trace::{self, JobSpec};
 
 /// A loading stage and how far along the whole load is (0..=1).
@@ -91,8 +91,24 @@ pub fn open_regions(
     };
     warnings.append(&mut dataset.warnings);
     dataset.warnings = warnings;
+    dataset.routing = routing_shown(request, &mut dataset);
     stage(1.0, "done");
     Ok(dataset)
+}
+
+/// The request's routing mode, where the dumps can show it: AR asked of dumps without
+/// adaptive-routing tables is a warning, and the views show the static trace.
+fn routing_shown(request: &OpenRequest, dataset: &mut Dataset) -> RoutingMode {
+    let has_ar = dataset.fabric.as_ref().is_some_and(|f| f.ar_loads.is_some());
+    if request.routing == RoutingMode::Ar && !has_ar {
+        dataset.warnings.push(Warning::in_file(
+            "--routing ar",
+            "AR was asked for, but the dumps hold no adaptive-routing tables (ibdiagnet2.far); \
+             the views show the static forwarding tables",
+        ));
+        return RoutingMode::Static;
+    }
+    request.routing
 }
 
 /// A run has no rails, profile, jobs, loads or counters: those belong to fabric dumps.

@@ -22,7 +22,7 @@ use super::filter::Filter;
 use super::highlight::Lit;
 use super::query::{self, Condition};
 use super::torus_values::TorusValues;
-use super::values::{NetworkInput, difference, values_range};
+use super::values::{NetworkInput, difference, draw_order, values_range};
 use super::view::{ModuleKind, ViewSpec, selection_conditions};
 
 /// A view's colour ranges: (links, nodes); `None`: from its own values.
@@ -55,6 +55,8 @@ pub struct Prepared {
     pub links_signed: bool,
     /// A diff's link values of A and of B (the ranked table beside it shows both).
     pub link_sides: Option<[Vec<Option<f64>>; 2]>,
+    /// Link ids by value, busiest last: the order a scene draws its link ends in.
+    pub link_order: Vec<u32>,
     /// The view's own colour ranges, over what it colours.
     pub link_range: Option<(f64, f64)>,
     pub node_range: Option<(f64, f64)>,
@@ -83,6 +85,7 @@ pub fn prepare(dataset: &Dataset, spec: &ViewSpec, group: &Filter) -> Result<Pre
         Some(fast) => (fast, Vec::new()),
         None => queried_values(dataset, spec, group, &sides),
     };
+    let order = draw_order(&values.links);
     let mut prepared = Prepared {
         layout,
         node_values: values.nodes,
@@ -93,6 +96,7 @@ pub fn prepare(dataset: &Dataset, spec: &ViewSpec, group: &Filter) -> Result<Pre
         signed,
         links_signed,
         link_sides: values.link_sides,
+        link_order: order,
         link_range: None,
         node_range: None,
         problems,
@@ -282,6 +286,7 @@ impl Prepared {
             link_pass: &self.link_pass,
             node_lit: &lit.nodes,
             link_lit: &lit.links,
+            link_order: &self.link_order,
         }
     }
 

@@ -200,6 +200,8 @@ pub struct NetworkInput<'a> {
     pub link_pass: &'a [bool],
     pub node_lit: &'a [bool],
     pub link_lit: &'a [bool],
+    /// Link ids in draw order ([`draw_order`] of `link_values`); empty: the scene sorts.
+    pub link_order: &'a [u32],
 }
 
 impl NetworkInput<'_> {
@@ -230,4 +232,22 @@ pub fn values_range(values: &[Option<f64>]) -> Option<(f64, f64)> {
 pub fn is_bytes(attribute: Option<&str>) -> bool {
     const BYTE_COLUMNS: [&str; 4] = ["predicted", "observed", "residual", "ar_minus_static"];
     attribute.is_some_and(|a| a == "bytes" || a.starts_with("bytes_") || BYTE_COLUMNS.contains(&a))
+}
+
+/// Where a link half goes in the draw order: busier on top (a diff's by magnitude), an end
+/// without a value below every valued one. Every painter — the window's, the GPU's, PNG and
+/// SVG — draws a scene's halves in order, so sorting by this key once puts busy ends on top
+/// everywhere (issue 21); lit halves still go after all of these.
+pub fn draw_key(value: Option<f64>) -> f64 {
+    value.map_or(f64::NEG_INFINITY, |v| if v.is_nan() { f64::NEG_INFINITY } else { v.abs() })
+}
+
+/// Link ids in draw order: by [`draw_key`] of their values, equal keys by id. A view's values
+/// change only when it is prepared again, so the order is sorted once there and every scene of
+/// the view (each highlight, each range of its group) walks it instead of sorting its halves.
+pub fn draw_order(values: &[Option<f64>]) -> Vec<u32> {
+    let mut keyed: Vec<(f64, u32)> =
+        values.iter().enumerate().map(|(i, &v)| (draw_key(v), i as u32)).collect();
+    keyed.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    keyed.into_iter().map(|(_, i)| i).collect()
 }

@@ -168,7 +168,11 @@ impl ViewSpec {
     pub fn for_dataset(dataset: &Dataset) -> ViewSpec {
         let module = ModuleKind::default_for(dataset);
         if dataset.fabric.is_some() {
-            return ViewSpec { module, ..Default::default() };
+            let mut spec = ViewSpec { module, ..Default::default() };
+            if dataset.routing == crate::view_model::RoutingMode::Ar {
+                spec.show_routing(RoutingShown::ArModelled);
+            }
+            return spec;
         }
         let run = &dataset.run;
         ViewSpec {

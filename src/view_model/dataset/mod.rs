@@ -174,6 +174,9 @@ pub struct Dataset {
     pub run: Run,
     pub fabric: Option<FabricData>,
     pub warnings: Vec<Warning>,
+    /// Which trace its views colour by when they open: the request's routing mode (AR only
+    /// where the dumps hold adaptive-routing tables).
+    pub routing: crate::view_model::RoutingMode,
     regions: Regions,
     /// The jobs the rows name (a `job` attribute's values other than `all` and `contention`).
     jobs: Vec<String>,
@@ -184,7 +187,15 @@ impl Dataset {
     pub fn from_run(run: Run, warnings: Vec<Warning>) -> Dataset {
         let regions = run_regions(&run);
         let jobs = run_jobs(&run);
-        Dataset { name: run.name().to_string(), run, fabric: None, warnings, regions, jobs }
+        Dataset {
+            name: run.name().to_string(),
+            run,
+            fabric: None,
+            warnings,
+            routing: Default::default(),
+            regions,
+            jobs,
+        }
     }
 
     /// Lays out the cluster and builds its view model.
@@ -243,7 +254,15 @@ impl Dataset {
             rails_read: Vec::new(),
         };
         let run = fabric.build_run(&name, &RankJobs::new());
-        Dataset { name, run, fabric: Some(fabric), warnings, regions, jobs: Vec::new() }
+        Dataset {
+            name,
+            run,
+            fabric: Some(fabric),
+            warnings,
+            routing: Default::default(),
+            regions,
+            jobs: Vec::new(),
+        }
     }
 
     /// Several jobs on one fabric: each job's rows, job `all` (the sum of their totals) and job
@@ -310,7 +329,15 @@ impl Dataset {
             rails_read: Vec::new(),
         };
         let run = fabric.build_run(&name, &rank_jobs);
-        Dataset { name, run, fabric: Some(fabric), warnings, regions, jobs: names }
+        Dataset {
+            name,
+            run,
+            fabric: Some(fabric),
+            warnings,
+            routing: Default::default(),
+            regions,
+            jobs: names,
+        }
     }
 
     /// The jobs the rows name, in order (empty when the data set is one job's, or none).
