@@ -201,7 +201,19 @@ impl Run {
 
     /// A mask over [`Run::ids`] of `domain`: true for the ids in `set`.
     pub fn mask_of(&self, domain: Domain, set: &HashSet<i64>) -> Vec<bool> {
-        self.ids(domain).iter().map(|id| set.contains(id)).collect()
+        let ids = self.ids(domain);
+        // A highlight lights a few ids among many (each rebuild of a view asks): find those few
+        // rather than hash every id of the domain.
+        if ids.is_sorted_by(|a, b| a < b) {
+            let mut mask = vec![false; ids.len()];
+            for id in set {
+                if let Ok(i) = ids.binary_search(id) {
+                    mask[i] = true;
+                }
+            }
+            return mask;
+        }
+        ids.iter().map(|id| set.contains(id)).collect()
     }
 }
 
