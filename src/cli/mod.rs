@@ -6,6 +6,7 @@ pub mod r#gen;
 pub mod hot;
 mod hot_routing;
 pub mod info;
+mod info_summary;
 pub mod open_args;
 pub mod pattern;
 pub mod query;

@@ -10,6 +10,7 @@ pub mod recent;
 mod session;
 pub mod setup;
 pub mod watch;
+mod wayland_probe;
 
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, channel};
@@ -166,14 +167,17 @@ impl ShoalApp {
     /// Shows a data set (a reload of the same kind keeps the views' settings) and applies any
     /// scripted set-up waiting for data.
     pub fn show(&mut self, dataset: Dataset) {
+        // A new data set is a fresh start: the last one's load errors no longer apply.
+        self.errors.clear();
         self.warnings = dataset.warnings.clone();
+        let warned = crate::model::count_warnings(&self.warnings);
         if let Some(f) = &dataset.fabric {
             self.status = format!(
                 "{}: {} rails, {} hosts, {} warnings",
                 dataset.name,
                 f.cluster.rails.len(),
                 f.cluster.hosts.len(),
-                self.warnings.len()
+                warned
             );
         } else {
             let net = dataset.run.network();
@@ -183,7 +187,7 @@ impl ShoalApp {
                 net.nodes.len(),
                 net.links.len(),
                 dataset.run.tables().len(),
-                self.warnings.len()
+                warned
             );
         }
         self.regions_state.seed(&dataset);
@@ -468,7 +472,7 @@ impl ShoalApp {
                 crate::modules::routing_switch::switch_ui(ui, view, &d, commands);
                 ui.separator();
             }
-            let warn = format!("{} warnings", self.warnings.len());
+            let warn = format!("{} warnings", crate::model::count_warnings(&self.warnings));
             if ui.selectable_label(self.show_warnings, warn).clicked() {
                 self.show_warnings = !self.show_warnings;
             }
@@ -480,11 +484,12 @@ impl ShoalApp {
             for e in &self.errors {
                 ui.colored_label(ui.visuals().error_fg_color, shown(e, MESSAGE_CHARS));
             }
-            if self.warnings.is_empty() {
+            if crate::model::count_warnings(&self.warnings) == 0 {
                 ui.small("no parser or trace warnings");
             }
             for w in &self.warnings {
-                ui.monospace(w.to_string());
+                let line = if w.is_info() { format!("info: {w}") } else { w.to_string() };
+                ui.monospace(line);
             }
         });
     }
@@ -559,6 +564,7 @@ pub fn run_with(
     if let Some(missing) = no_display(|name| std::env::var_os(name)) {
         anyhow::bail!("the window cannot open: {missing}. {HEADLESS_HINT}");
     }
+    wayland_probe::quiet_pointless_probe();
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default().with_inner_size([1440.0, 900.0]).with_drag_and_drop(true),
         renderer: eframe::Renderer::Wgpu,

@@ -34,4 +34,4 @@ pub use profile::{Dump, EpochMicros, LidBytes, LocalPort, PeerBytes, Profile, Pr
 pub use regions::{Delta, RankCounters, RegionInfo, RegionTable, region_table};
 pub use run::{Policy, Projection, Run};
 pub use table::{Column, Domain, Table};
-pub use warning::{RailRead, Warning};
+pub use warning::{Level, RailRead, Warning, count_warnings};
