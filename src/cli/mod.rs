@@ -4,6 +4,7 @@ pub mod common;
 pub mod convert;
 pub mod r#gen;
 pub mod hot;
+mod hot_json;
 mod hot_routing;
 pub mod info;
 mod info_summary;
@@ -17,6 +18,7 @@ mod render_session;
 pub mod render_spec;
 pub mod render_strip;
 pub mod route;
+pub mod shell;
 pub mod trace;
 pub mod trace_ar;
 
