@@ -17,7 +17,10 @@ fn query(args: &[&str]) -> Vec<(u64, Option<f64>)> {
     assert!(ok, "{err}");
     let mut lines = out.lines();
     let header = lines.next().unwrap_or_default();
-    assert!(header.split(',').count() == 2 && !header.starts_with("id,"), "a named two-column header: {header}");
+    assert!(
+        header.split(',').count() == 2 && !header.starts_with("id,"),
+        "a named two-column header: {header}"
+    );
     lines
         .map(|l| {
             let (id, value) = l.split_once(',').expect("id,value");

@@ -21,7 +21,10 @@ const KIB: f64 = 1024.0;
 fn csv(out: &str) -> Vec<(i64, Option<f64>)> {
     let mut lines = out.lines();
     let header = lines.next().unwrap_or_default();
-    assert!(header.split(',').count() == 2 && !header.starts_with("id,"), "a named two-column header: {header}");
+    assert!(
+        header.split(',').count() == 2 && !header.starts_with("id,"),
+        "a named two-column header: {header}"
+    );
     lines
         .map(|l| {
             let (id, v) = l.split_once(',').unwrap();

@@ -95,7 +95,9 @@ fn open_fabric(args: &HotArgs, jobs: bool) -> Result<FabricData> {
     } else {
         args.region
     };
-    let dataset = open_regions(&request, only, &|_| {})?;
+    let progress = super::progress::Progress::new("hot");
+    let dataset = open_regions(&request, only, &progress.of_open())?;
+    drop(progress);
     report_warnings(&dataset.warnings, args.open.verbose);
     let fabric = dataset.fabric.context("hot needs fabric dumps")?;
     report_counters(&fabric);
@@ -509,13 +511,18 @@ fn contended(fabric: &FabricData, args: &HotArgs) -> Result<()> {
         .collect();
     let names: Vec<String> = fabric.jobs.iter().map(|j| echo(&j.name).into_owned()).collect();
     if args.json {
-        let mut json = HotJson::new(&format!("jobs {}", names.join(", ")), "second_job_bytes", RoutingModel::Static);
+        let mut json =
+            HotJson::new(&format!("jobs {}", names.join(", ")), "second_job_bytes", RoutingModel::Static);
         for (i, end) in ends.iter().enumerate() {
             let Some(mut row) = end_json(cluster, i, end.rail, end.end) else { continue };
             row.bytes = Some(end.second_bytes());
             for &(j, bytes) in &end.jobs {
                 let job_pairs = pairs[j].get(&(end.rail, end.end.index())).cloned().unwrap_or_default();
-                row.jobs.push(JobJson { job: names[j].clone(), bytes, pairs: pairs_json(cluster, &job_pairs) });
+                row.jobs.push(JobJson {
+                    job: names[j].clone(),
+                    bytes,
+                    pairs: pairs_json(cluster, &job_pairs),
+                });
             }
             json.ends.push(row);
         }

@@ -30,7 +30,13 @@ impl HotJson {
             RoutingModel::Static => "static",
             RoutingModel::AdaptiveModelled => "ar_modelled",
         };
-        HotJson { title: title.to_string(), ranked_by, routing, pairs_are_lower_bounds: false, ends: Vec::new() }
+        HotJson {
+            title: title.to_string(),
+            ranked_by,
+            routing,
+            pairs_are_lower_bounds: false,
+            ends: Vec::new(),
+        }
     }
 
     /// Prints it to standard output.

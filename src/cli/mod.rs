@@ -10,6 +10,7 @@ pub mod info;
 mod info_summary;
 pub mod open_args;
 pub mod pattern;
+pub mod progress;
 pub mod query;
 pub mod render;
 pub mod render_args;

@@ -69,13 +69,16 @@ fn conditions(dataset: &Dataset, given: &[Condition]) -> Vec<Condition> {
 /// becomes `_` so the header stays two columns.
 pub fn header(domain: Domain, agg: Aggregate, attr: &str) -> String {
     let item = domain.name().strip_suffix('s').unwrap_or(domain.name());
-    let attr: String = attr.chars().map(|c| if matches!(c, ',' | '"' | '\n' | '\r') { '_' } else { c }).collect();
+    let attr: String =
+        attr.chars().map(|c| if matches!(c, ',' | '"' | '\n' | '\r') { '_' } else { c }).collect();
     format!("{item},{}_{attr}", agg.name())
 }
 
 /// Prints the header, then `id,value`; an id none of whose rows pass the conditions gets an empty value.
 pub fn run(args: &QueryArgs) -> Result<()> {
-    let dataset = open(&args.open.request()?, &|_| {})?;
+    let progress = super::progress::Progress::new("query");
+    let dataset = open(&args.open.request()?, &progress.of_open())?;
+    drop(progress);
     report_warnings(&dataset.warnings, args.open.verbose);
     let run = &dataset.run;
     let conditions = conditions(&dataset, &args.conditions);

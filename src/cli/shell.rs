@@ -68,7 +68,8 @@ pub fn man(args: &ManArgs, command: clap::Command) -> Result<()> {
     match &args.out {
         Some(dir) => {
             std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-            clap_mangen::generate_to(command, dir).with_context(|| format!("writing man pages into {}", dir.display()))?;
+            clap_mangen::generate_to(command, dir)
+                .with_context(|| format!("writing man pages into {}", dir.display()))?;
             eprintln!("shoal: man pages written to {}", dir.display());
             Ok(())
         }
