@@ -2,6 +2,7 @@
 //! off the UI thread with progress, watching files, the warnings panel, the shared panels and
 //! the views.
 
+mod display_env;
 mod frame;
 pub mod loader;
 pub mod open;
@@ -10,7 +11,6 @@ pub mod recent;
 mod session;
 pub mod setup;
 pub mod watch;
-mod wayland_probe;
 
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, channel};
@@ -538,7 +538,13 @@ impl eframe::App for ShoalApp {
                 self.warnings_panel(ui);
             });
         }
-        egui::Panel::left("panels").default_size(330.0).show(ui, |ui| self.side_panel(ui, &mut commands));
+        // Resizable, at most a third of the window, remembered across runs (egui's memory).
+        let third = (ui.available_width() / 3.0).max(260.0);
+        egui::Panel::left("panels")
+            .default_size(330.0)
+            .size_range(220.0..=third)
+            .resizable(true)
+            .show(ui, |ui| self.side_panel(ui, &mut commands));
         egui::CentralPanel::default().show(ui, |ui| self.views(ui, &mut commands));
         if ctx.input(|i| i.key_pressed(Key::Escape)) && !commands.contains(&Command::ClearSelection) {
             commands.push(Command::ClearSelection);
@@ -561,10 +567,10 @@ pub fn run_with(
     request: Option<OpenRequest>,
     setup: impl FnOnce(&mut ShoalApp) + 'static,
 ) -> anyhow::Result<()> {
-    if let Some(missing) = no_display(|name| std::env::var_os(name)) {
+    if let Some(missing) = display_env::no_display(|name| std::env::var_os(name)) {
         anyhow::bail!("the window cannot open: {missing}. {HEADLESS_HINT}");
     }
-    wayland_probe::quiet_pointless_probe();
+    display_env::quiet_pointless_probe();
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default().with_inner_size([1440.0, 900.0]).with_drag_and_drop(true),
         renderer: eframe::Renderer::Wgpu,
@@ -582,15 +588,6 @@ pub fn run_with(
 /// What to do without a window (an `ssh` session with no X forwarding, a batch node).
 pub const HEADLESS_HINT: &str = "Without a display, `shoal render RAIL... [--profile P] --out view.png` \
      draws the same views to PNG or SVG, and `shoal hot`, `shoal convert` and `shoal info` print the figures";
-
-/// Why no window can open here, if none can: on Linux and the BSDs a window needs an X server
-/// (`DISPLAY`) or a Wayland compositor (`WAYLAND_DISPLAY`). `var` reads the environment.
-fn no_display(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> Option<&'static str> {
-    let set = |name: &str| var(name).is_some_and(|v| !v.is_empty());
-    let needs_one = cfg!(all(unix, not(target_os = "macos")));
-    (needs_one && !set("DISPLAY") && !set("WAYLAND_DISPLAY"))
-        .then_some("neither DISPLAY nor WAYLAND_DISPLAY is set")
-}
 
 /// `shoal` with no subcommand: the bundled two-rail sample.
 pub fn run_sample() -> anyhow::Result<()> {

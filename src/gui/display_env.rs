@@ -1,4 +1,5 @@
-//! Keeps the window's start quiet on X11 without a Wayland session.
+//! What the environment says about the display: whether a window can open at all, and keeping
+//! the window's start quiet on X11 without a Wayland session.
 //!
 //! Mesa's Vulkan device-select layer asks Wayland for the default GPU whenever the instance
 //! enables the Wayland surface extension (wgpu enables every surface extension). Where no
@@ -8,6 +9,15 @@
 
 use std::ffi::OsString;
 use std::path::Path;
+
+/// Why no window can open here, if none can: on Linux and the BSDs a window needs an X server
+/// (`DISPLAY`) or a Wayland compositor (`WAYLAND_DISPLAY`). `var` reads the environment.
+pub fn no_display(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> Option<&'static str> {
+    let set = |name: &str| var(name).is_some_and(|v| !v.is_empty());
+    let needs_one = cfg!(all(unix, not(target_os = "macos")));
+    (needs_one && !set("DISPLAY") && !set("WAYLAND_DISPLAY"))
+        .then_some("neither DISPLAY nor WAYLAND_DISPLAY is set")
+}
 
 /// The variable that turns Mesa's device-select layer off (the driver's own GPU order stays).
 pub const NO_DEVICE_SELECT: &str = "NODEVICE_SELECT";
