@@ -100,7 +100,7 @@ impl ShoalApp {
             egui::Panel::right("diff table").default_size(360.0f32.min(half)).size_range(200.0..=half).show(
                 ui,
                 |ui| {
-                    egui::ScrollArea::vertical().show(ui, |ui| {
+                    egui::ScrollArea::both().show(ui, |ui| {
                         crate::modules::tables::diff_ui(
                             ui,
                             &mut self.diff_table,

@@ -7,6 +7,7 @@ mod frame;
 pub mod loader;
 pub mod open;
 pub mod path_entry;
+pub mod place_jobs;
 pub mod recent;
 mod session;
 pub mod setup;
@@ -95,6 +96,8 @@ pub struct ShoalApp {
     pub pending: Vec<Setup>,
     /// The typed-path window shown where no file dialog can open.
     pub path_entry: path_entry::PathEntry,
+    /// Where new jobs run, asked after File → Add profiles as jobs.
+    pub place_jobs: place_jobs::PlaceJobs,
     /// A session whose views replace the workspace's once its data set is loaded.
     pub pending_session: Option<Session>,
 }
@@ -127,6 +130,7 @@ impl ShoalApp {
             status: String::new(),
             pending: Vec::new(),
             path_entry: path_entry::PathEntry::default(),
+            place_jobs: Default::default(),
             pending_session: None,
         }
     }
@@ -234,6 +238,7 @@ impl ShoalApp {
                 self.errors.push(format!("{what} {}: {e}", recent::describe(&loaded.request)));
                 self.pending_session = None;
                 self.status = "load failed".into();
+                self.place_jobs.on_failure(&e.to_string());
             }
         }
     }
@@ -293,20 +298,6 @@ impl ShoalApp {
         );
     }
 
-    fn jobs_dialog(&mut self, ctx: &egui::Context) {
-        self.spawn_dialog(
-            path_entry::Purpose::Jobs,
-            || {
-                rfd::FileDialog::new()
-                    .set_title("Add profiles as jobs sharing the fabric")
-                    .add_filter("ibprof profile", &["ibprof", "gz"])
-                    .pick_files()
-                    .map(Dialog::Jobs)
-            },
-            ctx,
-        );
-    }
-
     fn export_dialog(&mut self, ctx: &egui::Context) {
         self.spawn_dialog(
             path_entry::Purpose::Export,
@@ -348,13 +339,7 @@ impl ShoalApp {
                 }
                 None => self.errors.push("open rails before a profile".into()),
             },
-            Dialog::Jobs(paths) => match self.current.clone() {
-                Some(mut r) => {
-                    recent::add_jobs(&mut r, &paths);
-                    self.open(r, ctx);
-                }
-                None => self.errors.push("open rails before adding jobs".into()),
-            },
+            Dialog::Jobs(paths) => self.place_new_jobs(&paths),
             Dialog::Run(p) => open::open_run(self, &p, ctx),
             Dialog::SaveSession(p) => session::save(self, &p),
             Dialog::OpenSession(p) => session::open(self, &p, ctx),
@@ -504,6 +489,9 @@ impl eframe::App for ShoalApp {
         }
         if let Some(typed) = self.path_entry.ui(&ctx) {
             self.handle_dialog(typed, &ctx);
+        }
+        if let Some(request) = self.place_jobs.ui(&ctx) {
+            self.open(request, &ctx);
         }
         let mut commands = Vec::new();
         // Ctrl+Z in a text field edits the text; elsewhere it brings a removed view back.
