@@ -27,16 +27,16 @@ impl ShoalApp {
             return;
         };
         let focus = self.ws.focused().map(|v| v.id);
-        if self.ws.views.len() > 1 {
-            ui.horizontal(|ui| {
-                ui.label("panels act on");
-                for (i, v) in self.ws.views.iter().enumerate() {
-                    if ui.selectable_label(focus == Some(v.id), format!("view {}", i + 1)).clicked() {
-                        commands.push(Command::Focus(v.id));
-                    }
+        // Shown with one view too: a row that appeared with the second view (after "compare")
+        // would push every control below it down, under the pointer's next click.
+        ui.horizontal(|ui| {
+            ui.label("panels act on");
+            for (i, v) in self.ws.views.iter().enumerate() {
+                if ui.selectable_label(focus == Some(v.id), format!("view {}", i + 1)).clicked() {
+                    commands.push(Command::Focus(v.id));
                 }
-            });
-        }
+            }
+        });
         // Wide content scrolls instead of widening the panel, so the panel keeps the width the
         // user dragged it to (egui remembers it across runs).
         egui::ScrollArea::both().auto_shrink([false, true]).show(ui, |ui| match self.tab {
