@@ -54,13 +54,7 @@ pub fn run_sample() -> Result<()> {
 fn load(rails: &[Vec<PathBuf>]) -> Result<InfoSummary> {
     let dataset = open(&OpenRequest::of_rails(rails.to_vec()), &|_| {})?;
     let fabric = dataset.fabric.context("no fabric in the RAILs given")?;
-    let rails: Vec<_> = fabric
-        .cluster
-        .rails
-        .into_iter()
-        .zip(fabric.rails_read)
-        .map(|(fabric, read)| (fabric, read.files, read.warnings))
-        .collect();
+    let rails: Vec<_> = fabric.cluster.rails.into_iter().zip(fabric.rails_read).collect();
     Ok(summarise(&rails))
 }
 

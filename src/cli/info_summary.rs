@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 use shoal::model::echo::echo;
-use shoal::model::{Cluster, Fabric, LftEntry, NodeKind, Warning};
+use shoal::model::{Cluster, Fabric, LftEntry, NodeKind, RailRead, Warning};
 use shoal::routing::{DropReason, ca_reachability};
 
 /// Every rail, and the hosts of the cluster they make.
@@ -89,10 +89,13 @@ impl From<&Warning> for Note {
 }
 
 /// Summarises each rail (its fabric, the files it was read from and their warnings).
-pub fn summarise(rails: &[(Fabric, Vec<(String, &'static str)>, Vec<Warning>)]) -> InfoSummary {
-    let summaries =
-        rails.iter().enumerate().map(|(r, (f, files, w))| summarise_rail(r, f, files, w)).collect();
-    let cluster = Cluster::new(rails.iter().map(|(fabric, _, _)| fabric.clone()).collect());
+pub fn summarise(rails: &[(Fabric, RailRead)]) -> InfoSummary {
+    let summaries = rails
+        .iter()
+        .enumerate()
+        .map(|(r, (f, read))| summarise_rail(r, f, &read.files, &read.warnings))
+        .collect();
+    let cluster = Cluster::new(rails.iter().map(|(fabric, _)| fabric.clone()).collect());
     let on_every_rail = cluster.hosts.iter().filter(|h| h.cas.iter().all(|c| !c.is_empty())).count();
     InfoSummary { rails: summaries, cluster: ClusterSummary { hosts: cluster.hosts.len(), on_every_rail } }
 }
