@@ -34,3 +34,10 @@ capture big-fabric "${SHOAL_K36_WAIT:-150}" 1435 895 'SHOAL_VIEW=none:' \
 for file in "$out/big-fabric-render.png" "${TMPDIR:-/tmp}/big-fabric-render.svg"; do
   "$bin" render "$k36/rail0" "$k36/rail1" --profile "$k36/ranks10000-peers100.ibprof" --out "$file"
 done
+# The rail-optimized sample with gpu07 highlighted: its eight CAs lit across the eight planes.
+capture planes-highlight 20 1435 895 'SHOAL_VIEW=highlight:gpu07' \
+  sample-data/railopt --profile sample-data/railopt/nccl.ibprof.gz
+# The two jobs of sample-data/tworail/jobs, io placed random-switch, coloured by contention.
+capture contention 15 1435 895 'SHOAL_VIEW=job:contention' sample-data/tworail/rail0 sample-data/tworail/rail1 \
+  --job md=sample-data/tworail/jobs/md.ibprof.gz --job io=sample-data/tworail/jobs/ior.ibprof.gz \
+  --place io=random-switch:7

@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 mod cli;
 
@@ -33,6 +33,15 @@ enum Command {
     /// Print the path one LID takes to another through the forwarding tables.
     Trace(cli::trace::TraceArgs),
     /// Rank the busiest link ends, with the host pairs whose bytes put them there.
+    ///
+    /// Columns: `#` the rank; `rail` the subnet (0 first); `from (port) -> to (port)` the link
+    /// end, named by the node that sends on it and its port, then the far node and port;
+    /// `bytes` what that end sent (in the region, or the whole run); `share` its bytes as a
+    /// percentage of the busiest end's (so the first row is 100%). Indented under each end: the
+    /// source -> destination host pairs that sent the most bytes through it. With --by observed
+    /// or residual the columns are observed, predicted and residual (observed − predicted); with
+    /// --contended, `second` is the second-largest job's bytes, each job's below. --json prints
+    /// the same as one JSON object.
     Hot(cli::hot::HotArgs),
     /// Summarise what was found in the dumps (and profile): counts, coverage, warnings.
     Info(cli::info::InfoArgs),
@@ -48,6 +57,10 @@ enum Command {
     /// Print one value per node, link or rank as CSV: of run data (Boxfish YAML, a CSV pair), or
     /// of RAILs with a profile (`--domain links --attr bytes`: one row per link end).
     Query(cli::query::QueryArgs),
+    /// Print the shell's tab completion script: `shoal completions bash > ~/.local/share/bash-completion/completions/shoal`.
+    Completions(cli::shell::CompletionsArgs),
+    /// Print the man page (`shoal man | man -l -`), or write every page with --out DIR.
+    Man(cli::shell::ManArgs),
 }
 
 /// The window on the PATHs (the RAILs) and the opening flags: with jobs, the profile (`--profile`,
@@ -70,6 +83,8 @@ fn main() -> ExitCode {
         Some(Command::Route(a)) => cli::route::run(&a),
         Some(Command::Query(a)) => cli::query::run(&a),
         Some(Command::Pattern(a)) => cli::pattern::run(&a),
+        Some(Command::Completions(a)) => cli::shell::completions(&a, &mut Args::command()),
+        Some(Command::Man(a)) => cli::shell::man(&a, Args::command()),
         #[cfg(feature = "gui")]
         None if !args.open.rails.is_empty() => window(&args.open),
         #[cfg(feature = "gui")]

@@ -98,7 +98,7 @@ fn a_time_strip_view_exports_from_the_window_as_render_draws_it() {
         let status = std::process::Command::new(env!("CARGO_BIN_EXE_shoal"))
             .args(["render", &format!("{base}/rail0"), &format!("{base}/rail1")])
             .args(["--profile", &format!("{base}/samplesort.ibprof.gz"), "--module", "time-strip"])
-            .args(["--region", &region.to_string(), "--colormap", "copper"])
+            .args(["--region", &region.to_string()])
             .args(["--width", "2560", "--height", "1440", "--out", cli.to_str().unwrap()])
             .output()
             .expect("shoal runs");

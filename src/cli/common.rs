@@ -51,8 +51,16 @@ pub fn open_fabric(rails: &RailArgs) -> Result<shoal::view_model::dataset::Fabri
 }
 
 /// Prints warnings to stderr: all of them with `--verbose`, else a count and the first few.
-pub fn report_warnings(warnings: &[Warning], verbose: bool) {
+/// Notes (a choice between equivalent inputs, nothing lost) are shown with `--verbose` only, as
+/// `info:` lines, and are not counted.
+pub fn report_warnings(all: &[Warning], verbose: bool) {
     const SHOWN: usize = 5;
+    let (notes, warnings): (Vec<&Warning>, Vec<&Warning>) = all.iter().partition(|w| w.is_info());
+    if verbose {
+        for note in &notes {
+            eprintln!("info: {note}");
+        }
+    }
     if warnings.is_empty() {
         return;
     }

@@ -46,7 +46,9 @@ pub fn run(args: &ConvertArgs) -> Result<()> {
     if let Some(p) = request.profile.take() {
         request.jobs.insert(0, JobRequest::from_profile(&p));
     }
-    let dataset = open(&request, &|_| {})?;
+    let progress = super::progress::Progress::new("convert");
+    let dataset = open(&request, &progress.of_open())?;
+    drop(progress);
     report_warnings(&dataset.warnings, args.open.verbose);
     let Some(fabric) = dataset.fabric.as_ref() else { bail!("convert needs fabric dumps") };
     report_counters(fabric);

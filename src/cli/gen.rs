@@ -103,22 +103,30 @@ fn write_all(args: &GenArgs) -> Result<()> {
         bail!("--rails must be at least 1");
     }
     let mut host_names = Vec::new();
+    let progress = super::progress::Progress::new("gen");
+    // Each rail is a step (building, then writing), and the profile one more.
+    let steps = f32::from(args.rails) + if args.ranks.is_some() { 1.0 } else { 0.0 };
     for rail in 0..args.rails {
         let started = Instant::now();
+        progress.stage(f32::from(rail) / steps, &format!("building rail {rail}"));
         let (fabric, [hosts, switches, links], names) = build_rail(args, rail)?;
         host_names = names;
         let dir = args.out.join(format!("rail{rail}"));
+        progress.stage((f32::from(rail) + 0.3) / steps, &format!("writing {}", dir.display()));
         write_rail_dir(&fabric, &dir).with_context(|| format!("writing {}", dir.display()))?;
         let cas = fabric.cas().count();
         let cas = if cas == hosts { String::new() } else { format!(" ({cas} CAs)") };
-        println!(
-            "{}: {hosts} hosts{cas}, {switches} switches, {links} links ({:.1} s)",
-            dir.display(),
-            started.elapsed().as_secs_f64()
-        );
+        progress.suspend(|| {
+            println!(
+                "{}: {hosts} hosts{cas}, {switches} switches, {links} links ({:.1} s)",
+                dir.display(),
+                started.elapsed().as_secs_f64()
+            )
+        });
     }
     if let Some(ranks) = args.ranks {
         let started = Instant::now();
+        progress.stage(f32::from(args.rails) / steps, &format!("writing a profile of {ranks} ranks"));
         let profile = PeerProfile::new(ranks, args.peers).build(&host_names);
         std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
         let path = args.out.join(format!("ranks{ranks}-peers{}.ibprof", args.peers));
@@ -128,6 +136,7 @@ fn write_all(args: &GenArgs) -> Result<()> {
             std::io::Write::flush(&mut out)
         };
         write().with_context(|| format!("writing {}", path.display()))?;
+        drop(progress);
         println!(
             "{}: {ranks} ranks × {} peers ({:.1} s)",
             path.display(),

@@ -18,6 +18,7 @@ use shoal::view_model::dataset::{Attribution, FabricData};
 use shoal::view_model::{JobRequest, OpenRequest, open_regions};
 
 use super::common::{Routing, parse_routing, report_counters, report_warnings, traffic_summary};
+use super::hot_json::{EndJson, HotJson, JobJson, end_json, pairs_json};
 use super::hot_routing::{Beside, heading, routing_model, shown_and_beside, summary_title};
 use super::open_args::OpenArgs;
 
@@ -48,6 +49,10 @@ pub struct HotArgs {
     /// are computed and the other is printed beside.
     #[arg(long, value_name = "static|ar", value_parser = parse_routing)]
     pub routing: Option<Routing>,
+    /// Print the ranking as one JSON object (title, ranked_by, routing, ends with their figures
+    /// and host pairs) instead of the table.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -90,7 +95,9 @@ fn open_fabric(args: &HotArgs, jobs: bool) -> Result<FabricData> {
     } else {
         args.region
     };
-    let dataset = open_regions(&request, only, &|_| {})?;
+    let progress = super::progress::Progress::new("hot");
+    let dataset = open_regions(&request, only, &progress.of_open())?;
+    drop(progress);
     report_warnings(&dataset.warnings, args.open.verbose);
     let fabric = dataset.fabric.context("hot needs fabric dumps")?;
     report_counters(&fabric);
@@ -188,14 +195,12 @@ fn one_profile(fabric: &FabricData, args: &HotArgs) -> Result<()> {
         By::Predicted => {
             let loads = loads.context("no profile or loads file was loaded")?;
             let (shown, beside) = shown_and_beside(model, loads, ar.as_ref());
-            print_predicted(args, fabric, (key, model), (shown, beside, flows), &title);
-            Ok(())
+            print_predicted(args, fabric, (key, model), (shown, beside, flows), &title)
         }
         By::Observed | By::Residual => {
             let observed = fabric.observed.clone().unwrap_or_default();
             let predicted = if model == RoutingModel::AdaptiveModelled { ar.as_ref() } else { loads };
-            print_against_counters(args, cluster, model, (predicted, flows), &observed, &title);
-            Ok(())
+            print_against_counters(args, cluster, model, (predicted, flows), &observed, &title)
         }
     }
 }
@@ -225,7 +230,7 @@ fn print_predicted(
     (key, model): (RegionKey, RoutingModel),
     (loads, beside, flows): (&RegionLoads, Option<Beside>, Option<&FlowSet>),
     title: &str,
-) {
+) -> Result<()> {
     let cluster = &fabric.cluster;
     let summary = match &fabric.attribution {
         Attribution::TopK(table) if fabric.profile.is_none() => Some(table),
@@ -236,12 +241,21 @@ fn print_predicted(
         None => {
             let top = summary;
             match top {
+                _ if args.json => {}
                 Some(t) => println!("Pairs come from the loads file's top-{} summary: lower bounds.", t.k),
                 None => println!("The loads file has no top-K summary (IBPROF_TOPK): no pairs to name."),
             }
             hottest_from_summary(cluster, loads, top, key, args.top, args.pairs)
         }
     };
+    if args.json {
+        let mut json = HotJson::new(title, "bytes", model);
+        json.pairs_are_lower_bounds = summary.is_some() && flows.is_none();
+        json.ends = ranked_json(cluster, &hot, beside.as_ref());
+        json.print()?;
+        eprintln!("{}", traffic_summary(loads, &summary_title(model, title)));
+        return Ok(());
+    }
     println!("{}", heading(model, title, beside.as_ref()));
     let w = bytes_width(hot.iter().map(|h| format_bytes(h.bytes)));
     print_header(beside.as_ref(), w);
@@ -263,12 +277,30 @@ fn print_predicted(
         }
     }
     eprintln!("{}", traffic_summary(loads, &summary_title(model, title)));
+    Ok(())
+}
+
+/// Ranked ends by bytes as JSON: share of the busiest, the other model's bytes, the pairs.
+fn ranked_json(cluster: &Cluster, hot: &[HotEnd], beside: Option<&Beside>) -> Vec<EndJson> {
+    let max = hot.first().map_or(0, |h| h.bytes).max(1);
+    hot.iter()
+        .enumerate()
+        .filter_map(|(i, end)| {
+            let mut json = end_json(cluster, i, end.rail, end.end)?;
+            json.bytes = Some(end.bytes);
+            json.share_percent = Some((1000.0 * end.bytes as f64 / max as f64).round() / 10.0);
+            json.beside = beside.map(|b| b.json(end));
+            json.pairs = pairs_json(cluster, &end.pairs);
+            Some(json)
+        })
+        .collect()
 }
 
 /// The column heads of a ranking by bytes (`w` wide), with the other model's column when there
 /// is one.
 fn print_header(beside: Option<&Beside>, w: usize) {
     let other = beside.map_or(String::new(), |b| format!(" {:>10}", b.label));
+    println!("{COLUMNS}");
     println!(
         "{:>4}  {:>4}  {:<60} {:>w$} {:>6}{other}",
         "#", "rail", "from (port) -> to (port)", "bytes", "share"
@@ -294,8 +326,9 @@ fn print_against_counters(
     (loads, flows): (Option<&RegionLoads>, Option<&FlowSet>),
     observed: &Observed,
     title: &str,
-) {
+) -> Result<()> {
     let by = if matches!(args.by, By::Residual) { RankBy::Residual } else { RankBy::Observed };
+    let ranked_by = if by == RankBy::Residual { "residual" } else { "observed" };
     let ends: Vec<usize> = cluster.rails.iter().map(|f| f.link_end_count()).collect();
     let ranked = rank_ends(&ends, loads, Some(observed), by, args.top);
     let mut pairs = match flows {
@@ -305,6 +338,16 @@ fn print_against_counters(
         }
         _ => Default::default(),
     };
+    if args.json {
+        let mut json = HotJson::new(title, ranked_by, model);
+        for (i, end) in ranked.iter().enumerate() {
+            let Some(mut row) = end_json(cluster, i, end.rail, end.end) else { continue };
+            (row.observed, row.predicted, row.residual) = (end.observed, end.predicted, end.residual);
+            row.pairs = pairs_json(cluster, &pairs.remove(&(end.rail, end.end.index())).unwrap_or_default());
+            json.ends.push(row);
+        }
+        return json.print();
+    }
     let predicted = match model {
         RoutingModel::AdaptiveModelled => ", predicted = AR modelled (spread evenly over AR groups)",
         RoutingModel::Static => "",
@@ -326,6 +369,7 @@ fn print_against_counters(
         println!("{:>4}  {:>4}  {link:<60} {seen:>w$} {predicted:>w$} {:>rw$}", i + 1, end.rail, signed(end));
         print_pairs(cluster, &pairs.remove(&(end.rail, end.end.index())).unwrap_or_default(), 12);
     }
+    Ok(())
 }
 
 fn signed(end: &RankedEnd) -> String {
@@ -362,6 +406,13 @@ fn jobs_hot(fabric: &FabricData, args: &HotArgs, model: RoutingModel) -> Result<
     let ar = cluster_has_ar(cluster).then(|| ar_region(cluster, &loads, Some(&flows)));
     let (shown, beside) = shown_and_beside(model, &loads, ar.as_ref());
     let hot = hottest_by(cluster, shown, &flows, (args.top, args.pairs), model);
+    if args.json {
+        let mut json = HotJson::new(&title, "bytes", model);
+        json.ends = ranked_json(cluster, &hot, beside.as_ref());
+        json.print()?;
+        eprintln!("{}", traffic_summary(shown, &summary_title(model, &title)));
+        return Ok(());
+    }
     println!("{}", heading(model, &title, beside.as_ref()));
     let w = bytes_width(hot.iter().map(|h| format_bytes(h.bytes)));
     print_header(beside.as_ref(), w);
@@ -382,8 +433,7 @@ fn jobs_against_counters(fabric: &FabricData, args: &HotArgs, model: RoutingMode
     let ar = (model == RoutingModel::AdaptiveModelled).then(|| ar_region(cluster, &loads, Some(&flows)));
     let observed = fabric.observed.clone().unwrap_or_default();
     let predicted = ar.as_ref().unwrap_or(&loads);
-    print_against_counters(args, cluster, model, (Some(predicted), Some(&flows)), &observed, &title);
-    Ok(())
+    print_against_counters(args, cluster, model, (Some(predicted), Some(&flows)), &observed, &title)
 }
 
 /// The loads and flows `--job` ranks: one job's region or whole run, or with several jobs the
@@ -460,6 +510,24 @@ fn contended(fabric: &FabricData, args: &HotArgs) -> Result<()> {
         })
         .collect();
     let names: Vec<String> = fabric.jobs.iter().map(|j| echo(&j.name).into_owned()).collect();
+    if args.json {
+        let mut json =
+            HotJson::new(&format!("jobs {}", names.join(", ")), "second_job_bytes", RoutingModel::Static);
+        for (i, end) in ends.iter().enumerate() {
+            let Some(mut row) = end_json(cluster, i, end.rail, end.end) else { continue };
+            row.bytes = Some(end.second_bytes());
+            for &(j, bytes) in &end.jobs {
+                let job_pairs = pairs[j].get(&(end.rail, end.end.index())).cloned().unwrap_or_default();
+                row.jobs.push(JobJson {
+                    job: names[j].clone(),
+                    bytes,
+                    pairs: pairs_json(cluster, &job_pairs),
+                });
+            }
+            json.ends.push(row);
+        }
+        return json.print();
+    }
     println!(
         "Contended link ends ({count} carry two or more of {}), ranked by the second-largest job's bytes:",
         names.join(", ")
@@ -478,6 +546,11 @@ fn contended(fabric: &FabricData, args: &HotArgs) -> Result<()> {
     eprintln!("{}", traffic_summary(&all_total(fabric), "all jobs"));
     Ok(())
 }
+
+/// The line over the column heads of a ranking by bytes: what each column means.
+pub const COLUMNS: &str = "(rail: the subnet; from -> to: the sending end's node (port) and the far end's; \
+bytes: what the end sent; share: its bytes as a percentage of the busiest end's; below each end, the \
+host pairs that sent the most through it)";
 
 /// The width of a column of byte counts: 10, or the longest value's (a capped sum prints as
 /// `16 EiB (overflow)`), so every value and the next column stay aligned.

@@ -35,7 +35,17 @@ pub struct Beside<'a> {
 impl Beside<'_> {
     /// The other model's bytes on a ranked end.
     pub fn cell(&self, end: &HotEnd) -> String {
-        format_bytes(self.loads.rails.get(end.rail).map_or(0, |r| r.at(end.end)))
+        format_bytes(self.bytes(end))
+    }
+
+    fn bytes(&self, end: &HotEnd) -> u64 {
+        self.loads.rails.get(end.rail).map_or(0, |r| r.at(end.end))
+    }
+
+    /// The other model's bytes on a ranked end, for `--json`.
+    pub fn json(&self, end: &HotEnd) -> super::hot_json::BesideJson {
+        let routing = if self.label == "static" { "static" } else { "ar_modelled" };
+        super::hot_json::BesideJson { routing, bytes: self.bytes(end) }
     }
 }
 

@@ -1,5 +1,6 @@
-//! `shoal query`: one value per id of a domain, as `id,value` CSV, evaluated by the same filter
-//! as the views (see `shoal::view_model::query`), on run data or on a fabric opened as every command
+//! `shoal query`: one value per id of a domain, as two-column CSV (`link,mean_bytes`), evaluated
+//! by the same filter as the views (see `shoal::view_model::query`), on run data or on a fabric
+//! opened as every command
 //! opens one ([`OpenArgs`]): `query RAIL… --profile P --domain links --attr bytes` prints one
 //! row per link end.
 
@@ -64,9 +65,21 @@ fn conditions(dataset: &Dataset, given: &[Condition]) -> Vec<Condition> {
     all
 }
 
-/// Prints `id,value`; an id none of whose rows pass the conditions gets an empty value.
+/// The CSV header: the domain's item (`link`, `node`, `rank`, …) and what the value is, the
+/// aggregate and the attribute (`mean_packets`, `sum_bytes`); a comma or quote in the attribute
+/// becomes `_` so the header stays two columns.
+pub fn header(domain: Domain, agg: Aggregate, attr: &str) -> String {
+    let item = domain.name().strip_suffix('s').unwrap_or(domain.name());
+    let attr: String =
+        attr.chars().map(|c| if matches!(c, ',' | '"' | '\n' | '\r') { '_' } else { c }).collect();
+    format!("{item},{}_{attr}", agg.name())
+}
+
+/// Prints the header, then `id,value`; an id none of whose rows pass the conditions gets an empty value.
 pub fn run(args: &QueryArgs) -> Result<()> {
-    let dataset = open(&args.open.request()?, &|_| {})?;
+    let progress = super::progress::Progress::new("query");
+    let dataset = open(&args.open.request()?, &progress.of_open())?;
+    drop(progress);
     report_warnings(&dataset.warnings, args.open.verbose);
     let run = &dataset.run;
     let conditions = conditions(&dataset, &args.conditions);
@@ -74,7 +87,7 @@ pub fn run(args: &QueryArgs) -> Result<()> {
     let write = || -> std::io::Result<()> {
         let stdout = std::io::stdout();
         let mut out = std::io::BufWriter::new(stdout.lock());
-        writeln!(out, "id,value")?;
+        writeln!(out, "{}", header(args.domain, args.agg, &args.attr))?;
         for (id, value) in run.ids(args.domain).iter().zip(&values) {
             match value {
                 Some(v) => writeln!(out, "{id},{v}")?,

@@ -39,7 +39,9 @@ pub fn run(r: &RenderCli) -> Result<()> {
         return super::render_session::render(r, session);
     }
     let request = request(r)?;
-    let dataset = open(&request, &|_| {})?;
+    let progress = super::progress::Progress::new("render");
+    let dataset = open(&request, &progress.of_open())?;
+    drop(progress);
     report_warnings(&dataset.warnings, r.open.verbose);
     if r.module == Some(ModuleArg::TimeStrip) {
         if r.save_session.is_some() {

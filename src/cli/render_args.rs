@@ -60,7 +60,8 @@ pub struct RenderCli {
     /// Hide link ends below this: bytes (`2MiB`) or percent of the maximum (`25%`).
     #[arg(long, value_parser = parse_threshold)]
     pub threshold: Option<Threshold>,
-    /// copper, viridis, cividis, magma (sequential); rdbu, puor (for --diff).
+    /// ylorrd (the default: light for 0, dark red for the busiest), copper (Boxfish's), viridis,
+    /// cividis, magma (sequential); rdbu, puor (for --diff).
     #[arg(long, value_parser = parse_colour_map)]
     pub colormap: Option<ColourMap>,
     /// Colour by log(1 + bytes) instead of bytes.

@@ -72,7 +72,9 @@ pub fn render(r: &RenderCli, path: &Path) -> Result<()> {
     if view.spec.module == ModuleKind::TimeStrip {
         bail!("{}: the view is a time strip; render draws it with --module time-strip", path.display());
     }
-    let dataset = open(&session.request, &|_| {})?;
+    let progress = super::progress::Progress::new("render");
+    let dataset = open(&session.request, &progress.of_open())?;
+    drop(progress);
     report_warnings(&dataset.warnings, r.open.verbose);
     let group = session.groups.iter().find(|g| g.id == view.group);
     let filter = group.map(|g| g.filter.clone()).unwrap_or_default();

@@ -4,7 +4,7 @@
 //! as rows.
 
 use anyhow::{Result, bail};
-use shoal::scene::colour::{ColourMap, ScaleKind};
+use shoal::scene::colour::ScaleKind;
 use shoal::scene::time_strip_draw::StripPicture;
 use shoal::view_model::Dataset;
 use shoal::view_model::time_strip::{TimeStrip, region_columns};
@@ -59,7 +59,8 @@ pub fn render_strip(dataset: &Dataset, r: &RenderCli) -> Result<()> {
         Some(_) => bail!("--region outlines a region; the columns are counter intervals"),
         None => None,
     };
-    let map = r.colormap.unwrap_or(ColourMap::Viridis);
+    // The window's default map, so a strip renders as the window draws it.
+    let map = r.colormap.unwrap_or_default();
     let kind = if r.log { ScaleKind::Log } else { ScaleKind::Linear };
     let Some(out) = &r.out else { bail!("--module time-strip draws to --out FILE") };
     let ppp = shoal::export::pixels_per_point_for(r.width, r.height);

@@ -42,17 +42,22 @@ pub fn run(args: &RouteArgs) -> Result<()> {
     let paths: Vec<PathBuf> = args.rail.split(',').filter(|p| !p.is_empty()).map(PathBuf::from).collect();
     refuse_overwriting_inputs(&paths, &args.out)?;
     let started = Instant::now();
+    let progress = super::progress::Progress::new("route");
+    progress.stage(0.0, "loading the rail");
     let (fabric, mut warnings) = load_rail(&paths, RailId(0)).context("loading the rail")?;
     // The tables are what this command makes: their absence is no news here.
     warnings.retain(|w| !w.message.starts_with("no forwarding tables"));
     let loaded = started.elapsed().as_secs_f64();
     let routing = Instant::now();
+    progress.stage(0.3, &format!("computing {} tables", args.engine));
     let (routed, more) = route(&fabric, args.engine, &args.rail)?;
     warnings.extend(more);
     let routed_secs = routing.elapsed().as_secs_f64();
-    report_warnings(&warnings, args.verbose);
+    progress.stage(0.7, "checking every (switch, LID) row");
     let topology = Topology::new(&routed, &args.rail);
     let check = check_routes(&routed, &topology);
+    drop(progress);
+    report_warnings(&warnings, args.verbose);
     println!(
         "{}: {} tables for {} switches × {} LIDs (loaded in {loaded:.2} s, routed in {routed_secs:.2} s)",
         args.rail,

@@ -27,17 +27,19 @@ impl ShoalApp {
             return;
         };
         let focus = self.ws.focused().map(|v| v.id);
-        if self.ws.views.len() > 1 {
-            ui.horizontal(|ui| {
-                ui.label("panels act on");
-                for (i, v) in self.ws.views.iter().enumerate() {
-                    if ui.selectable_label(focus == Some(v.id), format!("view {}", i + 1)).clicked() {
-                        commands.push(Command::Focus(v.id));
-                    }
+        // Shown with one view too: a row that appeared with the second view (after "compare")
+        // would push every control below it down, under the pointer's next click.
+        ui.horizontal(|ui| {
+            ui.label("panels act on");
+            for (i, v) in self.ws.views.iter().enumerate() {
+                if ui.selectable_label(focus == Some(v.id), format!("view {}", i + 1)).clicked() {
+                    commands.push(Command::Focus(v.id));
                 }
-            });
-        }
-        egui::ScrollArea::vertical().show(ui, |ui| match self.tab {
+            }
+        });
+        // Wide content scrolls instead of widening the panel, so the panel keeps the width the
+        // user dragged it to (egui remembers it across runs).
+        egui::ScrollArea::both().auto_shrink([false, true]).show(ui, |ui| match self.tab {
             Tab::Regions => crate::modules::regions::panel(ui, &mut self.regions_state, &self.ws, commands),
             Tab::Filter => {
                 let Some(view) = self.ws.focused() else { return };
@@ -93,11 +95,22 @@ impl ShoalApp {
         };
         let ranges = self.ws.group_ranges();
         if let Some(view) = self.ws.views.iter().find(|v| v.spec.selection.is_diff()) {
-            egui::Panel::right("diff table").default_size(360.0).show(ui, |ui| {
-                egui::ScrollArea::vertical().show(ui, |ui| {
-                    crate::modules::tables::diff_ui(ui, &mut self.diff_table, &d, self.ws.generation, view)
-                });
-            });
+            // At most half the width: the diff view keeps the other half (issue 25).
+            let half = (ui.available_width() / 2.0).max(200.0);
+            egui::Panel::right("diff table").default_size(360.0f32.min(half)).size_range(200.0..=half).show(
+                ui,
+                |ui| {
+                    egui::ScrollArea::both().show(ui, |ui| {
+                        crate::modules::tables::diff_ui(
+                            ui,
+                            &mut self.diff_table,
+                            &d,
+                            self.ws.generation,
+                            view,
+                        )
+                    });
+                },
+            );
         }
         let mut rect = ui.available_rect_before_wrap();
         // Bands (time strips) run across the bottom, one each; the other views share the rest.
@@ -139,6 +152,17 @@ impl ShoalApp {
         });
         if (child.response().contains_pointer() || child.ui_contains_pointer()) && self.ws.focus != id {
             commands.push(Command::Focus(id));
+        }
+        // The title strip: a narrow view's title is cut with `…`, so the whole one shows on hover.
+        if let (Some(view), Some(d)) = (self.ws.views.get(index), self.ws.dataset.as_deref()) {
+            let full = match view.spec.title.as_str() {
+                "" => format!("view {}: {}", index + 1, view.spec.default_title(d)),
+                title => title.to_string(),
+            };
+            let strip =
+                egui::Rect::from_min_size(rect.min, egui::vec2(rect.width(), crate::scene::draw::TITLE_H));
+            ui.interact(strip, ui.scope_id().with(("view title", index)), egui::Sense::hover())
+                .on_hover_text(full);
         }
     }
 }

@@ -3,10 +3,12 @@
 //! the views.
 
 pub mod allocator;
+mod display_env;
 mod frame;
 pub mod loader;
 pub mod open;
 pub mod path_entry;
+pub mod place_jobs;
 pub mod recent;
 mod session;
 pub mod setup;
@@ -95,6 +97,8 @@ pub struct ShoalApp {
     pub pending: Vec<Setup>,
     /// The typed-path window shown where no file dialog can open.
     pub path_entry: path_entry::PathEntry,
+    /// Where new jobs run, asked after File → Add profiles as jobs.
+    pub place_jobs: place_jobs::PlaceJobs,
     /// A session whose views replace the workspace's once its data set is loaded.
     pub pending_session: Option<Session>,
 }
@@ -127,6 +131,7 @@ impl ShoalApp {
             status: String::new(),
             pending: Vec::new(),
             path_entry: path_entry::PathEntry::default(),
+            place_jobs: Default::default(),
             pending_session: None,
         }
     }
@@ -167,14 +172,17 @@ impl ShoalApp {
     /// Shows a data set (a reload of the same kind keeps the views' settings) and applies any
     /// scripted set-up waiting for data.
     pub fn show(&mut self, dataset: Dataset) {
+        // A new data set is a fresh start: the last one's load errors no longer apply.
+        self.errors.clear();
         self.warnings = dataset.warnings.clone();
+        let warned = crate::model::count_warnings(&self.warnings);
         if let Some(f) = &dataset.fabric {
             self.status = format!(
                 "{}: {} rails, {} hosts, {} warnings",
                 dataset.name,
                 f.cluster.rails.len(),
                 f.cluster.hosts.len(),
-                self.warnings.len()
+                warned
             );
         } else {
             let net = dataset.run.network();
@@ -184,7 +192,7 @@ impl ShoalApp {
                 net.nodes.len(),
                 net.links.len(),
                 dataset.run.tables().len(),
-                self.warnings.len()
+                warned
             );
         }
         self.regions_state.seed(&dataset);
@@ -231,6 +239,7 @@ impl ShoalApp {
                 self.errors.push(format!("{what} {}: {e}", recent::describe(&loaded.request)));
                 self.pending_session = None;
                 self.status = "load failed".into();
+                self.place_jobs.on_failure(&e.to_string());
             }
         }
     }
@@ -290,20 +299,6 @@ impl ShoalApp {
         );
     }
 
-    fn jobs_dialog(&mut self, ctx: &egui::Context) {
-        self.spawn_dialog(
-            path_entry::Purpose::Jobs,
-            || {
-                rfd::FileDialog::new()
-                    .set_title("Add profiles as jobs sharing the fabric")
-                    .add_filter("ibprof profile", &["ibprof", "gz"])
-                    .pick_files()
-                    .map(Dialog::Jobs)
-            },
-            ctx,
-        );
-    }
-
     fn export_dialog(&mut self, ctx: &egui::Context) {
         self.spawn_dialog(
             path_entry::Purpose::Export,
@@ -345,13 +340,7 @@ impl ShoalApp {
                 }
                 None => self.errors.push("open rails before a profile".into()),
             },
-            Dialog::Jobs(paths) => match self.current.clone() {
-                Some(mut r) => {
-                    recent::add_jobs(&mut r, &paths);
-                    self.open(r, ctx);
-                }
-                None => self.errors.push("open rails before adding jobs".into()),
-            },
+            Dialog::Jobs(paths) => self.place_new_jobs(&paths),
             Dialog::Run(p) => open::open_run(self, &p, ctx),
             Dialog::SaveSession(p) => session::save(self, &p),
             Dialog::OpenSession(p) => session::open(self, &p, ctx),
@@ -469,7 +458,7 @@ impl ShoalApp {
                 crate::modules::routing_switch::switch_ui(ui, view, &d, commands);
                 ui.separator();
             }
-            let warn = format!("{} warnings", self.warnings.len());
+            let warn = format!("{} warnings", crate::model::count_warnings(&self.warnings));
             if ui.selectable_label(self.show_warnings, warn).clicked() {
                 self.show_warnings = !self.show_warnings;
             }
@@ -481,11 +470,12 @@ impl ShoalApp {
             for e in &self.errors {
                 ui.colored_label(ui.visuals().error_fg_color, shown(e, MESSAGE_CHARS));
             }
-            if self.warnings.is_empty() {
+            if crate::model::count_warnings(&self.warnings) == 0 {
                 ui.small("no parser or trace warnings");
             }
             for w in &self.warnings {
-                ui.monospace(w.to_string());
+                let line = if w.is_info() { format!("info: {w}") } else { w.to_string() };
+                ui.monospace(line);
             }
         });
     }
@@ -500,6 +490,9 @@ impl eframe::App for ShoalApp {
         }
         if let Some(typed) = self.path_entry.ui(&ctx) {
             self.handle_dialog(typed, &ctx);
+        }
+        if let Some(request) = self.place_jobs.ui(&ctx) {
+            self.open(request, &ctx);
         }
         let mut commands = Vec::new();
         // Ctrl+Z in a text field edits the text; elsewhere it brings a removed view back.
@@ -534,7 +527,13 @@ impl eframe::App for ShoalApp {
                 self.warnings_panel(ui);
             });
         }
-        egui::Panel::left("panels").default_size(330.0).show(ui, |ui| self.side_panel(ui, &mut commands));
+        // Resizable, at most a third of the window, remembered across runs (egui's memory).
+        let third = (ui.available_width() / 3.0).max(260.0);
+        egui::Panel::left("panels")
+            .default_size(330.0)
+            .size_range(220.0..=third)
+            .resizable(true)
+            .show(ui, |ui| self.side_panel(ui, &mut commands));
         egui::CentralPanel::default().show(ui, |ui| self.views(ui, &mut commands));
         if ctx.input(|i| i.key_pressed(Key::Escape)) && !commands.contains(&Command::ClearSelection) {
             commands.push(Command::ClearSelection);
@@ -557,10 +556,11 @@ pub fn run_with(
     request: Option<OpenRequest>,
     setup: impl FnOnce(&mut ShoalApp) + 'static,
 ) -> anyhow::Result<()> {
-    if let Some(missing) = no_display(|name| std::env::var_os(name)) {
+    if let Some(missing) = display_env::no_display(|name| std::env::var_os(name)) {
         anyhow::bail!("the window cannot open: {missing}. {HEADLESS_HINT}");
     }
     allocator::keep_freed_memory();
+    display_env::quiet_pointless_probe();
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default().with_inner_size([1440.0, 900.0]).with_drag_and_drop(true),
         renderer: eframe::Renderer::Wgpu,
@@ -578,15 +578,6 @@ pub fn run_with(
 /// What to do without a window (an `ssh` session with no X forwarding, a batch node).
 pub const HEADLESS_HINT: &str = "Without a display, `shoal render RAIL... [--profile P] --out view.png` \
      draws the same views to PNG or SVG, and `shoal hot`, `shoal convert` and `shoal info` print the figures";
-
-/// Why no window can open here, if none can: on Linux and the BSDs a window needs an X server
-/// (`DISPLAY`) or a Wayland compositor (`WAYLAND_DISPLAY`). `var` reads the environment.
-fn no_display(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> Option<&'static str> {
-    let set = |name: &str| var(name).is_some_and(|v| !v.is_empty());
-    let needs_one = cfg!(all(unix, not(target_os = "macos")));
-    (needs_one && !set("DISPLAY") && !set("WAYLAND_DISPLAY"))
-        .then_some("neither DISPLAY nor WAYLAND_DISPLAY is set")
-}
 
 /// `shoal` with no subcommand: the bundled two-rail sample.
 pub fn run_sample() -> anyhow::Result<()> {

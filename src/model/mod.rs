@@ -36,4 +36,4 @@ pub use regions::{Delta, RankCounters, RegionInfo, RegionTable, region_table};
 pub use run::{Policy, Projection, Run};
 pub use table::{Column, Domain, Table};
 pub use text_column::TextColumn;
-pub use warning::{RailRead, Warning};
+pub use warning::{Level, RailRead, Warning, count_warnings};

@@ -62,7 +62,8 @@ impl Workspace {
         match command {
             Command::SetGroup { view, group } if self.group(group).is_some() => {
                 if let Some(v) = self.view_mut(view) {
-                    v.group = group;
+                    let left = std::mem::replace(&mut v.group, group);
+                    self.drop_if_empty(left);
                 }
             }
             Command::NewGroup => {
@@ -151,7 +152,16 @@ impl Workspace {
         if self.focus == id {
             self.focus = self.views[index.min(self.views.len() - 1)].id;
         }
+        self.drop_if_empty(view.group);
         self.removed.push(Removed { index, view });
+    }
+
+    /// A link group that a move or a removal left without views goes (issue 25: empty groups
+    /// piled up in the Linking tab); one made by "+ new group" stays until a view leaves it.
+    fn drop_if_empty(&mut self, group: GroupId) {
+        if self.groups.len() > 1 && !self.views.iter().any(|v| v.group == group) {
+            self.groups.retain(|g| g.id != group);
+        }
     }
 
     /// Brings back the view removed last, where it stood, with its id, spec, group and camera,

@@ -141,3 +141,23 @@ fn views_pushed_one_by_one_get_new_ids_and_the_focus_goes_by_place() {
     assert_eq!(ws.views[1].spec.selection, RegionSelection::Region(2));
     assert_eq!(ws.views[1].camera.zoom, 2.0);
 }
+
+#[test]
+fn a_group_left_empty_by_a_move_or_a_removal_goes() {
+    let mut ws = two_views();
+    let view = ws.views[1].id;
+    ws.apply(vec![Command::NewGroup]);
+    let new = ws.groups[1].id;
+    ws.apply(vec![Command::SetGroup { view, group: new }]);
+    assert_eq!(ws.groups.len(), 2, "both groups hold a view");
+    ws.apply(vec![Command::RemoveView(view)]);
+    assert_eq!(ws.groups.iter().map(|g| g.id).collect::<Vec<_>>(), [GroupId(0)]);
+    ws.apply(vec![Command::Undo]);
+    assert_eq!(ids(&ws).len(), 2);
+    assert_eq!(ws.views[1].group, GroupId(0), "back in a group that exists");
+    ws.apply(vec![Command::NewGroup]);
+    assert_eq!(ws.groups.len(), 2, "a new group stays empty until a view joins and leaves it");
+    let other = ws.groups[1].id;
+    ws.apply(vec![Command::SetGroup { view, group: other }, Command::SetGroup { view, group: GroupId(0) }]);
+    assert_eq!(ws.groups.len(), 1, "the group the view left empty went");
+}

@@ -87,7 +87,7 @@ pub fn discover(dir: &Path, warnings: &mut Vec<Warning>) -> Result<Vec<(DumpKind
             if !rest.is_empty() {
                 let others: Vec<String> = rest.iter().map(|(_, p)| name(p)).collect();
                 let message = format!("using {}; also found {}", name(&first.1), others.join(", "));
-                warnings.push(Warning::in_file(&display, message));
+                warnings.push(Warning::info_in_file(&display, message));
             }
             chosen.push(first.clone());
         }
@@ -123,7 +123,7 @@ pub fn discover(dir: &Path, warnings: &mut Vec<Warning>) -> Result<Vec<(DumpKind
         for (_, path) in found.iter().filter(|(k, _)| k.is_table() && *k != used) {
             let message =
                 format!("using the {} forwarding tables; {} is not read", used.describe(), path.display());
-            warnings.push(Warning::in_file(&display, message));
+            warnings.push(Warning::info_in_file(&display, message));
         }
     }
     Ok(chosen)

@@ -198,7 +198,7 @@ pub fn build_rail(
         if let Some(used) = table_kind.filter(|used| kind.is_table() && kind != used) {
             let message =
                 format!("using the {} forwarding tables; {} is not read", used.describe(), input.display());
-            warnings.push(Warning::in_file(name, message));
+            warnings.push(Warning::info_in_file(name, message));
         }
     }
     // Parse the topology and the tables side by side: they do not depend on each other.

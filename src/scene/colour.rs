@@ -1,9 +1,18 @@
 //! Colours, colour maps and the value → colour scale shared by every painter.
 //!
-//! Sequential maps (copper, viridis, cividis, magma) colour loads from 0 up; diverging maps
-//! (RdBu, PuOr) colour signed differences around 0, red/orange for positive (A > B).
+//! Sequential maps (YlOrRd, copper, viridis, cividis, magma) colour loads from 0 up; diverging
+//! maps (RdBu, PuOr) colour signed differences around 0, red/orange for positive (A > B).
 //! The curves come from `colorous`, except copper, which is matplotlib's linear formula that
 //! Boxfish used as its default.
+//!
+//! The default is ColorBrewer's YlOrRd (issue 25): on the light canvas a link that carried
+//! nothing should recede and the busiest should stand out. YlOrRd is a sequential map whose
+//! lightness falls monotonically from a pale yellow (0, close to the canvas) to a dark, saturated
+//! red (the maximum), so darker always means busier, also in greyscale and for the common
+//! red-green colour blindness (the order is carried by lightness). Copper, Boxfish's default,
+//! starts at black: zero-byte links were the most visible marks on the light canvas, so it stays
+//! a choice, not the default. Viridis and magma start dark too; reversed they would end on a
+//! bright yellow or black instead of a saturated colour.
 
 pub use crate::view_model::colour_choice::{ColourMap, ScaleKind};
 
@@ -57,6 +66,7 @@ impl ColourMap {
                 let channel = |x: f64| (x.clamp(0.0, 1.0) * 255.0).round() as u8;
                 return Rgba::rgb(channel(1.25 * t), channel(0.7812 * t), channel(0.4975 * t));
             }
+            ColourMap::YlOrRd => colorous::YELLOW_ORANGE_RED.eval_continuous(t),
             ColourMap::Viridis => colorous::VIRIDIS.eval_continuous(t),
             ColourMap::Cividis => colorous::CIVIDIS.eval_continuous(t),
             ColourMap::Magma => colorous::MAGMA.eval_continuous(t),
@@ -135,6 +145,30 @@ impl ColourScale {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Relative luminance (sRGB, WCAG), 0 black to 1 white.
+    fn luminance(c: Rgba) -> f64 {
+        let lin = |v: u8| {
+            let v = f64::from(v) / 255.0;
+            if v <= 0.04045 { v / 12.92 } else { ((v + 0.055) / 1.055).powf(2.4) }
+        };
+        let [r, g, b, _] = c.0;
+        0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
+    }
+
+    #[test]
+    fn the_default_map_is_light_at_zero_and_darkens_all_the_way_to_the_busiest() {
+        let map = ColourMap::default();
+        assert!(!map.is_diverging());
+        assert!(luminance(map.at(0.0)) > 0.9, "zero recedes on the light canvas: {:?}", map.at(0.0));
+        assert!(luminance(map.at(1.0)) < 0.1, "the busiest is darkest: {:?}", map.at(1.0));
+        let lut = map.lut();
+        for pair in lut.windows(2) {
+            assert!(luminance(pair[1]) <= luminance(pair[0]) + 1e-3, "darker means busier: {pair:?}");
+        }
+        let [r, g, b, _] = map.at(1.0).0;
+        assert!(r > 2 * g.max(b), "the busiest end is a saturated red, not black: {r} {g} {b}");
+    }
 
     #[test]
     fn copper_runs_from_black_to_copper() {

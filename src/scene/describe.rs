@@ -7,7 +7,7 @@ use crate::layout::torus;
 use crate::model::{Domain, LinkEnd, Side};
 
 use super::draw::Picked;
-use super::network::format_number;
+use super::network::{format_number, is_bytes};
 use super::{MarkOf, Scene};
 use crate::view_model::dataset::Dataset;
 use crate::view_model::prepare::{Prepared, ViewLayout};
@@ -80,7 +80,7 @@ impl Prepared {
                 if let [one] = members.as_slice()
                     && let Some(back) = self.reverse_value(dataset, *one)
                 {
-                    lines.push(format!("back: {}", format_number(back)));
+                    lines.push(format!("back: {}", shown_value(spec.link_attribute.as_deref(), back)));
                 }
                 lines
             }
@@ -143,7 +143,12 @@ fn attribute_line(dataset: &Dataset, domain: Domain, position: usize) -> Option<
         .zip(&table.columns)
         .filter(|(name, _)| **name != table.key && name.as_str() != "name")
         .take(6)
-        .map(|(name, column)| format!("{name} {}", column.text(row)))
+        .filter_map(|(name, column)| match (name.as_str(), column.text(row)) {
+            // A host is on several rails (and a node off the planes has none): say which, never −1.
+            ("rail", text) if text == "-1" => host_rails(dataset, domain, position),
+            ("plane" | "level", text) if text == "-1" => None,
+            (_, text) => Some(format!("{name} {text}")),
+        })
         .filter(|s| !s.ends_with(' '))
         .collect();
     (!parts.is_empty()).then(|| parts.join(", "))
@@ -191,14 +196,60 @@ fn link_lines(dataset: &Dataset, members: &[usize]) -> Vec<String> {
     lines
 }
 
+/// `rail 0`, `rails 0 and 1`: the rails a fabric's host has a CA on.
+fn host_rails(dataset: &Dataset, domain: Domain, position: usize) -> Option<String> {
+    let fabric = dataset.fabric.as_ref().filter(|_| domain == Domain::Nodes)?;
+    let host = fabric.cluster.hosts.get(position)?;
+    let rails: Vec<String> = (0..fabric.cluster.rails.len())
+        .filter(|&r| !host.on_rail(r).is_empty())
+        .map(|r| r.to_string())
+        .collect();
+    match rails.as_slice() {
+        [] => None,
+        [one] => Some(format!("rail {one}")),
+        [first @ .., last] => Some(format!("rails {} and {last}", first.join(", "))),
+    }
+}
+
+/// A value as the legends print it: binary byte units (`119 MiB`) for byte attributes.
+fn shown_value(attribute: Option<&str>, v: f64) -> String {
+    if is_bytes(attribute) { crate::units::format_bytes_f64(v) } else { format_number(v) }
+}
+
 fn value_text(attribute: Option<&str>, values: &[f64], merge: torus::Aggregate) -> String {
     match (attribute, values) {
         (None, _) => "not coloured".into(),
         (Some(a), []) => format!("{a}: no value (or filtered out)"),
-        (Some(a), [v]) => format!("{a}: {}", format_number(*v)),
+        (Some(a), [v]) => format!("{a}: {}", shown_value(attribute, *v)),
         (Some(a), many) => {
             let v = merge.combine(many.iter().copied()).unwrap_or(0.0);
-            format!("{a}: {} ({} of {})", format_number(v), merge.name(), many.len())
+            format!("{a}: {} ({} of {})", shown_value(attribute, v), merge.name(), many.len())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::scene::MarkOf;
+    use crate::scene::draw::Picked;
+    use crate::view_model::{Dataset, Filter, ViewSpec, prepare};
+
+    #[test]
+    fn a_host_tooltip_names_its_rails_and_its_bytes_in_binary_units() {
+        let d = Dataset::synthetic(4, 3, 2, 2);
+        let spec = ViewSpec::for_dataset(&d);
+        let prepared = prepare(&d, &spec, &Filter::default()).unwrap();
+        let scene = crate::scene::scene_for(&d, &spec, &Filter::default(), &Default::default(), 1.0).unwrap();
+        let host = scene.marks.iter().position(|m| matches!(m.of, MarkOf::Host(_))).unwrap();
+        let lines = prepared.describe(&d, &spec, &scene, Picked::Mark(host));
+        let text = lines.join("\n");
+        assert!(text.contains("rails 0 and 1"), "{text}");
+        assert!(!text.contains("-1"), "never rail −1 or plane −1: {text}");
+        let value = lines.last().unwrap();
+        assert!(value.starts_with("bytes_sent: ") && value.ends_with('B'), "binary byte units: {value}");
+        let half = scene.halves.iter().position(|h| h.rail == 0).unwrap();
+        let lines = prepared.describe(&d, &spec, &scene, Picked::Half(half));
+        assert!(lines.iter().any(|l| l.starts_with("bytes: ") && l.ends_with('B')), "{lines:?}");
+        assert!(lines.iter().any(|l| l.starts_with("back: ") && l.ends_with('B')), "{lines:?}");
     }
 }

@@ -206,7 +206,13 @@ pub fn frame_and_legends(
     title_x: f32,
     out: &mut DrawList,
 ) {
-    out.texts.push(text([title_x, TITLE_H / 2.0], 15.0, (Align::Start, Align::Centre), title));
+    let width = plot.x + plot.w + RIGHT_W - title_x;
+    out.texts.push(text(
+        [title_x, TITLE_H / 2.0],
+        15.0,
+        (Align::Start, Align::Centre),
+        ellipsised(title, width, 15.0),
+    ));
     out.rects.push(Rect { rect: plot, fill: Rgba::TRANSPARENT, stroke: Some(Rgba::rgb(200, 200, 200)) });
     let top = plot.y + 22.0;
     let captions: Vec<Vec<String>> =
@@ -250,6 +256,19 @@ pub fn frame_and_legends(
 /// Legend captions fit the legend column: about this many characters of 11 px text per line.
 const CAPTION_CHARS: usize = 26;
 const CAPTION_LINE: f32 = 15.0;
+
+/// `title` cut to what fits `width` pixels at font `size`, ending in `…` when cut: a title
+/// never runs under the legends or off a narrow view (compare, diff). The window shows the whole
+/// title on hover. Widths are estimated per character (the UI font averages about 0.55 em).
+pub fn ellipsised(title: &str, width: f32, size: f32) -> String {
+    const EM_PER_CHAR: f32 = 0.55;
+    let fits = (width / (size * EM_PER_CHAR)).floor().max(1.0) as usize;
+    if title.chars().count() <= fits {
+        return title.to_string();
+    }
+    let kept: String = title.chars().take(fits.saturating_sub(1)).collect();
+    format!("{}…", kept.trim_end())
+}
 
 /// `text` broken at spaces into lines of at most `width` characters (a longer word stands
 /// alone); continuation lines are indented so each caption reads as one item.
@@ -317,7 +336,16 @@ fn segment_dist2(a: [f32; 2], b: [f32; 2], p: [f32; 2]) -> f32 {
 
 #[cfg(test)]
 mod tests {
-    use super::wrap_caption;
+    use super::{ellipsised, wrap_caption};
+
+    #[test]
+    fn a_title_too_long_for_its_view_ends_in_an_ellipsis_and_a_short_one_is_kept() {
+        let title = "view 1: samplesort.ibprof.gz on rail0 + rail1 — fat tree — region 2 − region 1";
+        assert_eq!(ellipsised(title, 2000.0, 15.0), title);
+        let cut = ellipsised(title, 200.0, 15.0);
+        assert!(cut.ends_with('…') && title.starts_with(cut.trim_end_matches('…')), "{cut}");
+        assert!(cut.chars().count() as f32 * 15.0 * 0.55 <= 200.0, "{cut}");
+    }
 
     #[test]
     fn long_legend_captions_wrap_at_spaces_and_indent_what_follows() {

@@ -45,7 +45,7 @@ impl Default for NetworkStyle {
     fn default() -> Self {
         NetworkStyle {
             title: String::new(),
-            link_map: ColourMap::Copper,
+            link_map: ColourMap::default(),
             node_map: ColourMap::Viridis,
             scale: ScaleKind::Linear,
             link_range: None,

@@ -7,8 +7,11 @@ use std::fmt;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ColourMap {
-    /// Boxfish's default: black → copper.
+    /// ColorBrewer's yellow → orange → red: light for 0, dark red for the busiest (the default:
+    /// see `scene::colour` for why).
     #[default]
+    YlOrRd,
+    /// Boxfish's default: black → copper.
     Copper,
     Viridis,
     Cividis,
@@ -20,7 +23,8 @@ pub enum ColourMap {
 }
 
 impl ColourMap {
-    pub const ALL: [ColourMap; 6] = [
+    pub const ALL: [ColourMap; 7] = [
+        ColourMap::YlOrRd,
         ColourMap::Copper,
         ColourMap::Viridis,
         ColourMap::Cividis,
@@ -31,6 +35,7 @@ impl ColourMap {
 
     pub fn name(self) -> &'static str {
         match self {
+            ColourMap::YlOrRd => "ylorrd",
             ColourMap::Copper => "copper",
             ColourMap::Viridis => "viridis",
             ColourMap::Cividis => "cividis",
