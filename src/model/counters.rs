@@ -6,6 +6,7 @@
 //! [`crate::routing::observed`]'s job.
 
 use super::ids::{Guid, Lid, PortNum};
+use super::port_counters::OtherCounters;
 use super::profile::EpochMicros;
 
 /// How a snapshot names a node.
@@ -18,12 +19,39 @@ pub enum PortOwner {
 }
 
 /// The width of the counter a value was read from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum CounterWidth {
+    /// `PortCounters`' 4-, 8- and 16-bit error counters: stop at their maximum.
+    Bits4,
+    Bits8,
+    Bits16,
     /// `PortCounters`: wraps never, stops at `0xffffffff` words.
     Bits32,
     /// `PortCountersExtended` (or a 64-bit total kept by a manager).
     Bits64,
+}
+
+impl CounterWidth {
+    /// The largest value a counter of this width holds.
+    pub fn max(self) -> u64 {
+        match self {
+            CounterWidth::Bits4 => 0xf,
+            CounterWidth::Bits8 => 0xff,
+            CounterWidth::Bits16 => 0xffff,
+            CounterWidth::Bits32 => 0xffff_ffff,
+            CounterWidth::Bits64 => u64::MAX,
+        }
+    }
+
+    pub fn bits(self) -> u32 {
+        match self {
+            CounterWidth::Bits4 => 4,
+            CounterWidth::Bits8 => 8,
+            CounterWidth::Bits16 => 16,
+            CounterWidth::Bits32 => 32,
+            CounterWidth::Bits64 => 64,
+        }
+    }
 }
 
 /// The largest value of a 32-bit data counter, in words: a counter there has stopped counting.
@@ -63,6 +91,9 @@ pub struct PortSample {
     pub rcv: Option<DataCounter>,
     /// Where the sample was read (1-based line), for warnings.
     pub line: usize,
+    /// The port's other counters (XmitWait, packets, errors): an index into
+    /// [`Snapshot::other`], so that a data-only port costs 8 bytes more, not 136.
+    pub other: Option<u32>,
 }
 
 impl PortSample {
@@ -77,6 +108,8 @@ pub struct Snapshot {
     /// The file, as the user named it.
     pub source: String,
     pub ports: Vec<PortSample>,
+    /// The other counters of the ports that have some ([`PortSample::other`]).
+    pub other: Vec<OtherCounters>,
     /// When the counters were read, if known: a series of snapshots becomes a time strip.
     pub taken: Option<TakenAt>,
 }
@@ -108,6 +141,11 @@ impl TimeSource {
 }
 
 impl Snapshot {
+    /// A port's other counters, if it has any.
+    pub fn other_of(&self, sample: &PortSample) -> Option<&OtherCounters> {
+        self.other.get(usize::try_from(sample.other?).ok()?)
+    }
+
     /// True when every port is named by LID: such a snapshot belongs to one rail.
     pub fn names_only_lids(&self) -> bool {
         !self.ports.is_empty() && self.ports.iter().all(|p| matches!(p.owner, PortOwner::Lid(_)))

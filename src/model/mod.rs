@@ -12,6 +12,7 @@ pub mod lft;
 pub mod natural;
 pub mod network;
 pub mod planes;
+pub mod port_counters;
 pub mod profile;
 pub mod regions;
 pub mod run;

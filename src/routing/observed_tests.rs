@@ -17,11 +17,18 @@ fn sender(cluster: &Cluster, rail: usize, index: usize) -> (PortOwner, PortNum) 
 
 fn sample(at: (PortOwner, PortNum), xmit: Option<u64>, rcv: Option<u64>, width: CounterWidth) -> PortSample {
     let counter = |w: u64| DataCounter::from_words(w, width).unwrap();
-    PortSample { owner: at.0, port: at.1, xmit: xmit.map(counter), rcv: rcv.map(counter), line: 1 }
+    PortSample {
+        owner: at.0,
+        port: at.1,
+        xmit: xmit.map(counter),
+        rcv: rcv.map(counter),
+        line: 1,
+        other: None,
+    }
 }
 
 fn input(source: &str, ports: Vec<PortSample>) -> CounterInput {
-    CounterInput { rail: None, snapshot: Snapshot { source: source.into(), ports, taken: None } }
+    CounterInput { rail: None, snapshot: Snapshot { source: source.into(), ports, ..Default::default() } }
 }
 
 #[test]
