@@ -2,6 +2,7 @@
 
 pub mod ar;
 pub mod bytes;
+pub mod capacity;
 pub mod cluster;
 pub mod counters;
 pub mod echo;
