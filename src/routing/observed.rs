@@ -146,6 +146,7 @@ pub fn observe(cluster: &Cluster, inputs: &[CounterInput]) -> Result<(Observed, 
             }
         }
     }
+    out.totals_from_series();
     out.fill_xmit_wait(cluster);
     problems.report(cluster, &mut warnings);
     Ok((out, warnings))
@@ -290,6 +291,27 @@ impl Observed {
         for &(p, v) in &value.by_position {
             if let Some(slot) = self.series.get_mut(p).and_then(|i| i.rails.get_mut(rail)?.get_mut(index)) {
                 *slot = Some(v);
+            }
+        }
+    }
+
+    /// In a series, an end known in every interval totals its intervals, so that the total and
+    /// the columns agree where an end took its sender's counter in one interval and its
+    /// receiver's in another.
+    fn totals_from_series(&mut self) {
+        if self.series.is_empty() {
+            return;
+        }
+        for (rail, totals) in self.rails.iter_mut().enumerate() {
+            for (index, total) in totals.iter_mut().enumerate() {
+                let mut sum = Some(0u64);
+                for interval in &self.series {
+                    let value = interval.rails.get(rail).and_then(|r| r.get(index)).copied().flatten();
+                    sum = sum.zip(value).map(|(s, v)| s.saturating_add(v));
+                }
+                if sum.is_some() {
+                    *total = sum;
+                }
             }
         }
     }

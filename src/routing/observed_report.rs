@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::model::counters::TimeSource;
 use crate::model::{Cluster, Warning};
 
 use super::counter_delta::{Pairing, Refusal};
@@ -104,7 +105,9 @@ pub fn report_repeat(inputs: &[CounterInput], i: usize, warnings: &mut Vec<Warni
     }
 }
 
-/// Names consecutive snapshots of a rail whose timestamps do not move forward.
+/// Names consecutive snapshots of a rail whose own timestamps run backwards. Modification
+/// times are no evidence of order (a checkout or a copy sets them), so they are not judged; a
+/// span that is not positive gives no rate either way ([`super::observed::Interval::seconds`]).
 pub fn report_pairing(pairing: &Pairing, placed: &[PlacedSnapshot], warnings: &mut Vec<Warning>) {
     let mut pairs: Vec<(u32, u32)> =
         pairing.rail_snapshots.iter().flat_map(|l| l.windows(2).map(|w| (w[0], w[1]))).collect();
@@ -113,10 +116,11 @@ pub fn report_pairing(pairing: &Pairing, placed: &[PlacedSnapshot], warnings: &m
     for (from, to) in pairs {
         let (a, b) = (&placed[from as usize], &placed[to as usize]);
         let (Some(start), Some(end)) = (a.taken, b.taken) else { continue };
-        if end.time.0 <= start.time.0 {
+        let own = start.from == TimeSource::InFile && end.from == TimeSource::InFile;
+        if own && end.time.0 < start.time.0 {
             let message = format!(
-                "taken at {}, not after {} ({}): the timestamps run backwards or stand still (files given out \
-                 of order?); that interval has no length, so no rate",
+                "taken at {}, not after {} ({}): the timestamps run backwards (files given out of order?); that \
+                 interval has no rate",
                 end.time, a.source, start.time
             );
             warnings.push(Warning::in_file(&b.source, message));
