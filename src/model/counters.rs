@@ -6,6 +6,7 @@
 //! [`crate::routing::observed`]'s job.
 
 use super::ids::{Guid, Lid, PortNum};
+pub use super::port_counters::CounterWidth;
 use super::port_counters::OtherCounters;
 use super::profile::EpochMicros;
 
@@ -16,42 +17,6 @@ pub enum PortOwner {
     Guid(Guid),
     /// A LID (a switch's LID names all its ports); only meaningful on one rail.
     Lid(Lid),
-}
-
-/// The width of the counter a value was read from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum CounterWidth {
-    /// `PortCounters`' 4-, 8- and 16-bit error counters: stop at their maximum.
-    Bits4,
-    Bits8,
-    Bits16,
-    /// `PortCounters`: wraps never, stops at `0xffffffff` words.
-    Bits32,
-    /// `PortCountersExtended` (or a 64-bit total kept by a manager).
-    Bits64,
-}
-
-impl CounterWidth {
-    /// The largest value a counter of this width holds.
-    pub fn max(self) -> u64 {
-        match self {
-            CounterWidth::Bits4 => 0xf,
-            CounterWidth::Bits8 => 0xff,
-            CounterWidth::Bits16 => 0xffff,
-            CounterWidth::Bits32 => 0xffff_ffff,
-            CounterWidth::Bits64 => u64::MAX,
-        }
-    }
-
-    pub fn bits(self) -> u32 {
-        match self {
-            CounterWidth::Bits4 => 4,
-            CounterWidth::Bits8 => 8,
-            CounterWidth::Bits16 => 16,
-            CounterWidth::Bits32 => 32,
-            CounterWidth::Bits64 => 64,
-        }
-    }
 }
 
 /// The largest value of a 32-bit data counter, in words: a counter there has stopped counting.

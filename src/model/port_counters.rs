@@ -7,7 +7,41 @@
 //! lower bound. Two values of different widths are never subtracted
 //! ([`crate::routing::counter_delta`]).
 
-use super::counters::CounterWidth;
+/// The width of the counter a value was read from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum CounterWidth {
+    /// `PortCounters`' 4-, 8- and 16-bit error counters: stop at their maximum.
+    Bits4,
+    Bits8,
+    Bits16,
+    /// `PortCounters`: wraps never, stops at `0xffffffff` words.
+    Bits32,
+    /// `PortCountersExtended` (or a 64-bit total kept by a manager).
+    Bits64,
+}
+
+impl CounterWidth {
+    /// The largest value a counter of this width holds.
+    pub fn max(self) -> u64 {
+        match self {
+            CounterWidth::Bits4 => 0xf,
+            CounterWidth::Bits8 => 0xff,
+            CounterWidth::Bits16 => 0xffff,
+            CounterWidth::Bits32 => 0xffff_ffff,
+            CounterWidth::Bits64 => u64::MAX,
+        }
+    }
+
+    pub fn bits(self) -> u32 {
+        match self {
+            CounterWidth::Bits4 => 4,
+            CounterWidth::Bits8 => 8,
+            CounterWidth::Bits16 => 16,
+            CounterWidth::Bits32 => 32,
+            CounterWidth::Bits64 => 64,
+        }
+    }
+}
 
 /// A counter other than PortXmitData/PortRcvData.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

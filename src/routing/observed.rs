@@ -160,12 +160,13 @@ fn place_inputs(
     warnings: &mut Vec<Warning>,
 ) -> Result<Vec<PlacedSnapshot>, ObserveError> {
     let mut placed = Vec::with_capacity(inputs.len());
+    let given: Vec<(Option<usize>, &Snapshot)> = inputs.iter().map(|i| (i.rail, &i.snapshot)).collect();
     for (i, input) in inputs.iter().enumerate() {
         if let Some(rail) = input.rail.filter(|&r| r >= cluster.rails.len()) {
             let file = input.snapshot.source.clone();
             return Err(ObserveError::NoSuchRail { file, rail, rails: cluster.rails.len() });
         }
-        report_repeat(inputs, i, warnings);
+        report_repeat(&given, i, warnings);
         let one = place(cluster, guids, &input.snapshot, input.rail);
         report_unmatched(&one, warnings);
         if one.ports.is_empty() {

@@ -4,12 +4,11 @@
 
 use std::collections::BTreeMap;
 
-use crate::model::counters::TimeSource;
+use crate::model::counters::{Snapshot, TimeSource};
 use crate::model::{Cluster, Warning};
 
 use super::counter_delta::{Pairing, Refusal};
 use super::counter_join::{PlacedSnapshot, PortPlace};
-use super::observed::CounterInput;
 
 /// How many places a warning names before "and N more".
 const SHOWN: usize = 5;
@@ -87,19 +86,19 @@ fn more(total: usize) -> String {
 
 /// Names a snapshot whose counters are exactly those of an earlier one: the same file given
 /// twice gives observed 0 everywhere.
-pub fn report_repeat(inputs: &[CounterInput], i: usize, warnings: &mut Vec<Warning>) {
-    let snapshot = &inputs[i].snapshot;
+/// `inputs` are (rail given, snapshot) in the order given; `i` the one to judge.
+pub fn report_repeat(inputs: &[(Option<usize>, &Snapshot)], i: usize, warnings: &mut Vec<Warning>) {
+    let (rail, snapshot) = inputs[i];
     if snapshot.ports.is_empty() {
         return;
     }
-    let same = inputs[..i].iter().find(|earlier| {
-        let e = &earlier.snapshot;
-        e.ports == snapshot.ports && e.other == snapshot.other && earlier.rail == inputs[i].rail
-    });
-    if let Some(earlier) = same {
+    let same = inputs[..i]
+        .iter()
+        .find(|(r, e)| e.ports == snapshot.ports && e.other == snapshot.other && *r == rail);
+    if let Some((_, earlier)) = same {
         let message = format!(
             "every counter equals those of {}: the same file given twice? Every difference from it is 0",
-            earlier.snapshot.source
+            earlier.source
         );
         warnings.push(Warning::in_file(&snapshot.source, message));
     }
