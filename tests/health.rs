@@ -94,3 +94,37 @@ fn one_snapshot_lists_counters_as_they_stand_with_no_stall_share() {
     assert!(stalled.iter().any(|s| s["xmit_wait"].as_u64().unwrap() >= 12_345_678), "{stalled:?}");
     assert!(stalled.iter().all(|s| s["stall_percent"].is_null()));
 }
+
+fn hot(by: &str, counters: &[&Path]) -> (bool, String, String) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_shoal"));
+    command.args(["hot"]).arg(fixtures()).args(["--by", by, "--top", "1"]);
+    for c in counters {
+        command.arg("--counters").arg(c);
+    }
+    let out = command.output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+#[test]
+fn hot_by_stall_puts_the_waiting_inter_switch_port_first_and_by_errors_the_bad_cable() {
+    let (before, after) = dated_captures("hot", 10);
+    let (ok, out, err) = hot("stall", &[&before, &after]);
+    assert!(ok, "{err}");
+    let first = out.lines().nth(2).unwrap();
+    assert!(first.contains("12345678") && first.contains("S1 (3) -> S2 (3)"), "{out}");
+    assert!(err.contains("assumes NVIDIA's per-ASIC XmitWait tick"), "{err}");
+    let (ok, out, err) = hot("errors", &[&before, &after]);
+    assert!(ok, "{err}");
+    assert!(out.lines().nth(1).unwrap().contains("0x0002c90200000002 port 4: 10"), "{out}");
+}
+
+#[test]
+fn hot_by_stall_without_counters_is_a_clear_error() {
+    let (ok, _, err) = hot("stall", &[]);
+    assert!(!ok);
+    assert!(err.contains("needs --counters"), "{err}");
+}

@@ -5,6 +5,7 @@ pub mod convert;
 pub mod r#gen;
 pub mod health;
 pub mod hot;
+mod hot_health;
 mod hot_routing;
 pub mod info;
 pub mod open_args;
