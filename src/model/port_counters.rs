@@ -175,11 +175,17 @@ impl CounterKind {
     /// `port_xmit_wait` and `portxmitwait` are one; the short names of OpenSM's PerfMgr
     /// (`symbol_err_cnt`, `xmit_wait`, …) and the exporters' (`transmit_wait`, …) are aliases.
     pub fn from_name(name: &str) -> Option<(CounterKind, bool)> {
-        let key: String =
-            name.chars().filter(|c| c.is_ascii_alphanumeric()).map(|c| c.to_ascii_lowercase()).collect();
+        // Normalised on the stack: readers call this for every counter line they see.
+        let mut buffer = [0u8; 48];
+        let mut len = 0;
+        for b in name.bytes().filter(u8::is_ascii_alphanumeric) {
+            *buffer.get_mut(len)? = b.to_ascii_lowercase();
+            len += 1;
+        }
+        let key = std::str::from_utf8(&buffer[..len]).ok()?;
         let (key, wide) = match key.strip_suffix("extended").or_else(|| key.strip_suffix("ext")) {
             Some(base) => (base, true),
-            None => (key.as_str(), false),
+            None => (key, false),
         };
         ALIASES.iter().find(|(alias, _)| *alias == key).map(|(_, kind)| (*kind, wide))
     }
