@@ -13,8 +13,6 @@
 //! `PortCountersExtended` one), nor read when saturated, nor when it went down (a reset): each is
 //! a [`Refusal`], named by the caller, never a number.
 
-use std::collections::HashMap;
-
 use crate::model::counters::{CounterWidth, DataCounter};
 use crate::model::port_counters::Count;
 
@@ -67,30 +65,55 @@ pub fn delta(now: Reading, before: Option<Reading>) -> Result<u64, Refusal> {
     }
 }
 
-/// The values of one counter of one port over its snapshots: `readings[i]` is its reading in
-/// the port's i-th snapshot (`None`: not read there).
-pub fn port_deltas(readings: &[Option<Reading>]) -> Vec<Result<u64, Refusal>> {
-    readings
-        .windows(2)
-        .map(|pair| match (pair[0], pair[1]) {
-            (Some(before), Some(now)) => delta(now, Some(before)),
-            _ => Err(Refusal::OneSided),
-        })
-        .collect()
+/// One counter of one port over its snapshots, folded: the sum of its deltas (`None` when any
+/// was refused: part of what moved is unknown; saturating, so it never wraps), each known delta
+/// with its series position, and the first refusal.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Folded {
+    pub total: Option<u64>,
+    pub by_position: Vec<(usize, u64)>,
+    pub refused: Option<Refusal>,
 }
 
-/// The sum of a port's deltas: `None` when any of them was refused (part of what moved is
-/// unknown). Saturating, so a sum never wraps.
-pub fn summed(deltas: &[Result<u64, Refusal>]) -> Option<u64> {
-    deltas.iter().try_fold(0u64, |sum, d| d.ok().map(|v| sum.saturating_add(v)))
+/// Folds a port's readings of one counter (`None`: not read in that snapshot); `positions[k]`
+/// is the series position of its k-th interval, if any. `None` when no snapshot read it.
+/// Allocates only for a series.
+pub fn fold_deltas(
+    mut readings: impl Iterator<Item = Option<Reading>>,
+    positions: &[Option<usize>],
+) -> Option<Folded> {
+    let mut before = readings.next()?;
+    let mut any = before.is_some();
+    let mut folded = Folded { total: Some(0), ..Folded::default() };
+    for (k, now) in readings.enumerate() {
+        any |= now.is_some();
+        let d = match (before, now) {
+            (Some(b), Some(n)) => delta(n, Some(b)),
+            _ => Err(Refusal::OneSided),
+        };
+        match d {
+            Ok(v) => {
+                folded.total = folded.total.map(|t| t.saturating_add(v));
+                if let Some(Some(p)) = positions.get(k) {
+                    folded.by_position.push((*p, v));
+                }
+            }
+            Err(refusal) => {
+                folded.total = None;
+                folded.refused.get_or_insert(refusal);
+            }
+        }
+        before = now;
+    }
+    any.then_some(folded)
 }
 
 /// How the snapshots pair up.
 #[derive(Clone, Debug, Default)]
 pub struct Pairing {
     /// Every placed port with the snapshots (indices into the placed list) that hold it, in
-    /// the order given; sorted by place.
-    pub ports: Vec<(PortPlace, Vec<u32>)>,
+    /// the order given; sorted by place. One flat list: a k = 36 pair has 280,000 entries.
+    entries: Vec<(PortPlace, u32)>,
     /// True when some port is in two or more snapshots: values are differences.
     pub differences: bool,
     /// Per rail, the snapshots that cover it, in order.
@@ -103,7 +126,7 @@ pub struct Pairing {
 impl Pairing {
     /// Pairs `placed` port by port, on a fabric of `rails` rails.
     pub fn of(placed: &[PlacedSnapshot], rails: usize) -> Pairing {
-        let mut by_port: HashMap<PortPlace, Vec<u32>> = HashMap::new();
+        let mut entries = Vec::with_capacity(placed.iter().map(|p| p.ports.len()).sum());
         let mut rail_snapshots = vec![Vec::new(); rails];
         for (i, snapshot) in (0u32..).zip(placed) {
             for rail in snapshot.rails() {
@@ -111,13 +134,10 @@ impl Pairing {
                     list.push(i);
                 }
             }
-            for place in snapshot.ports.keys() {
-                by_port.entry(*place).or_default().push(i);
-            }
+            entries.extend(snapshot.ports.keys().map(|place| (*place, i)));
         }
-        let mut ports: Vec<(PortPlace, Vec<u32>)> = by_port.into_iter().collect();
-        ports.sort_unstable_by_key(|(place, _)| *place);
-        let differences = ports.iter().any(|(_, at)| at.len() >= 2);
+        entries.sort_unstable();
+        let differences = entries.windows(2).any(|w| w[0].0 == w[1].0);
         let longest = rail_snapshots.iter().map(Vec::len).max().unwrap_or(0);
         let series = if longest >= 3 {
             (0..longest - 1)
@@ -128,15 +148,21 @@ impl Pairing {
         } else {
             Vec::new()
         };
-        Pairing { ports, differences, rail_snapshots, series }
+        Pairing { entries, differences, rail_snapshots, series }
+    }
+
+    /// Every placed port with the snapshots that hold it, in order.
+    pub fn ports(&self) -> impl Iterator<Item = (PortPlace, Vec<u32>)> + '_ {
+        self.entries.chunk_by(|a, b| a.0 == b.0).map(|run| (run[0].0, run.iter().map(|e| e.1).collect()))
     }
 
     /// The series position of each of a port's intervals (`None`: the port missed a snapshot
-    /// of its rail in between, so the interval spans more than one column).
+    /// of its rail in between, so the interval spans more than one column). Empty without a
+    /// series.
     pub fn positions(&self, rail: usize, at: &[u32]) -> Vec<Option<usize>> {
         let list = match self.rail_snapshots.get(rail) {
             Some(list) if !self.series.is_empty() => list,
-            _ => return vec![None; at.len().saturating_sub(1)],
+            _ => return Vec::new(),
         };
         at.windows(2)
             .map(|pair| {
@@ -179,9 +205,14 @@ mod tests {
 
     #[test]
     fn a_sum_with_any_refused_interval_is_unknown_and_never_wraps() {
-        assert_eq!(summed(&[Ok(u64::MAX), Ok(5)]), Some(u64::MAX));
-        assert_eq!(summed(&[Ok(1), Err(Refusal::Reset)]), None);
-        let readings = [Some(r(1, CounterWidth::Bits64)), None, Some(r(4, CounterWidth::Bits64))];
-        assert_eq!(port_deltas(&readings), vec![Err(Refusal::OneSided), Err(Refusal::OneSided)]);
+        let wide = |v| Some(r(v, CounterWidth::Bits64));
+        let big = fold_deltas([wide(0), wide(u64::MAX - 1), wide(u64::MAX)].into_iter(), &[]).unwrap();
+        assert_eq!(big.total, Some(u64::MAX));
+        let reset = fold_deltas([wide(1), wide(9), wide(2)].into_iter(), &[Some(0), Some(1)]).unwrap();
+        assert_eq!((reset.total, reset.refused), (None, Some(Refusal::Reset)));
+        assert_eq!(reset.by_position, [(0, 8)], "the known interval stays");
+        let gap = fold_deltas([wide(1), None, wide(4)].into_iter(), &[]).unwrap();
+        assert_eq!((gap.total, gap.refused), (None, Some(Refusal::OneSided)));
+        assert_eq!(fold_deltas([None, None].into_iter(), &[]), None, "never read: no value at all");
     }
 }

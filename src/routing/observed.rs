@@ -14,7 +14,7 @@ use crate::model::counters::{Snapshot, TakenAt};
 use crate::model::port_counters::{Count, CounterKind, OtherCounters};
 use crate::model::{Cluster, LinkEnd, Warning};
 
-use super::counter_delta::{Pairing, Reading, delta, port_deltas, summed};
+use super::counter_delta::{Pairing, Reading, delta, fold_deltas};
 use super::counter_join::{PlacedPort, PlacedSnapshot, PortGuids, PortPlace, place};
 use super::observed_report::{Problems, report_pairing, report_repeat, report_unmatched};
 
@@ -116,22 +116,18 @@ pub fn observe(cluster: &Cluster, inputs: &[CounterInput]) -> Result<(Observed, 
     let mut out = Observed::empty(cluster, &pairing, &placed);
     let mut problems = Problems::default();
     let mut received = Vec::new();
-    for (place, at) in &pairing.ports {
+    for (place, at) in pairing.ports() {
         let samples: Vec<(&PlacedSnapshot, &PlacedPort)> = at
             .iter()
-            .filter_map(|&i| placed.get(i as usize).and_then(|s| Some((s, s.ports.get(place)?))))
+            .filter_map(|&i| placed.get(i as usize).and_then(|s| Some((s, s.ports.get(&place)?))))
             .collect();
         if pairing.differences && samples.len() < 2 {
-            problems.single.push(*place);
+            problems.single.push(place);
             continue;
         }
-        let positions = pairing.positions(place.0, at);
-        let port = PortRun {
-            place: *place,
-            samples: &samples,
-            differences: pairing.differences,
-            positions: &positions,
-        };
+        let positions = pairing.positions(place.0, &at);
+        let port =
+            PortRun { place, samples: &samples, differences: pairing.differences, positions: &positions };
         port.data(&mut out, &mut problems, &mut received);
         port.others(&mut out, &mut problems);
     }
@@ -198,15 +194,14 @@ impl PortRun<'_> {
     /// One counter's value from its readings; a refusal is recorded under `name`.
     fn value(
         &self,
-        readings: &[Option<Reading>],
+        reading: impl Fn(&PlacedSnapshot, &PlacedPort) -> Option<Reading>,
         name: &'static str,
         problems: &mut Problems,
     ) -> Option<PortValue> {
-        if readings.iter().all(Option::is_none) {
-            return None;
-        }
+        let readings = self.samples.iter().map(|(s, p)| reading(s, p));
         if !self.differences {
-            return match delta(readings[0]?, None) {
+            let first = readings.take(1).next().flatten()?;
+            return match delta(first, None) {
                 Ok(total) => Some(PortValue { total: Some(total), by_position: Vec::new() }),
                 Err(refusal) => {
                     problems.push(refusal, self.place, name);
@@ -214,13 +209,11 @@ impl PortRun<'_> {
                 }
             };
         }
-        let deltas = port_deltas(readings);
-        if let Some(refusal) = deltas.iter().find_map(|d| d.err()) {
+        let folded = fold_deltas(readings, self.positions)?;
+        if let Some(refusal) = folded.refused {
             problems.push(refusal, self.place, name);
         }
-        let by_position =
-            deltas.iter().zip(self.positions).filter_map(|(d, p)| Some(((*p)?, *d.as_ref().ok()?))).collect();
-        Some(PortValue { total: summed(&deltas), by_position })
+        Some(PortValue { total: folded.total, by_position: folded.by_position })
     }
 
     /// The data counters: transmit onto the end the port sends into, receive kept for later.
@@ -231,13 +224,10 @@ impl PortRun<'_> {
         received: &mut Vec<(usize, usize, PortValue)>,
     ) {
         let (rail, first) = (self.place.0, self.samples[0].1);
-        let xmit: Vec<Option<Reading>> =
-            self.samples.iter().map(|(_, p)| p.xmit.map(Reading::from)).collect();
-        if let Some(v) = self.value(&xmit, "PortXmitData", problems) {
+        if let Some(v) = self.value(|_, p| p.xmit.map(Reading::from), "PortXmitData", problems) {
             out.set(rail, first.sends.index(), &v);
         }
-        let rcv: Vec<Option<Reading>> = self.samples.iter().map(|(_, p)| p.rcv.map(Reading::from)).collect();
-        if let Some(v) = self.value(&rcv, "PortRcvData", problems) {
+        if let Some(v) = self.value(|_, p| p.rcv.map(Reading::from), "PortRcvData", problems) {
             received.push((rail, first.receives.index(), v));
         }
     }
@@ -249,12 +239,12 @@ impl PortRun<'_> {
         }
         let mut counts = OtherCounters::default();
         for kind in CounterKind::ALL {
-            let readings: Vec<Option<Count>> =
-                self.samples.iter().map(|(s, p)| s.other_of(p).and_then(|o| o.get(kind))).collect();
-            let width = readings.iter().flatten().next().map(|c| c.width);
-            let readings: Vec<Option<Reading>> = readings.into_iter().map(|c| c.map(Reading::from)).collect();
-            let total = self.value(&readings, kind.name(), problems).and_then(|v| v.total);
-            if let (Some(value), Some(width)) = (total, width) {
+            let count = |s: &PlacedSnapshot, p: &PlacedPort| s.other_of(p).and_then(|o| o.get(kind));
+            let Some(width) = self.samples.iter().find_map(|(s, p)| count(s, p)).map(|c| c.width) else {
+                continue;
+            };
+            let total = self.value(|s, p| count(s, p).map(Reading::from), kind.name(), problems);
+            if let Some(value) = total.and_then(|v| v.total) {
                 counts.set(kind, Count { value, width });
             }
         }
