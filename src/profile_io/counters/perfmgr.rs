@@ -18,6 +18,7 @@
 //! reset, in 4-byte words like the counters themselves.
 
 use crate::model::counters::{CounterWidth, PortOwner, Snapshot};
+use crate::model::port_counters::CounterKind;
 use crate::model::{Guid, Warning};
 
 use super::super::error::ParseError;
@@ -97,15 +98,19 @@ fn human(input: &Input, sink: &mut SampleSink) -> Result<LineSummary, ParseError
 fn machine(input: &Input, sink: &mut SampleSink) -> Result<LineSummary, ParseError> {
     // (guid, port, xmit_data, rcv_data) column positions of the last header.
     let mut columns: Option<[usize; 4]> = None;
-    // Every column's name, for the counters besides data.
-    let mut names: Vec<String> = Vec::new();
+    // The columns of the counters besides data, resolved once per header.
+    let mut others: Vec<(usize, (CounterKind, bool))> = Vec::new();
     input.for_each_line(|number, line, _| {
         if line.is_empty() {
             return;
         }
         let fields: Vec<&str> = line.split('\t').collect();
         if line.starts_with(MACH_HEADER) {
-            names = fields.iter().map(|f| f.trim().to_string()).collect();
+            others = fields
+                .iter()
+                .enumerate()
+                .filter_map(|(i, f)| Some((i, CounterKind::from_name(f.trim())?)))
+                .collect();
             let at = |name: &str| fields.iter().position(|f| f.trim() == name);
             columns = match (at("GUID"), at("Port"), at("xmit_data"), at("rcv_data")) {
                 (Some(g), Some(p), Some(x), Some(r)) => Some([g, p, x, r]),
@@ -127,8 +132,9 @@ fn machine(input: &Input, sink: &mut SampleSink) -> Result<LineSummary, ParseErr
         for (column, direction) in [(x, Direction::Xmit), (r, Direction::Rcv)] {
             record(sink, number, guid, port, direction, fields.get(column).copied().unwrap_or(""));
         }
-        for (name, value) in names.iter().zip(&fields) {
-            sink.named(number, PortOwner::Guid(guid), port, name, value, Some(CounterWidth::Bits64));
+        for &(i, kind) in &others {
+            let value = fields.get(i).copied().unwrap_or("");
+            sink.text(number, PortOwner::Guid(guid), port, kind, value, Some(CounterWidth::Bits64));
         }
     })
 }
@@ -163,7 +169,6 @@ mod tests {
 
     #[test]
     fn both_forms_keep_xmit_wait_and_errors_by_their_short_names() {
-        use crate::model::port_counters::CounterKind;
         let human = "\"sw\" 0x10 active TRUE port 1\n     symbol_err_cnt       : 3\n     link_integrity_err   : 1\n     xmit_wait            : 77\n     xmit_data            : 5 (20B)\n";
         let mach = "Name\tGUID\tActive\tPort\tlink_int_err\txmit_wait\txmit_data\trcv_data\nsw\t0x10\tTRUE\t1\t1\t77\t5\t6\n";
         for (text, form) in [(human, PerfMgrForm::Human), (mach, PerfMgrForm::Machine)] {

@@ -36,8 +36,9 @@ struct Columns {
     guid: Option<usize>,
     port: Option<usize>,
     data: [[Option<usize>; 2]; 2], // [direction][32-bit, 64-bit]
-    /// The columns of the other counters (`PortXmitWait`, `PortXmitWaitExt`, errors, …).
-    other: Vec<(usize, String)>,
+    /// The columns of the other counters (`PortXmitWait`, `PortXmitWaitExt`, errors, …), each
+    /// with its counter and whether it is the 64-bit form.
+    other: Vec<(usize, (CounterKind, bool))>,
 }
 
 impl Columns {
@@ -51,8 +52,11 @@ impl Columns {
                 "PortXmitDataExtended" => c.data[0][1] = Some(i),
                 "PortRcvData" => c.data[1][0] = Some(i),
                 "PortRcvDataExtended" => c.data[1][1] = Some(i),
-                other if CounterKind::from_name(other).is_some() => c.other.push((i, other.to_string())),
-                _ => {}
+                other => {
+                    if let Some(kind) = CounterKind::from_name(other) {
+                        c.other.push((i, kind));
+                    }
+                }
             }
         }
         c
@@ -96,9 +100,9 @@ fn row(sink: &mut SampleSink, number: usize, c: &Columns, fields: &[&str]) {
         sink.warnings.line(number, "a PM_INFO row without a readable NodeGUID and PortNumber; skipped");
         return;
     };
-    for (i, name) in &c.other {
-        let value = fields.get(*i).map_or("", |f| f.trim());
-        sink.named(number, PortOwner::Guid(guid), port, name, value, Some(CounterWidth::Bits32));
+    for &(i, kind) in &c.other {
+        let value = fields.get(i).map_or("", |f| f.trim());
+        sink.text(number, PortOwner::Guid(guid), port, kind, value, Some(CounterWidth::Bits32));
     }
     for (d, direction) in [Direction::Xmit, Direction::Rcv].into_iter().enumerate() {
         let [narrow, wide] = c.data[d];

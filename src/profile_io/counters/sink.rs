@@ -132,16 +132,31 @@ impl SampleSink {
         value: &str,
         narrow: Option<CounterWidth>,
     ) -> bool {
-        let Some((kind, wide)) = CounterKind::from_name(name) else { return false };
-        if is_not_available(value) {
-            return true;
-        }
-        let Some(number) = parse_count(value) else {
-            self.warnings.line(line, format!("{} `{}` is not a number; skipped", kind.name(), value.trim()));
-            return true;
-        };
-        self.counted(line, owner, port, (kind, wide), number, narrow);
+        let Some(kind) = CounterKind::from_name(name) else { return false };
+        self.text(line, owner, port, kind, value, narrow);
         true
+    }
+
+    /// Records a counter already named (a table's column, resolved once from its header) from
+    /// its text: `N/A` is no value, anything else must be a number.
+    pub fn text(
+        &mut self,
+        line: usize,
+        owner: PortOwner,
+        port: u8,
+        kind: (CounterKind, bool),
+        value: &str,
+        narrow: Option<CounterWidth>,
+    ) {
+        if is_not_available(value) {
+            return;
+        }
+        match parse_count(value) {
+            Some(number) => self.counted(line, owner, port, kind, number, narrow),
+            None => self
+                .warnings
+                .line(line, format!("{} `{}` is not a number; skipped", kind.0.name(), value.trim())),
+        }
     }
 
     /// Records a number already read for counter `kind` (`wide`: the tool named its 64-bit
