@@ -71,17 +71,14 @@ fn ends(cluster: &Cluster, observed: &Observed, top: usize, stall: bool) {
 /// Ports ranked by the sum of their error counters that moved.
 fn errors(cluster: &Cluster, observed: &Observed, top: usize) {
     let found = health(cluster, Some(observed));
-    let mut ports: Vec<((usize, u64, u8), u64, Vec<String>)> = Vec::new();
+    // (rail, GUID, port) → (total, the counters that moved).
+    let mut by_port: std::collections::BTreeMap<(usize, u64, u8), (u64, Vec<String>)> = Default::default();
     for e in &found.errors {
-        let key = (e.rail, e.guid.0, e.port);
-        match ports.iter_mut().find(|p| p.0 == key) {
-            Some(p) => {
-                p.1 = p.1.saturating_add(e.count);
-                p.2.push(format!("{} {}", e.counter.name(), e.count));
-            }
-            None => ports.push((key, e.count, vec![format!("{} {}", e.counter.name(), e.count)])),
-        }
+        let entry = by_port.entry((e.rail, e.guid.0, e.port)).or_default();
+        entry.0 = entry.0.saturating_add(e.count);
+        entry.1.push(format!("{} {}", e.counter.name(), e.count));
     }
+    let mut ports: Vec<_> = by_port.into_iter().map(|(key, (total, list))| (key, total, list)).collect();
     ports.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     println!("Ports by error counts ({} with errors)", ports.len());
     for (i, ((rail, guid, port), total, list)) in ports.iter().take(top).enumerate() {

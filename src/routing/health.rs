@@ -116,8 +116,8 @@ fn levels(fabric: &Fabric) -> HashMap<NodeIndex, u32> {
     while let Some(n) = queue.pop_front() {
         let next = level[&n] + 1;
         for m in fabric.graph.neighbors(n) {
-            if !level.contains_key(&m) {
-                level.insert(m, next);
+            if let std::collections::hash_map::Entry::Vacant(slot) = level.entry(m) {
+                slot.insert(next);
                 queue.push_back(m);
             }
         }
