@@ -127,6 +127,19 @@ fn both_rails_as_they_stand(bencher: Bencher) {
     bencher.bench(|| assert_eq!(parse_and_join(&d.cluster, &files), 2 * 69_984));
 }
 
+/// The four files read, without the join: what the readers cost of the pair above.
+#[divan::bench(sample_count = 10)]
+fn read_only_before_and_after(bencher: Bencher) {
+    let d = data();
+    let files = [&d.before[0], &d.before[1], &d.after[0], &d.after[1]];
+    bencher.bench(|| {
+        files
+            .iter()
+            .map(|f| shoal::profile_io::counters::read_counters(f).unwrap().0.ports.len())
+            .sum::<usize>()
+    });
+}
+
 /// Health (degraded links, error ports, stalled ports) and every link end's stall % and
 /// utilisation, from the before + after pair already joined.
 #[divan::bench(sample_count = 10)]
