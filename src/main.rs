@@ -45,6 +45,8 @@ enum Command {
     Hot(cli::hot::HotArgs),
     /// Summarise what was found in the dumps (and profile): counts, coverage, warnings.
     Info(cli::info::InfoArgs),
+    /// List degraded links, ports whose error counters moved and ports that waited to send.
+    Health(cli::health::HealthArgs),
     /// Write a synthetic three-level fat tree (beyond ibsim's 256 switches) as OpenSM dumps.
     Gen(cli::r#gen::GenArgs),
     /// Compute a rail's forwarding tables from its topology (dmodk, minhop, updn) and write
@@ -78,6 +80,7 @@ fn main() -> ExitCode {
         Some(Command::Trace(a)) => cli::trace::run(&a),
         Some(Command::Hot(a)) => cli::hot::run(&a),
         Some(Command::Info(a)) => cli::info::run(&a),
+        Some(Command::Health(a)) => cli::health::run(&a),
         Some(Command::Gen(a)) => cli::r#gen::run(&a),
         Some(Command::Render(a)) => cli::render::run(&a),
         Some(Command::Route(a)) => cli::route::run(&a),

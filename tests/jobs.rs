@@ -173,7 +173,9 @@ fn convert_writes_placement_csv_and_job_rows_whose_all_sums_the_jobs() {
     assert_eq!(
         lines.next(),
         Some(
-            "rail,a_guid,a_port,b_guid,b_port,region,job,bytes_a_to_b,bytes_b_to_a,observed_a_to_b,observed_b_to_a"
+            "rail,a_guid,a_port,b_guid,b_port,region,job,bytes_a_to_b,bytes_b_to_a,observed_a_to_b,observed_b_to_a,\
+             xmit_wait_a_to_b,xmit_wait_b_to_a,capacity_bytes_per_s,utilisation_a_to_b,utilisation_b_to_a,\
+             stall_a_to_b,stall_b_to_a"
         )
     );
     let mut sums: std::collections::HashMap<(String, String), u64> = Default::default();

@@ -27,7 +27,8 @@ const SUBCOMMANDS: [&str; 12] = [
 ];
 
 /// What the examples read, copied beside their outputs.
-const INPUTS: [&str; 3] = ["sample-data", "tests/fixtures/counters", "tests/fixtures/ar"];
+const INPUTS: [&str; 4] =
+    ["sample-data", "tests/fixtures/counters", "tests/fixtures/ar", "tests/fixtures/health"];
 
 fn readme() -> String {
     std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).expect("README.md")

@@ -105,3 +105,14 @@ pub fn traffic_summary(loads: &shoal::routing::RegionLoads, what: &str) -> Strin
         format_bytes(loads.intra_node_bytes)
     )
 }
+
+/// `A (port) -> B (port)`: a link end as the commands print it.
+pub fn link_name(cluster: &shoal::model::Cluster, rail: usize, end: shoal::model::LinkEnd) -> Option<String> {
+    let fabric = &cluster.rails[rail];
+    let ((a, ap), (b, bp)) = fabric.link_end_nodes(end)?;
+    Some(format!(
+        "{} ({ap}) -> {} ({bp})",
+        shoal::model::echo::echo(&fabric.node(a).description),
+        shoal::model::echo::echo(&fabric.node(b).description)
+    ))
+}

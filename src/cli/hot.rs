@@ -17,7 +17,8 @@ use shoal::units::format_bytes;
 use shoal::view_model::dataset::{Attribution, FabricData};
 use shoal::view_model::{JobRequest, OpenRequest, open_regions};
 
-use super::common::{Routing, parse_routing, report_counters, report_warnings, traffic_summary};
+use super::common::{Routing, link_name, parse_routing, report_counters, report_warnings, traffic_summary};
+use super::hot_health::{CounterRank, print_by_counters};
 use super::hot_json::{EndJson, HotJson, JobJson, end_json, pairs_json};
 use super::hot_routing::{Beside, heading, routing_model, shown_and_beside, summary_title};
 use super::open_args::OpenArgs;
@@ -41,7 +42,8 @@ pub struct HotArgs {
     #[arg(long)]
     pub contended: bool,
     /// Rank by the predicted bytes, the observed ones (needs --counters), or the residual
-    /// observed − predicted by its size (needs --counters and --profile or --loads).
+    /// observed − predicted by its size (needs --counters and --profile or --loads); or, from
+    /// the counters alone, by stall, utilisation or errors.
     #[arg(long, value_enum, default_value = "predicted")]
     pub by: By,
     /// `static` (the default): rank the loads of the forwarding tables; `ar`: rank the AR
@@ -60,6 +62,12 @@ pub enum By {
     Predicted,
     Observed,
     Residual,
+    /// The sender's XmitWait as a % of the interval (needs --counters).
+    Stall,
+    /// Observed bytes as a % of the link's capacity over the interval (needs --counters).
+    Utilisation,
+    /// Ports by the error counters that moved (needs --counters).
+    Errors,
 }
 
 /// The busiest link ends of loads read from a file, their pairs from its top-K summary.
@@ -112,6 +120,16 @@ fn require_profile(args: &HotArgs) -> Result<()> {
     Ok(())
 }
 
+/// What `--by` ranks from the counters alone, if that.
+fn counter_rank(by: By) -> Option<CounterRank> {
+    match by {
+        By::Stall => Some(CounterRank::Stall),
+        By::Utilisation => Some(CounterRank::Utilisation),
+        By::Errors => Some(CounterRank::Errors),
+        By::Predicted | By::Observed | By::Residual => None,
+    }
+}
+
 /// Checks of the jobs road: a profile per job, counters for `--by`, no `--contended` by them.
 fn check_jobs_flags(args: &HotArgs) -> Result<()> {
     if args.open.loads.is_some() {
@@ -129,6 +147,19 @@ fn check_jobs_flags(args: &HotArgs) -> Result<()> {
 }
 
 pub fn run(args: &HotArgs) -> Result<()> {
+    if let Some(rank) = counter_rank(args.by) {
+        if args.open.counters.is_empty() {
+            bail!("--by stall|utilisation|errors needs --counters");
+        }
+        if args.contended || args.region.is_some() {
+            bail!(
+                "--by stall|utilisation|errors ranks what the counters saw; --contended and --region rank a prediction"
+            );
+        }
+        let fabric = open_fabric(args, false)?;
+        print_by_counters(&fabric, rank, args.top);
+        return Ok(());
+    }
     if args.contended && args.region.is_some() {
         bail!("--contended compares the jobs' totals; --region belongs to one job");
     }
@@ -155,7 +186,7 @@ pub fn run(args: &HotArgs) -> Result<()> {
             )
         }
         By::Predicted | By::Residual => require_profile(args)?,
-        By::Observed => {}
+        By::Observed | By::Stall | By::Utilisation | By::Errors => {}
     }
     // With --region N only that region (and the total) is traced: the one it ranks.
     let fabric = open_fabric(args, false)?;
@@ -197,7 +228,7 @@ fn one_profile(fabric: &FabricData, args: &HotArgs) -> Result<()> {
             let (shown, beside) = shown_and_beside(model, loads, ar.as_ref());
             print_predicted(args, fabric, (key, model), (shown, beside, flows), &title)
         }
-        By::Observed | By::Residual => {
+        By::Observed | By::Residual | By::Stall | By::Utilisation | By::Errors => {
             let observed = fabric.observed.clone().unwrap_or_default();
             let predicted = if model == RoutingModel::AdaptiveModelled { ar.as_ref() } else { loads };
             print_against_counters(args, cluster, model, (predicted, flows), &observed, &title)
@@ -378,16 +409,6 @@ fn signed(end: &RankedEnd) -> String {
         Some(r) => format!("+{}", format_bytes(r.unsigned_abs())),
         None => "-".to_string(),
     }
-}
-
-fn link_name(cluster: &Cluster, rail: usize, end: LinkEnd) -> Option<String> {
-    let fabric = &cluster.rails[rail];
-    let ((a, ap), (b, bp)) = fabric.link_end_nodes(end)?;
-    Some(format!(
-        "{} ({ap}) -> {} ({bp})",
-        echo(&fabric.node(a).description),
-        echo(&fabric.node(b).description)
-    ))
 }
 
 fn print_pairs(cluster: &Cluster, pairs: &[(Option<usize>, Option<usize>, u64)], indent: usize) {

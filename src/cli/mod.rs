@@ -3,7 +3,9 @@
 pub mod common;
 pub mod convert;
 pub mod r#gen;
+pub mod health;
 pub mod hot;
+mod hot_health;
 mod hot_json;
 mod hot_routing;
 pub mod info;
@@ -34,6 +36,7 @@ Examples:
   shoal hot RAIL0 RAIL1 --job md=md.ibprof --job io=ior.ibprof --contended --top 20
   shoal pattern alltoall --ranks 512 --bytes 1MiB --out a2a.ibprof
   shoal info sample-data/tworail/rail0 sample-data/tworail/rail1
+  shoal health RAIL0 --counters before.txt --counters after.txt --json
   shoal gen --k 36 --rails 2 --out /tmp/k36
   shoal route sample-data/tworail/rail0 --engine dmodk --out /tmp/rail0-dmodk
   shoal query sample-data/torus8/torus8_meta.yaml --domain links \

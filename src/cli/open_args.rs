@@ -33,8 +33,9 @@ pub struct OpenArgs {
     #[command(flatten)]
     pub jobs: JobArgs,
     /// A port-counter file (perfquery, ibqueryerrors, ibdiagnet2 db_csv/.pm, PerfMgr dump,
-    /// Prometheus), recognised by content. Once: counters as they stand; twice for the same
-    /// rail: the second minus the first. `railN=FILE` puts a LID-only file on rail N (default 0).
+    /// Prometheus), recognised by content. Once: counters as they stand; twice or more: each
+    /// port's later minus earlier value, between the files that hold it (three or more: a
+    /// series). `railN=FILE` puts a LID-only file on rail N (default 0).
     #[arg(long = "counters", value_name = "[railN=]FILE", value_parser = CounterSpec::parse)]
     pub counters: Vec<CounterSpec>,
     /// `split` spreads rank-level bytes over the rails both hosts share; `rail:N` uses rail N.

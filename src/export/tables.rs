@@ -11,7 +11,9 @@ use std::io::Write;
 use serde::Serialize;
 
 use crate::layout::ClusterLayout;
+use crate::model::capacity::Capacity;
 use crate::model::{Cluster, LinkEnd, Side};
+use crate::routing::link_rates::LinkRates;
 use crate::routing::{Loads, Observed, RegionLoads};
 use petgraph::graph::NodeIndex;
 
@@ -31,7 +33,7 @@ pub struct NodeRow {
     pub plane: Option<Option<u16>>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LinkRow {
     pub rail: u8,
     pub a_guid: String,
@@ -51,6 +53,18 @@ pub struct LinkRow {
     /// its uplinks), empty between switches of no plane.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub plane: Option<Option<u16>>,
+    /// PortXmitWait ticks counted at each end's transmitting port (rows as `observed_*`).
+    pub xmit_wait_a_to_b: Option<u64>,
+    pub xmit_wait_b_to_a: Option<u64>,
+    /// The link's data rate per direction after line encoding, where its width and speed are
+    /// known (every row), rounded to whole bytes.
+    pub capacity_bytes_per_s: Option<u64>,
+    /// Observed bytes as a % of what the link carries in the counters' interval.
+    pub utilisation_a_to_b: Option<f64>,
+    pub utilisation_b_to_a: Option<f64>,
+    /// The interval's share (%) the sender waited, by the assumed XmitWait tick.
+    pub stall_a_to_b: Option<f64>,
+    pub stall_b_to_a: Option<f64>,
 }
 
 /// Output table format.
@@ -129,6 +143,7 @@ fn push_region_rows(
     rows: &mut Vec<LinkRow>,
 ) {
     let label = region.region.map_or_else(|| "total".to_string(), |n| n.to_string());
+    let rates = observed.map(|o| LinkRates::new(cluster, o));
     for (r, fabric) in cluster.rails.iter().enumerate() {
         let load = region.rails.get(r);
         for edge in fabric.graph.edge_indices() {
@@ -137,6 +152,10 @@ fn push_region_rows(
             // The lower end's plane: a CA's; a leaf's for its uplinks (a spine has none).
             let plane = plane_cell(cluster, r, a).map(|p| p.or_else(|| cluster.plane_of(r, b)));
             let bytes = |side| load.map_or(0, |l| l.at(LinkEnd { edge, side }));
+            let end = |side| LinkEnd { edge, side };
+            let wait = |side| observed.and_then(|o| o.xmit_wait_at(r, end(side)));
+            let utilisation = |side| rates.as_ref().and_then(|x| x.utilisation_percent(r, end(side)));
+            let stall = |side| rates.as_ref().and_then(|x| x.stall_percent(r, end(side)));
             rows.push(LinkRow {
                 rail: r as u8,
                 a_guid: fabric.node(a).guid.to_string(),
@@ -150,6 +169,13 @@ fn push_region_rows(
                 observed_a_to_b: observed.and_then(|o| o.at(r, LinkEnd { edge, side: Side::A })),
                 observed_b_to_a: observed.and_then(|o| o.at(r, LinkEnd { edge, side: Side::B })),
                 plane,
+                xmit_wait_a_to_b: wait(Side::A),
+                xmit_wait_b_to_a: wait(Side::B),
+                capacity_bytes_per_s: Capacity::of(link).ok().map(|c| c.bytes_per_s().round() as u64),
+                utilisation_a_to_b: utilisation(Side::A),
+                utilisation_b_to_a: utilisation(Side::B),
+                stall_a_to_b: stall(Side::A),
+                stall_b_to_a: stall(Side::B),
             });
         }
     }
@@ -212,9 +238,11 @@ mod tests {
             .unwrap();
         let header = String::from_utf8(out).unwrap();
         assert!(header.starts_with(
-            "rail,a_guid,a_port,b_guid,b_port,region,job,bytes_a_to_b,bytes_b_to_a,observed_a_to_b,observed_b_to_a\n"
+            "rail,a_guid,a_port,b_guid,b_port,region,job,bytes_a_to_b,bytes_b_to_a,observed_a_to_b,observed_b_to_a,\
+             xmit_wait_a_to_b,xmit_wait_b_to_a,capacity_bytes_per_s,utilisation_a_to_b,utilisation_b_to_a,\
+             stall_a_to_b,stall_b_to_a\n"
         ));
-        assert!(header.contains(",total,all,0,0,,\n"), "no profile: job all, zero bytes");
+        assert!(header.contains(",total,all,0,0,,,,,,,,,\n"), "no profile: job all, zero bytes");
     }
 
     fn one_region(bytes: &[u64]) -> Loads {
@@ -261,10 +289,20 @@ mod tests {
         write_table(&rows, TableFormat::Csv, &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         let lines: Vec<&str> = text.lines().collect();
-        assert!(lines[1].ends_with(",1,j,0,0,,"), "region rows carry no observed bytes: {}", lines[1]);
-        assert!(lines[7].ends_with(",total,j,0,0,,"), "a job's own total carries none: {}", lines[7]);
-        assert!(lines[13].ends_with(",total,all,0,0,400,"), "{}", lines[13]);
-        assert!(lines[14].ends_with(",total,all,0,0,,"), "{}", lines[14]);
+        // After observed_*: xmit_wait ×2, capacity, utilisation ×2, stall ×2 (all empty here).
+        let rest = ",,,,,,,";
+        assert!(
+            lines[1].ends_with(&format!(",1,j,0,0,,{rest}")),
+            "region rows carry no observed bytes: {}",
+            lines[1]
+        );
+        assert!(
+            lines[7].ends_with(&format!(",total,j,0,0,,{rest}")),
+            "a job's own total carries none: {}",
+            lines[7]
+        );
+        assert!(lines[13].ends_with(&format!(",total,all,0,0,400,{rest}")), "{}", lines[13]);
+        assert!(lines[14].ends_with(&format!(",total,all,0,0,,{rest}")), "{}", lines[14]);
     }
 
     #[test]
@@ -281,7 +319,7 @@ mod tests {
     }
 
     #[test]
-    fn a_rail_optimized_cluster_gets_a_last_plane_column_on_nodes_and_links() {
+    fn a_rail_optimized_cluster_gets_a_plane_column_last_on_nodes_and_before_the_rate_columns_on_links() {
         use crate::model::synthetic::RailOptimized;
         let cluster = Cluster::new(vec![RailOptimized::new(1, 4, 2, 2).build()]);
         assert!(cluster.has_planes());
@@ -305,9 +343,12 @@ mod tests {
         write_table(&link_rows(&cluster, &[], &RegionLoads::default(), None), TableFormat::Csv, &mut out)
             .unwrap();
         let links = String::from_utf8(out).unwrap();
-        assert!(links.lines().next().unwrap().ends_with(",observed_b_to_a,plane"), "{links}");
         assert!(
-            links.lines().skip(1).all(|l| l.ends_with(",0") || l.ends_with(",1")),
+            links.lines().next().unwrap().contains(",observed_b_to_a,plane,xmit_wait_a_to_b,"),
+            "{links}"
+        );
+        assert!(
+            links.lines().skip(1).all(|l| l.ends_with(",0,,,,,,,") || l.ends_with(",1,,,,,,,")),
             "uplinks take the leaf's plane"
         );
     }

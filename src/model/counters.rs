@@ -6,6 +6,8 @@
 //! [`crate::routing::observed`]'s job.
 
 use super::ids::{Guid, Lid, PortNum};
+pub use super::port_counters::CounterWidth;
+use super::port_counters::OtherCounters;
 use super::profile::EpochMicros;
 
 /// How a snapshot names a node.
@@ -15,15 +17,6 @@ pub enum PortOwner {
     Guid(Guid),
     /// A LID (a switch's LID names all its ports); only meaningful on one rail.
     Lid(Lid),
-}
-
-/// The width of the counter a value was read from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CounterWidth {
-    /// `PortCounters`: wraps never, stops at `0xffffffff` words.
-    Bits32,
-    /// `PortCountersExtended` (or a 64-bit total kept by a manager).
-    Bits64,
 }
 
 /// The largest value of a 32-bit data counter, in words: a counter there has stopped counting.
@@ -63,6 +56,9 @@ pub struct PortSample {
     pub rcv: Option<DataCounter>,
     /// Where the sample was read (1-based line), for warnings.
     pub line: usize,
+    /// The port's other counters (XmitWait, packets, errors): an index into
+    /// [`Snapshot::other`], so that a data-only port costs 8 bytes more, not 136.
+    pub other: Option<u32>,
 }
 
 impl PortSample {
@@ -77,6 +73,8 @@ pub struct Snapshot {
     /// The file, as the user named it.
     pub source: String,
     pub ports: Vec<PortSample>,
+    /// The other counters of the ports that have some ([`PortSample::other`]).
+    pub other: Vec<OtherCounters>,
     /// When the counters were read, if known: a series of snapshots becomes a time strip.
     pub taken: Option<TakenAt>,
 }
@@ -108,6 +106,11 @@ impl TimeSource {
 }
 
 impl Snapshot {
+    /// A port's other counters, if it has any.
+    pub fn other_of(&self, sample: &PortSample) -> Option<&OtherCounters> {
+        self.other.get(usize::try_from(sample.other?).ok()?)
+    }
+
     /// True when every port is named by LID: such a snapshot belongs to one rail.
     pub fn names_only_lids(&self) -> bool {
         !self.ports.is_empty() && self.ports.iter().all(|p| matches!(p.owner, PortOwner::Lid(_)))

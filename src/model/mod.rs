@@ -2,6 +2,7 @@
 
 pub mod ar;
 pub mod bytes;
+pub mod capacity;
 pub mod cluster;
 pub mod counters;
 pub mod echo;
@@ -12,6 +13,7 @@ pub mod lft;
 pub mod natural;
 pub mod network;
 pub mod planes;
+pub mod port_counters;
 pub mod profile;
 pub mod regions;
 pub mod run;

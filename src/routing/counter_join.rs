@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use petgraph::graph::NodeIndex;
 
 use crate::model::counters::{DataCounter, PortOwner, PortSample, Snapshot};
+use crate::model::port_counters::OtherCounters;
 use crate::model::{Cluster, Fabric, Guid, LinkEnd, PortNum};
 
 /// Where a port sits: rail, node, port.
@@ -22,6 +23,8 @@ pub struct PlacedSnapshot {
     pub unmatched: Vec<String>,
     /// When the snapshot was taken, if known.
     pub taken: Option<crate::model::counters::TakenAt>,
+    /// The snapshot's other counters ([`PlacedPort::other`] indexes them).
+    pub other: Vec<OtherCounters>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -32,9 +35,16 @@ pub struct PlacedPort {
     pub xmit: Option<DataCounter>,
     pub rcv: Option<DataCounter>,
     pub line: usize,
+    /// Index into [`PlacedSnapshot::other`].
+    pub other: Option<u32>,
 }
 
 impl PlacedSnapshot {
+    /// A placed port's other counters, if it has any.
+    pub fn other_of(&self, port: &PlacedPort) -> Option<&OtherCounters> {
+        self.other.get(usize::try_from(port.other?).ok()?)
+    }
+
     /// The rails this snapshot's ports were placed on, ascending.
     pub fn rails(&self) -> Vec<usize> {
         let mut rails: Vec<usize> = self.ports.keys().map(|p| p.0).collect();
@@ -76,16 +86,20 @@ pub fn place(
     snapshot: &Snapshot,
     rail: Option<usize>,
 ) -> PlacedSnapshot {
-    let mut placed =
-        PlacedSnapshot { source: snapshot.source.clone(), taken: snapshot.taken, ..Default::default() };
+    let mut placed = PlacedSnapshot {
+        source: snapshot.source.clone(),
+        taken: snapshot.taken,
+        other: snapshot.other.clone(),
+        ..Default::default()
+    };
     placed.ports.reserve(snapshot.ports.len());
     for sample in &snapshot.ports {
         match locate(cluster, guids, sample, rail) {
             Some((r, node, port)) => match cluster.rails[r].out_through(node, port) {
                 Some((sends, _, _)) => {
                     let receives = LinkEnd { edge: sends.edge, side: other(sends.side) };
-                    let entry =
-                        PlacedPort { sends, receives, xmit: sample.xmit, rcv: sample.rcv, line: sample.line };
+                    let (xmit, rcv, line, other) = (sample.xmit, sample.rcv, sample.line, sample.other);
+                    let entry = PlacedPort { sends, receives, xmit, rcv, line, other };
                     placed.ports.insert((r, node, port), entry);
                 }
                 None => placed.unmatched.push(describe(&cluster.rails[r], sample, Some(node))),

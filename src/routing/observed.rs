@@ -1,28 +1,49 @@
-//! Observed bytes per link end, from port counters: one snapshot gives the counters as they
-//! stand, two of the same rail(s) the second minus the first, and three or more a series: each
-//! consecutive pair is one interval (a column of the time strip), and the observed bytes are
-//! the intervals summed.
+//! Observed bytes per link end, from port counters, and the ports' other counters (XmitWait,
+//! packets, errors). How snapshots pair up and how a counter becomes a number is
+//! [`super::counter_delta`]'s job: one snapshot gives the counters as they stand, two or more
+//! give each port's after − before between the snapshots that hold it, and three or more of a
+//! rail a series: each consecutive pair is one interval (a column of the time strip), and the
+//! observed bytes are the intervals summed.
 //!
 //! A link end's observed bytes are what its sending port transmitted (`PortXmitData × 4`); where
 //! only the receiving port was read, what that port received. A value is left empty, with a
-//! warning, when the counter saturated (32-bit at `0xffffffff`) or went down between the
-//! snapshots (a reset): nothing is silently turned into a number.
+//! warning, when the counter saturated, went down between the snapshots (a reset), was read at
+//! two widths, or is in only one snapshot of several: nothing is silently turned into a number.
 
-use std::collections::BTreeMap;
-
-use crate::model::counters::{DataCounter, Snapshot, TakenAt};
+use crate::model::counters::{Snapshot, TakenAt};
+use crate::model::port_counters::{Count, CounterKind, OtherCounters};
 use crate::model::{Cluster, LinkEnd, Warning};
 
+use super::counter_delta::{Pairing, Reading, delta, fold_deltas};
 use super::counter_join::{PlacedPort, PlacedSnapshot, PortGuids, PortPlace, place};
+use super::observed_report::{Problems, report_pairing, report_repeat, report_unmatched};
 
 /// Observed bytes per link end, per rail (`None`: no counter covers that end).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Observed {
     /// `rails[r][LinkEnd::index()]`.
     pub rails: Vec<Vec<Option<u64>>>,
-    /// With three or more snapshots of the same rails: each interval between consecutive
-    /// snapshots, in the order given. Empty otherwise.
+    /// With three or more snapshots of a rail: each interval between consecutive snapshots,
+    /// in the order given. Empty otherwise.
     pub series: Vec<Interval>,
+    /// PortXmitWait ticks per link end (counted at its sending port), per rail, as
+    /// [`Observed::rails`]; empty when no snapshot read XmitWait.
+    pub xmit_wait: Vec<Vec<Option<u64>>>,
+    /// The other counters (XmitWait, packets, errors) of every port that read any, as they
+    /// stand or after − before; a counter refused (reset, saturated, mixed widths) is absent.
+    pub ports: Vec<ObservedPort>,
+    /// With two snapshots or more: the first and the last, the time the totals span.
+    pub window: Option<Interval>,
+}
+
+/// One port's other counters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ObservedPort {
+    pub place: PortPlace,
+    /// The link end the port sends into.
+    pub sends: LinkEnd,
+    /// Values with the width they were read at.
+    pub counts: OtherCounters,
 }
 
 /// The bytes each link end carried between two consecutive snapshots of a series. Rails whose
@@ -40,7 +61,21 @@ pub struct Interval {
     pub rails: Vec<Vec<Option<u64>>>,
 }
 
+impl Interval {
+    /// How long the interval lasted, in seconds: `None` when a time is unknown or the end is
+    /// not after the start (never a negative or wrapped span).
+    pub fn seconds(&self) -> Option<f64> {
+        let micros = self.end?.time.0.checked_sub(self.start?.time.0)?;
+        (micros > 0).then(|| micros as f64 / 1e6)
+    }
+}
+
 impl Observed {
+    /// The XmitWait ticks of a link end, if its sending port read them.
+    pub fn xmit_wait_at(&self, rail: usize, end: LinkEnd) -> Option<u64> {
+        self.xmit_wait.get(rail)?.get(end.index()).copied().flatten()
+    }
+
     pub fn at(&self, rail: usize, end: LinkEnd) -> Option<u64> {
         self.rails.get(rail)?.get(end.index()).copied().flatten()
     }
@@ -71,199 +106,220 @@ pub enum ObserveError {
     NoSuchRail { file: String, rail: usize, rails: usize },
 }
 
-/// Joins snapshots to the fabric's link ends. Snapshots covering the same rails are differenced
-/// in the order given (second minus first, third minus second, …).
+/// Joins snapshots to the fabric's link ends, pairing them port by port in the order given.
 pub fn observe(cluster: &Cluster, inputs: &[CounterInput]) -> Result<(Observed, Vec<Warning>), ObserveError> {
     let guids = PortGuids::new(cluster);
     let mut warnings = Vec::new();
-    let mut groups: BTreeMap<Vec<usize>, Vec<PlacedSnapshot>> = BTreeMap::new();
-    for input in inputs {
+    let placed = place_inputs(cluster, &guids, inputs, &mut warnings)?;
+    let pairing = Pairing::of(&placed, cluster.rails.len());
+    report_pairing(&pairing, &placed, &mut warnings);
+    let mut out = Observed::empty(cluster, &pairing, &placed);
+    let mut problems = Problems::default();
+    let mut received = Vec::new();
+    for (place, at) in pairing.ports() {
+        let samples: Vec<(&PlacedSnapshot, &PlacedPort)> = at
+            .iter()
+            .filter_map(|&i| placed.get(i as usize).and_then(|s| Some((s, s.ports.get(&place)?))))
+            .collect();
+        if pairing.differences && samples.len() < 2 {
+            problems.single.push(place);
+            continue;
+        }
+        let positions = pairing.positions(place.0, &at);
+        let port =
+            PortRun { place, samples: &samples, differences: pairing.differences, positions: &positions };
+        port.data(&mut out, &mut problems, &mut received);
+        port.others(&mut out, &mut problems);
+    }
+    // A receive counter fills the far end only where that end's sender gave nothing.
+    for (rail, index, value) in received {
+        if let Some(total) = value.total {
+            out.rails[rail][index].get_or_insert(total);
+        }
+        for (p, v) in value.by_position {
+            if let Some(slot) = out.series.get_mut(p).and_then(|i| i.rails.get_mut(rail)?.get_mut(index)) {
+                slot.get_or_insert(v);
+            }
+        }
+    }
+    out.totals_from_series();
+    out.fill_xmit_wait(cluster);
+    problems.report(cluster, &mut warnings);
+    Ok((out, warnings))
+}
+
+/// Places every input on the fabric, naming what could not be placed.
+fn place_inputs(
+    cluster: &Cluster,
+    guids: &PortGuids,
+    inputs: &[CounterInput],
+    warnings: &mut Vec<Warning>,
+) -> Result<Vec<PlacedSnapshot>, ObserveError> {
+    let mut placed = Vec::with_capacity(inputs.len());
+    let given: Vec<(Option<usize>, &Snapshot)> = inputs.iter().map(|i| (i.rail, &i.snapshot)).collect();
+    for (i, input) in inputs.iter().enumerate() {
         if let Some(rail) = input.rail.filter(|&r| r >= cluster.rails.len()) {
             let file = input.snapshot.source.clone();
             return Err(ObserveError::NoSuchRail { file, rail, rails: cluster.rails.len() });
         }
-        let placed = place(cluster, &guids, &input.snapshot, input.rail);
-        report_unmatched(&placed, &mut warnings);
-        if placed.ports.is_empty() {
-            warnings.push(Warning::in_file(
-                &placed.source,
-                "no port of this snapshot is on the fabric; not used",
-            ));
+        report_repeat(&given, i, warnings);
+        let one = place(cluster, guids, &input.snapshot, input.rail);
+        report_unmatched(&one, warnings);
+        if one.ports.is_empty() {
+            warnings
+                .push(Warning::in_file(&one.source, "no port of this snapshot is on the fabric; not used"));
             continue;
         }
-        groups.entry(placed.rails()).or_default().push(placed);
+        placed.push(one);
     }
-    let empty: Vec<Vec<Option<u64>>> = cluster.rails.iter().map(|f| vec![None; f.link_end_count()]).collect();
-    let mut observed = Observed { rails: empty.clone(), series: Vec::new() };
-    let mut problems = Problems::default();
-    let series = groups.values().any(|g| g.len() >= 3);
-    for snapshots in groups.values() {
-        if let [one] = snapshots.as_slice() {
-            fill(&mut observed.rails, one.ports.iter().map(|(k, p)| (*k, *p, None)), &mut problems);
-            continue;
-        }
-        let mut sum = empty.clone();
-        for (at, pair) in snapshots.windows(2).enumerate() {
-            let (before, after) = (&pair[0], &pair[1]);
-            report_one_sided(before, after, &mut warnings);
-            let mut rails = empty.clone();
-            let pairs = after.ports.iter().filter_map(|(k, a)| Some((*k, *a, Some(*before.ports.get(k)?))));
-            fill(&mut rails, pairs, &mut problems);
-            add_interval(&mut sum, &rails, at == 0);
-            if series {
-                if observed.series.len() <= at {
-                    observed.series.push(Interval {
-                        from: before.source.clone(),
-                        to: after.source.clone(),
-                        start: before.taken,
-                        end: after.taken,
-                        rails: empty.clone(),
-                    });
-                }
-                overlay(&mut observed.series[at].rails, &rails);
-            }
-        }
-        overlay(&mut observed.rails, &sum);
-    }
-    problems.report(cluster, &mut warnings);
-    Ok((observed, warnings))
+    Ok(placed)
 }
 
-/// Adds an interval's values into a running sum: an end missing from any interval (no counter,
-/// a reset, saturation) has no value over the whole series, since part of its bytes is unknown.
-fn add_interval(sum: &mut [Vec<Option<u64>>], interval: &[Vec<Option<u64>>], first: bool) {
-    for (total, values) in sum.iter_mut().zip(interval) {
-        for (t, v) in total.iter_mut().zip(values) {
-            *t = match (first, *t, *v) {
-                (true, _, v) => v,
-                (false, Some(a), Some(b)) => Some(a.saturating_add(b)),
-                _ => None,
+/// One value of one counter of one port: over the whole observation, and per series interval.
+struct PortValue {
+    /// `None` when an interval was refused: part of what moved is unknown.
+    total: Option<u64>,
+    by_position: Vec<(usize, u64)>,
+}
+
+/// One port's samples, in its snapshots' order, and how they pair.
+struct PortRun<'a> {
+    place: PortPlace,
+    samples: &'a [(&'a PlacedSnapshot, &'a PlacedPort)],
+    differences: bool,
+    positions: &'a [Option<usize>],
+}
+
+impl PortRun<'_> {
+    /// One counter's value from its readings; a refusal is recorded under `name`.
+    fn value(
+        &self,
+        reading: impl Fn(&PlacedSnapshot, &PlacedPort) -> Option<Reading>,
+        name: &'static str,
+        problems: &mut Problems,
+    ) -> Option<PortValue> {
+        let readings = self.samples.iter().map(|(s, p)| reading(s, p));
+        if !self.differences {
+            let first = readings.take(1).next().flatten()?;
+            return match delta(first, None) {
+                Ok(total) => Some(PortValue { total: Some(total), by_position: Vec::new() }),
+                Err(refusal) => {
+                    problems.push(refusal, self.place, name);
+                    None
+                }
             };
         }
+        let folded = fold_deltas(readings, self.positions)?;
+        if let Some(refusal) = folded.refused {
+            problems.push(refusal, self.place, name);
+        }
+        Some(PortValue { total: folded.total, by_position: folded.by_position })
     }
-}
 
-/// Writes `values`' known ends over `into`.
-fn overlay(into: &mut [Vec<Option<u64>>], values: &[Vec<Option<u64>>]) {
-    for (rail, values) in into.iter_mut().zip(values) {
-        for (slot, v) in rail.iter_mut().zip(values) {
-            if v.is_some() {
-                *slot = *v;
-            }
+    /// The data counters: transmit onto the end the port sends into, receive kept for later.
+    fn data(
+        &self,
+        out: &mut Observed,
+        problems: &mut Problems,
+        received: &mut Vec<(usize, usize, PortValue)>,
+    ) {
+        let (rail, first) = (self.place.0, self.samples[0].1);
+        if let Some(v) = self.value(|_, p| p.xmit.map(Reading::from), "PortXmitData", problems) {
+            out.set(rail, first.sends.index(), &v);
+        }
+        if let Some(v) = self.value(|_, p| p.rcv.map(Reading::from), "PortRcvData", problems) {
+            received.push((rail, first.receives.index(), v));
         }
     }
-}
 
-/// Counters that could not become a number, kept to name them in a few warnings.
-#[derive(Default)]
-struct Problems {
-    saturated: Vec<PortPlace>,
-    reset: Vec<PortPlace>,
-}
-
-/// Sets each placed port's link ends: transmit on the end it sends into; receive on the end it
-/// receives from, where that end's sender gave nothing.
-fn fill(
-    observed: &mut [Vec<Option<u64>>],
-    ports: impl Iterator<Item = (PortPlace, PlacedPort, Option<PlacedPort>)>,
-    problems: &mut Problems,
-) {
-    let mut received = Vec::new();
-    for (place, now, before) in ports {
-        let rail = &mut observed[place.0];
-        if let Some(bytes) = delta(now.xmit, before.map(|b| b.xmit), place, problems) {
-            rail[now.sends.index()] = Some(bytes);
+    /// XmitWait, packets and errors: totals per port.
+    fn others(&self, out: &mut Observed, problems: &mut Problems) {
+        if self.samples.iter().all(|(_, p)| p.other.is_none()) {
+            return;
         }
-        if let Some(bytes) = delta(now.rcv, before.map(|b| b.rcv), place, problems) {
-            received.push((place.0, now.receives.index(), bytes));
-        }
-    }
-    for (rail, index, bytes) in received {
-        observed[rail][index].get_or_insert(bytes);
-    }
-}
-
-/// One counter's bytes: as it stands, or after − before.
-fn delta(
-    now: Option<DataCounter>,
-    before: Option<Option<DataCounter>>,
-    place: PortPlace,
-    problems: &mut Problems,
-) -> Option<u64> {
-    let now = now?;
-    let before = match before {
-        None => None,
-        Some(b) => Some(b?),
-    };
-    if now.saturated || before.is_some_and(|b| b.saturated) {
-        problems.saturated.push(place);
-        return None;
-    }
-    match before {
-        None => Some(now.bytes),
-        Some(b) if now.bytes < b.bytes => {
-            problems.reset.push(place);
-            None
-        }
-        Some(b) => Some(now.bytes - b.bytes),
-    }
-}
-
-impl Problems {
-    fn report(mut self, cluster: &Cluster, warnings: &mut Vec<Warning>) {
-        for places in [&mut self.saturated, &mut self.reset] {
-            places.sort_unstable();
-            places.dedup();
-        }
-        let name = |&(r, node, port): &PortPlace| {
-            format!("rail {r} \"{}\" port {port}", cluster.rails[r].node(node).description)
-        };
-        for (places, what) in [
-            (
-                &self.saturated,
-                "saturated 32-bit data counters (stuck at 0xffffffff words; read the 64-bit ones, perfquery -x)",
-            ),
-            (&self.reset, "data counters that went down between the snapshots (reset)"),
-        ] {
-            if places.is_empty() {
+        let mut counts = OtherCounters::default();
+        for kind in CounterKind::ALL {
+            let count = |s: &PlacedSnapshot, p: &PlacedPort| s.other_of(p).and_then(|o| o.get(kind));
+            let Some(width) = self.samples.iter().find_map(|(s, p)| count(s, p)).map(|c| c.width) else {
                 continue;
+            };
+            let total = self.value(|s, p| count(s, p).map(Reading::from), kind.name(), problems);
+            if let Some(value) = total.and_then(|v| v.total) {
+                counts.set(kind, Count { value, width });
             }
-            let shown: Vec<String> = places.iter().take(5).map(name).collect();
-            let more = places.len().saturating_sub(shown.len());
-            let tail = if more > 0 { format!(" and {more} more") } else { String::new() };
-            let message = format!(
-                "{} port(s) with {what}: {}{tail}; their link ends have no observed value",
-                places.len(),
-                shown.join(", ")
-            );
-            warnings.push(Warning::in_file("counters", message));
+        }
+        let sends = self.samples[0].1.sends;
+        out.ports.push(ObservedPort { place: self.place, sends, counts });
+    }
+}
+
+impl Observed {
+    /// No value anywhere, with one empty interval per series position of `pairing`.
+    fn empty(cluster: &Cluster, pairing: &Pairing, placed: &[PlacedSnapshot]) -> Observed {
+        let empty: Vec<Vec<Option<u64>>> =
+            cluster.rails.iter().map(|f| vec![None; f.link_end_count()]).collect();
+        let interval = |(from, to): (u32, u32), rails: Vec<Vec<Option<u64>>>| {
+            let (from, to) = (&placed[from as usize], &placed[to as usize]);
+            Interval {
+                from: from.source.clone(),
+                to: to.source.clone(),
+                start: from.taken,
+                end: to.taken,
+                rails,
+            }
+        };
+        let series = pairing.series.iter().map(|&pair| interval(pair, empty.clone())).collect();
+        let window = (pairing.differences && placed.len() >= 2)
+            .then(|| interval((0, (placed.len() - 1) as u32), Vec::new()));
+        Observed { rails: empty, series, xmit_wait: Vec::new(), ports: Vec::new(), window }
+    }
+
+    /// Sets a transmit value on a link end, and its known intervals.
+    fn set(&mut self, rail: usize, index: usize, value: &PortValue) {
+        if let Some(total) = value.total {
+            self.rails[rail][index] = Some(total);
+        }
+        for &(p, v) in &value.by_position {
+            if let Some(slot) = self.series.get_mut(p).and_then(|i| i.rails.get_mut(rail)?.get_mut(index)) {
+                *slot = Some(v);
+            }
+        }
+    }
+
+    /// In a series, an end known in every interval totals its intervals, so that the total and
+    /// the columns agree where an end took its sender's counter in one interval and its
+    /// receiver's in another.
+    fn totals_from_series(&mut self) {
+        if self.series.is_empty() {
+            return;
+        }
+        for (rail, totals) in self.rails.iter_mut().enumerate() {
+            for (index, total) in totals.iter_mut().enumerate() {
+                let mut sum = Some(0u64);
+                for interval in &self.series {
+                    let value = interval.rails.get(rail).and_then(|r| r.get(index)).copied().flatten();
+                    sum = sum.zip(value).map(|(s, v)| s.saturating_add(v));
+                }
+                if sum.is_some() {
+                    *total = sum;
+                }
+            }
+        }
+    }
+
+    /// The XmitWait ticks per link end, from the ports that read them.
+    fn fill_xmit_wait(&mut self, cluster: &Cluster) {
+        if !self.ports.iter().any(|p| p.counts.get(CounterKind::PortXmitWait).is_some()) {
+            return;
+        }
+        self.xmit_wait = cluster.rails.iter().map(|f| vec![None; f.link_end_count()]).collect();
+        for port in &self.ports {
+            if let Some(wait) = port.counts.get(CounterKind::PortXmitWait) {
+                self.xmit_wait[port.place.0][port.sends.index()] = Some(wait.value);
+            }
         }
     }
 }
-
-fn report_unmatched(placed: &PlacedSnapshot, warnings: &mut Vec<Warning>) {
-    if placed.unmatched.is_empty() {
-        return;
-    }
-    let shown: Vec<&str> = placed.unmatched.iter().take(5).map(String::as_str).collect();
-    let more = placed.unmatched.len() - shown.len();
-    let tail = if more > 0 { format!("; and {more} more") } else { String::new() };
-    let message = format!("{} port(s) match no link end: {}{tail}", placed.unmatched.len(), shown.join("; "));
-    warnings.push(Warning::in_file(&placed.source, message));
-}
-
-fn report_one_sided(before: &PlacedSnapshot, after: &PlacedSnapshot, warnings: &mut Vec<Warning>) {
-    let only_before = before.ports.keys().filter(|k| !after.ports.contains_key(k)).count();
-    let only_after = after.ports.keys().filter(|k| !before.ports.contains_key(k)).count();
-    if only_before + only_after > 0 {
-        let message = format!(
-            "{only_after} port(s) only in this snapshot and {only_before} only in {}: no difference for them",
-            before.source
-        );
-        warnings.push(Warning::in_file(&after.source, message));
-    }
-}
-
 #[cfg(test)]
 #[path = "observed_tests.rs"]
 mod tests;

@@ -1,6 +1,7 @@
 use super::*;
 use crate::model::EpochMicros;
-use crate::model::counters::{CounterWidth, PortOwner, PortSample, TakenAt, TimeSource};
+use crate::model::counters::{CounterWidth, DataCounter, PortOwner, PortSample, TakenAt, TimeSource};
+use crate::model::port_counters::{Count, CounterKind};
 use crate::model::synthetic::TwoLevel;
 use crate::model::{PortNum, RailId};
 
@@ -17,11 +18,18 @@ fn sender(cluster: &Cluster, rail: usize, index: usize) -> (PortOwner, PortNum) 
 
 fn sample(at: (PortOwner, PortNum), xmit: Option<u64>, rcv: Option<u64>, width: CounterWidth) -> PortSample {
     let counter = |w: u64| DataCounter::from_words(w, width).unwrap();
-    PortSample { owner: at.0, port: at.1, xmit: xmit.map(counter), rcv: rcv.map(counter), line: 1 }
+    PortSample {
+        owner: at.0,
+        port: at.1,
+        xmit: xmit.map(counter),
+        rcv: rcv.map(counter),
+        line: 1,
+        other: None,
+    }
 }
 
 fn input(source: &str, ports: Vec<PortSample>) -> CounterInput {
-    CounterInput { rail: None, snapshot: Snapshot { source: source.into(), ports, taken: None } }
+    CounterInput { rail: None, snapshot: Snapshot { source: source.into(), ports, ..Default::default() } }
 }
 
 #[test]
@@ -162,4 +170,145 @@ fn a_snapshot_on_an_unknown_rail_is_an_error() {
 fn residuals_are_signed() {
     assert_eq!(residual(10, 25), -15);
     assert_eq!(residual(u64::MAX, 0), i64::MAX);
+}
+
+fn texts(warnings: &[Warning]) -> Vec<&str> {
+    warnings.iter().map(|w| w.message.as_str()).collect()
+}
+
+#[test]
+fn snapshots_covering_different_rails_are_paired_port_by_port() {
+    // Issue 24, severe 1: a before file naming a rail-0 and a rail-1 port, an after file naming
+    // only the rail-0 port. The rail-0 end shows what moved, the rail-1 end nothing.
+    let c = cluster();
+    let (x, y) = (sender(&c, 0, 0), sender(&c, 1, 0));
+    let before = input(
+        "before",
+        vec![
+            sample(x, Some(500), None, CounterWidth::Bits64),
+            sample(y, Some(900), None, CounterWidth::Bits64),
+        ],
+    );
+    let after = input("after", vec![sample(x, Some(1250), None, CounterWidth::Bits64)]);
+    let (observed, warnings) = observe(&c, &[before, after]).unwrap();
+    assert_eq!(observed.at(0, LinkEnd::from_index(0)), Some(3000), "4 × (1250 − 500)");
+    assert_eq!(observed.at(1, LinkEnd::from_index(0)), None, "a raw counter is no byte count");
+    assert!(
+        texts(&warnings).iter().any(|m| m.contains("in only one snapshot") && m.contains("rail 1")),
+        "{warnings:?}"
+    );
+}
+
+#[test]
+fn a_32_bit_value_and_a_64_bit_one_are_never_subtracted() {
+    // Issue 24, severe 2: 36 GB reported for 40 KB.
+    let c = cluster();
+    let x = sender(&c, 0, 0);
+    let before = input("before", vec![sample(x, Some(10_000), None, CounterWidth::Bits32)]);
+    let after = input("after", vec![sample(x, Some(9_000_010_000), None, CounterWidth::Bits64)]);
+    let (observed, warnings) = observe(&c, &[before, after]).unwrap();
+    assert_eq!(observed.at(0, LinkEnd::from_index(0)), None);
+    assert!(
+        texts(&warnings).iter().any(|m| m.contains("different widths") && m.contains("PortXmitData")),
+        "{warnings:?}"
+    );
+}
+
+#[test]
+fn the_same_counters_given_twice_are_named() {
+    let c = cluster();
+    let s = |name: &str| input(name, vec![sample(sender(&c, 0, 0), Some(7), None, CounterWidth::Bits64)]);
+    let (observed, warnings) = observe(&c, &[s("a.txt"), s("a.txt")]).unwrap();
+    assert_eq!(observed.at(0, LinkEnd::from_index(0)), Some(0));
+    assert!(texts(&warnings).iter().any(|m| m.contains("the same file given twice")), "{warnings:?}");
+}
+
+#[test]
+fn a_series_whose_timestamps_run_backwards_is_flagged() {
+    let c = cluster();
+    let at = sender(&c, 0, 0);
+    let snap = |name: &str, words: u64, secs: i64| {
+        let mut s = input(name, vec![sample(at, Some(words), None, CounterWidth::Bits64)]);
+        s.snapshot.taken = Some(TakenAt { time: EpochMicros(secs * 1_000_000), from: TimeSource::InFile });
+        s
+    };
+    let (observed, warnings) =
+        observe(&c, &[snap("a", 1, 100), snap("b", 2, 50), snap("c", 3, 200)]).unwrap();
+    let flagged: Vec<&Warning> = warnings.iter().filter(|w| w.message.contains("run backwards")).collect();
+    assert_eq!(flagged.len(), 1, "{warnings:?}");
+    assert_eq!(flagged[0].file, "b");
+    assert_eq!(observed.series[0].seconds(), None, "a backwards span has no length");
+    assert_eq!(observed.series[1].seconds(), Some(150.0));
+}
+
+#[test]
+fn a_port_missing_from_a_middle_snapshot_keeps_its_sum_but_not_those_intervals() {
+    let c = cluster();
+    let (a, b) = (sender(&c, 0, 0), sender(&c, 0, 2));
+    let both = |name: &str, wa: u64, wb: u64| {
+        input(
+            name,
+            vec![
+                sample(a, Some(wa), None, CounterWidth::Bits64),
+                sample(b, Some(wb), None, CounterWidth::Bits64),
+            ],
+        )
+    };
+    let only_a = input("mid", vec![sample(a, Some(20), None, CounterWidth::Bits64)]);
+    let (observed, _) = observe(&c, &[both("first", 10, 100), only_a, both("last", 30, 160)]).unwrap();
+    assert_eq!(observed.at(0, LinkEnd::from_index(2)), Some(240), "4 × (160 − 100)");
+    assert_eq!(observed.series[0].rails[0][2], None);
+    assert_eq!(observed.series[1].rails[0][2], None);
+    assert_eq!(observed.series[1].rails[0][0], Some(40));
+}
+
+/// A snapshot of one port with data and XmitWait / SymbolErrorCounter readings.
+fn with_other(name: &str, at: (PortOwner, PortNum), wait: Count, symbols: Count) -> CounterInput {
+    let mut one = input(name, vec![sample(at, Some(1), None, CounterWidth::Bits64)]);
+    let mut other = crate::model::port_counters::OtherCounters::default();
+    other.set(CounterKind::PortXmitWait, wait);
+    other.set(CounterKind::SymbolErrorCounter, symbols);
+    one.snapshot.ports[0].other = Some(0);
+    one.snapshot.other.push(other);
+    one
+}
+
+#[test]
+fn xmit_wait_and_errors_are_differenced_like_the_data_and_resets_are_named() {
+    let c = cluster();
+    let at = sender(&c, 0, 0);
+    let wait = |v| Count { value: v, width: CounterWidth::Bits32 };
+    let symbols = |v| Count { value: v, width: CounterWidth::Bits16 };
+    let (observed, warnings) = observe(
+        &c,
+        &[with_other("before", at, wait(100), symbols(9)), with_other("after", at, wait(12_445), symbols(2))],
+    )
+    .unwrap();
+    assert_eq!(observed.xmit_wait_at(0, LinkEnd::from_index(0)), Some(12_345));
+    let port = &observed.ports[0];
+    assert_eq!(port.counts.get(CounterKind::PortXmitWait).map(|c| c.value), Some(12_345));
+    assert_eq!(port.counts.get(CounterKind::SymbolErrorCounter), None, "it went down: a reset");
+    assert!(
+        texts(&warnings).iter().any(|m| m.contains("reset") && m.contains("SymbolErrorCounter")),
+        "{warnings:?}"
+    );
+}
+
+#[test]
+fn a_saturated_32_bit_xmit_wait_as_it_stands_is_named_not_a_number() {
+    let c = cluster();
+    let at = sender(&c, 0, 0);
+    let one = with_other(
+        "s",
+        at,
+        Count { value: 0xffff_ffff, width: CounterWidth::Bits32 },
+        Count { value: 3, width: CounterWidth::Bits16 },
+    );
+    let (observed, warnings) = observe(&c, &[one]).unwrap();
+    assert_eq!(observed.xmit_wait_at(0, LinkEnd::from_index(0)), None);
+    assert_eq!(observed.ports[0].counts.get(CounterKind::SymbolErrorCounter).map(|c| c.value), Some(3));
+    assert!(
+        texts(&warnings).iter().any(|m| m.contains("saturated") && m.contains("PortXmitWait")),
+        "{warnings:?}"
+    );
 }

@@ -395,6 +395,7 @@ mod tests {
                 interval(100, 0, 1_000_000, "a", "b"),
                 interval(300, 1_000_000, 61_500_000, "b", "c"),
             ],
+            ..Default::default()
         };
         let s = TimeStrip::of_intervals(f, &observed, StripRows::Groups);
         assert_eq!(s.columns.len(), 2);

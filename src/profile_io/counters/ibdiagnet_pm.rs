@@ -10,6 +10,10 @@
 //! port_rcv_data_extended=0x0000000019a00000
 //! ```
 //!
+//! The other counters come under their snake-case names (`port_xmit_wait`,
+//! `symbol_error_counter`, `port_xmit_wait_extended`, …), at `PortCounters`' widths unless
+//! `_extended`.
+//!
 //! The GUID is the port's (a switch's port GUID is its node GUID); values are hexadecimal words,
 //! `NA` where unsupported. `*_extended` (64-bit) wins over the 32-bit counter.
 
@@ -54,7 +58,12 @@ pub fn parse_ibdiagnet_pm(input: &Input) -> Result<(Snapshot, Vec<Warning>), Par
             "port_rcv_data" => (Direction::Rcv, CounterWidth::Bits32),
             "port_xmit_data_extended" => (Direction::Xmit, CounterWidth::Bits64),
             "port_rcv_data_extended" => (Direction::Rcv, CounterWidth::Bits64),
-            _ => return,
+            _ => {
+                if let Some((guid, port)) = current {
+                    sink.named(number, PortOwner::Guid(guid), port, name, value, Some(CounterWidth::Bits32));
+                }
+                return;
+            }
         };
         let Some((guid, port)) = current else { return };
         if is_not_available(value) {
@@ -80,5 +89,16 @@ mod tests {
         assert_eq!(s.ports[0].owner, PortOwner::Guid(Guid(0x0002c90200010000)));
         assert_eq!(s.ports[0].xmit.unwrap().bytes, 4 << 32);
         assert_eq!(s.ports[0].rcv, None);
+    }
+
+    #[test]
+    fn xmit_wait_prefers_the_extended_counter_and_errors_keep_their_width() {
+        use crate::model::port_counters::CounterKind;
+        let text = "Port=3 Lid=0x0002 GUID=0x10 Device=1 Port Name=sw/P3\nport_xmit_wait=0xffffffff\nport_xmit_wait_extended=0x0000000200000000\nsymbol_error_counter=0xffff\n";
+        let (s, w) = parse_ibdiagnet_pm(&Input::from_text("ibdiagnet2.pm", text)).unwrap();
+        assert!(w.is_empty(), "{w:?}");
+        let other = s.other_of(&s.ports[0]).unwrap();
+        assert_eq!(other.get(CounterKind::PortXmitWait).unwrap().value, 2 << 32);
+        assert!(other.get(CounterKind::SymbolErrorCounter).unwrap().saturated());
     }
 }

@@ -13,7 +13,8 @@
 //! ports with errors, `--counters` every port. The output does not say whether a value came from
 //! the 64-bit or the 32-bit counters (ibqueryerrors uses the extended ones where the port has
 //! them), so a value of exactly `0xffffffff` words is taken as a saturated 32-bit counter.
-//! `port ALL` lines are sums over a node's ports and are skipped.
+//! The same guess gives the other counters their width (`[SymbolErrorCounter == 65535]` is a
+//! saturated 16-bit counter). `port ALL` lines are sums over a node's ports and are skipped.
 
 use crate::model::counters::{CounterWidth, PortOwner, SATURATED_WORDS_32, Snapshot};
 use crate::model::{Guid, Warning};
@@ -49,6 +50,9 @@ pub fn parse_ibqueryerrors(input: &Input) -> Result<(Snapshot, Vec<Warning>), Pa
                 .line(number, format!("cannot read the GUID and port of `{}`; skipped", port_part.trim()));
             return;
         };
+        for (name, value) in items(counters) {
+            sink.named(number, PortOwner::Guid(guid), port, name, value, None);
+        }
         for (direction, value) in data_counters(counters) {
             match parse_count(value) {
                 Some(words) => {
@@ -65,16 +69,22 @@ pub fn parse_ibqueryerrors(input: &Input) -> Result<(Snapshot, Vec<Warning>), Pa
     Ok(sink.finish_stream(input.display(), summary))
 }
 
-/// The `[PortXmitData == N (…)]` and `[PortRcvData == N (…)]` items of a port line.
-fn data_counters(text: &str) -> impl Iterator<Item = (Direction, &str)> + '_ {
+/// The `[Name == N (…)]` items of a port line.
+fn items(text: &str) -> impl Iterator<Item = (&str, &str)> + '_ {
     text.split('[').filter_map(|item| {
         let (name, value) = item.split_once("==")?;
-        let direction = match name.trim() {
+        Some((name.trim(), value.trim_start().split([' ', ']']).next()?))
+    })
+}
+
+/// The `[PortXmitData == N (…)]` and `[PortRcvData == N (…)]` items of a port line.
+fn data_counters(text: &str) -> impl Iterator<Item = (Direction, &str)> + '_ {
+    items(text).filter_map(|(name, value)| {
+        let direction = match name {
             "PortXmitData" => Direction::Xmit,
             "PortRcvData" => Direction::Rcv,
             _ => return None,
         };
-        let value = value.trim_start().split([' ', ']']).next()?;
         Some((direction, value))
     })
 }
@@ -83,6 +93,7 @@ fn data_counters(text: &str) -> impl Iterator<Item = (Direction, &str)> + '_ {
 mod tests {
     use super::*;
     use crate::model::PortNum;
+    use crate::model::port_counters::CounterKind;
 
     #[test]
     fn port_lines_give_bytes_per_guid_and_port_and_skip_all_ports() {
@@ -94,6 +105,10 @@ mod tests {
         assert_eq!(s.ports[0].xmit.unwrap().bytes, 4 * 429918176);
         assert_eq!(s.ports[0].rcv.unwrap().bytes, 48);
         assert!(w[0].message.contains("port 255"), "{w:?}");
+        let other = s.other_of(&s.ports[0]).unwrap();
+        let symbols = other.get(CounterKind::SymbolErrorCounter).unwrap();
+        assert_eq!((symbols.value, symbols.width), (3, CounterWidth::Bits64));
+        assert_eq!(other.get(CounterKind::PortXmitPkts).unwrap().value, 46);
     }
 
     #[test]

@@ -11,10 +11,14 @@
 //! Machine (`dump_counters mach`): per node a tab-separated header `Name GUID Active Port …
 //! xmit_data rcv_data …` and one row per port.
 //!
+//! Both forms also carry `xmit_wait`, `xmit_pkts`/`rcv_pkts` and the error counters under
+//! PerfMgr's short names (`symbol_err_cnt`, `link_downed`, …), kept as 64-bit values.
+//!
 //! The GUID is the node's. PerfMgr keeps 64-bit totals of the deltas it read since its last
 //! reset, in 4-byte words like the counters themselves.
 
 use crate::model::counters::{CounterWidth, PortOwner, Snapshot};
+use crate::model::port_counters::CounterKind;
 use crate::model::{Guid, Warning};
 
 use super::super::error::ParseError;
@@ -77,13 +81,16 @@ fn human(input: &Input, sink: &mut SampleSink) -> Result<LineSummary, ParseError
             return;
         }
         let Some((name, value)) = line.split_once(':') else { return };
+        let Some((guid, port)) = current else { return };
+        let value = value.split_whitespace().next().unwrap_or("");
         let direction = match name.trim() {
             "xmit_data" => Direction::Xmit,
             "rcv_data" => Direction::Rcv,
-            _ => return,
+            other => {
+                sink.named(number, PortOwner::Guid(guid), port, other, value, Some(CounterWidth::Bits64));
+                return;
+            }
         };
-        let Some((guid, port)) = current else { return };
-        let value = value.split_whitespace().next().unwrap_or("");
         record(sink, number, guid, port, direction, value);
     })
 }
@@ -91,12 +98,19 @@ fn human(input: &Input, sink: &mut SampleSink) -> Result<LineSummary, ParseError
 fn machine(input: &Input, sink: &mut SampleSink) -> Result<LineSummary, ParseError> {
     // (guid, port, xmit_data, rcv_data) column positions of the last header.
     let mut columns: Option<[usize; 4]> = None;
+    // The columns of the counters besides data, resolved once per header.
+    let mut others: Vec<(usize, (CounterKind, bool))> = Vec::new();
     input.for_each_line(|number, line, _| {
         if line.is_empty() {
             return;
         }
         let fields: Vec<&str> = line.split('\t').collect();
         if line.starts_with(MACH_HEADER) {
+            others = fields
+                .iter()
+                .enumerate()
+                .filter_map(|(i, f)| Some((i, CounterKind::from_name(f.trim())?)))
+                .collect();
             let at = |name: &str| fields.iter().position(|f| f.trim() == name);
             columns = match (at("GUID"), at("Port"), at("xmit_data"), at("rcv_data")) {
                 (Some(g), Some(p), Some(x), Some(r)) => Some([g, p, x, r]),
@@ -117,6 +131,10 @@ fn machine(input: &Input, sink: &mut SampleSink) -> Result<LineSummary, ParseErr
         };
         for (column, direction) in [(x, Direction::Xmit), (r, Direction::Rcv)] {
             record(sink, number, guid, port, direction, fields.get(column).copied().unwrap_or(""));
+        }
+        for &(i, kind) in &others {
+            let value = fields.get(i).copied().unwrap_or("");
+            sink.text(number, PortOwner::Guid(guid), port, kind, value, Some(CounterWidth::Bits64));
         }
     })
 }
@@ -147,6 +165,20 @@ mod tests {
         assert_eq!(s.ports[0].owner, PortOwner::Guid(Guid(0x2c90200010000)));
         assert_eq!(s.ports[0].port, PortNum(1));
         assert_eq!(s.ports[0].xmit.unwrap().bytes, 4 * 430121720);
+    }
+
+    #[test]
+    fn both_forms_keep_xmit_wait_and_errors_by_their_short_names() {
+        let human = "\"sw\" 0x10 active TRUE port 1\n     symbol_err_cnt       : 3\n     link_integrity_err   : 1\n     xmit_wait            : 77\n     xmit_data            : 5 (20B)\n";
+        let mach = "Name\tGUID\tActive\tPort\tlink_int_err\txmit_wait\txmit_data\trcv_data\nsw\t0x10\tTRUE\t1\t1\t77\t5\t6\n";
+        for (text, form) in [(human, PerfMgrForm::Human), (mach, PerfMgrForm::Machine)] {
+            let (s, w) = parse_perfmgr(&Input::from_text("pm.log", text), form).unwrap();
+            assert!(w.is_empty(), "{w:?}");
+            let other = s.other_of(&s.ports[0]).unwrap();
+            assert_eq!(other.get(CounterKind::PortXmitWait).unwrap().value, 77);
+            assert_eq!(other.get(CounterKind::PortXmitWait).unwrap().width, CounterWidth::Bits64);
+            assert_eq!(other.get(CounterKind::LocalLinkIntegrityErrors).unwrap().value, 1);
+        }
     }
 
     #[test]

@@ -9,11 +9,16 @@
 //! PortXmitData:....................4294967295
 //! ```
 //!
+//! Besides the data counters, a block's `PortXmitWait`, `PortXmitPkts`/`PortRcvPkts` and error
+//! counters are kept at the block's width (`PortCounters`' own widths in a basic block, 64 bits
+//! in an extended one).
+//!
 //! LIDs are **decimal** here. `# Port extended counters` blocks hold the 64-bit
 //! `PortCountersExtended`, `# Port counters` blocks the 32-bit `PortCounters` (which stop at
 //! `0xffffffff`). Port 255 is perfquery's sum over all ports and is skipped.
 
 use crate::model::counters::{CounterWidth, PortOwner, Snapshot};
+use crate::model::port_counters::CounterKind;
 use crate::model::{Lid, Warning};
 
 use super::super::error::ParseError;
@@ -49,21 +54,25 @@ pub fn parse_perfquery(input: &Input) -> Result<(Snapshot, Vec<Warning>), ParseE
             return;
         }
         let Some((name, value)) = line.split_once(':') else { return };
-        let direction = match name.trim() {
-            "PortXmitData" => Direction::Xmit,
-            "PortRcvData" => Direction::Rcv,
-            _ => return,
+        let (name, value) = (name.trim(), value.trim().trim_start_matches('.'));
+        let direction = match name {
+            "PortXmitData" => Some(Direction::Xmit),
+            "PortRcvData" => Some(Direction::Rcv),
+            _ => None,
         };
         let Some(block) = block else {
-            sink.warnings
-                .line(number, format!("{} before any `# Port counters` header; skipped", direction.name()));
+            if direction.is_some() || CounterKind::from_name(name).is_some() {
+                sink.warnings.line(number, format!("{name} before any `# Port counters` header; skipped"));
+            }
             return;
         };
-        let value = value.trim().trim_start_matches('.');
+        let owner = PortOwner::Lid(block.lid);
+        let Some(direction) = direction else {
+            sink.named(number, owner, block.port, name, value, Some(block.width));
+            return;
+        };
         match parse_count(value) {
-            Some(words) => {
-                sink.words(number, PortOwner::Lid(block.lid), block.port, direction, words, block.width)
-            }
+            Some(words) => sink.words(number, owner, block.port, direction, words, block.width),
             None => {
                 sink.warnings.line(number, format!("{} `{value}` is not a number; skipped", direction.name()))
             }
@@ -122,6 +131,24 @@ mod tests {
         let xmit = s.ports[0].xmit.unwrap();
         assert!(xmit.saturated);
         assert_eq!(xmit.width, CounterWidth::Bits32);
+    }
+
+    #[test]
+    fn xmit_wait_and_error_counters_of_a_basic_block_keep_their_widths() {
+        let (s, w) = parse(
+            "# Port counters: Lid 4 port 1 (CapMask: 0x1200)\nSymbolErrorCounter:..............7\n\
+             LinkDownedCounter:...............3\nQP1Dropped:......................9\n\
+             PortXmitPkts:....................1229\nPortXmitWait:....................12345\n",
+        );
+        assert!(w.is_empty(), "{w:?}");
+        let other = s.other_of(&s.ports[0]).unwrap();
+        let count = |k| other.get(k).unwrap();
+        assert_eq!(count(CounterKind::PortXmitWait).value, 12345);
+        assert_eq!(count(CounterKind::PortXmitWait).width, CounterWidth::Bits32);
+        assert_eq!(count(CounterKind::SymbolErrorCounter).width, CounterWidth::Bits16);
+        assert_eq!(count(CounterKind::LinkDownedCounter).width, CounterWidth::Bits8);
+        assert_eq!(count(CounterKind::PortXmitPkts).value, 1229);
+        assert_eq!(other.iter().count(), 4, "QP1Dropped is none of the counters kept");
     }
 
     #[test]

@@ -7,11 +7,15 @@
 //! END_PM_INFO
 //! ```
 //!
+//! The other counters' columns (`PortXmitWait`, `PortXmitWaitExt`, `PortXmitPkts`, the error
+//! counters and their `…Ext`/`…Extended` forms) are kept too, the 64-bit one preferred.
+//!
 //! Columns are found by name. The 64-bit `PortXmitDataExtended`/`PortRcvDataExtended` are used
 //! where a row has them; the 32-bit `PortXmitData`/`PortRcvData` otherwise (saturating at
 //! `0xffffffff` words). Unsupported counters read `N/A`. Values are decimal (or `0x` hex).
 
 use crate::model::counters::{CounterWidth, PortOwner, Snapshot};
+use crate::model::port_counters::CounterKind;
 use crate::model::{Guid, Warning};
 
 use super::super::error::ParseError;
@@ -32,6 +36,9 @@ struct Columns {
     guid: Option<usize>,
     port: Option<usize>,
     data: [[Option<usize>; 2]; 2], // [direction][32-bit, 64-bit]
+    /// The columns of the other counters (`PortXmitWait`, `PortXmitWaitExt`, errors, …), each
+    /// with its counter and whether it is the 64-bit form.
+    other: Vec<(usize, (CounterKind, bool))>,
 }
 
 impl Columns {
@@ -45,7 +52,11 @@ impl Columns {
                 "PortXmitDataExtended" => c.data[0][1] = Some(i),
                 "PortRcvData" => c.data[1][0] = Some(i),
                 "PortRcvDataExtended" => c.data[1][1] = Some(i),
-                _ => {}
+                other => {
+                    if let Some(kind) = CounterKind::from_name(other) {
+                        c.other.push((i, kind));
+                    }
+                }
             }
         }
         c
@@ -89,6 +100,10 @@ fn row(sink: &mut SampleSink, number: usize, c: &Columns, fields: &[&str]) {
         sink.warnings.line(number, "a PM_INFO row without a readable NodeGUID and PortNumber; skipped");
         return;
     };
+    for &(i, kind) in &c.other {
+        let value = fields.get(i).map_or("", |f| f.trim());
+        sink.text(number, PortOwner::Guid(guid), port, kind, value, Some(CounterWidth::Bits32));
+    }
     for (d, direction) in [Direction::Xmit, Direction::Rcv].into_iter().enumerate() {
         let [narrow, wide] = c.data[d];
         let chosen = [(wide, CounterWidth::Bits64), (narrow, CounterWidth::Bits32)]
@@ -119,6 +134,18 @@ mod tests {
         assert!(!p.xmit.unwrap().saturated);
         assert_eq!(p.rcv.unwrap().width, CounterWidth::Bits32);
         assert_eq!(p.rcv.unwrap().bytes, 28);
+    }
+
+    #[test]
+    fn xmit_wait_ext_wins_and_a_saturated_32_bit_one_is_kept_only_alone() {
+        let text = "START_PM_INFO\nNodeGUID,PortGUID,PortNumber,SymbolErrorCounter,PortXmitWait,PortXmitWaitExt,SymbolErrorCounterExt\n0x10,0x10,1,65535,4294967295,123456789012,0\n0x10,0x10,2,0,4294967295,N/A,N/A\nEND_PM_INFO\n";
+        let (s, w) = parse_pm_info(&Input::from_text("ibdiagnet2.db_csv", text)).unwrap();
+        assert!(w.is_empty(), "{w:?}");
+        let first = s.other_of(&s.ports[0]).unwrap();
+        assert_eq!(first.get(CounterKind::PortXmitWait).unwrap().value, 123456789012);
+        assert_eq!(first.get(CounterKind::SymbolErrorCounter).unwrap().width, CounterWidth::Bits16);
+        let second = s.other_of(&s.ports[1]).unwrap();
+        assert!(second.get(CounterKind::PortXmitWait).unwrap().saturated());
     }
 
     #[test]

@@ -7,12 +7,17 @@
 //! | guilbaults/infiniband-exporter | `infiniband_port{xmit,rcv}data_total` | `local_guid`, `local_port` | 4-byte words |
 //! | node_exporter (infiniband collector) | `node_infiniband_port_data_{transmitted,received}_bytes_total` | `device`, `port` | bytes |
 //!
+//! The same exporters' XmitWait, packet and error counters (see [`other_family`]) are kept too;
+//! they do not say which width they read, so a value at a `PortCounters` maximum is taken as
+//! that counter, saturated.
+//!
 //! node_exporter's series name a host's device (`mlx5_0`), not a GUID, so they cannot be placed
 //! on the fabric: they are counted in a warning. Values may be written as floats
 //! (`1.78791657177235e+14`): an integral float is exact below 2^53; above, the exporter has
 //! already rounded it, which a warning says.
 
 use crate::model::counters::{CounterWidth, DataCounter, PortOwner, Snapshot, TakenAt, TimeSource};
+use crate::model::port_counters::CounterKind;
 use crate::model::{EpochMicros, Guid, Warning};
 
 use super::super::error::ParseError;
@@ -46,12 +51,31 @@ fn family(metric: &str) -> Option<(Family, Direction)> {
     })
 }
 
+/// The family and counter of a metric of the other counters: treydock's
+/// `infiniband_{switch,hca}_port_transmit_wait_total`, `…_port_symbol_error_total`, …;
+/// guilbaults' `infiniband_portxmitwait_total`, `infiniband_symbolerrorcounter_total`, …;
+/// node_exporter's `node_infiniband_port_transmit_wait_total`, … (no GUID).
+fn other_family(metric: &str) -> Option<(Family, CounterKind, bool)> {
+    let base = metric.strip_suffix("_total")?;
+    let (family, name) = if let Some(name) = base.strip_prefix("node_infiniband_") {
+        (Family::HostDevice, name)
+    } else if let Some(name) =
+        base.strip_prefix("infiniband_switch_").or_else(|| base.strip_prefix("infiniband_hca_"))
+    {
+        (Family::Bytes, name)
+    } else {
+        (Family::Words, base.strip_prefix("infiniband_")?)
+    };
+    let (kind, wide) = CounterKind::from_name(name)?;
+    Some((family, kind, wide))
+}
+
 /// True when a sample or a `# TYPE` line names one of the data metrics above.
 pub fn looks_like_prometheus(input: &Input) -> bool {
     input.text().lines().take(400).any(|l| {
         let l = l.strip_prefix("# TYPE ").or_else(|| l.strip_prefix("# HELP ")).unwrap_or(l);
         let name = l.split(|c: char| c == '{' || c.is_whitespace()).next().unwrap_or("");
-        family(name).is_some()
+        family(name).is_some() || other_family(name).is_some_and(|(f, ..)| !matches!(f, Family::HostDevice))
     })
 }
 
@@ -65,7 +89,12 @@ pub fn parse_prometheus(input: &Input) -> Result<(Snapshot, Vec<Warning>), Parse
             return;
         }
         let name_end = line.find(|c: char| c == '{' || c.is_whitespace()).unwrap_or(line.len());
-        let Some((family, direction)) = family(&line[..name_end]) else { return };
+        let metric = &line[..name_end];
+        let (family, what) = match (family(metric), other_family(metric)) {
+            (Some((family, direction)), _) => (family, Ok(direction)),
+            (None, Some((family, kind, wide))) => (family, Err((kind, wide))),
+            (None, None) => return,
+        };
         let Some((labels, value, stamp)) = split_sample(&line[name_end..]) else {
             sink.warnings.line(number, "a sample without a value (or with unclosed labels); skipped");
             return;
@@ -93,9 +122,12 @@ pub fn parse_prometheus(input: &Input) -> Result<(Snapshot, Vec<Warning>), Parse
         rounded += usize::from(!exact);
         latest = latest.max(stamp);
         let owner = PortOwner::Guid(guid);
-        match family {
-            Family::Bytes => sink.counter(number, owner, port, direction, DataCounter::from_bytes(count)),
-            _ => sink.words(number, owner, port, direction, count, CounterWidth::Bits64),
+        match (family, what) {
+            (_, Err(kind)) => sink.counted(number, owner, port, kind, count, None),
+            (Family::Bytes, Ok(direction)) => {
+                sink.counter(number, owner, port, direction, DataCounter::from_bytes(count))
+            }
+            (_, Ok(direction)) => sink.words(number, owner, port, direction, count, CounterWidth::Bits64),
         }
     })?;
     if host_series > 0 {
@@ -202,6 +234,20 @@ mod tests {
         let text = "infiniband_portrcvdata_total{component=\"switch\",local_guid=\"0x506b4b03005d3101\",local_name=\"sw {1}\",local_port=\"2\",remote_guid=\"0x1\"} 5.149057134655e+012\n";
         let (s, _) = parse_prometheus(&Input::from_text("m", text)).unwrap();
         assert_eq!(s.ports[0].rcv.unwrap().bytes, 4 * 5149057134655);
+    }
+
+    #[test]
+    fn exporters_xmit_wait_and_error_series_are_kept_per_port() {
+        let text = "infiniband_switch_port_transmit_wait_total{guid=\"0x10\",port=\"1\",switch=\"s\"} 4.1864608e+07\n\
+                    infiniband_switch_port_symbol_error_total{guid=\"0x10\",port=\"1\",switch=\"s\"} 65535\n\
+                    infiniband_linkdownedcounter_total{local_guid=\"0x20\",local_port=\"2\"} 3\n";
+        let (s, w) = parse_prometheus(&Input::from_text("m", text)).unwrap();
+        assert!(w.is_empty(), "{w:?}");
+        let first = s.other_of(&s.ports[0]).unwrap();
+        assert_eq!(first.get(CounterKind::PortXmitWait).unwrap().value, 41864608);
+        assert!(first.get(CounterKind::SymbolErrorCounter).unwrap().saturated());
+        let second = s.other_of(&s.ports[1]).unwrap();
+        assert_eq!(second.get(CounterKind::LinkDownedCounter).unwrap().value, 3);
     }
 
     #[test]

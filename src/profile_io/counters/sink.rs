@@ -4,6 +4,7 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::model::counters::{CounterWidth, DataCounter, PortOwner, PortSample, Snapshot};
+use crate::model::port_counters::{Count, CounterKind, OtherCounters};
 use crate::model::{PortNum, Warning};
 
 use super::super::line_warnings::LineWarnings;
@@ -23,6 +24,7 @@ pub enum Direction {
 pub struct SampleSink {
     pub warnings: LineWarnings,
     samples: Vec<PortSample>,
+    other: Vec<OtherCounters>,
     by_key: HashMap<(PortOwner, PortNum), usize>,
     /// Nodes whose all-ports sums were skipped.
     aggregates: HashSet<PortOwner>,
@@ -33,6 +35,7 @@ impl SampleSink {
         SampleSink {
             warnings: LineWarnings::new(file),
             samples: Vec::new(),
+            other: Vec::new(),
             by_key: HashMap::new(),
             aggregates: HashSet::new(),
         }
@@ -53,11 +56,7 @@ impl SampleSink {
             self.aggregates.insert(owner);
             return;
         }
-        let key = (owner, PortNum(port));
-        let index = *self.by_key.entry(key).or_insert_with(|| {
-            self.samples.push(PortSample { owner, port: PortNum(port), xmit: None, rcv: None, line });
-            self.samples.len() - 1
-        });
+        let index = self.sample_index(line, owner, port);
         let sample = &mut self.samples[index];
         let slot = match direction {
             Direction::Xmit => &mut sample.xmit,
@@ -78,6 +77,113 @@ impl SampleSink {
                 ),
             ),
         }
+    }
+
+    /// The index of a port's sample, made on first sight.
+    fn sample_index(&mut self, line: usize, owner: PortOwner, port: u8) -> usize {
+        *self.by_key.entry((owner, PortNum(port))).or_insert_with(|| {
+            self.samples.push(PortSample {
+                owner,
+                port: PortNum(port),
+                xmit: None,
+                rcv: None,
+                line,
+                other: None,
+            });
+            self.samples.len() - 1
+        })
+    }
+
+    /// Records one of a port's other counters (XmitWait, packets, errors); see
+    /// [`OtherCounters::set`] for which of two widths is kept.
+    pub fn other(&mut self, line: usize, owner: PortOwner, port: u8, kind: CounterKind, count: Count) {
+        if port == ALL_PORTS {
+            self.aggregates.insert(owner);
+            return;
+        }
+        let index = self.sample_index(line, owner, port);
+        let slot = match self.samples[index].other {
+            Some(slot) => slot as usize,
+            None => {
+                let Ok(slot) = u32::try_from(self.other.len()) else { return };
+                self.other.push(OtherCounters::default());
+                self.samples[index].other = Some(slot);
+                slot as usize
+            }
+        };
+        if !self.other[slot].set(kind, count) {
+            let first = self.samples[index].line;
+            self.warnings.line(
+                line,
+                format!("{} of port {port} given again (first at line {first}); kept the first", kind.name()),
+            );
+        }
+    }
+
+    /// Records a counter by the tool's name for it, if it is one of the other counters:
+    /// `narrow` is the width the format gives its non-extended counters (`None`: the format
+    /// does not say, see [`guessed_width`]). Returns false for a name that is none of them.
+    pub fn named(
+        &mut self,
+        line: usize,
+        owner: PortOwner,
+        port: u8,
+        name: &str,
+        value: &str,
+        narrow: Option<CounterWidth>,
+    ) -> bool {
+        let Some(kind) = CounterKind::from_name(name) else { return false };
+        self.text(line, owner, port, kind, value, narrow);
+        true
+    }
+
+    /// Records a counter already named (a table's column, resolved once from its header) from
+    /// its text: `N/A` is no value, anything else must be a number.
+    pub fn text(
+        &mut self,
+        line: usize,
+        owner: PortOwner,
+        port: u8,
+        kind: (CounterKind, bool),
+        value: &str,
+        narrow: Option<CounterWidth>,
+    ) {
+        if is_not_available(value) {
+            return;
+        }
+        match parse_count(value) {
+            Some(number) => self.counted(line, owner, port, kind, number, narrow),
+            None => self
+                .warnings
+                .line(line, format!("{} `{}` is not a number; skipped", kind.0.name(), value.trim())),
+        }
+    }
+
+    /// Records a number already read for counter `kind` (`wide`: the tool named its 64-bit
+    /// form); `narrow` as in [`SampleSink::named`].
+    pub fn counted(
+        &mut self,
+        line: usize,
+        owner: PortOwner,
+        port: u8,
+        (kind, wide): (CounterKind, bool),
+        number: u64,
+        narrow: Option<CounterWidth>,
+    ) {
+        let width = match (wide, narrow) {
+            (true, _) | (false, Some(CounterWidth::Bits64)) => CounterWidth::Bits64,
+            (false, Some(_)) => kind.basic_width(),
+            (false, None) => guessed_width(kind, number),
+        };
+        if number > width.max() {
+            let bits = width.bits();
+            self.warnings.line(
+                line,
+                format!("{} {number} is more than its {bits}-bit counter holds; skipped", kind.name()),
+            );
+            return;
+        }
+        self.other(line, owner, port, kind, Count { value: number, width });
     }
 
     /// Records a counter given in 4-byte words.
@@ -118,11 +224,14 @@ impl SampleSink {
                 if count == 1 { "" } else { "s" }
             ));
         }
-        let missing = self.samples.iter().filter(|s| s.xmit.is_none() && s.rcv.is_none()).count();
+        let missing =
+            self.samples.iter().filter(|s| s.xmit.is_none() && s.rcv.is_none() && s.other.is_none()).count();
         if missing > 0 {
             self.warnings.file(format!("{missing} ports had no data counter"));
         }
-        (Snapshot { source: source.to_string(), ports: self.samples, taken: None }, self.warnings.finish())
+        let snapshot =
+            Snapshot { source: source.to_string(), ports: self.samples, other: self.other, taken: None };
+        (snapshot, self.warnings.finish())
     }
 }
 
@@ -142,6 +251,15 @@ pub fn parse_count(text: &str) -> Option<u64> {
         Some(hex) => u64::from_str_radix(hex, 16).ok(),
         None => text.parse().ok(),
     }
+}
+
+/// The width of a value from a tool that does not say which attribute it read (ibqueryerrors
+/// and the exporters use the extended counters where a port has them): exactly the maximum of
+/// the counter's `PortCounters` width is taken as that counter, saturated; any other value as
+/// 64-bit.
+pub fn guessed_width(kind: CounterKind, value: u64) -> CounterWidth {
+    let narrow = kind.basic_width();
+    if value == narrow.max() { narrow } else { CounterWidth::Bits64 }
 }
 
 /// True for the placeholders tools print for a counter a port does not support.
@@ -179,6 +297,37 @@ mod tests {
         assert_eq!(warnings.len(), 2);
         assert!(warnings[0].message.contains("kept the first"));
         assert!(warnings[1].message.contains("port 255"));
+    }
+
+    #[test]
+    fn other_counters_are_kept_by_attribute_with_their_width() {
+        let mut sink = SampleSink::new("f");
+        let owner = PortOwner::Lid(Lid(2));
+        assert!(sink.named(1, owner, 1, "PortXmitWait", "4294967295", Some(CounterWidth::Bits32)));
+        assert!(sink.named(2, owner, 1, "PortXmitWaitExt", "0x10000000000", None));
+        assert!(sink.named(3, owner, 1, "SymbolErrorCounter", "7", Some(CounterWidth::Bits32)));
+        assert!(sink.named(4, owner, 1, "LinkDownedCounter", "300", Some(CounterWidth::Bits32)));
+        assert!(!sink.named(5, owner, 1, "QP1Dropped", "1", Some(CounterWidth::Bits32)));
+        let (snapshot, warnings) = sink.finish("f");
+        let other = snapshot.other_of(&snapshot.ports[0]).unwrap();
+        assert_eq!(
+            other.get(CounterKind::PortXmitWait),
+            Some(Count { value: 1 << 40, width: CounterWidth::Bits64 })
+        );
+        assert_eq!(
+            other.get(CounterKind::SymbolErrorCounter),
+            Some(Count { value: 7, width: CounterWidth::Bits16 })
+        );
+        assert_eq!(other.get(CounterKind::LinkDownedCounter), None);
+        assert_eq!(warnings.len(), 1);
+        assert!(warnings[0].message.contains("more than its 8-bit counter holds"), "{warnings:?}");
+    }
+
+    #[test]
+    fn a_tool_that_hides_the_width_gives_its_maximum_as_the_narrow_saturated_counter() {
+        assert_eq!(guessed_width(CounterKind::PortXmitWait, 0xffff_ffff), CounterWidth::Bits32);
+        assert_eq!(guessed_width(CounterKind::SymbolErrorCounter, 65535), CounterWidth::Bits16);
+        assert_eq!(guessed_width(CounterKind::SymbolErrorCounter, 65536), CounterWidth::Bits64);
     }
 
     #[test]

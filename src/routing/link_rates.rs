@@ -1,0 +1,88 @@
+//! What the counters mean against each link's capacity (issue 22, item 3): utilisation % =
+//! bytes / (interval × capacity), and stall % = the time the XmitWait ticks stand for, as a
+//! share of the interval. The interval is the time between the first and the last snapshot
+//! ([`Observed::window`]): one snapshot, or snapshots without times, give no rate.
+
+use crate::model::capacity::Capacity;
+use crate::model::{Cluster, LinkEnd};
+
+use super::observed::Observed;
+
+/// The rates of a fabric's link ends over the counters' interval.
+pub struct LinkRates<'a> {
+    pub cluster: &'a Cluster,
+    pub observed: &'a Observed,
+    /// Seconds between the first and the last snapshot, if known.
+    pub interval_s: Option<f64>,
+}
+
+impl<'a> LinkRates<'a> {
+    pub fn new(cluster: &'a Cluster, observed: &'a Observed) -> Self {
+        let interval_s = observed.window.as_ref().and_then(|w| w.seconds());
+        LinkRates { cluster, observed, interval_s }
+    }
+
+    /// The capacity of the link an end belongs to, or why it is unknown.
+    pub fn capacity(&self, rail: usize, end: LinkEnd) -> Result<Capacity, String> {
+        let fabric = self.cluster.rails.get(rail).ok_or("no such rail")?;
+        let link = fabric.graph.edge_weight(end.edge).ok_or("no such link")?;
+        Capacity::of(link)
+    }
+
+    /// Observed bytes as a % of what the link could carry in the interval.
+    pub fn utilisation_percent(&self, rail: usize, end: LinkEnd) -> Option<f64> {
+        let bytes = self.observed.at(rail, end)? as f64;
+        let seconds = self.interval_s?;
+        let capacity = self.capacity(rail, end).ok()?.bytes_per_s();
+        Some(100.0 * bytes / (seconds * capacity))
+    }
+
+    /// The interval's share (%) the end's sender waited with data and no credits, by the
+    /// assumed per-ASIC tick ([`crate::model::capacity::LaneSpeed::assumed_bytes_per_tick`]).
+    pub fn stall_percent(&self, rail: usize, end: LinkEnd) -> Option<f64> {
+        let ticks = self.observed.xmit_wait_at(rail, end)?;
+        stall_percent(ticks, self.capacity(rail, end).ok()?, self.interval_s?)
+    }
+
+    /// OPA's ratio XmitWait / (XmitWait + XmitData), XmitData in 4-byte words.
+    pub fn wait_ratio(&self, rail: usize, end: LinkEnd) -> Option<f64> {
+        let ticks = self.observed.xmit_wait_at(rail, end)? as f64;
+        let words = self.observed.at(rail, end)? as f64 / 4.0;
+        (ticks + words > 0.0).then(|| ticks / (ticks + words))
+    }
+}
+
+/// `ticks` of XmitWait on a link of `capacity`, as a % of `seconds`.
+pub fn stall_percent(ticks: u64, capacity: Capacity, seconds: f64) -> Option<f64> {
+    let lost_bytes = ticks as f64 * capacity.speed.assumed_bytes_per_tick(capacity.lanes);
+    let stalled_s = lost_bytes / capacity.bytes_per_s();
+    (seconds > 0.0).then(|| 100.0 * stalled_s / seconds)
+}
+
+/// The note every output that shows a stall % carries.
+pub const TICK_ASSUMED: &str = "stall % assumes NVIDIA's per-ASIC XmitWait tick (ibdiagnet manual, \
+     \"Congestion Assessment\"): 8 bytes per port on HDR and later (Quantum), 32 bytes per lane before \
+     (Switch-IB, Switch-X); no PortSamplesControl.Tick was read";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::capacity::LaneSpeed;
+
+    #[test]
+    fn a_qdr_port_waiting_a_quarter_of_the_time_stalls_25_percent() {
+        // 4x QDR: 4e9 bytes/s; one tick = 128 bytes = 32 ns. A second holds 31,250,000 ticks.
+        let qdr = Capacity { lanes: 4, speed: LaneSpeed::Qdr };
+        let stall = stall_percent(31_250_000 / 4, qdr, 1.0).unwrap();
+        assert!((stall - 25.0).abs() < 1e-9, "{stall}");
+    }
+
+    #[test]
+    fn an_ndr_tick_is_eight_bytes_of_the_port() {
+        let ndr = Capacity { lanes: 4, speed: LaneSpeed::Ndr };
+        // 50e9 bytes/s: 6.25e9 ticks of 8 bytes make one second.
+        let stall = stall_percent(625_000_000, ndr, 1.0).unwrap();
+        assert!((stall - 10.0).abs() < 1e-9, "{stall}");
+        assert_eq!(stall_percent(1, ndr, 0.0), None, "no interval, no share");
+    }
+}
