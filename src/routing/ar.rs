@@ -27,7 +27,7 @@ use super::LinkBytes;
 use super::accumulate::Flow;
 use super::flows::FlowSet;
 use super::loads::{DropReason, Loads, RailLoad, RegionKey, RegionLoads, Undelivered};
-use super::trace::{MAX_HOPS, next_port};
+use super::trace::next_port;
 
 /// Which trace loads come from: the static forwarding tables, or the AR spread (modelled).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -102,7 +102,8 @@ fn spread_destination(
     let mut drops = Drops { dropped, dst };
     let mut frontier = inject(fabric, flows, (load, add_at), &mut drops);
     let Some(destination) = fabric.owner_of_lid(dst) else { return };
-    for _ in 0..=MAX_HOPS {
+    // Bytes still moving after as many hops as the fabric has nodes went round a loop.
+    for _ in 0..=fabric.graph.node_count() {
         if frontier.is_empty() {
             return;
         }
