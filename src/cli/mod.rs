@@ -7,6 +7,7 @@ pub mod hot;
 mod hot_routing;
 pub mod info;
 pub mod open_args;
+mod output_size;
 pub mod pattern;
 pub mod query;
 pub mod render;
