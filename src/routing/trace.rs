@@ -9,8 +9,8 @@ use crate::model::{Fabric, LftEntry, Lid, LinkEnd, NodeKind, PortNum};
 
 use super::loads::DropReason;
 
-/// A path may be as long as the fabric has nodes: only a node met twice is a loop (issue 24: a
-/// 101-hop chain was called a loop here while `route` and the loads said it delivers).
+// A path may be as long as the fabric has nodes: only a node met twice is a loop (issue 24: a
+// 101-hop chain was called a loop here while `route` and the loads said it delivers).
 
 /// One node on a path, with the port the path came in by and the port it left by.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
