@@ -29,6 +29,13 @@ use super::flows::FlowSet;
 use super::loads::{DropReason, Loads, RailLoad, RegionKey, RegionLoads, Undelivered};
 use super::trace::next_port;
 
+/// Bytes still moving after this many hops of the spread are counted as looping. Unlike the
+/// static trace (a loop there is a node met twice), spread bytes may meet a node twice on
+/// different branches, and groups naming every port (a hostile dump) keep a remainder circling:
+/// each hop costs the frontier times the group size, so the spread is cut here, far beyond any
+/// minimal path AR groups hold.
+const AR_MAX_HOPS: usize = 64;
+
 /// Which trace loads come from: the static forwarding tables, or the AR spread (modelled).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum RoutingModel {
@@ -102,8 +109,7 @@ fn spread_destination(
     let mut drops = Drops { dropped, dst };
     let mut frontier = inject(fabric, flows, (load, add_at), &mut drops);
     let Some(destination) = fabric.owner_of_lid(dst) else { return };
-    // Bytes still moving after as many hops as the fabric has nodes went round a loop.
-    for _ in 0..=fabric.graph.node_count() {
+    for _ in 0..=AR_MAX_HOPS.min(fabric.graph.node_count()) {
         if frontier.is_empty() {
             return;
         }
