@@ -23,6 +23,8 @@ fuzz_target!(|data: &[u8]| {
     let (back, _, _) = loads_from_file(&cluster, &again);
     assert_eq!(back.total.rails.len(), loads.total.rails.len());
     for (a, b) in back.total.rails.iter().zip(&loads.total.rails) {
-        assert_eq!(a.bytes, b.bytes, "what the writer wrote reads back end for end");
+        // By the ends that carried bytes (a rail with no total rows reads as 0 link ends).
+        let (a, b): (Vec<_>, Vec<_>) = (a.bytes.nonzero().collect(), b.bytes.nonzero().collect());
+        assert_eq!(a, b, "what the writer wrote reads back end for end");
     }
 });
