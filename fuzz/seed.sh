@@ -6,7 +6,7 @@ set -eu  # no pipefail: `head` closes its pipe early on purpose
 cd "$(dirname "$0")/.."
 root=.
 rm -rf fuzz/corpus
-mkdir -p fuzz/corpus/{lst,fdbs,lfts_dump,ibprof,host_map,rail,ibnetdiscover,ports_list,ibroute,db_csv,pfprof,lines,counters,loads_file,streamed}
+mkdir -p fuzz/corpus/{lst,fdbs,lfts_dump,ibprof,host_map,rail,ibnetdiscover,ports_list,ibroute,db_csv,pfprof,lines,counters,loads_file,streamed,loads_mapped,ar,perfmgr}
 
 # cut FILE TARGET: the first 4 KiB and a 4 KiB piece from the middle, whole lines only.
 cut_into() {
@@ -100,4 +100,14 @@ printf '# region 1 name "a"\nrail,a_guid,a_port,b_guid,b_port,region,bytes_a_to_
 # The streamed-versus-whole target reads every streaming format from the same bytes.
 cp fuzz/corpus/ibprof/* fuzz/corpus/lst/* fuzz/corpus/ibroute/* fuzz/corpus/streamed/
 cp "$root/tests/fixtures/boxfish/tiny/tiny_links.yaml" fuzz/corpus/streamed/
+# Issue 24's targets: loads files on the two-level fabric the target maps them onto (GUIDs
+# 0x1000 spine, 0x2000.. leaves, 0x100000.. hosts), the hostile corpus's loads files, the AR
+# fixtures and the PerfMgr dumps.
+printf '# topk,3\n# intra_node,total,18446744073709551615\n# unplaced,1,5\n# undelivered,total,0,loop,7\nrail,a_guid,a_port,b_guid,b_port,region,job,bytes_a_to_b,bytes_b_to_a\n0,0x2000,1,0x100000,1,1,"md, 2",10,20\n0,0x100000,1,0x2000,1,1,\x27-x,10,20\n0,0x2000,2,0x1000,1,total,all,18446744073709551615,3\n# top,total,0,0x2000,1,0x100000,1,a_to_b,n0001,"n,2",100\n' \
+  > fuzz/corpus/loads_mapped/twolevel.csv
+for f in tests/hostile/loads-*/*.csv; do cp "$f" "fuzz/corpus/loads_mapped/$(echo "$f" | tr '/' '_')"; done
+cut_into tests/fixtures/ar/railopt/ibdiagnet2.far ar
+for f in tests/fixtures/counters/testbed/perfmgr*.txt; do cut_into "$f" perfmgr; done
+cp tests/hostile/counters-perfmgr-tab-in-description/pm.log fuzz/corpus/perfmgr/tab.log
+
 for d in fuzz/corpus/*; do echo "$d: $(ls "$d" | wc -l) seeds"; done

@@ -11,8 +11,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const SUBCOMMANDS: [&str; 12] = [
+const SUBCOMMANDS: [&str; 13] = [
     "convert",
+    "health",
     "trace",
     "hot",
     "info",

@@ -87,7 +87,7 @@ pub fn finish(st: &State, insitu: &InSitu) {
         table.ends.insert(RegionKey::Total, layout.top_pairs(&total_slots, k));
     }
     report(&problems, &loads, &path);
-    let notes = LoadsNotes { title: title(st, count), problems, job: String::new() };
+    let notes = LoadsNotes { title: title(st, count, k), problems, job: String::new() };
     let top = (k > 0).then_some(&table);
     if write(&path, |out| write_loads_file(insitu.cluster, &loads, &notes, top, out)) {
         eprintln!("ibprof: wrote {} ({} ranks, {count} regions)", path.display(), st.size);
@@ -97,7 +97,11 @@ pub fn finish(st: &State, insitu: &InSitu) {
 /// Rank 0's loads file when the fabric did not load: the reason, counted, and no rows.
 fn write_failure(st: &State, insitu: &InSitu, path: &std::path::Path, why: &str) {
     eprintln!("ibprof: {why}; the loads file says so and holds no loads");
-    let notes = LoadsNotes { title: title(st, 0), problems: vec![(1, why.to_string())], job: String::new() };
+    let notes = LoadsNotes {
+        title: title(st, 0, insitu.top_k),
+        problems: vec![(1, why.to_string())],
+        job: String::new(),
+    };
     write(path, |out| {
         write_loads_file(insitu.cluster, &Loads::default(), &notes, None, &mut *out)?;
         // No links, so no rows: the header still says what the table would hold.
@@ -138,7 +142,7 @@ fn loads_path(st: &State) -> PathBuf {
     })
 }
 
-fn title(st: &State, regions: usize) -> String {
+fn title(st: &State, regions: usize, top_k: usize) -> String {
     let rails: Vec<String> = st
         .config
         .rails
@@ -146,11 +150,17 @@ fn title(st: &State, regions: usize) -> String {
         .map(|r| r.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(","))
         .collect();
     format!(
-        "libibprof in-situ loads: {} ranks, {regions} regions, rails {}, rail policy {}, top-K {}",
+        "libibprof in-situ loads: {} ranks, {regions} regions, rails {}, rail policy {}, top-K {}{}",
         st.size,
         rails.join(";"),
         st.config.rail_policy,
-        st.config.top_k
+        top_k,
+        // The setting, when the collector could not honour it (see `insitu::budget`).
+        if top_k == st.config.top_k {
+            String::new()
+        } else {
+            format!(" (IBPROF_TOPK={} capped)", st.config.top_k)
+        }
     )
 }
 
@@ -172,7 +182,7 @@ fn write(
     path: &std::path::Path,
     body: impl FnOnce(&mut BufWriter<std::fs::File>) -> std::io::Result<()>,
 ) -> bool {
-    let result = std::fs::File::create(path).and_then(|f| {
+    let result = crate::safe_file::create_regular(path).and_then(|f| {
         let mut out = BufWriter::new(f);
         body(&mut out)?;
         std::io::Write::flush(&mut out)

@@ -37,6 +37,7 @@ pub mod mpiio;
 pub mod ops;
 pub mod output;
 pub mod requests;
+pub mod safe_file;
 pub mod scope;
 pub mod state;
 pub mod sysfs;

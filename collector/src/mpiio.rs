@@ -59,7 +59,10 @@ pub fn write(st: &State, path: &Path, section: &[u8], started: Instant) -> bool 
     let Some(io) = tools().ok().and_then(|t| t.file.as_ref()) else { return false };
     let blocks = Blocks { ranks: st.size, block: st.config.io_block.max(1) };
     let name = CString::new(path.as_os_str().as_encoded_bytes()).unwrap_or_default();
-    let created = if st.rank == 0 { take_early().or_else(|| create(io, &name)) } else { None };
+    // A path that is a link or no regular file is not handed to MPI-IO: the rank-0 writer then
+    // refuses it by name.
+    let vetted = st.rank == 0 && crate::safe_file::open_regular(path).is_ok();
+    let created = if vetted { take_early().or_else(|| create(io, &name)) } else { None };
     if !bcast_flag(st, created.is_some() || st.rank != 0) {
         return false;
     }
@@ -156,6 +159,10 @@ pub fn open_early(st: &State) {
     }
     let Some(io) = tools().ok().and_then(|t| t.file.as_ref()) else { return };
     let name = CString::new(st.config.out.as_os_str().as_encoded_bytes()).unwrap_or_default();
+    // MPI-IO follows links and opens anything: the path is vetted first (see `safe_file`).
+    if crate::safe_file::open_regular(&st.config.out).is_err() {
+        return;
+    }
     if let Some(file) = open(io, &name, MODE_CREATE | MODE_WRONLY) {
         *EARLY.lock().unwrap_or_else(|p| p.into_inner()) = Some(file.0);
     }
@@ -245,6 +252,8 @@ fn rank0(
         failed |= unsafe { (io.set_size)(created.file, end as i64) } != 0;
     }
     failed |= !close(io, created.file);
+    // Success from every call is not bytes on disk (a `/proc` file under Open MPI): check.
+    failed |= !crate::safe_file::holds(path, end);
     let writers = blocks.writers().count();
     if forwarded > 0 {
         eprintln!(

@@ -15,7 +15,6 @@
 //! debugging; the gathered file is then their sections concatenated under one header.
 
 use std::ffi::{c_int, c_void};
-use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::time::Instant;
 
@@ -54,7 +53,7 @@ pub fn write(st: &State, section: &[u8]) {
 
 fn per_rank(st: &State, section: &[u8]) {
     let path = st.config.per_rank_path(st.rank);
-    let result = File::create(&path).and_then(|f| {
+    let result = crate::safe_file::create_regular(&path).and_then(|f| {
         let mut w = BufWriter::new(f);
         w.write_all(&st.header())?;
         w.write_all(section)?;
@@ -73,7 +72,7 @@ fn gathered(st: &State, section: &[u8], path: &std::path::Path, started: Instant
     let mut file = None;
     let mut ok: c_int = 1;
     if root {
-        match File::create(path) {
+        match crate::safe_file::create_regular(path) {
             Ok(f) => file = Some(BufWriter::new(f)),
             Err(e) => {
                 eprintln!("ibprof: cannot write profile {}: {e}; no profile written", path.display());

@@ -8,10 +8,13 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
+use shoal::model::ProfileSource;
 use shoal::model::synthetic::{PeerProfile, RailOptimized, ThreeLevel};
 use shoal::model::{Fabric, RailId};
-use shoal::profile_io::ibprof::write_profile;
+use shoal::profile_io::ibprof::{MAX_RANKS, ProfileJob, ProfileWriter};
 use shoal::profile_io::opensm_write::write_rail_dir;
+
+use super::output_size;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Shape {
@@ -102,6 +105,7 @@ fn write_all(args: &GenArgs) -> Result<()> {
     if args.rails == 0 {
         bail!("--rails must be at least 1");
     }
+    check_profile(args)?;
     let mut host_names = Vec::new();
     let progress = super::progress::Progress::new("gen");
     // Each rail is a step (building, then writing), and the profile one more.
@@ -127,15 +131,13 @@ fn write_all(args: &GenArgs) -> Result<()> {
     if let Some(ranks) = args.ranks {
         let started = Instant::now();
         progress.stage(f32::from(args.rails) / steps, &format!("writing a profile of {ranks} ranks"));
-        let profile = PeerProfile::new(ranks, args.peers).build(&host_names);
-        std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
         let path = args.out.join(format!("ranks{ranks}-peers{}.ibprof", args.peers));
-        let write = || -> std::io::Result<()> {
-            let mut out = std::io::BufWriter::new(std::fs::File::create(&path)?);
-            write_profile(&profile, &mut out)?;
-            std::io::Write::flush(&mut out)
-        };
-        write().with_context(|| format!("writing {}", path.display()))?;
+        write_peer_profile(&PeerProfile::new(ranks, args.peers), &host_names, &path)
+            .inspect_err(|_| {
+                // A half-written profile would read as a smaller job.
+                let _ = std::fs::remove_file(&path);
+            })
+            .with_context(|| format!("writing {}", path.display()))?;
         drop(progress);
         println!(
             "{}: {ranks} ranks × {} peers ({:.1} s)",
@@ -144,5 +146,39 @@ fn write_all(args: &GenArgs) -> Result<()> {
             started.elapsed().as_secs_f64()
         );
     }
+    Ok(())
+}
+
+/// `--ranks`/`--peers` within the format (2^24 ranks) and the disk, before anything is written
+/// (issue 24: `--ranks 1000000000 --peers 1000000000` aborted allocating 96 GB).
+fn check_profile(args: &GenArgs) -> Result<()> {
+    let Some(ranks) = args.ranks else { return Ok(()) };
+    if ranks > MAX_RANKS {
+        bail!("--ranks {ranks}: the ibprof format holds at most {MAX_RANKS} ranks (2^24)");
+    }
+    let profile = PeerProfile::new(ranks, args.peers);
+    // Host names: the generators' `n00001 HCA-1`-style names, a few tens of characters.
+    let bound = output_size::profile_bound(u64::from(ranks), profile.peer_lines(), 32, 65_536 + 6 * 4096);
+    let what =
+        format!("the profile ({ranks} ranks × {} peers)", profile.peer_lines() / u64::from(ranks.max(1)));
+    output_size::check_room(&args.out, &what, bound)
+}
+
+/// Writes the profile section by section: one rank's peers in memory at a time.
+fn write_peer_profile(profile: &PeerProfile, hosts: &[String], path: &std::path::Path) -> Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
+    let job = ProfileJob {
+        ranks: profile.ranks,
+        mpi: Some("synthetic".into()),
+        source: Some(ProfileSource::Pmpi.as_str()),
+    };
+    let mut writer = ProfileWriter::new(&mut out, &job);
+    for r in 0..profile.ranks {
+        writer.section(&profile.section(r, hosts))?;
+    }
+    writer.finish()?;
     Ok(())
 }

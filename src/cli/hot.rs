@@ -5,6 +5,7 @@
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
+use shoal::model::bytes::sum_bytes;
 use shoal::model::echo::echo;
 use shoal::model::{Cluster, LinkEnd};
 use shoal::routing::ar::{ar_region, cluster_has_ar};
@@ -295,8 +296,9 @@ fn print_predicted(
         print_row(i, end, &link, hot[0].bytes, beside.as_ref(), w);
         // A summary's counts are lower bounds: say by how much each may be short.
         let short_by = summary.map(|t| {
-            let kept: u64 = t.pairs(key, end.rail, end.end).iter().map(|p| p.2).sum();
-            end.bytes.saturating_sub(kept) / (t.k as u64 + 1)
+            let kept = sum_bytes(t.pairs(key, end.rail, end.end).iter().map(|p| p.2));
+            // K + 1 with K up to 2^64 − 1 from the file: saturate, never divide by zero.
+            end.bytes.saturating_sub(kept) / (t.k as u64).saturating_add(1)
         });
         for (src, dst, bytes) in &end.pairs {
             let name = |h: &Option<usize>| {

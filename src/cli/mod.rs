@@ -11,6 +11,7 @@ mod hot_routing;
 pub mod info;
 mod info_summary;
 pub mod open_args;
+mod output_size;
 pub mod pattern;
 pub mod progress;
 pub mod query;

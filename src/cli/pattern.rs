@@ -1,13 +1,16 @@
 //! `shoal pattern`: a synthetic job's profile for what-ifs (no hosts: place it with `--place`).
 
 use std::io::BufWriter;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
+use shoal::model::ProfileSource;
 use shoal::model::synthetic::Pattern;
-use shoal::profile_io::ibprof::write_profile;
+use shoal::profile_io::ibprof::{MAX_RANKS, ProfileJob, ProfileWriter};
 use shoal::view_model::filter::parse_number;
+
+use super::output_size;
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum PatternName {
@@ -58,15 +61,43 @@ pub fn run(args: &PatternArgs) -> Result<()> {
     if let Err(problem) = pattern.check() {
         bail!("{problem}");
     }
-    let profile = pattern.build();
-    let file =
-        std::fs::File::create(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
-    write_profile(&profile, &mut BufWriter::new(file))
-        .with_context(|| format!("writing {}", args.out.display()))?;
+    if ranks > MAX_RANKS {
+        bail!("--ranks {ranks}: the ibprof format holds at most {MAX_RANKS} ranks (2^24)");
+    }
+    let bound = output_size::profile_bound(u64::from(ranks), pattern.peer_lines(), 0, bytes);
+    let dir = args.out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let what =
+        format!("{} ({} pattern, {} peer lines)", args.out.display(), pattern.name(), pattern.peer_lines());
+    output_size::check_room(dir, &what, bound)?;
+    write_streamed(pattern, &args.out).inspect_err(|_| {
+        // A half-written profile is worse than none: it would read as a smaller job.
+        let _ = std::fs::remove_file(&args.out);
+    })?;
     println!(
         "wrote {} ({} pattern, {ranks} ranks, no hosts: use it with --place NAME=POLICY)",
         args.out.display(),
         pattern.name()
     );
     Ok(())
+}
+
+/// Writes the profile rank by rank, each rank's peers as they are made: memory is the writer's
+/// buffer, whatever --ranks is (issue 24: 100,000 ranks of alltoall held 9.7 GB).
+fn write_streamed(pattern: Pattern, path: &Path) -> Result<()> {
+    let context = || format!("writing {}", path.display());
+    let mut file =
+        BufWriter::new(std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?);
+    let (ranks, mpi) = pattern.job();
+    let job =
+        ProfileJob { ranks, mpi: Some(mpi.as_str().into()), source: Some(ProfileSource::Pmpi.as_str()) };
+    let mut writer = ProfileWriter::new(&mut file, &job);
+    let dump = pattern.dump_head();
+    for r in 0..ranks {
+        writer.rank(&pattern.section_head(r)).with_context(context)?;
+        writer.region(&dump).with_context(context)?;
+        for p in pattern.peers(r) {
+            writer.peer(p.peer, p.sent, p.recv).with_context(context)?;
+        }
+    }
+    writer.finish().with_context(context)
 }

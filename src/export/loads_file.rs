@@ -5,6 +5,8 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 
+use super::csv_cell::comment_field;
+use crate::model::bytes::{add_bytes, sum_bytes};
 use crate::model::{Cluster, LinkEnd, Side};
 use crate::routing::loads_input::TopKTable;
 use crate::routing::{DropReason, Loads, RegionKey, RegionLoads};
@@ -77,12 +79,15 @@ fn write_losses(out: &mut impl Write, region: &RegionLoads) -> std::io::Result<(
     for (r, rail) in region.rails.iter().enumerate() {
         let mut by_reason: BTreeMap<DropReason, u64> = BTreeMap::new();
         for u in &rail.undelivered_detail {
-            *by_reason.entry(u.reason).or_insert(0) += u.bytes;
+            add_bytes(by_reason.entry(u.reason).or_insert(0), u.bytes);
         }
-        let explained: u64 = by_reason.values().sum();
+        let explained = sum_bytes(by_reason.values().copied());
         if rail.undelivered > explained {
             // Never drop a byte: a count without detail still gets its line.
-            *by_reason.entry(DropReason::UnknownDestination).or_insert(0) += rail.undelivered - explained;
+            add_bytes(
+                by_reason.entry(DropReason::UnknownDestination).or_insert(0),
+                rail.undelivered - explained,
+            );
         }
         for (reason, bytes) in by_reason.into_iter().filter(|(_, b)| *b > 0) {
             writeln!(out, "# undelivered,{name},{r},{},{bytes}", reason.word())?;
@@ -92,7 +97,9 @@ fn write_losses(out: &mut impl Write, region: &RegionLoads) -> std::io::Result<(
 }
 
 fn write_top(out: &mut impl Write, cluster: &Cluster, top: &TopKTable) -> std::io::Result<()> {
-    let host = |h: Option<usize>| h.and_then(|h| cluster.hosts.get(h)).map_or("?", |h| h.name.as_str());
+    let host = |h: Option<usize>| {
+        h.and_then(|h| cluster.hosts.get(h)).map_or("?".to_string(), |h| comment_field(&h.name))
+    };
     for (key, ends) in &top.ends {
         let region = match key {
             RegionKey::Region(n) => n.to_string(),

@@ -2,6 +2,7 @@
 //! paints, so an export is what you see (`shoal render` is on top of them); and [`tables`], the
 //! node and link-end load tables `shoal convert` writes.
 
+pub mod csv_cell;
 pub mod loads_file;
 pub mod png;
 pub mod svg;

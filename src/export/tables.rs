@@ -4,12 +4,14 @@
 //! each rail it is cabled to); `links` one row per physical link per job and region, plus each
 //! job's region `total` and job `all` (the sum over jobs), unused links included with zero
 //! bytes; `placement` one row per placed rank. Formats are documented in
-//! `docs/formats/convert.md`.
+//! `docs/formats/convert.md`. Text cells (names, jobs, hosts) pass through [`csv_cell`], so a
+//! spreadsheet never evaluates one.
 
 use std::io::Write;
 
 use serde::Serialize;
 
+use super::csv_cell;
 use crate::layout::ClusterLayout;
 use crate::model::capacity::Capacity;
 use crate::model::{Cluster, LinkEnd, Side};
@@ -21,6 +23,7 @@ use petgraph::graph::NodeIndex;
 pub struct NodeRow {
     pub rail: u8,
     pub guid: String,
+    #[serde(serialize_with = "csv_cell::serialize")]
     pub name: String,
     pub kind: &'static str,
     pub level: Option<u32>,
@@ -43,6 +46,7 @@ pub struct LinkRow {
     /// The region number, or `total`.
     pub region: String,
     /// The job's name, or `all` (region `total` only: the sum over the jobs).
+    #[serde(serialize_with = "csv_cell::serialize")]
     pub job: String,
     pub bytes_a_to_b: u64,
     pub bytes_b_to_a: u64,
@@ -130,8 +134,10 @@ pub fn link_rows(
 /// `job,rank,host` rows of placed jobs.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PlacementRow {
+    #[serde(serialize_with = "csv_cell::serialize")]
     pub job: String,
     pub rank: u32,
+    #[serde(serialize_with = "csv_cell::serialize")]
     pub host: String,
 }
 

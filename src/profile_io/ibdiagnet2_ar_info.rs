@@ -100,7 +100,7 @@ pub fn apply_ar_info(
     }
     if let Some(&(guid, line)) = cleared.first() {
         let message = format!(
-            "AR_INFO: adaptive routing is disabled (e=0) on {} switch(es) the .far gives AR groups              (first {guid}): they are traced by their static tables",
+            "AR_INFO: adaptive routing is disabled (e=0) on {} switch(es) the .far gives AR groups (first {guid}): they are traced by their static tables",
             cleared.len()
         );
         warnings.push(Warning::at(file, line, message));
@@ -109,7 +109,7 @@ pub fn apply_ar_info(
     unknown += info.enabled().filter(|&g| builder.fabric().node_by_guid(g).is_none()).count();
     if enabled > 0 && !far_given {
         let message = format!(
-            "AR_INFO: adaptive routing is enabled on {enabled} switch(es), but no ibdiagnet2.far              (ibdiagnet --routing) was given: their AR groups are unknown, so only the static trace is shown"
+            "AR_INFO: adaptive routing is enabled on {enabled} switch(es), but no ibdiagnet2.far (ibdiagnet --routing) was given: their AR groups are unknown, so only the static trace is shown"
         );
         warnings.push(Warning::in_file(file, message));
     }
@@ -193,6 +193,7 @@ mod tests {
         assert_eq!(text.len(), 2, "{text:?}");
         assert!(text[0].contains(":7") && text[0].contains("disabled (e=0) on 1 switch"), "{text:?}");
         assert!(text[1].contains("1 row(s) name a switch not in the fabric"), "{text:?}");
+        assert!(text.iter().all(|t| !t.contains("  ")), "no run of spaces inside a message: {text:?}");
     }
 
     #[test]
@@ -205,5 +206,6 @@ mod tests {
             warnings[0].to_string().contains("enabled on 2 switch(es), but no ibdiagnet2.far"),
             "{warnings:?}"
         );
+        assert!(!warnings[0].to_string().contains("  "), "{warnings:?}");
     }
 }

@@ -122,12 +122,18 @@ pub fn parse_loads_file(input: &Input) -> Result<(LoadsFile, Vec<Warning>), Pars
             comment_line(&mut file, &mut warnings, line, comment.trim());
             return;
         }
-        let cells: Vec<&str> = text.split(',').map(str::trim).collect();
+        let owned = csv_cells(text);
+        let cells: Vec<&str> = owned.iter().map(String::as_str).collect();
         let Some(index) = &columns else {
             let found: Option<Vec<usize>> =
                 COLUMNS.iter().map(|c| cells.iter().position(|h| h == c)).collect();
             let Some(found) = found else {
-                let message = format!("not a loads table: the header must name {}", COLUMNS.join(","));
+                let bom = if text.starts_with('\u{feff}') {
+                    " (the line starts with a UTF-8 byte order mark the header was not read through)"
+                } else {
+                    ""
+                };
+                let message = format!("not a loads table: the header must name {}{bom}", COLUMNS.join(","));
                 failed = Some(ParseError::syntax(&path, line, message));
                 return;
             };
@@ -135,7 +141,7 @@ pub fn parse_loads_file(input: &Input) -> Result<(LoadsFile, Vec<Warning>), Pars
             columns = Some(found);
             return;
         };
-        let job = job_column.and_then(|j| cells.get(j)).copied().unwrap_or("");
+        let job = job_column.and_then(|j| cells.get(j)).map_or("", |j| unarmed(j));
         match data_row(&cells, index, line) {
             Ok(row) => {
                 file.rows.push(row);
@@ -185,6 +191,34 @@ fn keep_one_total(file: &mut LoadsFile, row_jobs: &[String], warnings: &mut Line
     }
 }
 
+/// One line's cells, read by the `csv` crate as `shoal convert` and the loads writer quote them
+/// (a comma or quote inside a job or host name), trimmed. A spreadsheet that saved the file with
+/// a UTF-8 byte order mark leaves it before the first cell: it is dropped there.
+fn csv_cells(text: &str) -> Vec<String> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .trim(csv::Trim::All)
+        .buffer_capacity(text.len().clamp(64, 1 << 16))
+        .from_reader(text.as_bytes());
+    let mut record = csv::StringRecord::new();
+    match reader.read_record(&mut record) {
+        Ok(true) => record.iter().map(String::from).collect(),
+        // A `&str` is UTF-8 and one line holds one record; an empty line has no cells.
+        Ok(false) | Err(_) => Vec::new(),
+    }
+}
+
+/// A text cell as written before `export::csv_cell::safe_cell` disarmed a formula
+/// start with `'`: the quote is dropped, so a job or host named `-x` reads back as `-x`.
+fn unarmed(cell: &str) -> &str {
+    match cell.strip_prefix('\'') {
+        Some(rest) if rest.starts_with(['=', '+', '-', '@']) => rest,
+        _ => cell,
+    }
+}
+
 fn data_row(cells: &[&str], index: &[usize], line: usize) -> Result<LoadsRow, String> {
     let cell =
         |i: usize| cells.get(index[i]).copied().ok_or_else(|| format!("missing column {}", COLUMNS[i]));
@@ -217,7 +251,8 @@ pub fn parse_region(text: &str) -> Result<Option<u32>, String> {
 }
 
 fn comment_line(file: &mut LoadsFile, warnings: &mut LineWarnings, line: usize, comment: &str) {
-    let fields: Vec<&str> = comment.split(',').map(str::trim).collect();
+    let owned = csv_cells(comment);
+    let fields: Vec<&str> = owned.iter().map(String::as_str).collect();
     let result = match fields.first().copied() {
         Some("region") => region_note(&fields).map(|n| file.regions.push(n)),
         Some("unplaced") => region_bytes(&fields).map(|v| file.unplaced.push(v)),
@@ -312,8 +347,8 @@ fn top_note(fields: &[&str], line: usize) -> Result<TopNote, String> {
         b_guid: fields[5].to_string(),
         b_port: small(6)?,
         a_to_b,
-        src_host: fields[8].to_string(),
-        dst_host: fields[9].to_string(),
+        src_host: unarmed(fields[8]).to_string(),
+        dst_host: unarmed(fields[9]).to_string(),
         bytes: bytes_at(fields, 10)?,
     })
 }
@@ -379,5 +414,40 @@ mod tests {
         assert!(warnings[0].to_string().contains("region `one`"), "{warnings:?}");
         assert!(parse_loads_file(&Input::from_text("x", "# only comments\n")).is_err());
         assert!(parse_loads_file(&Input::from_text("x", "a,b\n")).is_err());
+    }
+
+    #[test]
+    fn a_quoted_job_name_with_a_comma_reads_back_whole_and_a_disarmed_one_unarmed() {
+        let (file, warnings) = parse(
+            "rail,a_guid,a_port,b_guid,b_port,region,job,bytes_a_to_b,bytes_b_to_a\n\
+             0,0x1,1,0x2,3,1,\"md, run 2\",10,20\n0,0x1,1,0x2,3,total,all,10,20\n",
+        );
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert_eq!(file.job.as_deref(), Some("md, run 2"));
+        assert_eq!(file.rows[0].bytes_b_to_a, 20, "the comma did not shift the columns");
+        let (file, _) = parse(
+            "rail,a_guid,a_port,b_guid,b_port,region,job,bytes_a_to_b,bytes_b_to_a\n0,0x1,1,0x2,3,1,'-x,1,2\n",
+        );
+        assert_eq!(file.job.as_deref(), Some("-x"));
+    }
+
+    #[test]
+    fn a_spreadsheets_byte_order_mark_before_the_header_is_read_through() {
+        let (file, warnings) = parse(
+            "\u{feff}rail,a_guid,a_port,b_guid,b_port,region,bytes_a_to_b,bytes_b_to_a\n0,0x1,1,0x2,3,1,1,2\n",
+        );
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert_eq!(file.rows.len(), 1);
+    }
+
+    #[test]
+    fn a_top_note_with_quoted_host_names_reads_back_the_names() {
+        let (file, warnings) = parse(
+            "# topk,18446744073709551615\n# top,1,0,0x1,1,0x2,3,a_to_b,\"h,1\",'=h2,100\n\
+             rail,a_guid,a_port,b_guid,b_port,region,bytes_a_to_b,bytes_b_to_a\n",
+        );
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert_eq!(file.top_k, Some(usize::MAX));
+        assert_eq!((file.top[0].src_host.as_str(), file.top[0].dst_host.as_str()), ("h,1", "=h2"));
     }
 }

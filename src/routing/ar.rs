@@ -8,6 +8,8 @@
 //! - `HBF` (hash-based) destinations are spread the same way: the hash is not known.
 //! - The ingress port is not excluded from a group (AR groups hold up-ports at a leaf and
 //!   down-ports toward one leaf at a spine, so it never is in practice).
+//! - Every sum saturates at 2^64 − 1 ([`crate::model::bytes`]), as the static trace's do, so
+//!   [`super::saturation::saturation_warnings`] names a capped AR figure as it names a static one.
 //! - Bytes split in whole bytes: the remainder of a split goes to the lowest ports, so every
 //!   byte injected is delivered or counted undelivered with the switch that dropped it.
 //!
@@ -18,13 +20,21 @@ use std::collections::BTreeMap;
 
 use petgraph::graph::NodeIndex;
 
+use crate::model::bytes::add_bytes;
 use crate::model::{Cluster, Fabric, Lid, NodeKind, PortNum};
 
 use super::LinkBytes;
 use super::accumulate::Flow;
 use super::flows::FlowSet;
 use super::loads::{DropReason, Loads, RailLoad, RegionKey, RegionLoads, Undelivered};
-use super::trace::{MAX_HOPS, next_port};
+use super::trace::next_port;
+
+/// Bytes still moving after this many hops of the spread are counted as looping. Unlike the
+/// static trace (a loop there is a node met twice), spread bytes may meet a node twice on
+/// different branches, and groups naming every port (a hostile dump) keep a remainder circling:
+/// each hop costs the frontier times the group size, so the spread is cut here, far beyond any
+/// minimal path AR groups hold.
+const AR_MAX_HOPS: usize = 64;
 
 /// Which trace loads come from: the static forwarding tables, or the AR spread (modelled).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -46,7 +56,9 @@ pub fn spread(fabric: &Fabric, flows: &[Flow]) -> RailLoad {
     let mut dense = vec![0u64; fabric.link_end_count()];
     let mut dropped: BTreeMap<(Option<NodeIndex>, Lid, DropReason), u64> = BTreeMap::new();
     for (dst, flows) in by_destination {
-        let mut add = |end: usize, bytes: u64| dense[end] += bytes;
+        let mut add = |end: usize, bytes: u64| {
+            add_bytes(&mut dense[end], bytes);
+        };
         spread_destination(fabric, dst, &flows, (&mut load, &mut add), &mut dropped);
     }
     load.bytes = LinkBytes::from_dense(&dense);
@@ -64,7 +76,9 @@ pub fn flow_spread(fabric: &Fabric, flow: Flow) -> (Vec<(usize, u64)>, bool) {
     let mut load = RailLoad::default();
     let mut dropped = Dropped::new();
     if flow.bytes > 0 {
-        let mut add = |end: usize, bytes: u64| *at.entry(end).or_insert(0) += bytes;
+        let mut add = |end: usize, bytes: u64| {
+            add_bytes(at.entry(end).or_insert(0), bytes);
+        };
         spread_destination(fabric, flow.dst, &[&flow], (&mut load, &mut add), &mut dropped);
     }
     (at.into_iter().collect(), load.undelivered == 0)
@@ -80,8 +94,8 @@ struct Drops<'d> {
 
 impl Drops<'_> {
     fn drop(&mut self, load: &mut RailLoad, at: Option<NodeIndex>, reason: DropReason, bytes: u64) {
-        load.undelivered += bytes;
-        *self.dropped.entry((at, self.dst, reason)).or_insert(0) += bytes;
+        add_bytes(&mut load.undelivered, bytes);
+        add_bytes(self.dropped.entry((at, self.dst, reason)).or_insert(0), bytes);
     }
 }
 
@@ -95,14 +109,14 @@ fn spread_destination(
     let mut drops = Drops { dropped, dst };
     let mut frontier = inject(fabric, flows, (load, add_at), &mut drops);
     let Some(destination) = fabric.owner_of_lid(dst) else { return };
-    for _ in 0..=MAX_HOPS {
+    for _ in 0..=AR_MAX_HOPS.min(fabric.graph.node_count()) {
         if frontier.is_empty() {
             return;
         }
         let mut next_frontier = BTreeMap::new();
         for (node, bytes) in frontier {
             if node == destination.node {
-                load.delivered += bytes;
+                add_bytes(&mut load.delivered, bytes);
                 continue;
             }
             if fabric.node(node).kind != NodeKind::Switch {
@@ -125,7 +139,7 @@ fn spread_destination(
                 match fabric.out_through(node, port) {
                     Some((end, next, _)) => {
                         add_at(end.index(), share);
-                        *next_frontier.entry(next).or_insert(0) += share;
+                        add_bytes(next_frontier.entry(next).or_insert(0), share);
                     }
                     None => drops.drop(load, Some(node), DropReason::DeadPort, share),
                 }
@@ -149,7 +163,7 @@ fn inject(
     let destination = fabric.owner_of_lid(drops.dst);
     let mut frontier: BTreeMap<NodeIndex, u64> = BTreeMap::new();
     for flow in flows {
-        load.injected += flow.bytes;
+        add_bytes(&mut load.injected, flow.bytes);
         let Some(source) = fabric.owner_of_lid(flow.src) else {
             drops.drop(load, None, DropReason::UnknownSource, flow.bytes);
             continue;
@@ -160,14 +174,14 @@ fn inject(
         };
         // Already there (another LID of the same port): no link is crossed, as in the static trace.
         if source.node == to.node || fabric.node(source.node).kind == NodeKind::Switch {
-            *frontier.entry(source.node).or_insert(0) += flow.bytes;
+            add_bytes(frontier.entry(source.node).or_insert(0), flow.bytes);
             continue;
         }
         // A CA sends out of the port that owns the source LID.
         match fabric.out_through(source.node, source.port) {
             Some((end, next, _)) => {
                 add_at(end.index(), flow.bytes);
-                *frontier.entry(next).or_insert(0) += flow.bytes;
+                add_bytes(frontier.entry(next).or_insert(0), flow.bytes);
             }
             None => drops.drop(load, Some(source.node), DropReason::DeadPort, flow.bytes),
         }

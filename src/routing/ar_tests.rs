@@ -139,3 +139,21 @@ fn hot_ends_under_ar_name_each_pair_with_the_bytes_its_spread_puts_there() {
     let up = hot.iter().find(|h| h.end == up.end).expect("static leaf0 -> spine0");
     assert_eq!((up.bytes, up.pairs.len()), (1600, 2));
 }
+
+#[test]
+fn ar_sums_past_two_to_the_64_saturate_and_are_named_as_the_static_ones_are() {
+    let t = with_ar(false);
+    let huge = u64::MAX - 10;
+    let flows = [
+        Flow { src: Lid(0x10), dst: Lid(0x12), bytes: huge },
+        Flow { src: Lid(0x11), dst: Lid(0x12), bytes: huge },
+    ];
+    let load = spread(&t.fabric, &flows);
+    assert_eq!((load.injected, load.delivered), (u64::MAX, u64::MAX), "capped, not wrapped");
+    assert_eq!(bytes_at(&t, &load, t.leaf[1], t.h[2]), u64::MAX);
+    let loads = Loads { regions: Vec::new(), total: RegionLoads { rails: vec![load], ..Default::default() } };
+    let cluster = Cluster::new(vec![t.fabric.clone()]);
+    let warnings = crate::routing::saturation::saturation_warnings(&cluster, &loads, "AR model");
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(warnings[0].message.contains("byte sum overflow on rail 0, the whole run"), "{warnings:?}");
+}

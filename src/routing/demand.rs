@@ -24,7 +24,7 @@ use super::flows::{FlowBuilder, FlowOrigin, FlowSink};
 use super::loads::{DropReason, RailLoad, RegionLoads};
 use super::region_input::RegionInput;
 use super::tally::Tally;
-use super::trace::{MAX_HOPS, next_port};
+use super::trace::next_port;
 use super::tree::Trees;
 
 const NO_SLOT: u32 = u32::MAX;
@@ -234,8 +234,7 @@ impl<'r, 'f> Pusher<'r, 'f> {
                 }
                 return;
             }
-            // The trace's hop list also holds the source CA, hence the + 1.
-            if visited.contains(&node) || visited.len() + 1 >= MAX_HOPS {
+            if visited.contains(&node) {
                 break (node, DropReason::Loop);
             }
             visited.push(node);

@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use petgraph::graph::EdgeIndex;
 
+use crate::model::bytes::add_bytes;
 use crate::model::{Cluster, EpochMicros, Guid, LinkEnd, NodeKind, Side, Warning};
 use crate::profile_io::loads_file::LoadsFile;
 
@@ -58,7 +59,9 @@ pub fn loads_from_file(cluster: &Cluster, file: &LoadsFile) -> (Loads, Option<To
         index.get(&(rail, a, ap, b, bp)).copied()
     };
     let mut regions: BTreeMap<RegionKey, RegionLoads> = BTreeMap::new();
-    let mut dense: BTreeMap<(RegionKey, usize), Vec<u64>> = BTreeMap::new();
+    // Sparse per (region, rail): a file of many small regions costs its rows, not regions ×
+    // link ends (issue 24).
+    let mut sparse: BTreeMap<(RegionKey, usize), BTreeMap<u32, u64>> = BTreeMap::new();
     let empty = || empty_region(cluster);
     let (mut unknown, mut first_unknown) = (0usize, None);
     for row in &file.rows {
@@ -70,16 +73,18 @@ pub fn loads_from_file(cluster: &Cluster, file: &LoadsFile) -> (Loads, Option<To
         let key = key_of(row.region);
         region_entry(&mut regions, key, &empty);
         let rail = usize::from(row.rail);
-        let load = dense.entry((key, rail)).or_insert_with(|| vec![0; cluster.rails[rail].link_end_count()]);
+        let load = sparse.entry((key, rail)).or_default();
         for (side, bytes) in [(Side::A, row.bytes_a_to_b), (Side::B, row.bytes_b_to_a)] {
-            let slot = &mut load[LinkEnd { edge, side }.index()];
-            *slot = slot.saturating_add(bytes);
+            if bytes > 0 {
+                add_bytes(load.entry(LinkEnd { edge, side }.index() as u32).or_insert(0), bytes);
+            }
         }
     }
     // Summed end by end while reading, then kept by the ends that carried bytes.
-    for ((key, rail), bytes) in dense {
+    for ((key, rail), bytes) in sparse {
+        let ends = cluster.rails[rail].link_end_count();
         if let Some(load) = region_entry(&mut regions, key, &empty).rails.get_mut(rail) {
-            load.bytes = super::LinkBytes::from_dense(&bytes);
+            load.bytes = super::LinkBytes::from_sorted(ends, bytes);
         }
     }
     if unknown > 0 {
@@ -104,6 +109,8 @@ pub fn loads_from_file(cluster: &Cluster, file: &LoadsFile) -> (Loads, Option<To
     for region in loads.regions.iter_mut().chain([&mut loads.total]) {
         balance(cluster, region);
     }
+    // Sums of the file's rows and notes saturate; a capped one is named, as a profile's is.
+    warnings.extend(super::saturation::saturation_warnings(cluster, &loads, &file.path));
     let top = file.top_k.map(|k| top_table(cluster, file, k, &find));
     (loads, top, warnings)
 }
@@ -123,10 +130,10 @@ fn apply_notes(
         r.dumptime = note.dumptime_micros.map(EpochMicros);
     }
     for &(key, bytes) in &file.unplaced {
-        region_entry(regions, key_of(key), &empty).unplaced_bytes += bytes;
+        add_bytes(&mut region_entry(regions, key_of(key), &empty).unplaced_bytes, bytes);
     }
     for &(key, bytes) in &file.intra_node {
-        region_entry(regions, key_of(key), &empty).intra_node_bytes += bytes;
+        add_bytes(&mut region_entry(regions, key_of(key), &empty).intra_node_bytes, bytes);
     }
     for note in &file.undelivered {
         let Some(reason) = DropReason::from_word(&note.reason) else {
@@ -139,7 +146,7 @@ fn apply_notes(
         else {
             continue;
         };
-        rail.undelivered += note.bytes;
+        add_bytes(&mut rail.undelivered, note.bytes);
         rail.undelivered_detail.push(Undelivered {
             at: None,
             destination: crate::model::Lid(0),
@@ -218,4 +225,27 @@ fn top_table(cluster: &Cluster, file: &LoadsFile, k: usize, find: &FindLink<'_>)
         }
     }
     table
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::test_fabric::two_leaves;
+    use crate::profile_io::Input;
+    use crate::profile_io::loads_file::parse_loads_file;
+
+    #[test]
+    fn comment_sums_past_two_to_the_64_saturate_and_are_named() {
+        let text = "# intra_node,total,18446744073709551615\n# intra_node,total,5\n\
+                    # undelivered,total,0,unreachable,18446744073709551615\n\
+                    # undelivered,total,0,unreachable,5\n\
+                    rail,a_guid,a_port,b_guid,b_port,region,bytes_a_to_b,bytes_b_to_a\n";
+        let (file, _) = parse_loads_file(&Input::from_text("l.csv", text)).unwrap();
+        let cluster = Cluster::new(vec![two_leaves().fabric]);
+        let (loads, _, warnings) = loads_from_file(&cluster, &file);
+        assert_eq!(loads.total.intra_node_bytes, u64::MAX, "capped, not 4 B");
+        assert_eq!(loads.total.rails[0].undelivered, u64::MAX);
+        let overflow: Vec<_> = warnings.iter().filter(|w| w.message.contains("byte sum overflow")).collect();
+        assert_eq!(overflow.len(), 2, "the rail's undelivered total and the intra-node bytes: {warnings:?}");
+    }
 }

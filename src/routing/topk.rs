@@ -90,7 +90,7 @@ pub fn merge_slots(inout: &mut [Contributor], input: &[Contributor]) {
 /// The bound on how far any count (listed or not) is below the truth: `(N − N̂) / (k + 1)`.
 pub fn error_bound(summary: &[Contributor], link_end_bytes: u64, k: usize) -> u64 {
     let kept: u64 = summary.iter().map(|c| c.bytes).fold(0, u64::saturating_add);
-    link_end_bytes.saturating_sub(kept) / (k as u64 + 1)
+    link_end_bytes.saturating_sub(kept) / (k as u64).saturating_add(1)
 }
 
 #[cfg(test)]

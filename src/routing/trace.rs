@@ -9,8 +9,8 @@ use crate::model::{Fabric, LftEntry, Lid, LinkEnd, NodeKind, PortNum};
 
 use super::loads::DropReason;
 
-/// Longer than any real fabric's diameter; a path this long is a loop the visited check missed.
-pub const MAX_HOPS: usize = 64;
+// A path may be as long as the fabric has nodes: only a node met twice is a loop (issue 24: a
+// 101-hop chain was called a loop here while `route` and the loads said it delivers).
 
 /// One node on a path, with the port the path came in by and the port it left by.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,7 +72,7 @@ pub fn trace(fabric: &Fabric, src: Lid, dst: Lid) -> Path {
             return Path { hops, link_ends, outcome: Outcome::Delivered };
         }
         let is_switch = fabric.node(node).kind == NodeKind::Switch;
-        if hops.iter().any(|h: &Hop| h.node == node) || hops.len() >= MAX_HOPS {
+        if hops.iter().any(|h: &Hop| h.node == node) {
             hops.push(Hop { node, in_port, out_port: None });
             return Path::dropped(hops, link_ends, DropReason::Loop);
         }
@@ -193,5 +193,52 @@ mod tests {
             trace(&fabric, Lid(0x10), Lid(0x99)).outcome,
             Outcome::Dropped { reason: DropReason::UnknownDestination, .. }
         ));
+    }
+
+    /// CA a — switch 1 — … — switch `n` — CA b, each switch forwarding b's LID onward (port 2)
+    /// and a's back (port 1).
+    fn chain(n: u16) -> Fabric {
+        use crate::model::{FabricBuilder, Guid, Lft, Node, PortInfo, RailId};
+        let mut b = FabricBuilder::new(RailId(0));
+        let mut add = |guid: u64, kind: NodeKind, lid: u16| {
+            let port = PortNum(if kind == NodeKind::Switch { 0 } else { 1 });
+            let info = PortInfo { guid: Some(Guid(guid)), lid: Lid(lid), lmc: 0 };
+            let num_ports = if kind == NodeKind::Switch { 2 } else { 1 };
+            let ports = [(port, info)].into_iter().collect();
+            let node = Node {
+                guid: Guid(guid),
+                system_guid: None,
+                kind,
+                description: format!("n{guid}"),
+                num_ports,
+                ports,
+            };
+            b.add_node(node).unwrap()
+        };
+        let (a, z) = (add(1, NodeKind::Ca, 1), add(2, NodeKind::Ca, 2));
+        let switches: Vec<_> =
+            (0..n).map(|i| add(0x100 + u64::from(i), NodeKind::Switch, 0x100 + i)).collect();
+        b.add_link((a, PortNum(1)), (switches[0], PortNum(1)), None, None).unwrap();
+        for pair in switches.windows(2) {
+            b.add_link((pair[0], PortNum(2)), (pair[1], PortNum(1)), None, None).unwrap();
+        }
+        b.add_link((switches[n as usize - 1], PortNum(2)), (z, PortNum(1)), None, None).unwrap();
+        for i in 0..n {
+            let mut lft = Lft::new();
+            lft.set(Lid(1), LftEntry::Port(PortNum(1)));
+            lft.set(Lid(2), LftEntry::Port(PortNum(2)));
+            lft.set(Lid(0x100 + i), LftEntry::Port(PortNum(0)));
+            b.set_lft(Guid(0x100 + u64::from(i)), lft).unwrap();
+        }
+        b.build()
+    }
+
+    #[test]
+    fn a_101_hop_path_that_arrives_is_delivered_not_called_a_loop() {
+        let fabric = chain(101);
+        let path = trace(&fabric, Lid(1), Lid(2));
+        assert!(path.delivered(), "{:?}", path.outcome);
+        assert_eq!(path.link_ends.len(), 102);
+        assert!(trace(&fabric, Lid(2), Lid(1)).delivered());
     }
 }

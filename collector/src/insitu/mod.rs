@@ -12,6 +12,7 @@
 //! are each one message on rank 0's stderr and a counted comment line in the loads file; the
 //! job goes on. Every step is collective in the same order on every rank whatever failed.
 
+mod budget;
 mod setup;
 
 use shoal::model::{Cluster, EpochMicros, Lid, LidBytes, LocalPort, PeerBytes, RankSection};

@@ -86,14 +86,20 @@ pub fn setup(
     }
     let host_map: &'static HostMap = Box::leak(Box::new(host_map));
     let policy = parse_policy(&config.rail_policy);
+    // The same K on every rank: it depends only on the setting and the broadcast fabric.
+    let ends = cluster.rails.iter().map(|f| f.link_end_count()).sum();
+    let (top_k, why) = super::budget::top_k_within(config.top_k, ends);
+    if let Some(why) = why.filter(|_| root) {
+        eprintln!("ibprof: {why}");
+    }
     let tracer = RankTracer::new(
         cluster,
         policy,
         host_map,
         names.iter().enumerate().map(|(r, n)| (r as u32, n.as_str())),
-        config.top_k,
+        top_k,
     );
-    Some(InSitu::new(Some(tracer), cluster, None, config.top_k, section))
+    Some(InSitu::new(Some(tracer), cluster, None, top_k, section))
 }
 
 fn parse_policy(text: &str) -> RailPolicy {

@@ -59,68 +59,113 @@ impl Pattern {
         Ok(())
     }
 
-    /// (destination, bytes) that rank `r` sends.
-    fn sends(self, r: u32) -> Vec<(u32, u64)> {
+    /// Rank `r`'s peers in rank order, each with what `r` sent it and received from it, made
+    /// one at a time: a writer streams them (`shoal pattern` on 100,000 ranks holds no matrix).
+    pub fn peers(self, r: u32) -> Box<dyn Iterator<Item = PeerBytes>> {
         match self {
             Pattern::AllToAll { ranks, bytes } => {
-                (0..ranks).filter(|&p| p != r).map(|p| (p, bytes)).collect()
+                Box::new((0..ranks).filter(move |&p| p != r).map(move |peer| PeerBytes {
+                    peer,
+                    sent: bytes,
+                    recv: bytes,
+                }))
             }
             Pattern::Shift { ranks, bytes } => {
-                let to = (r + ranks / 2) % ranks;
-                if to == r { Vec::new() } else { vec![(to, bytes)] }
+                let (r64, n, half) = (u64::from(r), u64::from(ranks), u64::from(ranks / 2));
+                let (to, from) = (((r64 + half) % n) as u32, ((r64 + n - half) % n) as u32);
+                let mut peers: Vec<PeerBytes> = Vec::with_capacity(2);
+                for (peer, sent, recv) in [(to, bytes, 0), (from, 0, bytes)] {
+                    if peer == r {
+                        continue;
+                    }
+                    match peers.iter_mut().find(|p| p.peer == peer) {
+                        Some(p) => (p.sent, p.recv) = (p.sent + sent, p.recv + recv),
+                        None => peers.push(PeerBytes { peer, sent, recv }),
+                    }
+                }
+                peers.sort_unstable_by_key(|p| p.peer);
+                Box::new(peers.into_iter())
             }
             Pattern::Io { ranks, bytes, servers, stripes } => {
-                let clients = ranks - servers;
-                if r >= clients {
-                    return Vec::new();
-                }
-                let share = bytes / u64::from(stripes);
-                (0..stripes)
-                    .map(|i| {
-                        let extra = u64::from(u64::from(i) < bytes % u64::from(stripes));
-                        (clients + (r + i) % servers, share + extra)
-                    })
-                    .collect()
+                io_peers(r, ranks - servers, (bytes, servers, stripes))
             }
         }
     }
 
-    /// The profile: one rank section per rank, no hosts.
-    pub fn build(self) -> Profile {
-        let ranks = self.ranks();
-        let mut peers: Vec<std::collections::BTreeMap<u32, PeerBytes>> =
-            vec![Default::default(); ranks as usize];
-        for r in 0..ranks {
-            for (to, bytes) in self.sends(r) {
-                let e = peers[r as usize].entry(to).or_insert(PeerBytes { peer: to, sent: 0, recv: 0 });
-                e.sent += bytes;
-                let e = peers[to as usize].entry(r).or_insert(PeerBytes { peer: r, sent: 0, recv: 0 });
-                e.recv += bytes;
+    /// How many `peer` lines the profile has (what its size is made of).
+    pub fn peer_lines(self) -> u64 {
+        match self {
+            Pattern::AllToAll { ranks, .. } => u64::from(ranks) * u64::from(ranks - 1),
+            Pattern::Shift { ranks, .. } => 2 * u64::from(ranks),
+            Pattern::Io { ranks, servers, stripes, .. } => {
+                2 * u64::from(ranks - servers) * u64::from(stripes)
             }
         }
-        let sections = peers
-            .into_iter()
-            .enumerate()
-            .map(|(r, peers)| RankSection {
-                rank: r as u32,
-                host: String::new(),
-                starttime: START,
-                dumps: vec![Dump {
-                    region: 1,
-                    name: Some(self.name().into()),
-                    dumptime: EpochMicros(START.0 + 1_000_000),
-                    peers: peers.into_values().collect(),
-                    lids: Vec::new(),
-                }],
-                ..Default::default()
+    }
+
+    /// Rank `r`'s section without its dump's peers (see [`Pattern::peers`]).
+    pub fn section_head(self, r: u32) -> RankSection {
+        RankSection { rank: r, host: String::new(), starttime: START, ..Default::default() }
+    }
+
+    /// The one dump of every rank, without peers.
+    pub fn dump_head(self) -> Dump {
+        Dump {
+            region: 1,
+            name: Some(self.name().into()),
+            dumptime: EpochMicros(START.0 + 1_000_000),
+            peers: Vec::new(),
+            lids: Vec::new(),
+        }
+    }
+
+    /// The `job` line's fields: rank count and `mpi`.
+    pub fn job(self) -> (u32, String) {
+        (self.ranks(), format!("synthetic {}", self.name()))
+    }
+
+    /// The profile in memory (small patterns and tests; `shoal pattern` streams it instead).
+    pub fn build(self) -> Profile {
+        let ranks = self.ranks();
+        let sections = (0..ranks)
+            .map(|r| {
+                let dump = Dump { peers: self.peers(r).collect(), ..self.dump_head() };
+                RankSection { dumps: vec![dump], ..self.section_head(r) }
             })
             .collect();
         Profile {
             job_ranks: ranks,
-            mpi: Some(format!("synthetic {}", self.name())),
+            mpi: Some(self.job().1),
             source: Some(ProfileSource::Pmpi),
             ranks: sections,
         }
+    }
+}
+
+/// `io`: client `c` writes `bytes` split over `stripes` servers `(c + i) mod servers`, the first
+/// `bytes mod stripes` stripes one byte larger; a server receives from every client whose
+/// window covers it. Both listed in rank order, made one at a time.
+fn io_peers(
+    r: u32,
+    clients: u32,
+    (bytes, servers, stripes): (u64, u32, u32),
+) -> Box<dyn Iterator<Item = PeerBytes>> {
+    let share =
+        move |i: u32| bytes / u64::from(stripes) + u64::from(u64::from(i) < bytes % u64::from(stripes));
+    if r < clients {
+        // Server index s gets stripe i = (s − r) mod servers when i < stripes; s ascending.
+        let first = r % servers;
+        Box::new((0..servers).filter_map(move |s| {
+            let i = ((u64::from(s) + u64::from(servers) - u64::from(first)) % u64::from(servers)) as u32;
+            (i < stripes).then(|| PeerBytes { peer: clients + s, sent: share(i), recv: 0 })
+        }))
+    } else {
+        let s = r - clients;
+        Box::new((0..clients).filter_map(move |c| {
+            let i =
+                ((u64::from(s) + u64::from(servers) - u64::from(c % servers)) % u64::from(servers)) as u32;
+            (i < stripes).then(|| PeerBytes { peer: c, sent: 0, recv: share(i) })
+        }))
     }
 }
 
@@ -157,5 +202,52 @@ mod tests {
         assert!(Pattern::Io { ranks: 4, bytes: 1, servers: 4, stripes: 1 }.check().is_err());
         assert!(Pattern::Io { ranks: 4, bytes: 1, servers: 2, stripes: 3 }.check().is_err());
         assert!(Pattern::AllToAll { ranks: 1, bytes: 1 }.check().is_err());
+    }
+
+    /// The pair-by-pair construction the streamed peers replace: every send added to both ends.
+    fn built_pair_by_pair(pattern: Pattern, sends: impl Fn(u32) -> Vec<(u32, u64)>) -> Vec<Vec<PeerBytes>> {
+        let ranks = pattern.ranks();
+        let mut peers = vec![std::collections::BTreeMap::<u32, PeerBytes>::new(); ranks as usize];
+        for r in 0..ranks {
+            for (to, bytes) in sends(r) {
+                peers[r as usize].entry(to).or_insert(PeerBytes { peer: to, sent: 0, recv: 0 }).sent += bytes;
+                peers[to as usize].entry(r).or_insert(PeerBytes { peer: r, sent: 0, recv: 0 }).recv += bytes;
+            }
+        }
+        peers.into_iter().map(|m| m.into_values().collect()).collect()
+    }
+
+    #[test]
+    fn streamed_peers_equal_every_send_added_at_both_ends_and_their_count_is_known() {
+        for ranks in [2u32, 3, 7, 10] {
+            let shift = Pattern::Shift { ranks, bytes: 5 };
+            let by_pairs = built_pair_by_pair(shift, |r| vec![((r + ranks / 2) % ranks, 5)]);
+            for servers in 1..ranks {
+                for stripes in 1..=servers {
+                    let io = Pattern::Io { ranks, bytes: 11, servers, stripes };
+                    let clients = ranks - servers;
+                    let expected = built_pair_by_pair(io, |r| {
+                        if r >= clients {
+                            return Vec::new();
+                        }
+                        (0..stripes)
+                            .map(|i| {
+                                (
+                                    clients + (r + i) % servers,
+                                    11 / u64::from(stripes)
+                                        + u64::from(u64::from(i) < 11 % u64::from(stripes)),
+                                )
+                            })
+                            .collect()
+                    });
+                    let streamed: Vec<Vec<PeerBytes>> = (0..ranks).map(|r| io.peers(r).collect()).collect();
+                    assert_eq!(streamed, expected, "{io:?}");
+                    assert_eq!(streamed.iter().map(Vec::len).sum::<usize>() as u64, io.peer_lines());
+                }
+            }
+            let streamed: Vec<Vec<PeerBytes>> = (0..ranks).map(|r| shift.peers(r).collect()).collect();
+            assert_eq!(streamed, by_pairs, "shift on {ranks}");
+            assert!(streamed.iter().map(Vec::len).sum::<usize>() as u64 <= shift.peer_lines());
+        }
     }
 }

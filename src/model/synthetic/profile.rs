@@ -27,40 +27,53 @@ impl PeerProfile {
     /// Byte counts vary a little by peer (64 KiB + (peer mod 7) × 4 KiB sent, 64 KiB received).
     /// No hosts: every rank has an empty host name.
     pub fn build(&self, hosts: &[String]) -> Profile {
+        Profile {
+            job_ranks: self.ranks,
+            mpi: Some("synthetic".into()),
+            source: Some(ProfileSource::Pmpi),
+            ranks: (0..self.ranks).map(|r| self.section(r, hosts)).collect(),
+        }
+    }
+
+    /// Rank `r`'s section alone, as [`PeerProfile::build`] has it: `shoal gen --ranks` writes
+    /// the profile section by section, so it holds one rank's peers at a time (at most
+    /// `--peers`, which the free-disk check bounds: the file holds ranks × peers lines).
+    pub fn section(&self, r: u32, hosts: &[String]) -> RankSection {
+        let ranks = self.ranks;
+        let stride = self.stride();
+        let wanted = self.peers.min(ranks.saturating_sub(1)) as usize;
+        let mut peers: Vec<PeerBytes> = (0..u64::from(ranks))
+            .map(|j| ((u64::from(r) + 1 + j * stride) % u64::from(ranks)) as u32)
+            .filter(|&p| p != r)
+            .take(wanted)
+            .map(|p| PeerBytes { peer: p, sent: 65_536 + u64::from(p % 7) * 4096, recv: 65_536 })
+            .collect();
+        // A profile lists each peer once (the stride is prime to `ranks`), in rank order.
+        peers.sort_unstable_by_key(|p| p.peer);
+        let dump = Dump {
+            region: 1,
+            name: Some("exchange".into()),
+            dumptime: EpochMicros(START.0 + 1_000_000),
+            peers,
+            lids: Vec::new(),
+        };
+        let host = if hosts.is_empty() { String::new() } else { hosts[r as usize % hosts.len()].clone() };
+        RankSection { rank: r, host, starttime: START, dumps: vec![dump], ..Default::default() }
+    }
+
+    /// How many `peer` lines the profile has.
+    pub fn peer_lines(&self) -> u64 {
+        u64::from(self.ranks) * u64::from(self.peers.min(self.ranks.saturating_sub(1)))
+    }
+
+    /// About `ranks / peers + 7`, moved up until it is prime to `ranks`.
+    fn stride(&self) -> u64 {
         let ranks = self.ranks;
         let mut stride = u64::from((ranks / self.peers.max(1)).max(1) + 7);
         while gcd(stride, u64::from(ranks.max(1))) != 1 {
             stride += 1;
         }
-        let wanted = self.peers.min(ranks.saturating_sub(1)) as usize;
-        let sections = (0..ranks)
-            .map(|r| {
-                let mut peers: Vec<PeerBytes> = (0..u64::from(ranks))
-                    .map(|j| ((u64::from(r) + 1 + j * stride) % u64::from(ranks)) as u32)
-                    .filter(|&p| p != r)
-                    .take(wanted)
-                    .map(|p| PeerBytes { peer: p, sent: 65_536 + u64::from(p % 7) * 4096, recv: 65_536 })
-                    .collect();
-                // A profile lists each peer once (the stride is prime to `ranks`), in rank order.
-                peers.sort_unstable_by_key(|p| p.peer);
-                let dump = Dump {
-                    region: 1,
-                    name: Some("exchange".into()),
-                    dumptime: EpochMicros(START.0 + 1_000_000),
-                    peers,
-                    lids: Vec::new(),
-                };
-                let host =
-                    if hosts.is_empty() { String::new() } else { hosts[r as usize % hosts.len()].clone() };
-                RankSection { rank: r, host, starttime: START, dumps: vec![dump], ..Default::default() }
-            })
-            .collect();
-        Profile {
-            job_ranks: ranks,
-            mpi: Some("synthetic".into()),
-            source: Some(ProfileSource::Pmpi),
-            ranks: sections,
-        }
+        stride
     }
 }
 

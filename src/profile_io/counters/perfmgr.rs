@@ -96,10 +96,11 @@ fn human(input: &Input, sink: &mut SampleSink) -> Result<LineSummary, ParseError
 }
 
 fn machine(input: &Input, sink: &mut SampleSink) -> Result<LineSummary, ParseError> {
-    // (guid, port, xmit_data, rcv_data) column positions of the last header.
+    // (guid, port, xmit_data, rcv_data) column positions of the last header, and its field count.
     let mut columns: Option<[usize; 4]> = None;
     // The columns of the counters besides data, resolved once per header.
     let mut others: Vec<(usize, (CounterKind, bool))> = Vec::new();
+    let mut width = 0;
     input.for_each_line(|number, line, _| {
         if line.is_empty() {
             return;
@@ -112,6 +113,7 @@ fn machine(input: &Input, sink: &mut SampleSink) -> Result<LineSummary, ParseErr
                 .filter_map(|(i, f)| Some((i, CounterKind::from_name(f.trim())?)))
                 .collect();
             let at = |name: &str| fields.iter().position(|f| f.trim() == name);
+            width = fields.len();
             columns = match (at("GUID"), at("Port"), at("xmit_data"), at("rcv_data")) {
                 (Some(g), Some(p), Some(x), Some(r)) => Some([g, p, x, r]),
                 _ => {
@@ -123,6 +125,12 @@ fn machine(input: &Input, sink: &mut SampleSink) -> Result<LineSummary, ParseErr
             return;
         }
         let Some([g, p, x, r]) = columns else { return };
+        // A node description holding a TAB shifts every later column onto another's (issue 24).
+        if fields.len() != width {
+            let message = format!("{} fields where the header has {width}; row skipped", fields.len());
+            sink.warnings.line(number, message);
+            return;
+        }
         let guid = fields.get(g).and_then(|f| Guid::parse_hex(f));
         let port = fields.get(p).and_then(|f| f.trim().parse::<u8>().ok());
         let (Some(guid), Some(port)) = (guid, port) else {
@@ -190,5 +198,19 @@ mod tests {
         let (s, _) = parse_perfmgr(&input, PerfMgrForm::Machine).unwrap();
         assert_eq!(s.ports[0].port, PortNum(2));
         assert_eq!(s.ports[0].rcv.unwrap().bytes, 24);
+    }
+
+    #[test]
+    fn a_machine_row_with_more_fields_than_its_header_is_skipped_with_a_warning() {
+        let text = "\nName\tGUID\tActive\tPort\tLast Reset\txmit_data\trcv_data\n\
+                    evil\tname\t0x10\tTRUE\t2\tMon\t5\t6\nok\t0x11\tTRUE\t1\tMon\t7\t8\n";
+        let input = Input::from_text("pm.log", text);
+        let (s, w) = parse_perfmgr(&input, PerfMgrForm::Machine).unwrap();
+        assert_eq!(s.ports.len(), 1, "only the well-formed row");
+        assert_eq!(s.ports[0].owner, PortOwner::Guid(Guid(0x11)));
+        assert!(
+            w.iter().any(|w| w.line == Some(3) && w.message.contains("8 fields where the header has 7")),
+            "{w:?}"
+        );
     }
 }

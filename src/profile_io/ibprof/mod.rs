@@ -36,11 +36,11 @@ use crate::model::{Profile, Warning};
 
 use super::error::ParseError;
 
-pub use write::write_profile;
+pub use write::{ProfileWriter, write_profile};
 
 /// The format's limits: larger numbers in a file are warnings. Nothing is allocated by them;
 /// the bounds only reject nonsense.
-pub use ibprof_format::record::{MAX_LMC, MAX_PORTS, MAX_RANKS};
+pub use ibprof_format::record::{Job as ProfileJob, MAX_LMC, MAX_PORTS, MAX_RANKS};
 
 /// Reads a profile file (plain or gzip, detected by its magic bytes) or a directory of
 /// `*.ibprof` / `*.ibprof.gz` files, merged in name order.

@@ -13,33 +13,76 @@ const FLUSH_AT: usize = 1 << 16;
 
 /// Writes `profile` as ibprof v1 text. Buffers internally, so `out` need not be buffered.
 pub fn write_profile(profile: &Profile, out: &mut impl Write) -> io::Result<()> {
-    let mut buf: Vec<u8> = Vec::with_capacity(FLUSH_AT + 256);
     let job = format::Job {
         ranks: profile.job_ranks,
         mpi: profile.mpi.as_deref().map(Into::into),
         source: profile.source.map(|s| s.as_str()),
     };
-    format::push_prelude(&mut buf, &job);
+    let mut writer = ProfileWriter::new(out, &job);
     for section in &profile.ranks {
-        format::push_rank(&mut buf, &rank(section));
-        for p in &section.ports {
-            format::push_port(&mut buf, &port(p));
-        }
+        writer.section(section)?;
+    }
+    writer.finish()
+}
+
+/// Writes a profile as it is made, rank section by rank section, peer line by peer line: the
+/// generators (`shoal gen --ranks`, `shoal pattern`) hold one buffer of [`FLUSH_AT`] bytes, never
+/// the whole profile (issue 24).
+pub struct ProfileWriter<'o, W: Write> {
+    out: &'o mut W,
+    buf: Vec<u8>,
+}
+
+impl<'o, W: Write> ProfileWriter<'o, W> {
+    /// Starts the file: the header and the `job` line.
+    pub fn new(out: &'o mut W, job: &format::Job<'_>) -> Self {
+        let mut buf = Vec::with_capacity(FLUSH_AT + 256);
+        format::push_prelude(&mut buf, job);
+        ProfileWriter { out, buf }
+    }
+
+    /// A whole rank section.
+    pub fn section(&mut self, section: &RankSection) -> io::Result<()> {
+        self.rank(section)?;
         for dump in &section.dumps {
-            format::push_region(&mut buf, &region(dump));
+            self.region(dump)?;
             for p in &dump.peers {
-                format::push_peer(&mut buf, &format::PeerCounts { peer: p.peer, sent: p.sent, recv: p.recv });
-                flush_when_full(&mut buf, out)?;
+                self.peer(p.peer, p.sent, p.recv)?;
             }
             for l in &dump.lids {
                 let counts = format::LidCounts { port: l.port, lid: l.lid.0, sent: l.sent, recv: l.recv };
-                format::push_lid(&mut buf, &counts);
-                flush_when_full(&mut buf, out)?;
+                format::push_lid(&mut self.buf, &counts);
+                flush_when_full(&mut self.buf, self.out)?;
             }
         }
+        Ok(())
     }
-    out.write_all(&buf)?;
-    out.flush()
+
+    /// A `rank` line and its `port` lines (its dumps are not written: see [`Self::region`]).
+    pub fn rank(&mut self, section: &RankSection) -> io::Result<()> {
+        format::push_rank(&mut self.buf, &rank(section));
+        for p in &section.ports {
+            format::push_port(&mut self.buf, &port(p));
+        }
+        flush_when_full(&mut self.buf, self.out)
+    }
+
+    /// A `region` line (its peers and LIDs are not written: see [`Self::peer`]).
+    pub fn region(&mut self, dump: &Dump) -> io::Result<()> {
+        format::push_region(&mut self.buf, &region(dump));
+        flush_when_full(&mut self.buf, self.out)
+    }
+
+    pub fn peer(&mut self, peer: u32, sent: u64, recv: u64) -> io::Result<()> {
+        format::push_peer(&mut self.buf, &format::PeerCounts { peer, sent, recv });
+        flush_when_full(&mut self.buf, self.out)
+    }
+
+    /// Writes what is buffered and flushes `out`.
+    pub fn finish(self) -> io::Result<()> {
+        self.out.write_all(&self.buf)?;
+        self.out.flush()
+    }
 }
 
 fn flush_when_full(buf: &mut Vec<u8>, out: &mut impl Write) -> io::Result<()> {

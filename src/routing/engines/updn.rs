@@ -34,38 +34,14 @@ impl RoutingEngine for UpDown {
     }
 
     fn route(&self, topology: &Topology) -> Result<Routes, RouteError> {
-        let mut warnings = Vec::new();
-        let roots = match opensm_roots(topology) {
-            roots if !roots.is_empty() => roots,
-            _ => {
-                let roots = farthest_from_cas(topology);
-                warnings.push(Warning::in_file(
-                    "updn",
-                    format!(
-                        "no switch sees 90% of the CAs at one hop count (OpenSM would give up on updn \
-                         here and route by minhop); took the {} switches farthest from the CAs as roots",
-                        roots.len()
-                    ),
-                ));
-                roots
-            }
-        };
-        let height = heights(topology, &roots);
-        let order = topology.opensm_order();
-        let n = topology.switches.len();
         let mut targets: Vec<usize> = topology.destinations.iter().map(|d| d.target).collect();
         targets.sort_unstable();
         targets.dedup();
-        // Per target switch: the shortest descent and the shortest legal path of every switch.
-        let mut by_height: Vec<usize> = (0..n).collect();
-        by_height.sort_unstable_by_key(|&s| height[s]);
-        let mut descend = vec![FAR; n * n];
-        let mut legal = vec![FAR; n * n];
-        descend.par_chunks_mut(n).zip(legal.par_chunks_mut(n)).enumerate().for_each(|(t, (down, any))| {
-            if targets.binary_search(&t).is_ok() {
-                legal_distances(topology, &height, &by_height, t, down, any);
-            }
-        });
+        let mut warnings = Vec::new();
+        let plan = choose_plan(topology, &targets, &mut warnings);
+        let Plan { height, descend, legal } = &plan;
+        let order = topology.opensm_order();
+        let n = topology.switches.len();
         let ports = (0..n)
             .into_par_iter()
             .map(|s| {
@@ -84,6 +60,98 @@ impl RoutingEngine for UpDown {
             .collect();
         Ok(Routes { ports, warnings })
     }
+}
+
+/// The order of the switches and, per target switch, every switch's shortest descent and
+/// shortest legal path to it (`n × n`, row `t`).
+struct Plan {
+    height: Vec<usize>,
+    descend: Vec<u32>,
+    legal: Vec<u32>,
+}
+
+impl Plan {
+    fn new(topology: &Topology, roots: &[usize], targets: &[usize]) -> Plan {
+        let height = heights(topology, roots);
+        let n = topology.switches.len();
+        let mut by_height: Vec<usize> = (0..n).collect();
+        by_height.sort_unstable_by_key(|&s| height[s]);
+        let mut descend = vec![FAR; n * n];
+        let mut legal = vec![FAR; n * n];
+        descend.par_chunks_mut(n).zip(legal.par_chunks_mut(n)).enumerate().for_each(|(t, (down, any))| {
+            if targets.binary_search(&t).is_ok() {
+                legal_distances(topology, &height, &by_height, t, down, any);
+            }
+        });
+        Plan { height, descend, legal }
+    }
+
+    /// (switch, CA-carrying switch) pairs the cabling joins but no up*/down* path does. (A
+    /// switch's own LID may stay unreachable from another: up*/down* leaves some management
+    /// paths, as OpenSM's does.)
+    fn stranded_pairs(&self, topology: &Topology) -> usize {
+        let n = topology.switches.len();
+        let mut ca_targets: Vec<usize> =
+            topology.destinations.iter().filter(|d| !d.to_switch).map(|d| d.target).collect();
+        ca_targets.sort_unstable();
+        ca_targets.dedup();
+        ca_targets
+            .iter()
+            .map(|&t| {
+                (0..n).filter(|&s| topology.hops(s, t) != NO_HOPS && self.legal[t * n + s] == FAR).count()
+            })
+            .sum()
+    }
+}
+
+/// Roots as OpenSM finds them, while they join every switch to every target by a legal path.
+///
+/// Why not always OpenSM's roots (issue 24): in a three-level fat tree of k >= 18 the leaves
+/// pass OpenSM's test too (a leaf sees (k − 1)/k of the CAs at 4 hops, > 90 %, and the rest of
+/// its pod's at 2 hops, under 5 % once k >= 18); with leaves and cores as roots of equal rank, a
+/// leaf can only descend to its aggregation switches and on to the cores, never down into
+/// another pod, and `updn` delivered 2.5–22 % of the CA rows. Then the switches farthest from
+/// the CAs are taken (the cores); if even they strand a pair (a topology that is no fat tree),
+/// one of them alone, with which every switch of its component reaches every other: climb to
+/// the root by decreasing rank, descend from it by increasing rank.
+fn choose_plan(topology: &Topology, targets: &[usize], warnings: &mut Vec<Warning>) -> Plan {
+    let opensm = opensm_roots(topology);
+    if !opensm.is_empty() {
+        let plan = Plan::new(topology, &opensm, targets);
+        let stranded = plan.stranded_pairs(topology);
+        if stranded == 0 {
+            return plan;
+        }
+        warnings.push(Warning::in_file(
+            "updn",
+            format!(
+                "OpenSM's root test chose {} switches (some of them leaves), with which {stranded} \
+                 (switch, CA switch) pairs have no up*/down* path; took the switches \
+                 farthest from the CAs as roots instead",
+                opensm.len()
+            ),
+        ));
+    } else {
+        warnings.push(Warning::in_file(
+            "updn",
+            "no switch sees 90% of the CAs at one hop count (OpenSM would give up on updn here and \
+             route by minhop); took the switches farthest from the CAs as roots",
+        ));
+    }
+    let farthest = farthest_from_cas(topology);
+    let plan = Plan::new(topology, &farthest, targets);
+    if plan.stranded_pairs(topology) == 0 || farthest.len() < 2 {
+        return plan;
+    }
+    warnings.push(Warning::in_file(
+        "updn",
+        format!(
+            "the {} switches farthest from the CAs leave pairs without an up*/down* path; took \
+             one of them alone as the root",
+            farthest.len()
+        ),
+    ));
+    Plan::new(topology, &farthest[..1], targets)
 }
 
 /// OpenSM's root test: one hop count holds > 90 % of the CAs and no other > 5 %.
@@ -189,7 +257,10 @@ mod tests {
     fn assert_no_turn_up_after_down(fabric: &Fabric) {
         let topology = Topology::new(fabric, "t");
         let (routed, _) = route(fabric, Engine::UpDown, "t").unwrap();
-        let height = heights(&topology, &opensm_roots(&topology));
+        let mut targets: Vec<usize> = topology.destinations.iter().map(|d| d.target).collect();
+        targets.sort_unstable();
+        targets.dedup();
+        let height = choose_plan(&topology, &targets, &mut Vec::new()).height;
         for dest in &topology.destinations {
             for start in 0..topology.switches.len() {
                 let (mut at, mut descended) = (start, false);
@@ -223,5 +294,68 @@ mod tests {
     fn no_route_climbs_after_it_descended() {
         assert_no_turn_up_after_down(&ThreeLevel::new(3, 2, 3, 2, 2).build());
         assert_no_turn_up_after_down(&ThreeLevel::new(2, 3, 1, 3, 1).build());
+    }
+
+    /// Every (switch, CA LID) row of `fabric` routed by updn arrives; the warnings.
+    fn updn_delivers_every_ca_row(fabric: &Fabric) -> Vec<Warning> {
+        let (routed, warnings) = route(fabric, Engine::UpDown, "t").unwrap();
+        let topology = Topology::new(&routed, "t");
+        let check = crate::routing::engines::check::check_routes(&routed, &topology);
+        assert!(check.all_delivered(), "{check:?}");
+        warnings
+    }
+
+    #[test]
+    fn at_k_18_the_leaves_pass_opensms_root_test_so_the_cores_are_taken_and_every_row_delivers() {
+        let fabric = ThreeLevel::k_ary(18).build();
+        let topology = Topology::new(&fabric, "t");
+        let leaves_as_roots = opensm_roots(&topology)
+            .into_iter()
+            .filter(|&s| fabric.node(topology.switches[s]).description.starts_with("ft-leaf"))
+            .count();
+        assert!(leaves_as_roots > 0, "the cause: OpenSM's test takes leaves at k = 18");
+        let warnings = updn_delivers_every_ca_row(&fabric);
+        assert!(warnings.iter().any(|w| w.message.contains("OpenSM's root test chose")), "{warnings:?}");
+        assert_no_turn_up_after_down(&fabric);
+    }
+
+    #[test]
+    fn updn_delivers_every_ca_row_of_k_ary_three_level_trees_from_4_to_20() {
+        for k in (4..=20).step_by(2) {
+            updn_delivers_every_ca_row(&ThreeLevel::k_ary(k).build());
+        }
+    }
+
+    /// k up to 36 (5,832 hosts, 1,620 switches): minutes in a debug build, so run on demand:
+    /// `cargo test --release --lib updn_delivers_up_to_k_36 -- --ignored`.
+    #[test]
+    #[ignore]
+    fn updn_delivers_every_ca_row_up_to_k_36() {
+        for k in (22..=36).step_by(2) {
+            updn_delivers_every_ca_row(&ThreeLevel::k_ary(k).build());
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+
+        /// Random connected three-level trees, full or with pods left out: every CA row arrives.
+        #[test]
+        fn updn_delivers_every_ca_row_of_random_three_level_trees(
+            pods in 1usize..=6,
+            leaves in 1usize..=5,
+            hosts in 1usize..=4,
+            aggs in 1usize..=4,
+            cores in 1usize..=3,
+        ) {
+            updn_delivers_every_ca_row(&ThreeLevel::new(pods, leaves, hosts, aggs, cores).build());
+        }
+
+        #[test]
+        fn updn_delivers_every_ca_row_of_random_pruned_k_ary_trees(half in 1usize..=9, cut in 0usize..=17) {
+            let k = 2 * half;
+            let pods = k - cut.min(k - 1);
+            updn_delivers_every_ca_row(&ThreeLevel::k_ary_pods(k, pods).build());
+        }
     }
 }

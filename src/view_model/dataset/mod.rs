@@ -233,6 +233,11 @@ impl Dataset {
             .iter()
             .any(|f| f.has_adaptive_routing())
             .then(|| crate::routing::ar::ar_loads(&cluster, &loads, &flows));
+        // AR sums saturate as the static ones do, and are named the same way (issue 24).
+        let mut warnings = warnings;
+        if let Some(ar) = &ar_loads {
+            warnings.extend(crate::routing::saturation::saturation_warnings(&cluster, ar, "AR model"));
+        }
         // The adapter's traffic rows: `region`, the whole run as −1.
         let regions =
             Regions { attribute: Some("region".into()), whole: Some(-1.0), list: region_list([&loads]) };
