@@ -350,3 +350,23 @@ fn ports_missing_from_the_after_capture_have_no_value_and_the_others_their_diffe
     assert!(compared > 0 && compared < full.covered(), "{compared} of {}", full.covered());
     assert!(warnings.iter().any(|w| w.contains("in only one snapshot")), "{warnings:?}");
 }
+
+/// Three counter snapshots and no profile still make a time strip (its columns are the
+/// intervals): the window offers the class, as `render --module time-strip` draws it. Two
+/// snapshots make no series, and the strip says plainly why it has nothing to show.
+#[test]
+fn counters_alone_offer_a_time_strip_once_they_make_a_series() {
+    use shoal::view_model::ModuleKind;
+    use shoal::view_model::request::CounterSpec as Counters;
+    let of = |files: &[&str]| OpenRequest {
+        counters: files.iter().map(|f| Counters { rail: None, path: fixture(f) }).collect(),
+        ..OpenRequest::of_rails(vec![vec![root().join("sample-data/testbed")]])
+    };
+    let series = ["perfquery-x-before.txt", "perfquery-x-after.txt", "perfquery-x-reset.txt"];
+    let d = open(&of(&series), &|_| {}).expect("the testbed opens with three snapshots");
+    assert_eq!(ModuleKind::TimeStrip.unavailable(&d), None);
+    assert!(ModuleKind::choices(&d).contains(&ModuleKind::TimeStrip));
+    let d = open(&of(&series[..2]), &|_| {}).expect("the testbed opens with two snapshots");
+    let why = ModuleKind::TimeStrip.unavailable(&d).expect("a pair is no series");
+    assert!(why.starts_with("nothing over time here"), "{why}");
+}

@@ -74,13 +74,13 @@ impl ModuleKind {
         matches!(self, ModuleKind::Torus { kept } if kept.len() == 3)
     }
 
-    /// Why this module cannot draw the data set, if it cannot.
+    /// Why this module cannot draw the data set, if it cannot: a plain sentence, not an error.
     pub fn unavailable(&self, dataset: &Dataset) -> Option<&'static str> {
         match self {
             ModuleKind::FatTree if dataset.fabric.is_none() => Some("the fat tree needs fabric dumps"),
-            ModuleKind::TimeStrip if dataset.fabric.is_none() || dataset.regions().is_empty() => {
-                Some("the time strip needs fabric dumps and a profile with regions")
-            }
+            ModuleKind::TimeStrip if !has_time(dataset) => Some(
+                "nothing over time here: the time strip shows a profile's regions or three or more counter snapshots",
+            ),
             ModuleKind::Torus { .. } | ModuleKind::TorusFlat { .. }
                 if !matches!(dataset.run.network().shape, Shape::Torus { .. }) =>
             {
@@ -350,6 +350,14 @@ fn region_conditions(dataset: &Dataset, spec: &ViewSpec) -> Vec<Vec<Condition>> 
         }
         RegionSelection::Diff(a, b) => vec![key(a), key(b)],
     }
+}
+
+/// Whether a fabric has columns for a time strip: regions, or counter intervals (a series of
+/// three or more snapshots).
+fn has_time(dataset: &Dataset) -> bool {
+    dataset.fabric.as_ref().is_some_and(|f| {
+        !dataset.regions().is_empty() || f.observed.as_ref().is_some_and(|o| !o.series.is_empty())
+    })
 }
 
 #[cfg(test)]
