@@ -41,3 +41,9 @@ capture planes-highlight 20 1435 895 'SHOAL_VIEW=highlight:gpu07' \
 capture contention 15 1435 895 'SHOAL_VIEW=job:contention' sample-data/tworail/rail0 sample-data/tworail/rail1 \
   --job md=sample-data/tworail/jobs/md.ibprof.gz --job io=sample-data/tworail/jobs/ior.ibprof.gz \
   --place io=random-switch:7
+# The testbed with three perfquery -x captures (before, after, after a reset): the time strip
+# of the two counter intervals beside the fat tree (counters alone: no profile).
+capture time-strip-counters 15 1435 895 'SHOAL_VIEW=add:timestrip' sample-data/testbed \
+  --counters tests/fixtures/counters/testbed/perfquery-x-before.txt \
+  --counters tests/fixtures/counters/testbed/perfquery-x-after.txt \
+  --counters tests/fixtures/counters/testbed/perfquery-x-reset.txt
