@@ -9,6 +9,7 @@ use super::colour::{ColourMap, ColourScale, Rgba, ScaleKind};
 use super::network::{NO_DATA, NetworkInput, NetworkStyle, value_legend};
 use super::{Bounds, Bracket, Emphasis, Half, LevelLabel, Mark, MarkOf, Scene};
 use crate::view_model::dataset::{FabricData, FabricIndex};
+use crate::view_model::values::draw_order;
 
 /// The canvas colour of every view and export.
 pub const BACKGROUND: Rgba = Rgba::rgb(250, 250, 247);
@@ -157,29 +158,28 @@ pub fn build_fat_tree_scene(input: &FatTreeInput<'_>, options: &SceneOptions) ->
     }
 }
 
-/// Every passing link end as a half, in draw order: busier ends on top, lit ones last
-/// ([`super::in_draw_order`]). A prepared view brings its ends in that order already
-/// ([`NetworkInput::link_order`]); otherwise they are sorted here.
+/// Every passing link end as a half, in draw order: busier ends on top, lit ones last. A
+/// prepared view brings its ends in that order already ([`NetworkInput::link_order`]);
+/// otherwise it is sorted here, by the same rule.
 fn halves(input: &FatTreeInput<'_>, paint: &Paint) -> Vec<Half> {
     let net = input.network;
     let ends = input.index.link_count();
-    if net.link_order.len() == ends && ends > 0 {
-        let (mut plain, mut lit) = (Vec::with_capacity(ends), Vec::new());
-        for &p in net.link_order {
-            if let Some(half) = half_at(input, paint, p as usize) {
-                if half.emphasis == Emphasis::Lit { lit.push(half) } else { plain.push(half) }
-            }
+    let sorted_here;
+    let order = if net.link_order.len() == ends {
+        net.link_order
+    } else {
+        let values: Vec<Option<f64>> = (0..ends).map(|p| net.link_values.get(p).copied().flatten()).collect();
+        sorted_here = draw_order(&values);
+        &sorted_here
+    };
+    let (mut plain, mut lit) = (Vec::with_capacity(ends), Vec::new());
+    for &p in order {
+        if let Some(half) = half_at(input, paint, p as usize) {
+            if half.emphasis == Emphasis::Lit { lit.push(half) } else { plain.push(half) }
         }
-        plain.extend(lit);
-        return plain;
     }
-    let keyed = |p: usize| half_at(input, paint, p).map(|h| (net.link_values.get(p).copied().flatten(), h));
-    let (mut plain, mut lit) = (Vec::new(), Vec::new());
-    for (value, half) in (0..ends).filter_map(keyed) {
-        let k = (super::draw_key(value), half);
-        if half.emphasis == Emphasis::Lit { lit.push(k) } else { plain.push(k) }
-    }
-    super::in_draw_order(plain, lit)
+    plain.extend(lit);
+    plain
 }
 
 /// The half of the view model's link `p`, if it is placed and passes the view's mask.
