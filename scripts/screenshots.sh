@@ -47,3 +47,18 @@ capture time-strip-counters 15 1435 895 'SHOAL_VIEW=add:timestrip' sample-data/t
   --counters tests/fixtures/counters/testbed/perfquery-x-before.txt \
   --counters tests/fixtures/counters/testbed/perfquery-x-after.txt \
   --counters tests/fixtures/counters/testbed/perfquery-x-reset.txt
+# Predicted against observed on the testbed (perfquery -x before/after around its all-to-all):
+# the Plots tab colouring by the residual, then the outlier brushed (a clause on observed).
+testbed=(sample-data/testbed --profile sample-data/testbed/alltoall.ibprof
+  --counters tests/fixtures/counters/testbed/perfquery-x-before.txt
+  --counters tests/fixtures/counters/testbed/perfquery-x-after.txt)
+capture counters-residual 15 1435 895 'SHOAL_VIEW=tab:plots;colour:residual' "${testbed[@]}"
+capture counters-brush 15 1435 895 'SHOAL_VIEW=colour:residual;where:observed >= 10000000000;tab:plots' \
+  "${testbed[@]}"
+# A 300-step time loop (written by `cargo bench --bench time_strip`): the strip's brush over
+# steps 150-260, the fat tree showing that window summed.
+steps=target/many-regions/steps300-ranks4.ibprof
+if [ -e "$steps" ]; then
+  capture time-strip 20 1435 895 'SHOAL_VIEW=add:timestrip;window:150,260' \
+    sample-data/tworail/rail0 sample-data/tworail/rail1 --profile "$steps"
+fi

@@ -27,6 +27,7 @@ struct Case {
 impl Case {
     fn expand(&self, text: &str) -> String {
         text.replace("$SAMPLE", &root().join("sample-data/tworail").display().to_string())
+            .replace("$DATA", &root().join("sample-data").display().to_string())
             .replace("$OUT", &self.out.display().to_string())
     }
 

@@ -105,7 +105,7 @@ fn write_all(args: &GenArgs) -> Result<()> {
     if args.rails == 0 {
         bail!("--rails must be at least 1");
     }
-    check_profile(args)?;
+    let profile = profile_room(args)?;
     let mut host_names = Vec::new();
     let progress = super::progress::Progress::new("gen");
     // Each rail is a step (building, then writing), and the profile one more.
@@ -114,6 +114,11 @@ fn write_all(args: &GenArgs) -> Result<()> {
         let started = Instant::now();
         progress.stage(f32::from(rail) / steps, &format!("building rail {rail}"));
         let (fabric, [hosts, switches, links], names) = build_rail(args, rail)?;
+        if rail == 0 {
+            // Every rail has rail 0's shape: the room for all of them and the profile is known
+            // before anything is written.
+            check_room(args, &fabric, &profile)?;
+        }
         host_names = names;
         let dir = args.out.join(format!("rail{rail}"));
         progress.stage((f32::from(rail) + 0.3) / steps, &format!("writing {}", dir.display()));
@@ -149,18 +154,35 @@ fn write_all(args: &GenArgs) -> Result<()> {
     Ok(())
 }
 
-/// `--ranks`/`--peers` within the format (2^24 ranks) and the disk, before anything is written
-/// (issue 24: `--ranks 1000000000 --peers 1000000000` aborted allocating 96 GB).
-fn check_profile(args: &GenArgs) -> Result<()> {
-    let Some(ranks) = args.ranks else { return Ok(()) };
+/// `--ranks`/`--peers` within the format (2^24 ranks): the profile's description and its
+/// bound in bytes, if one is asked for (issue 24: `--ranks 1000000000 --peers 1000000000`
+/// aborted allocating 96 GB).
+fn profile_room(args: &GenArgs) -> Result<Option<(String, u64)>> {
+    let Some(ranks) = args.ranks else { return Ok(None) };
     if ranks > MAX_RANKS {
         bail!("--ranks {ranks}: the ibprof format holds at most {MAX_RANKS} ranks (2^24)");
     }
     let profile = PeerProfile::new(ranks, args.peers);
     // Host names: the generators' `n00001 HCA-1`-style names, a few tens of characters.
     let bound = output_size::profile_bound(u64::from(ranks), profile.peer_lines(), 32, 65_536 + 6 * 4096);
-    let what =
-        format!("the profile ({ranks} ranks × {} peers)", profile.peer_lines() / u64::from(ranks.max(1)));
+    let per_rank = profile.peer_lines() / u64::from(ranks.max(1));
+    Ok(Some((format!("the profile ({ranks} ranks × {per_rank} peers)"), bound)))
+}
+
+/// Says how much the dumps of every rail (each shaped like `fabric`) and the profile will take,
+/// and refuses when the disk under `--out` has less room.
+fn check_room(args: &GenArgs, fabric: &Fabric, profile: &Option<(String, u64)>) -> Result<()> {
+    let rail = output_size::rail_dumps_bound(
+        fabric.graph.node_count() as u64,
+        fabric.switches().count() as u64,
+        fabric.link_count() as u64,
+    );
+    let mut what = format!("the dumps of {} rail(s)", args.rails);
+    let mut bound = rail.saturating_mul(u64::from(args.rails));
+    if let Some((profile, size)) = profile {
+        what = format!("{what} and {profile}");
+        bound = bound.saturating_add(*size);
+    }
     output_size::check_room(&args.out, &what, bound)
 }
 

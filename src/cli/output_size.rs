@@ -26,6 +26,18 @@ pub fn profile_bound(ranks: u64, peer_lines: u64, host_chars: u64, max_bytes: u6
         .saturating_add(prelude)
 }
 
+/// At most how many bytes one rail's OpenSM dumps take (`opensm-subnet.lst` and `opensm.fdbs`
+/// as `gen` writes them): a line per link end of two node descriptions (generated names, a few
+/// tens of characters) with GUIDs, LIDs and ports, and per switch a header and a line per LID.
+pub fn rail_dumps_bound(nodes: u64, switches: u64, links: u64) -> u64 {
+    const LST_LINE: u64 = 320;
+    const FDBS_LINE: u64 = 32;
+    const FDBS_HEADER: u64 = 100;
+    let lst = links.saturating_mul(2).saturating_mul(LST_LINE);
+    let fdbs = switches.saturating_mul(FDBS_HEADER.saturating_add(nodes.saturating_mul(FDBS_LINE)));
+    lst.saturating_add(fdbs)
+}
+
 /// Free bytes for an unprivileged user on the file system that holds `dir` (or its nearest
 /// existing parent); `None` where the platform cannot say.
 pub fn free_bytes(dir: &Path) -> Option<u64> {
@@ -86,6 +98,26 @@ mod tests {
     fn a_profile_bound_saturates_instead_of_wrapping() {
         assert_eq!(profile_bound(u64::MAX, u64::MAX, 10, u64::MAX), u64::MAX);
         assert!(profile_bound(2, 2, 5, 10) < 1000);
+    }
+
+    #[test]
+    fn a_rail_bound_covers_what_gen_writes_for_a_small_tree() {
+        let dir = std::env::temp_dir().join(format!("shoal-rail-bound-{}", std::process::id()));
+        let fabric = shoal::model::synthetic::ThreeLevel::k_ary_pods(4, 4)
+            .rail(shoal::model::RailId(0), 0x0002_c900_0000_0000)
+            .build();
+        shoal::profile_io::opensm_write::write_rail_dir(&fabric, &dir).unwrap();
+        let written: u64 =
+            std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().metadata().unwrap().len()).sum();
+        std::fs::remove_dir_all(&dir).unwrap();
+        let bound = rail_dumps_bound(
+            fabric.graph.node_count() as u64,
+            fabric.switches().count() as u64,
+            fabric.link_count() as u64,
+        );
+        assert!(written <= bound, "{written} bytes written, bound {bound}");
+        assert!(bound < written * 4, "the bound stays near what is written: {bound} for {written}");
+        assert_eq!(rail_dumps_bound(u64::MAX, u64::MAX, u64::MAX), u64::MAX, "it saturates");
     }
 
     #[test]

@@ -16,7 +16,8 @@ use crate::view_model::view::{ModuleKind, ViewSpec};
 /// `tab:NAME` (regions, filter, highlight, linking, plots), `add:MODULE` (another view in the
 /// focused view's group: `fattree`, `torus`, `generic2d`), `job:NAME` (every view coloured by a
 /// job, `all` or `contention`), `diffjobs:A,B` (the focused view shows job A's total − job B's),
-/// `routing:static|ar|ar-static` (every view shows that trace, where the dumps hold AR tables).
+/// `routing:static|ar|ar-static` (every view shows that trace, where the dumps hold AR tables),
+/// `colour:ATTR` (every view colours its link ends by that attribute: `residual`, `observed` …).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Setup {
     Threshold(f64),
@@ -37,6 +38,8 @@ pub enum Setup {
     Window(u32, u32),
     /// Which trace every view shows (static, AR modelled, AR − static).
     Routing(RoutingShown),
+    /// The link attribute every view colours by.
+    Colour(String),
 }
 
 impl Setup {
@@ -71,6 +74,7 @@ impl Setup {
             "tab" => Some(Setup::Tab(arg.trim().to_ascii_lowercase())),
             "add" => Some(Setup::AddView(arg.trim().to_ascii_lowercase())),
             "job" => Some(Setup::Job(arg.trim().to_string())),
+            "colour" => Some(Setup::Colour(arg.trim().to_string())),
             "routing" => match arg.trim() {
                 "static" => Some(Setup::Routing(RoutingShown::Static)),
                 "ar" => Some(Setup::Routing(RoutingShown::ArModelled)),
@@ -147,6 +151,7 @@ impl Setup {
                 .into_iter()
                 .collect(),
             Setup::Job(job) => every_edit(&|s| s.job = Some(job.clone())),
+            Setup::Colour(attribute) => every_edit(&|s| s.link_attribute = Some(attribute.clone())),
             Setup::DiffJobs(a, b) => focused_edit(&|s| {
                 s.selection = RegionSelection::Diff(RegionKey::Total, RegionKey::Total);
                 s.job = Some(a.clone());
@@ -183,6 +188,7 @@ mod tests {
             Setup::parse_list("flat:z; rotate:30,20; tab:Linking"),
             [Setup::Flat("z".into()), Setup::Rotate(30.0, 20.0), Setup::Tab("linking".into())]
         );
+        assert_eq!(Setup::parse_list("colour:residual"), [Setup::Colour("residual".into())]);
         assert_eq!(
             Setup::parse_list("routing:ar;routing:ar-static;routing:x"),
             [Setup::Routing(RoutingShown::ArModelled), Setup::Routing(RoutingShown::ArMinusStatic)]

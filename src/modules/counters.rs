@@ -64,7 +64,8 @@ pub fn panel(
 
 /// Three buttons: colour by the trace's bytes, the counters' bytes, or their difference.
 fn colour_by_ui(ui: &mut Ui, spec: &mut ViewSpec) {
-    ui.horizontal(|ui| {
+    // Wrapped: a narrow side panel must not hide the last button past its edge.
+    ui.horizontal_wrapped(|ui| {
         ui.label("colour link ends by");
         for (label, attribute) in [("predicted", "bytes"), ("observed", OBSERVED), ("residual", RESIDUAL)] {
             let on = spec.link_attribute.as_deref() == Some(attribute);
@@ -126,7 +127,10 @@ fn scatter_ui(ui: &mut Ui, state: &mut CountersState, filter: &mut Filter) {
     ui.label(format!("predicted vs observed bytes, {} link ends with counters", state.points.len()));
     let max = state.points.iter().fold(1.0f64, |m, p| m.max(p[0]).max(p[1]));
     let brush = brushed(filter);
+    // As wide as the visible panel, not as the widest table below it (the panel scrolls).
+    let visible = (ui.clip_rect().right() - ui.cursor().left() - 8.0).max(160.0);
     let response = Plot::new("predicted vs observed")
+        .width(visible.min(ui.available_width()))
         .height(240.0)
         .include_x(0.0)
         .include_y(0.0)
@@ -186,14 +190,22 @@ fn scatter_ui(ui: &mut Ui, state: &mut CountersState, filter: &mut Filter) {
 fn ranked_ui(ui: &mut Ui, state: &CountersState, view: &View, d: &Dataset, commands: &mut Vec<Command>) {
     let Some(fabric) = &d.fabric else { return };
     ui.label("largest residuals (observed − predicted); click a row to select the link end");
+    // The figures first, the long link-end name last: a narrow panel still shows the numbers.
     egui::Grid::new("residuals").striped(true).num_columns(4).show(ui, |ui| {
-        for heading in ["link end", "observed", "predicted", "residual"] {
+        for heading in ["residual", "observed", "predicted", "link end"] {
             ui.strong(heading);
         }
         ui.end_row();
         for end in &state.ranked {
             let f = &fabric.cluster.rails[end.rail];
             let Some(((a, ap), (b, bp))) = f.link_end_nodes(end.end) else { continue };
+            ui.label(match end.residual {
+                Some(r) if r < 0 => format!("−{}", format_bytes(r.unsigned_abs())),
+                Some(r) => format!("+{}", format_bytes(r.unsigned_abs())),
+                None => "-".into(),
+            });
+            ui.label(end.observed.map_or("-".into(), format_bytes));
+            ui.label(end.predicted.map_or("-".into(), format_bytes));
             let name =
                 format!("r{} {} ({ap}) → {} ({bp})", end.rail, f.node(a).description, f.node(b).description);
             let position = fabric.index.link_position(end.rail, end.end);
@@ -203,13 +215,6 @@ fn ranked_ui(ui: &mut Ui, state: &CountersState, view: &View, d: &Dataset, comma
             {
                 commands.push(Command::SelectLink { view: view.id, link });
             }
-            ui.label(end.observed.map_or("-".into(), format_bytes));
-            ui.label(end.predicted.map_or("-".into(), format_bytes));
-            ui.label(match end.residual {
-                Some(r) if r < 0 => format!("−{}", format_bytes(r.unsigned_abs())),
-                Some(r) => format!("+{}", format_bytes(r.unsigned_abs())),
-                None => "-".into(),
-            });
             ui.end_row();
         }
     });

@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use crate::model::{Cluster, Fabric, FabricBuilder, Guid, NodeKind, RailId, Warning};
+use crate::model::{ArTable, Cluster, Fabric, FabricBuilder, Guid, NodeKind, PortNum, RailId, Warning};
 
 use super::discover::{discover, sniff};
 pub use super::dump_kind::{DUMP_RECOGNISERS, DumpKind, kind_from_content, kind_from_name};
@@ -307,11 +307,31 @@ fn attach_ar(
     let (switches, more) = parse_far(input)?;
     warnings.extend(more);
     for (guid, table, line) in switches {
+        if let Some(message) = groups_naming_cas(builder.fabric(), guid, &table) {
+            warnings.push(Warning::at(input.display(), line, message));
+        }
         if let Err(issue) = builder.set_ar(guid, table) {
             warnings.push(Warning::at(input.display(), line, issue.to_string()));
         }
     }
     Ok(())
+}
+
+/// Names a switch's AR groups that hold ports cabled to CAs: a CA forwards nothing, so no real
+/// group holds one (a dump naming every port does). The spread takes only the ports that bring
+/// bytes closer (`routing::ar_progress`), so these are never used.
+fn groups_naming_cas(fabric: &Fabric, guid: Guid, table: &ArTable) -> Option<String> {
+    let switch = fabric.node_by_guid(guid)?;
+    let to_ca = |p: &PortNum| {
+        fabric.out_through(switch, *p).is_some_and(|(_, next, _)| fabric.node(next).kind != NodeKind::Switch)
+    };
+    let named: Vec<u16> =
+        table.groups.iter().filter(|(_, ports)| ports.iter().any(to_ca)).map(|(&g, _)| g).collect();
+    let first = named.first()?;
+    Some(format!(
+        "switch {guid}: {} AR group(s) (first {first}) name ports cabled to CAs; a CA forwards nothing, so the spread uses only the ports of a group that bring bytes closer",
+        named.len()
+    ))
 }
 
 /// Merges the tables of several files. An identical repeat (a `dump_fts` beside per-switch

@@ -25,15 +25,15 @@ use crate::model::{Cluster, Fabric, Lid, NodeKind, PortNum};
 
 use super::LinkBytes;
 use super::accumulate::Flow;
+use super::ar_progress::Progress;
 use super::flows::FlowSet;
 use super::loads::{DropReason, Loads, RailLoad, RegionKey, RegionLoads, Undelivered};
 use super::trace::next_port;
 
 /// Bytes still moving after this many hops of the spread are counted as looping. Unlike the
 /// static trace (a loop there is a node met twice), spread bytes may meet a node twice on
-/// different branches, and groups naming every port (a hostile dump) keep a remainder circling:
-/// each hop costs the frontier times the group size, so the spread is cut here, far beyond any
-/// minimal path AR groups hold.
+/// different branches. Only ports that bring bytes closer are taken ([`Progress`]), so a spread
+/// ends within the static route's length; the cut is for static tables that loop.
 const AR_MAX_HOPS: usize = 64;
 
 /// Which trace loads come from: the static forwarding tables, or the AR spread (modelled).
@@ -109,6 +109,7 @@ fn spread_destination(
     let mut drops = Drops { dropped, dst };
     let mut frontier = inject(fabric, flows, (load, add_at), &mut drops);
     let Some(destination) = fabric.owner_of_lid(dst) else { return };
+    let mut progress = Progress::new(fabric, dst);
     for _ in 0..=AR_MAX_HOPS.min(fabric.graph.node_count()) {
         if frontier.is_empty() {
             return;
@@ -123,7 +124,7 @@ fn spread_destination(
                 drops.drop(load, Some(node), DropReason::WrongEndpoint, bytes);
                 continue;
             }
-            let ports = match out_ports(fabric, node, dst) {
+            let ports = match out_ports(fabric, node, dst, &mut progress) {
                 Ok(ports) => ports,
                 Err(reason) => {
                     drops.drop(load, Some(node), reason, bytes);
@@ -189,13 +190,24 @@ fn inject(
     frontier
 }
 
-/// The ports a switch sends `dst`'s bytes out of: its AR group's cabled ports, else the static one.
-pub fn out_ports(fabric: &Fabric, switch: NodeIndex, dst: Lid) -> Result<Vec<PortNum>, DropReason> {
+/// The ports a switch sends `dst`'s bytes out of: its AR group's cabled ports that bring them
+/// closer ([`Progress`]), else the static one.
+fn out_ports(
+    fabric: &Fabric,
+    switch: NodeIndex,
+    dst: Lid,
+    progress: &mut Progress<'_>,
+) -> Result<Vec<PortNum>, DropReason> {
     if let Some(group) = fabric.ar(switch).and_then(|t| t.group_ports(dst)) {
-        let cabled: Vec<PortNum> =
-            group.iter().copied().filter(|&p| fabric.link_at(switch, p).is_some()).collect();
-        if !cabled.is_empty() {
-            return Ok(cabled);
+        let closer: Vec<PortNum> = group
+            .iter()
+            .copied()
+            .filter(|&p| {
+                fabric.out_through(switch, p).is_some_and(|(_, next, _)| progress.closer(switch, next))
+            })
+            .collect();
+        if !closer.is_empty() {
+            return Ok(closer);
         }
     }
     next_port(fabric, switch, dst).map(|p| vec![p])

@@ -3,6 +3,7 @@
 
 pub mod accumulate;
 pub mod ar;
+mod ar_progress;
 pub mod contention;
 pub mod counter_delta;
 pub mod counter_join;
