@@ -29,6 +29,7 @@ pub mod opensm_write;
 pub mod pfprof;
 pub mod plane_csv;
 pub mod profiles;
+pub mod prometheus_api;
 pub mod rail;
 pub mod rail_bundle;
 pub mod recognise;
