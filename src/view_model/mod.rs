@@ -41,6 +41,8 @@ pub use filter::{Clause, Combine, Filter, Relation};
 pub use highlight::{Highlight, Lit, RankHosts, Seed};
 pub use open::{OpenError, Progress, RunError, open, open_regions};
 pub use prepare::{Prepared, prepare};
-pub use request::{CounterSpec, JobRequest, OpenRequest, PrometheusRequest, RailRequest, RoutingMode, job_name_of};
+pub use request::{
+    CounterSpec, JobRequest, OpenRequest, PrometheusRequest, RailRequest, RoutingMode, job_name_of,
+};
 pub use values::{LinkValues, RegionSelection};
 pub use view::{ModuleKind, ViewSpec};

@@ -118,7 +118,10 @@ impl SeriesKind {
 }
 
 /// The GUID and port of a series, its labels read by `label`, if both are readable.
-pub fn port_of(label: impl Fn(&str) -> Option<String>, (guid_label, port_label): (&str, &str)) -> Option<(Guid, u8)> {
+pub fn port_of(
+    label: impl Fn(&str) -> Option<String>,
+    (guid_label, port_label): (&str, &str),
+) -> Option<(Guid, u8)> {
     let guid = label(guid_label).and_then(|g| Guid::parse_hex(&g))?;
     let port = label(port_label).and_then(|p| p.parse::<u8>().ok())?;
     Some((guid, port))

@@ -67,12 +67,10 @@ impl Api {
         }
         let mut response = request.call().map_err(|e| unreachable_error(&url, &e))?;
         let status = response.status();
-        let body = response
-            .body_mut()
-            .with_config()
-            .limit(BODY_LIMIT_BYTES)
-            .read_to_string()
-            .map_err(|e| ParseError::invalid(&url, format!("HTTP {status}, but reading the answer failed: {e}")))?;
+        let body =
+            response.body_mut().with_config().limit(BODY_LIMIT_BYTES).read_to_string().map_err(|e| {
+                ParseError::invalid(&url, format!("HTTP {status}, but reading the answer failed: {e}"))
+            })?;
         decode(&url, status.as_u16(), &body)
     }
 }
@@ -98,7 +96,10 @@ fn decode<T: serde::de::DeserializeOwned>(
         _ => {
             let kind = envelope.error_type.unwrap_or_else(|| "no error type".into());
             let said = envelope.error.unwrap_or_else(|| quoted(body));
-            Err(ParseError::invalid(url, format!("HTTP {status}, the server refused the query ({kind}): {said}")))
+            Err(ParseError::invalid(
+                url,
+                format!("HTTP {status}, the server refused the query ({kind}): {said}"),
+            ))
         }
     }
 }
@@ -142,7 +143,8 @@ mod tests {
 
     #[test]
     fn a_body_that_is_not_the_api_is_quoted() {
-        let error = decode::<serde_json::Value>("http://p/api/v1/series", 404, "404 page not found\n").unwrap_err();
+        let error =
+            decode::<serde_json::Value>("http://p/api/v1/series", 404, "404 page not found\n").unwrap_err();
         assert!(error.to_string().contains("HTTP 404: `404 page not found`"), "{error}");
         let error = decode::<serde_json::Value>("http://p/api/v1/series", 200, "<html>").unwrap_err();
         assert!(error.to_string().contains("not Prometheus's API JSON"), "{error}");

@@ -59,12 +59,13 @@ pub fn read_range(range: &PromRange) -> Result<(Vec<Snapshot>, Vec<Warning>), Pa
     }
     let window = [("start", format_seconds(range.from)), ("end", format_seconds(range.to))];
     let series_params = [("match[]", SELECTOR.to_string()), window[0].clone(), window[1].clone()];
-    let (listed, mut server_said) =
-        api.get::<Vec<serde_json::Value>>("/api/v1/series", &series_params)?;
+    let (listed, mut server_said) = api.get::<Vec<serde_json::Value>>("/api/v1/series", &series_params)?;
     if listed.is_empty() {
         return Err(ParseError::invalid(
             api.url("/api/v1/series"),
-            format!("the server holds no InfiniBand exporter series from {from} to {to} (it answered an empty list for {SELECTOR})"),
+            format!(
+                "the server holds no InfiniBand exporter series from {from} to {to} (it answered an empty list for {SELECTOR})"
+            ),
         ));
     }
     let mut params = vec![("query", SELECTOR.to_string()), ("step", format_seconds(range.step))];
@@ -85,7 +86,10 @@ pub fn read_range(range: &PromRange) -> Result<(Vec<Snapshot>, Vec<Warning>), Pa
         ));
     }
     let (snapshots, mut warnings) = snapshots_of(&source, &matrix.result);
-    warnings.splice(0..0, server_said.into_iter().map(|w| Warning::in_file(&source, format!("the server warns: {w}"))));
+    warnings.splice(
+        0..0,
+        server_said.into_iter().map(|w| Warning::in_file(&source, format!("the server warns: {w}"))),
+    );
     Ok((snapshots, warnings))
 }
 

@@ -12,7 +12,9 @@ use std::collections::HashMap;
 use crate::model::counters::{PortOwner, Snapshot, TakenAt, TimeSource};
 use crate::model::{EpochMicros, Warning};
 
-use super::super::counters::prometheus::{host_device_warning, parse_value, port_of, rounded_warning, series_kind};
+use super::super::counters::prometheus::{
+    host_device_warning, parse_value, port_of, rounded_warning, series_kind,
+};
 use super::super::counters::sink::SampleSink;
 use super::time::rfc3339_of;
 
@@ -53,8 +55,7 @@ pub fn snapshots_of(source: &str, series: &[Series]) -> (Vec<Snapshot>, Vec<Warn
 
 /// Every point's time in milliseconds, sorted, each once.
 fn step_times(series: &[Series]) -> Vec<i64> {
-    let mut times: Vec<i64> =
-        series.iter().flat_map(|s| s.values.iter().map(|(t, _)| millis(*t))).collect();
+    let mut times: Vec<i64> = series.iter().flat_map(|s| s.values.iter().map(|(t, _)| millis(*t))).collect();
     times.sort_unstable();
     times.dedup();
     times
@@ -107,7 +108,14 @@ fn record_series(number: usize, series: &Series, times: &[i64], sinks: &mut [Sam
         notes.rounded += usize::from(!exact);
         if let Some(before) = previous.filter(|&before| raw < before) {
             offset = offset.saturating_add(before);
-            notes.resets.push(Reset { metric: metric.clone(), owner, port, at_ms: millis(*t), before, after: raw });
+            notes.resets.push(Reset {
+                metric: metric.clone(),
+                owner,
+                port,
+                at_ms: millis(*t),
+                before,
+                after: raw,
+            });
         }
         previous = Some(raw);
         let Ok(at) = times.binary_search(&millis(*t)) else { continue };
@@ -131,7 +139,11 @@ impl Notes {
             ));
         }
         for (number, metric, value) in &self.bad_values {
-            out.push(Warning::at(source, *number, format!("{metric}: value `{value}` is not a whole count; skipped")));
+            out.push(Warning::at(
+                source,
+                *number,
+                format!("{metric}: value `{value}` is not a whole count; skipped"),
+            ));
         }
         if self.rounded > 0 {
             out.push(Warning::in_file(source, rounded_warning(self.rounded)));
@@ -167,7 +179,10 @@ impl Notes {
         if self.resets.len() > LISTED_RESETS {
             out.push(Warning::in_file(
                 source,
-                format!("{} more counter resets, each counted from zero as increase() does", self.resets.len() - LISTED_RESETS),
+                format!(
+                    "{} more counter resets, each counted from zero as increase() does",
+                    self.resets.len() - LISTED_RESETS
+                ),
             ));
         }
         out
@@ -220,14 +235,24 @@ mod tests {
         assert_eq!(words[3] - words[0], 1100);
         assert_eq!(warnings.len(), 1, "{warnings:?}");
         let text = &warnings[0].message;
-        assert!(text.contains("counter reset: infiniband_portxmitdata_total of 0x0000000000000020 port 1"), "{text}");
-        assert!(text.contains("from 1600 to 200 at 1970-01-01T00:02:00Z") && text.contains("increase()"), "{text}");
+        assert!(
+            text.contains("counter reset: infiniband_portxmitdata_total of 0x0000000000000020 port 1"),
+            "{text}"
+        );
+        assert!(
+            text.contains("from 1600 to 200 at 1970-01-01T00:02:00Z") && text.contains("increase()"),
+            "{text}"
+        );
     }
 
     #[test]
     fn series_without_guid_labels_are_counted_not_placed() {
         let bare = series(TREY, &[("port", "1")], &[(0.0, "5")]);
-        let host = series("node_infiniband_port_data_transmitted_bytes_total", &[("device", "mlx5_0")], &[(0.0, "5")]);
+        let host = series(
+            "node_infiniband_port_data_transmitted_bytes_total",
+            &[("device", "mlx5_0")],
+            &[(0.0, "5")],
+        );
         let (snapshots, warnings) = snapshots_of("http://p", &[bare.clone(), bare, host]);
         assert!(snapshots.iter().all(|s| s.ports.is_empty()));
         let text: Vec<&str> = warnings.iter().map(|w| w.message.as_str()).collect();
@@ -238,7 +263,8 @@ mod tests {
     #[test]
     fn a_value_that_is_no_count_is_skipped_by_name() {
         let labels = [("guid", "0x10"), ("port", "1")];
-        let (snapshots, warnings) = snapshots_of("http://p", &[series(TREY, &labels, &[(0.0, "NaN"), (60.0, "4")])]);
+        let (snapshots, warnings) =
+            snapshots_of("http://p", &[series(TREY, &labels, &[(0.0, "NaN"), (60.0, "4")])]);
         assert_eq!(snapshots[1].ports[0].owner, PortOwner::Guid(Guid(0x10)));
         assert!(warnings[0].message.contains("`NaN`"), "{warnings:?}");
     }

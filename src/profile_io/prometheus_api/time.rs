@@ -148,7 +148,8 @@ mod tests {
 
     #[test]
     fn a_time_without_zone_or_with_an_impossible_date_is_refused() {
-        for bad in ["2023-11-14T22:13:20", "2023-02-29T00:00:00Z", "2023-11-14T25:00:00Z", "yesterday", "NaN"] {
+        for bad in ["2023-11-14T22:13:20", "2023-02-29T00:00:00Z", "2023-11-14T25:00:00Z", "yesterday", "NaN"]
+        {
             let error = parse_time(bad).unwrap_err();
             assert!(error.contains(bad), "{error}");
         }
