@@ -34,6 +34,7 @@ pub mod rail;
 pub mod rail_bundle;
 pub mod recognise;
 pub mod runs;
+pub mod slurm;
 pub mod special;
 pub mod stray;
 pub mod stream;
