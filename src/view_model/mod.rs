@@ -27,6 +27,7 @@ pub mod request;
 pub mod routing_shown;
 pub mod run_synthetic;
 pub mod session;
+pub mod shared_links;
 pub mod stats;
 pub mod time_strip;
 pub mod torus_values;

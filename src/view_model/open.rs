@@ -89,6 +89,12 @@ pub fn open_regions(
         stage(0.8, "collecting who sent what, job by job");
         with_observed(from_jobs(name_of(request), analysis), observed)
     };
+    if let Some(path) = &request.jobs_from {
+        stage(0.9, "placing the scheduler's jobs and tracing their footprints");
+        let (jobs, more) = crate::profile_io::slurm::read_sacct(path)?;
+        warnings.extend(more);
+        dataset = dataset.with_scheduled(jobs, &path.display().to_string());
+    }
     warnings.append(&mut dataset.warnings);
     dataset.warnings = warnings;
     dataset.routing = routing_shown(request, &mut dataset);
