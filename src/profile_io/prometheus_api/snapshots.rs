@@ -46,7 +46,7 @@ pub fn snapshots_of(source: &str, series: &[Series]) -> (Vec<Snapshot>, Vec<Warn
             let name = format!("{source} at {}", rfc3339_of(ms as f64 / 1000.0));
             let (mut snapshot, more) = sink.finish(&name);
             warnings.extend(more);
-            snapshot.taken = Some(TakenAt { time: EpochMicros(ms * 1000), from: TimeSource::InFile });
+            snapshot.taken = Some(TakenAt { time: EpochMicros(ms * 1000), from: TimeSource::Server });
             snapshot
         })
         .collect();
