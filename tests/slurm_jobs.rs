@@ -182,3 +182,26 @@ fn who_shared_my_links_ranks_the_overlapping_jobs_by_the_bytes_on_the_shared_end
     assert_eq!(ranked[1].bytes, Some(0), "nothing moved in the second minute");
     assert_eq!(ranked[0].overlap, (T0 as f64, (T0 + 60) as f64));
 }
+
+#[test]
+fn a_jobs_footprint_is_a_highlight_found_by_its_id_or_name() {
+    let path = sacct(
+        "highlight",
+        "JobID|JobName|User|NodeList|Start|End|State\n\
+         9|cfd|eve|n[0001-0002],n0030|2023-11-14T22:13:20|2023-11-14T23:13:20|COMPLETED\n",
+    );
+    let request = OpenRequest {
+        jobs_from: Some(path),
+        ..OpenRequest::of_rails(vec![vec![root().join("sample-data/testbed")]])
+    };
+    let dataset = open(&request, &|_| {}).unwrap();
+    let fabric = dataset.fabric.as_ref().unwrap();
+    let seeds = shoal::view_model::highlight::search(&dataset, "job 9");
+    assert_eq!(seeds, shoal::view_model::highlight::search(&dataset, "job cfd"));
+    let links = seeds
+        .iter()
+        .filter(|s| matches!(s, shoal::view_model::Seed::Id { domain: shoal::model::Domain::Links, .. }))
+        .count();
+    assert_eq!(links, fabric.scheduled[0].footprint.len());
+    assert_eq!(seeds.len() - links, 3, "and the job's three hosts");
+}

@@ -54,7 +54,7 @@ impl HistoryDialog {
             to: self.to.trim().to_string(),
             step: (!step.is_empty()).then(|| step.to_string()),
         };
-        let wanted = !prometheus.url.is_empty() && !(prometheus.from.is_empty() && prometheus.to.is_empty());
+        let wanted = !(prometheus.url.is_empty() || (prometheus.from.is_empty() && prometheus.to.is_empty()));
         request.prometheus = if wanted {
             let range = prometheus.range()?;
             if range.to <= range.from {
