@@ -7,14 +7,21 @@
 //! hosts from a random first one (Slurm's default contiguous allocation), every eighth scattered
 //! over the whole machine instead.
 //!
+//! `counter_history_one_hour_of_every_port`: a `query_range` answer for every sending port of
+//! both rails (69,984 series) at 60 steps, turned into snapshots and joined to the link ends as
+//! a series (the time strip's input): the part of `--prometheus` after the HTTP answer.
+//!
 //! `cargo bench --bench footprints`
 
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use divan::Bencher;
 use shoal::model::synthetic::ThreeLevel;
-use shoal::model::{Cluster, RailId};
+use shoal::model::{Cluster, LinkEnd, RailId};
+use shoal::profile_io::prometheus_api::snapshots::{Series, snapshots_of};
 use shoal::profile_io::slurm::SlurmJob;
+use shoal::routing::{CounterInput, observe};
 use shoal::view_model::dataset::scheduled::schedule;
 
 const K: usize = 36;
@@ -85,4 +92,44 @@ fn footprints_of_1000_jobs(bencher: Bencher) {
     let ends: usize = schedule(cluster, list.clone(), "bench").0.iter().map(|j| j.footprint.len()).sum();
     eprintln!("footprints: {JOBS} jobs, {} hosts per rail, {ends} link ends in all", cluster.hosts.len());
     bencher.with_inputs(|| list.clone()).bench_values(|jobs| schedule(cluster, jobs, "bench"));
+}
+
+/// Steps in the counter-history bench: one hour at 60 s (the target is a day, 1,440).
+const STEPS: usize = 60;
+
+/// Every sending port of both k = 36 rails as a treydock series with `STEPS` points, as
+/// `query_range` answers them: what [`snapshots_of`] and `observe` turn into a time strip.
+fn server_answer(cluster: &Cluster) -> Vec<Series> {
+    let mut series = Vec::new();
+    for fabric in &cluster.rails {
+        for i in 0..fabric.link_end_count() {
+            let Some(((node, port), _)) = fabric.link_end_nodes(LinkEnd::from_index(i)) else { continue };
+            let metric: HashMap<String, String> = [
+                ("__name__", "infiniband_switch_port_transmit_data_bytes_total".to_string()),
+                ("guid", fabric.node(node).guid.to_string()),
+                ("port", port.0.to_string()),
+            ]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect();
+            let values = (0..STEPS)
+                .map(|k| (1.7e9 + 60.0 * k as f64, (1_000_000 + 4096 * k * (i % 7)).to_string()))
+                .collect();
+            series.push(Series { metric, values });
+        }
+    }
+    series
+}
+
+#[divan::bench(sample_count = 3, sample_size = 1)]
+fn counter_history_one_hour_of_every_port(bencher: Bencher) {
+    let cluster = cluster();
+    let answer = server_answer(cluster);
+    eprintln!("counter history: {} series × {STEPS} steps", answer.len());
+    bencher.bench(|| {
+        let (snapshots, _) = snapshots_of("bench", &answer);
+        let inputs: Vec<CounterInput> =
+            snapshots.into_iter().map(|snapshot| CounterInput { rail: None, snapshot }).collect();
+        observe(cluster, &inputs).expect("observed").0.series.len()
+    });
 }
