@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# docs/screenshots/history-dialog.png: the window's File → The fabric as it ran… dialog, over
+# docs/screenshots/history-dialog.png and history-footprint.png: the window's File → The fabric
+# as it ran… dialog, and a scheduler job's footprint highlighted, over
 # the testbed opened with counters from a real Prometheus (the testbed's exporter scrapes
 # backfilled at 2023-11-14T22:13:20Z and a minute later with promtool, served on 127.0.0.1)
 # and the jobs of tests/fixtures/slurm/testbed-sacct.txt (offered as ranges by the job picker); the time
@@ -45,21 +46,35 @@ Xvfb "$display" -screen 0 1440x900x24 >/dev/null 2>&1 &
 xvfb=$!
 trap 'kill "$prom" "$xvfb" 2>/dev/null || true; rm -rf "$work"' EXIT
 until curl -sf "http://127.0.0.1:$port/-/ready" >/dev/null; do sleep 0.2; done
-env DISPLAY="$display" WAYLAND_DISPLAY= WGPU_BACKEND=vulkan SHOAL_VIEW=add:timestrip XDG_CONFIG_HOME="$work/config" \
-  XDG_DATA_HOME="$work/data-home" "$bin" sample-data/testbed \
-  --prometheus "http://127.0.0.1:$port" --from 2023-11-14T22:13:20Z --to 2023-11-14T22:15:20Z \
-  --jobs-from tests/fixtures/slurm/testbed-sacct.txt >/dev/null 2>&1 &
-app=$!
-sleep "${SHOAL_WAIT:-12}"
+# run VIEW: shoal on the testbed with the server's counters and the jobs, view set-up VIEW.
+run() {
+  env DISPLAY="$display" WAYLAND_DISPLAY= WGPU_BACKEND=vulkan SHOAL_VIEW="$1" XDG_CONFIG_HOME="$work/config" \
+    XDG_DATA_HOME="$work/data-home" "$bin" sample-data/testbed \
+    --prometheus "http://127.0.0.1:$port" --from 2023-11-14T22:13:20Z --to 2023-11-14T22:15:20Z \
+    --jobs-from tests/fixtures/slurm/testbed-sacct.txt >/dev/null 2>&1 &
+  app=$!
+  sleep "${SHOAL_WAIT:-12}"
+}
 x() { DISPLAY="$display" xdotool "$@"; }
 # The debug build draws slowly under Xvfb and a click can fall between frames: the item is
 # clicked twice (once the dialog is open, the second lands on an inert label of the left panel).
 press() { x mousemove "$1" "$2"; sleep 0.7; x click 1; sleep 1.5; }
-# File menu, then its "The fabric as it ran" item.
+mkdir -p "$out"
+
+# The dialog: File menu, then its "The fabric as it ran" item.
+run add:timestrip
 press 22 12
 press 90 108
 press 90 108
-mkdir -p "$out"
 DISPLAY="$display" import -window root "$out/history-dialog.png"
 kill "$app" 2>/dev/null || true
+wait "$app" 2>/dev/null || true
 echo "wrote $out/history-dialog.png"
+
+# Job 7101's footprint highlighted from the highlight panel's scheduler jobs (which list the
+# jobs with their ranges), the fat tree coloured by the counters' observed bytes.
+run 'tab:highlight;highlight:job 7101'
+x mousemove 1435 895; sleep 2
+DISPLAY="$display" import -window root "$out/history-footprint.png"
+kill "$app" 2>/dev/null || true
+echo "wrote $out/history-footprint.png"
