@@ -205,3 +205,33 @@ fn a_jobs_footprint_is_a_highlight_found_by_its_id_or_name() {
     assert_eq!(links, fabric.scheduled[0].footprint.len());
     assert_eq!(seeds.len() - links, 3, "and the job's three hosts");
 }
+
+#[test]
+fn footprints_are_a_link_attribute_whose_contended_ends_are_those_two_jobs_cross() {
+    let sacct = "tests/fixtures/slurm/testbed-sacct.txt";
+    let (ok, out, err) = shoal(&[
+        "query",
+        "sample-data/testbed",
+        "--jobs-from",
+        sacct,
+        "--domain",
+        "links",
+        "--attr",
+        "footprints",
+    ]);
+    assert!(ok, "{err}");
+    let counts: Vec<f64> =
+        out.lines().skip(1).map(|l| l.split(',').nth(1).unwrap().parse().unwrap()).collect();
+    assert_eq!(counts.len(), 114, "every link end of the testbed");
+    let request = OpenRequest {
+        jobs_from: Some(root().join(sacct)),
+        ..OpenRequest::of_rails(vec![vec![root().join("sample-data/testbed")]])
+    };
+    let (fabric, _) = open_fabric(&request);
+    let contended =
+        shoal::view_model::dataset::scheduled::footprint_contention(&fabric.cluster, &fabric.scheduled);
+    assert!(!contended[0].is_empty());
+    assert_eq!(counts.iter().filter(|&&c| c >= 2.0).count(), contended[0].len());
+    let crossings: usize = fabric.scheduled.iter().map(|j| j.footprint.len()).sum();
+    assert_eq!(counts.iter().sum::<f64>() as usize, crossings, "each footprint end counted once per job");
+}
