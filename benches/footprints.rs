@@ -8,7 +8,7 @@
 //! over the whole machine instead.
 //!
 //! `counter_history_one_hour_of_every_port`: a `query_range` answer for every sending port of
-//! both rails (69,984 series) at 60 steps, turned into snapshots and joined to the link ends as
+//! both rails (139,968 series: every link end) at 60 steps, turned into snapshots and joined to the link ends as
 //! a series (the time strip's input): the part of `--prometheus` after the HTTP answer.
 //!
 //! `cargo bench --bench footprints`
