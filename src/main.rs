@@ -47,6 +47,10 @@ enum Command {
     Info(cli::info::InfoArgs),
     /// List degraded links, ports whose error counters moved and ports that waited to send.
     Health(cli::health::HealthArgs),
+    /// List the scheduler's jobs (`--jobs-from`, sacct output) with their footprints on the
+    /// fabric, and with --shared-with JOB who shared that job's links, ranked by what the
+    /// counters (files or --prometheus) saw on the shared link ends.
+    Jobs(cli::jobs::JobsArgs),
     /// Write a synthetic three-level fat tree (beyond ibsim's 256 switches) as OpenSM dumps.
     Gen(cli::r#gen::GenArgs),
     /// Compute a rail's forwarding tables from its topology (dmodk, minhop, updn) and write
@@ -81,6 +85,7 @@ fn main() -> ExitCode {
         Some(Command::Hot(a)) => cli::hot::run(&a),
         Some(Command::Info(a)) => cli::info::run(&a),
         Some(Command::Health(a)) => cli::health::run(&a),
+        Some(Command::Jobs(a)) => cli::jobs::run(&a),
         Some(Command::Gen(a)) => cli::r#gen::run(&a),
         Some(Command::Render(a)) => cli::render::run(&a),
         Some(Command::Route(a)) => cli::route::run(&a),

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
+use shoal::export::job_tables::{footprint_rows, job_rows};
 use shoal::export::tables::{JobLoads, PlacementRow, TableFormat, link_rows, node_rows, write_table};
 use shoal::routing::RailLoad;
 use shoal::view_model::dataset::FabricData;
@@ -107,6 +108,17 @@ fn write_tables(args: &ConvertArgs, dir: &Path) -> Result<Vec<(String, usize)>> 
     let Some(fabric) = dataset.fabric.as_ref() else { bail!("convert needs fabric dumps") };
     report_counters(fabric);
     let mut written = vec![write(dir, "nodes", ext, &node_rows(&fabric.cluster, &fabric.layout), format)?];
+    if request.jobs_from.is_some() {
+        // The scheduler's jobs: who ran where and when, and the link ends of their routes.
+        written.push(write(dir, "jobs", ext, &job_rows(&fabric.scheduled), format)?);
+        written.push(write(
+            dir,
+            "footprints",
+            ext,
+            &footprint_rows(&fabric.cluster, &fabric.scheduled),
+            format,
+        )?);
+    }
     let observed = fabric.observed.as_ref();
     if let Some(path) = &request.loads {
         // Loads already traced: one job, named after the file (or the job its rows name).

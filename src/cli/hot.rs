@@ -136,8 +136,8 @@ fn check_jobs_flags(args: &HotArgs) -> Result<()> {
     if args.open.loads.is_some() {
         bail!("--loads shows loads already traced; --job, --place and --contended need profiles");
     }
-    if !matches!(args.by, By::Predicted) && args.open.counters.is_empty() {
-        bail!("--by observed|residual needs --counters");
+    if !matches!(args.by, By::Predicted) && !args.open.has_counters() {
+        bail!("--by observed|residual needs --counters or --prometheus");
     }
     if !matches!(args.by, By::Predicted) && args.contended {
         bail!(
@@ -149,8 +149,8 @@ fn check_jobs_flags(args: &HotArgs) -> Result<()> {
 
 pub fn run(args: &HotArgs) -> Result<()> {
     if let Some(rank) = counter_rank(args.by) {
-        if args.open.counters.is_empty() {
-            bail!("--by stall|utilisation|errors needs --counters");
+        if !args.open.has_counters() {
+            bail!("--by stall|utilisation|errors needs --counters or --prometheus");
         }
         if args.contended || args.region.is_some() {
             bail!(
@@ -180,9 +180,9 @@ pub fn run(args: &HotArgs) -> Result<()> {
         return jobs_hot(&fabric, args, model);
     }
     match args.by {
-        By::Observed | By::Residual if args.open.counters.is_empty() => {
+        By::Observed | By::Residual if !args.open.has_counters() => {
             bail!(
-                "--by {} needs --counters",
+                "--by {} needs --counters or --prometheus",
                 if matches!(args.by, By::Observed) { "observed" } else { "residual" }
             )
         }

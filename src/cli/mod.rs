@@ -10,6 +10,7 @@ mod hot_json;
 mod hot_routing;
 pub mod info;
 mod info_summary;
+pub mod jobs;
 pub mod open_args;
 mod output_size;
 pub mod pattern;

@@ -8,7 +8,7 @@ use clap::Args;
 use shoal::layout::HcaPlanes;
 use shoal::routing::{PlacementPolicy, RailPolicy};
 use shoal::view_model::request::{parse_hca_planes, parse_rail_policy};
-use shoal::view_model::{CounterSpec, JobRequest, OpenRequest, RailRequest, is_run_path};
+use shoal::view_model::{CounterSpec, JobRequest, OpenRequest, PrometheusRequest, RailRequest, is_run_path};
 
 /// What to open and how.
 #[derive(Args, Debug, Clone, Default)]
@@ -38,6 +38,8 @@ pub struct OpenArgs {
     /// series). `railN=FILE` puts a LID-only file on rail N (default 0).
     #[arg(long = "counters", value_name = "[railN=]FILE", value_parser = CounterSpec::parse)]
     pub counters: Vec<CounterSpec>,
+    #[command(flatten)]
+    pub history: HistoryArgs,
     /// `split` spreads rank-level bytes over the rails both hosts share; `rail:N` uses rail N.
     #[arg(long, value_name = "POLICY", default_value = "split", value_parser = parse_rail_policy)]
     pub rail_policy: RailPolicy,
@@ -50,6 +52,50 @@ pub struct OpenArgs {
     /// of its CAs; `off`: one dot per host, as the thesis draws it.
     #[arg(long, value_name = "auto|off", default_value = "auto", value_parser = parse_hca_planes)]
     pub hca_planes: HcaPlanes,
+}
+
+/// The fabric as it ran (issue 26): counters from Prometheus over a range, jobs from Slurm.
+#[derive(Args, Debug, Clone, Default)]
+pub struct HistoryArgs {
+    /// A Prometheus server scraping an InfiniBand exporter (treydock's or guilbaults'), e.g.
+    /// `http://127.0.0.1:9090`: its counters from --from to --to, at each --step, go wherever
+    /// --counters go (two steps: after − before; more: a series for the time strip).
+    #[arg(long, value_name = "URL", requires_all = ["from", "to"])]
+    pub prometheus: Option<String>,
+    /// The range's start: RFC 3339 (`2026-11-24T10:00:00Z`) or Unix seconds.
+    #[arg(long, value_name = "TIME", requires = "prometheus", value_parser = checked_time)]
+    pub from: Option<String>,
+    /// The range's end: RFC 3339 or Unix seconds.
+    #[arg(long, value_name = "TIME", requires = "prometheus", value_parser = checked_time)]
+    pub to: Option<String>,
+    /// The step between snapshots, as Prometheus writes durations (`60s`, `5m`, `1h`); default 60s.
+    #[arg(long, value_name = "DURATION", requires = "prometheus", value_parser = checked_duration)]
+    pub step: Option<String>,
+    /// Jobs from the scheduler's accounting: `sacct --parsable2` output with the columns
+    /// JobID, JobName, User, NodeList, Start, End and State (job steps are skipped). Each job's
+    /// footprint is the link ends on the routes among its hosts.
+    #[arg(long, value_name = "FILE")]
+    pub jobs_from: Option<PathBuf>,
+}
+
+fn checked_time(text: &str) -> Result<String, String> {
+    shoal::profile_io::prometheus_api::time::parse_time(text).map(|_| text.to_string())
+}
+
+fn checked_duration(text: &str) -> Result<String, String> {
+    shoal::profile_io::prometheus_api::time::parse_duration(text).map(|_| text.to_string())
+}
+
+impl HistoryArgs {
+    /// The Prometheus range asked for, if any.
+    pub fn prometheus(&self) -> Option<PrometheusRequest> {
+        Some(PrometheusRequest {
+            url: self.prometheus.clone()?,
+            from: self.from.clone()?,
+            to: self.to.clone()?,
+            step: self.step.clone(),
+        })
+    }
 }
 
 /// Several jobs on the fabric, and where their ranks run.
@@ -112,6 +158,11 @@ impl JobArgs {
 }
 
 impl OpenArgs {
+    /// Whether counters come from files or from Prometheus.
+    pub fn has_counters(&self) -> bool {
+        !self.counters.is_empty() || self.history.prometheus.is_some()
+    }
+
     /// Each RAIL's paths (a RAIL's commas separate its files).
     pub fn rail_paths(&self) -> Vec<Vec<PathBuf>> {
         self.rails
@@ -126,6 +177,8 @@ impl OpenArgs {
             profile: self.profile.clone(),
             loads: self.loads.clone(),
             counters: self.counters.clone(),
+            prometheus: self.history.prometheus(),
+            jobs_from: self.history.jobs_from.clone(),
             host_map: self.host_map.clone(),
             rail_policy: self.rail_policy,
             hca_planes: self.hca_planes,

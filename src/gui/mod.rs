@@ -5,6 +5,7 @@
 pub mod allocator;
 mod display_env;
 mod frame;
+pub mod history;
 pub mod loader;
 pub mod open;
 pub mod path_entry;
@@ -99,6 +100,8 @@ pub struct ShoalApp {
     pub path_entry: path_entry::PathEntry,
     /// Where new jobs run, asked after File → Add profiles as jobs.
     pub place_jobs: place_jobs::PlaceJobs,
+    /// File → The fabric as it ran: Prometheus range and Slurm jobs.
+    pub history: history::HistoryDialog,
     /// A session whose views replace the workspace's once its data set is loaded.
     pub pending_session: Option<Session>,
 }
@@ -132,6 +135,7 @@ impl ShoalApp {
             pending: Vec::new(),
             path_entry: path_entry::PathEntry::default(),
             place_jobs: Default::default(),
+            history: Default::default(),
             pending_session: None,
         }
     }
@@ -411,6 +415,9 @@ impl ShoalApp {
                 if ui.button("Add profiles as jobs…").clicked() {
                     self.jobs_dialog(ui.ctx());
                 }
+                if ui.button("The fabric as it ran (Prometheus, Slurm)…").clicked() {
+                    self.history.start(self.current.as_ref());
+                }
                 if ui.button("Open run (Boxfish meta / CSV pair)…").clicked() {
                     open::open_dialog(self, ui.ctx());
                 }
@@ -492,6 +499,10 @@ impl eframe::App for ShoalApp {
             self.handle_dialog(typed, &ctx);
         }
         if let Some(request) = self.place_jobs.ui(&ctx) {
+            self.open(request, &ctx);
+        }
+        let jobs = self.ws.dataset.as_ref().and_then(|d| d.fabric.as_ref()).map(|f| f.scheduled.clone());
+        if let Some(request) = self.history.ui(&ctx, self.current.as_ref(), &jobs.unwrap_or_default()) {
             self.open(request, &ctx);
         }
         let mut commands = Vec::new();

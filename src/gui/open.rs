@@ -68,6 +68,8 @@ fn merge_flags(request: &mut OpenRequest, flags: OpenRequest) {
         (request.profile, request.loads) = (None, flags.loads);
     }
     request.counters.extend(flags.counters);
+    request.prometheus = flags.prometheus.or(request.prometheus.take());
+    request.jobs_from = flags.jobs_from.or(request.jobs_from.take());
     request.host_map = flags.host_map;
     request.rail_policy = flags.rail_policy;
     request.routing = flags.routing;

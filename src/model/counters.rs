@@ -94,6 +94,8 @@ pub enum TimeSource {
     /// The file's modification time: the formats without timestamps (perfquery, ibqueryerrors,
     /// ibdiagnet2, PerfMgr, whose `Last Data Update` has no time zone) are written when read.
     Modified,
+    /// The times of a time-series server's steps (Prometheus `query_range`).
+    Server,
 }
 
 impl TimeSource {
@@ -101,6 +103,7 @@ impl TimeSource {
         match self {
             TimeSource::InFile => "the files' own timestamps",
             TimeSource::Modified => "the files' modification times",
+            TimeSource::Server => "the server's step times",
         }
     }
 }

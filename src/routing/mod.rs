@@ -10,6 +10,7 @@ pub mod counter_join;
 mod demand;
 pub mod engines;
 pub mod flows;
+pub mod footprint;
 pub mod health;
 pub mod hot;
 pub mod in_situ;

@@ -115,7 +115,7 @@ pub fn report_pairing(pairing: &Pairing, placed: &[PlacedSnapshot], warnings: &m
     for (from, to) in pairs {
         let (a, b) = (&placed[from as usize], &placed[to as usize]);
         let (Some(start), Some(end)) = (a.taken, b.taken) else { continue };
-        let own = start.from == TimeSource::InFile && end.from == TimeSource::InFile;
+        let own = start.from != TimeSource::Modified && end.from != TimeSource::Modified;
         if own && end.time.0 < start.time.0 {
             let message = format!(
                 "taken at {}, not after {} ({}): the timestamps run backwards (files given out of order?); that \

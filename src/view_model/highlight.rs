@@ -166,6 +166,11 @@ pub fn search(dataset: &Dataset, text: &str) -> Vec<Seed> {
             .collect();
     }
     let lower = text.to_ascii_lowercase();
+    if let (Some(job), Some(fabric)) = (text.strip_prefix("job ").map(str::trim), &dataset.fabric)
+        && let Some(seeds) = footprint_seeds(fabric, job)
+    {
+        return seeds;
+    }
     if let Some(job) = text.strip_prefix("job ").map(str::trim).filter(|_| !dataset.jobs().is_empty()) {
         return job_ranks(run, job).into_iter().map(|id| Seed::Id { domain: Domain::Ranks, id }).collect();
     }
@@ -192,6 +197,23 @@ pub fn search(dataset: &Dataset, text: &str) -> Vec<Seed> {
             id: run.ids(Domain::Nodes).get(i).copied().unwrap_or(n.id),
         })
         .collect()
+}
+
+/// A scheduler job's footprint (by JobID or name, issue 26): its link ends and its hosts' CAs on
+/// every rail; `None` when no scheduler job has that id or name.
+fn footprint_seeds(fabric: &FabricData, job: &str) -> Option<Vec<Seed>> {
+    let found = fabric.scheduled.iter().find(|j| j.id == job || j.name == job)?;
+    let index = &fabric.index;
+    let links = (found.footprint.rails.iter().enumerate())
+        .flat_map(|(rail, ends)| ends.iter().filter_map(move |&e| index.link_position(rail, e)))
+        .map(Seed::link);
+    let cluster = &fabric.cluster;
+    let hosts = found.hosts.iter().flat_map(|&h| {
+        (0..cluster.rails.len()).flat_map(move |rail| {
+            cluster.hosts[h].on_rail(rail).iter().filter_map(move |&ca| index.node_position(rail, ca))
+        })
+    });
+    Some(links.chain(hosts.map(Seed::node)).collect())
 }
 
 /// The rank ids of one job (the ranks table's `job` column, issue 12).

@@ -27,6 +27,7 @@ pub mod request;
 pub mod routing_shown;
 pub mod run_synthetic;
 pub mod session;
+pub mod shared_links;
 pub mod stats;
 pub mod time_strip;
 pub mod torus_values;
@@ -41,6 +42,8 @@ pub use filter::{Clause, Combine, Filter, Relation};
 pub use highlight::{Highlight, Lit, RankHosts, Seed};
 pub use open::{OpenError, Progress, RunError, open, open_regions};
 pub use prepare::{Prepared, prepare};
-pub use request::{CounterSpec, JobRequest, OpenRequest, RailRequest, RoutingMode, job_name_of};
+pub use request::{
+    CounterSpec, JobRequest, OpenRequest, PrometheusRequest, RailRequest, RoutingMode, job_name_of,
+};
 pub use values::{LinkValues, RegionSelection};
 pub use view::{ModuleKind, ViewSpec};

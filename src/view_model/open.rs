@@ -89,6 +89,12 @@ pub fn open_regions(
         stage(0.8, "collecting who sent what, job by job");
         with_observed(from_jobs(name_of(request), analysis), observed)
     };
+    if let Some(path) = &request.jobs_from {
+        stage(0.9, "placing the scheduler's jobs and tracing their footprints");
+        let (jobs, more) = crate::profile_io::slurm::read_sacct(path)?;
+        warnings.extend(more);
+        dataset = dataset.with_scheduled(jobs, &path.display().to_string());
+    }
     warnings.append(&mut dataset.warnings);
     dataset.warnings = warnings;
     dataset.routing = routing_shown(request, &mut dataset);
@@ -118,10 +124,12 @@ fn check_run_alone(request: &OpenRequest, run: &Path) -> Result<(), OpenError> {
         || request.loads.is_some()
         || !request.jobs.is_empty()
         || !request.counters.is_empty()
+        || request.prometheus.is_some()
+        || request.jobs_from.is_some()
         || request.host_map.is_some();
     if fabric_only {
         return Err(OpenError::Request(format!(
-            "--profile, --loads, --job, --counters and --host-map belong to fabric dumps, not to a run ({})",
+            "--profile, --loads, --job, --counters, --prometheus, --jobs-from and --host-map belong to fabric dumps, not to a run ({})",
             run.display()
         )));
     }
@@ -184,11 +192,21 @@ fn read_counters(
     cluster: &Cluster,
     stage: &dyn Fn(f32, &str),
 ) -> Result<Option<(Observed, Vec<Warning>)>, OpenError> {
-    if request.counters.is_empty() {
+    if request.counters.is_empty() && request.prometheus.is_none() {
         return Ok(None);
     }
+    let (from_server, mut warnings) = match &request.prometheus {
+        Some(prometheus) => {
+            stage(0.65, "querying Prometheus");
+            let range = prometheus.range().map_err(OpenError::Request)?;
+            crate::profile_io::prometheus_api::read_range(&range)?
+        }
+        None => (Vec::new(), Vec::new()),
+    };
     stage(0.7, "reading the port counters");
-    Ok(Some(trace::read_observed(cluster, &request.counters)?))
+    let (observed, more) = trace::read_observed(cluster, &request.counters, from_server)?;
+    warnings.extend(more);
+    Ok(Some((observed, warnings)))
 }
 
 /// `dataset` with the observed counters as link-end values, and their warnings.

@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::layout::{FatTreeOptions, HcaPlanes};
+use crate::profile_io::prometheus_api::time::{parse_duration, parse_time};
+use crate::profile_io::prometheus_api::{DEFAULT_STEP_SECS, PromRange};
 use crate::routing::RailPolicy;
 
 /// Everything that changes what is opened.
@@ -32,6 +34,13 @@ pub struct OpenRequest {
     /// Port-counter snapshots: one as they stand, two per rail as after − before.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub counters: Vec<CounterSpec>,
+    /// Port counters from a Prometheus server over a time range, fed wherever `counters` go
+    /// (issue 26).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prometheus: Option<PrometheusRequest>,
+    /// Jobs from the scheduler's accounting: `sacct --parsable2` output (issue 26).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub jobs_from: Option<PathBuf>,
     /// Maps the profile's ranks onto the fabric's hosts.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub host_map: Option<PathBuf>,
@@ -79,6 +88,31 @@ impl JobRequest {
 }
 
 pub use super::trace::CounterSpec;
+
+/// A Prometheus server and a range, as typed (`--prometheus URL --from T --to T --step D`):
+/// times in RFC 3339 or Unix seconds, the step as Prometheus writes durations (default 60 s).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PrometheusRequest {
+    pub url: String,
+    pub from: String,
+    pub to: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step: Option<String>,
+}
+
+impl PrometheusRequest {
+    /// The range in seconds; an error names the flag whose text is no time or duration.
+    pub fn range(&self) -> Result<PromRange, String> {
+        let from = parse_time(&self.from).map_err(|e| format!("--from: {e}"))?;
+        let to = parse_time(&self.to).map_err(|e| format!("--to: {e}"))?;
+        let step = match &self.step {
+            Some(text) => parse_duration(text).map_err(|e| format!("--step: {e}"))?,
+            None => DEFAULT_STEP_SECS,
+        };
+        Ok(PromRange { url: self.url.clone(), from, to, step })
+    }
+}
 pub use super::trace::jobs::job_name_of;
 
 /// Which trace the loads come from.
@@ -156,7 +190,7 @@ impl OpenRequest {
     }
 
     /// Every input path, to watch or to rewrite (rails, run, profile, jobs, loads, counters,
-    /// host map).
+    /// jobs from the scheduler, host map).
     pub fn paths_mut(&mut self) -> Vec<&mut PathBuf> {
         let rails = self.rails.iter_mut().flat_map(|r| r.paths.iter_mut());
         rails
@@ -165,6 +199,7 @@ impl OpenRequest {
             .chain(self.jobs.iter_mut().map(|j| &mut j.profile))
             .chain(self.loads.iter_mut())
             .chain(self.counters.iter_mut().map(|c| &mut c.path))
+            .chain(self.jobs_from.iter_mut())
             .chain(self.host_map.iter_mut())
             .collect()
     }
@@ -229,6 +264,13 @@ mod tests {
                 place: "linear".into(),
             }],
             counters: vec![CounterSpec { rail: Some(1), path: "c.txt".into() }],
+            prometheus: Some(PrometheusRequest {
+                url: "http://127.0.0.1:9090".into(),
+                from: "2026-11-24T10:00:00Z".into(),
+                to: "1795000000".into(),
+                step: Some("5m".into()),
+            }),
+            jobs_from: Some("sacct.txt".into()),
             host_map: Some("map.txt".into()),
             rail_policy: RailPolicy::Rail(0),
             routing: RoutingMode::Ar,
@@ -238,6 +280,20 @@ mod tests {
         let text = serde_saphyr::to_string(&request).unwrap();
         assert!(text.contains("rail_policy: rail:0"), "{text}");
         assert_eq!(serde_saphyr::from_str::<OpenRequest>(&text).unwrap(), request);
+    }
+
+    #[test]
+    fn a_prometheus_range_reads_its_times_and_names_a_bad_flag() {
+        let mut request = PrometheusRequest {
+            url: "http://p:9090".into(),
+            from: "2023-11-14T22:13:20Z".into(),
+            to: "1700003600".into(),
+            step: None,
+        };
+        let range = request.range().unwrap();
+        assert_eq!((range.from, range.to, range.step), (1_700_000_000.0, 1_700_003_600.0, 60.0));
+        request.step = Some("soon".into());
+        assert!(request.range().unwrap_err().starts_with("--step: `soon`"));
     }
 
     #[test]

@@ -79,6 +79,54 @@ pub fn looks_like_prometheus(input: &Input) -> bool {
     })
 }
 
+/// What one metric is: its family (which labels name the port, which unit) and its counter.
+#[derive(Clone, Copy)]
+pub struct SeriesKind {
+    family: Family,
+    what: Result<Direction, (CounterKind, bool)>,
+}
+
+/// The kind of an exporter metric, `None` for any other metric.
+pub fn series_kind(metric: &str) -> Option<SeriesKind> {
+    match (family(metric), other_family(metric)) {
+        (Some((family, direction)), _) => Some(SeriesKind { family, what: Ok(direction) }),
+        (None, Some((family, kind, wide))) => Some(SeriesKind { family, what: Err((kind, wide)) }),
+        (None, None) => None,
+    }
+}
+
+impl SeriesKind {
+    /// The labels naming the port's GUID and number; `None` for node_exporter's host devices.
+    pub fn port_labels(self) -> Option<(&'static str, &'static str)> {
+        match self.family {
+            Family::Bytes => Some(("guid", "port")),
+            Family::Words => Some(("local_guid", "local_port")),
+            Family::HostDevice => None,
+        }
+    }
+
+    /// Records one value of this metric for a port (`line`: where it was read, for warnings).
+    pub fn record(self, sink: &mut SampleSink, line: usize, owner: PortOwner, port: u8, count: u64) {
+        match (self.family, self.what) {
+            (_, Err(kind)) => sink.counted(line, owner, port, kind, count, None),
+            (Family::Bytes, Ok(direction)) => {
+                sink.counter(line, owner, port, direction, DataCounter::from_bytes(count))
+            }
+            (_, Ok(direction)) => sink.words(line, owner, port, direction, count, CounterWidth::Bits64),
+        }
+    }
+}
+
+/// The GUID and port of a series, its labels read by `label`, if both are readable.
+pub fn port_of(
+    label: impl Fn(&str) -> Option<String>,
+    (guid_label, port_label): (&str, &str),
+) -> Option<(Guid, u8)> {
+    let guid = label(guid_label).and_then(|g| Guid::parse_hex(&g))?;
+    let port = label(port_label).and_then(|p| p.parse::<u8>().ok())?;
+    Some((guid, port))
+}
+
 pub fn parse_prometheus(input: &Input) -> Result<(Snapshot, Vec<Warning>), ParseError> {
     let mut sink = SampleSink::new(input.display());
     let (mut host_series, mut rounded) = (0usize, 0usize);
@@ -89,27 +137,17 @@ pub fn parse_prometheus(input: &Input) -> Result<(Snapshot, Vec<Warning>), Parse
             return;
         }
         let name_end = line.find(|c: char| c == '{' || c.is_whitespace()).unwrap_or(line.len());
-        let metric = &line[..name_end];
-        let (family, what) = match (family(metric), other_family(metric)) {
-            (Some((family, direction)), _) => (family, Ok(direction)),
-            (None, Some((family, kind, wide))) => (family, Err((kind, wide))),
-            (None, None) => return,
-        };
+        let Some(kind) = series_kind(&line[..name_end]) else { return };
         let Some((labels, value, stamp)) = split_sample(&line[name_end..]) else {
             sink.warnings.line(number, "a sample without a value (or with unclosed labels); skipped");
             return;
         };
-        let (guid_label, port_label) = match family {
-            Family::Bytes => ("guid", "port"),
-            Family::Words => ("local_guid", "local_port"),
-            Family::HostDevice => {
-                host_series += 1;
-                return;
-            }
+        let Some(names) = kind.port_labels() else {
+            host_series += 1;
+            return;
         };
-        let guid = label(labels, guid_label).and_then(|g| Guid::parse_hex(&g));
-        let port = label(labels, port_label).and_then(|p| p.parse::<u8>().ok());
-        let (Some(guid), Some(port)) = (guid, port) else {
+        let Some((guid, port)) = port_of(|name| label(labels, name), names) else {
+            let (guid_label, port_label) = names;
             sink.warnings
                 .line(number, format!("no readable `{guid_label}` and `{port_label}` labels; skipped"));
             return;
@@ -121,29 +159,30 @@ pub fn parse_prometheus(input: &Input) -> Result<(Snapshot, Vec<Warning>), Parse
         };
         rounded += usize::from(!exact);
         latest = latest.max(stamp);
-        let owner = PortOwner::Guid(guid);
-        match (family, what) {
-            (_, Err(kind)) => sink.counted(number, owner, port, kind, count, None),
-            (Family::Bytes, Ok(direction)) => {
-                sink.counter(number, owner, port, direction, DataCounter::from_bytes(count))
-            }
-            (_, Ok(direction)) => sink.words(number, owner, port, direction, count, CounterWidth::Bits64),
-        }
+        kind.record(&mut sink, number, PortOwner::Guid(guid), port, count);
     })?;
     if host_series > 0 {
-        sink.warnings.file(format!(
-            "{host_series} node_exporter series name a host device, not a GUID: they cannot be placed on link ends"
-        ));
+        sink.warnings.file(host_device_warning(host_series));
     }
     if rounded > 0 {
-        sink.warnings.file(format!(
-            "{rounded} values were written as floats above 2^53: the exporter rounded them (to within a few parts in 10^16)"
-        ));
+        sink.warnings.file(rounded_warning(rounded));
     }
     let (mut snapshot, warnings) = sink.finish_stream(input.display(), summary);
     snapshot.taken =
         latest.map(|ms| TakenAt { time: EpochMicros(ms.saturating_mul(1000)), from: TimeSource::InFile });
     Ok((snapshot, warnings))
+}
+
+/// The warning for node_exporter's series, which name a host device and no GUID.
+pub fn host_device_warning(count: usize) -> String {
+    format!("{count} node_exporter series name a host device, not a GUID: they cannot be placed on link ends")
+}
+
+/// The warning for values above 2^53 written as floats.
+pub fn rounded_warning(count: usize) -> String {
+    format!(
+        "{count} values were written as floats above 2^53: the exporter rounded them (to within a few parts in 10^16)"
+    )
 }
 
 /// `{a="b",c="d"} 12 1700000000000` → (`a="b",c="d"`, `12`, the timestamp in milliseconds since
@@ -201,7 +240,7 @@ fn label(labels: &str, name: &str) -> Option<String> {
 }
 
 /// A whole non-negative count and whether it is exact.
-fn parse_value(text: &str) -> Option<(u64, bool)> {
+pub fn parse_value(text: &str) -> Option<(u64, bool)> {
     if let Ok(v) = text.parse::<u64>() {
         return Some((v, true));
     }

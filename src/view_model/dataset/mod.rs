@@ -9,6 +9,7 @@
 pub mod counters;
 mod fabric;
 mod rows;
+pub mod scheduled;
 mod synthetic;
 
 use std::collections::BTreeMap;
@@ -68,6 +69,8 @@ pub struct FabricData {
     pub loads_job: Option<String>,
     /// What each rail was read from, and its warnings (`shoal info`).
     pub rails_read: Vec<crate::model::RailRead>,
+    /// Jobs from the scheduler's accounting (`--jobs-from`), with their footprints.
+    pub scheduled: Vec<scheduled::ScheduledJob>,
 }
 
 impl FabricData {
@@ -257,6 +260,7 @@ impl Dataset {
             observed: None,
             loads_job: None,
             rails_read: Vec::new(),
+            scheduled: Vec::new(),
         };
         let run = fabric.build_run(&name, &RankJobs::new());
         Dataset {
@@ -332,6 +336,7 @@ impl Dataset {
             observed: None,
             loads_job: None,
             rails_read: Vec::new(),
+            scheduled: Vec::new(),
         };
         let run = fabric.build_run(&name, &rank_jobs);
         Dataset {

@@ -1,0 +1,160 @@
+//! One GET against Prometheus's HTTP API, with timeouts, decoded from its JSON envelope
+//! (`{"status":"success","data":…}` or `{"status":"error","errorType":…,"error":…}`). Every
+//! failure is an error naming the URL and what came back: no answer, an HTTP status with the
+//! server's own message, or a body that is not the API's JSON.
+
+use std::time::Duration;
+
+use serde::Deserialize;
+
+use super::super::error::ParseError;
+
+/// How long a server may take to accept the connection.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long one whole request may take: a day of every port at one-minute steps is large.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(300);
+/// The largest answer read (a constant: never a size the server or a flag chose).
+const BODY_LIMIT_BYTES: u64 = 4 << 30;
+/// How much of a refused answer's body an error quotes.
+const QUOTED_BYTES: usize = 300;
+
+/// The API's envelope.
+#[derive(Deserialize)]
+struct Envelope<T> {
+    status: String,
+    data: Option<T>,
+    #[serde(rename = "errorType")]
+    error_type: Option<String>,
+    error: Option<String>,
+    #[serde(default)]
+    warnings: Vec<String>,
+}
+
+/// A Prometheus server's API at a base URL (`http://host:9090`, a path prefix allowed).
+pub struct Api {
+    base: String,
+    agent: ureq::Agent,
+}
+
+impl Api {
+    pub fn new(base: &str) -> Api {
+        let agent = ureq::Agent::config_builder()
+            .timeout_connect(Some(CONNECT_TIMEOUT))
+            .timeout_global(Some(REQUEST_TIMEOUT))
+            // A 400 or 422 carries the server's reason in its body: read it, not just the code.
+            .http_status_as_error(false)
+            .build()
+            .into();
+        Api { base: base.trim_end_matches('/').to_string(), agent }
+    }
+
+    /// The URL of an endpoint, as errors name it.
+    pub fn url(&self, endpoint: &str) -> String {
+        format!("{}{endpoint}", self.base)
+    }
+
+    /// GETs `endpoint` with `params` and decodes its `data`; the server's warnings come back
+    /// beside it.
+    pub fn get<T: serde::de::DeserializeOwned>(
+        &self,
+        endpoint: &str,
+        params: &[(&str, String)],
+    ) -> Result<(T, Vec<String>), ParseError> {
+        let url = self.url(endpoint);
+        let mut request = self.agent.get(&url);
+        for (key, value) in params {
+            request = request.query(*key, value);
+        }
+        let mut response = request.call().map_err(|e| unreachable_error(&url, &e))?;
+        let status = response.status();
+        let body =
+            response.body_mut().with_config().limit(BODY_LIMIT_BYTES).read_to_string().map_err(|e| {
+                ParseError::invalid(&url, format!("HTTP {status}, but reading the answer failed: {e}"))
+            })?;
+        decode(&url, status.as_u16(), &body)
+    }
+}
+
+/// The envelope's data, or an error naming what the server said.
+fn decode<T: serde::de::DeserializeOwned>(
+    url: &str,
+    status: u16,
+    body: &str,
+) -> Result<(T, Vec<String>), ParseError> {
+    let envelope: Envelope<T> = match serde_json::from_str(body) {
+        Ok(envelope) => envelope,
+        Err(e) if status == 200 => {
+            return Err(ParseError::invalid(
+                url,
+                format!("the answer is not Prometheus's API JSON ({e}): {}", quoted(body)),
+            ));
+        }
+        Err(_) => return Err(ParseError::invalid(url, format!("HTTP {status}: {}", quoted(body)))),
+    };
+    match (envelope.status.as_str(), envelope.data) {
+        ("success", Some(data)) if status == 200 => Ok((data, envelope.warnings)),
+        _ => {
+            let kind = envelope.error_type.unwrap_or_else(|| "no error type".into());
+            let said = envelope.error.unwrap_or_else(|| quoted(body));
+            Err(ParseError::invalid(
+                url,
+                format!("HTTP {status}, the server refused the query ({kind}): {said}"),
+            ))
+        }
+    }
+}
+
+/// The start of a body, on one line.
+fn quoted(body: &str) -> String {
+    let body = body.trim();
+    if body.is_empty() {
+        return "an empty body".into();
+    }
+    let end = body.char_indices().map(|(i, _)| i).find(|&i| i >= QUOTED_BYTES).unwrap_or(body.len());
+    let more = if end < body.len() { " …" } else { "" };
+    format!("`{}`{more}", body[..end].replace('\n', " "))
+}
+
+/// A request that got no HTTP answer.
+fn unreachable_error(url: &str, error: &ureq::Error) -> ParseError {
+    let hint = match error {
+        ureq::Error::Timeout(_) => " (the server did not answer in time)",
+        ureq::Error::ConnectionFailed | ureq::Error::Io(_) => " (is Prometheus listening there?)",
+        ureq::Error::TlsRequired | ureq::Error::Tls(_) => {
+            " (shoal speaks plain HTTP to Prometheus: use an http:// URL, e.g. through a local proxy)"
+        }
+        _ => "",
+    };
+    ParseError::invalid(url, format!("no answer from the server: {error}{hint}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_refusal_names_the_url_the_error_type_and_the_servers_words() {
+        let body = r#"{"status":"error","errorType":"bad_data","error":"invalid parameter \"step\": zero or negative query resolution step widths are not accepted"}"#;
+        let error = decode::<serde_json::Value>("http://p:9090/api/v1/query_range", 400, body).unwrap_err();
+        let text = error.to_string();
+        assert!(text.starts_with("http://p:9090/api/v1/query_range: HTTP 400"), "{text}");
+        assert!(text.contains("bad_data") && text.contains("zero or negative"), "{text}");
+    }
+
+    #[test]
+    fn a_body_that_is_not_the_api_is_quoted() {
+        let error =
+            decode::<serde_json::Value>("http://p/api/v1/series", 404, "404 page not found\n").unwrap_err();
+        assert!(error.to_string().contains("HTTP 404: `404 page not found`"), "{error}");
+        let error = decode::<serde_json::Value>("http://p/api/v1/series", 200, "<html>").unwrap_err();
+        assert!(error.to_string().contains("not Prometheus's API JSON"), "{error}");
+    }
+
+    #[test]
+    fn an_unreachable_server_is_named_with_its_url() {
+        // Port 1 on the loopback: nothing listens there, the connection is refused at once.
+        let api = Api::new("http://127.0.0.1:1/");
+        let error = api.get::<serde_json::Value>("/api/v1/series", &[]).unwrap_err().to_string();
+        assert!(error.starts_with("http://127.0.0.1:1/api/v1/series: no answer from the server"), "{error}");
+    }
+}
