@@ -11,8 +11,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const SUBCOMMANDS: [&str; 13] = [
+const SUBCOMMANDS: [&str; 14] = [
     "convert",
+    "matrix",
     "health",
     "trace",
     "hot",

@@ -10,6 +10,7 @@ mod hot_json;
 mod hot_routing;
 pub mod info;
 mod info_summary;
+pub mod matrix;
 pub mod open_args;
 mod output_size;
 pub mod pattern;
@@ -40,6 +41,7 @@ Examples:
   shoal health RAIL0 --counters before.txt --counters after.txt --json
   shoal gen --k 36 --rails 2 --out /tmp/k36
   shoal route sample-data/tworail/rail0 --engine dmodk --out /tmp/rail0-dmodk
+  shoal matrix RAIL0 RAIL1 --profile P --by host --region 2 --out m.csv
   shoal query sample-data/torus8/torus8_meta.yaml --domain links \
       --where 'code_region = 1' --agg mean --attr packets
   shoal query RAIL0 RAIL1 --profile P --rail-policy rail:0 --domain links --attr bytes

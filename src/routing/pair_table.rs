@@ -8,8 +8,8 @@
 //!   leaf; 3: up to a spine and down; …). A pair whose path is not delivered has no hop count.
 //! - At host or leaf granularity several paths fold into one cell; the cell keeps the most
 //!   switches any of them crosses (the worse class), its bytes are the sum.
-//! - Intra-node rows have no rail. At leaf granularity their leaf is the host's leaf on the
-//!   lowest rail it is cabled to.
+//! - Intra-node rows have no rail. At leaf granularity their leaf is the host's leaf on rail 0
+//!   (a host not cabled to rail 0 has no leaf there: its intra-node bytes are counted apart).
 
 use petgraph::graph::NodeIndex;
 use rayon::prelude::*;
@@ -145,10 +145,26 @@ fn intra_node_key(cluster: &Cluster, by: Granularity, origin: &FlowOrigin) -> Op
         Granularity::Host => Some((origin.src_host?, origin.dst_host?, None)),
         Granularity::Leaf => {
             let host = cluster.hosts.get(origin.src_host_index()?)?;
-            let (rail, ca) = host.cas.iter().enumerate().find_map(|(r, cas)| Some((r, *cas.first()?)))?;
-            let leaf = leaf_of(&cluster.rails[rail], ca)?.index() as u32;
+            let leaf = leaf_of(cluster.rails.first()?, *host.on_rail(0).first()?)?;
+            let leaf = u32::try_from(leaf.index()).ok()?;
             Some((leaf, leaf, None))
         }
+    }
+}
+
+/// How a row's entity is written: the rank number, the host's name, or the leaf switch's node
+/// description (on rail 0 for intra-node rows).
+pub fn entity_name(cluster: &Cluster, by: Granularity, rail: Option<u8>, id: u32) -> String {
+    match by {
+        Granularity::Rank => id.to_string(),
+        Granularity::Host => {
+            cluster.hosts.get(id as usize).map_or_else(|| id.to_string(), |h| h.name.clone())
+        }
+        Granularity::Leaf => cluster
+            .rails
+            .get(usize::from(rail.unwrap_or(0)))
+            .and_then(|f| f.graph.node_weight(NodeIndex::new(id as usize)))
+            .map_or_else(|| id.to_string(), |n| n.description.clone()),
     }
 }
 
