@@ -23,6 +23,7 @@ mod render_session;
 pub mod render_spec;
 pub mod render_strip;
 pub mod route;
+pub mod route_traffic;
 pub mod shell;
 pub mod trace;
 pub mod trace_ar;

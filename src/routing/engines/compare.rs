@@ -57,19 +57,36 @@ pub fn pairs_of(flows: &[Flow]) -> Vec<(Lid, Lid, u64)> {
 /// `flows` under the recorded tables (when every switch has one), D-mod-K (when the fabric is
 /// a fat tree), minhop, greedy and greedy-sum, in that order. `source` names the rail.
 pub fn compare_routings(fabric: &Fabric, flows: &[Flow], source: &str) -> Vec<MaxLoad> {
+    let greedy = |objective| Greedy { objective, pairs: pairs_of(flows) };
+    let engines: [Box<dyn RoutingEngine>; 2] =
+        [Box::new(greedy(Objective::Busiest)), Box::new(greedy(Objective::Sum))];
+    let mut rows = baseline_routings(fabric, flows, source);
+    rows.extend(routed_with(fabric, flows, source, &engines));
+    rows
+}
+
+/// What an application-aware routing is measured against: the recorded tables (when every
+/// switch has one), D-mod-K (when the fabric is a fat tree) and minhop.
+pub fn baseline_routings(fabric: &Fabric, flows: &[Flow], source: &str) -> Vec<MaxLoad> {
     let mut rows = Vec::new();
     let switches = fabric.switches().count();
     if switches > 0 && fabric.switches_with_lft() == switches {
         rows.push(max_load(fabric, "recorded", flows));
     }
-    let greedy = |objective| Greedy { objective, pairs: pairs_of(flows) };
-    let engines: [Box<dyn RoutingEngine>; 4] = [
-        Box::new(EngineRef(Engine::Dmodk)),
-        Box::new(EngineRef(Engine::MinHop)),
-        Box::new(greedy(Objective::Busiest)),
-        Box::new(greedy(Objective::Sum)),
-    ];
-    for engine in &engines {
+    let engines: [Box<dyn RoutingEngine>; 2] =
+        [Box::new(EngineRef(Engine::Dmodk)), Box::new(EngineRef(Engine::MinHop))];
+    rows.extend(routed_with(fabric, flows, source, &engines));
+    rows
+}
+
+fn routed_with(
+    fabric: &Fabric,
+    flows: &[Flow],
+    source: &str,
+    engines: &[Box<dyn RoutingEngine>],
+) -> Vec<MaxLoad> {
+    let mut rows = Vec::new();
+    for engine in engines {
         // An engine that cannot route this fabric (D-mod-K off a fat tree) has no row.
         if let Ok((routed, _)) = route_by(fabric, engine.as_ref(), source) {
             rows.push(max_load(&routed, engine.name(), flows));
