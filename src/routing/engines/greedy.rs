@@ -172,8 +172,13 @@ impl<'t, 'f> State<'t, 'f> {
             let Some((end, _, _)) = topology.fabric.out_through(topology.switches[s], p.port) else {
                 continue;
             };
-            let Some(rest) = self.best(n, d) else { continue };
             let here = self.load.get(end.index()).copied().unwrap_or(0);
+            // Any path on through this end costs at least (here, here) under either objective,
+            // and only a strictly lower cost replaces the choice: the rest need not be looked at.
+            if chosen.is_some_and(|(c, _)| (here, here) >= c) {
+                continue;
+            }
+            let Some(rest) = self.best(n, d) else { continue };
             let cost = self.combine(here, rest);
             if chosen.is_none_or(|(c, _)| cost < c) {
                 chosen = Some((cost, p.port.0));
