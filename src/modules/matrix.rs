@@ -52,10 +52,11 @@ fn keys(selection: RegionSelection) -> Result<(RegionKey, Option<RegionKey>), St
     }
 }
 
-/// The plot's side in points for a canvas (as [`MatrixPicture::draw_list`] lays it out).
+/// Bins per side for a canvas: two points a cell of the plot [`MatrixPicture::draw_list`] lays
+/// out, since the window's painter feathers thinner rectangles into gaps.
 fn side_for(size: [f32; 2]) -> usize {
     let side = (size[0] - 150.0 - 176.0).min(size[1] - 66.0);
-    if side < 8.0 { DEFAULT_SIDE } else { side as usize }
+    if side < 8.0 { DEFAULT_SIDE } else { (side / 2.0) as usize }
 }
 
 impl MatrixState {
@@ -256,8 +257,11 @@ fn lit_cells(
         .collect();
     let Ok((key, _)) = keys(selection) else { return Vec::new() };
     let Some(flows) = fabric.flows.get(&key) else { return Vec::new() };
-    let pairs: HashSet<(usize, usize)> =
-        pairs_through(&fabric.cluster, flows, &ends, usize::MAX).into_keys().collect();
+    let pairs: HashSet<(usize, usize)> = pairs_through(&fabric.cluster, flows, &ends, usize::MAX)
+        .into_values()
+        .flatten()
+        .filter_map(|(s, d, _)| s.zip(d))
+        .collect();
     let mut cells: Vec<(u32, u32)> = cells_of_host_pairs(fabric, grid, &pairs).into_iter().collect();
     cells.sort_unstable();
     cells
