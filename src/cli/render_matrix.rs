@@ -3,9 +3,9 @@
 
 use anyhow::{Result, bail};
 use clap::Args;
-use shoal::modules::matrix::picture;
 use shoal::routing::RegionKey;
 use shoal::routing::pair_table::Granularity;
+use shoal::scene::matrix_draw::picture;
 use shoal::view_model::Dataset;
 use shoal::view_model::matrix::{CellValues, MatrixOptions, MatrixOrder, RailChoice, build};
 use shoal::view_model::values::RegionSelection;

@@ -10,7 +10,7 @@ use egui::{ComboBox, Sense, Ui};
 
 use crate::routing::pair_table::Granularity;
 use crate::routing::{RegionKey, pairs_through};
-use crate::scene::matrix_draw::MatrixPicture;
+use crate::scene::matrix_draw::{picture, rail_name};
 use crate::view_model::dataset::{Dataset, FabricData};
 use crate::view_model::highlight::{Lit, Seed};
 use crate::view_model::matrix::{
@@ -52,7 +52,7 @@ fn keys(selection: RegionSelection) -> Result<(RegionKey, Option<RegionKey>), St
     }
 }
 
-/// Bins per side for a canvas: two points a cell of the plot [`MatrixPicture::draw_list`] lays
+/// Bins per side for a canvas: two points a cell of the plot `MatrixPicture::draw_list` lays
 /// out, since the window's painter feathers thinner rectangles into gaps.
 fn side_for(size: [f32; 2]) -> usize {
     let side = (size[0] - 150.0 - 176.0).min(size[1] - 66.0);
@@ -205,36 +205,6 @@ impl ViewClass for MatrixClass {
         };
         response.on_hover_text(text);
     }
-}
-
-fn key_name(key: RegionKey) -> String {
-    match key {
-        RegionKey::Total => "whole run".into(),
-        RegionKey::Region(n) => format!("region {n}"),
-    }
-}
-
-fn rail_name(rail: RailChoice) -> String {
-    match rail {
-        RailChoice::Worse => "every rail (worse hue)".into(),
-        RailChoice::Rail(r) => format!("rail {r}"),
-    }
-}
-
-/// The picture of a grid as a view's spec titles and colours it.
-pub fn picture<'g>(grid: &'g MatrixGrid, spec: &ViewSpec, lit: Vec<(u32, u32)>) -> MatrixPicture<'g> {
-    let o = &grid.options;
-    let unit = match o.values {
-        CellValues::Bytes => "bytes",
-        CellValues::Messages => "messages",
-    };
-    let what = match spec.selection {
-        RegionSelection::Region(n) => format!("region {n}"),
-        RegionSelection::Diff(a, b) => format!("{} − {}", key_name(a), key_name(b)),
-        _ => "whole run".into(),
-    };
-    let title = format!("traffic matrix · {unit} per {} pair · {} · {what}", o.by.name(), rail_name(o.rail));
-    MatrixPicture { grid, unit, title, diverging: spec.diverging_map.into(), lit }
 }
 
 /// The cells whose pairs cross a lit link end (at most [`LIT_ENDS`] ends looked up).

@@ -70,7 +70,7 @@ mod tests {
     fn the_menus_offer_the_classes_that_can_draw_the_data_set_as_scene_lists_them() {
         let fabric = Dataset::synthetic(6, 4, 3, 2);
         let names = |d: &Dataset| choices(d).iter().map(|m| m.class_id()).collect::<Vec<_>>();
-        assert_eq!(names(&fabric), ["fat_tree", "generic_2d", "time_strip"]);
+        assert_eq!(names(&fabric), ["fat_tree", "generic_2d", "time_strip", "matrix"]);
         let torus = Dataset::from_run(
             crate::view_model::run_synthetic::synthetic_run(&["x", "y", "z"], &[4, 4, 4]),
             Vec::new(),

@@ -8,7 +8,10 @@ use super::camera::ScreenRect;
 use super::colour::{ColourMap, ColourScale, Rgba, ScaleKind};
 use super::draw::{Align, DrawList, INK, RIGHT_W, Rect, TITLE_H, frame_and_legends, text};
 use super::legend::Legend;
-use crate::view_model::matrix::MatrixGrid;
+use crate::routing::RegionKey;
+use crate::view_model::matrix::{CellValues, MatrixGrid, RailChoice};
+use crate::view_model::values::RegionSelection;
+use crate::view_model::view::ViewSpec;
 
 /// INTAP-MPI's hues by switches crossed, and black for a path the tables do not deliver.
 pub const HOP_HUES: [(u32, Rgba); 5] = [
@@ -159,6 +162,36 @@ impl MatrixPicture<'_> {
             y += 15.0;
         }
     }
+}
+
+fn key_name(key: RegionKey) -> String {
+    match key {
+        RegionKey::Total => "whole run".into(),
+        RegionKey::Region(n) => format!("region {n}"),
+    }
+}
+
+pub fn rail_name(rail: RailChoice) -> String {
+    match rail {
+        RailChoice::Worse => "every rail (worse hue)".into(),
+        RailChoice::Rail(r) => format!("rail {r}"),
+    }
+}
+
+/// The picture of a grid as a view's spec titles and colours it (the window's and `render`'s).
+pub fn picture<'g>(grid: &'g MatrixGrid, spec: &ViewSpec, lit: Vec<(u32, u32)>) -> MatrixPicture<'g> {
+    let o = &grid.options;
+    let unit = match o.values {
+        CellValues::Bytes => "bytes",
+        CellValues::Messages => "messages",
+    };
+    let what = match spec.selection {
+        RegionSelection::Region(n) => format!("region {n}"),
+        RegionSelection::Diff(a, b) => format!("{} − {}", key_name(a), key_name(b)),
+        _ => "whole run".into(),
+    };
+    let title = format!("traffic matrix · {unit} per {} pair · {} · {what}", o.by.name(), rail_name(o.rail));
+    MatrixPicture { grid, unit, title, diverging: spec.diverging_map.into(), lit }
 }
 
 #[cfg(test)]
