@@ -99,7 +99,7 @@ pub struct RenderCli {
     #[arg(long, value_parser = parse_module)]
     pub module: Option<ModuleArg>,
     #[command(flatten)]
-    pub matrix: super::render_matrix::MatrixFlags,
+    pub matrix: super::matrix_flags::MatrixFlags,
     /// With `--module time-strip`: the rows, `groups` (rail · level · direction) or `top:N`
     /// (the N busiest link ends).
     #[arg(long, value_name = "groups|top:N", default_value = "groups", value_parser = parse_strip_rows)]
