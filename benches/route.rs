@@ -4,6 +4,9 @@
 //!
 //! - `route_dmodk` (the target), `route_minhop`, `route_updn`: topology (no tables) → every
 //!   switch's table (21.5 million rows) on a copy of the fabric: the whole routing step.
+//! - `route_greedy` (issue 23, target ≤ 5 s): PFSim's application-aware router for 10,000
+//!   ranks × 100 peers (`shoal gen`'s peer pattern, rank r on the r-th CA): 1,000,000 pairs
+//!   taken heaviest first, then minhop for the remaining rows.
 //! - `check_dmodk`: walking every (switch, CA LID) row of the result, as the command reports it.
 //! - `load_topology`: reading the k = 36 `opensm-subnet.lst` alone (written once under
 //!   `target/bench-data/route/`), and `write_dumps`: writing the routed rail (`.lst` + a 580 MB
@@ -18,11 +21,13 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use divan::Bencher;
+use shoal::model::Lid;
+use shoal::model::synthetic::PeerProfile;
 use shoal::model::synthetic::ThreeLevel;
 use shoal::model::{Fabric, RailId};
 use shoal::profile_io::load_rail;
 use shoal::profile_io::opensm_write::{write_lst, write_rail_dir};
-use shoal::routing::engines::{Engine, Topology, check_routes, route};
+use shoal::routing::engines::{Engine, Greedy, Objective, Topology, check_routes, route, route_by};
 
 fn main() {
     divan::main();
@@ -66,6 +71,27 @@ fn route_minhop(bencher: Bencher) {
 fn route_updn(bencher: Bencher) {
     let fabric = topology_only();
     bencher.bench(|| route(fabric, Engine::UpDown, "k36").expect("routes"));
+}
+
+/// 10,000 ranks × 100 peers as (source LID, destination LID, bytes), rank r on the r-th CA.
+fn greedy_pairs() -> Vec<(Lid, Lid, u64)> {
+    let fabric = topology_only();
+    let lids: Vec<Lid> = fabric.cas().filter_map(|ca| fabric.node(ca).base_lid()).collect();
+    let profile = PeerProfile::new(10_000, 100);
+    (0..10_000u32)
+        .flat_map(|r| {
+            let section = profile.section(r, &[]);
+            let src = lids[r as usize];
+            section.dumps[0].peers.iter().map(|p| (src, lids[p.peer as usize], p.sent)).collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+#[divan::bench(sample_count = 3, sample_size = 1)]
+fn route_greedy(bencher: Bencher) {
+    let fabric = topology_only();
+    let engine = Greedy { objective: Objective::Busiest, pairs: greedy_pairs() };
+    bencher.bench(|| route_by(fabric, &engine, "k36").expect("routes"));
 }
 
 #[divan::bench(sample_count = 3, sample_size = 1)]

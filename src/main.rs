@@ -56,6 +56,10 @@ enum Command {
     /// Compute a rail's forwarding tables from its topology (dmodk, minhop, updn) and write
     /// them as OpenSM dumps: a new RAIL, the fabric under another routing.
     Route(cli::route::RouteArgs),
+    /// Write a region's traffic matrix as CSV (src,dst,rail,bytes,messages,hops) by rank, host
+    /// or leaf switch, with the switches each pair's path crosses on its rail; print the
+    /// locality score (the bytes-weighted mean of switches crossed).
+    Matrix(cli::matrix::MatrixArgs),
     /// Draw the fabric's loads to a PNG or SVG file, without a window.
     Render(Box<cli::render_args::RenderCli>),
     /// Write a synthetic job's profile (all-to-all, shift, I/O) to try placements with.
@@ -90,6 +94,7 @@ fn main() -> ExitCode {
         Some(Command::Render(a)) => cli::render::run(&a),
         Some(Command::Route(a)) => cli::route::run(&a),
         Some(Command::Query(a)) => cli::query::run(&a),
+        Some(Command::Matrix(a)) => cli::matrix::run(&a),
         Some(Command::Pattern(a)) => cli::pattern::run(&a),
         Some(Command::Completions(a)) => cli::shell::completions(&a, &mut Args::command()),
         Some(Command::Man(a)) => cli::shell::man(&a, Args::command()),

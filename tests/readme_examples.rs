@@ -13,6 +13,7 @@ use std::process::Command;
 
 const SUBCOMMANDS: [&str; 14] = [
     "convert",
+    "matrix",
     "health",
     "jobs",
     "trace",

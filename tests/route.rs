@@ -195,5 +195,5 @@ fn route_refuses_to_overwrite_the_rails_own_dumps_and_unknown_engines() {
     assert!(stderr.contains("would be overwritten"), "{stderr}");
     let (ok, _, stderr) = shoal(&["route", "sample-data/testbed", "--engine", "ftree", "--out", "/tmp/x"]);
     assert!(!ok);
-    assert!(stderr.contains("expected dmodk, minhop or updn"), "{stderr}");
+    assert!(stderr.contains("expected dmodk, minhop, updn"), "{stderr}");
 }

@@ -11,6 +11,8 @@ mod hot_routing;
 pub mod info;
 mod info_summary;
 pub mod jobs;
+pub mod matrix;
+mod matrix_flags;
 pub mod open_args;
 mod output_size;
 pub mod pattern;
@@ -18,11 +20,13 @@ pub mod progress;
 pub mod query;
 pub mod render;
 pub mod render_args;
+pub mod render_matrix;
 mod render_paint;
 mod render_session;
 pub mod render_spec;
 pub mod render_strip;
 pub mod route;
+pub mod route_traffic;
 pub mod shell;
 pub mod trace;
 pub mod trace_ar;
@@ -41,6 +45,7 @@ Examples:
   shoal health RAIL0 --counters before.txt --counters after.txt --json
   shoal gen --k 36 --rails 2 --out /tmp/k36
   shoal route sample-data/tworail/rail0 --engine dmodk --out /tmp/rail0-dmodk
+  shoal matrix RAIL0 RAIL1 --profile P --by host --region 2 --out m.csv
   shoal query sample-data/torus8/torus8_meta.yaml --domain links \
       --where 'code_region = 1' --agg mean --attr packets
   shoal query RAIL0 RAIL1 --profile P --rail-policy rail:0 --domain links --attr bytes

@@ -21,6 +21,12 @@ pub enum PatternName {
     /// The last --servers ranks are I/O servers; each other rank writes --bytes striped
     /// round-robin over --stripes of them.
     Io,
+    /// NAS CG's exchanges on NPB-CG's process grid (128 ranks: 8 × 16): recursive doubling
+    /// within each row plus the transpose partner, --bytes each way per exchange.
+    Cg,
+    /// MILC's 4-D nearest-neighbour stencil (128 ranks: 4 × 4 × 4 × 2, periodic), --bytes to
+    /// each ±1 neighbour.
+    Milc,
 }
 
 #[derive(Args, Debug)]
@@ -57,6 +63,8 @@ pub fn run(args: &PatternArgs) -> Result<()> {
         PatternName::Alltoall => Pattern::AllToAll { ranks, bytes },
         PatternName::Shift => Pattern::Shift { ranks, bytes },
         PatternName::Io => Pattern::Io { ranks, bytes, servers: args.servers, stripes: args.stripes },
+        PatternName::Cg => Pattern::Cg { ranks, bytes },
+        PatternName::Milc => Pattern::Milc { ranks, bytes },
     };
     if let Err(problem) = pattern.check() {
         bail!("{problem}");

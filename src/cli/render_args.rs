@@ -94,8 +94,12 @@ pub struct RenderCli {
     /// argument); `--region N` then picks the rows whose `code_region` (`region` in a CSV pair) is N.
     /// `time-strip`: the fabric's traffic over time, regions (or the intervals of three or more
     /// `--counters` snapshots) × link-end groups; `--region N` outlines that region.
+    /// `matrix`: the profile's traffic matrix, hue the hop class on the real tables, intensity
+    /// the value over the maximum; `--region N` (or `--diff A B`) picks the region.
     #[arg(long, value_parser = parse_module)]
     pub module: Option<ModuleArg>,
+    #[command(flatten)]
+    pub matrix: super::matrix_flags::MatrixFlags,
     /// With `--module time-strip`: the rows, `groups` (rail · level · direction) or `top:N`
     /// (the N busiest link ends).
     #[arg(long, value_name = "groups|top:N", default_value = "groups", value_parser = parse_strip_rows)]
@@ -148,7 +152,7 @@ fn parse_colour_by(s: &str) -> Result<ColourBy, String> {
 
 fn parse_module(s: &str) -> Result<ModuleArg, String> {
     ModuleArg::parse(s)
-        .ok_or_else(|| format!("unknown module {s:?}: fattree, torus, generic2d or time-strip"))
+        .ok_or_else(|| format!("unknown module {s:?}: fattree, torus, generic2d, time-strip or matrix"))
 }
 
 fn parse_strip_rows(s: &str) -> Result<StripRows, String> {
@@ -200,6 +204,8 @@ pub enum ModuleArg {
     Generic2d,
     /// Traffic over time: regions (or counter intervals) × link-end groups ([`super::render_strip`]).
     TimeStrip,
+    /// The traffic matrix with hop-class hues ([`super::render_matrix`]).
+    Matrix,
 }
 
 impl ModuleArg {
@@ -209,6 +215,7 @@ impl ModuleArg {
             "torus" => Some(ModuleArg::Torus),
             "generic2d" | "generic-2d" | "2d" => Some(ModuleArg::Generic2d),
             "time-strip" | "timestrip" | "strip" => Some(ModuleArg::TimeStrip),
+            "matrix" => Some(ModuleArg::Matrix),
             _ => None,
         }
     }

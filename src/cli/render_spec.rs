@@ -86,7 +86,12 @@ fn module_kind(dataset: &Dataset, r: &RenderCli) -> Result<ModuleKind> {
         (Some(ModuleArg::FatTree), None, None) => ModuleKind::FatTree,
         (Some(ModuleArg::TimeStrip), None, None) => ModuleKind::TimeStrip,
         (Some(ModuleArg::Generic2d), None, None) => ModuleKind::Generic2d,
-        (None | Some(ModuleArg::FatTree | ModuleArg::Generic2d | ModuleArg::TimeStrip), _, _) => {
+        (Some(ModuleArg::Matrix), None, None) => ModuleKind::Matrix(r.matrix.options()),
+        (
+            None | Some(ModuleArg::FatTree | ModuleArg::Generic2d | ModuleArg::TimeStrip | ModuleArg::Matrix),
+            _,
+            _,
+        ) => {
             bail!("--down and --axes apply to --module torus")
         }
         (Some(ModuleArg::Torus), Some(_), Some(_)) => {

@@ -10,9 +10,11 @@ use clap::Args;
 use shoal::model::RailId;
 use shoal::profile_io::opensm_write::write_rail_dir;
 use shoal::profile_io::rail::load_rail;
-use shoal::routing::engines::{Engine, Topology, check_routes, route};
+use shoal::routing::engines::compare::pairs_of;
+use shoal::routing::engines::{Greedy, Topology, check_routes, route, route_by};
 
 use super::common::report_warnings;
+use super::route_traffic::{EngineChoice, TrafficArgs, comparison, parse_engine, traffic_flows};
 
 /// The files `--out` receives.
 const WRITTEN: [&str; 2] = ["opensm-subnet.lst", "opensm.fdbs"];
@@ -23,19 +25,20 @@ pub struct RouteArgs {
     /// (with its LIDs and LMC); forwarding tables in it, if any, are replaced.
     #[arg(value_name = "RAIL")]
     pub rail: String,
-    /// `dmodk` (D-mod-k, fat trees only), `minhop` (OpenSM's default) or `updn` (up*/down*).
+    /// `dmodk` (D-mod-k, fat trees only), `minhop` (OpenSM's default), `updn` (up*/down*), or
+    /// PFSim's application-aware router on a profile's traffic: `greedy` (each host pair,
+    /// heaviest first, on the shortest path whose busiest link end is least loaded) or
+    /// `greedy-sum` (whose loads sum least); rows no pair fixed are filled as minhop fills them.
     #[arg(long, value_parser = parse_engine)]
-    pub engine: Engine,
+    pub engine: EngineChoice,
+    #[command(flatten)]
+    pub traffic: TrafficArgs,
     /// Directory to write `opensm-subnet.lst` and `opensm.fdbs` into (created if missing).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
     /// List every warning instead of a summary.
     #[arg(short, long)]
     pub verbose: bool,
-}
-
-fn parse_engine(text: &str) -> Result<Engine, String> {
-    Engine::parse(text).ok_or_else(|| format!("expected dmodk, minhop or updn, got `{text}`"))
 }
 
 pub fn run(args: &RouteArgs) -> Result<()> {
@@ -48,9 +51,16 @@ pub fn run(args: &RouteArgs) -> Result<()> {
     // The tables are what this command makes: their absence is no news here.
     warnings.retain(|w| !w.message.starts_with("no forwarding tables"));
     let loaded = started.elapsed().as_secs_f64();
+    let flows = traffic_flows(args.engine, &args.traffic, &args.rail, args.verbose)?;
     let routing = Instant::now();
     progress.stage(0.3, &format!("computing {} tables", args.engine));
-    let (routed, more) = route(&fabric, args.engine, &args.rail)?;
+    let (routed, more) = match (args.engine, &flows) {
+        (EngineChoice::Tables(engine), _) => route(&fabric, engine, &args.rail)?,
+        (EngineChoice::Greedy(objective), Some(flows)) => {
+            route_by(&fabric, &Greedy { objective, pairs: pairs_of(flows) }, &args.rail)?
+        }
+        (EngineChoice::Greedy(_), None) => bail!("--engine {} needs traffic", args.engine),
+    };
     warnings.extend(more);
     let routed_secs = routing.elapsed().as_secs_f64();
     progress.stage(0.7, "checking every (switch, LID) row");
@@ -82,6 +92,9 @@ pub fn run(args: &RouteArgs) -> Result<()> {
         writing.elapsed().as_secs_f64()
     );
     warn_about_other_dumps(&args.out);
+    if let Some(flows) = &flows {
+        print!("{}", comparison(&fabric, &routed, args.engine, flows, &args.rail));
+    }
     if !check.all_delivered() {
         bail!(
             "{} (switch, CA LID) rows are not delivered; the tables were written anyway",

@@ -22,6 +22,7 @@ pub mod gpu_links;
 pub mod highlight;
 pub mod link_group;
 pub mod linking;
+pub mod matrix;
 pub mod network;
 pub mod network_class;
 pub mod options;

@@ -6,11 +6,13 @@ use crate::view_model::view::{ModuleKind, ViewSpec};
 use super::class::AnyViewClass;
 use super::fat_tree::FatTree;
 use super::generic2d::Generic2d;
+use super::matrix::MatrixClass;
 use super::time_strip::TimeStripClass;
 use super::torus::{Torus, TorusFlat};
 
 /// Every class, in menu order.
-pub static REGISTRY: &[&dyn AnyViewClass] = &[&FatTree, &Torus, &TorusFlat, &Generic2d, &TimeStripClass];
+pub static REGISTRY: &[&dyn AnyViewClass] =
+    &[&FatTree, &Torus, &TorusFlat, &Generic2d, &TimeStripClass, &MatrixClass];
 
 /// The class with this id, if there is one.
 pub fn class(id: &str) -> Option<&'static dyn AnyViewClass> {
@@ -34,7 +36,7 @@ mod tests {
 
     #[test]
     fn the_registry_finds_each_class_by_its_id() {
-        for id in ["fat_tree", "torus", "torus_flat", "generic_2d", "time_strip"] {
+        for id in ["fat_tree", "torus", "torus_flat", "generic_2d", "time_strip", "matrix"] {
             assert_eq!(class(id).map(|c| c.id()), Some(id), "{id}");
         }
         assert!(class("sunburst").is_none(), "an unknown id finds no class");
@@ -68,7 +70,7 @@ mod tests {
     fn the_menus_offer_the_classes_that_can_draw_the_data_set_as_scene_lists_them() {
         let fabric = Dataset::synthetic(6, 4, 3, 2);
         let names = |d: &Dataset| choices(d).iter().map(|m| m.class_id()).collect::<Vec<_>>();
-        assert_eq!(names(&fabric), ["fat_tree", "generic_2d", "time_strip"]);
+        assert_eq!(names(&fabric), ["fat_tree", "generic_2d", "time_strip", "matrix"]);
         let torus = Dataset::from_run(
             crate::view_model::run_synthetic::synthetic_run(&["x", "y", "z"], &[4, 4, 4]),
             Vec::new(),

@@ -79,6 +79,10 @@ pub trait FlowSink {
     fn region(&mut self, _region: usize) {}
     fn flow(&mut self, rail: usize, flow: Flow, origin: FlowOrigin);
     fn intra_node(&mut self, bytes: u64);
+    /// Intra-node bytes between two ranks of one host; sinks that keep no pairs count the bytes.
+    fn intra_node_pair(&mut self, _origin: FlowOrigin, bytes: u64) {
+        self.intra_node(bytes);
+    }
     fn unplaced(&mut self, bytes: u64);
 }
 
@@ -91,6 +95,9 @@ pub type RegionFlows = std::collections::BTreeMap<super::RegionKey, std::sync::A
 pub struct FlowSet {
     pub flows: Vec<Vec<Flow>>,
     pub origins: Vec<Vec<FlowOrigin>>,
+    /// With origins kept: the rank pairs of the intra-node bytes (hop class 0 of a traffic
+    /// matrix), which no rail carries.
+    pub intra_node_pairs: Vec<(FlowOrigin, u64)>,
     pub intra_node_bytes: u64,
     pub unplaced_bytes: u64,
 }
@@ -105,6 +112,13 @@ impl FlowSink for FlowSet {
 
     fn intra_node(&mut self, bytes: u64) {
         add_bytes(&mut self.intra_node_bytes, bytes);
+    }
+
+    fn intra_node_pair(&mut self, origin: FlowOrigin, bytes: u64) {
+        add_bytes(&mut self.intra_node_bytes, bytes);
+        if !self.origins.is_empty() {
+            self.intra_node_pairs.push((origin, bytes));
+        }
     }
 
     fn unplaced(&mut self, bytes: u64) {
@@ -254,6 +268,7 @@ impl<'c> FlowBuilder<'c> {
             for (all, more) in set.origins.iter_mut().zip(part.origins) {
                 all.extend(more);
             }
+            set.intra_node_pairs.extend(part.intra_node_pairs);
             add_bytes(&mut set.intra_node_bytes, part.intra_node_bytes);
             add_bytes(&mut set.unplaced_bytes, part.unplaced_bytes);
             self.problems.merge(problems);
@@ -397,7 +412,7 @@ impl<'c> FlowBuilder<'c> {
             return;
         };
         if src == dst {
-            set.intra_node(bytes);
+            set.intra_node_pair(origin, bytes);
             return;
         }
         let usable = |r: usize| match self.policy {

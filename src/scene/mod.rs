@@ -21,6 +21,7 @@ pub mod draw;
 pub mod fat_tree;
 pub mod generic2d;
 pub mod legend;
+pub mod matrix_draw;
 pub mod network;
 pub mod time_strip_draw;
 pub mod torus;

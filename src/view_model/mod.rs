@@ -18,6 +18,7 @@ pub mod diff;
 mod fabric_values;
 pub mod filter;
 pub mod highlight;
+pub mod matrix;
 pub mod open;
 pub mod orbit;
 pub mod prepare;

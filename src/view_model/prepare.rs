@@ -122,6 +122,9 @@ fn view_layout(net: &crate::model::Network, module: &ModuleKind) -> Result<ViewL
                 "the time strip draws regions (or counter intervals) over time, not the network".into()
             );
         }
+        ModuleKind::Matrix(_) => {
+            return Err("the traffic matrix draws pairs of ranks, hosts or leaves, not the network".into());
+        }
     })
 }
 

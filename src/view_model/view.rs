@@ -33,6 +33,9 @@ pub enum ModuleKind {
     /// The regions over time, as a heat map of link-end groups ([`super::time_strip`]); its brush
     /// picks the window its group's other views show.
     TimeStrip,
+    /// The traffic matrix (issue 23): entity × entity cells, hue the hop class, intensity the
+    /// value over the maximum ([`super::matrix`]).
+    Matrix(super::matrix::MatrixOptions),
 }
 
 impl ModuleKind {
@@ -57,6 +60,7 @@ impl ModuleKind {
             ModuleKind::TorusFlat { .. } => "torus_flat",
             ModuleKind::Generic2d => "generic_2d",
             ModuleKind::TimeStrip => "time_strip",
+            ModuleKind::Matrix(_) => "matrix",
         }
     }
 
@@ -67,6 +71,7 @@ impl ModuleKind {
             ModuleKind::TorusFlat { .. } => "torus 2D",
             ModuleKind::Generic2d => "generic 2D",
             ModuleKind::TimeStrip => "time strip",
+            ModuleKind::Matrix(_) => "traffic matrix",
         }
     }
 
@@ -81,6 +86,9 @@ impl ModuleKind {
             ModuleKind::TimeStrip if !has_time(dataset) => Some(
                 "nothing over time here: the time strip shows a profile's regions or three or more counter snapshots",
             ),
+            ModuleKind::Matrix(_) if dataset.fabric.as_ref().is_none_or(|f| f.flows.is_empty()) => {
+                Some("the traffic matrix needs fabric dumps and a profile")
+            }
             ModuleKind::Torus { .. } | ModuleKind::TorusFlat { .. }
                 if !matches!(dataset.run.network().shape, Shape::Torus { .. }) =>
             {
@@ -99,6 +107,7 @@ impl ModuleKind {
             ModuleKind::TorusFlat { down: axes.saturating_sub(1) },
             ModuleKind::Generic2d,
             ModuleKind::TimeStrip,
+            ModuleKind::Matrix(Default::default()),
         ]
         .into_iter()
         .filter(|m| m.unavailable(dataset).is_none())

@@ -6,7 +6,15 @@
 //!   fat tree's top;
 //! - `io`: the last `servers` ranks are servers (Lustre OSSes), the others clients; client c
 //!   writes `bytes`, split evenly over `stripes` servers taken round-robin from c mod servers,
-//!   as Lustre clients spread a striped file over their targets.
+//!   as Lustre clients spread a striped file over their targets;
+//! - `cg`: NAS CG's exchanges (PFAnalyzer, issue 23): the ranks as NPB-CG's process grid
+//!   (`nprows × npcols`, npcols = nprows or 2 × nprows, row-major), recursive doubling within
+//!   each row (partners `rank XOR 1, 2, 4, …` below npcols) and NPB-CG's transpose partner;
+//! - `milc`: MILC's 4-D nearest-neighbour stencil: the ranks as a periodic 4-D grid as even as
+//!   powers of two allow (128 = 4 × 4 × 4 × 2), `bytes` to each of the ±1 neighbours per axis.
+//!
+//! `cg` and `milc` need a power-of-two rank count; their exchanges are symmetric, so a rank
+//! receives from each peer what it sends it.
 //!
 //! Every rank has one dump, region 1 named after the pattern; the `job` line's `mpi` field says
 //! `synthetic PATTERN`, so a file says what it is.
@@ -21,6 +29,8 @@ pub enum Pattern {
     AllToAll { ranks: u32, bytes: u64 },
     Shift { ranks: u32, bytes: u64 },
     Io { ranks: u32, bytes: u64, servers: u32, stripes: u32 },
+    Cg { ranks: u32, bytes: u64 },
+    Milc { ranks: u32, bytes: u64 },
 }
 
 impl Pattern {
@@ -29,14 +39,18 @@ impl Pattern {
             Pattern::AllToAll { .. } => "alltoall",
             Pattern::Shift { .. } => "shift",
             Pattern::Io { .. } => "io",
+            Pattern::Cg { .. } => "cg",
+            Pattern::Milc { .. } => "milc",
         }
     }
 
     pub fn ranks(self) -> u32 {
         match self {
-            Pattern::AllToAll { ranks, .. } | Pattern::Shift { ranks, .. } | Pattern::Io { ranks, .. } => {
-                ranks
-            }
+            Pattern::AllToAll { ranks, .. }
+            | Pattern::Shift { ranks, .. }
+            | Pattern::Io { ranks, .. }
+            | Pattern::Cg { ranks, .. }
+            | Pattern::Milc { ranks, .. } => ranks,
         }
     }
 
@@ -44,6 +58,9 @@ impl Pattern {
     pub fn check(self) -> Result<(), String> {
         if self.ranks() < 2 {
             return Err("a pattern needs at least 2 ranks".into());
+        }
+        if matches!(self, Pattern::Cg { .. } | Pattern::Milc { .. }) && !self.ranks().is_power_of_two() {
+            return Err(format!("{} needs a power-of-two rank count, got {}", self.name(), self.ranks()));
         }
         if let Pattern::Io { ranks, servers, stripes, .. } = self {
             if servers == 0 || servers >= ranks {
@@ -89,6 +106,8 @@ impl Pattern {
             Pattern::Io { ranks, bytes, servers, stripes } => {
                 io_peers(r, ranks - servers, (bytes, servers, stripes))
             }
+            Pattern::Cg { ranks, bytes } => symmetric(r, bytes, cg_partners(r, ranks)),
+            Pattern::Milc { ranks, bytes } => symmetric(r, bytes, milc_partners(r, ranks)),
         }
     }
 
@@ -99,6 +118,9 @@ impl Pattern {
             Pattern::Shift { ranks, .. } => 2 * u64::from(ranks),
             Pattern::Io { ranks, servers, stripes, .. } => {
                 2 * u64::from(ranks - servers) * u64::from(stripes)
+            }
+            Pattern::Cg { ranks, .. } | Pattern::Milc { ranks, .. } => {
+                (0..ranks).map(|r| self.peers(r).count() as u64).sum()
             }
         }
     }
@@ -167,6 +189,63 @@ fn io_peers(
             (i < stripes).then(|| PeerBytes { peer: c, sent: 0, recv: share(i) })
         }))
     }
+}
+
+/// One peer line per distinct partner (itself left out), `bytes` per occurrence both ways.
+fn symmetric(r: u32, bytes: u64, partners: Vec<u32>) -> Box<dyn Iterator<Item = PeerBytes>> {
+    let mut partners: Vec<u32> = partners.into_iter().filter(|&p| p != r).collect();
+    partners.sort_unstable();
+    let mut peers: Vec<PeerBytes> = Vec::with_capacity(partners.len());
+    for peer in partners {
+        match peers.last_mut() {
+            Some(last) if last.peer == peer => {
+                last.sent = last.sent.saturating_add(bytes);
+                last.recv = last.sent;
+            }
+            _ => peers.push(PeerBytes { peer, sent: bytes, recv: bytes }),
+        }
+    }
+    Box::new(peers.into_iter())
+}
+
+/// NPB-CG's partners of rank `r` (`setup_proc_info`, `setup_submatrix_info`): the row's
+/// recursive-doubling partners and the transpose partner.
+fn cg_partners(r: u32, ranks: u32) -> Vec<u32> {
+    let log2 = ranks.trailing_zeros();
+    let npcols = 1u32 << log2.div_ceil(2);
+    let nprows = ranks / npcols;
+    let mut partners: Vec<u32> = (0..npcols.trailing_zeros()).map(|i| r ^ (1 << i)).collect();
+    let transpose = if npcols == nprows {
+        (r % nprows) * nprows + r / nprows
+    } else {
+        2 * (((r / 2) % nprows) * nprows + (r / 2) / nprows) + r % 2
+    };
+    partners.push(transpose);
+    partners
+}
+
+/// The 4-D grid's sides for `ranks` (a power of two): the exponent spread evenly, larger first.
+pub fn milc_grid(ranks: u32) -> [u32; 4] {
+    let log2 = ranks.trailing_zeros();
+    std::array::from_fn(|axis| 1 << (log2 / 4 + u32::from((axis as u32) < log2 % 4)))
+}
+
+/// MILC's neighbours of rank `r`: ±1 along each axis of a periodic grid (x fastest), once per
+/// direction, so an axis of side 2 names its one neighbour twice.
+fn milc_partners(r: u32, ranks: u32) -> Vec<u32> {
+    let grid = milc_grid(ranks);
+    let mut stride = 1;
+    let mut partners = Vec::with_capacity(8);
+    for side in grid {
+        let at = (r / stride) % side;
+        if side > 1 {
+            for step in [1, side - 1] {
+                partners.push(r - at * stride + ((at + step) % side) * stride);
+            }
+        }
+        stride *= side;
+    }
+    partners
 }
 
 #[cfg(test)]
@@ -249,5 +328,33 @@ mod tests {
             assert_eq!(streamed, by_pairs, "shift on {ranks}");
             assert!(streamed.iter().map(Vec::len).sum::<usize>() as u64 <= shift.peer_lines());
         }
+    }
+
+    #[test]
+    fn cg_pairs_each_rank_with_its_row_doubling_partners_and_its_transpose() {
+        let p = Pattern::Cg { ranks: 128, bytes: 1 }.build();
+        let peers = |r: usize| p.ranks[r].dumps[0].peers.iter().map(|b| b.peer).collect::<Vec<_>>();
+        // Rank 0 (row 0, col 0) is its own transpose: only its row partners.
+        assert_eq!(peers(0), [1, 2, 4, 8]);
+        // Rank 3 = pair 1 (a = 0, b = 1), side 1 → pair 8 → rank 17.
+        assert_eq!(peers(3), [1, 2, 7, 11, 17]);
+        assert_eq!(peers(17), [3, 16, 19, 21, 25]);
+        let symmetric = p.ranks.iter().all(|s| {
+            s.dumps[0]
+                .peers
+                .iter()
+                .all(|b| p.ranks[b.peer as usize].dumps[0].peers.iter().any(|c| c.peer == s.rank))
+        });
+        assert!(symmetric, "every exchange goes both ways");
+    }
+
+    #[test]
+    fn milc_is_a_periodic_4d_stencil_and_a_side_of_two_doubles_its_one_neighbour() {
+        assert_eq!(milc_grid(128), [4, 4, 4, 2]);
+        let p = Pattern::Milc { ranks: 128, bytes: 10 }.build();
+        let peers: Vec<(u32, u64)> = p.ranks[0].dumps[0].peers.iter().map(|b| (b.peer, b.sent)).collect();
+        assert_eq!(peers, [(1, 10), (3, 10), (4, 10), (12, 10), (16, 10), (48, 10), (64, 20)]);
+        assert_eq!(Pattern::Milc { ranks: 128, bytes: 1 }.peer_lines(), 128 * 7);
+        assert!(Pattern::Cg { ranks: 96, bytes: 1 }.check().is_err());
     }
 }

@@ -9,10 +9,15 @@
 //! - [`Dmodk`]: D-mod-k for fat trees: shortest paths, the port picked by destination.
 //! - [`MinHop`]: OpenSM's minhop: shortest paths, the least-used port.
 //! - [`UpDown`]: OpenSM's up*/down* from automatically found roots: deadlock-free.
+//! - [`Greedy`]: PFSim's application-aware router: a profile's pairs heaviest first, each on
+//!   the shortest path whose busiest link end is least loaded ([`compare`] sets its maximum
+//!   link-end load beside the other engines').
 
 mod balance;
 mod check;
+pub mod compare;
 mod dmodk;
+mod greedy;
 mod minhop;
 mod topology;
 mod updn;
@@ -25,6 +30,7 @@ use crate::model::{Fabric, Lft, LftEntry, PortNum, Warning};
 
 pub use check::{RouteCheck, check_routes};
 pub use dmodk::Dmodk;
+pub use greedy::{Greedy, Objective};
 pub use minhop::MinHop;
 pub use topology::{Destination, NO_HOPS, Peer, SwitchPort, Topology};
 pub use updn::UpDown;
@@ -91,14 +97,23 @@ impl fmt::Display for Engine {
 /// one; its old table is dropped), with the warnings of the topology and the engine. `source`
 /// names the rail in warnings.
 pub fn route(fabric: &Fabric, engine: Engine, source: &str) -> Result<(Fabric, Vec<Warning>), RouteError> {
+    route_by(fabric, engine.implementation(), source)
+}
+
+/// [`route`] with any engine, one that carries its traffic ([`Greedy`]) included.
+pub fn route_by(
+    fabric: &Fabric,
+    engine: &dyn RoutingEngine,
+    source: &str,
+) -> Result<(Fabric, Vec<Warning>), RouteError> {
     let topology = Topology::new(fabric, source);
     if topology.switches.is_empty() {
         return Err(RouteError::NoSwitch);
     }
-    let routes = engine.implementation().route(&topology)?;
+    let routes = engine.route(&topology)?;
     let mut warnings = topology.warnings.clone();
     warnings.extend(routes.warnings.iter().cloned());
-    warnings.extend(unrouted_warnings(&topology, &routes, engine, source));
+    warnings.extend(unrouted_warnings(&topology, &routes, engine.name(), source));
     let tables = tables_of(&topology, &routes);
     let mut routed = fabric.clone();
     for (&switch, lft) in topology.switches.iter().zip(tables) {
@@ -134,7 +149,7 @@ fn tables_of(topology: &Topology, routes: &Routes) -> Vec<Lft> {
 
 /// Warnings counting the (switch, LID) rows the engine left `UNREACHABLE`: CA LIDs (pairs that
 /// will not be delivered) and switch LIDs (only management traffic) apart.
-fn unrouted_warnings(topology: &Topology, routes: &Routes, engine: Engine, source: &str) -> Vec<Warning> {
+fn unrouted_warnings(topology: &Topology, routes: &Routes, engine: &str, source: &str) -> Vec<Warning> {
     let (mut to_cas, mut to_switches) = (0usize, 0usize);
     for ports in &routes.ports {
         for (dest, &port) in topology.destinations.iter().zip(ports) {

@@ -1,0 +1,252 @@
+//! PFSim's application-aware "dynamic" router (PFAnalyzer, issue 23) on destination-based
+//! forwarding tables: the traffic's CA pairs are taken heaviest first, and each goes on the
+//! shortest path whose busiest link end (already loaded by the pairs before it) is least
+//! loaded ([`Objective::Busiest`], PFSim's `GreedyRouter2`), or whose loads sum least
+//! ([`Objective::Sum`], PFSim's `GreedyRouter`). Every (switch, LID) row no pair fixed is then
+//! filled as minhop fills it.
+//!
+//! PFSim installs one flow entry per (source, destination) pair on an undirected graph;
+//! InfiniBand forwards by destination alone. So a row a heavier pair already set is followed,
+//! not chosen again: the path is the best among the shortest paths that agree with the rows
+//! set so far. Loads are per link end (direction counts), as everywhere in shoal. Ties go to the
+//! other measure (sum for `Busiest`, busiest for `Sum`), then to the lowest port number.
+
+use crate::model::{Lid, LinkEnd, NodeKind};
+
+use super::minhop::MinHop;
+use super::topology::{Peer, Topology};
+use super::{NO_ROUTE, RouteError, Routes, RoutingEngine};
+
+/// What a path's cost is made of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Objective {
+    /// The busiest link end on the path (`--engine greedy`).
+    Busiest,
+    /// The sum of the link ends' loads (`--engine greedy-sum`).
+    Sum,
+}
+
+/// The router with its traffic: `(source LID, destination LID, bytes)`, any order, repeats summed.
+#[derive(Clone, Debug)]
+pub struct Greedy {
+    pub objective: Objective,
+    pub pairs: Vec<(Lid, Lid, u64)>,
+}
+
+impl RoutingEngine for Greedy {
+    fn name(&self) -> &'static str {
+        match self.objective {
+            Objective::Busiest => "greedy",
+            Objective::Sum => "greedy-sum",
+        }
+    }
+
+    fn route(&self, topology: &Topology) -> Result<Routes, RouteError> {
+        let mut state = State::new(topology, self.objective);
+        for (src, dst, bytes) in heaviest_first(&self.pairs) {
+            state.place(src, dst, bytes);
+        }
+        let minhop = MinHop.route(topology)?;
+        let mut ports = state.rows;
+        for (row, fill) in ports.iter_mut().zip(minhop.ports) {
+            for (port, other) in row.iter_mut().zip(fill) {
+                if *port == NO_ROUTE {
+                    *port = other;
+                }
+            }
+        }
+        Ok(Routes { ports, warnings: minhop.warnings })
+    }
+}
+
+/// The pairs summed by (source, destination), heaviest first; equal bytes in LID order, so the
+/// tables do not depend on the input's order.
+fn heaviest_first(pairs: &[(Lid, Lid, u64)]) -> Vec<(Lid, Lid, u64)> {
+    let mut sorted = pairs.to_vec();
+    sorted.sort_unstable_by_key(|&(s, d, _)| (s, d));
+    let mut summed: Vec<(Lid, Lid, u64)> = Vec::with_capacity(sorted.len());
+    for (s, d, b) in sorted {
+        match summed.last_mut() {
+            Some(last) if (last.0, last.1) == (s, d) => last.2 = last.2.saturating_add(b),
+            _ => summed.push((s, d, b)),
+        }
+    }
+    summed.retain(|&(s, d, b)| b > 0 && s != d);
+    summed.sort_by_key(|&(s, d, b)| (std::cmp::Reverse(b), s, d));
+    summed
+}
+
+/// A path's cost: (the objective's measure, the other measure), compared in that order.
+type Cost = (u64, u64);
+
+/// The rows chosen so far, the link ends' loads, and a per-pair memo of the best way on.
+struct State<'t, 'f> {
+    topology: &'t Topology<'f>,
+    objective: Objective,
+    rows: Vec<Vec<u8>>,
+    load: Vec<u64>,
+    /// `(pair stamp, cost from this switch to the target, port)` per switch.
+    memo: Vec<(u32, Cost, u8)>,
+    stamp: u32,
+}
+
+impl<'t, 'f> State<'t, 'f> {
+    fn new(topology: &'t Topology<'f>, objective: Objective) -> Self {
+        let switches = topology.switches.len();
+        State {
+            topology,
+            objective,
+            rows: vec![vec![NO_ROUTE; topology.destinations.len()]; switches],
+            load: vec![0; topology.fabric.link_end_count()],
+            memo: vec![(0, (0, 0), NO_ROUTE); switches],
+            stamp: 0,
+        }
+    }
+
+    /// Routes one pair: fixes the rows on its best path and adds its bytes to the path's ends.
+    fn place(&mut self, src: Lid, dst: Lid, bytes: u64) {
+        let topology = self.topology;
+        let fabric = topology.fabric;
+        let Ok(d) = topology.destinations.binary_search_by_key(&dst, |d| d.lid) else { return };
+        let Some(owner) = fabric.owner_of_lid(src) else { return };
+        let start = if fabric.node(owner.node).kind == NodeKind::Switch {
+            topology.switch_of[owner.node.index()]
+        } else {
+            let Some((end, leaf, _)) = fabric.out_through(owner.node, owner.port) else { return };
+            self.add(end, bytes);
+            topology.switch_of[leaf.index()]
+        };
+        let Some(mut s) = start else { return };
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.memo.iter_mut().for_each(|m| m.0 = 0);
+            self.stamp = 1;
+        }
+        if self.best(s, d).is_none() {
+            return;
+        }
+        let target = topology.destinations[d].target;
+        while s != target {
+            let port = self.memo[s].2;
+            self.rows[s][d] = port;
+            let Some((end, next, _)) = fabric.out_through(topology.switches[s], crate::model::PortNum(port))
+            else {
+                return;
+            };
+            self.add(end, bytes);
+            let Some(n) = topology.switch_of[next.index()] else { return };
+            s = n;
+        }
+        self.rows[s][d] = topology.destinations[d].exit.0;
+        if let Some((end, _, _)) = fabric.out_through(topology.switches[s], topology.destinations[d].exit) {
+            self.add(end, bytes);
+        }
+    }
+
+    fn add(&mut self, end: LinkEnd, bytes: u64) {
+        if let Some(load) = self.load.get_mut(end.index()) {
+            *load = load.saturating_add(bytes);
+        }
+    }
+
+    /// The cost of the best way from switch `s` to destination `d`'s target, over the shortest
+    /// paths that follow the rows already set; memoised per pair. `None`: no way.
+    fn best(&mut self, s: usize, d: usize) -> Option<Cost> {
+        let topology = self.topology;
+        let target = topology.destinations[d].target;
+        if s == target {
+            return Some((0, 0));
+        }
+        if self.memo[s].0 == self.stamp {
+            return (self.memo[s].2 != NO_ROUTE).then_some(self.memo[s].1);
+        }
+        let hops = topology.hops_to(target);
+        let fixed = self.rows[s][d];
+        let mut chosen: Option<(Cost, u8)> = None;
+        for p in &topology.ports[s] {
+            let Peer::Switch(n) = p.peer else { continue };
+            let on_shortest = hops[n] != super::NO_HOPS && hops[n] + 1 == hops[s];
+            if !on_shortest || (fixed != NO_ROUTE && fixed != p.port.0) {
+                continue;
+            }
+            let Some((end, _, _)) = topology.fabric.out_through(topology.switches[s], p.port) else {
+                continue;
+            };
+            let here = self.load.get(end.index()).copied().unwrap_or(0);
+            // Any path on through this end costs at least (here, here) under either objective,
+            // and only a strictly lower cost replaces the choice: the rest need not be looked at.
+            if chosen.is_some_and(|(c, _)| (here, here) >= c) {
+                continue;
+            }
+            let Some(rest) = self.best(n, d) else { continue };
+            let cost = self.combine(here, rest);
+            if chosen.is_none_or(|(c, _)| cost < c) {
+                chosen = Some((cost, p.port.0));
+            }
+        }
+        self.memo[s] = match chosen {
+            Some((cost, port)) => (self.stamp, cost, port),
+            None => (self.stamp, (0, 0), NO_ROUTE),
+        };
+        chosen.map(|(cost, _)| cost)
+    }
+
+    /// One more link end's load in front of the rest of a path's cost.
+    fn combine(&self, here: u64, (first, second): Cost) -> Cost {
+        match self.objective {
+            Objective::Busiest => (first.max(here), second.saturating_add(here)),
+            Objective::Sum => (first.saturating_add(here), second.max(here)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::synthetic::TwoLevel;
+    use crate::model::{Cluster, Fabric};
+    use crate::routing::engines::compare::max_load;
+    use crate::routing::engines::{check_routes, route_by};
+    use crate::routing::{Flow, trace};
+
+    /// Two leaves × 2 hosts, 2 spines: hosts n0001, n0002 on leaf 0, n0003, n0004 on leaf 1.
+    fn fabric_and_lids() -> (Fabric, Vec<Lid>) {
+        let cluster = Cluster::new(vec![TwoLevel::new(2, 2, 2).build()]);
+        let fabric = cluster.rails[0].clone();
+        let lids = cluster.hosts.iter().map(|h| fabric.node(h.on_rail(0)[0]).base_lid().unwrap()).collect();
+        (fabric, lids)
+    }
+
+    fn spine_of(fabric: &Fabric, src: Lid, dst: Lid) -> String {
+        let path = trace(fabric, src, dst);
+        fabric.node(path.hops[2].node).description.clone()
+    }
+
+    #[test]
+    fn a_second_pair_from_the_same_leaf_avoids_the_spine_the_heavier_one_took() {
+        let (fabric, h) = fabric_and_lids();
+        let pairs = vec![(h[1], h[3], 50), (h[0], h[2], 100)];
+        let engine = Greedy { objective: Objective::Busiest, pairs };
+        let (routed, _) = route_by(&fabric, &engine, "t").unwrap();
+        assert_ne!(spine_of(&routed, h[0], h[2]), spine_of(&routed, h[1], h[3]));
+        let flows = [Flow { src: h[0], dst: h[2], bytes: 100 }, Flow { src: h[1], dst: h[3], bytes: 50 }];
+        assert_eq!(max_load(&routed, "greedy", &flows).switch_to_switch, 100);
+    }
+
+    #[test]
+    fn every_row_is_delivered_on_a_shortest_path_traffic_or_not() {
+        let (fabric, h) = fabric_and_lids();
+        let engine = Greedy { objective: Objective::Busiest, pairs: vec![(h[0], h[3], 7)] };
+        let (routed, warnings) = route_by(&fabric, &engine, "t").unwrap();
+        let check = check_routes(&routed, &super::super::Topology::new(&routed, "t"));
+        assert!(check.all_delivered() && check.shortest == check.rows && check.loops == 0, "{check:?}");
+        assert!(warnings.is_empty(), "{warnings:?}");
+    }
+
+    #[test]
+    fn pairs_are_summed_and_taken_heaviest_first_whatever_their_order() {
+        let (a, b, c) = (Lid(1), Lid(2), Lid(3));
+        let order = heaviest_first(&[(a, c, 5), (b, c, 8), (a, c, 4), (c, c, 99), (b, a, 0)]);
+        assert_eq!(order, vec![(a, c, 9), (b, c, 8)]);
+    }
+}

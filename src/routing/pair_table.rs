@@ -1,0 +1,337 @@
+//! Who sent how much to whom, per rail, at rank, host or leaf-switch granularity, with the
+//! number of switches the pair's path crosses on that rail: INTAP-MPI's hop class, taken from
+//! the real forwarding tables (issue 23).
+//!
+//! - A row's bytes are the flows' bytes, so they are split over the rails by the rail policy
+//!   exactly as the link-end loads are.
+//! - `hops` counts the switches on the traced path (0: two ranks of one host, no rail; 1: one
+//!   leaf; 3: up to a spine and down; …). A pair whose path is not delivered has no hop count.
+//! - At host or leaf granularity several paths fold into one cell; the cell keeps the most
+//!   switches any of them crosses (the worse class), its bytes are the sum.
+//! - Intra-node rows have no rail. At leaf granularity their leaf is the host's leaf on rail 0
+//!   (a host not cabled to rail 0 has no leaf there: its intra-node bytes are counted apart).
+
+use petgraph::graph::NodeIndex;
+use rayon::prelude::*;
+
+use crate::model::bytes::add_bytes;
+use crate::model::{Cluster, Fabric, Lid, NodeKind};
+
+use super::accumulate::Flow;
+use super::flows::{FlowOrigin, FlowSet};
+use super::trace::trace;
+
+/// What the rows and columns of a traffic matrix are.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Granularity {
+    #[default]
+    Rank,
+    Host,
+    Leaf,
+}
+
+impl Granularity {
+    pub fn parse(text: &str) -> Option<Granularity> {
+        match text {
+            "rank" => Some(Granularity::Rank),
+            "host" => Some(Granularity::Host),
+            "leaf" => Some(Granularity::Leaf),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Granularity::Rank => "rank",
+            Granularity::Host => "host",
+            Granularity::Leaf => "leaf",
+        }
+    }
+}
+
+/// One cell of the matrix on one rail. `src` and `dst` are rank numbers, host indices into
+/// `Cluster::hosts`, or leaf switches' node indices on `rail` (on the lowest rail for
+/// intra-node rows), by the table's granularity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PairRow {
+    pub src: u32,
+    pub dst: u32,
+    /// `None`: intra-node bytes, which cross no rail.
+    pub rail: Option<u8>,
+    pub bytes: u64,
+    /// Messages sent, where the profile counts them.
+    pub messages: Option<u64>,
+    /// Switches crossed on `rail`'s path; `None` where the path is not delivered.
+    pub hops: Option<u32>,
+}
+
+/// A region's traffic matrix as rows, sorted by (src, dst, rail), no two with the same key.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PairTable {
+    pub by: Granularity,
+    pub rows: Vec<PairRow>,
+    /// Bytes whose entity is unknown at this granularity (port-level counters name a LID, not
+    /// a rank): counted, not in any row.
+    pub without_entity_bytes: u64,
+}
+
+/// One flow's contribution before folding: (src, dst, rail) and what it adds.
+type Part = ((u32, u32, Option<u8>), u64, Option<u32>);
+
+/// The pair table of one region's flows (kept with their origins, see
+/// [`super::FlowBuilder::keep_origins`]).
+pub fn pair_table(cluster: &Cluster, flows: &FlowSet, by: Granularity) -> PairTable {
+    let mut without_entity_bytes = 0;
+    let mut all: Vec<Part> = Vec::new();
+    for (r, (rail_flows, origins)) in flows.flows.iter().zip(&flows.origins).enumerate() {
+        let Some(fabric) = cluster.rails.get(r) else { continue };
+        let rail = u8::try_from(r).ok();
+        let traced: Vec<Result<Part, u64>> = rail_flows
+            .par_iter()
+            .zip(origins.par_iter())
+            .map(|(flow, origin)| {
+                let hops = switches_crossed(fabric, flow);
+                let key = match by {
+                    Granularity::Rank => Some(origin.src_rank).zip(origin.dst_rank),
+                    Granularity::Host => origin.src_host.zip(origin.dst_host),
+                    Granularity::Leaf => leaf_of_lid(fabric, flow.src).zip(leaf_of_lid(fabric, flow.dst)),
+                };
+                key.map(|(src, dst)| ((src, dst, rail), flow.bytes, hops)).ok_or(flow.bytes)
+            })
+            .collect();
+        for part in traced {
+            match part {
+                Ok(part) => all.push(part),
+                Err(bytes) => {
+                    add_bytes(&mut without_entity_bytes, bytes);
+                }
+            }
+        }
+    }
+    for (origin, bytes) in &flows.intra_node_pairs {
+        match intra_node_key(cluster, by, origin) {
+            Some(key) => all.push((key, *bytes, Some(0))),
+            None => {
+                add_bytes(&mut without_entity_bytes, *bytes);
+            }
+        }
+    }
+    PairTable { by, rows: fold(all), without_entity_bytes }
+}
+
+/// The switches a flow's path crosses, `None` where it is not delivered.
+pub fn switches_crossed(fabric: &Fabric, flow: &Flow) -> Option<u32> {
+    let path = trace(fabric, flow.src, flow.dst);
+    let switches = path.hops.iter().filter(|h| fabric.node(h.node).kind == NodeKind::Switch).count();
+    path.delivered().then_some(switches as u32)
+}
+
+/// The leaf switch of the CA that owns a LID, as a node index.
+fn leaf_of_lid(fabric: &Fabric, lid: Lid) -> Option<u32> {
+    let owner = fabric.owner_of_lid(lid)?;
+    let leaf = if fabric.node(owner.node).kind == NodeKind::Switch {
+        owner.node
+    } else {
+        leaf_of(fabric, owner.node)?
+    };
+    u32::try_from(leaf.index()).ok()
+}
+
+/// The cell of an intra-node pair: no rail; at leaf granularity the host's leaf on its lowest rail.
+fn intra_node_key(cluster: &Cluster, by: Granularity, origin: &FlowOrigin) -> Option<(u32, u32, Option<u8>)> {
+    match by {
+        Granularity::Rank => Some((origin.src_rank, origin.dst_rank?, None)),
+        Granularity::Host => Some((origin.src_host?, origin.dst_host?, None)),
+        Granularity::Leaf => {
+            let host = cluster.hosts.get(origin.src_host_index()?)?;
+            let leaf = leaf_of(cluster.rails.first()?, *host.on_rail(0).first()?)?;
+            let leaf = u32::try_from(leaf.index()).ok()?;
+            Some((leaf, leaf, None))
+        }
+    }
+}
+
+/// How a row's entity is written: the rank number, the host's name, or the leaf switch's node
+/// description (on rail 0 for intra-node rows).
+pub fn entity_name(cluster: &Cluster, by: Granularity, rail: Option<u8>, id: u32) -> String {
+    match by {
+        Granularity::Rank => id.to_string(),
+        Granularity::Host => {
+            cluster.hosts.get(id as usize).map_or_else(|| id.to_string(), |h| h.name.clone())
+        }
+        Granularity::Leaf => cluster
+            .rails
+            .get(usize::from(rail.unwrap_or(0)))
+            .and_then(|f| f.graph.node_weight(NodeIndex::new(id as usize)))
+            .map_or_else(|| id.to_string(), |n| n.description.clone()),
+    }
+}
+
+/// The switch a CA is cabled to.
+pub fn leaf_of(fabric: &Fabric, ca: NodeIndex) -> Option<NodeIndex> {
+    fabric.graph.neighbors(ca).find(|&n| fabric.node(n).kind == NodeKind::Switch)
+}
+
+/// Sorts the parts by key and folds equal keys: bytes summed, the most hops kept.
+fn fold(mut parts: Vec<Part>) -> Vec<PairRow> {
+    parts.par_sort_unstable_by_key(|p| p.0);
+    let mut rows: Vec<PairRow> = Vec::new();
+    for ((src, dst, rail), bytes, hops) in parts {
+        match rows.last_mut() {
+            Some(last) if (last.src, last.dst, last.rail) == (src, dst, rail) => {
+                add_bytes(&mut last.bytes, bytes);
+                last.hops = match (last.hops, hops) {
+                    (Some(a), Some(b)) => Some(a.max(b)),
+                    _ => None,
+                };
+            }
+            _ => rows.push(PairRow { src, dst, rail, bytes, messages: None, hops }),
+        }
+    }
+    rows
+}
+
+/// The bytes-weighted mean of switches crossed (INTAP-MPI's locality): 0 when every byte stays
+/// in its host, 1 within a leaf, 3 over a spine. Rows without a hop count are left out; `None`
+/// when no byte has one.
+pub fn locality(rows: &[PairRow]) -> Option<f64> {
+    let (weighted, bytes) = rows
+        .iter()
+        .filter_map(|r| Some((r.hops? as f64 * r.bytes as f64, r.bytes as f64)))
+        .fold((0.0, 0.0), |(w, b), (rw, rb)| (w + rw, b + rb));
+    (bytes > 0.0).then(|| weighted / bytes)
+}
+
+/// Each sender's bytes split by hop class, for stacked bars: `(src, hops, bytes)` sorted by
+/// sender then class (`None`, not delivered, last).
+pub fn class_bytes(rows: &[PairRow]) -> Vec<(u32, Option<u32>, u64)> {
+    let mut split: std::collections::BTreeMap<(u32, u32), u64> = Default::default();
+    for row in rows {
+        // u32::MAX sorts an undelivered path after every real class.
+        let cell = split.entry((row.src, row.hops.unwrap_or(u32::MAX))).or_default();
+        add_bytes(cell, row.bytes);
+    }
+    split.into_iter().map(|((src, hops), bytes)| (src, (hops != u32::MAX).then_some(hops), bytes)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::synthetic::TwoLevel;
+    use crate::model::{PeerBytes, RailId, RankSection};
+    use crate::routing::{FlowBuilder, HostMap, RailPolicy, RankTraffic};
+
+    /// Two rails of 4 leaves × 2 hosts (n0001..n0008), 2 spines each.
+    fn cluster() -> Cluster {
+        Cluster::new(vec![
+            TwoLevel::new(4, 2, 2).build(),
+            TwoLevel::new(4, 2, 2).rail(RailId(1), 0x9000_0000).build(),
+        ])
+    }
+
+    /// Ranks 0, 1 on n0001; 2 on n0002 (same leaf); 3 on n0005 (another leaf). Rank 0 sends
+    /// 100 to rank 1, 10 to rank 2 and 1001 to rank 3.
+    fn flows(cluster: &Cluster, policy: RailPolicy) -> FlowSet {
+        let hosts = ["n0001", "n0001", "n0002", "n0005"];
+        let sections: Vec<RankSection> = hosts
+            .iter()
+            .enumerate()
+            .map(|(r, h)| RankSection { rank: r as u32, host: h.to_string(), ..Default::default() })
+            .collect();
+        let peers = [(1, 100), (2, 10), (3, 1001)].map(|(peer, sent)| PeerBytes { peer, sent, recv: 0 });
+        let traffic: Vec<RankTraffic> = sections
+            .iter()
+            .map(|s| RankTraffic { section: s, peers: if s.rank == 0 { &peers } else { &[] }, lids: &[] })
+            .collect();
+        let map = HostMap::default();
+        FlowBuilder::new(cluster, policy, &map).keep_origins(true).flows(&traffic)
+    }
+
+    fn cells(table: &PairTable) -> Vec<(u32, u32, Option<u8>, u64, Option<u32>)> {
+        table.rows.iter().map(|r| (r.src, r.dst, r.rail, r.bytes, r.hops)).collect()
+    }
+
+    #[test]
+    fn rank_pairs_get_the_switches_their_rail_path_crosses_and_intra_node_pairs_none() {
+        let cluster = cluster();
+        let table = pair_table(&cluster, &flows(&cluster, RailPolicy::Split), Granularity::Rank);
+        assert_eq!(
+            cells(&table),
+            vec![
+                (0, 1, None, 100, Some(0)),
+                (0, 2, Some(0), 5, Some(1)),
+                (0, 2, Some(1), 5, Some(1)),
+                (0, 3, Some(0), 501, Some(3)),
+                (0, 3, Some(1), 500, Some(3)),
+            ]
+        );
+        assert_eq!(table.without_entity_bytes, 0);
+    }
+
+    #[test]
+    fn a_rail_policy_puts_every_byte_on_its_rail_as_the_loads_do() {
+        let cluster = cluster();
+        let table = pair_table(&cluster, &flows(&cluster, RailPolicy::Rail(1)), Granularity::Rank);
+        let rails: Vec<Option<u8>> = table.rows.iter().map(|r| r.rail).collect();
+        assert_eq!(rails, vec![None, Some(1), Some(1)]);
+        assert_eq!(table.rows.iter().map(|r| r.bytes).sum::<u64>(), 1111);
+    }
+
+    #[test]
+    fn hosts_fold_their_ranks_and_leaves_fold_their_hosts() {
+        let cluster = cluster();
+        let set = flows(&cluster, RailPolicy::Rail(0));
+        let host = |name: &str| cluster.host_index(name).unwrap() as u32;
+        let by_host = pair_table(&cluster, &set, Granularity::Host);
+        assert_eq!(
+            cells(&by_host),
+            vec![
+                (host("n0001"), host("n0001"), None, 100, Some(0)),
+                (host("n0001"), host("n0002"), Some(0), 10, Some(1)),
+                (host("n0001"), host("n0005"), Some(0), 1001, Some(3)),
+            ]
+        );
+        let by_leaf = pair_table(&cluster, &set, Granularity::Leaf);
+        let fabric = &cluster.rails[0];
+        let name = |n: u32| fabric.node(NodeIndex::new(n as usize)).description.clone();
+        let named: Vec<_> =
+            by_leaf.rows.iter().map(|r| (name(r.src), name(r.dst), r.rail, r.bytes)).collect();
+        let leaf = |s: &str| s.to_string();
+        assert_eq!(
+            named,
+            vec![
+                (leaf("L1-000"), leaf("L1-000"), None, 100),
+                (leaf("L1-000"), leaf("L1-000"), Some(0), 10),
+                (leaf("L1-000"), leaf("L1-002"), Some(0), 1001),
+            ]
+        );
+    }
+
+    #[test]
+    fn locality_is_the_bytes_weighted_mean_of_switches_crossed() {
+        let cluster = cluster();
+        let table = pair_table(&cluster, &flows(&cluster, RailPolicy::Split), Granularity::Rank);
+        let expected = (100.0 * 0.0 + 10.0 * 1.0 + 1001.0 * 3.0) / 1111.0;
+        assert!((locality(&table.rows).unwrap() - expected).abs() < 1e-12);
+        assert_eq!(locality(&[]), None);
+    }
+
+    #[test]
+    fn class_bytes_split_each_sender_by_hop_class_with_undelivered_last() {
+        let row = |src, hops, bytes| PairRow { src, dst: 9, rail: Some(0), bytes, messages: None, hops };
+        let rows = [row(1, None, 7), row(1, Some(3), 5), row(1, Some(3), 6), row(0, Some(1), 2)];
+        assert_eq!(class_bytes(&rows), vec![(0, Some(1), 2), (1, Some(3), 11), (1, None, 7)]);
+    }
+
+    #[test]
+    fn a_path_without_tables_has_no_hop_count() {
+        let mut cluster = cluster();
+        let switches: Vec<NodeIndex> = cluster.rails[0].switches().collect();
+        for s in switches {
+            cluster.rails[0].replace_lft(s, None);
+        }
+        let table = pair_table(&cluster, &flows(&cluster, RailPolicy::Rail(0)), Granularity::Rank);
+        assert_eq!(table.rows.iter().map(|r| r.hops).collect::<Vec<_>>(), vec![Some(0), None, None]);
+    }
+}
