@@ -23,6 +23,12 @@ pub enum ColourBy {
     Predicted,
     Observed,
     Residual,
+    /// Observed bytes as a % of the link's capacity over the counters' interval.
+    Utilisation,
+    /// The % of the interval the sender waited (PortXmitWait).
+    Stall,
+    /// The sending port's error counters, summed.
+    Errors,
     /// A job's name, `all` or `contention`.
     Job(String),
 }
@@ -38,12 +44,14 @@ pub struct RenderCli {
     pub routing: RoutingMode,
     /// What colours the link ends: the predicted bytes (the profile's trace), the observed ones
     /// (port counters, needs --counters), or the residual observed − predicted (diverging map);
+    /// utilisation (% of capacity), stall (% of the interval waited) or errors (the sending
+    /// port's error counters), from the counters, with the thresholds on the legend;
     /// with jobs, one job's bytes (`job:NAME`), their sum (`all`, the default with several
     /// jobs), or `contention` (each end by the second-largest job's bytes there; ends one job or
     /// none used stay neutral).
     #[arg(
         long,
-        value_name = "predicted|observed|residual|job:NAME|all|contention",
+        value_name = "predicted|observed|residual|utilisation|stall|errors|job:NAME|all|contention",
         default_value = "predicted",
         value_parser = parse_colour_by
     )]
@@ -136,12 +144,15 @@ fn parse_colour_by(s: &str) -> Result<ColourBy, String> {
         "predicted" => Ok(ColourBy::Predicted),
         "observed" => Ok(ColourBy::Observed),
         "residual" => Ok(ColourBy::Residual),
+        "utilisation" | "utilization" => Ok(ColourBy::Utilisation),
+        "stall" => Ok(ColourBy::Stall),
+        "errors" => Ok(ColourBy::Errors),
         "all" | "contention" => Ok(ColourBy::Job(s.to_string())),
         _ => match s.strip_prefix("job:") {
             Some(name) if !name.is_empty() => Ok(ColourBy::Job(name.to_string())),
-            _ => {
-                Err(format!("expected predicted, observed, residual, job:NAME, all or contention, got `{s}`"))
-            }
+            _ => Err(format!(
+                "expected predicted, observed, residual, utilisation, stall, errors, job:NAME, all or contention, got `{s}`"
+            )),
         },
     }
 }

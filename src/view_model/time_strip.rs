@@ -388,6 +388,7 @@ mod tests {
                     v
                 })
                 .collect(),
+            xmit_wait: Vec::new(),
         };
         let observed = Observed {
             rails: Vec::new(),

@@ -172,6 +172,11 @@ impl ViewSpec {
             if dataset.routing == crate::view_model::RoutingMode::Ar {
                 spec.show_routing(RoutingShown::ArModelled);
             }
+            if counters_alone(dataset) {
+                // Nothing was traced: predicted bytes are all 0 B; what the counters saw is the picture.
+                spec.link_attribute = Some(super::dataset::counters::OBSERVED.into());
+                spec.node_attribute = None;
+            }
             return spec;
         }
         let run = &dataset.run;
@@ -350,6 +355,17 @@ fn region_conditions(dataset: &Dataset, spec: &ViewSpec) -> Vec<Vec<Condition>> 
         }
         RegionSelection::Diff(a, b) => vec![key(a), key(b)],
     }
+}
+
+/// A fabric opened with port counters and no traffic traced (no profile, job or loads file):
+/// its views colour what the counters observed.
+pub fn counters_alone(dataset: &Dataset) -> bool {
+    dataset.fabric.as_ref().is_some_and(|f| {
+        f.observed.is_some()
+            && f.profile.is_none()
+            && f.jobs.is_empty()
+            && f.loads.total.rails.iter().all(|r| r.bytes.nonzero().next().is_none())
+    })
 }
 
 /// Whether a fabric has columns for a time strip: regions, or counter intervals (a series of
