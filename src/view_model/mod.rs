@@ -11,13 +11,16 @@
 //! across domains). The scene takes a [`Prepared`] and draws it; it decides no value.
 
 mod assemble;
+pub mod ccdf;
 pub mod colour_choice;
+pub mod congestion;
 pub mod crossing;
 pub mod dataset;
 pub mod diff;
 mod fabric_values;
 pub mod filter;
 pub mod highlight;
+pub mod link_series;
 pub mod open;
 pub mod orbit;
 pub mod prepare;
