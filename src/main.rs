@@ -47,6 +47,9 @@ enum Command {
     Info(cli::info::InfoArgs),
     /// List degraded links, ports whose error counters moved and ports that waited to send.
     Health(cli::health::HealthArgs),
+    /// Why was my job slow: the congestion regions on its routes, its link ends ranked by stall
+    /// × its share of the bytes, the bytes that were not its own, degraded links and error ports.
+    Why(cli::why::WhyArgs),
     /// Write a synthetic three-level fat tree (beyond ibsim's 256 switches) as OpenSM dumps.
     Gen(cli::r#gen::GenArgs),
     /// Compute a rail's forwarding tables from its topology (dmodk, minhop, updn) and write
@@ -81,6 +84,7 @@ fn main() -> ExitCode {
         Some(Command::Hot(a)) => cli::hot::run(&a),
         Some(Command::Info(a)) => cli::info::run(&a),
         Some(Command::Health(a)) => cli::health::run(&a),
+        Some(Command::Why(a)) => cli::why::run(&a),
         Some(Command::Gen(a)) => cli::r#gen::run(&a),
         Some(Command::Render(a)) => cli::render::run(&a),
         Some(Command::Route(a)) => cli::route::run(&a),

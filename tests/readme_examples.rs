@@ -11,9 +11,10 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const SUBCOMMANDS: [&str; 13] = [
+const SUBCOMMANDS: [&str; 14] = [
     "convert",
     "health",
+    "why",
     "trace",
     "hot",
     "info",

@@ -25,6 +25,7 @@ pub mod route;
 pub mod shell;
 pub mod trace;
 pub mod trace_ar;
+pub mod why;
 
 pub const EXAMPLES: &str = "\
 Examples:
@@ -38,6 +39,7 @@ Examples:
   shoal pattern alltoall --ranks 512 --bytes 1MiB --out a2a.ibprof
   shoal info sample-data/tworail/rail0 sample-data/tworail/rail1
   shoal health RAIL0 --counters before.txt --counters after.txt --json
+  shoal why RAIL0 --profile P --counters before.txt --counters after.txt --region 1
   shoal gen --k 36 --rails 2 --out /tmp/k36
   shoal route sample-data/tworail/rail0 --engine dmodk --out /tmp/rail0-dmodk
   shoal query sample-data/torus8/torus8_meta.yaml --domain links \

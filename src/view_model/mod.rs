@@ -36,6 +36,7 @@ pub mod torus_values;
 pub mod trace;
 pub mod values;
 pub mod view;
+pub mod why;
 
 pub use crate::profile_io::classify::{PathKind, classify, is_run_path};
 pub use colour_choice::{ColourMap, ScaleKind};
