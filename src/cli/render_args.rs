@@ -8,7 +8,7 @@ use shoal::layout::torus;
 use shoal::scene::colour::ColourMap;
 use shoal::view_model::filter::parse_number;
 use shoal::view_model::query;
-use shoal::view_model::time_strip::StripRows;
+use shoal::view_model::time_strip::{StripMeasure, StripRows};
 
 use shoal::view_model::RoutingMode;
 
@@ -113,6 +113,10 @@ pub struct RenderCli {
     /// has any, else intervals.
     #[arg(long, value_name = "regions|intervals", value_parser = parse_strip_columns)]
     pub strip_columns: Option<StripColumns>,
+    /// With `--module time-strip` over counter intervals: what a cell is, `bytes` (the row's
+    /// ends summed), or the row's worst `utilisation` or `stall` % (0–100, thresholds on the legend).
+    #[arg(long, value_name = "bytes|utilisation|stall", default_value = "bytes", value_parser = parse_strip_measure)]
+    pub strip_measure: StripMeasure,
     /// Torus view angles in degrees, `YAW,PITCH` (0,0 looks straight down −z; default −35,25).
     #[arg(long, value_name = "YAW,PITCH", value_parser = parse_rotate)]
     pub rotate: Option<(f32, f32)>,
@@ -176,6 +180,10 @@ fn parse_strip_columns(s: &str) -> Result<StripColumns, String> {
         "intervals" => Ok(StripColumns::Intervals),
         _ => Err(format!("expected `regions` or `intervals`, got `{s}`")),
     }
+}
+
+fn parse_strip_measure(s: &str) -> Result<StripMeasure, String> {
+    StripMeasure::parse(s).ok_or_else(|| format!("expected bytes, utilisation or stall, got `{s}`"))
 }
 
 fn parse_rotate(s: &str) -> Result<(f32, f32), String> {

@@ -32,6 +32,7 @@ pub mod run_synthetic;
 pub mod session;
 pub mod stats;
 pub mod time_strip;
+pub mod time_strip_measure;
 pub mod torus_values;
 pub mod trace;
 pub mod values;
