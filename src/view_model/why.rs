@@ -257,17 +257,16 @@ fn region_verdict(region: &Region, ends: &[JobEnd]) -> String {
     };
     let share = top.job_share.unwrap_or(0.0);
     let whose = if share >= 0.5 {
-        format!("the job's own traffic: {:.0} % of the bytes at its worst end were its own", 100.0 * share)
+        format!("the job's own traffic: {:.0} % of the bytes there were its own", 100.0 * share)
     } else {
-        format!(
-            "other traffic: {:.0} % of the bytes at its worst end were not the job's",
-            100.0 * (1.0 - share)
-        )
+        format!("other traffic: {:.0} % of the bytes there were not the job's", 100.0 * (1.0 - share))
     };
     format!(
-        "region {}: {} of the job's link ends stalled up to {:.1} % ({severity}); mostly {whose}",
+        "region {}: {} of the job's link ends, stalling up to {:.1} % ({severity}); at the end that \
+         ranks first (stall {:.1} %), {whose}",
         region.number,
         ends.len(),
+        region.worst_stall,
         top.stall_percent
     )
 }
