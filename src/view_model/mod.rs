@@ -31,6 +31,7 @@ pub mod routing_shown;
 pub mod run_synthetic;
 pub mod session;
 pub mod stats;
+pub mod strip_measure;
 pub mod time_strip;
 pub mod time_strip_measure;
 pub mod torus_values;

@@ -16,7 +16,7 @@ use crate::routing::{LinkBytes, Loads, Observed};
 use crate::units::{format_seconds, format_time_of_day};
 
 use super::dataset::FabricData;
-pub use super::time_strip_measure::StripMeasure;
+pub use super::strip_measure::StripMeasure;
 use super::values::RegionSelection;
 
 /// One column: a region (or the interval between two snapshots), when it ended, and its bytes

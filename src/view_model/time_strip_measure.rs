@@ -6,44 +6,11 @@
 
 use super::dataset::FabricData;
 use super::link_series::LinkSeries;
+use super::strip_measure::StripMeasure;
 use super::time_strip::{
     NO_ROW, StripRows, TimeStrip, interval_bytes, interval_columns, level_groups, top_ends,
 };
 use crate::routing::Observed;
-
-/// What a time strip's cells are.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum StripMeasure {
-    /// Bytes, summed over the row's ends.
-    #[default]
-    Bytes,
-    /// The row's worst utilisation % of capacity.
-    Utilisation,
-    /// The row's worst stall % of the interval.
-    Stall,
-}
-
-impl StripMeasure {
-    pub const ALL: [StripMeasure; 3] = [StripMeasure::Bytes, StripMeasure::Utilisation, StripMeasure::Stall];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            StripMeasure::Bytes => "bytes",
-            StripMeasure::Utilisation => "utilisation",
-            StripMeasure::Stall => "stall",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<StripMeasure> {
-        StripMeasure::ALL.into_iter().find(|m| m.name() == text)
-    }
-
-    /// Utilisation and stall are a % (0–100 with thresholds on the legend); bytes are not.
-    pub fn is_percent(self) -> bool {
-        self != StripMeasure::Bytes
-    }
-}
 
 impl TimeStrip {
     /// A series' intervals as columns, coloured by `measure` (bytes: [`TimeStrip::of_intervals`]).
