@@ -123,3 +123,20 @@ fn counters_alone_colour_what_they_observed_not_zero_predicted_bytes() {
     assert!(labels.iter().any(|t| t == "L: observed (sum)"), "{labels:?}");
     assert!(!labels.iter().any(|t| t.contains("bytes_sent")), "no node colour of 0 B: {labels:?}");
 }
+
+#[test]
+fn the_health_layer_dashes_the_degraded_link_and_rings_each_port_whose_errors_moved() {
+    let dir = scratch("layer", 10);
+    shoal(&dir, &["render", "--health-layer", "--out", "layer.svg"]);
+    let svg = std::fs::read_to_string(dir.join("layer.svg")).unwrap();
+    let dashes = svg.lines().filter(|l| l.starts_with("<line class=\"health\"")).count();
+    assert!(dashes >= 10, "S1[4]–S2[4] runs 1x SDR: dashed from switch to switch ({dashes} dashes)");
+    // S2[4] (symbol errors, link downed), S1[1] (discards), S2[2] (constraint errors).
+    let rings = svg.lines().filter(|l| l.contains(r##"stroke="#dc0000""##)).count();
+    assert_eq!(rings, 3, "one ring per port whose error counters moved");
+    let labels = texts(&svg);
+    assert!(labels.iter().any(|t| t.contains("dashed = degraded link, red ring = error port")), "{labels:?}");
+    shoal(&dir, &["render", "--out", "plain.svg"]);
+    let plain = std::fs::read_to_string(dir.join("plain.svg")).unwrap();
+    assert!(!plain.contains("class=\"health\""), "off unless asked for");
+}

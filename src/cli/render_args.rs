@@ -78,6 +78,10 @@ pub struct RenderCli {
     /// Hide link ends that carried no bytes.
     #[arg(long)]
     pub hide_unused: bool,
+    /// Draw the health layer over a fat tree: degraded links dashed, ports whose error counters
+    /// moved (with --counters) ringed in red.
+    #[arg(long)]
+    pub health_layer: bool,
     #[arg(long, default_value_t = 1920)]
     pub width: u32,
     #[arg(long, default_value_t = 1080)]

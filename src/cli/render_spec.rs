@@ -61,6 +61,7 @@ pub fn spec_from_flags(dataset: &Dataset, r: &RenderCli) -> Result<ViewSpec> {
         spec.filter.clauses.push(Clause::parse(c)?);
     }
     spec.filter.hide_unused = r.hide_unused;
+    spec.health_layer = r.health_layer;
     if r.routing == super::common::Routing::Ar {
         if dataset.fabric.as_ref().is_none_or(|f| f.ar_loads.is_none()) {
             bail!(

@@ -60,7 +60,7 @@ impl ShoalApp {
             }
             Tab::Congestion => {
                 let Some(view) = self.ws.focused() else { return };
-                let at = (view.id, view.group);
+                let at = (view.id, view.group, &view.spec);
                 crate::modules::congestion::panel(
                     ui,
                     &mut self.congestion,

@@ -16,6 +16,7 @@ use crate::view_model::congestion::{EndPlaces, Evolution, congestion_regions};
 use crate::view_model::dataset::Dataset;
 use crate::view_model::highlight::Seed;
 use crate::view_model::link_series::LinkSeries;
+use crate::view_model::view::ViewSpec;
 use crate::view_model::why::{Why, why};
 
 use super::link_group::GroupId;
@@ -62,10 +63,11 @@ pub fn panel(
     ui: &mut Ui,
     state: &mut CongestionState,
     d: &Dataset,
-    (view, group): (ViewId, GroupId),
+    (view, group, view_spec): (ViewId, GroupId, &ViewSpec),
     generation: u64,
     commands: &mut Vec<Command>,
 ) {
+    health_layer_ui(ui, view_spec, view, commands);
     if !d.has_counters() {
         ui.small("congestion needs port counters: --counters BEFORE --counters AFTER (three or more make a series)");
         return;
@@ -103,6 +105,13 @@ pub fn panel(
         ui.separator();
         why_ui(ui, answer);
     }
+}
+
+/// The focused view's health layer on or off.
+fn health_layer_ui(ui: &mut Ui, spec: &ViewSpec, view: ViewId, commands: &mut Vec<Command>) {
+    let mut after = spec.clone();
+    ui.checkbox(&mut after.health_layer, "health layer: degraded links dashed, error ports ringed");
+    commands.extend(Command::set_spec_if_changed(view, spec, after));
 }
 
 /// The time-first drawing; returns the number of the region clicked.

@@ -15,6 +15,7 @@ use super::Scene;
 use super::colour::ColourMap;
 use super::fat_tree::{FatTreeInput, SceneOptions, build_fat_tree_scene};
 use super::generic2d::build_plane_scene;
+use super::health_layer::{HEALTH_KEY, health_marks};
 use super::legend::Legend;
 use super::network::{NetworkStyle, is_bytes};
 use super::torus::{TorusValues, build_torus_scene};
@@ -57,6 +58,11 @@ impl Prepared {
             for legend in scene.legends.iter_mut().filter(|l| l.title == "L") {
                 *legend = Legend::percent("L", &legend.caption, legend.scale.clone(), thresholds);
             }
+        }
+        if let (true, ViewLayout::FatTree, Some(fabric)) = (spec.health_layer, &self.layout, &dataset.fabric)
+        {
+            scene.health = health_marks(&scene, &fabric.cluster, fabric.observed.as_ref());
+            scene.title = format!("{} — {HEALTH_KEY}", scene.title);
         }
         scene
     }

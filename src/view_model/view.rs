@@ -138,6 +138,10 @@ pub struct ViewSpec {
     pub scale: ScaleKind,
     /// Empty: a title made from the data set, module and selection.
     pub title: String,
+    /// A fabric's health layer on top: degraded links dashed, ports whose error counters moved
+    /// ringed (issue 22). Written to a session only when on, so older sessions read the same.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub health_layer: bool,
 }
 
 impl Default for ViewSpec {
@@ -157,6 +161,7 @@ impl Default for ViewSpec {
             diverging_map: ColourMap::RdBu,
             scale: ScaleKind::Linear,
             title: String::new(),
+            health_layer: false,
         }
     }
 }
