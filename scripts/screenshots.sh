@@ -62,3 +62,20 @@ if [ -e "$steps" ]; then
   capture time-strip 20 1435 895 'SHOAL_VIEW=add:timestrip;window:150,260' \
     sample-data/tworail/rail0 sample-data/tworail/rail1 --profile "$steps"
 fi
+# The stall series of tests/fixtures/stall-series (five perfquery captures of ibsim's health
+# fabric, dated one second apart here: perfquery prints no times) with a shift job placed on the
+# hosts in order: the Congestion tab (regions over time, CCDFs, why was my job slow).
+series=$(mktemp -d)
+for i in 0 1 2 3 4; do
+  cp "tests/fixtures/stall-series/snapshot-$i.txt" "$series/"
+  touch -d "2027-01-15 08:00:0$i" "$series/snapshot-$i.txt"
+done
+"$bin" pattern shift --ranks 4 --bytes 1GiB --out "$series/shift.ibprof" >/dev/null
+capture congestion 20 1435 895 'SHOAL_VIEW=tab:congestion' tests/fixtures/health \
+  --job "shift=$series/shift.ibprof" --place shift=linear \
+  $(for i in 0 1 2 3 4; do echo --counters "$series/snapshot-$i.txt"; done)
+# The same intervals headless: the time strip by each row's worst stall, and the fat tree by stall.
+"$bin" render tests/fixtures/health $(for i in 0 1 2 3 4; do echo --counters "$series/snapshot-$i.txt"; done) \
+  --module time-strip --strip-measure stall --width 1440 --height 500 --out "$out/time-strip-stall.png"
+"$bin" render tests/fixtures/health $(for i in 0 1 2 3 4; do echo --counters "$series/snapshot-$i.txt"; done) \
+  --colour-by stall --width 1440 --height 900 --out "$out/stall-colour.png"

@@ -51,6 +51,9 @@ enum Command {
     /// fabric, and with --shared-with JOB who shared that job's links, ranked by what the
     /// counters (files or --prometheus) saw on the shared link ends.
     Jobs(cli::jobs::JobsArgs),
+    /// Why was my job slow: the congestion regions on its routes, its link ends ranked by stall
+    /// × its share of the bytes, the bytes that were not its own, degraded links and error ports.
+    Why(cli::why::WhyArgs),
     /// Write a synthetic three-level fat tree (beyond ibsim's 256 switches) as OpenSM dumps.
     Gen(cli::r#gen::GenArgs),
     /// Compute a rail's forwarding tables from its topology (dmodk, minhop, updn) and write
@@ -90,6 +93,7 @@ fn main() -> ExitCode {
         Some(Command::Info(a)) => cli::info::run(&a),
         Some(Command::Health(a)) => cli::health::run(&a),
         Some(Command::Jobs(a)) => cli::jobs::run(&a),
+        Some(Command::Why(a)) => cli::why::run(&a),
         Some(Command::Gen(a)) => cli::r#gen::run(&a),
         Some(Command::Render(a)) => cli::render::run(&a),
         Some(Command::Route(a)) => cli::route::run(&a),

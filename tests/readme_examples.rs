@@ -11,11 +11,12 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const SUBCOMMANDS: [&str; 14] = [
+const SUBCOMMANDS: [&str; 16] = [
     "convert",
     "matrix",
     "health",
     "jobs",
+    "why",
     "trace",
     "hot",
     "info",

@@ -30,6 +30,7 @@ pub mod route_traffic;
 pub mod shell;
 pub mod trace;
 pub mod trace_ar;
+pub mod why;
 
 pub const EXAMPLES: &str = "\
 Examples:
@@ -43,6 +44,7 @@ Examples:
   shoal pattern alltoall --ranks 512 --bytes 1MiB --out a2a.ibprof
   shoal info sample-data/tworail/rail0 sample-data/tworail/rail1
   shoal health RAIL0 --counters before.txt --counters after.txt --json
+  shoal why RAIL0 --profile P --counters before.txt --counters after.txt --region 1
   shoal gen --k 36 --rails 2 --out /tmp/k36
   shoal route sample-data/tworail/rail0 --engine dmodk --out /tmp/rail0-dmodk
   shoal matrix RAIL0 RAIL1 --profile P --by host --region 2 --out m.csv

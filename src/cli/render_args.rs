@@ -8,7 +8,7 @@ use shoal::layout::torus;
 use shoal::scene::colour::ColourMap;
 use shoal::view_model::filter::parse_number;
 use shoal::view_model::query;
-use shoal::view_model::time_strip::StripRows;
+use shoal::view_model::time_strip::{StripMeasure, StripRows};
 
 use shoal::view_model::RoutingMode;
 
@@ -23,6 +23,12 @@ pub enum ColourBy {
     Predicted,
     Observed,
     Residual,
+    /// Observed bytes as a % of the link's capacity over the counters' interval.
+    Utilisation,
+    /// The % of the interval the sender waited (PortXmitWait).
+    Stall,
+    /// The sending port's error counters, summed.
+    Errors,
     /// A job's name, `all` or `contention`.
     Job(String),
 }
@@ -38,12 +44,14 @@ pub struct RenderCli {
     pub routing: RoutingMode,
     /// What colours the link ends: the predicted bytes (the profile's trace), the observed ones
     /// (port counters, needs --counters), or the residual observed − predicted (diverging map);
+    /// utilisation (% of capacity), stall (% of the interval waited) or errors (the sending
+    /// port's error counters), from the counters, with the thresholds on the legend;
     /// with jobs, one job's bytes (`job:NAME`), their sum (`all`, the default with several
     /// jobs), or `contention` (each end by the second-largest job's bytes there; ends one job or
     /// none used stay neutral).
     #[arg(
         long,
-        value_name = "predicted|observed|residual|job:NAME|all|contention",
+        value_name = "predicted|observed|residual|utilisation|stall|errors|job:NAME|all|contention",
         default_value = "predicted",
         value_parser = parse_colour_by
     )]
@@ -70,6 +78,10 @@ pub struct RenderCli {
     /// Hide link ends that carried no bytes.
     #[arg(long)]
     pub hide_unused: bool,
+    /// Draw the health layer over a fat tree: degraded links dashed, ports whose error counters
+    /// moved (with --counters) ringed in red.
+    #[arg(long)]
+    pub health_layer: bool,
     #[arg(long, default_value_t = 1920)]
     pub width: u32,
     #[arg(long, default_value_t = 1080)]
@@ -109,6 +121,10 @@ pub struct RenderCli {
     /// has any, else intervals.
     #[arg(long, value_name = "regions|intervals", value_parser = parse_strip_columns)]
     pub strip_columns: Option<StripColumns>,
+    /// With `--module time-strip` over counter intervals: what a cell is, `bytes` (the row's
+    /// ends summed), or the row's worst `utilisation` or `stall` % (0–100, thresholds on the legend).
+    #[arg(long, value_name = "bytes|utilisation|stall", default_value = "bytes", value_parser = parse_strip_measure)]
+    pub strip_measure: StripMeasure,
     /// Torus view angles in degrees, `YAW,PITCH` (0,0 looks straight down −z; default −35,25).
     #[arg(long, value_name = "YAW,PITCH", value_parser = parse_rotate)]
     pub rotate: Option<(f32, f32)>,
@@ -140,12 +156,15 @@ fn parse_colour_by(s: &str) -> Result<ColourBy, String> {
         "predicted" => Ok(ColourBy::Predicted),
         "observed" => Ok(ColourBy::Observed),
         "residual" => Ok(ColourBy::Residual),
+        "utilisation" | "utilization" => Ok(ColourBy::Utilisation),
+        "stall" => Ok(ColourBy::Stall),
+        "errors" => Ok(ColourBy::Errors),
         "all" | "contention" => Ok(ColourBy::Job(s.to_string())),
         _ => match s.strip_prefix("job:") {
             Some(name) if !name.is_empty() => Ok(ColourBy::Job(name.to_string())),
-            _ => {
-                Err(format!("expected predicted, observed, residual, job:NAME, all or contention, got `{s}`"))
-            }
+            _ => Err(format!(
+                "expected predicted, observed, residual, utilisation, stall, errors, job:NAME, all or contention, got `{s}`"
+            )),
         },
     }
 }
@@ -169,6 +188,10 @@ fn parse_strip_columns(s: &str) -> Result<StripColumns, String> {
         "intervals" => Ok(StripColumns::Intervals),
         _ => Err(format!("expected `regions` or `intervals`, got `{s}`")),
     }
+}
+
+fn parse_strip_measure(s: &str) -> Result<StripMeasure, String> {
+    StripMeasure::parse(s).ok_or_else(|| format!("expected bytes, utilisation or stall, got `{s}`"))
 }
 
 fn parse_rotate(s: &str) -> Result<(f32, f32), String> {

@@ -28,13 +28,22 @@ pub fn axis_index(axes: &[String], text: &str) -> Result<usize> {
 /// The link attribute `--colour-by` names: `None` keeps the data set's default (bytes).
 fn colour_attribute(dataset: &Dataset, r: &RenderCli) -> Result<Option<String>> {
     use shoal::view_model::dataset::counters::{OBSERVED, RESIDUAL};
+    use shoal::view_model::dataset::link_health::{ERRORS, STALL, UTILISATION, why_empty};
     let name = match r.colour_by {
         ColourBy::Predicted | ColourBy::Job(_) => return Ok(None),
         ColourBy::Observed => OBSERVED,
         ColourBy::Residual => RESIDUAL,
+        ColourBy::Utilisation => UTILISATION,
+        ColourBy::Stall => STALL,
+        ColourBy::Errors => ERRORS,
     };
-    if !dataset.has_counters() {
+    let Some(observed) = dataset.fabric.as_ref().and_then(|f| Some((&f.cluster, f.observed.as_ref()?)))
+    else {
         bail!("--colour-by {name} needs --counters (and fabric dumps)");
+    };
+    // An empty colouring is drawn (every end neutral) but never unexplained.
+    if let Some(why) = why_empty(observed.0, observed.1, name) {
+        eprintln!("shoal: warning: --colour-by {name}: every link end is empty: {why}");
     }
     Ok(Some(name.to_string()))
 }
@@ -52,6 +61,7 @@ pub fn spec_from_flags(dataset: &Dataset, r: &RenderCli) -> Result<ViewSpec> {
         spec.filter.clauses.push(Clause::parse(c)?);
     }
     spec.filter.hide_unused = r.hide_unused;
+    spec.health_layer = r.health_layer;
     if r.routing == super::common::Routing::Ar {
         if dataset.fabric.as_ref().is_none_or(|f| f.ar_loads.is_none()) {
             bail!(

@@ -36,6 +36,12 @@ pub fn render_strip(dataset: &Dataset, r: &RenderCli) -> Result<()> {
     let has_regions = fabric.loads.regions.iter().any(|l| l.region.is_some());
     let columns =
         r.strip_columns.unwrap_or(if has_regions { StripColumns::Regions } else { StripColumns::Intervals });
+    if r.strip_measure.is_percent() && columns == StripColumns::Regions {
+        bail!(
+            "--strip-measure {} reads counter intervals: add --strip-columns intervals",
+            r.strip_measure.name()
+        );
+    }
     let strip = match (columns, series) {
         (StripColumns::Regions, _) if has_regions => {
             TimeStrip::build(fabric, &region_columns(&fabric.loads), r.strip_rows)
@@ -43,7 +49,9 @@ pub fn render_strip(dataset: &Dataset, r: &RenderCli) -> Result<()> {
         (StripColumns::Regions, _) => {
             bail!("the time strip's regions need --profile (a profile with regions)")
         }
-        (StripColumns::Intervals, Some(observed)) => TimeStrip::of_intervals(fabric, observed, r.strip_rows),
+        (StripColumns::Intervals, Some(observed)) => {
+            TimeStrip::of_interval_measure(fabric, observed, r.strip_measure, r.strip_rows)
+        }
         (StripColumns::Intervals, None) => bail!(
             "the time strip's intervals need three or more --counters snapshots of the same rails \
              (each consecutive pair is one interval)"

@@ -55,7 +55,20 @@ pub fn to_svg(scene: &Scene, list: &DrawList, pixels_per_point: f32) -> String {
 /// One `<line class="half">` per visible link half.
 fn write_lines(out: &mut String, scene: &Scene, list: &DrawList) {
     for line in &list.lines {
-        let Some(half) = scene.halves.get(line.half) else { continue };
+        let Some(half) = scene.halves.get(line.half) else {
+            // The health layer's dashes belong to no half.
+            let _ = writeln!(
+                out,
+                r#"<line class="health" x1="{:.2}" y1="{:.2}" x2="{:.2}" y2="{:.2}" {} stroke-width="{:.2}"/>"#,
+                line.a[0],
+                line.a[1],
+                line.b[0],
+                line.b[1],
+                colour_attrs("stroke", line.colour),
+                line.width
+            );
+            continue;
+        };
         let _ = writeln!(
             out,
             r#"<line class="half" data-rail="{}" data-end="{}" x1="{:.2}" y1="{:.2}" x2="{:.2}" y2="{:.2}" {} stroke-width="{:.2}"/>"#,

@@ -58,6 +58,18 @@ impl ShoalApp {
                 let job = view.spec.job_shown(&d);
                 crate::modules::plots::panel(ui, &mut self.plots, &d, generation, view.spec.selection, job);
             }
+            Tab::Congestion => {
+                let Some(view) = self.ws.focused() else { return };
+                let at = (view.id, view.group, &view.spec);
+                crate::modules::congestion::panel(
+                    ui,
+                    &mut self.congestion,
+                    &d,
+                    at,
+                    self.ws.generation,
+                    commands,
+                );
+            }
         });
     }
 

@@ -42,15 +42,17 @@ pub enum Tab {
     Highlight,
     Linking,
     Plots,
+    Congestion,
 }
 
 impl Tab {
-    pub const ALL: [(Tab, &'static str); 5] = [
+    pub const ALL: [(Tab, &'static str); 6] = [
         (Tab::Regions, "Regions"),
         (Tab::Filter, "Filter"),
         (Tab::Highlight, "Highlight"),
         (Tab::Linking, "Linking"),
         (Tab::Plots, "Plots"),
+        (Tab::Congestion, "Congestion"),
     ];
 
     /// `linking`, `Plots` …: a tab by its name, any case.
@@ -90,6 +92,7 @@ pub struct ShoalApp {
     pub regions_state: RegionsPanelState,
     plots: PlotCache,
     counters: crate::modules::counters::CountersState,
+    congestion: crate::modules::congestion::CongestionState,
     crossings: CrossingCache,
     diff_table: DiffCache,
     dialogs: (std::sync::mpsc::Sender<Dialog>, Receiver<Dialog>),
@@ -128,6 +131,7 @@ impl ShoalApp {
             regions_state: RegionsPanelState::default(),
             plots: PlotCache::default(),
             counters: Default::default(),
+            congestion: Default::default(),
             crossings: CrossingCache::default(),
             diff_table: DiffCache::default(),
             dialogs: channel(),

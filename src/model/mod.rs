@@ -22,6 +22,7 @@ pub mod table;
 #[cfg(test)]
 pub(crate) mod test_fabric;
 pub mod text_column;
+pub mod thresholds;
 pub mod warning;
 
 pub use ar::{ArState, ArTable};

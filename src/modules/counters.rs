@@ -11,6 +11,7 @@ use crate::routing::{RankBy, RankedEnd, rank_ends};
 use crate::units::{format_bytes, format_bytes_f64};
 use crate::view_model::dataset::Dataset;
 use crate::view_model::dataset::counters::{OBSERVED, PREDICTED, RESIDUAL};
+use crate::view_model::dataset::link_health::{ERRORS, STALL, UTILISATION};
 use crate::view_model::filter::{Clause, Filter, Relation};
 
 use crate::view_model::view::ViewSpec;
@@ -70,6 +71,16 @@ fn colour_by_ui(ui: &mut Ui, spec: &mut ViewSpec) {
         for (label, attribute) in [("predicted", "bytes"), ("observed", OBSERVED), ("residual", RESIDUAL)] {
             let on = spec.link_attribute.as_deref() == Some(attribute);
             if ui.selectable_label(on, label).clicked() {
+                spec.link_attribute = Some(attribute.to_string());
+            }
+        }
+    });
+    // What the counters say beside bytes (issue 22): a % on 0–100 with thresholds, or a count.
+    ui.horizontal(|ui| {
+        ui.label("or by");
+        for attribute in [UTILISATION, STALL, ERRORS] {
+            let on = spec.link_attribute.as_deref() == Some(attribute);
+            if ui.selectable_label(on, attribute).clicked() {
                 spec.link_attribute = Some(attribute.to_string());
             }
         }

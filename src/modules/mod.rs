@@ -14,6 +14,7 @@
 pub mod apply;
 pub mod class;
 pub mod command;
+pub mod congestion;
 pub mod counters;
 pub mod fat_tree;
 pub mod filter;

@@ -104,7 +104,7 @@ pub fn health(cluster: &Cluster, observed: Option<&Observed>) -> Health {
 }
 
 /// Each node's level: CAs 0, a switch one more than its nearest neighbour's.
-fn levels(fabric: &Fabric) -> HashMap<NodeIndex, u32> {
+pub fn levels(fabric: &Fabric) -> HashMap<NodeIndex, u32> {
     let mut level = HashMap::new();
     let mut queue = VecDeque::new();
     for n in fabric.graph.node_indices() {

@@ -31,10 +31,8 @@ impl<'a> LinkRates<'a> {
 
     /// Observed bytes as a % of what the link could carry in the interval.
     pub fn utilisation_percent(&self, rail: usize, end: LinkEnd) -> Option<f64> {
-        let bytes = self.observed.at(rail, end)? as f64;
-        let seconds = self.interval_s?;
-        let capacity = self.capacity(rail, end).ok()?.bytes_per_s();
-        Some(100.0 * bytes / (seconds * capacity))
+        let bytes = self.observed.at(rail, end)?;
+        utilisation_percent(bytes, self.capacity(rail, end).ok()?, self.interval_s?)
     }
 
     /// The interval's share (%) the end's sender waited with data and no credits, by the
@@ -50,6 +48,29 @@ impl<'a> LinkRates<'a> {
         let words = self.observed.at(rail, end)? as f64 / 4.0;
         (ticks + words > 0.0).then(|| ticks / (ticks + words))
     }
+}
+
+/// Per link end (`[rail][LinkEnd::index()]`), the sum of the error counters of the port that
+/// sends into it (after − before, or as they stand); `None` where that port read none.
+pub fn errors_per_end(cluster: &Cluster, observed: &Observed) -> Vec<Vec<Option<u64>>> {
+    let mut out: Vec<Vec<Option<u64>>> =
+        cluster.rails.iter().map(|f| vec![None; f.link_end_count()]).collect();
+    for port in &observed.ports {
+        let sum = port
+            .counts
+            .iter()
+            .filter(|(kind, _)| kind.is_error())
+            .fold(0u64, |s, (_, count)| s.saturating_add(count.value));
+        if let Some(slot) = out.get_mut(port.place.0).and_then(|r| r.get_mut(port.sends.index())) {
+            *slot = Some(slot.unwrap_or(0).saturating_add(sum));
+        }
+    }
+    out
+}
+
+/// `bytes` on a link of `capacity` over `seconds`, as a % of what it could carry.
+pub fn utilisation_percent(bytes: u64, capacity: Capacity, seconds: f64) -> Option<f64> {
+    (seconds > 0.0).then(|| 100.0 * bytes as f64 / (seconds * capacity.bytes_per_s()))
 }
 
 /// `ticks` of XmitWait on a link of `capacity`, as a % of `seconds`.

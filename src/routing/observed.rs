@@ -59,6 +59,9 @@ pub struct Interval {
     pub end: Option<TakenAt>,
     /// `rails[r][LinkEnd::index()]`, as [`Observed::rails`].
     pub rails: Vec<Vec<Option<u64>>>,
+    /// PortXmitWait ticks per link end in this interval, as [`Observed::xmit_wait`]; empty when
+    /// no snapshot read XmitWait.
+    pub xmit_wait: Vec<Vec<Option<u64>>>,
 }
 
 impl Interval {
@@ -244,6 +247,11 @@ impl PortRun<'_> {
                 continue;
             };
             let total = self.value(|s, p| count(s, p).map(Reading::from), kind.name(), problems);
+            if kind == CounterKind::PortXmitWait
+                && let Some(v) = &total
+            {
+                out.set_interval_wait(self.place.0, self.samples[0].1.sends.index(), &v.by_position);
+            }
             if let Some(value) = total.and_then(|v| v.total) {
                 counts.set(kind, Count { value, width });
             }
@@ -266,6 +274,7 @@ impl Observed {
                 start: from.taken,
                 end: to.taken,
                 rails,
+                xmit_wait: Vec::new(),
             }
         };
         let series = pairing.series.iter().map(|&pair| interval(pair, empty.clone())).collect();
@@ -281,6 +290,20 @@ impl Observed {
         }
         for &(p, v) in &value.by_position {
             if let Some(slot) = self.series.get_mut(p).and_then(|i| i.rails.get_mut(rail)?.get_mut(index)) {
+                *slot = Some(v);
+            }
+        }
+    }
+
+    /// Sets an end's XmitWait ticks in the series intervals they are known for.
+    fn set_interval_wait(&mut self, rail: usize, index: usize, by_position: &[(usize, u64)]) {
+        let shape: Vec<usize> = self.rails.iter().map(Vec::len).collect();
+        for &(p, v) in by_position {
+            let Some(interval) = self.series.get_mut(p) else { continue };
+            if interval.xmit_wait.is_empty() {
+                interval.xmit_wait = shape.iter().map(|&n| vec![None; n]).collect();
+            }
+            if let Some(slot) = interval.xmit_wait.get_mut(rail).and_then(|r| r.get_mut(index)) {
                 *slot = Some(v);
             }
         }

@@ -9,10 +9,14 @@ use crate::view_model::orbit::Orbit;
 use crate::view_model::prepare::{Prepared, Ranges, ViewLayout, prepare};
 use crate::view_model::view::{ModuleKind, ViewSpec};
 
+use crate::model::thresholds::{self, Threshold};
+
 use super::Scene;
 use super::colour::ColourMap;
 use super::fat_tree::{FatTreeInput, SceneOptions, build_fat_tree_scene};
 use super::generic2d::build_plane_scene;
+use super::health_layer::{HEALTH_KEY, health_marks};
+use super::legend::Legend;
 use super::network::{NetworkStyle, is_bytes};
 use super::torus::{TorusValues, build_torus_scene};
 
@@ -47,25 +51,61 @@ impl Prepared {
             node_bytes: is_bytes(spec.node_attribute.as_deref()),
         };
         let input = self.input(lit);
+        let mut scene = self.network_scene(dataset, spec, &style, &input, orbit, aspect);
+        if let Some(thresholds) =
+            link_thresholds(spec.link_attribute.as_deref()).filter(|_| !self.links_signed)
+        {
+            for legend in scene.legends.iter_mut().filter(|l| l.title == "L") {
+                *legend = Legend::percent("L", &legend.caption, legend.scale.clone(), thresholds);
+            }
+        }
+        if let (true, ViewLayout::FatTree, Some(fabric)) = (spec.health_layer, &self.layout, &dataset.fabric)
+        {
+            scene.health = health_marks(&scene, &fabric.cluster, fabric.observed.as_ref());
+            scene.title = format!("{} — {HEALTH_KEY}", scene.title);
+        }
+        scene
+    }
+
+    /// The module's scene of the values.
+    fn network_scene(
+        &self,
+        dataset: &Dataset,
+        spec: &ViewSpec,
+        style: &NetworkStyle,
+        input: &crate::view_model::values::NetworkInput<'_>,
+        orbit: &Orbit,
+        aspect: f32,
+    ) -> Scene {
         match &self.layout {
             ViewLayout::FatTree => match &dataset.fabric {
                 Some(fabric) => {
-                    let options = SceneOptions::from_style(&style, spec.node_attribute.is_some());
-                    build_fat_tree_scene(&FatTreeInput::new(fabric, &input), &options)
+                    let options = SceneOptions::from_style(style, spec.node_attribute.is_some());
+                    build_fat_tree_scene(&FatTreeInput::new(fabric, input), &options)
                 }
                 None => Scene::default(),
             },
             ViewLayout::Torus(layout) => {
-                let values = TorusValues::compute(layout, &input, style.aggregate);
+                let values = TorusValues::compute(layout, input, style.aggregate);
                 let flat =
                     matches!(spec.module, ModuleKind::TorusFlat { .. }) || layout.projection.kept.len() < 3;
                 let orbit = if flat { Orbit::IDENTITY } else { *orbit };
-                build_torus_scene(layout, &values, &style, &orbit, aspect)
+                build_torus_scene(layout, &values, style, &orbit, aspect)
             }
             ViewLayout::Plane(layout) => {
-                build_plane_scene(dataset.run.network(), layout, &input, &style, aspect)
+                build_plane_scene(dataset.run.network(), layout, input, style, aspect)
             }
         }
+    }
+}
+
+/// The threshold presets drawn on the legend of a % attribute.
+fn link_thresholds(attribute: Option<&str>) -> Option<&'static [Threshold]> {
+    use crate::view_model::dataset::link_health::{STALL, UTILISATION};
+    match attribute? {
+        UTILISATION => Some(&thresholds::UTILISATION),
+        STALL => Some(&thresholds::STALL),
+        _ => None,
     }
 }
 

@@ -9,7 +9,7 @@ use crate::layout::Position;
 use super::camera::{Camera, ScreenRect, Transform};
 use super::colour::Rgba;
 use super::legend::Legend;
-use super::{Emphasis, MarkOf, Scene};
+use super::{Emphasis, HealthMark, MarkOf, Scene};
 
 pub(crate) const TITLE_H: f32 = 26.0;
 const LEFT_W: f32 = 46.0;
@@ -100,6 +100,7 @@ pub fn draw_list(scene: &Scene, camera: &Camera, width: f32, height: f32) -> Dra
     let mut out = DrawList { width, height, background: scene.background, plot, ..Default::default() };
     link_lines(scene, &t, &mut out.lines);
     node_dots(scene, &t, &mut out.dots);
+    health_glyphs(scene, &t, &mut out);
     brackets(scene, &t, &mut out);
     chrome(scene, &t, &mut out);
     out
@@ -332,6 +333,48 @@ fn segment_dist2(a: [f32; 2], b: [f32; 2], p: [f32; 2]) -> f32 {
     let t = if len2 > 0.0 { (((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / len2).clamp(0.0, 1.0) } else { 0.0 };
     let (x, y) = (a[0] + t * dx, a[1] + t * dy);
     (x - p[0]).powi(2) + (y - p[1]).powi(2)
+}
+
+/// Dash and gap lengths, in pixels.
+const DASH_ON: f32 = 7.0;
+const DASH_OFF: f32 = 5.0;
+/// The ring of an error port.
+const ERROR_RING: Rgba = Rgba::rgb(220, 0, 0);
+/// The dashes of a degraded link: dark, over its colours.
+const DASH: Rgba = Rgba::rgb(20, 20, 28);
+/// The marks as dashes (lines of no half) and rings.
+fn health_glyphs(scene: &Scene, t: &Transform, out: &mut DrawList) {
+    let (width, radius) = glyph_sizes(scene, t);
+    for mark in &scene.health {
+        match *mark {
+            HealthMark::Degraded { a, b } => {
+                dashes(t.to_screen(a), t.to_screen(b), width.max(1.5), &mut out.lines)
+            }
+            HealthMark::ErrorPort { at } => out.dots.push(Dot {
+                centre: t.to_screen(at),
+                radius: radius.max(3.0) * 1.3,
+                shape: Shape::Circle,
+                fill: Rgba::TRANSPARENT,
+                ring: Some(ERROR_RING),
+            }),
+        }
+    }
+}
+
+fn dashes(a: [f32; 2], b: [f32; 2], width: f32, out: &mut Vec<Line>) {
+    let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
+    let length = (dx * dx + dy * dy).sqrt();
+    if length < 1.0 {
+        return;
+    }
+    let (ux, uy) = (dx / length, dy / length);
+    let mut s = 0.0;
+    while s < length {
+        let e = (s + DASH_ON).min(length);
+        let p = |d: f32| [a[0] + ux * d, a[1] + uy * d];
+        out.push(Line { a: p(s), b: p(e), width, colour: DASH, half: usize::MAX });
+        s = e + DASH_OFF;
+    }
 }
 
 #[cfg(test)]

@@ -155,6 +155,7 @@ pub fn build_fat_tree_scene(input: &FatTreeInput<'_>, options: &SceneOptions) ->
             value_legend("N", &options.node_caption, paint.nodes, options.node_bytes),
             value_legend("L", &options.link_caption, paint.links, options.link_bytes),
         ],
+        health: Vec::new(),
     }
 }
 

@@ -85,6 +85,7 @@ pub fn build_plane_scene(
             value_legend("N", &style.node_caption, node_scale, style.node_bytes),
             value_legend("L", &style.link_caption, link_scale, style.link_bytes),
         ],
+        health: Vec::new(),
     }
 }
 

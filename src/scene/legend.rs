@@ -3,6 +3,8 @@
 
 use crate::units::format_bytes_f64;
 
+use crate::model::thresholds::Threshold;
+
 use super::colour::{ColourScale, ScaleKind};
 
 /// One legend bar.
@@ -29,6 +31,17 @@ impl Legend {
         Legend { title: title.into(), caption: caption.into(), scale, ticks }
     }
 
+    /// A percentage's legend: its ends and each threshold inside them, named (`5 % active`).
+    pub fn percent(title: &str, caption: &str, scale: ColourScale, thresholds: &[Threshold]) -> Self {
+        let label = |v: f64| if v.fract() == 0.0 { format!("{v:.0} %") } else { format!("{v:.1} %") };
+        let mut ticks = vec![(0.0, label(scale.value_at(0.0)))];
+        for t in thresholds.iter().filter(|t| t.percent > scale.min && t.percent < scale.max) {
+            ticks.push((scale.position(t.percent), format!("{} {}", label(t.percent), t.name)));
+        }
+        ticks.push((1.0, label(scale.value_at(1.0))));
+        Legend { title: title.into(), caption: caption.into(), scale, ticks }
+    }
+
     /// `linear` or `log`, shown under the bar.
     pub fn scale_name(&self) -> &'static str {
         self.scale.kind.name()
@@ -47,6 +60,19 @@ mod tests {
         let labels: Vec<&str> = l.ticks.iter().map(|(_, s)| s.as_str()).collect();
         assert_eq!(labels, ["0 B", "1.5 MiB", "3 MiB"]);
         assert_eq!(l.scale_name(), "linear");
+    }
+
+    #[test]
+    fn a_utilisation_legend_names_its_thresholds_where_the_colours_are() {
+        use crate::model::thresholds::UTILISATION;
+        let s = ColourScale::new(ColourMap::YlOrRd, ScaleKind::Linear, 0.0, 100.0);
+        let l = Legend::percent("L", "utilisation", s.clone(), &UTILISATION);
+        let labels: Vec<&str> = l.ticks.iter().map(|(_, s)| s.as_str()).collect();
+        assert_eq!(labels, ["0 %", "5 % active", "50 % tail", "100 %"]);
+        for (position, label) in &l.ticks {
+            let value: f64 = label.split(' ').next().unwrap().parse().unwrap();
+            assert!((s.value_at(*position) - value).abs() < 1e-9, "{label} sits where its colour is");
+        }
     }
 
     #[test]

@@ -20,6 +20,7 @@ pub mod describe;
 pub mod draw;
 pub mod fat_tree;
 pub mod generic2d;
+pub mod health_layer;
 pub mod legend;
 pub mod matrix_draw;
 pub mod network;
@@ -155,6 +156,14 @@ impl Bounds {
     }
 }
 
+/// The health layer (issue 22, item 5): a degraded link, dashed over its halves; a port whose
+/// error counters moved, ringed where it sends into its link.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum HealthMark {
+    Degraded { a: Position, b: Position },
+    ErrorPort { at: Position },
+}
+
 /// Everything one view draws.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Scene {
@@ -172,6 +181,8 @@ pub struct Scene {
     pub brackets: Vec<Bracket>,
     /// The node legend ("N") then the link legend ("L").
     pub legends: Vec<Legend>,
+    /// Degraded links and error ports, when the view shows the health layer.
+    pub health: Vec<HealthMark>,
 }
 
 impl Scene {
@@ -187,6 +198,7 @@ impl Scene {
             labels: self.labels.clone(),
             brackets: self.brackets.clone(),
             legends: self.legends.clone(),
+            health: self.health.clone(),
         }
     }
 

@@ -8,8 +8,9 @@ use super::camera::ScreenRect;
 use super::colour::{ColourMap, ColourScale, Rgba, ScaleKind};
 use super::draw::{Align, DrawList, INK, RIGHT_W, Rect, TITLE_H, frame_and_legends, text};
 use super::legend::Legend;
+use crate::model::thresholds::{STALL, UTILISATION};
 use crate::units::{format_seconds, format_time_of_day};
-use crate::view_model::time_strip::{StripRows, TimeStrip};
+use crate::view_model::time_strip::{StripMeasure, StripRows, TimeStrip};
 
 /// Width of the row labels, in points: enough for the longest label (about 6 points a character
 /// at 11 points), within these bounds.
@@ -21,6 +22,15 @@ const AXIS_H: f32 = 46.0;
 const WINDOW: Rgba = Rgba::rgb(230, 30, 30);
 /// Times of day written under the axis.
 const AXIS_TICKS: usize = 5;
+
+/// `bytes`, or `worst stall %` (the row's worst end's).
+fn measure_words(strip: &TimeStrip) -> &'static str {
+    match strip.measure {
+        StripMeasure::Bytes => "bytes",
+        StripMeasure::Utilisation => "worst utilisation %",
+        StripMeasure::Stall => "worst stall %",
+    }
+}
 
 /// What to draw: the strip, its colour scale, a title and, optionally, a window to outline.
 pub struct StripPicture<'a> {
@@ -41,12 +51,14 @@ impl<'a> StripPicture<'a> {
         rows: StripRows,
         window: Option<(usize, usize)>,
     ) -> StripPicture<'a> {
-        let scale = ColourScale::new(map, kind, 0.0, strip.max().max(1.0));
+        // A % is drawn on its whole scale, 0–100, as every view coloured by it.
+        let top = if strip.measure.is_percent() { 100.0 } else { strip.max().max(1.0) };
+        let scale = ColourScale::new(map, kind, 0.0, top);
         let rows = match rows {
             StripRows::Groups => "rail · level · direction".to_string(),
             StripRows::TopEnds(n) => format!("top {n} link ends"),
         };
-        let title = format!("time strip · bytes per {} · {rows}", strip.column_noun());
+        let title = format!("time strip · {} per {} · {rows}", measure_words(strip), strip.column_noun());
         StripPicture { strip, scale, title, window }
     }
 
@@ -80,7 +92,12 @@ impl<'a> StripPicture<'a> {
             let what = format!("no {}s", strip.column_noun());
             out.texts.push(text(centre, 14.0, (Align::Centre, Align::Centre), what));
         }
-        let legend = Legend::new("L", &format!("bytes per {}", strip.column_noun()), self.scale.clone());
+        let caption = format!("{} per {}", measure_words(strip), strip.column_noun());
+        let legend = match strip.measure {
+            StripMeasure::Bytes => Legend::new("L", &caption, self.scale.clone()),
+            StripMeasure::Utilisation => Legend::percent("L", &caption, self.scale.clone(), &UTILISATION),
+            StripMeasure::Stall => Legend::percent("L", &caption, self.scale.clone(), &STALL),
+        };
         frame_and_legends(&self.title, std::slice::from_ref(&legend), plot, plot.x, &mut out);
         out
     }

@@ -83,6 +83,7 @@ pub fn build_torus_scene(
             value_legend("N", &style.node_caption, node_scale, style.node_bytes),
             value_legend("L", &style.link_caption, link_scale, style.link_bytes),
         ],
+        health: Vec::new(),
     }
 }
 

@@ -11,13 +11,16 @@
 //! across domains). The scene takes a [`Prepared`] and draws it; it decides no value.
 
 mod assemble;
+pub mod ccdf;
 pub mod colour_choice;
+pub mod congestion;
 pub mod crossing;
 pub mod dataset;
 pub mod diff;
 mod fabric_values;
 pub mod filter;
 pub mod highlight;
+pub mod link_series;
 pub mod matrix;
 pub mod open;
 pub mod orbit;
@@ -30,11 +33,14 @@ pub mod run_synthetic;
 pub mod session;
 pub mod shared_links;
 pub mod stats;
+pub mod strip_measure;
 pub mod time_strip;
+pub mod time_strip_measure;
 pub mod torus_values;
 pub mod trace;
 pub mod values;
 pub mod view;
+pub mod why;
 
 pub use crate::profile_io::classify::{PathKind, classify, is_run_path};
 pub use colour_choice::{ColourMap, ScaleKind};

@@ -17,6 +17,7 @@ use crate::layout::torus::{self, TorusLayout};
 use crate::model::{Domain, Run};
 
 use super::dataset::Dataset;
+use super::dataset::link_health::is_percent_attribute;
 use super::fabric_values::{FabricValues, fabric_values};
 use super::filter::Filter;
 use super::highlight::Lit;
@@ -251,6 +252,12 @@ impl Prepared {
             }
         }
         (self.link_range, self.node_range) = self.own_ranges(spec);
+        // A % of capacity or of time is drawn on its whole scale, 0–100, so the thresholds on
+        // its legend mean the same in every view.
+        let percent = spec.link_attribute.as_deref().is_some_and(is_percent_attribute);
+        if percent && !self.links_signed {
+            self.link_range = Some((0.0, 100.0));
+        }
     }
 
     /// The largest magnitude among the view's link values: what "percent of the maximum" means

@@ -16,6 +16,7 @@ use crate::routing::{LinkBytes, Loads, Observed};
 use crate::units::{format_seconds, format_time_of_day};
 
 use super::dataset::FabricData;
+pub use super::strip_measure::StripMeasure;
 use super::values::RegionSelection;
 
 /// One column: a region (or the interval between two snapshots), when it ended, and its bytes
@@ -67,6 +68,9 @@ pub struct TimeStrip {
     pub intervals: Vec<IntervalColumn>,
     /// Where the intervals' times come from, if they have any.
     pub time_source: Option<TimeSource>,
+    /// What a cell is: bytes (summed over the row's ends), or the row's worst utilisation or
+    /// stall % ([`super::time_strip_measure`]).
+    pub measure: StripMeasure,
 }
 
 /// A column that is the interval between two counter snapshots: their files and the start time.
@@ -238,13 +242,13 @@ impl TimeStrip {
     }
 }
 
-const NO_ROW: u32 = u32::MAX;
+pub(super) const NO_ROW: u32 = u32::MAX;
 
 /// A level group: rail, top level (higher first), direction.
 type GroupKey = (usize, std::cmp::Reverse<i64>, &'static str);
 
 /// Row per (rail, level, direction), labelled; and each rail's end → row.
-fn level_groups(fabric: &FabricData) -> (Vec<String>, Vec<Vec<u32>>) {
+pub(super) fn level_groups(fabric: &FabricData) -> (Vec<String>, Vec<Vec<u32>>) {
     let mut keys: BTreeMap<GroupKey, Vec<(usize, usize)>> = BTreeMap::new();
     for (rail, f) in fabric.cluster.rails.iter().enumerate() {
         let level = |n: petgraph::graph::NodeIndex| {
@@ -271,7 +275,11 @@ fn level_groups(fabric: &FabricData) -> (Vec<String>, Vec<Vec<u32>>) {
 }
 
 /// The `n` ends with the most bytes over all columns, busiest first.
-fn top_ends(fabric: &FabricData, columns: &[TimeColumn<'_>], n: usize) -> (Vec<String>, Vec<Vec<u32>>) {
+pub(super) fn top_ends(
+    fabric: &FabricData,
+    columns: &[TimeColumn<'_>],
+    n: usize,
+) -> (Vec<String>, Vec<Vec<u32>>) {
     let mut totals: Vec<Vec<f64>> =
         fabric.cluster.rails.iter().map(|f| vec![0.0; f.link_end_count()]).collect();
     for column in columns {
@@ -388,6 +396,7 @@ mod tests {
                     v
                 })
                 .collect(),
+            xmit_wait: Vec::new(),
         };
         let observed = Observed {
             rails: Vec::new(),

@@ -147,6 +147,10 @@ pub struct ViewSpec {
     pub scale: ScaleKind,
     /// Empty: a title made from the data set, module and selection.
     pub title: String,
+    /// A fabric's health layer on top: degraded links dashed, ports whose error counters moved
+    /// ringed (issue 22). Written to a session only when on, so older sessions read the same.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub health_layer: bool,
 }
 
 impl Default for ViewSpec {
@@ -166,6 +170,7 @@ impl Default for ViewSpec {
             diverging_map: ColourMap::RdBu,
             scale: ScaleKind::Linear,
             title: String::new(),
+            health_layer: false,
         }
     }
 }
@@ -180,6 +185,11 @@ impl ViewSpec {
             let mut spec = ViewSpec { module, ..Default::default() };
             if dataset.routing == crate::view_model::RoutingMode::Ar {
                 spec.show_routing(RoutingShown::ArModelled);
+            }
+            if counters_alone(dataset) {
+                // Nothing was traced: predicted bytes are all 0 B; what the counters saw is the picture.
+                spec.link_attribute = Some(super::dataset::counters::OBSERVED.into());
+                spec.node_attribute = None;
             }
             return spec;
         }
@@ -359,6 +369,17 @@ fn region_conditions(dataset: &Dataset, spec: &ViewSpec) -> Vec<Vec<Condition>> 
         }
         RegionSelection::Diff(a, b) => vec![key(a), key(b)],
     }
+}
+
+/// A fabric opened with port counters and no traffic traced (no profile, job or loads file):
+/// its views colour what the counters observed.
+pub fn counters_alone(dataset: &Dataset) -> bool {
+    dataset.fabric.as_ref().is_some_and(|f| {
+        f.observed.is_some()
+            && f.profile.is_none()
+            && f.jobs.is_empty()
+            && f.loads.total.rails.iter().all(|r| r.bytes.nonzero().next().is_none())
+    })
 }
 
 /// Whether a fabric has columns for a time strip: regions, or counter intervals (a series of

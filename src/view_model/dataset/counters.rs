@@ -1,12 +1,14 @@
 //! Port counters in the view model: a `counters` table on the links domain, one row per link end,
 //! `linkid predicted observed residual` (bytes; `observed` and `residual` are missing where no
-//! counter covers the end). `predicted` is the whole run's traced bytes, so the three compare on
+//! counter covers the end), then `xmit_wait utilisation stall wait_ratio errors capacity`
+//! ([`super::link_health`]). `predicted` is the whole run's traced bytes, so the three compare on
 //! the same ends; filter, highlight, compare and diff treat them like any other attribute.
 
 use crate::model::{Column, Domain, LinkEnd, Table};
 use crate::routing::{Observed, residual};
 
 use super::Dataset;
+use super::link_health::{self, health_columns};
 
 /// The table's name and its columns.
 pub const COUNTERS_TABLE: &str = "counters";
@@ -29,6 +31,7 @@ impl Dataset {
         let n = index.link_count();
         let (mut ids, mut predicted, mut seen, mut residuals) =
             (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
+        let mut ends = Vec::with_capacity(n);
         for (rail, f) in fabric.cluster.rails.iter().enumerate() {
             let load = fabric.loads.total.rails.get(rail);
             for i in 0..f.link_end_count() {
@@ -37,15 +40,19 @@ impl Dataset {
                 let p = load.map_or(0, |l| l.at(end));
                 let o = observed.at(rail, end);
                 ids.push(position as i64);
+                ends.push((rail, end));
                 predicted.push(p as f64);
                 seen.push(o.map_or(f64::NAN, |o| o as f64));
                 residuals.push(o.map_or(f64::NAN, |o| residual(o, p) as f64));
             }
         }
+        let health = health_columns(&fabric.cluster, &observed, &ends);
         fabric.observed = Some(observed);
-        let names = ["linkid", PREDICTED, OBSERVED, RESIDUAL].map(String::from).to_vec();
-        let columns =
+        let mut names = ["linkid", PREDICTED, OBSERVED, RESIDUAL].map(String::from).to_vec();
+        names.extend(link_health::NAMES.map(String::from));
+        let mut columns =
             vec![Column::Int(ids), Column::Float(predicted), Column::Float(seen), Column::Float(residuals)];
+        columns.extend(health.into_iter().map(Column::Float));
         // Equal-length columns with an integer key: this cannot fail.
         if let Ok(table) = Table::new(COUNTERS_TABLE, Domain::Links, "linkid", names, columns) {
             self.run = self.run.with_table(table);
@@ -101,5 +108,23 @@ mod tests {
         let (lo, hi) = prepared.link_range.unwrap();
         assert_eq!(lo, -hi);
         assert!(prepared.node_range.unwrap().0 >= 0.0, "node bytes stay one-sided");
+    }
+
+    #[test]
+    fn xmit_wait_utilisation_stall_and_errors_are_link_attributes_missing_where_unknown() {
+        use crate::view_model::dataset::link_health::{ERRORS, STALL, UTILISATION, XMIT_WAIT};
+        let d = Dataset::synthetic(2, 2, 1, 1);
+        let ends = d.fabric.as_ref().unwrap().cluster.rails[0].link_end_count();
+        let mut waits = vec![None; ends];
+        waits[1] = Some(7);
+        let observed =
+            Observed { rails: vec![vec![Some(0); ends]], xmit_wait: vec![waits], ..Default::default() };
+        let d = d.with_counters(observed);
+        let column = |name| values(&d.run, Domain::Links, &[], Aggregate::Sum, name).unwrap();
+        assert_eq!(column(XMIT_WAIT)[1], Some(7.0));
+        assert_eq!(column(XMIT_WAIT)[0], None, "its sender read no XmitWait");
+        assert!(column(UTILISATION).iter().all(Option::is_none), "no capacity, no interval: no utilisation");
+        assert!(column(STALL).iter().all(Option::is_none));
+        assert!(column(ERRORS).iter().all(Option::is_none), "no port read error counters");
     }
 }

@@ -8,6 +8,7 @@
 
 pub mod counters;
 mod fabric;
+pub mod link_health;
 mod rows;
 pub mod scheduled;
 mod synthetic;

@@ -1,0 +1,78 @@
+//! Utilisation and stall per link end and counter interval (issue 22, items 5 and 6): what the
+//! time strip, the CCDFs and the congestion regions read. Indexed like the view model's link
+//! positions ([`super::dataset::FabricIndex`]); `NaN` where unknown (no counter, no capacity,
+//! or an interval without times).
+//!
+//! The intervals are a series' (three or more snapshots); two snapshots make one interval (the
+//! window); one snapshot has no interval and no series.
+
+use crate::model::capacity::Capacity;
+use crate::model::{Cluster, LinkEnd};
+use crate::routing::link_rates::{stall_percent, utilisation_percent};
+use crate::routing::{Interval, Observed};
+
+/// Per interval, per link position.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LinkSeries {
+    /// `from → to` of each interval's snapshots.
+    pub labels: Vec<String>,
+    pub utilisation: Vec<Vec<f32>>,
+    pub stall: Vec<Vec<f32>>,
+}
+
+impl LinkSeries {
+    pub fn intervals(&self) -> usize {
+        self.labels.len()
+    }
+
+    /// Every link end's capacity, rail by rail.
+    fn capacities(cluster: &Cluster) -> Vec<Option<Capacity>> {
+        let mut out = Vec::new();
+        for fabric in &cluster.rails {
+            for i in 0..fabric.link_end_count() {
+                let link = fabric.graph.edge_weight(LinkEnd::from_index(i).edge);
+                out.push(link.and_then(|l| Capacity::of(l).ok()));
+            }
+        }
+        out
+    }
+
+    /// The series of the counters joined to a cluster; `None` without an interval.
+    pub fn of(cluster: &Cluster, observed: &Observed) -> Option<LinkSeries> {
+        let capacity = Self::capacities(cluster);
+        let mut out = LinkSeries::default();
+        if observed.series.is_empty() {
+            let window = observed.window.as_ref()?;
+            let whole = Interval {
+                rails: observed.rails.clone(),
+                xmit_wait: observed.xmit_wait.clone(),
+                ..window.clone()
+            };
+            out.push(&whole, &capacity);
+        } else {
+            for interval in &observed.series {
+                out.push(interval, &capacity);
+            }
+        }
+        Some(out)
+    }
+
+    fn push(&mut self, interval: &Interval, capacity: &[Option<Capacity>]) {
+        let seconds = interval.seconds();
+        let (mut utilisation, mut stall) =
+            (Vec::with_capacity(capacity.len()), Vec::with_capacity(capacity.len()));
+        let ends =
+            interval.rails.iter().enumerate().flat_map(|(r, ends)| (0..ends.len()).map(move |i| (r, i)));
+        for ((rail, i), capacity) in ends.zip(capacity) {
+            let known = |v: Option<f64>| v.map_or(f32::NAN, |v| v as f32);
+            let bytes = interval.rails[rail][i];
+            let ticks = interval.xmit_wait.get(rail).and_then(|r| r.get(i)).copied().flatten();
+            let rate = capacity.zip(seconds);
+            utilisation.push(known(rate.zip(bytes).and_then(|((c, s), b)| utilisation_percent(b, c, s))));
+            stall.push(known(rate.zip(ticks).and_then(|((c, s), t)| stall_percent(t, c, s))));
+        }
+        self.labels.push(format!("{} → {}", interval.from, interval.to));
+        self.utilisation.push(utilisation);
+        self.stall.push(stall);
+    }
+}
