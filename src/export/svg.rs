@@ -52,28 +52,24 @@ pub fn to_svg(scene: &Scene, list: &DrawList, pixels_per_point: f32) -> String {
     out
 }
 
-/// One `<line class="half">` per visible link half.
+/// One `<line class="half">` per visible link half (with its rail and link end), and one
+/// `<line class="health">` per dash of the health layer, which belongs to no half.
 fn write_lines(out: &mut String, scene: &Scene, list: &DrawList) {
     for line in &list.lines {
-        let Some(half) = scene.halves.get(line.half) else {
-            // The health layer's dashes belong to no half.
-            let _ = writeln!(
-                out,
-                r#"<line class="health" x1="{:.2}" y1="{:.2}" x2="{:.2}" y2="{:.2}" {} stroke-width="{:.2}"/>"#,
-                line.a[0],
-                line.a[1],
-                line.b[0],
-                line.b[1],
-                colour_attrs("stroke", line.colour),
-                line.width
-            );
-            continue;
-        };
+        match scene.halves.get(line.half) {
+            Some(half) => {
+                let _ = write!(
+                    out,
+                    r#"<line class="half" data-rail="{}" data-end="{}""#,
+                    half.rail,
+                    half.end.index()
+                );
+            }
+            None => out.push_str(r#"<line class="health""#),
+        }
         let _ = writeln!(
             out,
-            r#"<line class="half" data-rail="{}" data-end="{}" x1="{:.2}" y1="{:.2}" x2="{:.2}" y2="{:.2}" {} stroke-width="{:.2}"/>"#,
-            half.rail,
-            half.end.index(),
+            r#" x1="{:.2}" y1="{:.2}" x2="{:.2}" y2="{:.2}" {} stroke-width="{:.2}"/>"#,
             line.a[0],
             line.a[1],
             line.b[0],

@@ -28,7 +28,9 @@ fn attribute_combo(ui: &mut Ui, label: &str, d: &Dataset, domain: Domain, value:
 
 /// Which class draws the view (any the data set allows).
 fn module_ui(ui: &mut Ui, spec: &mut ViewSpec, d: &Dataset) {
-    ui.horizontal(|ui| {
+    // Wrapped: with five classes the row is wider than the default panel, and a button past
+    // its edge could not be seen.
+    ui.horizontal_wrapped(|ui| {
         ui.label("module");
         for m in choices(d) {
             let selected = m.class_id() == spec.module.class_id();

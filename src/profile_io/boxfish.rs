@@ -83,11 +83,8 @@ fn read_files(
     let read: Vec<(String, Parsed)> = paths
         .into_par_iter()
         .map(|(name, path)| {
-            // A large table on disk is streamed: its rows are parsed as they are read. A smaller
-            // one is read whole and parsed where it lies (no copy of each line into a window).
-            let streamed = super::stream::is_regular_file(&path)
-                && std::fs::metadata(&path).is_ok_and(|m| m.len() > WHOLE_TABLE_BYTES);
-            let parsed = if streamed {
+            // A table on disk is streamed: its rows are parsed as they are read.
+            let parsed = if super::stream::is_regular_file(&path) {
                 parse_table(&Input::deferred(&path))
             } else {
                 Input::open(&path).and_then(|(input, mut w)| {
@@ -107,9 +104,6 @@ fn read_files(
     }
     Ok(raw)
 }
-
-/// Tables up to this size on disk are read whole (memory: the file once, beside its columns).
-const WHOLE_TABLE_BYTES: u64 = 64 << 20;
 
 /// The tables of the plan's table documents. A file that only one document uses is moved into
 /// its table, not copied.

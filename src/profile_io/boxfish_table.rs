@@ -75,9 +75,6 @@ fn kind_of(dtype: &str) -> Option<Kind> {
 /// Fatal: no `...` line ending the header (within [`MAX_HEADER_BYTES`]), a header that is not
 /// YAML, or no column list. Everything else is a warning.
 pub fn parse_table(input: &Input) -> Result<(RawTable, Vec<Warning>), ParseError> {
-    if input.deferred_path().is_none() {
-        return parse_whole(input);
-    }
     let path = input.display();
     let mut reader =
         TableReader { path, warnings: LineWarnings::new(path), state: State::Header(String::new()) };
@@ -94,42 +91,6 @@ pub fn parse_table(input: &Input) -> Result<(RawTable, Vec<Warning>), ParseError
     warnings.splice(0..0, summary.warnings.iter().cloned());
     warnings.extend(summary.truncation_warning(path));
     Ok((table, warnings))
-}
-
-/// [`parse_table`] for a text read whole: the rows are parsed where they lie, in parallel
-/// chunks, with no copy into a window. The same header rules and errors as the stream.
-fn parse_whole(input: &Input) -> Result<(RawTable, Vec<Warning>), ParseError> {
-    let path = input.display();
-    let text = input.text();
-    let mut header = String::new();
-    let mut body = None;
-    for (number, line) in input.lines() {
-        if line.trim() == "..." {
-            // The body starts after this line's end (`\n`; a `\r` before it is in `line`'s end).
-            let end = line.as_ptr() as usize - text.as_ptr() as usize + line.len();
-            let start = text[end..].find('\n').map_or(text.len(), |i| end + i + 1);
-            body = Some((number, start));
-            break;
-        }
-        if header.len() + line.len() >= MAX_HEADER_BYTES {
-            let message = format!("no `...` line ends the YAML header in its first {MAX_HEADER_BYTES} bytes");
-            return Err(ParseError::invalid(path, message));
-        }
-        header.push_str(line);
-        header.push('\n');
-    }
-    let Some((header_lines, start)) = body else {
-        return Err(ParseError::invalid(
-            path,
-            "no `...` line ends the YAML header, so this is not a Boxfish table",
-        ));
-    };
-    let mut warnings = LineWarnings::new(path);
-    let (meta, names, kinds) = parse_header(&header, path, &mut warnings)?;
-    let columns = parse_rows(&text[start..], header_lines, &names, &kinds, &mut warnings);
-    let mut warnings = warnings.finish();
-    warnings.extend(input.truncation_warning());
-    Ok((RawTable { meta, names, columns }, warnings))
 }
 
 /// The longest YAML header read before the table is refused (real headers are a few lines).
@@ -302,8 +263,7 @@ fn parse_rows(
     kinds: &[Kind],
     warnings: &mut LineWarnings,
 ) -> Vec<Column> {
-    // Each chunk with the number of the line before it and its line count.
-    let mut chunks: Vec<(&str, usize, usize)> = Vec::new();
+    let mut chunks: Vec<(&str, usize)> = Vec::new();
     let (mut rest, mut line) = (body, lines_before);
     while !rest.is_empty() {
         let cut = if rest.len() <= CHUNK_BYTES {
@@ -313,17 +273,15 @@ fn parse_rows(
         };
         let (chunk, tail) = rest.split_at(cut);
         let lines = chunk.bytes().filter(|&b| b == b'\n').count();
-        chunks.push((chunk, line, lines));
+        chunks.push((chunk, line));
         line += lines;
         rest = tail;
     }
-    let parsed: Vec<ParsedChunk> = chunks
-        .into_par_iter()
-        .map(|(chunk, before, lines)| parse_chunk(chunk, before, lines, names, kinds))
-        .collect();
+    let parsed: Vec<ParsedChunk> =
+        chunks.into_par_iter().map(|(chunk, before)| parse_chunk(chunk, before, names, kinds)).collect();
     let mut parts = parsed.into_iter();
     let Some((mut columns, first, unlisted)) = parts.next() else {
-        return parse_chunk("", lines_before, 0, names, kinds).0;
+        return parse_chunk("", lines_before, names, kinds).0;
     };
     // Room for the rows the chunks kept (not one per line: junk lines keep none).
     let rest: Vec<ParsedChunk> = parts.collect();
@@ -356,23 +314,15 @@ type ParsedChunk = (Vec<Column>, Vec<(usize, String)>, usize);
 
 /// One chunk of rows; `lines_before` is the number of the line before its first. Values go
 /// straight into the columns; a row that fails half way is cut back off them.
-fn parse_chunk(
-    body: &str,
-    lines_before: usize,
-    lines: usize,
-    names: &[String],
-    kinds: &[Kind],
-) -> ParsedChunk {
+fn parse_chunk(body: &str, lines_before: usize, names: &[String], kinds: &[Kind]) -> ParsedChunk {
     let mut warnings = Vec::new();
     let mut unlisted = 0;
-    // Room for a row per line (the chunk's size bounds it): the columns never grow by copying.
-    let rows_at_most = lines + 1;
     let mut columns: Vec<Column> = kinds
         .iter()
         .map(|k| match k {
-            Kind::Int => Column::Int(Vec::with_capacity(rows_at_most)),
-            Kind::Float => Column::Float(Vec::with_capacity(rows_at_most)),
-            Kind::Text => Column::Text(TextColumn::with_capacity(rows_at_most)),
+            Kind::Int => Column::Int(Vec::new()),
+            Kind::Float => Column::Float(Vec::new()),
+            Kind::Text => Column::Text(TextColumn::new()),
         })
         .collect();
     let mut rows = 0usize;
