@@ -2,28 +2,19 @@
 //! simulated fabric of `tests/fixtures/health` (see its README): the picture colours exactly
 //! the numbers `convert`'s links.csv writes, on the scale its legend shows, thresholds named.
 
+#[path = "support/health_captures.rs"]
+mod health_captures;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::{Duration, SystemTime};
+
+use health_captures::{dated_captures, fixtures};
 
 use shoal::scene::colour::{ColourMap, ColourScale, ScaleKind};
 
-fn fixtures() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/health")
-}
-
 /// A scratch folder holding the two captures dated `seconds` apart (perfquery prints no times).
 fn scratch(tag: &str, seconds: u64) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("shoal-health-views-{}-{tag}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let start = SystemTime::UNIX_EPOCH + Duration::from_secs(1_800_000_000);
-    for (name, at) in
-        [("perfquery-before.txt", start), ("perfquery-after.txt", start + Duration::from_secs(seconds))]
-    {
-        let path = dir.join(name);
-        std::fs::copy(fixtures().join(name), &path).unwrap();
-        std::fs::File::options().write(true).open(&path).unwrap().set_modified(at).unwrap();
-    }
+    let dir = dated_captures("health-views", tag, seconds);
     dir
 }
 

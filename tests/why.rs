@@ -2,28 +2,19 @@
 //! README: S1[3] waited 12,345,678 ticks, S1[4]–S2[4] runs 1xSDR, error counters moved on S2[4],
 //! S1[1] and S2[2]) with a job written by `shoal pattern` and placed on the hosts in order.
 
+#[path = "support/health_captures.rs"]
+mod health_captures;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::time::{Duration, SystemTime};
+
+use health_captures::{dated_captures, fixtures};
 
 use serde_json::Value;
 
-fn fixtures() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/health")
-}
-
 /// A scratch folder with the captures dated `seconds` apart and a shift job of 4 ranks.
 fn scratch(tag: &str, seconds: u64) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("shoal-why-{}-{tag}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let start = SystemTime::UNIX_EPOCH + Duration::from_secs(1_800_000_000);
-    for (name, at) in
-        [("perfquery-before.txt", start), ("perfquery-after.txt", start + Duration::from_secs(seconds))]
-    {
-        let path = dir.join(name);
-        std::fs::copy(fixtures().join(name), &path).unwrap();
-        std::fs::File::options().write(true).open(&path).unwrap().set_modified(at).unwrap();
-    }
+    let dir = dated_captures("why", tag, seconds);
     let out = Command::new(env!("CARGO_BIN_EXE_shoal"))
         .args(["pattern", "shift", "--ranks", "4", "--bytes", "1GiB", "--out"])
         .arg(dir.join("shift.ibprof"))
