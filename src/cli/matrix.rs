@@ -9,6 +9,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use serde::Serialize;
 use shoal::export::csv_cell;
+use shoal::model::bytes::{add_bytes, sum_bytes};
 use shoal::model::{Cluster, Warning};
 use shoal::routing::RegionKey;
 use shoal::routing::pair_table::{Granularity, PairRow, PairTable, entity_name, locality, pair_table};
@@ -140,7 +141,7 @@ fn notes(table: &PairTable, args: &MatrixArgs) -> Vec<Warning> {
             ),
         ));
     }
-    let undelivered: u64 = table.rows.iter().filter(|r| r.hops.is_none()).map(|r| r.bytes).sum();
+    let undelivered = sum_bytes(table.rows.iter().filter(|r| r.hops.is_none()).map(|r| r.bytes));
     if undelivered > 0 {
         notes.push(Warning::in_file(
             &source,
@@ -167,9 +168,9 @@ fn summary(table: &PairTable, values: MatrixValues) -> String {
     };
     let mut classes: std::collections::BTreeMap<Option<u32>, u64> = Default::default();
     for row in &weighted {
-        *classes.entry(row.hops).or_default() += row.bytes;
+        add_bytes(classes.entry(row.hops).or_default(), row.bytes);
     }
-    let total: u64 = classes.values().sum::<u64>().max(1);
+    let total = sum_bytes(classes.values().copied()).max(1);
     let split: Vec<String> = classes
         .iter()
         .map(|(hops, v)| {

@@ -75,7 +75,9 @@ fn bytes_within(observed: &Observed, ends: &[(usize, LinkEnd)], (start, end): (f
         .filter_map(|i| Some((i.start?.time.0 as f64 / 1e6, i.end?.time.0 as f64 / 1e6, i)))
         .collect();
     if timed.is_empty() || timed.len() < observed.series.len() {
-        return ends.iter().map(|&(rail, e)| observed.at(rail, e).unwrap_or(0)).fold(0, u64::saturating_add);
+        return crate::model::bytes::sum_bytes(
+            ends.iter().map(|&(rail, e)| observed.at(rail, e).unwrap_or(0)),
+        );
     }
     timed
         .iter()
