@@ -18,9 +18,9 @@ pub struct MatrixFlags {
     /// With `--module matrix`: cells count `bytes` (default) or `messages`.
     #[arg(long, value_name = "bytes|messages", value_parser = parse_values)]
     pub matrix_values: Option<CellValues>,
-    /// With `--module matrix`: rows in `id` order (rank, host name, leaf) or the `layout`'s
-    /// host order.
-    #[arg(long, value_name = "id|layout", value_parser = parse_order)]
+    /// With `--module matrix`: rows in `id` order (rank, host name, leaf), the `layout`'s host
+    /// order, or `clustered` (entities that talk among themselves next to each other).
+    #[arg(long, value_name = "id|layout|clustered", value_parser = parse_order)]
     pub matrix_order: Option<MatrixOrder>,
 }
 
@@ -50,7 +50,8 @@ fn parse_order(text: &str) -> Result<MatrixOrder, String> {
     match text {
         "id" => Ok(MatrixOrder::Id),
         "layout" => Ok(MatrixOrder::Layout),
-        _ => Err(format!("expected id or layout, got `{text}`")),
+        "clustered" => Ok(MatrixOrder::Clustered),
+        _ => Err(format!("expected id, layout or clustered, got `{text}`")),
     }
 }
 

@@ -10,6 +10,7 @@ use egui::{ComboBox, Sense, Ui};
 
 use crate::routing::pair_table::Granularity;
 use crate::routing::{RegionKey, pairs_through};
+use crate::scene::draw::DrawList;
 use crate::scene::matrix_draw::{picture, rail_name};
 use crate::view_model::dataset::{Dataset, FabricData};
 use crate::view_model::highlight::{Lit, Seed};
@@ -81,6 +82,16 @@ impl MatrixState {
     }
 }
 
+/// The matrix a spec describes drawn on a canvas of `size` points, with nothing lit: what
+/// `render --module matrix` and `render --session` write, sized as the window sizes it.
+pub fn export_list(d: &Dataset, spec: &ViewSpec, size: [f32; 2]) -> Result<(MatrixGrid, DrawList), String> {
+    let mut state = MatrixState::default();
+    state.build(d, 0, spec, side_for(size))?;
+    let grid = state.grid.ok_or("no matrix")?;
+    let list = picture(&grid, spec, Vec::new()).draw_list(size[0], size[1]);
+    Ok((grid, list))
+}
+
 impl ViewClass for MatrixClass {
     type State = MatrixState;
 
@@ -124,6 +135,7 @@ impl ViewClass for MatrixClass {
             ui.selectable_value(&mut o.values, CellValues::Messages, "messages");
             ui.selectable_value(&mut o.order, MatrixOrder::Id, "by id");
             ui.selectable_value(&mut o.order, MatrixOrder::Layout, "layout order");
+            ui.selectable_value(&mut o.order, MatrixOrder::Clustered, "clustered");
             if o.focus.is_some() && ui.button("whole matrix").clicked() {
                 o.focus = None;
             }

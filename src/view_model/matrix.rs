@@ -15,6 +15,7 @@ use crate::routing::pair_table::{Granularity, PairRow, entity_name, pair_table};
 use crate::routing::{FlowSet, RegionKey};
 
 use super::dataset::FabricData;
+use super::matrix_order::{clustered, sort_entities};
 
 /// Which rail's paths the hues show.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -44,6 +45,9 @@ pub enum MatrixOrder {
     Id,
     /// By the layout's host order (left to right), ranks by their host's place.
     Layout,
+    /// Heavy partners next to each other ([`super::matrix_order::clustered`]): blocks of
+    /// entities that talk among themselves show as squares on the diagonal.
+    Clustered,
 }
 
 /// How a matrix is built.
@@ -176,7 +180,14 @@ pub fn build(
         }
     }
     let mut entities: Vec<Entity> = seen.into_iter().collect();
-    sort_entities(fabric, options, &mut entities);
+    match options.order {
+        MatrixOrder::Clustered => {
+            let weights =
+                std::iter::once(&a).chain(b.as_ref()).flat_map(|m| m.iter().map(|(k, v)| (*k, v.0.abs())));
+            entities = clustered(&entities, weights);
+        }
+        _ => sort_entities(fabric, options, &mut entities),
+    }
     if let Some((from, to)) = options.focus {
         let to = to.min(entities.len());
         entities = entities.get(from.min(to)..to).map(<[Entity]>::to_vec).unwrap_or_default();
@@ -208,22 +219,6 @@ pub fn build(
     let max = cells.iter().map(|c| c.value.abs()).fold(0.0, f64::max);
     let labels = labels(fabric, options.by, &entities, per_bin);
     Ok(MatrixGrid { options: options.clone(), entities, per_bin, labels, cells, max, signed: b.is_some() })
-}
-
-/// Orders entities by id, or by the layout's host order (ranks by their host's place, then rank).
-fn sort_entities(fabric: &FabricData, options: &MatrixOptions, entities: &mut [Entity]) {
-    let x_of_host = |h: usize| fabric.layout.hosts.get(h).map_or(f32::MAX, |p| p.x);
-    match (options.order, options.by) {
-        (MatrixOrder::Id, _) | (MatrixOrder::Layout, Granularity::Leaf) => entities.sort_unstable(),
-        (MatrixOrder::Layout, Granularity::Host) => {
-            entities
-                .sort_by(|a, b| x_of_host(a.1 as usize).total_cmp(&x_of_host(b.1 as usize)).then(a.cmp(b)));
-        }
-        (MatrixOrder::Layout, Granularity::Rank) => {
-            let x = |e: &Entity| fabric.rank_hosts.get(&e.1).map_or(f32::MAX, |&h| x_of_host(h));
-            entities.sort_by(|a, b| x(a).total_cmp(&x(b)).then(a.cmp(b)));
-        }
-    }
 }
 
 /// A bin's label: its entity's name, or the first and last of its entities.
