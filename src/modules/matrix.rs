@@ -11,7 +11,7 @@ use egui::{ComboBox, Sense, Ui};
 use crate::routing::pair_table::Granularity;
 use crate::routing::{RegionKey, pairs_through};
 use crate::scene::draw::DrawList;
-use crate::scene::matrix_draw::{picture, rail_name};
+use crate::scene::matrix_draw::{map_side, picture, rail_name};
 use crate::view_model::dataset::{Dataset, FabricData};
 use crate::view_model::highlight::{Lit, Seed};
 use crate::view_model::matrix::{
@@ -40,7 +40,10 @@ pub struct MatrixState {
     pub grid: Option<MatrixGrid>,
     built: Option<(u64, MatrixOptions, RegionSelection, usize)>,
     pub size: [f32; 2],
-    map: Option<egui::Rect>,
+    /// Where the map was painted in the window, for clicks.
+    pub map: Option<egui::Rect>,
+    /// The cells outlined last frame: those whose pairs cross a lit link end.
+    pub lit: Vec<(u32, u32)>,
 }
 
 /// The region (and the diff's side B) a selection shows; windows are not matrices yet.
@@ -53,10 +56,11 @@ fn keys(selection: RegionSelection) -> Result<(RegionKey, Option<RegionKey>), St
     }
 }
 
-/// Bins per side for a canvas: two points a cell of the plot `MatrixPicture::draw_list` lays
-/// out, since the window's painter feathers thinner rectangles into gaps.
-fn side_for(size: [f32; 2]) -> usize {
-    let side = (size[0] - 150.0 - 176.0).min(size[1] - 66.0);
+/// Bins per side for a canvas: two points a cell of the map [`map_side`] lays out, since the
+/// window's painter feathers thinner rectangles into gaps.
+fn side_for(size: [f32; 2], spec: &ViewSpec) -> usize {
+    let signed = matches!(spec.selection, RegionSelection::Diff(..));
+    let (side, _) = map_side(size[0], size[1], signed);
     if side < 8.0 { DEFAULT_SIDE } else { (side / 2.0) as usize }
 }
 
@@ -86,7 +90,7 @@ impl MatrixState {
 /// `render --module matrix` and `render --session` write, sized as the window sizes it.
 pub fn export_list(d: &Dataset, spec: &ViewSpec, size: [f32; 2]) -> Result<(MatrixGrid, DrawList), String> {
     let mut state = MatrixState::default();
-    state.build(d, 0, spec, side_for(size))?;
+    state.build(d, 0, spec, side_for(size, spec))?;
     let grid = state.grid.ok_or("no matrix")?;
     let list = picture(&grid, spec, Vec::new()).draw_list(size[0], size[1]);
     Ok((grid, list))
@@ -125,7 +129,7 @@ impl ViewClass for MatrixClass {
                     o.focus = None;
                 }
             }
-            ComboBox::from_id_salt("matrix_rail").selected_text(rail_name(o.rail)).show_ui(ui, |ui| {
+            ComboBox::from_label("rail").selected_text(rail_name(o.rail)).show_ui(ui, |ui| {
                 ui.selectable_value(&mut o.rail, RailChoice::Worse, rail_name(RailChoice::Worse));
                 for r in 0..rails.min(usize::from(u8::MAX)) as u8 {
                     ui.selectable_value(&mut o.rail, RailChoice::Rail(r), rail_name(RailChoice::Rail(r)));
@@ -143,7 +147,7 @@ impl ViewClass for MatrixClass {
     }
 
     fn prepare(&self, ctx: &PrepareContext<'_>, state: &mut MatrixState) -> Result<(), String> {
-        let side = side_for(state.size);
+        let side = side_for(state.size, ctx.spec);
         state.build(ctx.dataset, ctx.generation, ctx.spec, side)
     }
 
@@ -158,13 +162,15 @@ impl ViewClass for MatrixClass {
         _eye: &Eye,
         size: [f32; 2],
     ) -> Result<Drawing<'s>, String> {
-        state.build(ctx.dataset, ctx.generation, ctx.spec, side_for(size))?;
+        state.build(ctx.dataset, ctx.generation, ctx.spec, side_for(size, ctx.spec))?;
         let (Some(grid), Some(fabric)) = (state.grid.as_ref(), ctx.dataset.fabric.as_ref()) else {
             return Err("no matrix".into());
         };
         let lit = lit_cells(fabric, grid, ctx.lit, ctx.spec.selection);
-        let picture = picture(grid, ctx.spec, lit);
-        Ok(Drawing { list: picture.draw_list(size[0], size[1]), scene: None })
+        let picture = picture(grid, ctx.spec, lit.clone());
+        let list = picture.draw_list(size[0], size[1]);
+        state.lit = lit;
+        Ok(Drawing { list, scene: None })
     }
 
     fn ui(
@@ -207,13 +213,13 @@ impl ViewClass for MatrixClass {
         let value = grid.cells.iter().find(|c| (c.row as usize, c.col as usize) == (row, col));
         let text = match value {
             Some(c) => format!(
-                "{} → {}\n{:.0}, {} switches",
+                "{} -> {}\n{:.0}, {} switches",
                 grid.labels[row],
                 grid.labels[col],
                 c.value,
                 c.hops.map_or("undelivered".into(), |h| h.to_string())
             ),
-            None => format!("{} → {}\nnothing", grid.labels[row], grid.labels[col]),
+            None => format!("{} -> {}\nnothing", grid.labels[row], grid.labels[col]),
         };
         response.on_hover_text(text);
     }

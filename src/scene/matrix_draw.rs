@@ -6,7 +6,7 @@
 
 use super::camera::ScreenRect;
 use super::colour::{ColourMap, ColourScale, Rgba, ScaleKind};
-use super::draw::{Align, DrawList, INK, RIGHT_W, Rect, TITLE_H, frame_and_legends, text};
+use super::draw::{Align, DrawList, INK, RIGHT_W, Rect, TITLE_H, frame_and_legends, text, wrap_caption};
 use super::legend::Legend;
 use crate::routing::RegionKey;
 use crate::view_model::matrix::{CellValues, MatrixGrid, RailChoice};
@@ -27,6 +27,10 @@ const UNDELIVERED: Rgba = Rgba::rgb(0, 0, 0);
 const MIN_INTENSITY: f64 = 0.12;
 const LABELS_W: f32 = 150.0;
 const BOTTOM_H: f32 = 40.0;
+/// The hop key's height (title, seven swatches, the intensity lines), when it sits under the map.
+const KEY_H: f32 = 210.0;
+/// Points per character of the 11-point notes (the UI font averages about 0.55 em).
+const NOTE_CHAR_W: f32 = 6.0;
 /// Outline of the cells a highlight reaches.
 const LIT: Rgba = Rgba::rgb(0, 0, 0);
 
@@ -57,25 +61,27 @@ pub struct MatrixPicture<'a> {
 }
 
 impl MatrixPicture<'_> {
-    /// The picture on a `width × height` canvas (in points): a square map left, labels beside.
+    /// The picture on a `width × height` canvas (in points): a square map left of its labels,
+    /// the hop key beside it, or under it where that leaves a larger map (a tall view).
     pub fn draw_list(&self, width: f32, height: f32) -> DrawList {
-        let room_w = (width - LABELS_W - RIGHT_W).max(1.0);
-        let room_h = (height - TITLE_H - BOTTOM_H).max(1.0);
-        let side = room_w.min(room_h);
+        let (side, key_below) = map_side(width, height, self.grid.signed);
         let plot = ScreenRect::new(LABELS_W, TITLE_H, side, side);
         let mut out = DrawList { width, height, background: Rgba::WHITE, plot, ..Default::default() };
         let n = self.grid.side();
         let legends = if self.grid.signed { vec![self.diff_legend()] } else { Vec::new() };
+        let mut below = plot.bottom() + 8.0;
         if n == 0 {
             let centre = [plot.x + plot.w / 2.0, plot.y + plot.h / 2.0];
             out.texts.push(text(centre, 14.0, (Align::Centre, Align::Centre), "no traffic between entities"));
         } else {
             self.cells(plot, &mut out);
-            self.labels(plot, &mut out);
+            below = self.labels(plot, width, &mut out);
         }
         frame_and_legends(&self.title, &legends, plot, 8.0, &mut out);
         if !self.grid.signed {
-            self.hop_key(plot, &mut out);
+            let origin =
+                if key_below { [LABELS_W, below + 10.0] } else { [plot.right() + 14.0, plot.y + 8.0] };
+            self.hop_key(origin, &mut out);
         }
         out
     }
@@ -112,8 +118,9 @@ impl MatrixPicture<'_> {
         }
     }
 
-    /// Row labels left (thinned to one per 11 points), and under the map what the axes are.
-    fn labels(&self, plot: ScreenRect, out: &mut DrawList) {
+    /// Row labels left (thinned to one per 11 points), and under the map what the axes are,
+    /// wrapped to the canvas; returns where the note ends.
+    fn labels(&self, plot: ScreenRect, width: f32, out: &mut DrawList) -> f32 {
         let n = self.grid.side();
         let h = plot.h / n as f32;
         let every = (11.0 / h).ceil().max(1.0) as usize;
@@ -130,13 +137,17 @@ impl MatrixPicture<'_> {
                 self.grid.per_bin
             ));
         }
-        out.texts.push(text([plot.x, plot.bottom() + 8.0], 11.0, (Align::Start, Align::Start), note));
+        let chars = ((width - plot.x - 8.0) / NOTE_CHAR_W).max(20.0) as usize;
+        let mut y = plot.bottom() + 8.0;
+        for line in wrap_caption(&note, chars) {
+            out.texts.push(text([plot.x, y], 11.0, (Align::Start, Align::Start), line));
+            y += 14.0;
+        }
+        y
     }
 
-    /// The hop-class key right of the map: a swatch per class, and what intensity means.
-    fn hop_key(&self, plot: ScreenRect, out: &mut DrawList) {
-        let x = plot.right() + 14.0;
-        let mut y = plot.y + 8.0;
+    /// The hop-class key at `origin`: a swatch per class, and what intensity means.
+    fn hop_key(&self, [x, mut y]: [f32; 2], out: &mut DrawList) {
         out.texts.push(text([x, y], 13.0, (Align::Start, Align::Start), "hue: switches crossed"));
         y += 22.0;
         let names =
@@ -162,6 +173,14 @@ impl MatrixPicture<'_> {
             y += 15.0;
         }
     }
+}
+
+/// The map's side on a `width × height` canvas, and whether the hop key goes under it: under
+/// it where that leaves a larger map (a diff keeps its colour bar beside the map).
+pub fn map_side(width: f32, height: f32, signed: bool) -> (f32, bool) {
+    let beside = (width - LABELS_W - RIGHT_W).min(height - TITLE_H - BOTTOM_H).max(1.0);
+    let under = (width - LABELS_W - 12.0).min(height - TITLE_H - BOTTOM_H - KEY_H).max(1.0);
+    if !signed && under > beside { (under, true) } else { (beside, false) }
 }
 
 fn key_name(key: RegionKey) -> String {
