@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use shoal::scene::matrix_draw::hop_hue;
+use shoal::view_model::{OpenRequest, open};
 
 const RAILS: [&str; 2] = ["sample-data/tworail/rail0", "sample-data/tworail/rail1"];
 const PROFILE: &str = "sample-data/tworail/samplesort.ibprof.gz";
@@ -130,5 +131,78 @@ fn a_saved_matrix_session_renders_the_same_png() {
     assert!(a == b, "render --session draws the saved matrix byte for byte");
     for path in [first, again, session] {
         std::fs::remove_file(path).unwrap();
+    }
+}
+
+/// Each row's bar in an SVG: total width per fill, rows keyed by their top edge.
+fn bar_rows(svg: &str) -> Vec<Vec<(String, f32)>> {
+    let attr = |tag: &str, name: &str| -> Option<String> {
+        let from = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+        tag[from..].split('"').next().map(str::to_string)
+    };
+    let mut rows: std::collections::BTreeMap<i64, Vec<(String, f32)>> = Default::default();
+    for tag in svg.split("<rect").skip(1).filter(|t| !t.contains("stroke=")) {
+        let (Some(x), Some(y), Some(w), Some(fill)) =
+            (attr(tag, "x"), attr(tag, "y"), attr(tag, "width"), attr(tag, "fill"))
+        else {
+            continue;
+        };
+        let (x, y, w): (f32, f32, f32) = (x.parse().unwrap(), y.parse().unwrap(), w.parse().unwrap());
+        if x >= PLOT_X && x < 1000.0 && y >= PLOT_Y {
+            rows.entry((y * 100.0).round() as i64).or_default().push((fill, w));
+        }
+    }
+    rows.into_values().collect()
+}
+
+#[test]
+fn each_hop_bar_splits_what_its_host_sent_by_the_switches_each_path_crosses() {
+    let path = render("bars.svg", &["--matrix-by", "host", "--matrix-show", "bars"]);
+    let svg = std::fs::read_to_string(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    let plot_w: f32 = svg
+        .split("<clipPath id=\"plot\">")
+        .nth(1)
+        .unwrap()
+        .split("width=\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    // The table: each sending host's bytes by the hop class of each (pair, rail) row.
+    let csv = temp("bars.csv");
+    let args = ["matrix", RAILS[0], RAILS[1], "--profile", PROFILE, "--by", "host", "--region", "2"];
+    assert!(shoal(&[&args[..], &["--out", csv.to_str().unwrap()]].concat()).0);
+    let mut sent: HashMap<String, std::collections::BTreeMap<u32, f64>> = HashMap::new();
+    for row in csv::Reader::from_path(&csv).unwrap().records().map(Result::unwrap) {
+        let hops: u32 = row[5].parse().unwrap();
+        *sent.entry(row[0].to_string()).or_default().entry(hops).or_default() +=
+            row[3].parse::<f64>().unwrap();
+    }
+    std::fs::remove_file(&csv).unwrap();
+    let longest = sent.values().map(|c| c.values().sum::<f64>()).fold(0.0, f64::max);
+    let expected = |classes: &std::collections::BTreeMap<u32, f64>| -> Vec<(String, f32)> {
+        classes
+            .iter()
+            .map(|(h, v)| (expected_fill(1.0, 1.0, Some(*h)), (v / longest) as f32 * plot_w))
+            .collect()
+    };
+    // Rows in id order: the cluster's host order, each host that sent bytes one bar.
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let request = OpenRequest::of_rails(RAILS.iter().map(|r| vec![root.join(r)]).collect());
+    let dataset = open(&request, &|_| {}).unwrap();
+    let hosts = &dataset.fabric.as_ref().unwrap().cluster.hosts;
+    let want: Vec<Vec<(String, f32)>> =
+        hosts.iter().filter_map(|h| sent.get(&h.name)).map(expected).collect();
+    let drawn = bar_rows(&svg);
+    assert_eq!(drawn.len(), want.len(), "one bar per sending host");
+    for (d, w) in drawn.iter().zip(&want) {
+        assert_eq!(d.iter().map(|x| &x.0).collect::<Vec<_>>(), w.iter().map(|x| &x.0).collect::<Vec<_>>());
+        for ((_, a), (_, b)) in d.iter().zip(w) {
+            assert!((a - b).abs() < 0.011, "a segment is its class's bytes over the longest bar: {a} vs {b}");
+        }
     }
 }

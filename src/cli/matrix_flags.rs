@@ -3,7 +3,7 @@
 
 use clap::Args;
 use shoal::routing::pair_table::Granularity;
-use shoal::view_model::matrix::{CellValues, MatrixOptions, MatrixOrder, RailChoice};
+use shoal::view_model::matrix::{CellValues, MatrixOptions, MatrixOrder, MatrixShow, RailChoice};
 
 /// The matrix's own flags.
 #[derive(Args, Debug, Clone, Default)]
@@ -22,6 +22,10 @@ pub struct MatrixFlags {
     /// order, or `clustered` (entities that talk among themselves next to each other).
     #[arg(long, value_name = "id|layout|clustered", value_parser = parse_order)]
     pub matrix_order: Option<MatrixOrder>,
+    /// With `--module matrix`: draw the entity × entity `cells` (default), or INTAP-MPI's
+    /// stacked `bars`: what each row sent, split by switches crossed.
+    #[arg(long, value_name = "cells|bars", value_parser = parse_show)]
+    pub matrix_show: Option<MatrixShow>,
 }
 
 fn parse_by(text: &str) -> Result<Granularity, String> {
@@ -55,6 +59,14 @@ fn parse_order(text: &str) -> Result<MatrixOrder, String> {
     }
 }
 
+fn parse_show(text: &str) -> Result<MatrixShow, String> {
+    match text {
+        "cells" => Ok(MatrixShow::Cells),
+        "bars" => Ok(MatrixShow::Bars),
+        _ => Err(format!("expected cells or bars, got `{text}`")),
+    }
+}
+
 impl MatrixFlags {
     pub fn options(&self) -> MatrixOptions {
         let d = MatrixOptions::default();
@@ -64,6 +76,7 @@ impl MatrixFlags {
             values: self.matrix_values.unwrap_or(d.values),
             order: self.matrix_order.unwrap_or(d.order),
             focus: None,
+            show: self.matrix_show.unwrap_or(d.show),
         }
     }
 }

@@ -8,6 +8,7 @@ use anyhow::{Result, anyhow, bail};
 use shoal::routing::RegionKey;
 use shoal::view_model::Dataset;
 use shoal::view_model::OpenRequest;
+use shoal::view_model::matrix::MatrixShow;
 use shoal::view_model::orbit::Orbit;
 use shoal::view_model::session::ExportSize;
 use shoal::view_model::values::RegionSelection;
@@ -60,12 +61,20 @@ pub fn paint_matrix(dataset: &Dataset, spec: &ViewSpec, size: ExportSize, out: &
     } else {
         String::new()
     };
-    eprintln!(
-        "{}: traffic matrix of {} {}s, {} non-empty cells{aggregated}",
-        out.display(),
-        grid.entities.len(),
-        grid.options.by.name(),
-        grid.cells.len()
-    );
+    let (entities, by) = (grid.entities.len(), grid.options.by.name());
+    match grid.options.show {
+        MatrixShow::Cells => eprintln!(
+            "{}: traffic matrix of {entities} {by}s, {} non-empty cells{aggregated}",
+            out.display(),
+            grid.cells.len()
+        ),
+        MatrixShow::Bars => {
+            eprintln!(
+                "{}: hop-class bars of {entities} {by}s, {} rows{aggregated}",
+                out.display(),
+                grid.side()
+            )
+        }
+    }
     Ok(())
 }

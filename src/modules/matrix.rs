@@ -15,7 +15,8 @@ use crate::scene::matrix_draw::{map_side, picture, rail_name};
 use crate::view_model::dataset::{Dataset, FabricData};
 use crate::view_model::highlight::{Lit, Seed};
 use crate::view_model::matrix::{
-    CellValues, MatrixGrid, MatrixOptions, MatrixOrder, RailChoice, build, cells_of_host_pairs, entity_host,
+    CellValues, MatrixGrid, MatrixOptions, MatrixOrder, MatrixShow, RailChoice, build, cells_of_host_pairs,
+    entity_host,
 };
 use crate::view_model::values::RegionSelection;
 use crate::view_model::view::{ModuleKind, ViewSpec};
@@ -135,6 +136,8 @@ impl ViewClass for MatrixClass {
                     ui.selectable_value(&mut o.rail, RailChoice::Rail(r), rail_name(RailChoice::Rail(r)));
                 }
             });
+            ui.selectable_value(&mut o.show, MatrixShow::Cells, "cells");
+            ui.selectable_value(&mut o.show, MatrixShow::Bars, "hop bars");
             ui.selectable_value(&mut o.values, CellValues::Bytes, "bytes");
             ui.selectable_value(&mut o.values, CellValues::Messages, "messages");
             ui.selectable_value(&mut o.order, MatrixOrder::Id, "by id");
@@ -204,6 +207,10 @@ impl ViewClass for MatrixClass {
             (((v - from) / len * n) as usize).min(grid.side().saturating_sub(1))
         };
         let (row, col) = (cell(pos.y, map.min.y, map.height()), cell(pos.x, map.min.x, map.width()));
+        if grid.options.show == MatrixShow::Bars {
+            bars_pointer(ctx, (grid, fabric), row, &response, commands);
+            return;
+        }
         if response.double_clicked() && grid.per_bin > 1 {
             commands.push(drill_down(ctx, grid, row, col));
         } else if response.clicked() {
@@ -279,6 +286,43 @@ fn cell_routes(fabric: &FabricData, grid: &MatrixGrid, row: usize, col: usize) -
     seeds.sort_by_key(|s| format!("{s:?}"));
     seeds.dedup();
     seeds
+}
+
+/// A row of the hop-class bars under the pointer: a click highlights its senders (hosts; leaf
+/// switches by leaf), a double click drills into its bin, the hover names its split.
+fn bars_pointer(
+    ctx: &ViewContext<'_>,
+    (grid, fabric): (&MatrixGrid, &FabricData),
+    row: usize,
+    response: &egui::Response,
+    commands: &mut Vec<Command>,
+) {
+    if response.double_clicked() && grid.per_bin > 1 {
+        commands.push(drill_down(ctx, grid, row, row));
+    } else if response.clicked() {
+        let seeds = match grid.options.by {
+            Granularity::Leaf => cell_routes(fabric, grid, row, row),
+            by => {
+                let bin = grid.entities.iter().skip(row * grid.per_bin).take(grid.per_bin);
+                let mut hosts: Vec<usize> = bin.filter_map(|e| entity_host(fabric, by, *e)).collect();
+                hosts.sort_unstable();
+                hosts.dedup();
+                hosts.into_iter().map(Seed::node).collect()
+            }
+        };
+        commands.push(Command::Highlight { group: ctx.group.id, seeds, add: false });
+    }
+    let split: Vec<String> = grid
+        .bars
+        .get(row)
+        .into_iter()
+        .flatten()
+        .map(|(hops, value)| {
+            let class = hops.map_or("undelivered".into(), |h| format!("{h} switches"));
+            format!("{class}: {value:.0}")
+        })
+        .collect();
+    response.clone().on_hover_text(format!("{}\n{}", grid.labels[row], split.join("\n")));
 }
 
 /// The view focused on the entities of a cell's row and column bins.

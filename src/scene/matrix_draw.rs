@@ -9,7 +9,7 @@ use super::colour::{ColourMap, ColourScale, Rgba, ScaleKind};
 use super::draw::{Align, DrawList, INK, RIGHT_W, Rect, TITLE_H, frame_and_legends, text, wrap_caption};
 use super::legend::Legend;
 use crate::routing::RegionKey;
-use crate::view_model::matrix::{CellValues, MatrixGrid, RailChoice};
+use crate::view_model::matrix::{CellValues, MatrixGrid, MatrixShow, RailChoice};
 use crate::view_model::values::RegionSelection;
 use crate::view_model::view::ViewSpec;
 
@@ -74,7 +74,10 @@ impl MatrixPicture<'_> {
             let centre = [plot.x + plot.w / 2.0, plot.y + plot.h / 2.0];
             out.texts.push(text(centre, 14.0, (Align::Centre, Align::Centre), "no traffic between entities"));
         } else {
-            self.cells(plot, &mut out);
+            match self.grid.options.show {
+                MatrixShow::Bars => self.bars(plot, &mut out),
+                MatrixShow::Cells => self.cells(plot, &mut out),
+            }
             below = self.labels(plot, width, &mut out);
         }
         frame_and_legends(&self.title, &legends, plot, 8.0, &mut out);
@@ -118,6 +121,38 @@ impl MatrixPicture<'_> {
         }
     }
 
+    /// INTAP-MPI's stacked bars: a row per bin, what it sent split by hop class, the longest
+    /// bar the map's width.
+    fn bars(&self, plot: ScreenRect, out: &mut DrawList) {
+        let h = plot.h / self.grid.side() as f32;
+        let gap = if h > 4.0 { 1.0 } else { 0.0 };
+        let longest = self.longest_bar();
+        for (row, classes) in self.grid.bars.iter().enumerate() {
+            let mut x = plot.x;
+            for &(hops, value) in classes {
+                let w = (value / longest) as f32 * plot.w;
+                let rect = ScreenRect::new(x, plot.y + row as f32 * h + gap / 2.0, w, h - gap);
+                out.rects.push(Rect { rect, fill: hop_hue(hops), stroke: None });
+                x += w;
+            }
+        }
+    }
+
+    /// The longest bar's value (what a bar the map's width sent).
+    pub fn longest_bar(&self) -> f64 {
+        let sums = self.grid.bars.iter().map(|b| b.iter().map(|c| c.1).sum::<f64>());
+        sums.fold(0.0, f64::max).max(f64::MIN_POSITIVE)
+    }
+
+    /// A value in the picture's unit.
+    fn amount(&self, value: f64) -> String {
+        if self.unit == "bytes" {
+            crate::units::format_bytes_f64(value)
+        } else {
+            format!("{value:.0} {}", self.unit)
+        }
+    }
+
     /// Row labels left (thinned to one per 11 points), and under the map what the axes are,
     /// wrapped to the canvas; returns where the note ends.
     fn labels(&self, plot: ScreenRect, width: f32, out: &mut DrawList) -> f32 {
@@ -129,7 +164,14 @@ impl MatrixPicture<'_> {
             out.texts.push(text([plot.x - 6.0, y], 11.0, (Align::End, Align::Centre), label.clone()));
         }
         let by = self.grid.options.by.name();
-        let mut note = format!("rows: sending {by}s, columns: receiving {by}s, in the same order");
+        let mut note = match self.grid.options.show {
+            MatrixShow::Cells => format!("rows: sending {by}s, columns: receiving {by}s, in the same order"),
+            MatrixShow::Bars => format!(
+                "rows: sending {by}s; a bar: the {} each sent, split by switches crossed (longest {})",
+                self.unit,
+                self.amount(self.longest_bar())
+            ),
+        };
         if self.grid.per_bin > 1 {
             note.push_str(&format!(
                 "; {} {by}s, {} per cell (aggregated to fit; drill down to see each)",
@@ -163,13 +205,17 @@ impl MatrixPicture<'_> {
             y += 19.0;
         }
         y += 8.0;
-        let max = if self.unit == "bytes" {
-            crate::units::format_bytes_f64(self.grid.max)
-        } else {
-            format!("{:.0} {}", self.grid.max, self.unit)
+        let lines = match self.grid.options.show {
+            MatrixShow::Cells => {
+                ["intensity: value over".to_string(), format!("the maximum, {}", self.amount(self.grid.max))]
+            }
+            MatrixShow::Bars => [
+                "bar length: what a row".to_string(),
+                format!("sent, {} at most", self.amount(self.longest_bar())),
+            ],
         };
-        for line in ["intensity: value over", &format!("the maximum, {max}")] {
-            out.texts.push(text([x, y], 11.0, (Align::Start, Align::Start), line));
+        for line in &lines {
+            out.texts.push(text([x, y], 11.0, (Align::Start, Align::Start), line.clone()));
             y += 15.0;
         }
     }
@@ -209,7 +255,14 @@ pub fn picture<'g>(grid: &'g MatrixGrid, spec: &ViewSpec, lit: Vec<(u32, u32)>) 
         RegionSelection::Diff(a, b) => format!("{} − {}", key_name(a), key_name(b)),
         _ => "whole run".into(),
     };
-    let title = format!("traffic matrix · {unit} per {} pair · {} · {what}", o.by.name(), rail_name(o.rail));
+    let title = match o.show {
+        MatrixShow::Cells => {
+            format!("traffic matrix · {unit} per {} pair · {} · {what}", o.by.name(), rail_name(o.rail))
+        }
+        MatrixShow::Bars => {
+            format!("hop classes · {unit} sent per {} · {} · {what}", o.by.name(), rail_name(o.rail))
+        }
+    };
     MatrixPicture { grid, unit, title, diverging: spec.diverging_map.into(), lit }
 }
 

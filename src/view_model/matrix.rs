@@ -50,6 +50,17 @@ pub enum MatrixOrder {
     Clustered,
 }
 
+/// What the view draws of the matrix.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MatrixShow {
+    /// Entity × entity cells.
+    #[default]
+    Cells,
+    /// INTAP-MPI's stacked bars: each row's sent bytes split by hop class.
+    Bars,
+}
+
 /// How a matrix is built.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(default)]
@@ -60,6 +71,7 @@ pub struct MatrixOptions {
     pub order: MatrixOrder,
     /// Positions `a..b` of the order shown alone (a drill-down), if any.
     pub focus: Option<(usize, usize)>,
+    pub show: MatrixShow,
 }
 
 impl Default for MatrixOptions {
@@ -70,6 +82,7 @@ impl Default for MatrixOptions {
             values: CellValues::Bytes,
             order: MatrixOrder::Id,
             focus: None,
+            show: MatrixShow::Cells,
         }
     }
 }
@@ -101,6 +114,9 @@ pub struct MatrixGrid {
     /// The largest |value|: intensities are over it.
     pub max: f64,
     pub signed: bool,
+    /// Per bin, what its entities sent split by the hop class of each path (on its own rail):
+    /// `(hops, value)` by class, `None` (not delivered) last. Region A's for a diff.
+    pub bars: Vec<Vec<(Option<u32>, f64)>>,
 }
 
 impl MatrixGrid {
@@ -116,16 +132,17 @@ impl MatrixGrid {
     }
 }
 
-/// The pair table of region `key` as the options fold it: `(src, dst) → (value, hops)`.
-fn folded(
-    fabric: &FabricData,
-    key: RegionKey,
-    options: &MatrixOptions,
-) -> Result<BTreeMap<(Entity, Entity), (f64, Option<u32>)>, String> {
+/// Cells `(src, dst) → (value, hops)`.
+type Cells = BTreeMap<(Entity, Entity), (f64, Option<u32>)>;
+/// Each sender's value by the hop class of each of its rows.
+type Split = BTreeMap<Entity, BTreeMap<Option<u32>, f64>>;
+
+/// The pair table of region `key` as the options fold it: the cells, and each sender's split.
+fn folded(fabric: &FabricData, key: RegionKey, options: &MatrixOptions) -> Result<(Cells, Split), String> {
     let flows: &FlowSet =
         fabric.flows.get(&key).ok_or_else(|| format!("no {key:?} in the profile's flows"))?;
     let table = pair_table(&fabric.cluster, flows, options.by);
-    let mut cells: BTreeMap<(Entity, Entity), (f64, Option<u32>)> = BTreeMap::new();
+    let (mut cells, mut split) = (Cells::new(), Split::new());
     for row in &table.rows {
         let wanted = match options.rail {
             RailChoice::Worse => true,
@@ -139,8 +156,9 @@ fn folded(
         let cell = cells.entry(((rail, row.src), (rail, row.dst))).or_insert((0.0, Some(0)));
         cell.0 += value;
         cell.1 = worse(cell.1, row.hops);
+        *split.entry((rail, row.src)).or_default().entry(row.hops).or_default() += value;
     }
-    Ok(cells)
+    Ok((cells, split))
 }
 
 fn cell_value(row: &PairRow, values: CellValues) -> Result<f64, String> {
@@ -167,9 +185,12 @@ pub fn build(
     options: &MatrixOptions,
     max_side: usize,
 ) -> Result<MatrixGrid, String> {
-    let a = folded(fabric, key, options)?;
+    if options.show == MatrixShow::Bars && minus.is_some() {
+        return Err("the hop-class bars show one region or the whole run; a diff is drawn as cells".into());
+    }
+    let (a, a_split) = folded(fabric, key, options)?;
     let b = match minus {
-        Some(k) => Some(folded(fabric, k, options)?),
+        Some(k) => Some(folded(fabric, k, options)?.0),
         None => None,
     };
     let mut seen: HashSet<Entity> = HashSet::new();
@@ -218,7 +239,38 @@ pub fn build(
         .collect();
     let max = cells.iter().map(|c| c.value.abs()).fold(0.0, f64::max);
     let labels = labels(fabric, options.by, &entities, per_bin);
-    Ok(MatrixGrid { options: options.clone(), entities, per_bin, labels, cells, max, signed: b.is_some() })
+    let bars = bars(&a_split, &position, per_bin, labels.len());
+    Ok(MatrixGrid {
+        options: options.clone(),
+        entities,
+        per_bin,
+        labels,
+        cells,
+        max,
+        signed: b.is_some(),
+        bars,
+    })
+}
+
+/// Each bin's split by hop class (`None`, not delivered, last).
+fn bars(
+    split: &Split,
+    position: &std::collections::HashMap<Entity, usize>,
+    per_bin: usize,
+    bins: usize,
+) -> Vec<Vec<(Option<u32>, f64)>> {
+    let mut by_bin: Vec<BTreeMap<u32, f64>> = vec![BTreeMap::new(); bins];
+    for (entity, classes) in split {
+        let Some(bin) = position.get(entity).and_then(|p| by_bin.get_mut(p / per_bin)) else { continue };
+        for (hops, value) in classes {
+            // u32::MAX sorts an undelivered path after every real class.
+            *bin.entry(hops.unwrap_or(u32::MAX)).or_default() += value;
+        }
+    }
+    by_bin
+        .into_iter()
+        .map(|classes| classes.into_iter().map(|(h, v)| ((h != u32::MAX).then_some(h), v)).collect())
+        .collect()
 }
 
 /// A bin's label: its entity's name, or the first and last of its entities.
