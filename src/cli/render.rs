@@ -61,7 +61,7 @@ pub fn run(r: &RenderCli) -> Result<()> {
         pixels_per_point: shoal::export::pixels_per_point_for(r.width, r.height),
     };
     if let Some(path) = &r.save_session {
-        super::render_session::save(request, &spec, (orbit, size), path)?;
+        super::render_paint::save(request, &spec, (orbit, size), path)?;
     }
     if let Some(out) = &r.out {
         let canvas = Canvas { orbit, camera: Camera::default(), size, ranges: (None, None), out };
