@@ -23,6 +23,19 @@ pub enum LaneSpeed {
 }
 
 impl LaneSpeed {
+    /// Every speed, slowest first.
+    pub const ALL: [LaneSpeed; 9] = [
+        LaneSpeed::Sdr,
+        LaneSpeed::Ddr,
+        LaneSpeed::Qdr,
+        LaneSpeed::Fdr10,
+        LaneSpeed::Fdr,
+        LaneSpeed::Edr,
+        LaneSpeed::Hdr,
+        LaneSpeed::Ndr,
+        LaneSpeed::Xdr,
+    ];
+
     /// The speed a topology file wrote: a generation name or OpenSM's Gb/s per lane.
     pub fn parse(text: &str) -> Option<LaneSpeed> {
         let text = text.trim();
@@ -73,6 +86,21 @@ impl LaneSpeed {
             LaneSpeed::Hdr => "HDR",
             LaneSpeed::Ndr => "NDR",
             LaneSpeed::Xdr => "XDR",
+        }
+    }
+
+    /// OpenSM's `SPD=` for this speed (Gb/s per lane as OpenSM names it; `FDR10` by name).
+    pub fn opensm_spd(self) -> &'static str {
+        match self {
+            LaneSpeed::Sdr => "2.5",
+            LaneSpeed::Ddr => "5",
+            LaneSpeed::Qdr => "10",
+            LaneSpeed::Fdr10 => "FDR10",
+            LaneSpeed::Fdr => "14",
+            LaneSpeed::Edr => "25",
+            LaneSpeed::Hdr => "50",
+            LaneSpeed::Ndr => "100",
+            LaneSpeed::Xdr => "200",
         }
     }
 
@@ -138,6 +166,14 @@ impl Capacity {
         Ok(Capacity { lanes, speed })
     }
 
+    /// The best width and speed both ends of a link support, where the topology records them
+    /// (ibdiagnet2 `db_csv`); `None` elsewhere.
+    pub fn supported(link: &Link) -> Option<Capacity> {
+        let lanes = lanes(link.supported_width?)?;
+        let speed = LaneSpeed::parse(link.supported_speed?)?;
+        Some(Capacity { lanes, speed })
+    }
+
     /// Data bytes per second in each direction.
     pub fn bytes_per_s(self) -> f64 {
         self.speed.data_gbps() * f64::from(self.lanes) * 1e9 / 8.0
@@ -180,12 +216,21 @@ mod tests {
     }
 
     #[test]
+    fn opensm_speed_names_read_back_as_the_same_speed() {
+        for speed in LaneSpeed::ALL {
+            assert_eq!(LaneSpeed::parse(speed.opensm_spd()), Some(speed), "{speed:?}");
+        }
+    }
+
+    #[test]
     fn a_link_without_width_or_speed_says_why_it_has_no_capacity() {
         let link = Link {
             a_port: crate::model::PortNum(1),
             b_port: crate::model::PortNum(1),
             width: Some("4x".into()),
             speed: None,
+            supported_width: None,
+            supported_speed: None,
         };
         assert!(Capacity::of(&link).unwrap_err().contains("no speed"));
     }
