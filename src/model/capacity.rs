@@ -132,12 +132,16 @@ impl LaneSpeed {
         self.line_gbps() * f64::from(data) / f64::from(line)
     }
 
-    /// Bytes one XmitWait tick stands for, by NVIDIA's per-ASIC rule (ibdiagnet manual,
-    /// "Congestion Assessment on InfiniBand Links"): Quantum switches (HDR and later) count one
-    /// tick per 8 bytes of the port, Switch-IB/Switch-X (EDR and earlier) one per 32 bytes per
-    /// lane. Shown as assumed wherever used: no capture here records the ASIC.
-    pub fn assumed_bytes_per_tick(self, lanes: u32) -> f64 {
-        if self >= LaneSpeed::Hdr { 8.0 } else { 32.0 * f64::from(lanes) }
+    /// Bytes one XmitWait tick stands for, by NVIDIA's formulas (ibdiagnet manual, "Congestion
+    /// Assessment on InfiniBand Links"): lost bytes = XmitWait × (Tick + 1) per port on Quantum
+    /// switches (HDR and later), × (Tick + 1) × lanes on Switch-IB/Switch-X (EDR and earlier).
+    /// `tick` is the port's `PortSamplesControl.Tick` where a capture recorded it; without it the
+    /// per-ASIC value is assumed (7 on Quantum: 8 bytes of the port; 31 before: 32 bytes per
+    /// lane), and shown as assumed wherever used.
+    pub fn bytes_per_tick(self, lanes: u32, tick: Option<u8>) -> f64 {
+        let quantum = self >= LaneSpeed::Hdr;
+        let per = f64::from(tick.unwrap_or(if quantum { 7 } else { 31 })) + 1.0;
+        if quantum { per } else { per * f64::from(lanes) }
     }
 }
 
