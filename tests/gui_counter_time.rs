@@ -14,6 +14,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
 use shoal::gui::{ShoalApp, Tab};
+use shoal::modules::congestion_view::RegionsState;
 use shoal::view_model::request::CounterSpec;
 use shoal::view_model::time_strip::StripMeasure;
 use shoal::view_model::view::ModuleKind;
@@ -23,8 +24,13 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn app_with_series_strip() -> Harness<'static, ShoalApp> {
-    let dir = std::env::temp_dir().join(format!("shoal-gui-strip-measure-{}", std::process::id()));
+/// The series copied into a folder of the test's own (tests run in parallel), dated.
+fn series_dir(tag: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("shoal-gui-counter-time-{}-{tag}", std::process::id()))
+}
+
+fn app_with_series_strip(tag: &str) -> Harness<'static, ShoalApp> {
+    let dir = series_dir(tag);
     std::fs::create_dir_all(&dir).unwrap();
     let start = SystemTime::UNIX_EPOCH + Duration::from_secs(1_800_000_000);
     let counters = (0..5)
@@ -67,7 +73,7 @@ fn pick(h: &mut Harness<'static, ShoalApp>, item: &str) {
 
 #[test]
 fn the_strip_s_measure_menu_shows_each_interval_s_worst_stall_and_utilisation() {
-    let mut h = app_with_series_strip();
+    let mut h = app_with_series_strip("measure");
     let (measure, drawn, _) = strip_now(&h);
     assert_eq!((measure, drawn), (StripMeasure::Bytes, StripMeasure::Bytes), "bytes by default");
 
@@ -103,7 +109,7 @@ fn time_cursor(h: &Harness<'static, ShoalApp>) -> Option<u32> {
 
 #[test]
 fn clicking_a_congestion_region_lights_its_ends_and_moves_the_time_cursor_to_its_interval() {
-    let mut h = app_with_series_strip();
+    let mut h = app_with_series_strip("tab-click");
     h.state_mut().tab = Tab::Congestion;
     h.run();
     assert_eq!(time_cursor(&h), None);
@@ -122,9 +128,65 @@ fn clicking_a_congestion_region_lights_its_ends_and_moves_the_time_cursor_to_its
 
 #[test]
 fn clicking_an_interval_of_the_strip_moves_the_time_cursor_there() {
-    let mut h = app_with_series_strip();
+    let mut h = app_with_series_strip("strip-click");
     let map = h.state().ws.views[strip_index(&h)].strip().and_then(|s| s.map).expect("the strip drew");
     // Four intervals: the second's column spans a quarter to a half of the map.
     click_at(&mut h, egui::pos2(map.min.x + 0.375 * map.width(), map.center().y));
     assert_eq!(time_cursor(&h), Some(1));
+}
+
+fn add_congestion_view(h: &mut Harness<'static, ShoalApp>) -> usize {
+    h.state_mut().ws.add_view(ModuleKind::Congestion);
+    h.run();
+    h.state()
+        .ws
+        .views
+        .iter()
+        .position(|v| v.spec.module == ModuleKind::Congestion)
+        .expect("a congestion view")
+}
+
+#[test]
+fn a_click_on_a_region_of_the_congestion_view_moves_the_time_cursor_to_its_interval() {
+    let mut h = app_with_series_strip("view-click");
+    let view = add_congestion_view(&mut h);
+    let canvas = {
+        let v = &h.state().ws.views[view];
+        v.class_state::<RegionsState>().and_then(|s| s.canvas).expect("drawn")
+    };
+    // Interval 4's one region (S1[3] 60 %, S1[4] 20 %) fills the last of four rows.
+    click_at(&mut h, egui::pos2(canvas.center().x, canvas.min.y + 0.8 * canvas.height()));
+    assert_eq!(time_cursor(&h), Some(3));
+}
+
+#[test]
+fn the_congestion_view_exports_from_the_window_as_render_draws_it() {
+    let mut h = app_with_series_strip("export");
+    let view = add_congestion_view(&mut h);
+    let id = h.state().ws.views[view].id;
+    h.state_mut().ws.apply(vec![shoal::modules::Command::Focus(id)]);
+    h.run();
+    // A view of 1280 × 720 points exports at two pixels per point, as `render` lays out a
+    // 2560 × 1440 canvas.
+    let app = h.state_mut();
+    app.ws.views[view].class_state_mut::<RegionsState>().expect("a congestion view").size = [1280.0, 720.0];
+    let dir = std::env::temp_dir().join(format!("shoal-congestion-export-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let snapshots = series_dir("export");
+    for ext in ["png", "svg"] {
+        let window = dir.join(format!("window.{ext}"));
+        app.export_focused(&window).expect("the window exports its congestion view");
+        let cli = dir.join(format!("cli.{ext}"));
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_shoal"));
+        command.arg("render").arg(root().join("tests/fixtures/health"));
+        for i in 0..5 {
+            command.arg("--counters").arg(snapshots.join(format!("snapshot-{i}.txt")));
+        }
+        command.args(["--module", "congestion", "--width", "2560", "--height", "1440"]);
+        let done = command.arg("--out").arg(&cli).output().expect("shoal runs");
+        assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+        let (a, b) = (std::fs::read(&window).unwrap(), std::fs::read(&cli).unwrap());
+        assert!(a.len() > 1000, "{ext}: the export holds a picture");
+        assert!(a == b, "{ext}: the window's export is render's");
+    }
 }
