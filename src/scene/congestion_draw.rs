@@ -103,9 +103,9 @@ impl RegionsPicture<'_> {
             let number = region.number.to_string();
             out.texts.push(text(rect.centre(), 11.0, (Align::Centre, Align::Centre), number));
         }
+        // Short enough for a view beside the fat tree; docs/congestion.md says what a region is.
         let note = format!(
-            "{} region(s) in {rows} interval(s): link ends at stall ≥ {} % touching one switch, one tier \
-             and direction; width = link ends, colour = worst stall; lines join regions sharing an end",
+            "{} region(s) in {rows} interval(s) at stall ≥ {} %; width = link ends, lines = shared ends",
             e.regions.len(),
             e.threshold
         );
