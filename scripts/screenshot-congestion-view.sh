@@ -3,7 +3,8 @@
 # series of tests/fixtures/stall-series (five perfquery captures of ibsim's health fabric, dated
 # one second apart here: perfquery prints no times), and the same regions headless
 # (`render --module congestion`). Writes docs/screenshots/congestion-view.png and
-# congestion-render.png. SHOAL_BIN=target/debug/shoal uses a debug build.
+# congestion-render.png, and the window's time strip by stall (time-strip-stall-window.png).
+# SHOAL_BIN=target/debug/shoal uses a debug build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/screenshot.sh 98
@@ -18,3 +19,6 @@ capture congestion-view 20 1435 895 'SHOAL_VIEW=colour:stall;add:congestionregio
 # shellcheck disable=SC2086
 "$bin" render tests/fixtures/health $counters --module congestion --region 4 \
   --width 1440 --height 700 --out "$out/congestion-render.png"
+# The window's time strip of the same intervals by each row's worst stall (its measure menu).
+# shellcheck disable=SC2086
+capture time-strip-stall-window 20 1435 895 'SHOAL_VIEW=add:timestrip;measure:stall' tests/fixtures/health $counters
