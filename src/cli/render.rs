@@ -52,6 +52,9 @@ pub fn run(r: &RenderCli) -> Result<()> {
     if r.module == Some(ModuleArg::Matrix) {
         return super::render_matrix::render_matrix(&dataset, r, request);
     }
+    if r.module == Some(ModuleArg::Congestion) {
+        return super::render_congestion::render_congestion(&dataset, r);
+    }
     let mut spec = spec_from_flags(&dataset, r)?;
     let prepared = prepare_view(&dataset, &mut spec, &shoal::view_model::Filter::default(), r.threshold)?;
     let orbit = r.rotate.map_or_else(Orbit::default, |(yaw, pitch)| Orbit::from_yaw_pitch(yaw, pitch));

@@ -51,6 +51,9 @@ pub fn render(r: &RenderCli, path: &Path) -> Result<()> {
     if view.spec.module == ModuleKind::TimeStrip {
         bail!("{}: the view is a time strip; render draws it with --module time-strip", path.display());
     }
+    if view.spec.module == ModuleKind::Congestion {
+        bail!("{}: the view is congestion regions; render draws it with --module congestion", path.display());
+    }
     let progress = super::progress::Progress::new("render");
     let dataset = open(&session.request, &progress.of_open())?;
     drop(progress);

@@ -92,7 +92,7 @@ pub struct ShoalApp {
     pub regions_state: RegionsPanelState,
     plots: PlotCache,
     counters: crate::modules::counters::CountersState,
-    congestion: crate::modules::congestion::CongestionState,
+    pub congestion: crate::modules::congestion::CongestionState,
     crossings: CrossingCache,
     diff_table: DiffCache,
     dialogs: (std::sync::mpsc::Sender<Dialog>, Receiver<Dialog>),

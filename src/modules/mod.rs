@@ -15,6 +15,7 @@ pub mod apply;
 pub mod class;
 pub mod command;
 pub mod congestion;
+pub mod congestion_view;
 pub mod counters;
 pub mod fat_tree;
 pub mod filter;

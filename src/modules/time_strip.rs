@@ -4,7 +4,8 @@
 //! region). The play button steps through the regions one per frame. With more regions than
 //! pixels, columns are binned ([`crate::view_model::time_strip`]). With a series of counter snapshots
 //! (three or more `--counters` for the same rails) the columns can be its intervals instead:
-//! what the ports observed, with nothing to brush (they are no regions of the loads).
+//! what the ports observed, with nothing to brush (they are no regions of the loads): a click
+//! there moves the group's time cursor to that interval, and the cursor's column is outlined.
 //!
 //! The strip is drawn as `shoal render --module time-strip` draws it ([`StripPicture`]), through
 //! the shared painters, so the window exports it as the CLI does.
@@ -69,7 +70,12 @@ impl ViewClass for TimeStripClass {
         size: [f32; 2],
     ) -> Result<Drawing<'s>, String> {
         state.build(ctx.dataset, ctx.generation)?;
-        let window = window_columns(&state.strip, ctx.spec.selection);
+        let window = if state.strip.intervals.is_empty() {
+            window_columns(&state.strip, ctx.spec.selection)
+        } else {
+            let column = ctx.group.time_cursor.map(|c| c as usize).filter(|&c| c < state.strip.columns.len());
+            column.map(|c| (c, c))
+        };
         let picture = StripPicture::new(&state.strip, ctx.spec.link_map, ctx.spec.scale, state.rows, window);
         Ok(Drawing { list: picture.draw_list(size[0], size[1]), scene: None })
     }
@@ -132,6 +138,13 @@ fn brush(
     commands: &mut Vec<Command>,
 ) {
     let pointer = response.interact_pointer_pos().filter(|p| p.x >= map.min.x);
+    if !data.intervals.is_empty() {
+        if let Some(p) = pointer.filter(|_| response.clicked()) {
+            let interval = u32::try_from(column_at(data, map, p.x)).ok();
+            commands.push(Command::SetTimeCursor { group: ctx.group.id, interval });
+        }
+        return;
+    }
     if response.drag_started() || response.clicked() {
         // Where the button went down, not where the drag was first recognised.
         let origin = ui.input(|i| i.pointer.press_origin()).or(pointer);
@@ -147,16 +160,21 @@ fn brush(
     }
 }
 
-/// Hovering a cell tells its column, row and bytes.
+/// Hovering a cell tells its column, row and value (bytes, or the row's worst %).
 fn hover(data: &TimeStrip, response: &Response, map: Rect) {
     let Some(p) = response.hover_pos().filter(|p| map.contains(*p)) else { return };
     let row = (((p.y - map.min.y) / map.height()) * data.rows.len() as f32) as usize;
     let column = column_at(data, map, p.x);
-    let bytes = data.value(row.min(data.rows.len() - 1), column);
+    let value = data.value(row.min(data.rows.len() - 1), column);
+    let value = if data.measure.is_percent() {
+        format!("worst {} {value:.2} %", data.measure.name())
+    } else {
+        format_bytes_f64(value)
+    };
+    // The window's font (Ubuntu Light) has no arrow: an interval's `a → b` would draw tofu.
     response.clone().on_hover_text(format!(
-        "{}\n{}\n{}",
-        data.column_label(column),
+        "{}\n{}\n{value}",
+        data.column_label(column).replace('→', "->"),
         data.rows.get(row).cloned().unwrap_or_default(),
-        format_bytes_f64(bytes)
     ));
 }

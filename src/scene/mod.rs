@@ -16,6 +16,7 @@
 pub mod build;
 pub mod camera;
 pub mod colour;
+pub mod congestion_draw;
 pub mod describe;
 pub mod draw;
 pub mod fat_tree;
