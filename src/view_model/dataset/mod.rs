@@ -11,6 +11,7 @@ mod fabric;
 pub mod link_health;
 mod rows;
 pub mod scheduled;
+pub mod scheduled_tables;
 mod synthetic;
 
 use std::collections::BTreeMap;
