@@ -17,6 +17,8 @@ use crate::profile_io::slurm::SlurmJob;
 
 use super::scheduled::{ScheduledJob, schedule};
 use super::{Dataset, FabricData};
+use crate::view_model::query::Condition;
+use crate::view_model::relation::Relation;
 
 pub const FOOTPRINTS_TABLE: &str = "scheduled";
 pub const FOOTPRINTS: &str = "footprints";
@@ -37,6 +39,18 @@ impl Dataset {
         }
         self
     }
+}
+
+/// The clause that keeps one scheduler job (an index into `FabricData::scheduled`): `job =
+/// NAME` where the name is the job's alone and no profile jobs give `job` another meaning,
+/// else `jobid = ID`.
+pub fn job_clause(dataset: &Dataset, job: usize) -> Option<Condition> {
+    let jobs = &dataset.fabric.as_ref()?.scheduled;
+    let this = jobs.get(job)?;
+    let unique = jobs.iter().filter(|j| j.name == this.name).count() == 1;
+    let by_name = unique && dataset.jobs().is_empty() && !this.name.contains(['*', ' ']);
+    let (attribute, value) = if by_name { ("job", &this.name) } else { ("jobid", &this.id) };
+    Some(Condition { attribute: attribute.into(), relation: Relation::Eq, value: value.clone() })
 }
 
 /// `linkid footprints` for every link end.
@@ -175,6 +189,20 @@ mod tests {
         assert_eq!(passing(&d, Domain::Links, "job = a"), expected);
         assert_eq!(passing(&d, Domain::Links, "jobid = 11"), expected);
         assert!(passing(&d, Domain::Links, "job = b").is_empty(), "a job on one host crosses no link");
+    }
+
+    #[test]
+    fn a_jobs_own_clause_names_it_by_name_when_the_name_is_its_alone_else_by_id() {
+        let d = two_jobs();
+        assert_eq!(job_clause(&d, 0).unwrap().to_string(), "job = a");
+        let hosts: Vec<String> =
+            d.fabric.as_ref().unwrap().cluster.hosts.iter().map(|h| h.name.clone()).collect();
+        let twice = Dataset::synthetic(4, 3, 2, 2).with_scheduled(
+            vec![sacct_job("1", "bash", &hosts[..1]), sacct_job("2", "bash", &hosts[1..2])],
+            "s",
+        );
+        assert_eq!(job_clause(&twice, 1).unwrap().to_string(), "jobid = 2");
+        assert_eq!(job_clause(&twice, 2), None);
     }
 
     #[test]
