@@ -52,8 +52,14 @@ pub fn panel(
     let jobs = &fabric.scheduled;
     ui.heading(format!("scheduler jobs ({})", jobs.len()));
     ui.small("footprint: the link ends on the routes among the job's hosts; contended: those another job's footprint crosses too");
+    // Above the table, which may run long.
+    if let Some((at, list)) = &state.shared {
+        shared_ui(ui, d, *at, list, group, commands);
+        ui.separator();
+    }
     egui::Grid::new("scheduler jobs").striped(true).show(ui, |ui| {
-        for title in ["job", "name", "user", "state", "hosts", "start", "end", "footprint", "contended", ""] {
+        // The buttons come first: the panel is narrower than the table, which scrolls.
+        for title in ["", "job", "name", "user", "state", "hosts", "start", "end", "link ends", "contended"] {
             ui.strong(title);
         }
         ui.end_row();
@@ -64,10 +70,6 @@ pub fn panel(
     });
     if jobs.len() > SHOWN {
         ui.small(format!("… and {} more jobs", jobs.len() - SHOWN));
-    }
-    if let Some((at, list)) = &state.shared {
-        ui.separator();
-        shared_ui(ui, d, *at, list, group, commands);
     }
 }
 
@@ -81,16 +83,6 @@ fn job_row(
     (view, group): (&View, &LinkGroup),
     commands: &mut Vec<Command>,
 ) {
-    ui.label(&job.id);
-    ui.label(&job.name);
-    ui.label(&job.user);
-    ui.label(&job.state);
-    ui.label(hosts_text(job))
-        .on_hover_text(job.host_names.iter().take(100).cloned().collect::<Vec<_>>().join(" "));
-    ui.label(time(job.start));
-    ui.label(time(job.end));
-    ui.label(job.footprint.len().to_string());
-    ui.label(state.contended.get(i).map_or("—".into(), ToString::to_string));
     ui.horizontal(|ui| {
         if ui.small_button("footprint").on_hover_text("highlight its link ends and hosts").clicked() {
             let seeds = search(d, &format!("job {}", job.id));
@@ -109,6 +101,16 @@ fn job_row(
             state.shared = Some((i, list));
         }
     });
+    ui.label(&job.id);
+    ui.label(&job.name);
+    ui.label(&job.user);
+    ui.label(&job.state);
+    ui.label(hosts_text(job))
+        .on_hover_text(job.host_names.iter().take(100).cloned().collect::<Vec<_>>().join(" "));
+    ui.label(time(job.start));
+    ui.label(time(job.end));
+    ui.label(job.footprint.len().to_string());
+    ui.label(state.contended.get(i).map_or("—".into(), ToString::to_string));
 }
 
 /// Who shared the links of job `at`.
@@ -129,12 +131,16 @@ fn shared_ui(
     }
     ui.small("the jobs that overlapped it in time, the most observed bytes (then stall) on the shared link ends first");
     egui::Grid::new("shared links").striped(true).show(ui, |ui| {
-        for title in ["job", "name", "user", "shared ends", "together", "bytes there", "XmitWait ticks", ""] {
+        for title in ["", "job", "name", "user", "shared ends", "together", "bytes there", "XmitWait ticks"] {
             ui.strong(title);
         }
         ui.end_row();
         for s in list {
             let Some(other) = jobs.get(s.job) else { continue };
+            if ui.small_button("footprint").clicked() {
+                let seeds = search(d, &format!("job {}", other.id));
+                commands.push(Command::Highlight { group: group.id, seeds, add: false });
+            }
             ui.label(&other.id);
             ui.label(&other.name);
             ui.label(&other.user);
@@ -142,10 +148,6 @@ fn shared_ui(
             ui.label(format!("{} – {}", time(Some(s.overlap.0)), time(Some(s.overlap.1))));
             ui.label(s.bytes.map_or("— (no counters)".into(), format_bytes));
             ui.label(s.stall_ticks.map_or("—".into(), |t| t.to_string()));
-            if ui.small_button("footprint").clicked() {
-                let seeds = search(d, &format!("job {}", other.id));
-                commands.push(Command::Highlight { group: group.id, seeds, add: false });
-            }
             ui.end_row();
         }
     });

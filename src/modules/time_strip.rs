@@ -12,6 +12,7 @@
 use egui::{Rect, Response, Sense, Ui};
 
 use crate::scene::time_strip_draw::StripPicture;
+use crate::scene::time_strip_jobs_draw::{LANE_H, LANES_GAP};
 use crate::units::format_bytes_f64;
 use crate::view_model::dataset::Dataset;
 use crate::view_model::time_strip::TimeStrip;
@@ -111,6 +112,7 @@ impl ViewClass for TimeStripClass {
         if !data.columns.is_empty() && !data.rows.is_empty() && map.width() >= 2.0 {
             brush(ctx, state, &data, ui, &response, map, commands);
             hover(&data, &response, map);
+            hover_job(ctx.dataset, &data, &response, map);
         }
     }
 }
@@ -145,6 +147,35 @@ fn brush(
         state.playing = false;
         commands.push(Command::SelectRegions { group: ctx.group.id, selection });
     }
+}
+
+/// Hovering a job's band under the map tells the job (`job = NAME` filters to it, the Jobs
+/// tab lists it).
+fn hover_job(d: &Dataset, data: &TimeStrip, response: &Response, map: Rect) {
+    let Some(p) = response.hover_pos() else { return };
+    let top = map.max.y + LANES_GAP;
+    if p.y < top || p.x < map.min.x || p.x > map.max.x {
+        return;
+    }
+    let lane = ((p.y - top) / LANE_H) as usize;
+    let at = (p.x - map.min.x) / map.width();
+    let Some(band) = data.jobs.bands.iter().find(|b| b.lane == lane && b.from <= at && at <= b.to) else {
+        return;
+    };
+    let Some(job) = d.fabric.as_ref().and_then(|f| f.scheduled.get(band.job)) else { return };
+    let time =
+        |t: Option<f64>| t.map_or("…".into(), |t| crate::units::format_epoch_micros((t * 1e6) as i64));
+    response.clone().on_hover_text(format!(
+        "job {} {} ({}), {}\n{} – {}\n{} hosts, {} link ends in its footprint",
+        job.id,
+        job.name,
+        job.user,
+        job.state,
+        time(job.start),
+        time(job.end),
+        job.host_names.len(),
+        job.footprint.len()
+    ));
 }
 
 /// Hovering a cell tells its column, row and bytes.
