@@ -57,17 +57,11 @@ pub fn panel(
         shared_ui(ui, d, *at, list, group, commands);
         ui.separator();
     }
-    egui::Grid::new("scheduler jobs").striped(true).show(ui, |ui| {
-        // The buttons come first: the panel is narrower than the table, which scrolls.
-        for title in ["", "job", "name", "user", "state", "hosts", "start", "end", "link ends", "contended"] {
-            ui.strong(title);
-        }
-        ui.end_row();
-        for (i, job) in jobs.iter().enumerate().take(SHOWN) {
-            job_row(ui, state, d, i, job, (view, group), commands);
-            ui.end_row();
-        }
-    });
+    // Two lines a job, buttons first, so a narrow panel shows everything without scrolling.
+    for (i, job) in jobs.iter().enumerate().take(SHOWN) {
+        ui.separator();
+        job_row(ui, state, d, i, job, (view, group), commands);
+    }
     if jobs.len() > SHOWN {
         ui.small(format!("… and {} more jobs", jobs.len() - SHOWN));
     }
@@ -101,16 +95,21 @@ fn job_row(
             state.shared = Some((i, list));
         }
     });
-    ui.label(&job.id);
-    ui.label(&job.name);
-    ui.label(&job.user);
-    ui.label(&job.state);
-    ui.label(hosts_text(job))
-        .on_hover_text(job.host_names.iter().take(100).cloned().collect::<Vec<_>>().join(" "));
-    ui.label(time(job.start));
-    ui.label(time(job.end));
-    ui.label(job.footprint.len().to_string());
-    ui.label(state.contended.get(i).map_or("—".into(), ToString::to_string));
+    ui.horizontal_wrapped(|ui| {
+        ui.strong(&job.id);
+        ui.label(&job.name);
+        ui.label(&job.user);
+        ui.label(&job.state);
+    });
+    let contended = state.contended.get(i).map_or("—".into(), ToString::to_string);
+    ui.small(format!(
+        "{} · {} – {} · {} link ends, {contended} contended",
+        hosts_text(job),
+        time(job.start),
+        time(job.end),
+        job.footprint.len()
+    ))
+    .on_hover_text(job.host_names.iter().take(100).cloned().collect::<Vec<_>>().join(" "));
 }
 
 /// Who shared the links of job `at`.
@@ -130,36 +129,35 @@ fn shared_ui(
         return;
     }
     ui.small("the jobs that overlapped it in time, the most observed bytes (then stall) on the shared link ends first");
-    egui::Grid::new("shared links").striped(true).show(ui, |ui| {
-        for title in ["", "job", "name", "user", "shared ends", "together", "bytes there", "XmitWait ticks"] {
-            ui.strong(title);
-        }
-        ui.end_row();
-        for s in list {
-            let Some(other) = jobs.get(s.job) else { continue };
+    for s in list {
+        let Some(other) = jobs.get(s.job) else { continue };
+        ui.horizontal_wrapped(|ui| {
             if ui.small_button("footprint").clicked() {
                 let seeds = search(d, &format!("job {}", other.id));
                 commands.push(Command::Highlight { group: group.id, seeds, add: false });
             }
-            ui.label(&other.id);
+            ui.strong(&other.id);
             ui.label(&other.name);
             ui.label(&other.user);
-            ui.label(s.shared_ends.to_string());
-            ui.label(format!("{} – {}", time(Some(s.overlap.0)), time(Some(s.overlap.1))));
-            ui.label(s.bytes.map_or("— (no counters)".into(), format_bytes));
-            ui.label(s.stall_ticks.map_or("—".into(), |t| t.to_string()));
-            ui.end_row();
-        }
-    });
+        });
+        ui.small(format!(
+            "{} shared link ends · together {} – {} · {} there · {} XmitWait ticks",
+            s.shared_ends,
+            time(Some(s.overlap.0)),
+            time(Some(s.overlap.1)),
+            s.bytes.map_or("no counters, so no bytes".into(), format_bytes),
+            s.stall_ticks.map_or("no".into(), |t| t.to_string())
+        ));
+    }
 }
 
-/// `8: n0001 … n0008`; hosts outside the fabric are counted.
+/// `8 hosts: n0001 … n0008`; hosts outside the fabric are counted.
 fn hosts_text(job: &ScheduledJob) -> String {
     let names = &job.host_names;
     let mut text = match names.as_slice() {
-        [] => "0".to_string(),
-        [one] => format!("1: {one}"),
-        [first, .., last] => format!("{}: {first} … {last}", names.len()),
+        [] => "no hosts".to_string(),
+        [one] => format!("1 host: {one}"),
+        [first, .., last] => format!("{} hosts: {first} … {last}", names.len()),
     };
     let outside = names.len() - job.hosts.len().min(names.len());
     if outside > 0 {
