@@ -19,7 +19,7 @@ use std::sync::OnceLock;
 use divan::Bencher;
 use shoal::model::synthetic::ThreeLevel;
 use shoal::model::{Cluster, LinkEnd, RailId};
-use shoal::profile_io::prometheus_api::snapshots::{Series, snapshots_of};
+use shoal::profile_io::prometheus_api::snapshots::{Point, Series, snapshots_of};
 use shoal::profile_io::slurm::SlurmJob;
 use shoal::routing::{CounterInput, observe};
 use shoal::view_model::dataset::scheduled::schedule;
@@ -113,7 +113,7 @@ fn server_answer(cluster: &Cluster) -> Vec<Series> {
             .map(|(k, v)| (k.to_string(), v))
             .collect();
             let values = (0..STEPS)
-                .map(|k| (1.7e9 + 60.0 * k as f64, (1_000_000 + 4096 * k * (i % 7)).to_string()))
+                .map(|k| Point::new(1.7e9 + 60.0 * k as f64, &(1_000_000 + 4096 * k * (i % 7)).to_string()))
                 .collect();
             series.push(Series { metric, values });
         }

@@ -76,10 +76,21 @@ impl Api {
         }
         let mut response = request.call().map_err(|e| unreachable_error(&url, &e))?;
         let status = response.status();
-        let body =
-            response.body_mut().with_config().limit(BODY_LIMIT_BYTES).read_to_string().map_err(|e| {
-                ParseError::invalid(&url, format!("HTTP {status}, but reading the answer failed: {e}"))
+        let body = response.body_mut().with_config().limit(BODY_LIMIT_BYTES);
+        if status == 200 {
+            // Parsed as it arrives: a day of every port is never held as text as well.
+            let reader = std::io::BufReader::with_capacity(1 << 16, body.reader());
+            let envelope: Envelope<T> = serde_json::from_reader(reader).map_err(|e| {
+                ParseError::invalid(
+                    &url,
+                    format!("HTTP 200, but the answer is not Prometheus's API JSON ({e})"),
+                )
             })?;
+            return unwrap_envelope(&url, 200, envelope, String::new);
+        }
+        let body = body.read_to_string().map_err(|e| {
+            ParseError::invalid(&url, format!("HTTP {status}, but reading the answer failed: {e}"))
+        })?;
         decode(&url, status.as_u16(), &body)
     }
 }
@@ -120,11 +131,22 @@ fn decode<T: serde::de::DeserializeOwned>(
         }
         Err(_) => return Err(ParseError::invalid(url, format!("HTTP {status}: {}", quoted(body)))),
     };
+    unwrap_envelope(url, status, envelope, || quoted(body))
+}
+
+/// The envelope's data, or an error naming the server's error type and words (`quote`: the
+/// body's start, where the envelope says nothing).
+fn unwrap_envelope<T>(
+    url: &str,
+    status: u16,
+    envelope: Envelope<T>,
+    quote: impl FnOnce() -> String,
+) -> Result<(T, Vec<String>), ParseError> {
     match (envelope.status.as_str(), envelope.data) {
         ("success", Some(data)) if status == 200 => Ok((data, envelope.warnings)),
         _ => {
             let kind = envelope.error_type.unwrap_or_else(|| "no error type".into());
-            let said = envelope.error.unwrap_or_else(|| quoted(body));
+            let said = envelope.error.unwrap_or_else(quote);
             Err(ParseError::invalid(
                 url,
                 format!("HTTP {status}, the server refused the query ({kind}): {said}"),
