@@ -255,6 +255,25 @@ mod tests {
     }
 
     #[test]
+    fn every_pair_a_broken_route_drops_is_counted_once_per_source() {
+        use crate::model::LftEntry;
+        use crate::model::test_fabric::{TwoLeaves, set_row, two_leaves};
+        let TwoLeaves { mut fabric, spine, .. } = two_leaves();
+        // Spine 0 no longer forwards to n0003 (LID 0x12): both hosts of leaf 0 lose it.
+        set_row(&mut fabric, spine, Lid(0x12), LftEntry::Unreachable);
+        let cluster = Cluster::new(vec![fabric]);
+        let host = |name: &str| cluster.host_index(name).unwrap();
+        let print = footprint(&cluster, &[host("n0001"), host("n0002"), host("n0003")]);
+        assert_eq!(print.undelivered, 2, "n0001 → n0003 and n0002 → n0003");
+        let whole = footprint(
+            &Cluster::new(vec![two_leaves().fabric]),
+            &[host("n0001"), host("n0002"), host("n0003")],
+        );
+        assert_eq!(whole.undelivered, 0);
+        assert!(print.len() < whole.len(), "the spine's way down to leaf 1 is not crossed");
+    }
+
+    #[test]
     fn one_host_has_no_footprint_and_repeats_count_once() {
         let cluster = Cluster::new(vec![TwoLevel::new(4, 4, 2).build()]);
         assert!(footprint(&cluster, &[2]).is_empty());
