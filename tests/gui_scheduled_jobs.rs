@@ -12,6 +12,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
 use shoal::gui::{ShoalApp, Tab};
+use shoal::scene::time_strip_jobs_draw::{LANE_H, LANES_GAP};
 use shoal::view_model::highlight::{Seed, search};
 use shoal::view_model::view::ModuleKind;
 use shoal::view_model::{Dataset, OpenRequest, open};
@@ -121,4 +122,31 @@ fn the_time_strip_draws_the_jobs_that_ran_in_its_span_as_bands() {
     assert_eq!(labels, ["7101 lammps (ann)", "7102 ior (bob)"]);
     assert_eq!(strip.jobs.lanes(), 2, "they ran together");
     h.render().expect("the strip with its jobs renders");
+}
+
+#[test]
+fn a_click_on_a_jobs_band_highlights_its_footprint() {
+    let d = dataset("tests/fixtures/slurm/testbed-sacct.txt");
+    let expected: BTreeSet<Seed> = search(&d, "job 7102").into_iter().collect();
+    let mut h = app(d);
+    h.state_mut().ws.add_view(ModuleKind::TimeStrip);
+    h.run();
+    let map = h.state().ws.views[1].strip().and_then(|s| s.map).expect("the strip drew");
+    // Lane 1 (7102) under the map: the gap, one lane, half a lane.
+    let at = egui::pos2(map.center().x, map.max.y + LANES_GAP + 1.5 * LANE_H);
+    h.hover_at(at);
+    h.run();
+    h.drag_at(at);
+    h.run();
+    let release = egui::Event::PointerButton {
+        pos: at,
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    };
+    h.event(release);
+    h.run();
+    h.run();
+    assert!(!expected.is_empty());
+    assert_eq!(highlighted(&h), expected, "job 7102's footprint");
 }
