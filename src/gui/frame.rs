@@ -71,6 +71,12 @@ impl ShoalApp {
                     commands,
                 );
             }
+            Tab::Jobs => {
+                let Some(view) = self.ws.focused() else { return };
+                let Some(group) = self.ws.group(view.group) else { return };
+                let generation = self.ws.generation;
+                crate::modules::jobs::panel(ui, &mut self.jobs, &d, generation, (view, group), commands);
+            }
         });
     }
 

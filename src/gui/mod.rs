@@ -43,16 +43,18 @@ pub enum Tab {
     Linking,
     Plots,
     Congestion,
+    Jobs,
 }
 
 impl Tab {
-    pub const ALL: [(Tab, &'static str); 6] = [
+    pub const ALL: [(Tab, &'static str); 7] = [
         (Tab::Regions, "Regions"),
         (Tab::Filter, "Filter"),
         (Tab::Highlight, "Highlight"),
         (Tab::Linking, "Linking"),
         (Tab::Plots, "Plots"),
         (Tab::Congestion, "Congestion"),
+        (Tab::Jobs, "Jobs"),
     ];
 
     /// `linking`, `Plots` …: a tab by its name, any case.
@@ -93,6 +95,7 @@ pub struct ShoalApp {
     plots: PlotCache,
     counters: crate::modules::counters::CountersState,
     pub congestion: crate::modules::congestion::CongestionState,
+    jobs: crate::modules::jobs::JobsPanelState,
     crossings: CrossingCache,
     diff_table: DiffCache,
     dialogs: (std::sync::mpsc::Sender<Dialog>, Receiver<Dialog>),
@@ -132,6 +135,7 @@ impl ShoalApp {
             plots: PlotCache::default(),
             counters: Default::default(),
             congestion: Default::default(),
+            jobs: Default::default(),
             crossings: CrossingCache::default(),
             diff_table: DiffCache::default(),
             dialogs: channel(),

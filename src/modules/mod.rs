@@ -22,6 +22,7 @@ pub mod filter;
 pub mod generic2d;
 pub mod gpu_links;
 pub mod highlight;
+pub mod jobs;
 pub mod link_group;
 pub mod linking;
 pub mod matrix;

@@ -6,6 +6,8 @@
 //! (three or more `--counters` for the same rails) the columns can be its intervals instead:
 //! what the ports observed, with nothing to brush (they are no regions of the loads): a click
 //! there moves the group's time cursor to that interval, and the cursor's column is outlined.
+//! The scheduler's jobs that ran in the strip's span are bands under it: a click on one
+//! highlights its footprint.
 //!
 //! The strip is drawn as `shoal render --module time-strip` draws it ([`StripPicture`]), through
 //! the shared painters, so the window exports it as the CLI does.
@@ -13,9 +15,12 @@
 use egui::{Rect, Response, Sense, Ui};
 
 use crate::scene::time_strip_draw::StripPicture;
+use crate::scene::time_strip_jobs_draw::{LANE_H, LANES_GAP};
 use crate::units::format_bytes_f64;
 use crate::view_model::dataset::Dataset;
+use crate::view_model::highlight::search;
 use crate::view_model::time_strip::TimeStrip;
+use crate::view_model::time_strip_jobs::JobBand;
 use crate::view_model::view::ModuleKind;
 
 use super::class::{Drawing, Eye, Placement, PrepareContext, ViewClass, ViewContext, if_available};
@@ -115,8 +120,17 @@ impl ViewClass for TimeStripClass {
         paint::paint(&ui.painter_at(rect), &drawing.list, rect.min);
         state.map = Some(map);
         if !data.columns.is_empty() && !data.rows.is_empty() && map.width() >= 2.0 {
-            brush(ctx, state, &data, ui, &response, map, commands);
+            // A click on a job's band highlights its footprint; elsewhere it brushes.
+            let band = response.interact_pointer_pos().and_then(|p| band_at(&data, map, p));
+            match band.and_then(|b| ctx.dataset.fabric.as_ref()?.scheduled.get(b.job)) {
+                Some(job) if response.clicked() => {
+                    let seeds = search(ctx.dataset, &format!("job {}", job.id));
+                    commands.push(Command::Highlight { group: ctx.group.id, seeds, add: false });
+                }
+                _ => brush(ctx, state, &data, ui, &response, map, commands),
+            }
             hover(&data, &response, map);
+            hover_job(ctx.dataset, &data, &response, map);
         }
     }
 }
@@ -158,6 +172,37 @@ fn brush(
         state.playing = false;
         commands.push(Command::SelectRegions { group: ctx.group.id, selection });
     }
+}
+
+/// Hovering a job's band under the map tells the job (a click highlights its footprint,
+/// `job = NAME` filters to it, the Jobs tab lists it).
+fn hover_job(d: &Dataset, data: &TimeStrip, response: &Response, map: Rect) {
+    let Some(band) = response.hover_pos().and_then(|p| band_at(data, map, p)) else { return };
+    let Some(job) = d.fabric.as_ref().and_then(|f| f.scheduled.get(band.job)) else { return };
+    let time =
+        |t: Option<f64>| t.map_or("…".into(), |t| crate::units::format_epoch_micros((t * 1e6) as i64));
+    response.clone().on_hover_text(format!(
+        "job {} {} ({}), {}\n{} – {}\n{} hosts, {} link ends in its footprint",
+        job.id,
+        job.name,
+        job.user,
+        job.state,
+        time(job.start),
+        time(job.end),
+        job.host_names.len(),
+        job.footprint.len()
+    ));
+}
+
+/// The job band under a screen point, in the lanes under the map.
+fn band_at(data: &TimeStrip, map: Rect, p: egui::Pos2) -> Option<&JobBand> {
+    let top = map.max.y + LANES_GAP;
+    if p.y < top || p.x < map.min.x || p.x > map.max.x {
+        return None;
+    }
+    let lane = ((p.y - top) / LANE_H) as usize;
+    let at = (p.x - map.min.x) / map.width();
+    data.jobs.bands.iter().find(|b| b.lane == lane && b.from <= at && at <= b.to)
 }
 
 /// Hovering a cell tells its column, row and value (bytes, or the row's worst %).

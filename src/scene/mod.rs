@@ -26,6 +26,7 @@ pub mod legend;
 pub mod matrix_draw;
 pub mod network;
 pub mod time_strip_draw;
+pub mod time_strip_jobs_draw;
 pub mod torus;
 
 use petgraph::graph::NodeIndex;

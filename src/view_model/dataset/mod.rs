@@ -12,6 +12,7 @@ pub mod link_health;
 mod pairs;
 mod rows;
 pub mod scheduled;
+pub mod scheduled_tables;
 mod synthetic;
 
 use std::collections::BTreeMap;
