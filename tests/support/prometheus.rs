@@ -88,7 +88,9 @@ impl Prometheus {
         Prometheus::start(history, false)
     }
 
-    /// The same over https, with a self-signed certificate for 127.0.0.1.
+    /// The same over https, with a self-signed certificate for 127.0.0.1 (only the https tests
+    /// use it).
+    #[allow(dead_code)]
     pub fn serve_https(history: &History) -> Prometheus {
         Prometheus::start(history, true)
     }
