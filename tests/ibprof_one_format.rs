@@ -51,6 +51,7 @@ fn expected() -> Profile {
                 .map(|peer| PeerBytes { peer, sent: scale * 4096, recv: scale })
                 .collect(),
             lids: vec![LidBytes { port: 0, lid: Lid(0x13), sent: scale << 40, recv: 0 }],
+            ..Default::default()
         };
         RankSection {
             rank: r,

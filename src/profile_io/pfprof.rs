@@ -221,7 +221,14 @@ fn rank_section(
             ));
         }
         let name = if named { format!("phase {i}") } else { "pfprof".to_string() };
-        dumps.push(Dump { region: i as u32 + 1, name: Some(name), dumptime, peers, lids: Vec::new() });
+        dumps.push(Dump {
+            region: i as u32 + 1,
+            name: Some(name),
+            dumptime,
+            peers,
+            lids: Vec::new(),
+            ..Default::default()
+        });
     }
     Ok(RankSection {
         rank: file.rank,

@@ -8,11 +8,11 @@
 use std::collections::HashMap;
 
 use crate::model::bytes::add_bytes;
-use crate::model::{Dump, Lid, LidBytes, PeerBytes, ProfileSource, RankSection};
+use crate::model::{Dump, Lid, LidBytes, PeerBytes, PeerMessages, ProfileSource, RankSection, SizeCounts};
 use crate::profile_io::line_warnings::MAX_LINE_WARNINGS;
 
 use super::MAX_RANKS;
-use ibprof_format::{Canonical, Tokens};
+use ibprof_format::{Canonical, MsgCounts, PeerCounts, Tokens};
 
 mod records;
 
@@ -223,8 +223,8 @@ impl Parser {
     fn canonical(&mut self, text: &str, at: usize) -> Option<usize> {
         match text.as_bytes().get(at) {
             Some(b'p') => {
-                let (peer, sent, recv, next) = Canonical::at(text, at).peer()?;
-                self.peer(peer, sent, recv);
+                let (counts, next) = Canonical::at(text, at).peer()?;
+                self.peer(counts);
                 Some(next)
             }
             Some(b'l') => {
@@ -253,6 +253,7 @@ impl Parser {
         let keyword = first.bare().unwrap_or("");
         let result = match keyword {
             "peer" | "lid" => self.counter_line(keyword, tokens),
+            "msgsize" => self.size_line(tokens),
             "region" => self.region(tokens),
             "port" => self.port(tokens),
             "rank" => self.rank(tokens),
@@ -323,7 +324,8 @@ impl Parser {
         false
     }
 
-    fn peer(&mut self, peer: u32, sent: u64, recv: u64) {
+    fn peer(&mut self, counts: PeerCounts) {
+        let PeerCounts { peer, sent, recv, msgs } = counts;
         let limit = self.rank_limit;
         let dump = match active_dump(&mut self.place) {
             Some(dump) if peer < limit => dump,
@@ -348,6 +350,9 @@ impl Parser {
                 Some((dump.region, overflow))
             }
         };
+        if let Some(msgs) = msgs {
+            add_messages(&mut dump.messages, peer, msgs);
+        }
         if let Some((region, overflow)) = duplicate {
             self.warn(format!(
                 "peer {peer} appears twice in region {region}; the counts are summed{}",
@@ -355,6 +360,23 @@ impl Parser {
             ));
         }
         self.max_peer = self.max_peer.max(peer);
+    }
+
+    /// A `msgsize K sent_msgs N recv_msgs N` line: one bin of the dump's size histogram.
+    fn size_bin(&mut self, bin: u8, sent: u64, recv: u64) {
+        let Some(dump) = active_dump(&mut self.place) else {
+            self.counter_allowed("msgsize");
+            return;
+        };
+        match dump.sizes.binary_search_by_key(&bin, |b| b.bin) {
+            Ok(at) => {
+                let (entry, region) = (&mut dump.sizes[at], dump.region);
+                add_bytes(&mut entry.sent, sent);
+                add_bytes(&mut entry.recv, recv);
+                self.warn(format!("msgsize {bin} appears twice in region {region}; the counts are summed"));
+            }
+            Err(at) => dump.sizes.insert(at, SizeCounts { bin, sent, recv }),
+        }
     }
 
     fn lid(&mut self, port: u32, lid: Lid, sent: u64, recv: u64) {
@@ -394,6 +416,22 @@ impl Parser {
 /// What a summed duplicate's warning adds when the sum passed 2^64 − 1.
 fn overflow_note(overflow: bool) -> &'static str {
     if overflow { " (byte sum overflow: capped at 2^64 - 1)" } else { "" }
+}
+
+/// Adds a peer line's message counts, keeping the list sorted by peer (a repeated peer sums).
+fn add_messages(messages: &mut Vec<PeerMessages>, peer: u32, msgs: MsgCounts) {
+    let at = match messages.last() {
+        Some(last) if last.peer < peer => Err(messages.len()),
+        None => Err(0),
+        _ => messages.binary_search_by_key(&peer, |m| m.peer),
+    };
+    match at {
+        Ok(at) => {
+            add_bytes(&mut messages[at].sent, msgs.sent);
+            add_bytes(&mut messages[at].recv, msgs.recv);
+        }
+        Err(at) => messages.insert(at, PeerMessages { peer, sent: msgs.sent, recv: msgs.recv }),
+    }
 }
 
 /// The dump counter lines currently add to.
