@@ -10,6 +10,7 @@ pub mod fabric;
 pub mod host_map;
 pub mod ids;
 pub mod lft;
+pub mod message_counts;
 pub mod natural;
 pub mod network;
 pub mod planes;
