@@ -31,8 +31,13 @@ const SUBCOMMANDS: [&str; 16] = [
 ];
 
 /// What the examples read, copied beside their outputs.
-const INPUTS: [&str; 4] =
-    ["sample-data", "tests/fixtures/counters", "tests/fixtures/ar", "tests/fixtures/health"];
+const INPUTS: [&str; 5] = [
+    "sample-data",
+    "tests/fixtures/counters",
+    "tests/fixtures/ar",
+    "tests/fixtures/health",
+    "tests/fixtures/pfprof",
+];
 
 fn readme() -> String {
     std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).expect("README.md")
