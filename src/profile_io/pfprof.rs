@@ -177,7 +177,7 @@ const PEER_RECORDS_PER_COUNTER: u64 = 16;
 const FREE_PEER_RECORDS: u64 = 4096;
 
 fn rank_section(
-    file: RankFile,
+    mut file: RankFile,
     display: &str,
     warnings: &mut Vec<Warning>,
     budget: &mut PeerBudget,
@@ -185,20 +185,11 @@ fn rank_section(
     let dumptime =
         EpochMicros(file.duration.filter(|d| d.is_finite() && *d >= 0.0).map_or(0, |d| (d * 1e6) as i64));
     let sizes = counts::size_histogram(&file.tx_message_sizes, &file.rx_message_sizes);
-    let phases: Vec<Phase> = match (file.phases, file.tx_bytes, file.rx_bytes) {
-        (Some(phases), _, _) => phases,
-        (None, Some(tx_bytes), rx) => vec![Phase {
-            tx_bytes,
-            rx_bytes: rx.unwrap_or_default(),
-            tx_messages: file.tx_messages,
-            rx_messages: file.rx_messages,
-        }],
-        (None, None, _) => {
-            return Err(ParseError::invalid(
-                display,
-                format!("rank {} has neither tx_bytes nor phases", file.rank),
-            ));
-        }
+    let Some(phases) = phase_list(&mut file) else {
+        return Err(ParseError::invalid(
+            display,
+            format!("rank {} has neither tx_bytes nor phases", file.rank),
+        ));
     };
     let named = phases.len() > 1;
     let mut totals: Vec<PeerBytes> = Vec::new();
@@ -219,13 +210,7 @@ fn rank_section(
         if totals.len() < width {
             totals.resize(width, PeerBytes::default());
         }
-        let mut overflow = false;
-        for (peer, total) in totals.iter_mut().enumerate().take(width) {
-            total.peer = peer as u32;
-            overflow |= add_bytes(&mut total.sent, tx.get(peer).map_or(0, |c| c.0));
-            overflow |= add_bytes(&mut total.recv, rx.get(peer).map_or(0, |c| c.0));
-        }
-        if overflow {
+        if add_phase_bytes(&mut totals, tx, rx, width) {
             let message = format!(
                 "rank {}, phase {i}: byte sum overflow: the cumulative counters passed 2^64 - 1 B and are capped",
                 file.rank
@@ -269,6 +254,31 @@ fn rank_section(
         ports: Vec::new(),
         dumps,
     })
+}
+
+/// The file's phases: its `phases`, or its top-level arrays as one; `None` when it has neither.
+fn phase_list(file: &mut RankFile) -> Option<Vec<Phase>> {
+    match (file.phases.take(), file.tx_bytes.take()) {
+        (Some(phases), _) => Some(phases),
+        (None, Some(tx_bytes)) => Some(vec![Phase {
+            tx_bytes,
+            rx_bytes: file.rx_bytes.take().unwrap_or_default(),
+            tx_messages: file.tx_messages.take(),
+            rx_messages: file.rx_messages.take(),
+        }]),
+        (None, None) => None,
+    }
+}
+
+/// Adds a phase's bytes to the cumulative `totals` (already `width` long); true on overflow.
+fn add_phase_bytes(totals: &mut [PeerBytes], tx: &[Count], rx: &[Count], width: usize) -> bool {
+    let mut overflow = false;
+    for (peer, total) in totals.iter_mut().enumerate().take(width) {
+        total.peer = peer as u32;
+        overflow |= add_bytes(&mut total.sent, tx.get(peer).map_or(0, |c| c.0));
+        overflow |= add_bytes(&mut total.recv, rx.get(peer).map_or(0, |c| c.0));
+    }
+    overflow
 }
 
 /// Skips leading white space; true if what follows is a `[` (an array of rank objects).

@@ -275,6 +275,9 @@ impl Parser {
                 if let RegionPlace::Skip(skip) = std::mem::replace(&mut state.region, RegionPlace::NoneYet) {
                     self.end_skip(skip, "counter line");
                 }
+                if let Some(last) = state.section.dumps.last_mut() {
+                    settle_messages(last);
+                }
                 if let Some(first) = state.section.dumps.first() {
                     self.size_hint = (first.peers.len(), first.lids.len());
                 }
@@ -418,20 +421,28 @@ fn overflow_note(overflow: bool) -> &'static str {
     if overflow { " (byte sum overflow: capped at 2^64 - 1)" } else { "" }
 }
 
-/// Adds a peer line's message counts, keeping the list sorted by peer (a repeated peer sums).
+/// Adds a peer line's message counts. They are put in peer order (repeats summed) when the dump
+/// closes ([`settle_messages`]), so a file listing peers in any order costs a sort, not an
+/// insertion per line.
 fn add_messages(messages: &mut Vec<PeerMessages>, peer: u32, msgs: MsgCounts) {
-    let at = match messages.last() {
-        Some(last) if last.peer < peer => Err(messages.len()),
-        None => Err(0),
-        _ => messages.binary_search_by_key(&peer, |m| m.peer),
-    };
-    match at {
-        Ok(at) => {
-            add_bytes(&mut messages[at].sent, msgs.sent);
-            add_bytes(&mut messages[at].recv, msgs.recv);
-        }
-        Err(at) => messages.insert(at, PeerMessages { peer, sent: msgs.sent, recv: msgs.recv }),
+    messages.push(PeerMessages { peer, sent: msgs.sent, recv: msgs.recv });
+}
+
+/// Sorts a closed dump's message counts by peer and sums a peer listed twice.
+pub(super) fn settle_messages(dump: &mut Dump) {
+    let messages = &mut dump.messages;
+    if messages.is_sorted_by(|a, b| a.peer < b.peer) {
+        return;
     }
+    messages.sort_by_key(|m| m.peer);
+    messages.dedup_by(|later, kept| {
+        let same = later.peer == kept.peer;
+        if same {
+            add_bytes(&mut kept.sent, later.sent);
+            add_bytes(&mut kept.recv, later.recv);
+        }
+        same
+    });
 }
 
 /// The dump counter lines currently add to.

@@ -56,6 +56,18 @@ fn a_repeated_peer_sums_its_messages_as_its_bytes() {
 }
 
 #[test]
+fn peers_in_any_order_come_out_sorted_in_every_dump() {
+    let body = "peer 3 sent 1 recv 0 sent_msgs 3 recv_msgs 0\npeer 1 sent 1 recv 0 sent_msgs 1 recv_msgs 0\n\
+                region 2 dumptime 3\npeer 2 sent 1 recv 0 sent_msgs 2 recv_msgs 0\npeer 0 sent 1 recv 0 sent_msgs 9 recv_msgs 0\n";
+    let (profile, warnings) = parse(&with_body(body));
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let peers =
+        |d: usize| profile.ranks[0].dumps[d].messages.iter().map(|m| (m.peer, m.sent)).collect::<Vec<_>>();
+    assert_eq!(peers(0), vec![(1, 1), (3, 3)]);
+    assert_eq!(peers(1), vec![(0, 9), (2, 2)]);
+}
+
+#[test]
 fn half_or_bad_message_counts_keep_the_bytes_and_are_named() {
     let body = "peer 1 sent 10 recv 0 sent_msgs 2\npeer 2 sent 3 recv 0 sent_msgs x recv_msgs 1\n\
                 msgsize 64 sent_msgs 1 recv_msgs 1\nmsgsize 3 sent_msgs 1\n";

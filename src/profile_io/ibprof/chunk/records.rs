@@ -288,6 +288,9 @@ impl Parser {
         self.peers.reset();
         self.lids.reset();
         if let Place::Rank(state) = &mut self.place {
+            if let Some(closed) = state.section.dumps.last_mut() {
+                super::settle_messages(closed);
+            }
             // Sized like this rank's previous dump, or the previous rank's first: counter lists
             // of one job are much alike, and growing 1,000 peers by doubling costs copies.
             let sizes = state.section.dumps.last().map_or(self.size_hint, |d| (d.peers.len(), d.lids.len()));
