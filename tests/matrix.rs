@@ -141,3 +141,26 @@ fn host_pairs_cross_as_many_switches_as_ibtracert_saw() {
     }
     assert!(compared >= 5, "only {compared} pairs of the profile were recorded by ibtracert");
 }
+
+#[test]
+fn the_matrix_views_messages_choice_shows_pfprofs_counts_and_refuses_a_profile_without() {
+    use shoal::routing::pair_table::Granularity;
+    use shoal::view_model::matrix::{CellValues, MatrixOptions, build};
+    let open_with = |rails: Vec<&str>, profile: &str| {
+        let request = OpenRequest {
+            rails: rails.iter().map(|r| RailRequest { paths: vec![root().join(r)] }).collect(),
+            profile: Some(root().join(profile)),
+            ..Default::default()
+        };
+        open(&request, &|_| {}).unwrap().fabric.unwrap()
+    };
+    let options = MatrixOptions { by: Granularity::Rank, values: CellValues::Messages, ..Default::default() };
+    // PFProf's fixture: every rank sends one message to each of the 7 others.
+    let pfprof = open_with(vec!["sample-data/testbed"], "tests/fixtures/pfprof");
+    let grid = build(&pfprof, RegionKey::Total, None, &options, 64).unwrap();
+    assert_eq!(grid.cells.len(), 8 * 7);
+    assert!(grid.cells.iter().all(|c| c.value == 1.0), "{:?}", grid.cells);
+    let without = open_with(RAILS.to_vec(), PROFILE);
+    let err = build(&without, RegionKey::Total, None, &options, 64).unwrap_err();
+    assert!(err.contains("no message counts"), "{err}");
+}
