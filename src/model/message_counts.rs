@@ -59,6 +59,38 @@ pub fn sent_messages(profile: &Profile, region: Option<u32>) -> Option<RankPairM
     Some(RankPairMessages { pairs })
 }
 
+/// The job's message-size histogram for region `region` (`None`: the whole run), summed over
+/// the ranks, by bin: `(bin, sent, recv)`. `None` when no dump records sizes.
+pub fn size_histogram(profile: &Profile, region: Option<u32>) -> Option<Vec<(u8, u64, u64)>> {
+    let recorded = profile.ranks.iter().any(|r| r.dumps.iter().any(|d| !d.sizes.is_empty()));
+    if !recorded {
+        return None;
+    }
+    let mut bins = [(0u64, 0u64); 64];
+    for rank in &profile.ranks {
+        let (now, before) = match region {
+            None => (rank.dumps.iter().max_by_key(|d| d.region), None),
+            Some(n) => {
+                let at = rank.dumps.iter().position(|d| d.region == n);
+                (
+                    at.and_then(|i| rank.dumps.get(i)),
+                    at.and_then(|i| i.checked_sub(1)).and_then(|i| rank.dumps.get(i)),
+                )
+            }
+        };
+        for b in now.map(|d| d.sizes.as_slice()).unwrap_or_default() {
+            let earlier = before.and_then(|d| d.sizes.iter().find(|e| e.bin == b.bin));
+            let (s, r) = earlier.map_or((0, 0), |e| (e.sent, e.recv));
+            if let Some(cell) = bins.get_mut(usize::from(b.bin)) {
+                cell.0 = cell.0.saturating_add(b.sent.saturating_sub(s));
+                cell.1 = cell.1.saturating_add(b.recv.saturating_sub(r));
+            }
+        }
+    }
+    let nonzero = bins.iter().enumerate().filter(|(_, c)| c.0 != 0 || c.1 != 0);
+    Some(nonzero.map(|(bin, &(s, r))| (bin as u8, s, r)).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -90,6 +122,30 @@ mod tests {
         assert_eq!(two.pairs, vec![((0, 1), 3), ((0, 2), 1)]);
         let all = sent_messages(&p, None).unwrap_or_default();
         assert_eq!((all.get(0, 1), all.get(0, 2), all.get(1, 0)), (5, 1, 0));
+    }
+
+    #[test]
+    fn a_regions_size_histogram_is_its_dump_minus_the_previous_summed_over_ranks() {
+        use crate::model::SizeCounts;
+        let bins = |b: &[(u8, u64)]| b.iter().map(|&(bin, sent)| SizeCounts { bin, sent, recv: 0 }).collect();
+        let rank = |rank, d1: Vec<SizeCounts>, d2: Vec<SizeCounts>| RankSection {
+            rank,
+            dumps: vec![
+                Dump { region: 1, sizes: d1, ..Default::default() },
+                Dump { region: 2, sizes: d2, ..Default::default() },
+            ],
+            ..Default::default()
+        };
+        let p = Profile {
+            ranks: vec![
+                rank(0, bins(&[(3, 2)]), bins(&[(3, 5), (10, 1)])),
+                rank(1, bins(&[]), bins(&[(10, 4)])),
+            ],
+            ..Default::default()
+        };
+        assert_eq!(size_histogram(&p, Some(2)), Some(vec![(3, 3, 0), (10, 5, 0)]));
+        assert_eq!(size_histogram(&p, None), Some(vec![(3, 5, 0), (10, 5, 0)]));
+        assert_eq!(size_histogram(&profile(vec![dump(1, &[(1, 2)])]), None), None, "no sizes recorded");
     }
 
     #[test]
