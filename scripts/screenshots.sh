@@ -19,6 +19,15 @@ shot diff diff:2,1
 shot highlight highlight:n0042
 # One link group, two modules: the fat tree and the same fabric at its positions in generic 2D.
 shot mixed-modules 'add:generic2d;highlight:n0042;tab:linking'
+# The traffic matrix beside the fat tree: a highlighted host outlines the cells of the pairs
+# whose routes cross its link ends; the hop key sits under the map in a tall view.
+shot matrix-window 'add:traffic matrix;highlight:n0005;tab:highlight'
+"$bin" render sample-data/tworail/rail0 sample-data/tworail/rail1 \
+  --profile sample-data/tworail/samplesort.ibprof.gz --module matrix --matrix-by host --region 2 \
+  --width 1440 --height 900 --out "$out/matrix-render.png"
+"$bin" render sample-data/tworail/rail0 sample-data/tworail/rail1 \
+  --profile sample-data/tworail/samplesort.ibprof.gz --module matrix --matrix-by host --matrix-show bars \
+  --region 2 --width 1440 --height 900 --out "$out/matrix-bars.png"
 # The static/AR switch on the rail-optimized sample with its synthetic ibdiagnet2.far: region 1, AR − static.
 capture ar-switch 30 1435 895 'SHOAL_VIEW=window:1,1;routing:ar-static' \
   sample-data/railopt,tests/fixtures/ar/railopt/ibdiagnet2.far --profile sample-data/railopt/nccl.ibprof.gz

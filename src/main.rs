@@ -63,6 +63,9 @@ enum Command {
     /// or leaf switch, with the switches each pair's path crosses on its rail; print the
     /// locality score (the bytes-weighted mean of switches crossed).
     Matrix(cli::matrix::MatrixArgs),
+    /// Compare the locality score (bytes-weighted mean of switches crossed) of every region of
+    /// a profile under each placement given, with each hop class's share of the bytes.
+    Locality(cli::locality::LocalityArgs),
     /// Draw the fabric's loads to a PNG or SVG file, without a window.
     Render(Box<cli::render_args::RenderCli>),
     /// Write a synthetic job's profile (all-to-all, shift, I/O) to try placements with.
@@ -99,6 +102,7 @@ fn main() -> ExitCode {
         Some(Command::Route(a)) => cli::route::run(&a),
         Some(Command::Query(a)) => cli::query::run(&a),
         Some(Command::Matrix(a)) => cli::matrix::run(&a),
+        Some(Command::Locality(a)) => cli::locality::run(&a),
         Some(Command::Pattern(a)) => cli::pattern::run(&a),
         Some(Command::Completions(a)) => cli::shell::completions(&a, &mut Args::command()),
         Some(Command::Man(a)) => cli::shell::man(&a, Args::command()),

@@ -11,9 +11,10 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const SUBCOMMANDS: [&str; 16] = [
+const SUBCOMMANDS: [&str; 17] = [
     "convert",
     "matrix",
+    "locality",
     "health",
     "jobs",
     "why",

@@ -3,7 +3,7 @@
 
 use clap::Args;
 use shoal::routing::pair_table::Granularity;
-use shoal::view_model::matrix::{CellValues, MatrixOptions, MatrixOrder, RailChoice};
+use shoal::view_model::matrix::{CellValues, MatrixOptions, MatrixOrder, MatrixShow, RailChoice};
 
 /// The matrix's own flags.
 #[derive(Args, Debug, Clone, Default)]
@@ -18,10 +18,14 @@ pub struct MatrixFlags {
     /// With `--module matrix`: cells count `bytes` (default) or `messages`.
     #[arg(long, value_name = "bytes|messages", value_parser = parse_values)]
     pub matrix_values: Option<CellValues>,
-    /// With `--module matrix`: rows in `id` order (rank, host name, leaf) or the `layout`'s
-    /// host order.
-    #[arg(long, value_name = "id|layout", value_parser = parse_order)]
+    /// With `--module matrix`: rows in `id` order (rank, host name, leaf), the `layout`'s host
+    /// order, or `clustered` (entities that talk among themselves next to each other).
+    #[arg(long, value_name = "id|layout|clustered", value_parser = parse_order)]
     pub matrix_order: Option<MatrixOrder>,
+    /// With `--module matrix`: draw the entity × entity `cells` (default), or INTAP-MPI's
+    /// stacked `bars`: what each row sent, split by switches crossed.
+    #[arg(long, value_name = "cells|bars", value_parser = parse_show)]
+    pub matrix_show: Option<MatrixShow>,
 }
 
 fn parse_by(text: &str) -> Result<Granularity, String> {
@@ -50,7 +54,16 @@ fn parse_order(text: &str) -> Result<MatrixOrder, String> {
     match text {
         "id" => Ok(MatrixOrder::Id),
         "layout" => Ok(MatrixOrder::Layout),
-        _ => Err(format!("expected id or layout, got `{text}`")),
+        "clustered" => Ok(MatrixOrder::Clustered),
+        _ => Err(format!("expected id, layout or clustered, got `{text}`")),
+    }
+}
+
+fn parse_show(text: &str) -> Result<MatrixShow, String> {
+    match text {
+        "cells" => Ok(MatrixShow::Cells),
+        "bars" => Ok(MatrixShow::Bars),
+        _ => Err(format!("expected cells or bars, got `{text}`")),
     }
 }
 
@@ -63,6 +76,7 @@ impl MatrixFlags {
             values: self.matrix_values.unwrap_or(d.values),
             order: self.matrix_order.unwrap_or(d.order),
             focus: None,
+            show: self.matrix_show.unwrap_or(d.show),
         }
     }
 }

@@ -11,6 +11,7 @@ mod hot_routing;
 pub mod info;
 mod info_summary;
 pub mod jobs;
+pub mod locality;
 pub mod matrix;
 mod matrix_flags;
 pub mod open_args;

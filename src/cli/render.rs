@@ -74,7 +74,7 @@ pub fn run(r: &RenderCli) -> Result<()> {
         return super::render_strip::render_strip(&dataset, r);
     }
     if r.module == Some(ModuleArg::Matrix) {
-        return super::render_matrix::render_matrix(&dataset, r);
+        return super::render_matrix::render_matrix(&dataset, r, request);
     }
     let mut spec = spec_from_flags(&dataset, r)?;
     let prepared = prepare_view(&dataset, &mut spec, &shoal::view_model::Filter::default(), r.threshold)?;

@@ -77,6 +77,9 @@ pub fn render(r: &RenderCli, path: &Path) -> Result<()> {
     drop(progress);
     report_warnings(&dataset.warnings, r.open.verbose);
     let group = session.groups.iter().find(|g| g.id == view.group);
+    if matches!(view.spec.module, ModuleKind::Matrix(_)) {
+        return super::render_matrix::paint_matrix(&dataset, &view.titled_spec(&dataset), view.export, out);
+    }
     let filter = group.map(|g| g.filter.clone()).unwrap_or_default();
     let mut spec = view.titled_spec(&dataset);
     let prepared = prepare_view(&dataset, &mut spec, &filter, None)?;

@@ -10,11 +10,13 @@ use egui::{ComboBox, Sense, Ui};
 
 use crate::routing::pair_table::Granularity;
 use crate::routing::{RegionKey, pairs_through};
-use crate::scene::matrix_draw::{picture, rail_name};
+use crate::scene::draw::DrawList;
+use crate::scene::matrix_draw::{map_side, picture, rail_name};
 use crate::view_model::dataset::{Dataset, FabricData};
 use crate::view_model::highlight::{Lit, Seed};
 use crate::view_model::matrix::{
-    CellValues, MatrixGrid, MatrixOptions, MatrixOrder, RailChoice, build, cells_of_host_pairs, entity_host,
+    CellValues, MatrixGrid, MatrixOptions, MatrixOrder, MatrixShow, RailChoice, build, cells_of_host_pairs,
+    entity_host,
 };
 use crate::view_model::values::RegionSelection;
 use crate::view_model::view::{ModuleKind, ViewSpec};
@@ -39,7 +41,10 @@ pub struct MatrixState {
     pub grid: Option<MatrixGrid>,
     built: Option<(u64, MatrixOptions, RegionSelection, usize)>,
     pub size: [f32; 2],
-    map: Option<egui::Rect>,
+    /// Where the map was painted in the window, for clicks.
+    pub map: Option<egui::Rect>,
+    /// The cells outlined last frame: those whose pairs cross a lit link end.
+    pub lit: Vec<(u32, u32)>,
 }
 
 /// The region (and the diff's side B) a selection shows; windows are not matrices yet.
@@ -52,10 +57,11 @@ fn keys(selection: RegionSelection) -> Result<(RegionKey, Option<RegionKey>), St
     }
 }
 
-/// Bins per side for a canvas: two points a cell of the plot `MatrixPicture::draw_list` lays
-/// out, since the window's painter feathers thinner rectangles into gaps.
-fn side_for(size: [f32; 2]) -> usize {
-    let side = (size[0] - 150.0 - 176.0).min(size[1] - 66.0);
+/// Bins per side for a canvas: two points a cell of the map [`map_side`] lays out, since the
+/// window's painter feathers thinner rectangles into gaps.
+fn side_for(size: [f32; 2], spec: &ViewSpec) -> usize {
+    let signed = matches!(spec.selection, RegionSelection::Diff(..));
+    let (side, _) = map_side(size[0], size[1], signed);
     if side < 8.0 { DEFAULT_SIDE } else { (side / 2.0) as usize }
 }
 
@@ -79,6 +85,16 @@ impl MatrixState {
         self.built = Some(wanted);
         Ok(())
     }
+}
+
+/// The matrix a spec describes drawn on a canvas of `size` points, with nothing lit: what
+/// `render --module matrix` and `render --session` write, sized as the window sizes it.
+pub fn export_list(d: &Dataset, spec: &ViewSpec, size: [f32; 2]) -> Result<(MatrixGrid, DrawList), String> {
+    let mut state = MatrixState::default();
+    state.build(d, 0, spec, side_for(size, spec))?;
+    let grid = state.grid.ok_or("no matrix")?;
+    let list = picture(&grid, spec, Vec::new()).draw_list(size[0], size[1]);
+    Ok((grid, list))
 }
 
 impl ViewClass for MatrixClass {
@@ -114,16 +130,19 @@ impl ViewClass for MatrixClass {
                     o.focus = None;
                 }
             }
-            ComboBox::from_id_salt("matrix_rail").selected_text(rail_name(o.rail)).show_ui(ui, |ui| {
+            ComboBox::from_label("rail").selected_text(rail_name(o.rail)).show_ui(ui, |ui| {
                 ui.selectable_value(&mut o.rail, RailChoice::Worse, rail_name(RailChoice::Worse));
                 for r in 0..rails.min(usize::from(u8::MAX)) as u8 {
                     ui.selectable_value(&mut o.rail, RailChoice::Rail(r), rail_name(RailChoice::Rail(r)));
                 }
             });
+            ui.selectable_value(&mut o.show, MatrixShow::Cells, "cells");
+            ui.selectable_value(&mut o.show, MatrixShow::Bars, "hop bars");
             ui.selectable_value(&mut o.values, CellValues::Bytes, "bytes");
             ui.selectable_value(&mut o.values, CellValues::Messages, "messages");
             ui.selectable_value(&mut o.order, MatrixOrder::Id, "by id");
             ui.selectable_value(&mut o.order, MatrixOrder::Layout, "layout order");
+            ui.selectable_value(&mut o.order, MatrixOrder::Clustered, "clustered");
             if o.focus.is_some() && ui.button("whole matrix").clicked() {
                 o.focus = None;
             }
@@ -131,7 +150,7 @@ impl ViewClass for MatrixClass {
     }
 
     fn prepare(&self, ctx: &PrepareContext<'_>, state: &mut MatrixState) -> Result<(), String> {
-        let side = side_for(state.size);
+        let side = side_for(state.size, ctx.spec);
         state.build(ctx.dataset, ctx.generation, ctx.spec, side)
     }
 
@@ -146,13 +165,15 @@ impl ViewClass for MatrixClass {
         _eye: &Eye,
         size: [f32; 2],
     ) -> Result<Drawing<'s>, String> {
-        state.build(ctx.dataset, ctx.generation, ctx.spec, side_for(size))?;
+        state.build(ctx.dataset, ctx.generation, ctx.spec, side_for(size, ctx.spec))?;
         let (Some(grid), Some(fabric)) = (state.grid.as_ref(), ctx.dataset.fabric.as_ref()) else {
             return Err("no matrix".into());
         };
         let lit = lit_cells(fabric, grid, ctx.lit, ctx.spec.selection);
-        let picture = picture(grid, ctx.spec, lit);
-        Ok(Drawing { list: picture.draw_list(size[0], size[1]), scene: None })
+        let picture = picture(grid, ctx.spec, lit.clone());
+        let list = picture.draw_list(size[0], size[1]);
+        state.lit = lit;
+        Ok(Drawing { list, scene: None })
     }
 
     fn ui(
@@ -186,6 +207,10 @@ impl ViewClass for MatrixClass {
             (((v - from) / len * n) as usize).min(grid.side().saturating_sub(1))
         };
         let (row, col) = (cell(pos.y, map.min.y, map.height()), cell(pos.x, map.min.x, map.width()));
+        if grid.options.show == MatrixShow::Bars {
+            bars_pointer(ctx, (grid, fabric), row, &response, commands);
+            return;
+        }
         if response.double_clicked() && grid.per_bin > 1 {
             commands.push(drill_down(ctx, grid, row, col));
         } else if response.clicked() {
@@ -195,13 +220,13 @@ impl ViewClass for MatrixClass {
         let value = grid.cells.iter().find(|c| (c.row as usize, c.col as usize) == (row, col));
         let text = match value {
             Some(c) => format!(
-                "{} → {}\n{:.0}, {} switches",
+                "{} -> {}\n{:.0}, {} switches",
                 grid.labels[row],
                 grid.labels[col],
                 c.value,
                 c.hops.map_or("undelivered".into(), |h| h.to_string())
             ),
-            None => format!("{} → {}\nnothing", grid.labels[row], grid.labels[col]),
+            None => format!("{} -> {}\nnothing", grid.labels[row], grid.labels[col]),
         };
         response.on_hover_text(text);
     }
@@ -261,6 +286,43 @@ fn cell_routes(fabric: &FabricData, grid: &MatrixGrid, row: usize, col: usize) -
     seeds.sort_by_key(|s| format!("{s:?}"));
     seeds.dedup();
     seeds
+}
+
+/// A row of the hop-class bars under the pointer: a click highlights its senders (hosts; leaf
+/// switches by leaf), a double click drills into its bin, the hover names its split.
+fn bars_pointer(
+    ctx: &ViewContext<'_>,
+    (grid, fabric): (&MatrixGrid, &FabricData),
+    row: usize,
+    response: &egui::Response,
+    commands: &mut Vec<Command>,
+) {
+    if response.double_clicked() && grid.per_bin > 1 {
+        commands.push(drill_down(ctx, grid, row, row));
+    } else if response.clicked() {
+        let seeds = match grid.options.by {
+            Granularity::Leaf => cell_routes(fabric, grid, row, row),
+            by => {
+                let bin = grid.entities.iter().skip(row * grid.per_bin).take(grid.per_bin);
+                let mut hosts: Vec<usize> = bin.filter_map(|e| entity_host(fabric, by, *e)).collect();
+                hosts.sort_unstable();
+                hosts.dedup();
+                hosts.into_iter().map(Seed::node).collect()
+            }
+        };
+        commands.push(Command::Highlight { group: ctx.group.id, seeds, add: false });
+    }
+    let split: Vec<String> = grid
+        .bars
+        .get(row)
+        .into_iter()
+        .flatten()
+        .map(|(hops, value)| {
+            let class = hops.map_or("undelivered".into(), |h| format!("{h} switches"));
+            format!("{class}: {value:.0}")
+        })
+        .collect();
+    response.clone().on_hover_text(format!("{}\n{}", grid.labels[row], split.join("\n")));
 }
 
 /// The view focused on the entities of a cell's row and column bins.

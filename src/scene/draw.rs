@@ -273,7 +273,7 @@ pub fn ellipsised(title: &str, width: f32, size: f32) -> String {
 
 /// `text` broken at spaces into lines of at most `width` characters (a longer word stands
 /// alone); continuation lines are indented so each caption reads as one item.
-fn wrap_caption(text: &str, width: usize) -> Vec<String> {
+pub(crate) fn wrap_caption(text: &str, width: usize) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     let mut line = String::new();
     for word in text.split(' ') {

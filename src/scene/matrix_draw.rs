@@ -6,10 +6,10 @@
 
 use super::camera::ScreenRect;
 use super::colour::{ColourMap, ColourScale, Rgba, ScaleKind};
-use super::draw::{Align, DrawList, INK, RIGHT_W, Rect, TITLE_H, frame_and_legends, text};
+use super::draw::{Align, DrawList, INK, RIGHT_W, Rect, TITLE_H, frame_and_legends, text, wrap_caption};
 use super::legend::Legend;
 use crate::routing::RegionKey;
-use crate::view_model::matrix::{CellValues, MatrixGrid, RailChoice};
+use crate::view_model::matrix::{CellValues, MatrixGrid, MatrixShow, RailChoice};
 use crate::view_model::values::RegionSelection;
 use crate::view_model::view::ViewSpec;
 
@@ -27,6 +27,10 @@ const UNDELIVERED: Rgba = Rgba::rgb(0, 0, 0);
 const MIN_INTENSITY: f64 = 0.12;
 const LABELS_W: f32 = 150.0;
 const BOTTOM_H: f32 = 40.0;
+/// The hop key's height (title, seven swatches, the intensity lines), when it sits under the map.
+const KEY_H: f32 = 210.0;
+/// Points per character of the 11-point notes (the UI font averages about 0.55 em).
+const NOTE_CHAR_W: f32 = 6.0;
 /// Outline of the cells a highlight reaches.
 const LIT: Rgba = Rgba::rgb(0, 0, 0);
 
@@ -57,25 +61,30 @@ pub struct MatrixPicture<'a> {
 }
 
 impl MatrixPicture<'_> {
-    /// The picture on a `width × height` canvas (in points): a square map left, labels beside.
+    /// The picture on a `width × height` canvas (in points): a square map left of its labels,
+    /// the hop key beside it, or under it where that leaves a larger map (a tall view).
     pub fn draw_list(&self, width: f32, height: f32) -> DrawList {
-        let room_w = (width - LABELS_W - RIGHT_W).max(1.0);
-        let room_h = (height - TITLE_H - BOTTOM_H).max(1.0);
-        let side = room_w.min(room_h);
+        let (side, key_below) = map_side(width, height, self.grid.signed);
         let plot = ScreenRect::new(LABELS_W, TITLE_H, side, side);
         let mut out = DrawList { width, height, background: Rgba::WHITE, plot, ..Default::default() };
         let n = self.grid.side();
         let legends = if self.grid.signed { vec![self.diff_legend()] } else { Vec::new() };
+        let mut below = plot.bottom() + 8.0;
         if n == 0 {
             let centre = [plot.x + plot.w / 2.0, plot.y + plot.h / 2.0];
             out.texts.push(text(centre, 14.0, (Align::Centre, Align::Centre), "no traffic between entities"));
         } else {
-            self.cells(plot, &mut out);
-            self.labels(plot, &mut out);
+            match self.grid.options.show {
+                MatrixShow::Bars => self.bars(plot, &mut out),
+                MatrixShow::Cells => self.cells(plot, &mut out),
+            }
+            below = self.labels(plot, width, &mut out);
         }
         frame_and_legends(&self.title, &legends, plot, 8.0, &mut out);
         if !self.grid.signed {
-            self.hop_key(plot, &mut out);
+            let origin =
+                if key_below { [LABELS_W, below + 10.0] } else { [plot.right() + 14.0, plot.y + 8.0] };
+            self.hop_key(origin, &mut out);
         }
         out
     }
@@ -112,8 +121,41 @@ impl MatrixPicture<'_> {
         }
     }
 
-    /// Row labels left (thinned to one per 11 points), and under the map what the axes are.
-    fn labels(&self, plot: ScreenRect, out: &mut DrawList) {
+    /// INTAP-MPI's stacked bars: a row per bin, what it sent split by hop class, the longest
+    /// bar the map's width.
+    fn bars(&self, plot: ScreenRect, out: &mut DrawList) {
+        let h = plot.h / self.grid.side() as f32;
+        let gap = if h > 4.0 { 1.0 } else { 0.0 };
+        let longest = self.longest_bar();
+        for (row, classes) in self.grid.bars.iter().enumerate() {
+            let mut x = plot.x;
+            for &(hops, value) in classes {
+                let w = (value / longest) as f32 * plot.w;
+                let rect = ScreenRect::new(x, plot.y + row as f32 * h + gap / 2.0, w, h - gap);
+                out.rects.push(Rect { rect, fill: hop_hue(hops), stroke: None });
+                x += w;
+            }
+        }
+    }
+
+    /// The longest bar's value (what a bar the map's width sent).
+    pub fn longest_bar(&self) -> f64 {
+        let sums = self.grid.bars.iter().map(|b| b.iter().map(|c| c.1).sum::<f64>());
+        sums.fold(0.0, f64::max).max(f64::MIN_POSITIVE)
+    }
+
+    /// A value in the picture's unit.
+    fn amount(&self, value: f64) -> String {
+        if self.unit == "bytes" {
+            crate::units::format_bytes_f64(value)
+        } else {
+            format!("{value:.0} {}", self.unit)
+        }
+    }
+
+    /// Row labels left (thinned to one per 11 points), and under the map what the axes are,
+    /// wrapped to the canvas; returns where the note ends.
+    fn labels(&self, plot: ScreenRect, width: f32, out: &mut DrawList) -> f32 {
         let n = self.grid.side();
         let h = plot.h / n as f32;
         let every = (11.0 / h).ceil().max(1.0) as usize;
@@ -122,7 +164,14 @@ impl MatrixPicture<'_> {
             out.texts.push(text([plot.x - 6.0, y], 11.0, (Align::End, Align::Centre), label.clone()));
         }
         let by = self.grid.options.by.name();
-        let mut note = format!("rows: sending {by}s, columns: receiving {by}s, in the same order");
+        let mut note = match self.grid.options.show {
+            MatrixShow::Cells => format!("rows: sending {by}s, columns: receiving {by}s, in the same order"),
+            MatrixShow::Bars => format!(
+                "rows: sending {by}s; a bar: the {} each sent, split by switches crossed (longest {})",
+                self.unit,
+                self.amount(self.longest_bar())
+            ),
+        };
         if self.grid.per_bin > 1 {
             note.push_str(&format!(
                 "; {} {by}s, {} per cell (aggregated to fit; drill down to see each)",
@@ -130,13 +179,17 @@ impl MatrixPicture<'_> {
                 self.grid.per_bin
             ));
         }
-        out.texts.push(text([plot.x, plot.bottom() + 8.0], 11.0, (Align::Start, Align::Start), note));
+        let chars = ((width - plot.x - 8.0) / NOTE_CHAR_W).max(20.0) as usize;
+        let mut y = plot.bottom() + 8.0;
+        for line in wrap_caption(&note, chars) {
+            out.texts.push(text([plot.x, y], 11.0, (Align::Start, Align::Start), line));
+            y += 14.0;
+        }
+        y
     }
 
-    /// The hop-class key right of the map: a swatch per class, and what intensity means.
-    fn hop_key(&self, plot: ScreenRect, out: &mut DrawList) {
-        let x = plot.right() + 14.0;
-        let mut y = plot.y + 8.0;
+    /// The hop-class key at `origin`: a swatch per class, and what intensity means.
+    fn hop_key(&self, [x, mut y]: [f32; 2], out: &mut DrawList) {
         out.texts.push(text([x, y], 13.0, (Align::Start, Align::Start), "hue: switches crossed"));
         y += 22.0;
         let names =
@@ -152,16 +205,28 @@ impl MatrixPicture<'_> {
             y += 19.0;
         }
         y += 8.0;
-        let max = if self.unit == "bytes" {
-            crate::units::format_bytes_f64(self.grid.max)
-        } else {
-            format!("{:.0} {}", self.grid.max, self.unit)
+        let lines = match self.grid.options.show {
+            MatrixShow::Cells => {
+                ["intensity: value over".to_string(), format!("the maximum, {}", self.amount(self.grid.max))]
+            }
+            MatrixShow::Bars => [
+                "bar length: what a row".to_string(),
+                format!("sent, {} at most", self.amount(self.longest_bar())),
+            ],
         };
-        for line in ["intensity: value over", &format!("the maximum, {max}")] {
-            out.texts.push(text([x, y], 11.0, (Align::Start, Align::Start), line));
+        for line in &lines {
+            out.texts.push(text([x, y], 11.0, (Align::Start, Align::Start), line.clone()));
             y += 15.0;
         }
     }
+}
+
+/// The map's side on a `width × height` canvas, and whether the hop key goes under it: under
+/// it where that leaves a larger map (a diff keeps its colour bar beside the map).
+pub fn map_side(width: f32, height: f32, signed: bool) -> (f32, bool) {
+    let beside = (width - LABELS_W - RIGHT_W).min(height - TITLE_H - BOTTOM_H).max(1.0);
+    let under = (width - LABELS_W - 12.0).min(height - TITLE_H - BOTTOM_H - KEY_H).max(1.0);
+    if !signed && under > beside { (under, true) } else { (beside, false) }
 }
 
 fn key_name(key: RegionKey) -> String {
@@ -190,7 +255,14 @@ pub fn picture<'g>(grid: &'g MatrixGrid, spec: &ViewSpec, lit: Vec<(u32, u32)>) 
         RegionSelection::Diff(a, b) => format!("{} − {}", key_name(a), key_name(b)),
         _ => "whole run".into(),
     };
-    let title = format!("traffic matrix · {unit} per {} pair · {} · {what}", o.by.name(), rail_name(o.rail));
+    let title = match o.show {
+        MatrixShow::Cells => {
+            format!("traffic matrix · {unit} per {} pair · {} · {what}", o.by.name(), rail_name(o.rail))
+        }
+        MatrixShow::Bars => {
+            format!("hop classes · {unit} sent per {} · {} · {what}", o.by.name(), rail_name(o.rail))
+        }
+    };
     MatrixPicture { grid, unit, title, diverging: spec.diverging_map.into(), lit }
 }
 

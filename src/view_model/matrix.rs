@@ -17,6 +17,7 @@ use crate::routing::pair_table::{Granularity, PairRow, entity_name, pair_table};
 use crate::routing::{FlowSet, RegionKey};
 
 use super::dataset::FabricData;
+use super::matrix_order::{clustered, sort_entities};
 
 /// Which rail's paths the hues show.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -46,6 +47,20 @@ pub enum MatrixOrder {
     Id,
     /// By the layout's host order (left to right), ranks by their host's place.
     Layout,
+    /// Heavy partners next to each other ([`super::matrix_order::clustered`]): blocks of
+    /// entities that talk among themselves show as squares on the diagonal.
+    Clustered,
+}
+
+/// What the view draws of the matrix.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MatrixShow {
+    /// Entity × entity cells.
+    #[default]
+    Cells,
+    /// INTAP-MPI's stacked bars: each row's sent bytes split by hop class.
+    Bars,
 }
 
 /// How a matrix is built.
@@ -58,6 +73,7 @@ pub struct MatrixOptions {
     pub order: MatrixOrder,
     /// Positions `a..b` of the order shown alone (a drill-down), if any.
     pub focus: Option<(usize, usize)>,
+    pub show: MatrixShow,
 }
 
 impl Default for MatrixOptions {
@@ -68,6 +84,7 @@ impl Default for MatrixOptions {
             values: CellValues::Bytes,
             order: MatrixOrder::Id,
             focus: None,
+            show: MatrixShow::Cells,
         }
     }
 }
@@ -99,6 +116,9 @@ pub struct MatrixGrid {
     /// The largest |value|: intensities are over it.
     pub max: f64,
     pub signed: bool,
+    /// Per bin, what its entities sent split by the hop class of each path (on its own rail):
+    /// `(hops, value)` by class, `None` (not delivered) last. Region A's for a diff.
+    pub bars: Vec<Vec<(Option<u32>, f64)>>,
 }
 
 impl MatrixGrid {
@@ -114,12 +134,13 @@ impl MatrixGrid {
     }
 }
 
-/// The pair table of region `key` as the options fold it: `(src, dst) → (value, hops)`.
-fn folded(
-    fabric: &FabricData,
-    key: RegionKey,
-    options: &MatrixOptions,
-) -> Result<BTreeMap<(Entity, Entity), (f64, Option<u32>)>, String> {
+/// Cells `(src, dst) → (value, hops)`.
+type Cells = BTreeMap<(Entity, Entity), (f64, Option<u32>)>;
+/// Each sender's value by the hop class of each of its rows.
+type Split = BTreeMap<Entity, BTreeMap<Option<u32>, f64>>;
+
+/// The pair table of region `key` as the options fold it: the cells, and each sender's split.
+fn folded(fabric: &FabricData, key: RegionKey, options: &MatrixOptions) -> Result<(Cells, Split), String> {
     let flows: &FlowSet =
         fabric.flows.get(&key).ok_or_else(|| format!("no {key:?} in the profile's flows"))?;
     let mut table = pair_table(&fabric.cluster, flows, options.by);
@@ -132,7 +153,7 @@ fn folded(
             add_messages(&mut table, &fabric.cluster, flows, &messages);
         }
     }
-    let mut cells: BTreeMap<(Entity, Entity), (f64, Option<u32>)> = BTreeMap::new();
+    let (mut cells, mut split) = (Cells::new(), Split::new());
     for row in &table.rows {
         let wanted = match options.rail {
             RailChoice::Worse => true,
@@ -146,8 +167,9 @@ fn folded(
         let cell = cells.entry(((rail, row.src), (rail, row.dst))).or_insert((0.0, Some(0)));
         cell.0 += value;
         cell.1 = worse(cell.1, row.hops);
+        *split.entry((rail, row.src)).or_default().entry(row.hops).or_default() += value;
     }
-    Ok(cells)
+    Ok((cells, split))
 }
 
 fn cell_value(row: &PairRow, values: CellValues) -> Result<f64, String> {
@@ -174,9 +196,12 @@ pub fn build(
     options: &MatrixOptions,
     max_side: usize,
 ) -> Result<MatrixGrid, String> {
-    let a = folded(fabric, key, options)?;
+    if options.show == MatrixShow::Bars && minus.is_some() {
+        return Err("the hop-class bars show one region or the whole run; a diff is drawn as cells".into());
+    }
+    let (a, a_split) = folded(fabric, key, options)?;
     let b = match minus {
-        Some(k) => Some(folded(fabric, k, options)?),
+        Some(k) => Some(folded(fabric, k, options)?.0),
         None => None,
     };
     let mut seen: HashSet<Entity> = HashSet::new();
@@ -187,7 +212,14 @@ pub fn build(
         }
     }
     let mut entities: Vec<Entity> = seen.into_iter().collect();
-    sort_entities(fabric, options, &mut entities);
+    match options.order {
+        MatrixOrder::Clustered => {
+            let weights =
+                std::iter::once(&a).chain(b.as_ref()).flat_map(|m| m.iter().map(|(k, v)| (*k, v.0.abs())));
+            entities = clustered(&entities, weights);
+        }
+        _ => sort_entities(fabric, options, &mut entities),
+    }
     if let Some((from, to)) = options.focus {
         let to = to.min(entities.len());
         entities = entities.get(from.min(to)..to).map(<[Entity]>::to_vec).unwrap_or_default();
@@ -218,23 +250,38 @@ pub fn build(
         .collect();
     let max = cells.iter().map(|c| c.value.abs()).fold(0.0, f64::max);
     let labels = labels(fabric, options.by, &entities, per_bin);
-    Ok(MatrixGrid { options: options.clone(), entities, per_bin, labels, cells, max, signed: b.is_some() })
+    let bars = bars(&a_split, &position, per_bin, labels.len());
+    Ok(MatrixGrid {
+        options: options.clone(),
+        entities,
+        per_bin,
+        labels,
+        cells,
+        max,
+        signed: b.is_some(),
+        bars,
+    })
 }
 
-/// Orders entities by id, or by the layout's host order (ranks by their host's place, then rank).
-fn sort_entities(fabric: &FabricData, options: &MatrixOptions, entities: &mut [Entity]) {
-    let x_of_host = |h: usize| fabric.layout.hosts.get(h).map_or(f32::MAX, |p| p.x);
-    match (options.order, options.by) {
-        (MatrixOrder::Id, _) | (MatrixOrder::Layout, Granularity::Leaf) => entities.sort_unstable(),
-        (MatrixOrder::Layout, Granularity::Host) => {
-            entities
-                .sort_by(|a, b| x_of_host(a.1 as usize).total_cmp(&x_of_host(b.1 as usize)).then(a.cmp(b)));
-        }
-        (MatrixOrder::Layout, Granularity::Rank) => {
-            let x = |e: &Entity| fabric.rank_hosts.get(&e.1).map_or(f32::MAX, |&h| x_of_host(h));
-            entities.sort_by(|a, b| x(a).total_cmp(&x(b)).then(a.cmp(b)));
+/// Each bin's split by hop class (`None`, not delivered, last).
+fn bars(
+    split: &Split,
+    position: &std::collections::HashMap<Entity, usize>,
+    per_bin: usize,
+    bins: usize,
+) -> Vec<Vec<(Option<u32>, f64)>> {
+    let mut by_bin: Vec<BTreeMap<u32, f64>> = vec![BTreeMap::new(); bins];
+    for (entity, classes) in split {
+        let Some(bin) = position.get(entity).and_then(|p| by_bin.get_mut(p / per_bin)) else { continue };
+        for (hops, value) in classes {
+            // u32::MAX sorts an undelivered path after every real class.
+            *bin.entry(hops.unwrap_or(u32::MAX)).or_default() += value;
         }
     }
+    by_bin
+        .into_iter()
+        .map(|classes| classes.into_iter().map(|(h, v)| ((h != u32::MAX).then_some(h), v)).collect())
+        .collect()
 }
 
 /// A bin's label: its entity's name, or the first and last of its entities.

@@ -22,6 +22,7 @@ pub mod filter;
 pub mod highlight;
 pub mod link_series;
 pub mod matrix;
+pub mod matrix_order;
 pub mod open;
 pub mod orbit;
 pub mod prepare;
