@@ -11,6 +11,9 @@
 //! both rails (139,968 series: every link end) at 60 steps, turned into snapshots and joined to the link ends as
 //! a series (the time strip's input): the part of `--prometheus` after the HTTP answer.
 //!
+//! `query_range_answer_parsed`: the same answer as the server's JSON text (about 20 bytes a
+//! point), parsed into series with each value read as a count in place: the part before.
+//!
 //! `cargo bench --bench footprints`
 
 use std::collections::HashMap;
@@ -19,7 +22,7 @@ use std::sync::OnceLock;
 use divan::Bencher;
 use shoal::model::synthetic::ThreeLevel;
 use shoal::model::{Cluster, LinkEnd, RailId};
-use shoal::profile_io::prometheus_api::snapshots::{Series, snapshots_of};
+use shoal::profile_io::prometheus_api::snapshots::{Point, Series, snapshots_of};
 use shoal::profile_io::slurm::SlurmJob;
 use shoal::routing::{CounterInput, observe};
 use shoal::view_model::dataset::scheduled::schedule;
@@ -113,7 +116,7 @@ fn server_answer(cluster: &Cluster) -> Vec<Series> {
             .map(|(k, v)| (k.to_string(), v))
             .collect();
             let values = (0..STEPS)
-                .map(|k| (1.7e9 + 60.0 * k as f64, (1_000_000 + 4096 * k * (i % 7)).to_string()))
+                .map(|k| Point::new(1.7e9 + 60.0 * k as f64, &(1_000_000 + 4096 * k * (i % 7)).to_string()))
                 .collect();
             series.push(Series { metric, values });
         }
@@ -132,4 +135,31 @@ fn counter_history_one_hour_of_every_port(bencher: Bencher) {
             snapshots.into_iter().map(|snapshot| CounterInput { rail: None, snapshot }).collect();
         observe(cluster, &inputs).expect("observed").0.series.len()
     });
+}
+
+/// The server's JSON text of [`server_answer`]'s series (the `result` array of `query_range`).
+fn answer_text(series: &[Series]) -> String {
+    let mut out = String::from("[");
+    for (n, one) in series.iter().enumerate() {
+        if n > 0 {
+            out.push(',');
+        }
+        let labels: Vec<String> = one.metric.iter().map(|(k, v)| format!("\"{k}\":\"{v}\"")).collect();
+        out.push_str(&format!("{{\"metric\":{{{}}},\"values\":[", labels.join(",")));
+        for (k, point) in one.values.iter().enumerate() {
+            let value = point.value.as_ref().map_or(0, |v| v.0);
+            out.push_str(&format!("{}[{},\"{value}\"]", if k > 0 { "," } else { "" }, point.t));
+        }
+        out.push_str("]}");
+    }
+    out.push(']');
+    out
+}
+
+#[divan::bench(sample_count = 3, sample_size = 1)]
+fn query_range_answer_parsed(bencher: Bencher) {
+    let text = answer_text(&server_answer(cluster()));
+    eprintln!("query_range answer: {} MB of JSON", text.len() / 1_000_000);
+    bencher
+        .bench(|| serde_json::from_slice::<Vec<Series>>(text.as_bytes()).expect("the answer parses").len());
 }

@@ -32,7 +32,10 @@ fn fabric_run_adapter(b: divan::Bencher) {
     let f = d.fabric.as_ref().expect("a fabric");
     b.bench_local(|| {
         let traffic = f.traffic_sets();
-        fabric_run(&d.name, &f.cluster, &f.layout, &traffic, &f.rank_hosts, &RankJobs::new()).1.link_count()
+        let (rank_jobs, flows) = (RankJobs::new(), &f.flows);
+        fabric_run(&d.name, &f.cluster, &f.layout, &traffic, &f.rank_hosts, (&rank_jobs, flows))
+            .1
+            .link_count()
     });
 }
 

@@ -9,13 +9,7 @@
 //!
 //! Run: `cargo bench --bench view_model_memory`.
 
-use std::path::PathBuf;
-
-use shoal::model::RailId;
-use shoal::model::synthetic::{PeerProfile, ThreeLevel};
-use shoal::profile_io::ibprof::write_profile;
-use shoal::profile_io::opensm_write::write_rail_dir;
-use shoal::view_model::{OpenRequest, open};
+use shoal::view_model::open;
 
 #[path = "../tests/support/peak_alloc.rs"]
 mod peak_alloc;
@@ -24,38 +18,9 @@ use peak_alloc::{PeakAlloc, live_bytes, peak_of};
 #[global_allocator]
 static ALLOCATOR: PeakAlloc = PeakAlloc;
 
-const K: usize = 36;
-const RANKS: u32 = 10_000;
-const PEERS: u32 = 100;
-
-/// The k = 36 fabric and its profile, written once.
-fn fabric_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("SHOAL_K36") {
-        return PathBuf::from(dir);
-    }
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench-data/k36");
-    let profile = dir.join(format!("ranks{RANKS}-peers{PEERS}.ibprof"));
-    if profile.exists() {
-        return dir;
-    }
-    let mut names = Vec::new();
-    for rail in 0..2u8 {
-        let shape =
-            ThreeLevel::k_ary_pods(K, K).rail(RailId(rail), 0x0002_c900_0000_0000 + (u64::from(rail) << 32));
-        names = shape.host_names();
-        write_rail_dir(&shape.build(), &dir.join(format!("rail{rail}"))).expect("the rail is written");
-    }
-    let mut out = std::io::BufWriter::new(std::fs::File::create(&profile).expect("the profile is created"));
-    write_profile(&PeerProfile::new(RANKS, PEERS).build(&names), &mut out).expect("the profile is written");
-    dir
-}
-
-fn request(dir: &std::path::Path) -> OpenRequest {
-    OpenRequest {
-        profile: Some(dir.join(format!("ranks{RANKS}-peers{PEERS}.ibprof"))),
-        ..OpenRequest::of_rails(vec![vec![dir.join("rail0")], vec![dir.join("rail1")]])
-    }
-}
+#[path = "support/k36.rs"]
+mod k36;
+use k36::{fabric_dir, request};
 
 fn main() {
     // `cargo test --all-targets` runs benches once, in a debug build: writing and opening the

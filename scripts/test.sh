@@ -5,8 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Mesa's lavapipe renders the headless GUI tests; MPI runs the collector's tests; Prometheus
-# (prometheus, promtool) serves backfilled counter history to tests/prometheus_history.rs.
-packages=(mesa-vulkan-drivers libgl1-mesa-dri libxkbcommon-x11-0 openmpi-bin libopenmpi-dev mpich libmpich-dev gfortran prometheus)
+# (prometheus, promtool) serves backfilled counter history to tests/prometheus_history.rs;
+# openssl makes the self-signed certificate of tests/prometheus_https.rs.
+packages=(mesa-vulkan-drivers libgl1-mesa-dri libxkbcommon-x11-0 openmpi-bin libopenmpi-dev mpich libmpich-dev gfortran prometheus openssl)
 missing=()
 for pkg in "${packages[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")

@@ -87,6 +87,46 @@ fn xmit_wait_ticks_become_a_share_of_the_interval_by_the_assumed_tick() {
     assert!((percent - expected).abs() < 1e-9, "{percent} against {expected}");
 }
 
+fn health_with_stderr(counters: &[&Path]) -> (Value, String) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_shoal"));
+    command.arg("health").arg(fixtures()).arg("--json");
+    for c in counters {
+        command.arg("--counters").arg(c);
+    }
+    let out = command.output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(out.status.success(), "{err}");
+    (serde_json::from_slice(&out.stdout).unwrap(), err)
+}
+
+#[test]
+fn a_recorded_port_samples_control_tick_replaces_the_assumed_one() {
+    let (before, after) = dated_captures("tick", 10);
+    let smplctl = fixtures().join("perfquery-smplctl.txt");
+    let (v, err) = health_with_stderr(&[&before, &after, &smplctl]);
+    let s1_port_3 = &v["stalled"][0];
+    assert_eq!(
+        (s1_port_3["guid"].as_str(), s1_port_3["port"].as_u64()),
+        (Some("0x0002c90200000001"), Some(3))
+    );
+    // 4x QDR with Tick 0x0f: (15 + 1) bytes per lane × 4 lanes = 64 bytes a tick, not 128.
+    let expected = 100.0 * 12_345_678.0 * 64.0 / 4e9 / 10.0;
+    let percent = s1_port_3["stall_percent"].as_f64().unwrap();
+    assert!((percent - expected).abs() < 1e-9, "{percent} against {expected}");
+    assert!(err.contains("Tick recorded for 1 port(s)"), "{err}");
+}
+
+#[test]
+fn a_tick_outside_the_specification_s_range_is_named_with_file_and_line() {
+    let (before, after) = dated_captures("bad-tick", 10);
+    let bad = fixtures().join("perfquery-smplctl-bad.txt");
+    let (v, err) = health_with_stderr(&[&before, &after, &bad]);
+    assert!(err.contains("perfquery-smplctl-bad.txt:4") && err.contains("`0x100`"), "{err}");
+    assert!(err.contains("assumes NVIDIA's per-ASIC XmitWait tick"), "{err}");
+    let expected = 100.0 * 12_345_678.0 * 128.0 / 4e9 / 10.0;
+    assert!((v["stalled"][0]["stall_percent"].as_f64().unwrap() - expected).abs() < 1e-9);
+}
+
 #[test]
 fn one_snapshot_lists_counters_as_they_stand_with_no_stall_share() {
     let v = health(&[&fixtures().join("perfquery-after.txt")]);

@@ -3,8 +3,10 @@
 # libgl1-mesa-dri, libxkbcommon-x11-0, imagemagick. SHOAL_SCREENSHOT_OUT writes elsewhere than
 # docs/screenshots (to try a change without touching the committed pictures).
 
-cargo build --release
-bin=target/release/shoal
+# SHOAL_BIN takes a binary already built (a debug one, on a machine where release builds are
+# not wanted) instead of building the release one.
+if [ -z "${SHOAL_BIN:-}" ]; then cargo build --release; fi
+bin=${SHOAL_BIN:-target/release/shoal}
 out=${SHOAL_SCREENSHOT_OUT:-docs/screenshots}
 mkdir -p "$out"
 display=":${SHOAL_XVFB_DISPLAY:-$1}"

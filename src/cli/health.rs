@@ -9,7 +9,7 @@ use clap::Args;
 use serde_json::{Value, json};
 use shoal::model::Guid;
 use shoal::routing::health::{Health, health};
-use shoal::routing::link_rates::TICK_ASSUMED;
+use shoal::routing::link_rates::tick_note;
 
 use super::common::report_warnings;
 use super::open_args::OpenArgs;
@@ -32,8 +32,10 @@ pub fn run(args: &HealthArgs) -> Result<()> {
     report_warnings(&dataset.warnings, args.open.verbose);
     let fabric = dataset.fabric.context("health needs fabric dumps")?;
     let found = health(&fabric.cluster, fabric.observed.as_ref());
-    if found.stalled.iter().any(|s| s.stall_percent.is_some()) {
-        eprintln!("shoal: {TICK_ASSUMED}");
+    if let Some(observed) = fabric.observed.as_ref()
+        && found.stalled.iter().any(|s| s.stall_percent.is_some())
+    {
+        eprintln!("shoal: {}", tick_note(observed));
     }
     if fabric.observed.as_ref().is_some_and(|o| o.window.as_ref().and_then(|w| w.seconds()).is_none()) {
         eprintln!("shoal: the counters span no known interval (one snapshot, or no times): stall % is empty");

@@ -5,7 +5,7 @@
 use shoal::model::{Cluster, LinkEnd};
 use shoal::routing::Observed;
 use shoal::routing::health::health;
-use shoal::routing::link_rates::{LinkRates, TICK_ASSUMED};
+use shoal::routing::link_rates::{LinkRates, tick_note};
 use shoal::units::format_bytes;
 use shoal::view_model::dataset::FabricData;
 
@@ -61,7 +61,7 @@ fn ends(cluster: &Cluster, observed: &Observed, top: usize, stall: bool) {
         println!("{:>4}  {rail:>4}  {percent:>10}  {raw:>14}  {name}", i + 1);
     }
     if stall && rows.iter().any(|r| r.2.is_some()) {
-        eprintln!("shoal: {TICK_ASSUMED}");
+        eprintln!("shoal: {}", tick_note(observed));
     }
     if rows.iter().all(|r| r.2.is_none()) && !rows.is_empty() {
         eprintln!("shoal: no % (one snapshot, no interval, or no link capacity): ranked by the raw counts");

@@ -14,7 +14,7 @@ use clap::Args;
 use serde_json::{Value, json};
 use shoal::profile_io::prometheus_api::time::rfc3339_of;
 use shoal::view_model::dataset::FabricData;
-use shoal::view_model::dataset::scheduled::{ScheduledJob, footprint_contention};
+use shoal::view_model::dataset::scheduled::{ScheduledJob, contended_ends};
 use shoal::view_model::shared_links::{SharedJob, shared_with};
 
 use super::common::{report_counters, report_warnings};
@@ -42,7 +42,7 @@ pub fn run(args: &JobsArgs) -> Result<()> {
     report_warnings(&dataset.warnings, args.open.verbose);
     let fabric = dataset.fabric.context("jobs needs fabric dumps")?;
     report_counters(&fabric);
-    let contended = contended_per_job(&fabric);
+    let contended = contended_ends(&fabric.cluster, &fabric.scheduled);
     let shared = match &args.shared_with {
         Some(id) => {
             let Some(at) = fabric.scheduled.iter().position(|j| j.id == *id) else {
@@ -64,20 +64,6 @@ pub fn run(args: &JobsArgs) -> Result<()> {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         other => Ok(other?),
     }
-}
-
-/// How many of each job's footprint ends another footprint crosses too.
-fn contended_per_job(fabric: &FabricData) -> Vec<usize> {
-    let contention = footprint_contention(&fabric.cluster, &fabric.scheduled);
-    fabric
-        .scheduled
-        .iter()
-        .map(|job| {
-            (contention.iter().enumerate())
-                .map(|(rail, ends)| ends.iter().filter(|(e, _)| job.crosses(rail, *e)).count())
-                .sum()
-        })
-        .collect()
 }
 
 fn time(t: Option<f64>) -> Value {

@@ -21,6 +21,7 @@ pub mod progress;
 pub mod query;
 pub mod render;
 pub mod render_args;
+pub mod render_congestion;
 pub mod render_matrix;
 mod render_paint;
 mod render_session;

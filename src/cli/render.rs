@@ -76,6 +76,9 @@ pub fn run(r: &RenderCli) -> Result<()> {
     if r.module == Some(ModuleArg::Matrix) {
         return super::render_matrix::render_matrix(&dataset, r, request);
     }
+    if r.module == Some(ModuleArg::Congestion) {
+        return super::render_congestion::render_congestion(&dataset, r);
+    }
     let mut spec = spec_from_flags(&dataset, r)?;
     let prepared = prepare_view(&dataset, &mut spec, &shoal::view_model::Filter::default(), r.threshold)?;
     let orbit = r.rotate.map_or_else(Orbit::default, |(yaw, pitch)| Orbit::from_yaw_pitch(yaw, pitch));
@@ -85,7 +88,7 @@ pub fn run(r: &RenderCli) -> Result<()> {
         pixels_per_point: shoal::export::pixels_per_point_for(r.width, r.height),
     };
     if let Some(path) = &r.save_session {
-        super::render_session::save(request, &spec, (orbit, size), path)?;
+        super::render_paint::save(request, &spec, (orbit, size), path)?;
     }
     if let Some(path) = &r.graphml {
         write_graphml(&dataset, &prepared.link_values, path)?;

@@ -113,6 +113,8 @@ pub struct RenderCli {
     /// `--counters` snapshots) × link-end groups; `--region N` outlines that region.
     /// `matrix`: the profile's traffic matrix, hue the hop class on the real tables, intensity
     /// the value over the maximum; `--region N` (or `--diff A B`) picks the region.
+    /// `congestion`: congestion regions over time from `--counters` (one row per interval, each
+    /// region a numbered box, colour its worst stall); `--region N` outlines region N.
     #[arg(long, value_parser = parse_module)]
     pub module: Option<ModuleArg>,
     #[command(flatten)]
@@ -175,8 +177,9 @@ fn parse_colour_by(s: &str) -> Result<ColourBy, String> {
 }
 
 fn parse_module(s: &str) -> Result<ModuleArg, String> {
-    ModuleArg::parse(s)
-        .ok_or_else(|| format!("unknown module {s:?}: fattree, torus, generic2d, time-strip or matrix"))
+    ModuleArg::parse(s).ok_or_else(|| {
+        format!("unknown module {s:?}: fattree, torus, generic2d, time-strip, matrix or congestion")
+    })
 }
 
 fn parse_strip_rows(s: &str) -> Result<StripRows, String> {
@@ -234,6 +237,8 @@ pub enum ModuleArg {
     TimeStrip,
     /// The traffic matrix with hop-class hues ([`super::render_matrix`]).
     Matrix,
+    /// Congestion regions over time ([`super::render_congestion`]).
+    Congestion,
 }
 
 impl ModuleArg {
@@ -244,6 +249,7 @@ impl ModuleArg {
             "generic2d" | "generic-2d" | "2d" => Some(ModuleArg::Generic2d),
             "time-strip" | "timestrip" | "strip" => Some(ModuleArg::TimeStrip),
             "matrix" => Some(ModuleArg::Matrix),
+            "congestion" => Some(ModuleArg::Congestion),
             _ => None,
         }
     }

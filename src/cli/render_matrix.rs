@@ -41,7 +41,7 @@ pub fn render_matrix(dataset: &Dataset, r: &RenderCli, request: OpenRequest) -> 
         pixels_per_point: shoal::export::pixels_per_point_for(r.width, r.height),
     };
     if let Some(path) = &r.save_session {
-        super::render_session::save(request, &spec, (Orbit::default(), size), path)?;
+        super::render_paint::save(request, &spec, (Orbit::default(), size), path)?;
     }
     match &r.out {
         Some(out) => paint_matrix(dataset, &spec, size, out),

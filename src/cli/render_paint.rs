@@ -6,10 +6,11 @@ use std::path::Path;
 use anyhow::Result;
 use shoal::scene::camera::Camera;
 use shoal::scene::draw::plot_rect;
+use shoal::view_model::OpenRequest;
 use shoal::view_model::highlight::{Highlight, project};
 use shoal::view_model::orbit::Orbit;
 use shoal::view_model::prepare::{Prepared, Ranges};
-use shoal::view_model::session::ExportSize;
+use shoal::view_model::session::{CameraState, ExportSize, Session, SessionView};
 use shoal::view_model::{Dataset, Filter, ModuleKind, ViewSpec, prepare};
 
 use super::render_args::Threshold;
@@ -60,5 +61,25 @@ pub fn paint(dataset: &Dataset, spec: &ViewSpec, prepared: &Prepared, canvas: &C
         ModuleKind::FatTree => eprintln!("{out}: {} links drawn", scene.visible_link_count()),
         _ => eprintln!("{out}: {} link ends and {} nodes drawn", scene.halves.len(), scene.marks.len()),
     }
+    Ok(())
+}
+
+/// Writes the session of one view: what was opened, the view's spec, rotation and size.
+pub fn save(
+    request: OpenRequest,
+    spec: &ViewSpec,
+    (orbit, size): (Orbit, ExportSize),
+    path: &Path,
+) -> Result<()> {
+    let view = SessionView {
+        spec: spec.clone(),
+        group: 0,
+        camera: CameraState::default(),
+        orbit: Some(orbit.rotation),
+        export: size,
+        number: None,
+    };
+    Session::of_view(request, view).write(path)?;
+    eprintln!("{}: session written", path.display());
     Ok(())
 }

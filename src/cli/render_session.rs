@@ -6,35 +6,14 @@ use std::path::Path;
 use anyhow::{Result, bail};
 use shoal::modules::link_group::union_range;
 use shoal::scene::camera::Camera;
-use shoal::view_model::orbit::Orbit;
+use shoal::view_model::open;
 use shoal::view_model::prepare::{Prepared, Ranges};
-use shoal::view_model::session::{CameraState, ExportSize, Session, SessionView};
-use shoal::view_model::{Dataset, Filter, ModuleKind, ViewSpec};
-use shoal::view_model::{OpenRequest, open};
+use shoal::view_model::session::{ExportSize, Session};
+use shoal::view_model::{Dataset, Filter, ModuleKind};
 
 use super::common::report_warnings;
 use super::render_args::RenderCli;
 use super::render_paint::{Canvas, paint, prepare_view};
-
-/// Writes the session of one view: what was opened, the view's spec, rotation and size.
-pub fn save(
-    request: OpenRequest,
-    spec: &ViewSpec,
-    (orbit, size): (Orbit, ExportSize),
-    path: &Path,
-) -> Result<()> {
-    let view = SessionView {
-        spec: spec.clone(),
-        group: 0,
-        camera: CameraState::default(),
-        orbit: Some(orbit.rotation),
-        export: size,
-        number: None,
-    };
-    Session::of_view(request, view).write(path)?;
-    eprintln!("{}: session written", path.display());
-    Ok(())
-}
 
 /// Flags that describe a view of their own: with `--session` the session's view is drawn.
 fn check_flags(r: &RenderCli) -> Result<()> {
@@ -71,6 +50,9 @@ pub fn render(r: &RenderCli, path: &Path) -> Result<()> {
     }
     if view.spec.module == ModuleKind::TimeStrip {
         bail!("{}: the view is a time strip; render draws it with --module time-strip", path.display());
+    }
+    if view.spec.module == ModuleKind::Congestion {
+        bail!("{}: the view is congestion regions; render draws it with --module congestion", path.display());
     }
     let progress = super::progress::Progress::new("render");
     let dataset = open(&session.request, &progress.of_open())?;

@@ -97,8 +97,16 @@ fn module_kind(dataset: &Dataset, r: &RenderCli) -> Result<ModuleKind> {
         (Some(ModuleArg::TimeStrip), None, None) => ModuleKind::TimeStrip,
         (Some(ModuleArg::Generic2d), None, None) => ModuleKind::Generic2d,
         (Some(ModuleArg::Matrix), None, None) => ModuleKind::Matrix(r.matrix.options()),
+        (Some(ModuleArg::Congestion), None, None) => ModuleKind::Congestion,
         (
-            None | Some(ModuleArg::FatTree | ModuleArg::Generic2d | ModuleArg::TimeStrip | ModuleArg::Matrix),
+            None
+            | Some(
+                ModuleArg::FatTree
+                | ModuleArg::Generic2d
+                | ModuleArg::TimeStrip
+                | ModuleArg::Matrix
+                | ModuleArg::Congestion,
+            ),
             _,
             _,
         ) => {

@@ -12,7 +12,7 @@ use clap::Args;
 use serde_json::{Value, json};
 use shoal::model::Cluster;
 use shoal::routing::health::Health;
-use shoal::routing::link_rates::TICK_ASSUMED;
+use shoal::routing::link_rates::tick_note;
 use shoal::units::format_bytes;
 use shoal::view_model::why::{JobEnd, Why, why};
 
@@ -55,7 +55,9 @@ pub fn run(args: &WhyArgs) -> Result<()> {
     }
     let answer =
         why(&dataset, args.for_job.as_deref(), args.stall, args.region).map_err(anyhow::Error::msg)?;
-    eprintln!("shoal: {TICK_ASSUMED}");
+    if let Some(observed) = fabric.observed.as_ref() {
+        eprintln!("shoal: {}", tick_note(observed));
+    }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&to_json(&fabric.cluster, &answer))?);
     } else {

@@ -60,7 +60,8 @@ impl ShoalApp {
             }
             Tab::Congestion => {
                 let Some(view) = self.ws.focused() else { return };
-                let at = (view.id, view.group, &view.spec);
+                let cursor = self.ws.group(view.group).and_then(|g| g.time_cursor);
+                let at = (view.id, view.group, &view.spec, cursor);
                 crate::modules::congestion::panel(
                     ui,
                     &mut self.congestion,
@@ -69,6 +70,12 @@ impl ShoalApp {
                     self.ws.generation,
                     commands,
                 );
+            }
+            Tab::Jobs => {
+                let Some(view) = self.ws.focused() else { return };
+                let Some(group) = self.ws.group(view.group) else { return };
+                let generation = self.ws.generation;
+                crate::modules::jobs::panel(ui, &mut self.jobs, &d, generation, (view, group), commands);
             }
         });
     }

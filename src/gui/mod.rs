@@ -3,6 +3,7 @@
 //! the views.
 
 pub mod allocator;
+mod dialogs;
 mod display_env;
 mod frame;
 pub mod history;
@@ -43,16 +44,18 @@ pub enum Tab {
     Linking,
     Plots,
     Congestion,
+    Jobs,
 }
 
 impl Tab {
-    pub const ALL: [(Tab, &'static str); 6] = [
+    pub const ALL: [(Tab, &'static str); 7] = [
         (Tab::Regions, "Regions"),
         (Tab::Filter, "Filter"),
         (Tab::Highlight, "Highlight"),
         (Tab::Linking, "Linking"),
         (Tab::Plots, "Plots"),
         (Tab::Congestion, "Congestion"),
+        (Tab::Jobs, "Jobs"),
     ];
 
     /// `linking`, `Plots` …: a tab by its name, any case.
@@ -92,7 +95,8 @@ pub struct ShoalApp {
     pub regions_state: RegionsPanelState,
     plots: PlotCache,
     counters: crate::modules::counters::CountersState,
-    congestion: crate::modules::congestion::CongestionState,
+    pub congestion: crate::modules::congestion::CongestionState,
+    jobs: crate::modules::jobs::JobsPanelState,
     crossings: CrossingCache,
     diff_table: DiffCache,
     dialogs: (std::sync::mpsc::Sender<Dialog>, Receiver<Dialog>),
@@ -132,6 +136,7 @@ impl ShoalApp {
             plots: PlotCache::default(),
             counters: Default::default(),
             congestion: Default::default(),
+            jobs: Default::default(),
             crossings: CrossingCache::default(),
             diff_table: DiffCache::default(),
             dialogs: channel(),
@@ -252,115 +257,9 @@ impl ShoalApp {
         }
     }
 
-    /// Runs a file dialog on its own thread. Where none can be shown (no portal, no zenity: see
-    /// [`path_entry`]) the typed-path window opens instead, at once or when the dialog comes
-    /// back empty too fast to have been seen.
-    fn spawn_dialog(
-        &mut self,
-        purpose: path_entry::Purpose,
-        make: impl FnOnce() -> Option<Dialog> + Send + 'static,
-        ctx: &egui::Context,
-    ) {
-        if let Some(why) = path_entry::no_native_dialog() {
-            self.path_entry.show_for(purpose, why);
-            return;
-        }
-        let tx = self.dialogs.0.clone();
-        let ctx = ctx.clone();
-        std::thread::spawn(move || {
-            let asked = std::time::Instant::now();
-            let answer = make().or_else(|| {
-                path_entry::unshown_dialog(asked.elapsed()).map(|why| Dialog::Unavailable(purpose, why))
-            });
-            if let Some(d) = answer {
-                let _ = tx.send(d);
-                ctx.request_repaint();
-            }
-        });
-    }
-
-    fn open_dialog(&mut self, ctx: &egui::Context) {
-        self.spawn_dialog(
-            path_entry::Purpose::Rails,
-            || {
-                rfd::FileDialog::new()
-                    .set_title("Open rail directories (one per rail)")
-                    .pick_folders()
-                    .map(Dialog::Open)
-            },
-            ctx,
-        );
-    }
-
-    fn profile_dialog(&mut self, ctx: &egui::Context) {
-        self.spawn_dialog(
-            path_entry::Purpose::Profile,
-            || {
-                rfd::FileDialog::new()
-                    .set_title("Open an ibprof profile")
-                    .add_filter("ibprof profile", &["ibprof", "gz"])
-                    .add_filter("loads file (IBPROF_LOADS)", &["csv", "gz"])
-                    .pick_file()
-                    .map(Dialog::Profile)
-            },
-            ctx,
-        );
-    }
-
-    fn export_dialog(&mut self, ctx: &egui::Context) {
-        self.spawn_dialog(
-            path_entry::Purpose::Export,
-            || {
-                rfd::FileDialog::new()
-                    .set_title("Export the view")
-                    .add_filter("PNG image", &["png"])
-                    .add_filter("SVG drawing", &["svg"])
-                    .set_file_name("shoal.png")
-                    .save_file()
-                    .map(Dialog::Export)
-            },
-            ctx,
-        );
-    }
-
     /// Writes the focused view as it is on screen (its size, camera and legend) at 2× pixels.
     pub fn export_focused(&mut self, path: &std::path::Path) -> Result<(), String> {
         self.ws.export_focused(path)
-    }
-
-    /// Acts on what a file dialog (or the typed-path window) answered.
-    fn handle_dialog(&mut self, d: Dialog, ctx: &egui::Context) {
-        match d {
-            Dialog::Open(paths) => {
-                if let Some(r) = recent::request_from_paths(&paths, self.current.as_ref()) {
-                    self.open(r, ctx);
-                }
-            }
-            Dialog::Profile(p) => match self.current.clone() {
-                Some(mut r) => {
-                    // A loads file (`*.csv`) stands in for a profile: one or the other.
-                    let is_loads = match crate::view_model::classify(&p) {
-                        Some(kind) => kind == crate::view_model::PathKind::Loads,
-                        None => p.to_string_lossy().to_ascii_lowercase().contains(".csv"),
-                    };
-                    (r.profile, r.loads) = if is_loads { (None, Some(p)) } else { (Some(p), None) };
-                    self.open(r, ctx);
-                }
-                None => self.errors.push("open rails before a profile".into()),
-            },
-            Dialog::Jobs(paths) => self.place_new_jobs(&paths),
-            Dialog::Run(p) => open::open_run(self, &p, ctx),
-            Dialog::SaveSession(p) => session::save(self, &p),
-            Dialog::OpenSession(p) => session::open(self, &p, ctx),
-            Dialog::Unavailable(purpose, why) => {
-                self.status = "no file dialog here: type a path".into();
-                self.path_entry.show_for(purpose, why);
-            }
-            Dialog::Export(p) => match self.export_focused(&p) {
-                Ok(()) => self.status = format!("exported {}", p.display()),
-                Err(e) => self.errors.push(format!("export failed: {e}")),
-            },
-        }
     }
 
     /// Per-frame bookkeeping that needs no UI: finished loads, file changes, dialogs, drops.

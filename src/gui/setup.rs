@@ -17,7 +17,8 @@ use crate::view_model::view::{ModuleKind, ViewSpec};
 /// focused view's group: `fattree`, `torus`, `generic2d`), `job:NAME` (every view coloured by a
 /// job, `all` or `contention`), `diffjobs:A,B` (the focused view shows job A's total − job B's),
 /// `routing:static|ar|ar-static` (every view shows that trace, where the dumps hold AR tables),
-/// `colour:ATTR` (every view colours its link ends by that attribute: `residual`, `observed` …).
+/// `colour:ATTR` (every view colours its link ends by that attribute: `residual`, `observed` …),
+/// `measure:bytes|utilisation|stall` (what every time strip's counter-interval cells are).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Setup {
     Threshold(f64),
@@ -40,6 +41,8 @@ pub enum Setup {
     Routing(RoutingShown),
     /// The link attribute every view colours by.
     Colour(String),
+    /// `measure:bytes|utilisation|stall`: what every time strip's counter-interval cells are.
+    StripMeasure(crate::view_model::time_strip::StripMeasure),
 }
 
 impl Setup {
@@ -75,6 +78,9 @@ impl Setup {
             "add" => Some(Setup::AddView(arg.trim().to_ascii_lowercase())),
             "job" => Some(Setup::Job(arg.trim().to_string())),
             "colour" => Some(Setup::Colour(arg.trim().to_string())),
+            "measure" => {
+                crate::view_model::time_strip::StripMeasure::parse(arg.trim()).map(Setup::StripMeasure)
+            }
             "routing" => match arg.trim() {
                 "static" => Some(Setup::Routing(RoutingShown::Static)),
                 "ar" => Some(Setup::Routing(RoutingShown::ArModelled)),
@@ -91,6 +97,11 @@ impl Setup {
 
     /// Applies the set-up to a workspace that has data, as the commands it stands for.
     pub fn apply(&self, ws: &mut Workspace) {
+        if let Setup::StripMeasure(measure) = self {
+            // The measure is the strip's own state, not its spec: no command carries it.
+            ws.views.iter_mut().filter_map(|v| v.strip_mut()).for_each(|s| s.measure = *measure);
+            return;
+        }
         if matches!(self, Setup::Threshold(_)) {
             // The threshold is a share of the focused view's largest value: prepare it first.
             ws.group_ranges();
@@ -152,6 +163,7 @@ impl Setup {
                 .collect(),
             Setup::Job(job) => every_edit(&|s| s.job = Some(job.clone())),
             Setup::Colour(attribute) => every_edit(&|s| s.link_attribute = Some(attribute.clone())),
+            Setup::StripMeasure(_) => Vec::new(),
             Setup::DiffJobs(a, b) => focused_edit(&|s| {
                 s.selection = RegionSelection::Diff(RegionKey::Total, RegionKey::Total);
                 s.job = Some(a.clone());
@@ -189,6 +201,8 @@ mod tests {
             [Setup::Flat("z".into()), Setup::Rotate(30.0, 20.0), Setup::Tab("linking".into())]
         );
         assert_eq!(Setup::parse_list("colour:residual"), [Setup::Colour("residual".into())]);
+        let stall = crate::view_model::time_strip::StripMeasure::Stall;
+        assert_eq!(Setup::parse_list("measure:stall;measure:x"), [Setup::StripMeasure(stall)]);
         assert_eq!(
             Setup::parse_list("routing:ar;routing:ar-static;routing:x"),
             [Setup::Routing(RoutingShown::ArModelled), Setup::Routing(RoutingShown::ArMinusStatic)]

@@ -23,6 +23,19 @@ pub enum LaneSpeed {
 }
 
 impl LaneSpeed {
+    /// Every speed, slowest first.
+    pub const ALL: [LaneSpeed; 9] = [
+        LaneSpeed::Sdr,
+        LaneSpeed::Ddr,
+        LaneSpeed::Qdr,
+        LaneSpeed::Fdr10,
+        LaneSpeed::Fdr,
+        LaneSpeed::Edr,
+        LaneSpeed::Hdr,
+        LaneSpeed::Ndr,
+        LaneSpeed::Xdr,
+    ];
+
     /// The speed a topology file wrote: a generation name or OpenSM's Gb/s per lane.
     pub fn parse(text: &str) -> Option<LaneSpeed> {
         let text = text.trim();
@@ -76,6 +89,21 @@ impl LaneSpeed {
         }
     }
 
+    /// OpenSM's `SPD=` for this speed (Gb/s per lane as OpenSM names it; `FDR10` by name).
+    pub fn opensm_spd(self) -> &'static str {
+        match self {
+            LaneSpeed::Sdr => "2.5",
+            LaneSpeed::Ddr => "5",
+            LaneSpeed::Qdr => "10",
+            LaneSpeed::Fdr10 => "FDR10",
+            LaneSpeed::Fdr => "14",
+            LaneSpeed::Edr => "25",
+            LaneSpeed::Hdr => "50",
+            LaneSpeed::Ndr => "100",
+            LaneSpeed::Xdr => "200",
+        }
+    }
+
     /// The line rate of one lane in Gb/s, before encoding. HDR and later run PAM4 with RS-FEC;
     /// their line rates are given as the rate whose 64b/66b payload is the nominal 50, 100 and
     /// 200 Gb/s per lane.
@@ -104,12 +132,16 @@ impl LaneSpeed {
         self.line_gbps() * f64::from(data) / f64::from(line)
     }
 
-    /// Bytes one XmitWait tick stands for, by NVIDIA's per-ASIC rule (ibdiagnet manual,
-    /// "Congestion Assessment on InfiniBand Links"): Quantum switches (HDR and later) count one
-    /// tick per 8 bytes of the port, Switch-IB/Switch-X (EDR and earlier) one per 32 bytes per
-    /// lane. Shown as assumed wherever used: no capture here records the ASIC.
-    pub fn assumed_bytes_per_tick(self, lanes: u32) -> f64 {
-        if self >= LaneSpeed::Hdr { 8.0 } else { 32.0 * f64::from(lanes) }
+    /// Bytes one XmitWait tick stands for, by NVIDIA's formulas (ibdiagnet manual, "Congestion
+    /// Assessment on InfiniBand Links"): lost bytes = XmitWait × (Tick + 1) per port on Quantum
+    /// switches (HDR and later), × (Tick + 1) × lanes on Switch-IB/Switch-X (EDR and earlier).
+    /// `tick` is the port's `PortSamplesControl.Tick` where a capture recorded it; without it the
+    /// per-ASIC value is assumed (7 on Quantum: 8 bytes of the port; 31 before: 32 bytes per
+    /// lane), and shown as assumed wherever used.
+    pub fn bytes_per_tick(self, lanes: u32, tick: Option<u8>) -> f64 {
+        let quantum = self >= LaneSpeed::Hdr;
+        let per = f64::from(tick.unwrap_or(if quantum { 7 } else { 31 })) + 1.0;
+        if quantum { per } else { per * f64::from(lanes) }
     }
 }
 
@@ -136,6 +168,14 @@ impl Capacity {
         let speed =
             LaneSpeed::parse(speed).ok_or_else(|| format!("speed `{speed}` is no InfiniBand lane speed"))?;
         Ok(Capacity { lanes, speed })
+    }
+
+    /// The best width and speed both ends of a link support, where the topology records them
+    /// (ibdiagnet2 `db_csv`); `None` elsewhere.
+    pub fn supported(link: &Link) -> Option<Capacity> {
+        let lanes = lanes(link.supported_width?)?;
+        let speed = LaneSpeed::parse(link.supported_speed?)?;
+        Some(Capacity { lanes, speed })
     }
 
     /// Data bytes per second in each direction.
@@ -180,12 +220,21 @@ mod tests {
     }
 
     #[test]
+    fn opensm_speed_names_read_back_as_the_same_speed() {
+        for speed in LaneSpeed::ALL {
+            assert_eq!(LaneSpeed::parse(speed.opensm_spd()), Some(speed), "{speed:?}");
+        }
+    }
+
+    #[test]
     fn a_link_without_width_or_speed_says_why_it_has_no_capacity() {
         let link = Link {
             a_port: crate::model::PortNum(1),
             b_port: crate::model::PortNum(1),
             width: Some("4x".into()),
             speed: None,
+            supported_width: None,
+            supported_speed: None,
         };
         assert!(Capacity::of(&link).unwrap_err().contains("no speed"));
     }

@@ -67,6 +67,17 @@ impl PortSample {
     }
 }
 
+/// A port's `PortSamplesControl.Tick` as a capture recorded it (`perfquery -c`): its XmitWait
+/// counts one tick per (Tick + 1) symbol times.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PortTick {
+    pub owner: PortOwner,
+    pub port: PortNum,
+    pub tick: u8,
+    /// Where it was read (1-based line).
+    pub line: usize,
+}
+
 /// Every port sample of one counter file.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Snapshot {
@@ -77,6 +88,8 @@ pub struct Snapshot {
     pub other: Vec<OtherCounters>,
     /// When the counters were read, if known: a series of snapshots becomes a time strip.
     pub taken: Option<TakenAt>,
+    /// The ports' XmitWait tick settings, where the file records them.
+    pub ticks: Vec<PortTick>,
 }
 
 /// When a snapshot was taken, and where that time comes from.

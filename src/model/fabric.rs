@@ -79,6 +79,10 @@ pub struct Link {
     pub width: Option<String>,
     /// `SPD=` speed (`10`, `FDR`), if given.
     pub speed: Option<String>,
+    /// The widest width both ends support (`4x`), where the topology records it (db_csv).
+    pub supported_width: Option<&'static str>,
+    /// The fastest speed both ends support, as `SPD=` writes it (`100`), where recorded.
+    pub supported_speed: Option<&'static str>,
 }
 
 /// Which end of a link: the A end sends A → B, the B end sends B → A.
@@ -375,7 +379,11 @@ impl FabricBuilder {
                 });
             }
         }
-        let edge = self.fabric.graph.add_edge(a.0, b.0, Link { a_port: a.1, b_port: b.1, width, speed });
+        let edge = self.fabric.graph.add_edge(
+            a.0,
+            b.0,
+            Link { a_port: a.1, b_port: b.1, width, speed, supported_width: None, supported_speed: None },
+        );
         for (node, port) in [a, b] {
             let links = &mut self.fabric.port_links;
             if links.len() <= node.index() {
@@ -388,6 +396,18 @@ impl FabricBuilder {
             ports[usize::from(port.0)] = Some(edge);
         }
         Ok(Some(edge))
+    }
+
+    /// Records what both ends of a link support (db_csv `PORTS` and `EXTENDED_PORT_INFO`).
+    pub fn set_supported(
+        &mut self,
+        edge: EdgeIndex,
+        width: Option<&'static str>,
+        speed: Option<&'static str>,
+    ) {
+        if let Some(link) = self.fabric.graph.edge_weight_mut(edge) {
+            (link.supported_width, link.supported_speed) = (width, speed);
+        }
     }
 
     fn peer_of(&self, edge: EdgeIndex, end: (NodeIndex, PortNum)) -> (NodeIndex, PortNum) {

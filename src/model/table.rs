@@ -20,11 +20,13 @@ pub enum Domain {
     Ranks,
     Communicators,
     Ports,
+    /// A fabric profile's host pairs per rail and region, with their hop class (issue 23).
+    Pairs,
 }
 
 impl Domain {
-    pub const ALL: [Domain; 5] =
-        [Domain::Nodes, Domain::Links, Domain::Ranks, Domain::Communicators, Domain::Ports];
+    pub const ALL: [Domain; 6] =
+        [Domain::Nodes, Domain::Links, Domain::Ranks, Domain::Communicators, Domain::Ports, Domain::Pairs];
 
     /// The plural name used on the command line and in qualified attributes (`nodes.code_region`).
     pub fn name(self) -> &'static str {
@@ -34,6 +36,7 @@ impl Domain {
             Domain::Ranks => "ranks",
             Domain::Communicators => "communicators",
             Domain::Ports => "ports",
+            Domain::Pairs => "pairs",
         }
     }
 

@@ -42,6 +42,11 @@ impl Workspace {
                     v.spec.selection = selection;
                 }
             }
+            Command::SetTimeCursor { group, interval } => {
+                if let Some(g) = self.group_mut(group) {
+                    g.time_cursor = interval;
+                }
+            }
             Command::SetSpec { view, spec } => {
                 if let Some(v) = self.view_mut(view) {
                     v.spec = *spec;

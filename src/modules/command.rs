@@ -29,6 +29,8 @@ pub enum Command {
     Focus(ViewId),
     /// Shows a region or a window of regions in every view of a group (the time strip's brush).
     SelectRegions { group: GroupId, selection: RegionSelection },
+    /// Moves a group's time cursor to a counter interval (a congestion region's, or a strip column).
+    SetTimeCursor { group: GroupId, interval: Option<u32> },
     /// Replaces a view's spec (filter edits, options, the region shown, the routing switch).
     SetSpec { view: ViewId, spec: Box<ViewSpec> },
     /// Adds a view of a module in the focused view's group (same region and filter).

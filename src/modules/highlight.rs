@@ -56,7 +56,6 @@ pub fn panel(
     }
     if d.fabric.is_some() {
         route_ui(ui, state, d, group, commands);
-        scheduled_ui(ui, d, group, commands);
     }
     if group.highlight.is_empty() {
         ui.small("nothing highlighted (click a node or a link, or search)");
@@ -147,36 +146,4 @@ pub fn linked_tables(ui: &mut Ui, d: &Dataset, view: &View, lit: &Lit) {
             }
         });
     }
-}
-
-/// The scheduler's jobs (`--jobs-from`, issue 26), each with a button that highlights its
-/// footprint: the link ends on the routes among its hosts, and its hosts.
-fn scheduled_ui(ui: &mut Ui, d: &Dataset, group: &LinkGroup, commands: &mut Vec<Command>) {
-    let Some(fabric) = d.fabric.as_ref().filter(|f| !f.scheduled.is_empty()) else { return };
-    let time = |t: Option<f64>| {
-        t.map_or_else(|| "…".into(), |t| crate::units::format_epoch_micros((t * 1e6) as i64))
-    };
-    egui::CollapsingHeader::new(format!("scheduler jobs ({})", fabric.scheduled.len())).show(ui, |ui| {
-        for job in fabric.scheduled.iter().take(200) {
-            ui.horizontal(|ui| {
-                if ui.small_button("footprint").clicked() {
-                    let seeds = search(d, &format!("job {}", job.id));
-                    commands.push(Command::Highlight { group: group.id, seeds, add: false });
-                }
-                ui.label(format!(
-                    "{} {} ({}) {} – {}",
-                    job.id,
-                    job.name,
-                    job.user,
-                    time(job.start),
-                    time(job.end)
-                ))
-                .on_hover_text(format!(
-                    "{} hosts, {} link ends",
-                    job.host_names.len(),
-                    job.footprint.len()
-                ));
-            });
-        }
-    });
 }

@@ -5,7 +5,9 @@
 //! - the highlight set (a pick in any member lights in all);
 //! - the colour range, the union over the members' ranges, so regions compare on one scale;
 //! - optionally a shared camera (synced zoom and pan) and a shared orbit (3D views turn together);
-//! - a group filter, ANDed with each member's own.
+//! - a group filter, ANDed with each member's own;
+//! - the time cursor: the counter interval the group looks at (a click on a congestion region or
+//!   on an interval column of the time strip moves it; the strip outlines it).
 
 use crate::scene::camera::Camera;
 use crate::view_model::filter::Filter;
@@ -27,6 +29,8 @@ pub struct LinkGroup {
     /// When set, 3D members turn together.
     pub shared_orbit: Option<Orbit>,
     pub filter: Filter,
+    /// The counter interval (0-based, in the order the snapshots were given) the group looks at.
+    pub time_cursor: Option<u32>,
 }
 
 impl LinkGroup {

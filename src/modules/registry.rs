@@ -4,6 +4,7 @@ use crate::view_model::dataset::Dataset;
 use crate::view_model::view::{ModuleKind, ViewSpec};
 
 use super::class::AnyViewClass;
+use super::congestion_view::CongestionClass;
 use super::fat_tree::FatTree;
 use super::generic2d::Generic2d;
 use super::matrix::MatrixClass;
@@ -12,7 +13,7 @@ use super::torus::{Torus, TorusFlat};
 
 /// Every class, in menu order.
 pub static REGISTRY: &[&dyn AnyViewClass] =
-    &[&FatTree, &Torus, &TorusFlat, &Generic2d, &TimeStripClass, &MatrixClass];
+    &[&FatTree, &Torus, &TorusFlat, &Generic2d, &TimeStripClass, &MatrixClass, &CongestionClass];
 
 /// The class with this id, if there is one.
 pub fn class(id: &str) -> Option<&'static dyn AnyViewClass> {
@@ -36,7 +37,7 @@ mod tests {
 
     #[test]
     fn the_registry_finds_each_class_by_its_id() {
-        for id in ["fat_tree", "torus", "torus_flat", "generic_2d", "time_strip", "matrix"] {
+        for id in ["fat_tree", "torus", "torus_flat", "generic_2d", "time_strip", "matrix", "congestion"] {
             assert_eq!(class(id).map(|c| c.id()), Some(id), "{id}");
         }
         assert!(class("sunburst").is_none(), "an unknown id finds no class");
@@ -58,6 +59,7 @@ mod tests {
             (ModuleKind::TorusFlat { down: 2 }, "torus 2D"),
             (ModuleKind::Generic2d, "generic 2D"),
             (ModuleKind::TimeStrip, "time strip"),
+            (ModuleKind::Congestion, "congestion regions"),
         ];
         for (module, name) in modules {
             let spec = ViewSpec { module: module.clone(), ..Default::default() };

@@ -4,7 +4,10 @@
 //! region). The play button steps through the regions one per frame. With more regions than
 //! pixels, columns are binned ([`crate::view_model::time_strip`]). With a series of counter snapshots
 //! (three or more `--counters` for the same rails) the columns can be its intervals instead:
-//! what the ports observed, with nothing to brush (they are no regions of the loads).
+//! what the ports observed, with nothing to brush (they are no regions of the loads): a click
+//! there moves the group's time cursor to that interval, and the cursor's column is outlined.
+//! The scheduler's jobs that ran in the strip's span are bands under it: a click on one
+//! highlights its footprint.
 //!
 //! The strip is drawn as `shoal render --module time-strip` draws it ([`StripPicture`]), through
 //! the shared painters, so the window exports it as the CLI does.
@@ -12,9 +15,12 @@
 use egui::{Rect, Response, Sense, Ui};
 
 use crate::scene::time_strip_draw::StripPicture;
+use crate::scene::time_strip_jobs_draw::{LANE_H, LANES_GAP};
 use crate::units::format_bytes_f64;
 use crate::view_model::dataset::Dataset;
+use crate::view_model::highlight::search;
 use crate::view_model::time_strip::TimeStrip;
+use crate::view_model::time_strip_jobs::JobBand;
 use crate::view_model::view::ModuleKind;
 
 use super::class::{Drawing, Eye, Placement, PrepareContext, ViewClass, ViewContext, if_available};
@@ -69,7 +75,12 @@ impl ViewClass for TimeStripClass {
         size: [f32; 2],
     ) -> Result<Drawing<'s>, String> {
         state.build(ctx.dataset, ctx.generation)?;
-        let window = window_columns(&state.strip, ctx.spec.selection);
+        let window = if state.strip.intervals.is_empty() {
+            window_columns(&state.strip, ctx.spec.selection)
+        } else {
+            let column = ctx.group.time_cursor.map(|c| c as usize).filter(|&c| c < state.strip.columns.len());
+            column.map(|c| (c, c))
+        };
         let picture = StripPicture::new(&state.strip, ctx.spec.link_map, ctx.spec.scale, state.rows, window);
         Ok(Drawing { list: picture.draw_list(size[0], size[1]), scene: None })
     }
@@ -109,8 +120,17 @@ impl ViewClass for TimeStripClass {
         paint::paint(&ui.painter_at(rect), &drawing.list, rect.min);
         state.map = Some(map);
         if !data.columns.is_empty() && !data.rows.is_empty() && map.width() >= 2.0 {
-            brush(ctx, state, &data, ui, &response, map, commands);
+            // A click on a job's band highlights its footprint; elsewhere it brushes.
+            let band = response.interact_pointer_pos().and_then(|p| band_at(&data, map, p));
+            match band.and_then(|b| ctx.dataset.fabric.as_ref()?.scheduled.get(b.job)) {
+                Some(job) if response.clicked() => {
+                    let seeds = search(ctx.dataset, &format!("job {}", job.id));
+                    commands.push(Command::Highlight { group: ctx.group.id, seeds, add: false });
+                }
+                _ => brush(ctx, state, &data, ui, &response, map, commands),
+            }
             hover(&data, &response, map);
+            hover_job(ctx.dataset, &data, &response, map);
         }
     }
 }
@@ -132,6 +152,13 @@ fn brush(
     commands: &mut Vec<Command>,
 ) {
     let pointer = response.interact_pointer_pos().filter(|p| p.x >= map.min.x);
+    if !data.intervals.is_empty() {
+        if let Some(p) = pointer.filter(|_| response.clicked()) {
+            let interval = u32::try_from(column_at(data, map, p.x)).ok();
+            commands.push(Command::SetTimeCursor { group: ctx.group.id, interval });
+        }
+        return;
+    }
     if response.drag_started() || response.clicked() {
         // Where the button went down, not where the drag was first recognised.
         let origin = ui.input(|i| i.pointer.press_origin()).or(pointer);
@@ -147,16 +174,52 @@ fn brush(
     }
 }
 
-/// Hovering a cell tells its column, row and bytes.
+/// Hovering a job's band under the map tells the job (a click highlights its footprint,
+/// `job = NAME` filters to it, the Jobs tab lists it).
+fn hover_job(d: &Dataset, data: &TimeStrip, response: &Response, map: Rect) {
+    let Some(band) = response.hover_pos().and_then(|p| band_at(data, map, p)) else { return };
+    let Some(job) = d.fabric.as_ref().and_then(|f| f.scheduled.get(band.job)) else { return };
+    let time =
+        |t: Option<f64>| t.map_or("…".into(), |t| crate::units::format_epoch_micros((t * 1e6) as i64));
+    response.clone().on_hover_text(format!(
+        "job {} {} ({}), {}\n{} – {}\n{} hosts, {} link ends in its footprint",
+        job.id,
+        job.name,
+        job.user,
+        job.state,
+        time(job.start),
+        time(job.end),
+        job.host_names.len(),
+        job.footprint.len()
+    ));
+}
+
+/// The job band under a screen point, in the lanes under the map.
+fn band_at(data: &TimeStrip, map: Rect, p: egui::Pos2) -> Option<&JobBand> {
+    let top = map.max.y + LANES_GAP;
+    if p.y < top || p.x < map.min.x || p.x > map.max.x {
+        return None;
+    }
+    let lane = ((p.y - top) / LANE_H) as usize;
+    let at = (p.x - map.min.x) / map.width();
+    data.jobs.bands.iter().find(|b| b.lane == lane && b.from <= at && at <= b.to)
+}
+
+/// Hovering a cell tells its column, row and value (bytes, or the row's worst %).
 fn hover(data: &TimeStrip, response: &Response, map: Rect) {
     let Some(p) = response.hover_pos().filter(|p| map.contains(*p)) else { return };
     let row = (((p.y - map.min.y) / map.height()) * data.rows.len() as f32) as usize;
     let column = column_at(data, map, p.x);
-    let bytes = data.value(row.min(data.rows.len() - 1), column);
+    let value = data.value(row.min(data.rows.len() - 1), column);
+    let value = if data.measure.is_percent() {
+        format!("worst {} {value:.2} %", data.measure.name())
+    } else {
+        format_bytes_f64(value)
+    };
+    // The window's font (Ubuntu Light) has no arrow: an interval's `a → b` would draw tofu.
     response.clone().on_hover_text(format!(
-        "{}\n{}\n{}",
-        data.column_label(column),
+        "{}\n{}\n{value}",
+        data.column_label(column).replace('→', "->"),
         data.rows.get(row).cloned().unwrap_or_default(),
-        format_bytes_f64(bytes)
     ));
 }

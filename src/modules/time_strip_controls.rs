@@ -1,10 +1,11 @@
 //! The time strip's controls above its canvas: which columns (regions or counter intervals),
-//! which rows, play, and what the window is.
+//! which rows, what a counter interval's cell measures (bytes, utilisation or stall %), play,
+//! and what the window is.
 
 use egui::Ui;
 
 use crate::units::format_time_of_day;
-use crate::view_model::time_strip::{StripRows, TimeStrip};
+use crate::view_model::time_strip::{StripMeasure, StripRows, TimeStrip};
 
 use super::time_strip_state::{StripSource, StripState};
 
@@ -33,6 +34,16 @@ pub fn controls(
         });
         if !data.intervals.is_empty() {
             strip.playing = false;
+            let words = |m: StripMeasure| match m {
+                StripMeasure::Bytes => "bytes",
+                StripMeasure::Utilisation => "utilisation %",
+                StripMeasure::Stall => "stall %",
+            };
+            egui::ComboBox::from_label("measure").selected_text(words(strip.measure)).show_ui(ui, |ui| {
+                for measure in StripMeasure::ALL {
+                    ui.selectable_value(&mut strip.measure, measure, words(measure));
+                }
+            });
             let times =
                 data.time_source.map_or("no times".to_string(), |t| format!("times: {}", t.describe()));
             ui.label(format!("{} intervals between counter snapshots ({times})", data.columns.len()));

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use egui::Rect;
 
 use crate::view_model::dataset::Dataset;
-use crate::view_model::time_strip::{StripRows, TimeStrip, region_columns};
+use crate::view_model::time_strip::{StripMeasure, StripRows, TimeStrip, region_columns};
 use crate::view_model::values::RegionSelection;
 
 /// What a strip's columns are.
@@ -23,9 +23,12 @@ pub enum StripSource {
 /// change), the rows shown, where a brush started, and whether it plays.
 #[derive(Default)]
 pub struct StripState {
-    built_for: Option<(u64, StripRows, StripSource)>,
+    built_for: Option<(u64, StripRows, StripSource, StripMeasure)>,
     pub strip: Arc<TimeStrip>,
     pub rows: StripRows,
+    /// What a counter interval's cell is: bytes, or the row's worst utilisation or stall %
+    /// (as `render --strip-measure`); regions always show bytes.
+    pub measure: StripMeasure,
     /// What the columns are; `None` until the data set is seen (then regions if it has any).
     pub source: Option<StripSource>,
     /// The column a brush started on, while one is dragged.
@@ -55,14 +58,15 @@ impl StripState {
             (false, Some(_)) => StripSource::Snapshots,
             _ => StripSource::Regions,
         });
-        if self.built_for != Some((generation, self.rows, source)) {
+        let key = (generation, self.rows, source, self.measure);
+        if self.built_for != Some(key) {
             self.strip = Arc::new(match (source, series) {
                 (StripSource::Snapshots, Some(observed)) => {
-                    TimeStrip::of_intervals(fabric, observed, self.rows)
+                    TimeStrip::of_interval_measure(fabric, observed, self.measure, self.rows)
                 }
                 _ => TimeStrip::build(fabric, &region_columns(&fabric.loads), self.rows),
             });
-            self.built_for = Some((generation, self.rows, source));
+            self.built_for = Some(key);
         }
         Ok(())
     }

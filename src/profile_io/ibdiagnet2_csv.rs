@@ -1,5 +1,5 @@
 //! ibdiagnet2's `ibdiagnet2.db_csv`: many `START_<NAME>` … `END_<NAME>` sections, each a CSV
-//! table whose first row names the columns. Shoal reads four (and skips the dozens of others):
+//! table whose first row names the columns. Shoal reads five (and skips the dozens of others):
 //!
 //! ```text
 //! START_NODES
@@ -18,18 +18,21 @@
 //!   **decimal**. A switch's LID and LMC are those of its port 0 row.
 //! - Columns are found by name, so older and newer column sets both read; unknown columns are
 //!   ignored. Descriptions are quoted.
-//! - `LINKS` lists each cable once. `LinkWidthActv` (1 = 1x, 2 = 4x, 4 = 8x, 8 = 12x, 16 = 2x)
-//!   and `LinkSpeedActv` (1, 2, 4 = 2.5, 5, 10 Gb/s; `LinkSpeedExtActv` 1, 2, 4 = 14, 25, 50)
-//!   become the `.lst`'s `PHY=`/`SPD=` strings; `PortState` (1 Down … 4 Active) its `LOG=`.
+//! - `LINKS` lists each cable once. `LinkWidthActv` and `LinkSpeedActv` (codes in
+//!   [`super::db_csv_speeds`]) become the `.lst`'s `PHY=`/`SPD=` strings; `PortState` (1 Down …
+//!   4 Active) its `LOG=`. `LinkWidthSup` and `LinkSpeedSup`, with `EXTENDED_PORT_INFO`'s
+//!   `LinkSpeedActive`/`LinkSpeedSupported` (FDR10), give what both ends of a link support.
 //! - `SWITCHES` is only counted: every switch listed there should have a forwarding table.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
 
+use crate::model::capacity::LaneSpeed;
 use crate::model::{Guid, Lid, NodeKind, PortNum, Warning};
 
+use super::db_csv_speeds::{Speeds, widest, width_name};
 use super::error::ParseError;
-use super::ibdiagnet_lst::{LstEnd, LstLink, OwnedLink};
+use super::ibdiagnet_lst::{LstEnd, LstLink, OwnedLink, Supported};
 use super::input::Input;
 use super::line_warnings::LineWarnings;
 
@@ -53,15 +56,25 @@ struct NodeRow {
     description: String,
 }
 
-/// A PORTS row; its width, speed and state are decoded from numbers into fixed names.
+/// A PORTS row; its width and state are decoded from numbers into fixed names.
 #[derive(Clone, Copy, Debug, Default)]
 struct PortRow {
     guid: Option<Guid>,
     lid: Lid,
     lmc: u8,
     width: Option<&'static str>,
-    speed: Option<&'static str>,
+    speed: Speeds,
     state: Option<&'static str>,
+    /// `LinkWidthSup`, `LinkSpeedSup` (with `LinkSpeedExtSup`), where given.
+    width_sup: Option<u32>,
+    speed_sup: Option<Speeds>,
+}
+
+/// An `EXTENDED_PORT_INFO` row: the Mellanox speeds (FDR10) active and supported.
+#[derive(Clone, Copy, Debug, Default)]
+struct MlnxRow {
+    active: Speeds,
+    supported: Speeds,
 }
 
 /// The columns shoal reads, in any section.
@@ -86,10 +99,16 @@ enum Col {
     PortNum1,
     NodeGuid2,
     PortNum2,
+    LinkWidthSup,
+    LinkSpeedSup,
+    LinkSpeedExtSup,
+    /// `EXTENDED_PORT_INFO`'s.
+    LinkSpeedActive,
+    LinkSpeedSupported,
 }
 
 impl Col {
-    const ALL: [Col; 17] = [
+    const ALL: [Col; 22] = [
         Col::NodeDesc,
         Col::NumPorts,
         Col::NodeType,
@@ -107,6 +126,11 @@ impl Col {
         Col::PortNum1,
         Col::NodeGuid2,
         Col::PortNum2,
+        Col::LinkWidthSup,
+        Col::LinkSpeedSup,
+        Col::LinkSpeedExtSup,
+        Col::LinkSpeedActive,
+        Col::LinkSpeedSupported,
     ];
 
     /// The header name (matched without regard to case).
@@ -129,6 +153,11 @@ impl Col {
             Col::PortNum1 => "PortNum1",
             Col::NodeGuid2 => "NodeGuid2",
             Col::PortNum2 => "PortNum2",
+            Col::LinkWidthSup => "LinkWidthSup",
+            Col::LinkSpeedSup => "LinkSpeedSup",
+            Col::LinkSpeedExtSup => "LinkSpeedExtSup",
+            Col::LinkSpeedActive => "LinkSpeedActive",
+            Col::LinkSpeedSupported => "LinkSpeedSupported",
         }
     }
 }
@@ -182,7 +211,7 @@ pub fn read_db_csv(input: &Input) -> Result<(Vec<OwnedLink>, Vec<Warning>), Pars
             warnings.stray(number, line);
             return;
         };
-        if !matches!(name.as_str(), "NODES" | "PORTS" | "LINKS" | "SWITCHES") {
+        if !matches!(name.as_str(), "NODES" | "PORTS" | "LINKS" | "SWITCHES" | "EXTENDED_PORT_INFO") {
             return;
         }
         let mut fields: Vec<&str> = Vec::with_capacity(32);
@@ -193,8 +222,10 @@ pub fn read_db_csv(input: &Input) -> Result<(Vec<OwnedLink>, Vec<Warning>), Pars
             }
             Some(columns) => {
                 split_csv(line, columns.needed, &mut fields);
-                if let Err(reason) = rows.add(name, columns, &fields, number) {
-                    warnings.line(number, format!("skipped {name} row: {reason}"));
+                match rows.add(name, columns, &fields, number) {
+                    Ok(Some(note)) => warnings.line(number, note),
+                    Ok(None) => {}
+                    Err(reason) => warnings.line(number, format!("skipped {name} row: {reason}")),
                 }
             }
         }
@@ -218,28 +249,65 @@ pub fn read_db_csv(input: &Input) -> Result<(Vec<OwnedLink>, Vec<Warning>), Pars
 struct Rows {
     nodes: HashMap<Guid, NodeRow>,
     ports: HashMap<(Guid, u8), PortRow>,
+    mlnx: HashMap<(Guid, u8), MlnxRow>,
     links: Vec<(usize, Guid, u8, Guid, u8)>,
     switches: usize,
 }
 
 impl Rows {
-    /// Keeps one row of section `name` (`NODES`, `PORTS`, `LINKS` or `SWITCHES`).
-    fn add(&mut self, name: &str, columns: &Columns, fields: &[&str], number: usize) -> Result<(), String> {
+    /// Keeps one row of section `name` (`NODES`, `PORTS`, `EXTENDED_PORT_INFO`, `LINKS` or
+    /// `SWITCHES`); `Ok(Some(note))` keeps it with a warning (a code that names no speed).
+    fn add(
+        &mut self,
+        name: &str,
+        columns: &Columns,
+        fields: &[&str],
+        number: usize,
+    ) -> Result<Option<String>, String> {
         match name {
             "NODES" => node_row(columns, fields).map(|(guid, row)| {
                 self.nodes.insert(guid, row);
+                None
             }),
-            "PORTS" => port_row(columns, fields).map(|(key, row)| {
+            "PORTS" => port_row(columns, fields).map(|(key, row, note)| {
                 self.ports.insert(key, row);
+                note
             }),
-            "LINKS" => {
-                link_row(columns, fields).map(|(a, pa, b, pb)| self.links.push((number, a, pa, b, pb)))
-            }
+            "EXTENDED_PORT_INFO" => mlnx_row(columns, fields).map(|(key, row)| {
+                self.mlnx.insert(key, row);
+                None
+            }),
+            "LINKS" => link_row(columns, fields).map(|(a, pa, b, pb)| {
+                self.links.push((number, a, pa, b, pb));
+                None
+            }),
             _ => {
                 self.switches += 1;
-                Ok(())
+                Ok(None)
             }
         }
+    }
+
+    /// A port's active speed: PortInfo's, or FDR10 where Mellanox's ExtendedPortInfo says so
+    /// and PortInfo says QDR (or nothing).
+    fn active_speed(&self, key: (Guid, u8), row: &PortRow) -> Option<LaneSpeed> {
+        let base = row.speed.fastest();
+        let fdr10 = self.mlnx.get(&key).is_some_and(|m| m.active.contains(LaneSpeed::Fdr10));
+        if fdr10 && matches!(base, None | Some(LaneSpeed::Qdr)) { Some(LaneSpeed::Fdr10) } else { base }
+    }
+
+    /// The speeds a port supports, `None` where PORTS gives no `LinkSpeedSup`.
+    fn supported_speeds(&self, key: (Guid, u8), row: &PortRow) -> Option<Speeds> {
+        let mlnx = self.mlnx.get(&key).map_or(Speeds::default(), |m| m.supported);
+        row.speed_sup.map(|s| s.union(mlnx))
+    }
+
+    /// What both ends of a link support: the widest shared width, the fastest shared speed.
+    fn supported(&self, a: ((Guid, u8), &PortRow), b: ((Guid, u8), &PortRow)) -> Supported {
+        let width = a.1.width_sup.zip(b.1.width_sup).and_then(|(x, y)| widest(x & y));
+        let speeds = self.supported_speeds(a.0, a.1).zip(self.supported_speeds(b.0, b.1));
+        let speed = speeds.and_then(|(x, y)| x.intersection(y).fastest()).map(LaneSpeed::opensm_spd);
+        Supported { width, speed }
     }
 
     /// The links between the ports kept; a LINKS row naming a node or port not kept is a warning.
@@ -253,8 +321,10 @@ impl Rows {
                     } else {
                         ra.state
                     };
-                    let [width, state, speed] = [ra.width, state, ra.speed].map(|t| t.map(Cow::Borrowed));
-                    links.push(LstLink { line: number, ends: [ea, eb], width, state, speed });
+                    let speed = self.active_speed((a, pa), &ra).map(LaneSpeed::opensm_spd);
+                    let supported = self.supported(((a, pa), &ra), ((b, pb), &rb));
+                    let [width, state, speed] = [ra.width, state, speed].map(|t| t.map(Cow::Borrowed));
+                    links.push(LstLink { line: number, ends: [ea, eb], width, state, speed, supported });
                 }
                 (Err(reason), _) | (_, Err(reason)) => {
                     warnings.line(number, format!("skipped LINKS row: {reason}"))
@@ -333,30 +403,28 @@ fn node_row(columns: &Columns, fields: &[&str]) -> Result<(Guid, NodeRow), Strin
     Ok((guid(columns, fields, Col::NodeGuid)?, row))
 }
 
-fn port_row(columns: &Columns, fields: &[&str]) -> Result<((Guid, u8), PortRow), String> {
+/// A PORTS row, with a note where a speed code names no known speed (the port then has none).
+type PortRowRead = ((Guid, u8), PortRow, Option<String>);
+
+fn port_row(columns: &Columns, fields: &[&str]) -> Result<PortRowRead, String> {
     let node = guid(columns, fields, Col::NodeGuid)?;
     let port: u8 = number(columns, fields, Col::PortNum)?;
     let lid = Lid(number(columns, fields, Col::Lid)?);
     let lmc = number(columns, fields, Col::Lmc).unwrap_or(0);
-    let width = match number::<u32>(columns, fields, Col::LinkWidthActv) {
-        Ok(1) => Some("1x"),
-        Ok(2) => Some("4x"),
-        Ok(4) => Some("8x"),
-        Ok(8) => Some("12x"),
-        Ok(16) => Some("2x"),
-        _ => None,
+    let width = number::<u32>(columns, fields, Col::LinkWidthActv).ok().and_then(width_name);
+    let mut notes = Vec::new();
+    let mut speeds = |base: Col, ext: Col| -> Option<Speeds> {
+        let mut read = |col: Col, decode: fn(u32) -> Result<Speeds, String>| {
+            let code = number::<u32>(columns, fields, col).ok()?;
+            decode(code).map_err(|e| notes.push(format!("{}: {e}; taken as unknown", col.name()))).ok()
+        };
+        let (base, ext) = (read(base, Speeds::from_ports), read(ext, Speeds::from_ext));
+        base.map(|b| b.union(ext.unwrap_or_default())).or(ext)
     };
-    let ext = number::<u32>(columns, fields, Col::LinkSpeedExtActv).unwrap_or(0);
-    let speed = match (ext, number::<u32>(columns, fields, Col::LinkSpeedActv)) {
-        (1, _) => Some("14"),
-        (2, _) => Some("25"),
-        (4, _) => Some("50"),
-        (8, _) => Some("100"),
-        (_, Ok(1)) => Some("2.5"),
-        (_, Ok(2)) => Some("5"),
-        (_, Ok(4)) => Some("10"),
-        _ => None,
-    };
+    let active = speeds(Col::LinkSpeedActv, Col::LinkSpeedExtActv).unwrap_or_default();
+    let speed_sup = speeds(Col::LinkSpeedSup, Col::LinkSpeedExtSup);
+    // A port runs one speed: with the older separate columns, the extended one wins.
+    let speed = active.fastest().map_or(Speeds::default(), Speeds::of);
     let state = match number::<u8>(columns, fields, Col::PortState) {
         Ok(1) => Some("DWN"),
         Ok(2) => Some("INI"),
@@ -364,7 +432,18 @@ fn port_row(columns: &Columns, fields: &[&str]) -> Result<((Guid, u8), PortRow),
         Ok(4) => Some("ACT"),
         _ => None,
     };
-    let row = PortRow { guid: guid(columns, fields, Col::PortGuid).ok(), lid, lmc, width, speed, state };
+    let width_sup = number::<u32>(columns, fields, Col::LinkWidthSup).ok().filter(|m| *m != 0);
+    let port_guid = guid(columns, fields, Col::PortGuid).ok();
+    let row = PortRow { guid: port_guid, lid, lmc, width, speed, state, width_sup, speed_sup };
+    let note = (!notes.is_empty()).then(|| notes.join("; "));
+    Ok(((node, port), row, note))
+}
+
+fn mlnx_row(columns: &Columns, fields: &[&str]) -> Result<((Guid, u8), MlnxRow), String> {
+    let node = guid(columns, fields, Col::NodeGuid)?;
+    let port: u8 = number(columns, fields, Col::PortNum)?;
+    let code = |col| number::<u32>(columns, fields, col).map_or(Speeds::default(), Speeds::from_mlnx);
+    let row = MlnxRow { active: code(Col::LinkSpeedActive), supported: code(Col::LinkSpeedSupported) };
     Ok(((node, port), row))
 }
 
@@ -472,6 +551,64 @@ mod tests {
         assert!(links.is_empty());
         assert_eq!(warnings[0].line, Some(28));
         assert!(warnings[0].message.contains("not in NODES"), "{}", warnings[0]);
+    }
+
+    /// DB's fabric with real ibdiagnet's PORTS columns and codes: `ca` and `sw` are the CA's and
+    /// the switch port's (LinkWidthActv, LinkWidthSup, LinkSpeedActv, LinkSpeedSup).
+    fn with_ports(ca: [u32; 4], sw: [u32; 4], extended: &str) -> String {
+        let row = |guid: &str, port, lid, lmc, [wa, ws, sa, ss]: [u32; 4]| {
+            format!("{guid},{guid},{port},{lid},{wa},{ws},{sa},{lmc},4,{ss}\n")
+        };
+        let ports = format!(
+            "START_PORTS\nNodeGuid,PortGuid,PortNum,LID,LinkWidthActv,LinkWidthSup,LinkSpeedActv,LMC,\
+             PortState,LinkSpeedSup\n{}{}{}END_PORTS\n",
+            row("0x0002c90300010000", 1, 1, 1, ca),
+            row("0x0002c90200010000", 0, 2, 0, [2, 2, 4, 7]),
+            row("0x0002c90200010000", 1, 2, 0, sw),
+        );
+        let start = DB.find("START_PORTS").unwrap();
+        let end = DB.find("END_PORTS\n").unwrap() + "END_PORTS\n".len();
+        format!("{}{ports}{extended}{}", &DB[..start], &DB[end..])
+    }
+
+    fn only_link(text: String) -> OwnedLink {
+        let (mut links, warnings) = read_db_csv(&Input::from_text("x", text)).unwrap();
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert_eq!(links.len(), 1);
+        links.remove(0)
+    }
+
+    #[test]
+    fn an_ndr_end_beside_an_xdr_end_supports_ndr_and_runs_hdr() {
+        // The CA's supported codes are a real NDR capture's: 1x/4x/2x (19), SDR, FDR … NDR (3841).
+        let link = only_link(with_ports([2, 19, 1024, 3841], [2, 3, 1024, 0x100_0f01], ""));
+        assert_eq!((link.width.as_deref(), link.speed.as_deref()), (Some("4x"), Some("50")));
+        assert_eq!(link.supported, Supported { width: Some("4x"), speed: Some("100") });
+        let xdr = only_link(with_ports([2, 2, 1 << 24, 1 << 24], [2, 2, 1 << 24, 1 << 24], ""));
+        assert_eq!(xdr.speed.as_deref(), Some("200"));
+    }
+
+    #[test]
+    fn extended_port_info_turns_qdr_into_fdr10_and_adds_it_to_what_is_supported() {
+        let extended = "START_EXTENDED_PORT_INFO\nNodeGuid,PortGuid,PortNum,LinkSpeedSupported,\
+             LinkSpeedEnabled,LinkSpeedActive\n0x0002c90300010000,0x0002c90300010001,1,1,1,0\n\
+             0x0002c90200010000,0x0002c90200010000,1,1,1,1\nEND_EXTENDED_PORT_INFO\n";
+        let link = only_link(with_ports([2, 2, 4, 7], [2, 2, 4, 7], extended));
+        assert_eq!(link.speed.as_deref(), Some("FDR10"), "the switch end is A");
+        assert_eq!(link.supported.speed, Some("FDR10"));
+        let without = only_link(with_ports([2, 2, 4, 7], [2, 2, 4, 7], ""));
+        assert_eq!((without.speed.as_deref(), without.supported.speed), (Some("10"), Some("10")));
+    }
+
+    #[test]
+    fn a_speed_code_that_names_no_speed_is_a_warning_with_its_line() {
+        // EDR20 (2 << 16) is Mellanox's own speed, in no rate table here.
+        let text = with_ports([2, 2, 4, 7], [2, 2, 2 << 16, 7], "");
+        let (links, warnings) = read_db_csv(&Input::from_text("x", text)).unwrap();
+        assert_eq!(links[0].speed, None);
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert_eq!(warnings[0].line, Some(13));
+        assert!(warnings[0].message.contains("LinkSpeedActv: speed code 131072"), "{}", warnings[0]);
     }
 
     #[test]

@@ -67,6 +67,16 @@ pub struct LstLink<'a> {
     pub state: Option<Cow<'a, str>>,
     /// `SPD=` (`10`, `FDR10`, `25`), `None` when absent or `??`.
     pub speed: Option<Cow<'a, str>>,
+    /// The widest width and fastest speed (as `SPD=` writes it) both ends support, where the
+    /// format records them (ibdiagnet2 `db_csv`).
+    pub supported: Supported,
+}
+
+/// What both ends of a link support, each part `None` where unrecorded.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Supported {
+    pub width: Option<&'static str>,
+    pub speed: Option<&'static str>,
 }
 
 /// A link that owns its text: what readers keep once the line it came from is gone.
@@ -94,6 +104,7 @@ impl LstLink<'_> {
             width: own(self.width),
             state: own(self.state),
             speed: own(self.speed),
+            supported: self.supported,
         }
     }
 }
@@ -120,7 +131,8 @@ pub fn parse_lst_line(line: &str, line_number: usize) -> Result<LstLink<'_>, Str
             speed = known(v).map(Cow::Borrowed);
         }
     }
-    Ok(LstLink { line: line_number, ends: [first, second], width, state, speed })
+    let supported = Supported::default();
+    Ok(LstLink { line: line_number, ends: [first, second], width, state, speed, supported })
 }
 
 /// Reads every link line of a `.lst` file, streamed: only the parsed links are kept. Blank and
@@ -182,8 +194,10 @@ pub fn add_links(builder: &mut FabricBuilder, file: &str, links: &[LstLink<'_>],
         }
         let width = link.width.as_deref().map(str::to_string);
         let speed = link.speed.as_deref().map(str::to_string);
-        if let Err(issue) = builder.add_link(nodes[0], nodes[1], width, speed) {
-            warnings.line(link.line, issue.to_string());
+        match builder.add_link(nodes[0], nodes[1], width, speed) {
+            Ok(Some(edge)) => builder.set_supported(edge, link.supported.width, link.supported.speed),
+            Ok(None) => {}
+            Err(issue) => warnings.line(link.line, issue.to_string()),
         }
     }
     if down > 0 {

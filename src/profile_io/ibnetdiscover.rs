@@ -267,7 +267,8 @@ fn parse_port_line<'a>(rest: &'a str, own: &'a Block, line: usize) -> Result<Opt
         lmc: None,
     };
     let (width, speed) = (width.map(Cow::Borrowed), speed.map(Cow::Borrowed));
-    Ok(Some(LstLink { line, ends: [own_end, peer_end], width, state: None, speed }))
+    let supported = Default::default();
+    Ok(Some(LstLink { line, ends: [own_end, peer_end], width, state: None, speed, supported }))
 }
 
 /// `"S-0002c90200010000"` → (switch, guid).

@@ -111,6 +111,7 @@ fn parse_ports_line(line: &str, number: usize) -> Result<Option<LstLink<'_>>, St
         width: width.map(Cow::Borrowed),
         state: None,
         speed: speed.map(Cow::Borrowed),
+        supported: Default::default(),
     }))
 }
 

@@ -7,6 +7,7 @@ pub mod boxfish_table;
 mod boxfish_yaml;
 pub mod classify;
 pub mod counters;
+pub mod db_csv_speeds;
 pub mod discover;
 pub mod dump_kind;
 pub mod error;

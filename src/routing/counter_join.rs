@@ -25,6 +25,8 @@ pub struct PlacedSnapshot {
     pub taken: Option<crate::model::counters::TakenAt>,
     /// The snapshot's other counters ([`PlacedPort::other`] indexes them).
     pub other: Vec<OtherCounters>,
+    /// `PortSamplesControl.Tick` of the ports it records, by rail and the link end each sends into.
+    pub ticks: Vec<(usize, LinkEnd, u8)>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -105,6 +107,22 @@ pub fn place(
                 None => placed.unmatched.push(describe(&cluster.rails[r], sample, Some(node))),
             },
             None => placed.unmatched.push(describe_unknown(sample)),
+        }
+    }
+    for tick in &snapshot.ticks {
+        let sample = PortSample {
+            owner: tick.owner,
+            port: tick.port,
+            xmit: None,
+            rcv: None,
+            line: tick.line,
+            other: None,
+        };
+        let sends = locate(cluster, guids, &sample, rail)
+            .and_then(|(r, node, port)| Some((r, cluster.rails[r].out_through(node, port)?.0)));
+        match sends {
+            Some((r, sends)) => placed.ticks.push((r, sends, tick.tick)),
+            None => placed.unmatched.push(describe_unknown(&sample)),
         }
     }
     placed

@@ -1,10 +1,11 @@
 //! Link health (issue 22, item 4): degraded links, ports whose error counters moved, and ports
 //! that waited to send (XmitWait).
 //!
-//! A link is degraded when it runs below what the rest of its tier runs: the tier is the pair
-//! of its ends' levels (a CA is level 0, a switch one more than its nearest neighbour's), and
-//! what the tier runs is the capacity most of its links have (the topology formats here record
-//! active, not supported, widths and speeds).
+//! A link is degraded when its active width or speed is below what both its ends support, where
+//! the topology records that (ibdiagnet2 `db_csv`). Elsewhere (lst, ibnetdiscover: active only)
+//! it is degraded when it runs below what the rest of its tier runs: the tier is the pair of its
+//! ends' levels (a CA is level 0, a switch one more than its nearest neighbour's), and what the
+//! tier runs is the capacity most of its links have.
 
 use std::collections::{HashMap, VecDeque};
 
@@ -125,7 +126,8 @@ pub fn levels(fabric: &Fabric) -> HashMap<NodeIndex, u32> {
     level
 }
 
-/// The links of one rail that run below the capacity most links of their tier run.
+/// The links of one rail that run below what both ends support, or (where that is not recorded)
+/// below the capacity most links of their tier run.
 fn degraded(rail: usize, fabric: &Fabric) -> Vec<Degraded> {
     let level = levels(fabric);
     let tier = |a: NodeIndex, b: NodeIndex| {
@@ -134,11 +136,21 @@ fn degraded(rail: usize, fabric: &Fabric) -> Vec<Degraded> {
         (la.min(lb), la.max(lb))
     };
     let mut counts: HashMap<(u32, u32), HashMap<Capacity, usize>> = HashMap::new();
-    let links: Vec<_> = fabric
-        .graph
-        .edge_references()
-        .filter_map(|e| Some((e, tier(e.source(), e.target()), Capacity::of(e.weight()).ok()?)))
-        .collect();
+    let mut out = Vec::new();
+    let mut links = Vec::new();
+    for e in fabric.graph.edge_references() {
+        let Ok(capacity) = Capacity::of(e.weight()) else { continue };
+        match Capacity::supported(e.weight()) {
+            Some(best) => {
+                if capacity.lanes < best.lanes || capacity.speed < best.speed {
+                    let reason =
+                        format!("runs {} where both ends support {}", capacity.describe(), best.describe());
+                    out.extend(entry(rail, fabric, e.id(), capacity, best, reason));
+                }
+            }
+            None => links.push((e, tier(e.source(), e.target()), capacity)),
+        }
+    }
     for (_, t, capacity) in &links {
         *counts.entry(*t).or_default().entry(*capacity).or_default() += 1;
     }
@@ -153,17 +165,11 @@ fn degraded(rail: usize, fabric: &Fabric) -> Vec<Degraded> {
             Some((t, best.0))
         })
         .collect();
-    let mut out = Vec::new();
     for (edge, t, capacity) in links {
         let Some(expected) = usual.get(&t).copied() else { continue };
         if capacity.bytes_per_s() >= expected.bytes_per_s() {
             continue;
         }
-        let end = |side: Side| {
-            let ((node, port), _) = fabric.link_end_nodes(LinkEnd { edge: edge.id(), side })?;
-            Some((fabric.node(node).guid, port.0))
-        };
-        let (Some(a), Some(b)) = (end(Side::A), end(Side::B)) else { continue };
         let reason = format!(
             "runs {} where the other links of its tier (levels {}–{}) run {}",
             capacity.describe(),
@@ -171,19 +177,35 @@ fn degraded(rail: usize, fabric: &Fabric) -> Vec<Degraded> {
             t.1,
             expected.describe()
         );
-        out.push(Degraded {
-            rail,
-            a,
-            b,
-            width: format!("{}x", capacity.lanes),
-            speed: capacity.speed.name().to_string(),
-            expected_width: format!("{}x", expected.lanes),
-            expected_speed: expected.speed.name().to_string(),
-            reason,
-        });
+        out.extend(entry(rail, fabric, edge.id(), capacity, expected, reason));
     }
     out.sort_by_key(|d| (d.a, d.b));
     out
+}
+
+/// A degraded link's entry; `None` where an end cannot be placed.
+fn entry(
+    rail: usize,
+    fabric: &Fabric,
+    edge: petgraph::graph::EdgeIndex,
+    capacity: Capacity,
+    expected: Capacity,
+    reason: String,
+) -> Option<Degraded> {
+    let end = |side: Side| {
+        let ((node, port), _) = fabric.link_end_nodes(LinkEnd { edge, side })?;
+        Some((fabric.node(node).guid, port.0))
+    };
+    Some(Degraded {
+        rail,
+        a: end(Side::A)?,
+        b: end(Side::B)?,
+        width: format!("{}x", capacity.lanes),
+        speed: capacity.speed.name().to_string(),
+        expected_width: format!("{}x", expected.lanes),
+        expected_speed: expected.speed.name().to_string(),
+        reason,
+    })
 }
 
 #[cfg(test)]
@@ -206,6 +228,23 @@ mod tests {
         assert_eq!((d.width.as_str(), d.speed.as_str()), ("1x", "SDR"));
         assert_eq!((d.expected_width.as_str(), d.expected_speed.as_str()), ("4x", "QDR"));
         assert!(d.reason.contains("4x QDR"), "{}", d.reason);
+    }
+
+    #[test]
+    fn a_link_below_what_both_ends_support_is_degraded_even_when_its_tier_runs_the_same() {
+        let mut fabric = TwoLevel::new(2, 2, 2).build();
+        for link in fabric.graph.edge_weights_mut() {
+            (link.width, link.speed) = (Some("4x".into()), Some("50".into()));
+            (link.supported_width, link.supported_speed) = (Some("4x"), Some("50"));
+        }
+        let slow = fabric.graph.edge_indices().next().unwrap();
+        fabric.graph[slow].supported_speed = Some("100");
+        let found = degraded(0, &fabric);
+        assert_eq!(found.len(), 1, "{found:?}");
+        let d = &found[0];
+        assert_eq!((d.width.as_str(), d.speed.as_str()), ("4x", "HDR"));
+        assert_eq!((d.expected_width.as_str(), d.expected_speed.as_str()), ("4x", "NDR"));
+        assert_eq!(d.reason, "runs 4x HDR where both ends support 4x NDR");
     }
 
     #[test]

@@ -35,11 +35,13 @@ impl<'a> LinkRates<'a> {
         utilisation_percent(bytes, self.capacity(rail, end).ok()?, self.interval_s?)
     }
 
-    /// The interval's share (%) the end's sender waited with data and no credits, by the
-    /// assumed per-ASIC tick ([`crate::model::capacity::LaneSpeed::assumed_bytes_per_tick`]).
+    /// The interval's share (%) the end's sender waited with data and no credits, by its
+    /// port's recorded tick or the assumed per-ASIC one
+    /// ([`crate::model::capacity::LaneSpeed::bytes_per_tick`]).
     pub fn stall_percent(&self, rail: usize, end: LinkEnd) -> Option<f64> {
         let ticks = self.observed.xmit_wait_at(rail, end)?;
-        stall_percent(ticks, self.capacity(rail, end).ok()?, self.interval_s?)
+        let tick = self.observed.tick_at(rail, end);
+        stall_percent(ticks, self.capacity(rail, end).ok()?, self.interval_s?, tick)
     }
 
     /// OPA's ratio XmitWait / (XmitWait + XmitData), XmitData in 4-byte words.
@@ -73,9 +75,10 @@ pub fn utilisation_percent(bytes: u64, capacity: Capacity, seconds: f64) -> Opti
     (seconds > 0.0).then(|| 100.0 * bytes as f64 / (seconds * capacity.bytes_per_s()))
 }
 
-/// `ticks` of XmitWait on a link of `capacity`, as a % of `seconds`.
-pub fn stall_percent(ticks: u64, capacity: Capacity, seconds: f64) -> Option<f64> {
-    let lost_bytes = ticks as f64 * capacity.speed.assumed_bytes_per_tick(capacity.lanes);
+/// `ticks` of XmitWait on a link of `capacity`, as a % of `seconds`; `tick` is the sending
+/// port's `PortSamplesControl.Tick` if recorded (else assumed).
+pub fn stall_percent(ticks: u64, capacity: Capacity, seconds: f64, tick: Option<u8>) -> Option<f64> {
+    let lost_bytes = ticks as f64 * capacity.speed.bytes_per_tick(capacity.lanes, tick);
     let stalled_s = lost_bytes / capacity.bytes_per_s();
     (seconds > 0.0).then(|| 100.0 * stalled_s / seconds)
 }
@@ -84,6 +87,18 @@ pub fn stall_percent(ticks: u64, capacity: Capacity, seconds: f64) -> Option<f64
 pub const TICK_ASSUMED: &str = "stall % assumes NVIDIA's per-ASIC XmitWait tick (ibdiagnet manual, \
      \"Congestion Assessment\"): 8 bytes per port on HDR and later (Quantum), 32 bytes per lane before \
      (Switch-IB, Switch-X); no PortSamplesControl.Tick was read";
+
+/// What outputs showing a stall % say about its tick: [`TICK_ASSUMED`] when no capture recorded
+/// a tick, else how many ports' recorded ticks were used.
+pub fn tick_note(observed: &Observed) -> String {
+    match observed.ticks.len() {
+        0 => TICK_ASSUMED.to_string(),
+        n => format!(
+            "stall % uses the PortSamplesControl.Tick recorded for {n} port(s) (lost bytes = XmitWait × \
+             (Tick + 1), × lanes before HDR); the others assume NVIDIA's per-ASIC tick"
+        ),
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -94,7 +109,7 @@ mod tests {
     fn a_qdr_port_waiting_a_quarter_of_the_time_stalls_25_percent() {
         // 4x QDR: 4e9 bytes/s; one tick = 128 bytes = 32 ns. A second holds 31,250,000 ticks.
         let qdr = Capacity { lanes: 4, speed: LaneSpeed::Qdr };
-        let stall = stall_percent(31_250_000 / 4, qdr, 1.0).unwrap();
+        let stall = stall_percent(31_250_000 / 4, qdr, 1.0, None).unwrap();
         assert!((stall - 25.0).abs() < 1e-9, "{stall}");
     }
 
@@ -102,8 +117,20 @@ mod tests {
     fn an_ndr_tick_is_eight_bytes_of_the_port() {
         let ndr = Capacity { lanes: 4, speed: LaneSpeed::Ndr };
         // 50e9 bytes/s: 6.25e9 ticks of 8 bytes make one second.
-        let stall = stall_percent(625_000_000, ndr, 1.0).unwrap();
+        let stall = stall_percent(625_000_000, ndr, 1.0, None).unwrap();
         assert!((stall - 10.0).abs() < 1e-9, "{stall}");
-        assert_eq!(stall_percent(1, ndr, 0.0), None, "no interval, no share");
+        assert_eq!(stall_percent(1, ndr, 0.0, None), None, "no interval, no share");
+    }
+
+    #[test]
+    fn a_recorded_tick_replaces_the_assumed_one() {
+        // Tick 0x0f on 4x QDR: 16 bytes per lane, 64 per port, half the assumed 128.
+        let qdr = Capacity { lanes: 4, speed: LaneSpeed::Qdr };
+        let assumed = stall_percent(1_000_000, qdr, 1.0, None).unwrap();
+        let read = stall_percent(1_000_000, qdr, 1.0, Some(0x0f)).unwrap();
+        assert!((assumed - 2.0 * read).abs() < 1e-9, "{assumed} {read}");
+        // Tick 7 on NDR is the assumed Quantum value: the same share.
+        let ndr = Capacity { lanes: 4, speed: LaneSpeed::Ndr };
+        assert_eq!(stall_percent(99, ndr, 1.0, Some(7)), stall_percent(99, ndr, 1.0, None));
     }
 }

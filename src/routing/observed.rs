@@ -10,6 +10,8 @@
 //! warning, when the counter saturated, went down between the snapshots (a reset), was read at
 //! two widths, or is in only one snapshot of several: nothing is silently turned into a number.
 
+use std::collections::HashMap;
+
 use crate::model::counters::{Snapshot, TakenAt};
 use crate::model::port_counters::{Count, CounterKind, OtherCounters};
 use crate::model::{Cluster, LinkEnd, Warning};
@@ -34,6 +36,9 @@ pub struct Observed {
     pub ports: Vec<ObservedPort>,
     /// With two snapshots or more: the first and the last, the time the totals span.
     pub window: Option<Interval>,
+    /// `PortSamplesControl.Tick` of the ports that recorded it, by (rail, the index of the link
+    /// end each sends into); the others' XmitWait tick is assumed.
+    pub ticks: HashMap<(usize, usize), u8>,
 }
 
 /// One port's other counters.
@@ -74,6 +79,11 @@ impl Interval {
 }
 
 impl Observed {
+    /// The `PortSamplesControl.Tick` of a link end's sending port, where a capture recorded it.
+    pub fn tick_at(&self, rail: usize, end: LinkEnd) -> Option<u8> {
+        self.ticks.get(&(rail, end.index())).copied()
+    }
+
     /// The XmitWait ticks of a link end, if its sending port read them.
     pub fn xmit_wait_at(&self, rail: usize, end: LinkEnd) -> Option<u64> {
         self.xmit_wait.get(rail)?.get(end.index()).copied().flatten()
@@ -113,10 +123,10 @@ pub enum ObserveError {
 pub fn observe(cluster: &Cluster, inputs: &[CounterInput]) -> Result<(Observed, Vec<Warning>), ObserveError> {
     let guids = PortGuids::new(cluster);
     let mut warnings = Vec::new();
-    let placed = place_inputs(cluster, &guids, inputs, &mut warnings)?;
+    let (placed, ticks) = place_inputs(cluster, &guids, inputs, &mut warnings)?;
     let pairing = Pairing::of(&placed, cluster.rails.len());
     report_pairing(&pairing, &placed, &mut warnings);
-    let mut out = Observed::empty(cluster, &pairing, &placed);
+    let mut out = Observed { ticks, ..Observed::empty(cluster, &pairing, &placed) };
     let mut problems = Problems::default();
     let mut received = Vec::new();
     for (place, at) in pairing.ports() {
@@ -151,14 +161,19 @@ pub fn observe(cluster: &Cluster, inputs: &[CounterInput]) -> Result<(Observed, 
     Ok((out, warnings))
 }
 
-/// Places every input on the fabric, naming what could not be placed.
+/// A file's ticks by (rail, end index).
+type Ticks = HashMap<(usize, usize), u8>;
+
+/// Places every input on the fabric, naming what could not be placed; a file of ticks alone
+/// (`perfquery -c`) gives its ticks and takes no part in the pairing.
 fn place_inputs(
     cluster: &Cluster,
     guids: &PortGuids,
     inputs: &[CounterInput],
     warnings: &mut Vec<Warning>,
-) -> Result<Vec<PlacedSnapshot>, ObserveError> {
+) -> Result<(Vec<PlacedSnapshot>, Ticks), ObserveError> {
     let mut placed = Vec::with_capacity(inputs.len());
+    let mut ticks = Ticks::new();
     let given: Vec<(Option<usize>, &Snapshot)> = inputs.iter().map(|i| (i.rail, &i.snapshot)).collect();
     for (i, input) in inputs.iter().enumerate() {
         if let Some(rail) = input.rail.filter(|&r| r >= cluster.rails.len()) {
@@ -168,14 +183,17 @@ fn place_inputs(
         report_repeat(&given, i, warnings);
         let one = place(cluster, guids, &input.snapshot, input.rail);
         report_unmatched(&one, warnings);
+        ticks.extend(one.ticks.iter().map(|&(rail, end, tick)| ((rail, end.index()), tick)));
         if one.ports.is_empty() {
-            warnings
-                .push(Warning::in_file(&one.source, "no port of this snapshot is on the fabric; not used"));
+            if one.ticks.is_empty() {
+                let text = "no port of this snapshot is on the fabric; not used";
+                warnings.push(Warning::in_file(&one.source, text));
+            }
             continue;
         }
         placed.push(one);
     }
-    Ok(placed)
+    Ok((placed, ticks))
 }
 
 /// One value of one counter of one port: over the whole observation, and per series interval.
@@ -280,7 +298,8 @@ impl Observed {
         let series = pairing.series.iter().map(|&pair| interval(pair, empty.clone())).collect();
         let window = (pairing.differences && placed.len() >= 2)
             .then(|| interval((0, (placed.len() - 1) as u32), Vec::new()));
-        Observed { rails: empty, series, xmit_wait: Vec::new(), ports: Vec::new(), window }
+        let (xmit_wait, ports, ticks) = (Vec::new(), Vec::new(), HashMap::new());
+        Observed { rails: empty, series, xmit_wait, ports, window, ticks }
     }
 
     /// Sets a transmit value on a link end, and its known intervals.

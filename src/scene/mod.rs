@@ -16,6 +16,7 @@
 pub mod build;
 pub mod camera;
 pub mod colour;
+pub mod congestion_draw;
 pub mod describe;
 pub mod draw;
 pub mod fat_tree;
@@ -25,6 +26,7 @@ pub mod legend;
 pub mod matrix_draw;
 pub mod network;
 pub mod time_strip_draw;
+pub mod time_strip_jobs_draw;
 pub mod torus;
 
 use petgraph::graph::NodeIndex;

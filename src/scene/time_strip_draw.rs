@@ -8,6 +8,7 @@ use super::camera::ScreenRect;
 use super::colour::{ColourMap, ColourScale, Rgba, ScaleKind};
 use super::draw::{Align, DrawList, INK, RIGHT_W, Rect, TITLE_H, frame_and_legends, text};
 use super::legend::Legend;
+use super::time_strip_jobs_draw::{draw_lanes, lanes_height};
 use crate::model::thresholds::{STALL, UTILISATION};
 use crate::units::{format_seconds, format_time_of_day};
 use crate::view_model::time_strip::{StripMeasure, StripRows, TimeStrip};
@@ -67,18 +68,21 @@ impl<'a> StripPicture<'a> {
         let longest = self.strip.rows.iter().map(|r| r.chars().count()).max().unwrap_or(0);
         let left = (longest as f32 * 6.0 + 12.0)
             .clamp(ROW_LABELS_MIN, (width * ROW_LABELS_SHARE).max(ROW_LABELS_MIN));
+        // The scheduler's jobs take lanes between the map and its time axis.
+        let lanes = lanes_height(&self.strip.jobs);
         let plot = ScreenRect::new(
             left,
             TITLE_H,
             (width - left - RIGHT_W).max(1.0),
-            (height - TITLE_H - AXIS_H).max(1.0),
+            (height - TITLE_H - AXIS_H - lanes).max(1.0),
         );
         let mut out = DrawList { width, height, background: Rgba::WHITE, plot, ..Default::default() };
         let strip = self.strip;
         if !strip.rows.is_empty() && !strip.columns.is_empty() {
             self.cells(plot, &mut out);
             self.row_labels(plot, &mut out);
-            self.axis(plot, &mut out);
+            draw_lanes(&strip.jobs, plot, &mut out);
+            self.axis(plot, lanes, &mut out);
             if let Some((a, b)) = self.window {
                 let n = strip.columns.len() as f32;
                 let x0 = plot.x + a as f32 / n * plot.w;
@@ -137,9 +141,11 @@ impl<'a> StripPicture<'a> {
         }
     }
 
-    /// Ticks with times of day under the map, and a line saying what the columns span.
-    fn axis(&self, plot: ScreenRect, out: &mut DrawList) {
+    /// Ticks with times of day under the map (and its job lanes, `lanes` points tall), and a
+    /// line saying what the columns span.
+    fn axis(&self, plot: ScreenRect, lanes: f32, out: &mut DrawList) {
         let strip = self.strip;
+        let bottom = plot.bottom() + lanes;
         let n = strip.columns.len();
         let ticks = AXIS_TICKS.min(n);
         // A column's time is when it ended (a region's dump, an interval's later snapshot): its
@@ -148,7 +154,7 @@ impl<'a> StripPicture<'a> {
             let column = if ticks == 1 { 0 } else { i * (n - 1) / (ticks - 1) };
             let x = plot.x + (column + 1) as f32 / n as f32 * plot.w;
             out.rects.push(Rect {
-                rect: ScreenRect::new(x - 0.5, plot.bottom(), 1.0, 4.0),
+                rect: ScreenRect::new(x - 0.5, bottom, 1.0, 4.0),
                 fill: INK,
                 stroke: None,
             });
@@ -162,10 +168,10 @@ impl<'a> StripPicture<'a> {
             } else {
                 Align::Centre
             };
-            out.texts.push(text([x, plot.bottom() + 6.0], 11.0, (align, Align::Start), label));
+            out.texts.push(text([x, bottom + 6.0], 11.0, (align, Align::Start), label));
         }
         out.texts.push(text(
-            [plot.x, plot.bottom() + 24.0],
+            [plot.x, bottom + 24.0],
             11.0,
             (Align::Start, Align::Start),
             self.span_note(plot.w as usize),
@@ -189,6 +195,9 @@ impl<'a> StripPicture<'a> {
         }
         if let Some(source) = strip.time_source {
             note.push_str(&format!("; times: {}", source.describe()));
+        }
+        if strip.jobs.left_out > 0 {
+            note.push_str(&format!("; {} more jobs than the lanes hold", strip.jobs.left_out));
         }
         if n > pixel_columns {
             note.push_str(&format!(

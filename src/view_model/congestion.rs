@@ -15,7 +15,18 @@
 use std::ops::Range;
 
 use crate::model::{Cluster, LinkEnd, NodeKind};
+use crate::routing::Observed;
 use crate::routing::health::levels;
+
+use super::link_series::LinkSeries;
+
+/// The regions of a cluster's counter intervals at `threshold` % stall; `None` when the counters
+/// span no interval with times.
+pub fn fabric_regions(cluster: &Cluster, observed: &Observed, threshold: f32) -> Option<Evolution> {
+    let series = LinkSeries::of(cluster, observed)?;
+    let places = EndPlaces::new(cluster);
+    Some(congestion_regions(&places, series.stall.iter().map(Vec::as_slice), threshold))
+}
 
 /// Where each link end sits: its class (tier × direction) and the switches it touches.
 #[derive(Clone, Debug, Default)]

@@ -48,16 +48,23 @@ impl LinkSeries {
                 xmit_wait: observed.xmit_wait.clone(),
                 ..window.clone()
             };
-            out.push(&whole, &capacity);
+            out.push(&whole, &capacity, &observed.ticks);
         } else {
             for interval in &observed.series {
-                out.push(interval, &capacity);
+                out.push(interval, &capacity, &observed.ticks);
             }
         }
         Some(out)
     }
 
-    fn push(&mut self, interval: &Interval, capacity: &[Option<Capacity>]) {
+    /// `ticks`: the recorded `PortSamplesControl.Tick` by (rail, end index), as
+    /// [`Observed::ticks`].
+    fn push(
+        &mut self,
+        interval: &Interval,
+        capacity: &[Option<Capacity>],
+        ticks: &std::collections::HashMap<(usize, usize), u8>,
+    ) {
         let seconds = interval.seconds();
         let (mut utilisation, mut stall) =
             (Vec::with_capacity(capacity.len()), Vec::with_capacity(capacity.len()));
@@ -66,10 +73,11 @@ impl LinkSeries {
         for ((rail, i), capacity) in ends.zip(capacity) {
             let known = |v: Option<f64>| v.map_or(f32::NAN, |v| v as f32);
             let bytes = interval.rails[rail][i];
-            let ticks = interval.xmit_wait.get(rail).and_then(|r| r.get(i)).copied().flatten();
             let rate = capacity.zip(seconds);
             utilisation.push(known(rate.zip(bytes).and_then(|((c, s), b)| utilisation_percent(b, c, s))));
-            stall.push(known(rate.zip(ticks).and_then(|((c, s), t)| stall_percent(t, c, s))));
+            let tick = ticks.get(&(rail, i)).copied();
+            let waits = interval.xmit_wait.get(rail).and_then(|r| r.get(i)).copied().flatten();
+            stall.push(known(rate.zip(waits).and_then(|((c, s), t)| stall_percent(t, c, s, tick))));
         }
         self.labels.push(format!("{} → {}", interval.from, interval.to));
         self.utilisation.push(utilisation);

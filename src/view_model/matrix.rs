@@ -17,7 +17,7 @@ use crate::routing::pair_table::{Granularity, PairRow, entity_name, pair_table};
 use crate::routing::{FlowSet, RegionKey};
 
 use super::dataset::FabricData;
-use super::matrix_order::{clustered, sort_entities};
+use super::matrix_order::clustered;
 
 /// Which rail's paths the hues show.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -282,6 +282,25 @@ fn bars(
         .into_iter()
         .map(|classes| classes.into_iter().map(|(h, v)| ((h != u32::MAX).then_some(h), v)).collect())
         .collect()
+}
+
+/// Orders entities by id, or by the layout's host order (ranks by their host's place, then rank).
+/// [`MatrixOrder::Clustered`] needs the traffic: see [`clustered`]; here it falls back to id.
+fn sort_entities(fabric: &FabricData, options: &MatrixOptions, entities: &mut [Entity]) {
+    let x_of_host = |h: usize| fabric.layout.hosts.get(h).map_or(f32::MAX, |p| p.x);
+    match (options.order, options.by) {
+        (MatrixOrder::Id | MatrixOrder::Clustered, _) | (MatrixOrder::Layout, Granularity::Leaf) => {
+            entities.sort_unstable();
+        }
+        (MatrixOrder::Layout, Granularity::Host) => {
+            entities
+                .sort_by(|a, b| x_of_host(a.1 as usize).total_cmp(&x_of_host(b.1 as usize)).then(a.cmp(b)));
+        }
+        (MatrixOrder::Layout, Granularity::Rank) => {
+            let x = |e: &Entity| fabric.rank_hosts.get(&e.1).map_or(f32::MAX, |&h| x_of_host(h));
+            entities.sort_by(|a, b| x(a).total_cmp(&x(b)).then(a.cmp(b)));
+        }
+    }
 }
 
 /// A bin's label: its entity's name, or the first and last of its entities.

@@ -1,32 +1,11 @@
-//! The orders a traffic matrix's rows (and columns, the same) can take: by id, by the layout's
-//! host order, or clustered so that entities which talk among themselves sit together.
+//! The clustered order of a traffic matrix's rows (and columns, the same): entities which talk
+//! among themselves sit together.
 
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap};
 
-use crate::routing::pair_table::Granularity;
-
-use super::dataset::FabricData;
-use super::matrix::{Entity, MatrixOptions, MatrixOrder};
-
-/// Orders entities by id, or by the layout's host order (ranks by their host's place, then rank).
-/// [`MatrixOrder::Clustered`] needs the traffic: see [`clustered`]; here it falls back to id.
-pub(super) fn sort_entities(fabric: &FabricData, options: &MatrixOptions, entities: &mut [Entity]) {
-    let x_of_host = |h: usize| fabric.layout.hosts.get(h).map_or(f32::MAX, |p| p.x);
-    match (options.order, options.by) {
-        (MatrixOrder::Id | MatrixOrder::Clustered, _) | (MatrixOrder::Layout, Granularity::Leaf) => {
-            entities.sort_unstable();
-        }
-        (MatrixOrder::Layout, Granularity::Host) => {
-            entities
-                .sort_by(|a, b| x_of_host(a.1 as usize).total_cmp(&x_of_host(b.1 as usize)).then(a.cmp(b)));
-        }
-        (MatrixOrder::Layout, Granularity::Rank) => {
-            let x = |e: &Entity| fabric.rank_hosts.get(&e.1).map_or(f32::MAX, |&h| x_of_host(h));
-            entities.sort_by(|a, b| x(a).total_cmp(&x(b)).then(a.cmp(b)));
-        }
-    }
-}
+/// An entity of a matrix's order: (rail, id).
+type Entity = (u8, u32);
 
 /// A candidate for the next place: its traffic with the entities placed so far.
 #[derive(PartialEq)]

@@ -36,6 +36,7 @@ pub mod shared_links;
 pub mod stats;
 pub mod strip_measure;
 pub mod time_strip;
+pub mod time_strip_jobs;
 pub mod time_strip_measure;
 pub mod torus_values;
 pub mod trace;

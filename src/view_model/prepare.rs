@@ -126,6 +126,9 @@ fn view_layout(net: &crate::model::Network, module: &ModuleKind) -> Result<ViewL
         ModuleKind::Matrix(_) => {
             return Err("the traffic matrix draws pairs of ranks, hosts or leaves, not the network".into());
         }
+        ModuleKind::Congestion => {
+            return Err("the congestion view draws regions per counter interval, not the network".into());
+        }
     })
 }
 

@@ -17,6 +17,7 @@ use crate::units::{format_seconds, format_time_of_day};
 
 use super::dataset::FabricData;
 pub use super::strip_measure::StripMeasure;
+use super::time_strip_jobs::{JobBands, job_bands};
 use super::values::RegionSelection;
 
 /// One column: a region (or the interval between two snapshots), when it ended, and its bytes
@@ -71,6 +72,8 @@ pub struct TimeStrip {
     /// What a cell is: bytes (summed over the row's ends), or the row's worst utilisation or
     /// stall % ([`super::time_strip_measure`]).
     pub measure: StripMeasure,
+    /// The scheduler's jobs that ran within the strip's span, as bands under it (issue 26).
+    pub jobs: JobBands,
 }
 
 /// A column that is the interval between two counter snapshots: their files and the start time.
@@ -134,8 +137,9 @@ impl TimeStrip {
                 }
             }
         }
-        let columns = columns.iter().map(|c| (c.region, c.time)).collect();
-        TimeStrip { rows: labels, columns, cells, ..Default::default() }
+        let columns: Vec<(u32, Option<EpochMicros>)> = columns.iter().map(|c| (c.region, c.time)).collect();
+        let jobs = job_bands(&columns, None, &fabric.scheduled);
+        TimeStrip { rows: labels, columns, cells, jobs, ..Default::default() }
     }
 
     /// The intervals of a series of counter snapshots as the columns (empty without a series).
@@ -152,6 +156,9 @@ impl TimeStrip {
             })
             .collect();
         strip.time_source = observed.series.iter().find_map(|i| i.end.or(i.start)).map(|t| t.from);
+        // The first interval starts at its own earlier snapshot, not where it ends.
+        let first_start = strip.intervals.first().and_then(|i| i.start);
+        strip.jobs = job_bands(&strip.columns, first_start, &fabric.scheduled);
         strip
     }
 

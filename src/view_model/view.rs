@@ -36,6 +36,9 @@ pub enum ModuleKind {
     /// The traffic matrix (issue 23): entity × entity cells, hue the hop class, intensity the
     /// value over the maximum ([`super::matrix`]).
     Matrix(super::matrix::MatrixOptions),
+    /// Congestion regions over time (issue 22): one row per counter interval, each region a
+    /// numbered box ([`super::congestion`]); a click lights its ends and moves the time cursor.
+    Congestion,
 }
 
 impl ModuleKind {
@@ -61,6 +64,7 @@ impl ModuleKind {
             ModuleKind::Generic2d => "generic_2d",
             ModuleKind::TimeStrip => "time_strip",
             ModuleKind::Matrix(_) => "matrix",
+            ModuleKind::Congestion => "congestion",
         }
     }
 
@@ -72,6 +76,7 @@ impl ModuleKind {
             ModuleKind::Generic2d => "generic 2D",
             ModuleKind::TimeStrip => "time strip",
             ModuleKind::Matrix(_) => "traffic matrix",
+            ModuleKind::Congestion => "congestion regions",
         }
     }
 
@@ -89,6 +94,9 @@ impl ModuleKind {
             ModuleKind::Matrix(_) if dataset.fabric.as_ref().is_none_or(|f| f.flows.is_empty()) => {
                 Some("the traffic matrix needs fabric dumps and a profile")
             }
+            ModuleKind::Congestion if !has_counter_interval(dataset) => Some(
+                "congestion regions need port counters over an interval with times: two or more --counters snapshots",
+            ),
             ModuleKind::Torus { .. } | ModuleKind::TorusFlat { .. }
                 if !matches!(dataset.run.network().shape, Shape::Torus { .. }) =>
             {
@@ -108,6 +116,7 @@ impl ModuleKind {
             ModuleKind::Generic2d,
             ModuleKind::TimeStrip,
             ModuleKind::Matrix(Default::default()),
+            ModuleKind::Congestion,
         ]
         .into_iter()
         .filter(|m| m.unavailable(dataset).is_none())
@@ -388,6 +397,12 @@ fn has_time(dataset: &Dataset) -> bool {
     dataset.fabric.as_ref().is_some_and(|f| {
         !dataset.regions().is_empty() || f.observed.as_ref().is_some_and(|o| !o.series.is_empty())
     })
+}
+
+/// Whether a fabric's counters span an interval with times (two snapshots or a series).
+fn has_counter_interval(dataset: &Dataset) -> bool {
+    let observed = dataset.fabric.as_ref().and_then(|f| f.observed.as_ref());
+    observed.is_some_and(|o| !o.series.is_empty() || o.window.as_ref().and_then(|w| w.seconds()).is_some())
 }
 
 #[cfg(test)]

@@ -1,6 +1,8 @@
 //! A real Prometheus server (Debian's `prometheus` 2.42) for the tests, on 127.0.0.1 only, at a
 //! free port, serving series backfilled at chosen past times with `promtool tsdb
 //! create-blocks-from openmetrics`. It is stopped and its store removed when dropped.
+//! [`Prometheus::serve_https`] serves over TLS (`--web.config.file`) with a self-signed
+//! certificate for 127.0.0.1 made by `openssl req`.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -65,6 +67,8 @@ pub struct Prometheus {
     child: Child,
     dir: PathBuf,
     pub url: String,
+    /// The self-signed certificate (PEM) of a server started with [`Prometheus::serve_https`].
+    pub certificate: Option<PathBuf>,
 }
 
 static SERVERS: AtomicUsize = AtomicUsize::new(0);
@@ -81,6 +85,15 @@ fn installed(tool: &str) -> String {
 impl Prometheus {
     /// Backfills `history` into a fresh store and serves it.
     pub fn serve(history: &History) -> Prometheus {
+        Prometheus::start(history, false)
+    }
+
+    /// The same over https, with a self-signed certificate for 127.0.0.1.
+    pub fn serve_https(history: &History) -> Prometheus {
+        Prometheus::start(history, true)
+    }
+
+    fn start(history: &History, https: bool) -> Prometheus {
         let n = SERVERS.fetch_add(1, Ordering::SeqCst);
         let dir = std::env::temp_dir().join(format!("shoal-prometheus-{}-{n}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
@@ -96,16 +109,24 @@ impl Prometheus {
             .unwrap();
         assert!(out.status.success(), "promtool: {}", String::from_utf8_lossy(&out.stderr));
         let port = free_port();
-        let child = Command::new(installed("prometheus"))
+        let mut command = Command::new(installed("prometheus"));
+        command
             .arg("--config.file=/dev/null")
             .arg(format!("--storage.tsdb.path={}", store.display()))
             .arg("--storage.tsdb.retention.time=100y")
-            .arg(format!("--web.listen-address=127.0.0.1:{port}"))
+            .arg(format!("--web.listen-address=127.0.0.1:{port}"));
+        let certificate = https.then(|| {
+            let (certificate, web_config) = self_signed(&dir);
+            command.arg(format!("--web.config.file={}", web_config.display()));
+            certificate
+        });
+        let child = command
             .stdout(Stdio::null())
             .stderr(Stdio::from(std::fs::File::create(dir.join("prometheus.log")).unwrap()))
             .spawn()
             .unwrap();
-        let server = Prometheus { child, dir, url: format!("http://127.0.0.1:{port}") };
+        let scheme = if https { "https" } else { "http" };
+        let server = Prometheus { child, dir, url: format!("{scheme}://127.0.0.1:{port}"), certificate };
         server.wait_ready();
         server
     }
@@ -113,8 +134,20 @@ impl Prometheus {
     /// Polls `/-/ready` (about a second after the start).
     fn wait_ready(&self) {
         let ready = format!("{}/-/ready", self.url);
+        let mut tls = ureq::tls::TlsConfig::builder();
+        if let Some(path) = &self.certificate {
+            let pem = std::fs::read(path).unwrap();
+            let certificates: Vec<_> = ureq::tls::parse_pem(&pem)
+                .filter_map(|item| match item {
+                    Ok(ureq::tls::PemItem::Certificate(c)) => Some(c),
+                    _ => None,
+                })
+                .collect();
+            tls = tls.root_certs(ureq::tls::RootCerts::new_with_certs(&certificates));
+        }
+        let agent: ureq::Agent = ureq::Agent::config_builder().tls_config(tls.build()).build().into();
         for _ in 0..600 {
-            if ureq::get(&ready).call().is_ok_and(|r| r.status() == 200) {
+            if agent.get(&ready).call().is_ok_and(|r| r.status() == 200) {
                 return;
             }
             std::thread::sleep(std::time::Duration::from_millis(100));
@@ -130,6 +163,31 @@ impl Drop for Prometheus {
         let _ = self.child.wait();
         let _ = std::fs::remove_dir_all(&self.dir);
     }
+}
+
+/// A self-signed certificate and key for 127.0.0.1 in `dir`, and a web config that serves TLS
+/// with them: (certificate, web config).
+fn self_signed(dir: &std::path::Path) -> (PathBuf, PathBuf) {
+    let (certificate, key) = (dir.join("server.crt"), dir.join("server.key"));
+    let out = Command::new("openssl")
+        .args(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1"])
+        // A leaf, not a CA: rustls refuses a CA certificate as the server's own.
+        .args(["-addext", "subjectAltName=IP:127.0.0.1", "-addext", "basicConstraints=critical,CA:FALSE"])
+        .arg("-keyout")
+        .arg(&key)
+        .arg("-out")
+        .arg(&certificate)
+        .output()
+        .expect("openssl is installed (scripts/test.sh installs it)");
+    assert!(out.status.success(), "openssl: {}", String::from_utf8_lossy(&out.stderr));
+    let web_config = dir.join("web.yml");
+    let yaml = format!(
+        "tls_server_config:\n  cert_file: {}\n  key_file: {}\n",
+        certificate.display(),
+        key.display()
+    );
+    std::fs::write(&web_config, yaml).unwrap();
+    (certificate, web_config)
 }
 
 /// A port nothing listens on now (the kernel's choice for port 0).

@@ -13,6 +13,16 @@
 //! counters are kept at the block's width (`PortCounters`' own widths in a basic block, 64 bits
 //! in an extended one).
 //!
+//! `perfquery -c LID PORT` prints the port's sampling settings; shoal keeps its `Tick` (hex, the
+//! XmitWait tick length, [`SampleSink::tick`]) and nothing else of it:
+//!
+//! ```text
+//! # PortSamplesControl: Lid 32 port 5
+//! OpCode:..........................0xff
+//! PortSelect:......................0
+//! Tick:............................0x07
+//! ```
+//!
 //! LIDs are **decimal** here. `# Port extended counters` blocks hold the 64-bit
 //! `PortCountersExtended`, `# Port counters` blocks the 32-bit `PortCounters` (which stop at
 //! `0xffffffff`). Port 255 is perfquery's sum over all ports and is skipped.
@@ -27,18 +37,23 @@ use super::sink::{Direction, SampleSink, parse_count};
 
 const EXTENDED: &str = "# Port extended counters:";
 const BASIC: &str = "# Port counters:";
+const SAMPLES_CONTROL: &str = "# PortSamplesControl:";
 
 /// True when a line starts a perfquery counters block.
 pub fn looks_like_perfquery(input: &Input) -> bool {
-    input.text().lines().take(40).any(|l| l.starts_with(EXTENDED) || l.starts_with(BASIC))
+    input
+        .text()
+        .lines()
+        .take(40)
+        .any(|l| l.starts_with(EXTENDED) || l.starts_with(BASIC) || l.starts_with(SAMPLES_CONTROL))
 }
 
-/// The port a block is about, and its counter width.
+/// The port a block is about, and its counter width (`None`: a PortSamplesControl block).
 #[derive(Clone, Copy)]
 struct Block {
     lid: Lid,
     port: u8,
-    width: CounterWidth,
+    width: Option<CounterWidth>,
 }
 
 pub fn parse_perfquery(input: &Input) -> Result<(Snapshot, Vec<Warning>), ParseError> {
@@ -67,12 +82,18 @@ pub fn parse_perfquery(input: &Input) -> Result<(Snapshot, Vec<Warning>), ParseE
             return;
         };
         let owner = PortOwner::Lid(block.lid);
+        let Some(width) = block.width else {
+            if name == "Tick" {
+                sink.tick(number, owner, block.port, value);
+            }
+            return;
+        };
         let Some(direction) = direction else {
-            sink.named(number, owner, block.port, name, value, Some(block.width));
+            sink.named(number, owner, block.port, name, value, Some(width));
             return;
         };
         match parse_count(value) {
-            Some(words) => sink.words(number, owner, block.port, direction, words, block.width),
+            Some(words) => sink.words(number, owner, block.port, direction, words, width),
             None => {
                 sink.warnings.line(number, format!("{} `{value}` is not a number; skipped", direction.name()))
             }
@@ -81,16 +102,18 @@ pub fn parse_perfquery(input: &Input) -> Result<(Snapshot, Vec<Warning>), ParseE
     Ok(sink.finish_stream(input.display(), summary))
 }
 
-fn header(line: &str) -> Option<(&str, CounterWidth)> {
+fn header(line: &str) -> Option<(&str, Option<CounterWidth>)> {
     if let Some(rest) = line.strip_prefix(EXTENDED) {
-        Some((rest, CounterWidth::Bits64))
+        Some((rest, Some(CounterWidth::Bits64)))
+    } else if let Some(rest) = line.strip_prefix(SAMPLES_CONTROL) {
+        Some((rest, None))
     } else {
-        line.strip_prefix(BASIC).map(|rest| (rest, CounterWidth::Bits32))
+        line.strip_prefix(BASIC).map(|rest| (rest, Some(CounterWidth::Bits32)))
     }
 }
 
 /// `Lid 2 port 3 (CapMask: …)` → LID 2, port 3.
-fn block_of(rest: &str, width: CounterWidth) -> Option<Block> {
+fn block_of(rest: &str, width: Option<CounterWidth>) -> Option<Block> {
     let mut words = rest.split_whitespace();
     (words.next()? == "Lid").then_some(())?;
     let lid = Lid::parse_dec(words.next()?)?;
@@ -149,6 +172,28 @@ mod tests {
         assert_eq!(count(CounterKind::LinkDownedCounter).width, CounterWidth::Bits8);
         assert_eq!(count(CounterKind::PortXmitPkts).value, 1229);
         assert_eq!(other.iter().count(), 4, "QP1Dropped is none of the counters kept");
+    }
+
+    #[test]
+    fn a_samples_control_block_gives_its_port_s_tick_and_no_counter() {
+        // The layout NVIDIA's ibdiagnet manual shows for `perfquery -c 32 5`.
+        let (s, w) = parse(
+            "# PortSamplesControl: Lid 32 port 5\nOpCode:..........................0xff\n\
+             PortSelect:......................0\nTick:............................0x07\n\
+             CounterWidth:....................0x04\nCounterSelect0:..................0x0000\n",
+        );
+        assert!(w.is_empty(), "{w:?}");
+        assert!(s.ports.is_empty());
+        let t = s.ticks[0];
+        assert_eq!((t.owner, t.port, t.tick, t.line), (PortOwner::Lid(Lid(32)), PortNum(5), 7, 4));
+    }
+
+    #[test]
+    fn a_tick_outside_eight_bits_is_named_with_its_line() {
+        let (s, w) = parse("# PortSamplesControl: Lid 32 port 5\nTick:............................0x1ff\n");
+        assert!(s.ticks.is_empty());
+        assert_eq!(w[0].line, Some(2));
+        assert!(w[0].message.contains("`0x1ff`") && w[0].message.contains("outside"), "{}", w[0]);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::model::counters::{CounterWidth, DataCounter, PortOwner, PortSample, Snapshot};
+use crate::model::counters::{CounterWidth, DataCounter, PortOwner, PortSample, PortTick, Snapshot};
 use crate::model::port_counters::{Count, CounterKind, OtherCounters};
 use crate::model::{PortNum, Warning};
 
@@ -28,6 +28,7 @@ pub struct SampleSink {
     by_key: HashMap<(PortOwner, PortNum), usize>,
     /// Nodes whose all-ports sums were skipped.
     aggregates: HashSet<PortOwner>,
+    ticks: Vec<PortTick>,
 }
 
 impl SampleSink {
@@ -38,6 +39,32 @@ impl SampleSink {
             other: Vec::new(),
             by_key: HashMap::new(),
             aggregates: HashSet::new(),
+            ticks: Vec::new(),
+        }
+    }
+
+    /// Records a port's `PortSamplesControl.Tick` (`0x07`, or decimal). The field has 8 bits
+    /// (0x00 = 1 symbol time … 0xff = 256): a value outside them, or no number, is named and the
+    /// port keeps the assumed per-ASIC tick.
+    pub fn tick(&mut self, line: usize, owner: PortOwner, port: u8, text: &str) {
+        let text = text.trim();
+        let value = match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+            Some(hex) => u64::from_str_radix(hex, 16).ok(),
+            None => text.parse::<u64>().ok(),
+        };
+        match value.map(u8::try_from) {
+            Some(Ok(tick)) => self.ticks.push(PortTick { owner, port: PortNum(port), tick, line }),
+            Some(Err(_)) => self.warnings.line(
+                line,
+                format!(
+                    "PortSamplesControl.Tick `{text}` of port {port} is outside the specification's 8-bit \
+                     range (0x00–0xff); the assumed per-ASIC tick is used for it"
+                ),
+            ),
+            None => self.warnings.line(
+                line,
+                format!("PortSamplesControl.Tick `{text}` of port {port} is not a number; skipped"),
+            ),
         }
     }
 
@@ -229,8 +256,8 @@ impl SampleSink {
         if missing > 0 {
             self.warnings.file(format!("{missing} ports had no data counter"));
         }
-        let snapshot =
-            Snapshot { source: source.to_string(), ports: self.samples, other: self.other, taken: None };
+        let (ports, other, ticks) = (self.samples, self.other, self.ticks);
+        let snapshot = Snapshot { source: source.to_string(), ports, other, taken: None, ticks };
         (snapshot, self.warnings.finish())
     }
 }

@@ -2,6 +2,10 @@
 //! (`{"status":"success","data":…}` or `{"status":"error","errorType":…,"error":…}`). Every
 //! failure is an error naming the URL and what came back: no answer, an HTTP status with the
 //! server's own message, or a body that is not the API's JSON.
+//!
+//! `https://` URLs are verified (rustls) against Mozilla's root certificates, or, when the
+//! environment sets `SSL_CERT_FILE` (as OpenSSL and curl read it), against the certificates in
+//! that PEM file alone: a site's own CA, or a server's self-signed certificate.
 
 use std::time::Duration;
 
@@ -17,6 +21,8 @@ const REQUEST_TIMEOUT: Duration = Duration::from_secs(300);
 const BODY_LIMIT_BYTES: u64 = 4 << 30;
 /// How much of a refused answer's body an error quotes.
 const QUOTED_BYTES: usize = 300;
+/// The variable naming a PEM file of the CA certificates to trust instead of Mozilla's.
+pub const CA_FILE_VAR: &str = "SSL_CERT_FILE";
 
 /// The API's envelope.
 #[derive(Deserialize)]
@@ -37,15 +43,18 @@ pub struct Api {
 }
 
 impl Api {
-    pub fn new(base: &str) -> Api {
+    /// The API at `base`; an error when `SSL_CERT_FILE` names a file without certificates.
+    pub fn new(base: &str) -> Result<Api, ParseError> {
+        let tls = tls_config().map_err(|why| ParseError::invalid(base, why))?;
         let agent = ureq::Agent::config_builder()
+            .tls_config(tls)
             .timeout_connect(Some(CONNECT_TIMEOUT))
             .timeout_global(Some(REQUEST_TIMEOUT))
             // A 400 or 422 carries the server's reason in its body: read it, not just the code.
             .http_status_as_error(false)
             .build()
             .into();
-        Api { base: base.trim_end_matches('/').to_string(), agent }
+        Ok(Api { base: base.trim_end_matches('/').to_string(), agent })
     }
 
     /// The URL of an endpoint, as errors name it.
@@ -67,12 +76,43 @@ impl Api {
         }
         let mut response = request.call().map_err(|e| unreachable_error(&url, &e))?;
         let status = response.status();
-        let body =
-            response.body_mut().with_config().limit(BODY_LIMIT_BYTES).read_to_string().map_err(|e| {
-                ParseError::invalid(&url, format!("HTTP {status}, but reading the answer failed: {e}"))
+        let body = response.body_mut().with_config().limit(BODY_LIMIT_BYTES);
+        if status == 200 {
+            // Parsed as it arrives: a day of every port is never held as text as well.
+            let reader = std::io::BufReader::with_capacity(1 << 16, body.reader());
+            let envelope: Envelope<T> = serde_json::from_reader(reader).map_err(|e| {
+                ParseError::invalid(
+                    &url,
+                    format!("HTTP 200, but the answer is not Prometheus's API JSON ({e})"),
+                )
             })?;
+            return unwrap_envelope(&url, 200, envelope, String::new);
+        }
+        let body = body.read_to_string().map_err(|e| {
+            ParseError::invalid(&url, format!("HTTP {status}, but reading the answer failed: {e}"))
+        })?;
         decode(&url, status.as_u16(), &body)
     }
+}
+
+/// Mozilla's roots, or the certificates of the PEM file `SSL_CERT_FILE` names.
+fn tls_config() -> Result<ureq::tls::TlsConfig, String> {
+    use ureq::tls::{PemItem, RootCerts, TlsConfig, parse_pem};
+    let Some(path) = std::env::var_os(CA_FILE_VAR).filter(|p| !p.is_empty()) else {
+        return Ok(TlsConfig::default());
+    };
+    let shown = std::path::Path::new(&path).display().to_string();
+    let pem = std::fs::read(&path).map_err(|e| format!("{CA_FILE_VAR}={shown}: {e}"))?;
+    let certificates: Vec<_> = parse_pem(&pem)
+        .filter_map(|item| match item {
+            Ok(PemItem::Certificate(c)) => Some(c),
+            _ => None,
+        })
+        .collect();
+    if certificates.is_empty() {
+        return Err(format!("{CA_FILE_VAR}={shown} holds no PEM certificate (-----BEGIN CERTIFICATE-----)"));
+    }
+    Ok(TlsConfig::builder().root_certs(RootCerts::new_with_certs(&certificates)).build())
 }
 
 /// The envelope's data, or an error naming what the server said.
@@ -91,11 +131,22 @@ fn decode<T: serde::de::DeserializeOwned>(
         }
         Err(_) => return Err(ParseError::invalid(url, format!("HTTP {status}: {}", quoted(body)))),
     };
+    unwrap_envelope(url, status, envelope, || quoted(body))
+}
+
+/// The envelope's data, or an error naming the server's error type and words (`quote`: the
+/// body's start, where the envelope says nothing).
+fn unwrap_envelope<T>(
+    url: &str,
+    status: u16,
+    envelope: Envelope<T>,
+    quote: impl FnOnce() -> String,
+) -> Result<(T, Vec<String>), ParseError> {
     match (envelope.status.as_str(), envelope.data) {
         ("success", Some(data)) if status == 200 => Ok((data, envelope.warnings)),
         _ => {
             let kind = envelope.error_type.unwrap_or_else(|| "no error type".into());
-            let said = envelope.error.unwrap_or_else(|| quoted(body));
+            let said = envelope.error.unwrap_or_else(quote);
             Err(ParseError::invalid(
                 url,
                 format!("HTTP {status}, the server refused the query ({kind}): {said}"),
@@ -117,15 +168,17 @@ fn quoted(body: &str) -> String {
 
 /// A request that got no HTTP answer.
 fn unreachable_error(url: &str, error: &ureq::Error) -> ParseError {
+    const TLS_HINT: &str = " (https: is the server's certificate signed by a CA in Mozilla's roots, or in the PEM file SSL_CERT_FILE names?)";
+    let text = error.to_string();
     let hint = match error {
         ureq::Error::Timeout(_) => " (the server did not answer in time)",
+        // rustls's refusals of a certificate arrive as I/O errors of the handshake.
+        ureq::Error::Io(_) if text.contains("certificate") => TLS_HINT,
         ureq::Error::ConnectionFailed | ureq::Error::Io(_) => " (is Prometheus listening there?)",
-        ureq::Error::TlsRequired | ureq::Error::Tls(_) => {
-            " (shoal speaks plain HTTP to Prometheus: use an http:// URL, e.g. through a local proxy)"
-        }
+        ureq::Error::TlsRequired | ureq::Error::Tls(_) | ureq::Error::Rustls(_) => TLS_HINT,
         _ => "",
     };
-    ParseError::invalid(url, format!("no answer from the server: {error}{hint}"))
+    ParseError::invalid(url, format!("no answer from the server: {text}{hint}"))
 }
 
 #[cfg(test)]
@@ -153,7 +206,7 @@ mod tests {
     #[test]
     fn an_unreachable_server_is_named_with_its_url() {
         // Port 1 on the loopback: nothing listens there, the connection is refused at once.
-        let api = Api::new("http://127.0.0.1:1/");
+        let api = Api::new("http://127.0.0.1:1/").unwrap();
         let error = api.get::<serde_json::Value>("/api/v1/series", &[]).unwrap_err().to_string();
         assert!(error.starts_with("http://127.0.0.1:1/api/v1/series: no answer from the server"), "{error}");
     }

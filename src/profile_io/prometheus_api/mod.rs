@@ -49,7 +49,7 @@ struct Matrix {
 
 /// The counters of every exporter port at each step of the range, oldest first.
 pub fn read_range(range: &PromRange) -> Result<(Vec<Snapshot>, Vec<Warning>), ParseError> {
-    let api = Api::new(&range.url);
+    let api = Api::new(&range.url)?;
     let (from, to) = (rfc3339_of(range.from), rfc3339_of(range.to));
     if range.to <= range.from || range.step <= 0.0 {
         return Err(ParseError::invalid(

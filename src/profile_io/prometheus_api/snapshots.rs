@@ -23,7 +23,63 @@ use super::time::rfc3339_of;
 pub struct Series {
     pub metric: HashMap<String, String>,
     #[serde(default)]
-    pub values: Vec<(f64, String)>,
+    pub values: Vec<Point>,
+}
+
+/// One point of a series: its time (Unix seconds) and its value, read as a count while the
+/// answer is parsed, so a day of every port holds no string per point (`Err` keeps the text of
+/// a value that is no count, for its warning).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Point {
+    pub t: f64,
+    /// The count and whether it is exact ([`parse_value`]).
+    pub value: Result<(u64, bool), Box<str>>,
+}
+
+impl Point {
+    pub fn new(t: f64, text: &str) -> Point {
+        Point { t, value: parse_value(text).ok_or_else(|| text.into()) }
+    }
+}
+
+/// `[1700000000.5, "1234"]`, the value read where it lies in the answer.
+impl<'de> serde::Deserialize<'de> for Point {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Point, D::Error> {
+        struct PointVisitor;
+        impl<'de> serde::de::Visitor<'de> for PointVisitor {
+            type Value = Point;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a [time, \"value\"] pair")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Point, A::Error> {
+                use serde::de::Error;
+                let t: f64 = seq.next_element()?.ok_or_else(|| A::Error::invalid_length(0, &self))?;
+                let ValueText(value) =
+                    seq.next_element()?.ok_or_else(|| A::Error::invalid_length(1, &self))?;
+                Ok(Point { t, value })
+            }
+        }
+        deserializer.deserialize_seq(PointVisitor)
+    }
+}
+
+/// A point's value text, parsed from the answer's own buffer (no copy of the text).
+struct ValueText(Result<(u64, bool), Box<str>>);
+
+impl<'de> serde::Deserialize<'de> for ValueText {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<ValueText, D::Error> {
+        struct TextVisitor;
+        impl serde::de::Visitor<'_> for TextVisitor {
+            type Value = ValueText;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a value as text")
+            }
+            fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<ValueText, E> {
+                Ok(ValueText(parse_value(text).ok_or_else(|| text.into())))
+            }
+        }
+        deserializer.deserialize_str(TextVisitor)
+    }
 }
 
 /// How many resets a warning lists one by one before it counts the rest.
@@ -55,7 +111,7 @@ pub fn snapshots_of(source: &str, series: &[Series]) -> (Vec<Snapshot>, Vec<Warn
 
 /// Every point's time in milliseconds, sorted, each once.
 fn step_times(series: &[Series]) -> Vec<i64> {
-    let mut times: Vec<i64> = series.iter().flat_map(|s| s.values.iter().map(|(t, _)| millis(*t))).collect();
+    let mut times: Vec<i64> = series.iter().flat_map(|s| s.values.iter().map(|p| millis(p.t))).collect();
     times.sort_unstable();
     times.dedup();
     times
@@ -100,10 +156,14 @@ fn record_series(number: usize, series: &Series, times: &[i64], sinks: &mut [Sam
     };
     let owner = PortOwner::Guid(guid);
     let (mut previous, mut offset) = (None::<u64>, 0u64);
-    for (t, text) in &series.values {
-        let Some((raw, exact)) = parse_value(text) else {
-            notes.bad_values.push((number, metric.clone(), text.clone()));
-            continue;
+    for point in &series.values {
+        let t = &point.t;
+        let (raw, exact) = match &point.value {
+            Ok(count) => *count,
+            Err(text) => {
+                notes.bad_values.push((number, metric.clone(), text.to_string()));
+                continue;
+            }
         };
         notes.rounded += usize::from(!exact);
         if let Some(before) = previous.filter(|&before| raw < before) {
@@ -199,7 +259,7 @@ mod tests {
         let mut map: HashMap<String, String> =
             labels.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
         map.insert("__name__".into(), metric.into());
-        Series { metric: map, values: values.iter().map(|(t, v)| (*t, v.to_string())).collect() }
+        Series { metric: map, values: values.iter().map(|(t, v)| Point::new(*t, v)).collect() }
     }
 
     const TREY: &str = "infiniband_switch_port_transmit_data_bytes_total";
@@ -258,6 +318,18 @@ mod tests {
         let text: Vec<&str> = warnings.iter().map(|w| w.message.as_str()).collect();
         assert!(text.iter().any(|t| t.starts_with("2 series without GUID and port labels")), "{text:?}");
         assert!(text.iter().any(|t| t.starts_with("1 node_exporter series")), "{text:?}");
+    }
+
+    #[test]
+    fn points_are_read_as_counts_while_the_answer_is_parsed() {
+        let answer = r#"{"metric":{"__name__":"m"},"values":[[1700000000.5,"1234"],[1700000060,"1.5e3"],[1700000120,"NaN"]]}"#;
+        let series: Series = serde_json::from_str(answer).unwrap();
+        assert_eq!(series.values[0], Point { t: 1_700_000_000.5, value: Ok((1234, true)) });
+        assert_eq!(series.values[1].value, Ok((1500, true)));
+        assert_eq!(series.values[2].value, Err("NaN".into()));
+        let from_reader: Series = serde_json::from_reader(answer.as_bytes()).unwrap();
+        assert_eq!(from_reader.values, series.values);
+        assert!(serde_json::from_str::<Series>(r#"{"metric":{},"values":[[1]]}"#).is_err());
     }
 
     #[test]

@@ -139,8 +139,8 @@ pub fn fabric_run(
     layout: &ClusterLayout,
     traffic: &[TrafficSet<'_>],
     rank_hosts: &RankHosts,
-    rank_jobs: &RankJobs,
-) -> (Run, FabricIndex) {
+    (rank_jobs, flows): (&RankJobs, &crate::routing::RegionFlows),
+) -> (Run, FabricIndex, Option<crate::model::Warning>) {
     let index = FabricIndex::new(cluster);
     let level_of = |rail: usize, n: NodeIndex| -> Option<u32> {
         layout.rails.get(rail).and_then(|l| l.levels.get(n.index()).copied().flatten())
@@ -163,13 +163,23 @@ pub fn fabric_run(
         to,
         pairs,
     };
-    let projections = vec![
+    let mut projections = vec![
         Projection::NodeLink { node_policy: Policy::Both, link_policy: Policy::Both },
         file("rank placement", Domain::Ranks, Domain::Nodes, ranks),
         file("port hosts", Domain::Ports, Domain::Nodes, port_hosts),
         file("port links", Domain::Ports, Domain::Links, port_links),
     ];
-    (Run::new(name, network, tables, projections), index)
+    let (pairs, note) =
+        match super::pairs::pair_domain(cluster, &|rail, end| index.link_position(rail, end), flows) {
+            Ok(pairs) => (pairs, None),
+            Err(note) => (None, Some(note)),
+        };
+    if let Some(p) = pairs {
+        tables.extend(p.table);
+        projections.push(file("pair routes", Domain::Pairs, Domain::Links, p.links));
+        projections.push(file("pair hosts", Domain::Pairs, Domain::Nodes, p.hosts));
+    }
+    (Run::new(name, network, tables, projections), index, note)
 }
 
 type Pairs = Vec<(i64, i64)>;

@@ -2,8 +2,9 @@
 //! the `counters` table, so filter, highlight, compare and diff treat them as any attribute:
 //! - `xmit_wait`: PortXmitWait ticks of the port sending into the end;
 //! - `utilisation`: observed bytes as a % of what the link carries in the counters' interval;
-//! - `stall`: the interval's share (%) the sender waited, by the assumed per-ASIC tick
-//!   ([`crate::routing::link_rates::TICK_ASSUMED`]);
+//! - `stall`: the interval's share (%) the sender waited, by its port's recorded
+//!   `PortSamplesControl.Tick` or else the assumed per-ASIC one
+//!   ([`crate::routing::link_rates::tick_note`]);
 //! - `wait_ratio`: OPA's XmitWait / (XmitWait + XmitData words), 0–1;
 //! - `errors`: the error counters of the sending port, summed;
 //! - `capacity`: the link's data rate per direction, bytes per second.

@@ -9,8 +9,10 @@
 pub mod counters;
 mod fabric;
 pub mod link_health;
+mod pairs;
 mod rows;
 pub mod scheduled;
+pub mod scheduled_tables;
 mod synthetic;
 
 use std::collections::BTreeMap;
@@ -103,11 +105,13 @@ impl FabricData {
 
     /// The run of this fabric (its tables written from [`FabricData::traffic_sets`]), keeping
     /// the index that maps the run's positions onto the cluster.
-    fn build_run(&mut self, name: &str, rank_jobs: &RankJobs) -> Run {
+    fn build_run(&mut self, name: &str, rank_jobs: &RankJobs, warnings: &mut Vec<Warning>) -> Run {
         let sets = self.traffic_sets();
-        let (run, index) = fabric_run(name, &self.cluster, &self.layout, &sets, &self.rank_hosts, rank_jobs);
+        let (run, index, note) =
+            fabric_run(name, &self.cluster, &self.layout, &sets, &self.rank_hosts, (rank_jobs, &self.flows));
         drop(sets);
         self.index = index;
+        warnings.extend(note);
         run
     }
 }
@@ -263,7 +267,7 @@ impl Dataset {
             rails_read: Vec::new(),
             scheduled: Vec::new(),
         };
-        let run = fabric.build_run(&name, &RankJobs::new());
+        let run = fabric.build_run(&name, &RankJobs::new(), &mut warnings);
         Dataset {
             name,
             run,
@@ -282,7 +286,7 @@ impl Dataset {
         cluster: Cluster,
         layout: ClusterLayout,
         jobs: Vec<DatasetJob>,
-        warnings: Vec<Warning>,
+        mut warnings: Vec<Warning>,
     ) -> Dataset {
         let totals: Vec<&RegionLoads> = jobs.iter().map(|j| &j.loads.total).collect();
         let mut all = RegionLoads::sum(totals.iter().copied());
@@ -339,7 +343,7 @@ impl Dataset {
             rails_read: Vec::new(),
             scheduled: Vec::new(),
         };
-        let run = fabric.build_run(&name, &rank_jobs);
+        let run = fabric.build_run(&name, &rank_jobs, &mut warnings);
         Dataset {
             name,
             run,

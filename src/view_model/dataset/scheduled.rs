@@ -4,11 +4,9 @@
 
 use rayon::prelude::*;
 
-use crate::model::{Cluster, Column, Domain, LinkEnd, Table, Warning};
+use crate::model::{Cluster, LinkEnd, Warning};
 use crate::profile_io::slurm::SlurmJob;
 use crate::routing::footprint::{Footprint, footprint};
-
-use super::Dataset;
 
 /// One accounted job.
 #[derive(Clone, Debug, PartialEq)]
@@ -112,50 +110,6 @@ fn listed(names: &[String]) -> String {
     }
 }
 
-/// The links table of footprints: `linkid footprints`, how many jobs' footprints cross each
-/// link end (2 or more: contended), a colouring like any other link attribute.
-pub const FOOTPRINTS_TABLE: &str = "scheduled";
-pub const FOOTPRINTS: &str = "footprints";
-
-impl Dataset {
-    /// The data set with the scheduler's jobs (a run without fabric is returned unchanged) and
-    /// the footprints table.
-    pub fn with_scheduled(mut self, jobs: Vec<SlurmJob>, source: &str) -> Dataset {
-        let Some(fabric) = self.fabric.as_mut() else { return self };
-        let (jobs, warnings) = schedule(&fabric.cluster, jobs, source);
-        fabric.scheduled = jobs;
-        self.warnings.extend(warnings);
-        let (mut ids, mut counts) = (Vec::new(), Vec::new());
-        for (rail, f) in fabric.cluster.rails.iter().enumerate() {
-            let mut count = vec![0u32; f.link_end_count()];
-            for end in fabric.scheduled.iter().flat_map(|j| j.footprint.rails.get(rail).into_iter().flatten())
-            {
-                if let Some(c) = count.get_mut(end.index()) {
-                    *c += 1;
-                }
-            }
-            for (i, c) in count.into_iter().enumerate() {
-                if let Some(position) = fabric.index.link_position(rail, LinkEnd::from_index(i)) {
-                    ids.push(position as i64);
-                    counts.push(f64::from(c));
-                }
-            }
-        }
-        let names = vec!["linkid".to_string(), FOOTPRINTS.to_string()];
-        // Equal-length columns with an integer key: this cannot fail.
-        if let Ok(table) = Table::new(
-            FOOTPRINTS_TABLE,
-            Domain::Links,
-            "linkid",
-            names,
-            vec![Column::Int(ids), Column::Float(counts)],
-        ) {
-            self.run = self.run.with_table(table);
-        }
-        self
-    }
-}
-
 /// Link ends crossed by two or more footprints, per rail, with how many footprints cross each
 /// (the contention of footprints).
 pub fn footprint_contention(cluster: &Cluster, jobs: &[ScheduledJob]) -> Vec<Vec<(LinkEnd, u32)>> {
@@ -174,6 +128,18 @@ pub fn footprint_contention(cluster: &Cluster, jobs: &[ScheduledJob]) -> Vec<Vec
                 .filter(|(_, c)| *c >= 2)
                 .map(|(i, c)| (LinkEnd::from_index(i), c))
                 .collect()
+        })
+        .collect()
+}
+
+/// How many of each job's footprint ends another job's footprint crosses too.
+pub fn contended_ends(cluster: &Cluster, jobs: &[ScheduledJob]) -> Vec<usize> {
+    let contention = footprint_contention(cluster, jobs);
+    jobs.iter()
+        .map(|job| {
+            (contention.iter().enumerate())
+                .map(|(rail, ends)| ends.iter().filter(|(e, _)| job.crosses(rail, *e)).count())
+                .sum()
         })
         .collect()
 }

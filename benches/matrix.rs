@@ -1,0 +1,54 @@
+//! `matrix` (issue 23, target ≤ 100 ms): the traffic matrix of 10,000 ranks × 100 peers on the
+//! k = 36 fat tree's two rails to the screen, aggregated to a 512-bin side, as the window's view
+//! builds it on a change of region or option: the pair table traced on the real tables, folded
+//! into bins, and its draw list. Also the hop bars of the same matrix.
+//!
+//! The fabric is written once under `target/bench-data/k36` (see `support/k36.rs`). Run:
+//! `cargo bench --bench matrix`.
+
+use std::sync::OnceLock;
+
+use shoal::routing::RegionKey;
+use shoal::routing::pair_table::Granularity;
+use shoal::scene::matrix_draw::picture;
+use shoal::view_model::matrix::{MatrixOptions, MatrixShow, build};
+use shoal::view_model::{Dataset, ViewSpec, open};
+
+#[path = "support/k36.rs"]
+mod k36;
+
+fn main() {
+    // `cargo test --all-targets` runs benches once in a debug build: opening the k = 36 fabric
+    // there would take many minutes. Only `cargo bench` (which passes `--bench`).
+    if !std::env::args().any(|a| a == "--bench") {
+        println!("matrix: measured under `cargo bench` only");
+        return;
+    }
+    divan::main();
+}
+
+fn dataset() -> &'static Dataset {
+    static D: OnceLock<Dataset> = OnceLock::new();
+    D.get_or_init(|| open(&k36::request(&k36::fabric_dir()), &|_| {}).expect("the k = 36 fabric opens"))
+}
+
+fn to_screen(show: MatrixShow) -> usize {
+    let d = dataset();
+    let fabric = d.fabric.as_ref().expect("a fabric");
+    let options = MatrixOptions { by: Granularity::Rank, show, ..MatrixOptions::default() };
+    let grid = build(fabric, RegionKey::Total, None, &options, 512).expect("the matrix builds");
+    let spec = ViewSpec::for_dataset(d);
+    picture(&grid, &spec, Vec::new()).draw_list(1400.0, 1100.0).rects.len()
+}
+
+#[divan::bench(sample_count = 5, sample_size = 1)]
+fn ranks_10000_aggregated(bencher: divan::Bencher) {
+    dataset();
+    bencher.bench(|| to_screen(MatrixShow::Cells));
+}
+
+#[divan::bench(sample_count = 5, sample_size = 1)]
+fn hop_bars_10000(bencher: divan::Bencher) {
+    dataset();
+    bencher.bench(|| to_screen(MatrixShow::Bars));
+}

@@ -1,0 +1,192 @@
+//! Counter intervals in the window (issue 22, items 5 and 6), driven headless with egui_kittest
+//! (`WGPU_BACKEND=vulkan`) on the real stall series of `tests/fixtures/stall-series` (ibsim's
+//! health fabric, five perfquery captures dated one second apart):
+//! - the time strip's "measure" menu picks what an interval's cell is (bytes, utilisation or
+//!   stall %), as `render --module time-strip --strip-measure` does;
+//! - a click on a congestion region (Congestion tab) or on an interval of the strip moves the
+//!   group's time cursor to that interval.
+#![cfg(feature = "gui")]
+
+use std::path::PathBuf;
+use std::time::{Duration, SystemTime};
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+
+use shoal::gui::{ShoalApp, Tab};
+use shoal::modules::congestion_view::RegionsState;
+use shoal::view_model::request::CounterSpec;
+use shoal::view_model::time_strip::StripMeasure;
+use shoal::view_model::view::ModuleKind;
+use shoal::view_model::{OpenRequest, open};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The series copied into a folder of the test's own (tests run in parallel), dated.
+fn series_dir(tag: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("shoal-gui-counter-time-{}-{tag}", std::process::id()))
+}
+
+fn app_with_series_strip(tag: &str) -> Harness<'static, ShoalApp> {
+    let dir = series_dir(tag);
+    std::fs::create_dir_all(&dir).unwrap();
+    let start = SystemTime::UNIX_EPOCH + Duration::from_secs(1_800_000_000);
+    let counters = (0..5)
+        .map(|i| {
+            let path = dir.join(format!("snapshot-{i}.txt"));
+            std::fs::copy(root().join(format!("tests/fixtures/stall-series/snapshot-{i}.txt")), &path)
+                .unwrap();
+            let at = start + Duration::from_secs(i);
+            std::fs::File::options().write(true).open(&path).unwrap().set_modified(at).unwrap();
+            CounterSpec { rail: None, path }
+        })
+        .collect();
+    let request =
+        OpenRequest { counters, ..OpenRequest::of_rails(vec![vec![root().join("tests/fixtures/health")]]) };
+    let d = open(&request, &|_| {}).expect("the health fabric opens with its series");
+    let mut h =
+        Harness::builder().with_size(egui::vec2(1400.0, 800.0)).build_eframe(|_| ShoalApp::with_dataset(d));
+    h.run();
+    h.state_mut().ws.add_view(ModuleKind::TimeStrip);
+    h.run();
+    h
+}
+
+fn strip_index(h: &Harness<'static, ShoalApp>) -> usize {
+    h.state().ws.views.iter().position(|v| v.spec.module == ModuleKind::TimeStrip).expect("a strip view")
+}
+
+/// The strip's measure and its largest cell.
+fn strip_now(h: &Harness<'static, ShoalApp>) -> (StripMeasure, StripMeasure, f64) {
+    let state = h.state().ws.views[strip_index(h)].strip().expect("the strip's state");
+    (state.measure, state.strip.measure, state.strip.max())
+}
+
+fn pick(h: &mut Harness<'static, ShoalApp>, item: &str) {
+    h.get_by_label("measure").click();
+    h.run();
+    h.get_by_label(item).click();
+    h.run();
+}
+
+#[test]
+fn the_strip_s_measure_menu_shows_each_interval_s_worst_stall_and_utilisation() {
+    let mut h = app_with_series_strip("measure");
+    let (measure, drawn, _) = strip_now(&h);
+    assert_eq!((measure, drawn), (StripMeasure::Bytes, StripMeasure::Bytes), "bytes by default");
+
+    pick(&mut h, "stall %");
+    let (measure, drawn, worst) = strip_now(&h);
+    assert_eq!((measure, drawn), (StripMeasure::Stall, StripMeasure::Stall));
+    // S1[3] waited 60 % of interval 4 (the fixture's README), the largest stall of the series.
+    assert!((worst - 60.0).abs() < 1e-3, "{worst}");
+
+    pick(&mut h, "utilisation %");
+    let (measure, drawn, worst) = strip_now(&h);
+    assert_eq!((measure, drawn), (StripMeasure::Utilisation, StripMeasure::Utilisation));
+    // S1[3] carried 900,000,000 words (3.6 GB) in interval 4's second: 90 % of 4x QDR.
+    assert!((worst - 90.0).abs() < 1e-3, "{worst}");
+    h.render().expect("the window with a strip by utilisation renders");
+}
+
+/// A press and a release on one spot.
+fn click_at(h: &mut Harness<'static, ShoalApp>, pos: egui::Pos2) {
+    h.hover_at(pos);
+    h.run();
+    h.drag_at(pos);
+    h.run();
+    h.drop_at(pos);
+    h.run();
+}
+
+fn time_cursor(h: &Harness<'static, ShoalApp>) -> Option<u32> {
+    let ws = &h.state().ws;
+    let group = ws.views[strip_index(h)].group;
+    ws.groups.iter().find(|g| g.id == group).and_then(|g| g.time_cursor)
+}
+
+#[test]
+fn clicking_a_congestion_region_lights_its_ends_and_moves_the_time_cursor_to_its_interval() {
+    let mut h = app_with_series_strip("tab-click");
+    h.state_mut().tab = Tab::Congestion;
+    h.run();
+    assert_eq!(time_cursor(&h), None);
+    // The last region is in the last interval that stalled: interval 4 (index 3), where S1[3]
+    // waited 60 % and S1[4] 20 % (the fixture's README).
+    let &(number, rect) = h.state().congestion.boxes.last().expect("the tab drew its regions");
+    click_at(&mut h, rect.center());
+    assert_eq!(h.state().congestion.picked, Some(number));
+    assert_eq!(time_cursor(&h), Some(3));
+    let ws = &h.state().ws;
+    let group = ws.views[strip_index(&h)].group;
+    let lit = &ws.groups.iter().find(|g| g.id == group).unwrap().highlight;
+    assert!(!lit.seeds.is_empty(), "the region's link ends are lit");
+    h.render().expect("the window with the cursor renders");
+}
+
+#[test]
+fn clicking_an_interval_of_the_strip_moves_the_time_cursor_there() {
+    let mut h = app_with_series_strip("strip-click");
+    let map = h.state().ws.views[strip_index(&h)].strip().and_then(|s| s.map).expect("the strip drew");
+    // Four intervals: the second's column spans a quarter to a half of the map.
+    click_at(&mut h, egui::pos2(map.min.x + 0.375 * map.width(), map.center().y));
+    assert_eq!(time_cursor(&h), Some(1));
+}
+
+fn add_congestion_view(h: &mut Harness<'static, ShoalApp>) -> usize {
+    h.state_mut().ws.add_view(ModuleKind::Congestion);
+    h.run();
+    h.state()
+        .ws
+        .views
+        .iter()
+        .position(|v| v.spec.module == ModuleKind::Congestion)
+        .expect("a congestion view")
+}
+
+#[test]
+fn a_click_on_a_region_of_the_congestion_view_moves_the_time_cursor_to_its_interval() {
+    let mut h = app_with_series_strip("view-click");
+    let view = add_congestion_view(&mut h);
+    let canvas = {
+        let v = &h.state().ws.views[view];
+        v.class_state::<RegionsState>().and_then(|s| s.canvas).expect("drawn")
+    };
+    // Interval 4's one region (S1[3] 60 %, S1[4] 20 %) fills the last of four rows.
+    click_at(&mut h, egui::pos2(canvas.center().x, canvas.min.y + 0.8 * canvas.height()));
+    assert_eq!(time_cursor(&h), Some(3));
+}
+
+#[test]
+fn the_congestion_view_exports_from_the_window_as_render_draws_it() {
+    let mut h = app_with_series_strip("export");
+    let view = add_congestion_view(&mut h);
+    let id = h.state().ws.views[view].id;
+    h.state_mut().ws.apply(vec![shoal::modules::Command::Focus(id)]);
+    h.run();
+    // A view of 1280 × 720 points exports at two pixels per point, as `render` lays out a
+    // 2560 × 1440 canvas.
+    let app = h.state_mut();
+    app.ws.views[view].class_state_mut::<RegionsState>().expect("a congestion view").size = [1280.0, 720.0];
+    let dir = std::env::temp_dir().join(format!("shoal-congestion-export-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let snapshots = series_dir("export");
+    for ext in ["png", "svg"] {
+        let window = dir.join(format!("window.{ext}"));
+        app.export_focused(&window).expect("the window exports its congestion view");
+        let cli = dir.join(format!("cli.{ext}"));
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_shoal"));
+        command.arg("render").arg(root().join("tests/fixtures/health"));
+        for i in 0..5 {
+            command.arg("--counters").arg(snapshots.join(format!("snapshot-{i}.txt")));
+        }
+        command.args(["--module", "congestion", "--width", "2560", "--height", "1440"]);
+        let done = command.arg("--out").arg(&cli).output().expect("shoal runs");
+        assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+        let (a, b) = (std::fs::read(&window).unwrap(), std::fs::read(&cli).unwrap());
+        assert!(a.len() > 1000, "{ext}: the export holds a picture");
+        assert!(a == b, "{ext}: the window's export is render's");
+    }
+}
