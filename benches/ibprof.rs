@@ -43,6 +43,7 @@ fn alltoall(ranks: u32) -> Profile {
                     })
                     .collect(),
                 lids: Vec::new(),
+                ..Default::default()
             };
             RankSection {
                 rank: r,

@@ -70,6 +70,7 @@ fn all_to_all(cluster: &Cluster) -> Profile {
                         .map(|p| PeerBytes { peer: p, sent: bytes(r, p, region), recv: bytes(p, r, region) })
                         .collect(),
                     lids: Vec::new(),
+                    ..Default::default()
                 })
                 .collect();
             RankSection {

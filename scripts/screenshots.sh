@@ -64,6 +64,8 @@ testbed=(sample-data/testbed --profile sample-data/testbed/alltoall.ibprof
 capture counters-residual 15 1435 895 'SHOAL_VIEW=tab:plots;colour:residual' "${testbed[@]}"
 capture counters-brush 15 1435 895 'SHOAL_VIEW=colour:residual;where:observed >= 10000000000;tab:plots' \
   "${testbed[@]}"
+# PFProf's rank files on the testbed: the Plots tab with the message-size histogram (issue 23).
+capture message-sizes 25 1435 895 'SHOAL_VIEW=tab:plots' sample-data/testbed --profile tests/fixtures/pfprof
 # A 300-step time loop (written by `cargo bench --bench time_strip`): the strip's brush over
 # steps 150-260, the fat tree showing that window summed.
 steps=target/many-regions/steps300-ranks4.ibprof

@@ -8,7 +8,8 @@ use std::path::Path;
 
 use ibprof_format as format;
 use shoal::model::{
-    Dump, EpochMicros, Guid, Lid, LidBytes, LocalPort, PeerBytes, Profile, ProfileSource, RankSection,
+    Dump, EpochMicros, Guid, Lid, LidBytes, LocalPort, PeerBytes, PeerMessages, Profile, ProfileSource,
+    RankSection, SizeCounts,
 };
 use shoal::profile_io::ibprof::{parse_profile, read_profile, write_profile};
 
@@ -51,6 +52,11 @@ fn expected() -> Profile {
                 .map(|peer| PeerBytes { peer, sent: scale * 4096, recv: scale })
                 .collect(),
             lids: vec![LidBytes { port: 0, lid: Lid(0x13), sent: scale << 40, recv: 0 }],
+            messages: (0..ranks())
+                .filter(|&p| p != r)
+                .map(|peer| PeerMessages { peer, sent: scale, recv: scale })
+                .collect(),
+            sizes: vec![SizeCounts { bin: 12, sent: scale * u64::from(ranks() - 1), recv: 0 }],
         };
         RankSection {
             rank: r,
@@ -109,9 +115,12 @@ fn collector_section(r: u32) -> Vec<u8> {
         let dumptime = START + scale as i64 * 1_000_000;
         format::push_region(&mut out, &format::Region { number: scale as u32, name, dumptime });
         for peer in (0..ranks()).filter(|&p| p != r) {
-            format::push_peer(&mut out, &format::PeerCounts { peer, sent: scale * 4096, recv: scale });
+            let msgs = Some(format::MsgCounts { sent: scale, recv: scale });
+            format::push_peer(&mut out, &format::PeerCounts { peer, sent: scale * 4096, recv: scale, msgs });
         }
         format::push_lid(&mut out, &format::LidCounts { port: 0, lid: 0x13, sent: scale << 40, recv: 0 });
+        let msgs = format::MsgCounts { sent: scale * u64::from(ranks() - 1), recv: 0 };
+        format::push_size_bin(&mut out, &format::SizeBin { bin: 12, msgs });
     }
     out
 }

@@ -43,6 +43,13 @@ fn a_directory_of_rank_files_reads_as_one_profile_of_peer_bytes() {
     for p in peers {
         assert_eq!((p.sent, p.recv), (sent(3, u64::from(p.peer)), sent(u64::from(p.peer), 3)));
     }
+    // One message each way per peer. Sent: 4000..=4007 bytes, all in bin 11 (2048..=4095);
+    // received: 1003 (bin 9), 2003 (10), 3003 (11), 5003..=8003 (12).
+    let dump = &r3.dumps[0];
+    assert!(dump.messages.iter().all(|m| (m.sent, m.recv) == (1, 1)), "{:?}", dump.messages);
+    assert_eq!(dump.messages.len(), 7);
+    let bins: Vec<_> = dump.sizes.iter().map(|b| (b.bin, b.sent, b.recv)).collect();
+    assert_eq!(bins, vec![(9, 0, 1), (10, 0, 1), (11, 7, 1), (12, 0, 4)]);
 }
 
 #[test]

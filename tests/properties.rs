@@ -217,7 +217,7 @@ fn dump(job_ranks: u32) -> impl Strategy<Value = Dump> {
                 .filter(|l| seen.insert((l.0, l.1)))
                 .map(|(port, lid, sent, recv)| LidBytes { port, lid: Lid(lid), sent, recv })
                 .collect();
-            Dump { region, name, dumptime, peers, lids }
+            Dump { region, name, dumptime, peers, lids, ..Default::default() }
         },
     )
 }

@@ -32,11 +32,12 @@ const SUBCOMMANDS: [&str; 17] = [
 ];
 
 /// What the examples read, copied beside their outputs.
-const INPUTS: [&str; 5] = [
+const INPUTS: [&str; 6] = [
     "sample-data",
     "tests/fixtures/counters",
     "tests/fixtures/ar",
     "tests/fixtures/health",
+    "tests/fixtures/pfprof",
     "tests/fixtures/stall-series",
 ];
 

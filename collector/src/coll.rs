@@ -61,7 +61,7 @@ pub fn bcast(st: &State, count: c_int, dt: Handle, root: c_int, comm: Handle) {
     let Some(v) = intra(st, comm) else { return };
     let bytes = st.bytes(count, dt);
     if root == v.me(st) {
-        v.each(st).add(bytes, 0);
+        v.add_each(st, bytes, 0);
     } else if let Some(r) = v.member(root) {
         st.peers.add_recv(r, bytes);
     }
@@ -72,7 +72,7 @@ pub fn reduce(st: &State, count: c_int, dt: Handle, root: c_int, comm: Handle) {
     let Some(v) = intra(st, comm) else { return };
     let bytes = st.bytes(count, dt);
     if root == v.me(st) {
-        v.each(st).add(0, bytes);
+        v.add_each(st, 0, bytes);
     } else if let Some(r) = v.member(root) {
         st.peers.add_sent(r, bytes);
     }
@@ -83,7 +83,7 @@ pub fn reduce(st: &State, count: c_int, dt: Handle, root: c_int, comm: Handle) {
 pub fn symmetric(st: &State, count: c_int, dt: Handle, comm: Handle) {
     let Some(v) = intra(st, comm) else { return };
     let bytes = st.bytes(count, dt);
-    v.each(st).add(bytes, bytes);
+    v.add_each(st, bytes, bytes);
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -98,7 +98,7 @@ pub fn gather(
 ) {
     let Some(v) = intra(st, comm) else { return };
     if root == v.me(st) {
-        v.each(st).add(0, st.bytes(rcount, rtype));
+        v.add_each(st, 0, st.bytes(rcount, rtype));
     } else if let Some(r) = v.member(root) {
         st.peers.add_sent(r, st.bytes(scount, stype));
     }
@@ -136,7 +136,7 @@ pub fn scatter(
 ) {
     let Some(v) = intra(st, comm) else { return };
     if root == v.me(st) {
-        v.each(st).add(st.bytes(scount, stype), 0);
+        v.add_each(st, st.bytes(scount, stype), 0);
     } else if let Some(r) = v.member(root) {
         st.peers.add_recv(r, st.bytes(rcount, rtype));
     }
@@ -172,7 +172,7 @@ pub fn blocks(st: &State, sbuf: P, scount: c_int, stype: Handle, rcount: c_int, 
     } else {
         st.bytes(scount, stype)
     };
-    v.each(st).add(sent, recv);
+    v.add_each(st, sent, recv);
 }
 
 /// # Safety
@@ -194,7 +194,7 @@ pub unsafe fn allgatherv(
     } else {
         st.bytes(scount, stype)
     };
-    v.each(st).add(sent, 0);
+    v.add_each(st, sent, 0);
     per_member(st, v, false, |i| count_bytes(rc, i, rsize));
 }
 
@@ -248,7 +248,7 @@ pub unsafe fn reduce_scatter(st: &State, rcounts: IP, dt: Handle, comm: Handle) 
     let size = if rc.iter().any(|&c| c > 0) { st.type_bytes(dt) } else { 0 };
     per_member(st, v, true, |i| count_bytes(rc, i, size));
     let mine = count_bytes(rc, v.me(st) as usize, size);
-    v.each(st).add(0, mine);
+    v.add_each(st, 0, mine);
 }
 
 /// Scan and Exscan: to every higher rank, from every lower one.

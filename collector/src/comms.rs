@@ -8,7 +8,7 @@
 use std::ffi::{c_int, c_void};
 use std::sync::{Arc, Mutex};
 
-use crate::counters::{Each, PeerCounters};
+use crate::counters::{Each, PeerCounters, Totals};
 use crate::ffi::{Handle, HandleCell, Mpi};
 
 /// A communicator's groups in world ranks, and its even-share counters.
@@ -186,15 +186,16 @@ impl CommTable {
         );
     }
 
-    /// Adds the per-peer counters and every live communicator's even shares into `totals`.
+    /// Adds the per-peer counters and every live communicator's even shares into `totals` (bytes)
+    /// and `msgs` (messages).
     ///
     /// Both are read under the lock that [`CommTable::forget`] folds under, so a communicator
     /// freed meanwhile is counted exactly once.
-    pub fn totals_into(&self, peers: &PeerCounters, me: u32, totals: &mut [(u64, u64)]) {
+    pub fn totals_into(&self, peers: &PeerCounters, me: u32, totals: &mut Totals, msgs: &mut Totals) {
         let live = self.live.lock().unwrap_or_else(|p| p.into_inner());
-        peers.add_into(totals);
+        peers.add_into(totals, msgs);
         for c in live.iter().filter(|c| !c.is_inter()) {
-            c.each.spread_into(c.members.iter().copied(), me, totals);
+            c.each.spread_into(c.members.iter().copied(), me, totals, msgs);
         }
     }
 }

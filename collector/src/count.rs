@@ -63,6 +63,17 @@ impl<'a> View<'a> {
         }
     }
 
+    /// One collective call's even share: `sent` bytes to and `recv` bytes from each other
+    /// member, one message each way per member (the histogram counts them now; the counters
+    /// spread them over the members when a dump is taken).
+    #[inline(always)]
+    pub fn add_each(self, st: &State, sent: u64, recv: u64) {
+        self.each(st).add(sent, recv);
+        let others = self.size(st).saturating_sub(1) as u64;
+        st.peers.sizes.add(sent, others, true);
+        st.peers.sizes.add(recv, others, false);
+    }
+
     pub fn is_inter(self) -> bool {
         matches!(self, View::Sub(c) if c.is_inter())
     }

@@ -1,25 +1,44 @@
-//! Byte counters, safe under `MPI_THREAD_MULTIPLE`: relaxed atomic adds, no locks on the hot path.
+//! Byte and message counters, safe under `MPI_THREAD_MULTIPLE`: relaxed atomic adds, no locks
+//! and no allocation on the hot path.
 //!
-//! Memory is O(peers): two `u64` per world rank, plus two per communicator for traffic that a
-//! collective spreads evenly over all members ([`Each`]). An `MPI_Alltoall` on a communicator of
-//! any size therefore costs two atomic adds, not two per peer; the even shares are spread over the
-//! members only when a dump is taken.
+//! Memory is O(peers): four `u64` per world rank (bytes and messages, each way), a fixed
+//! message-size histogram ([`SizeBins`], 2 × 64 counters), plus four per communicator for traffic
+//! that a collective spreads evenly over all members ([`Each`]). An `MPI_Alltoall` on a
+//! communicator of any size therefore costs a few atomic adds, not a few per peer; the even
+//! shares are spread over the members only when a dump is taken.
+//!
+//! A message is one logical transfer to one peer, as the bytes are attributed (`coll.rs`): a
+//! point-to-point send or receive, or a collective's share to or from one member.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Bytes sent to and received from each world rank.
+use ibprof_format::{SIZE_BINS, size_bin};
+
+/// `(sent, recv)` pairs per world rank, dense: what a dump collects.
+pub type Totals = [(u64, u64)];
+
+/// Bytes and messages sent to and received from each world rank, and the size histogram.
 #[derive(Debug)]
 pub struct PeerCounters {
     sent: Box<[AtomicU64]>,
     recv: Box<[AtomicU64]>,
+    sent_msgs: Box<[AtomicU64]>,
+    recv_msgs: Box<[AtomicU64]>,
+    pub sizes: SizeBins,
 }
 
 impl PeerCounters {
     pub fn new(world_size: usize) -> PeerCounters {
         let zeros = || (0..world_size).map(|_| AtomicU64::new(0)).collect::<Box<[_]>>();
-        PeerCounters { sent: zeros(), recv: zeros() }
+        PeerCounters {
+            sent: zeros(),
+            recv: zeros(),
+            sent_msgs: zeros(),
+            recv_msgs: zeros(),
+            sizes: SizeBins::default(),
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -30,76 +49,155 @@ impl PeerCounters {
         self.sent.is_empty()
     }
 
+    /// One message of `bytes` sent to `peer` (an empty one counts nothing).
     #[inline(always)]
     pub fn add_sent(&self, peer: u32, bytes: u64) {
-        if let Some(c) = self.sent.get(peer as usize) {
+        if bytes != 0
+            && let (Some(c), Some(m)) = (self.sent.get(peer as usize), self.sent_msgs.get(peer as usize))
+        {
             c.fetch_add(bytes, Ordering::Relaxed);
+            m.fetch_add(1, Ordering::Relaxed);
+            self.sizes.add(bytes, 1, true);
         }
     }
 
+    /// One message of `bytes` received from `peer` (an empty one counts nothing).
     #[inline(always)]
     pub fn add_recv(&self, peer: u32, bytes: u64) {
-        if let Some(c) = self.recv.get(peer as usize) {
+        if bytes != 0
+            && let (Some(c), Some(m)) = (self.recv.get(peer as usize), self.recv_msgs.get(peer as usize))
+        {
             c.fetch_add(bytes, Ordering::Relaxed);
+            m.fetch_add(1, Ordering::Relaxed);
+            self.sizes.add(bytes, 1, false);
         }
     }
 
-    /// Adds the current values into `totals` (`(sent, recv)` per world rank).
-    pub fn add_into(&self, totals: &mut [(u64, u64)]) {
-        for ((t, s), r) in totals.iter_mut().zip(self.sent.iter()).zip(self.recv.iter()) {
-            t.0 += s.load(Ordering::Relaxed);
-            t.1 += r.load(Ordering::Relaxed);
+    /// Counters folded in from elsewhere (a freed communicator's even shares): no new messages
+    /// for the histogram, which counted them when they were made.
+    fn add_folded(&self, peer: u32, bytes: (u64, u64), msgs: (u64, u64)) {
+        let add = |list: &[AtomicU64], v: u64| {
+            if let Some(c) = list.get(peer as usize).filter(|_| v != 0) {
+                c.fetch_add(v, Ordering::Relaxed);
+            }
+        };
+        add(&self.sent, bytes.0);
+        add(&self.recv, bytes.1);
+        add(&self.sent_msgs, msgs.0);
+        add(&self.recv_msgs, msgs.1);
+    }
+
+    /// Adds the current bytes into `totals` and messages into `msgs` (`(sent, recv)` per world
+    /// rank).
+    pub fn add_into(&self, totals: &mut Totals, msgs: &mut Totals) {
+        let pairs = |a: &[AtomicU64], b: &[AtomicU64], out: &mut Totals| {
+            for ((t, s), r) in out.iter_mut().zip(a.iter()).zip(b.iter()) {
+                t.0 += s.load(Ordering::Relaxed);
+                t.1 += r.load(Ordering::Relaxed);
+            }
+        };
+        pairs(&self.sent, &self.recv, totals);
+        pairs(&self.sent_msgs, &self.recv_msgs, msgs);
+    }
+}
+
+/// Messages sent and received per power-of-two size bin (`ibprof_format::size_bin`).
+#[derive(Debug)]
+pub struct SizeBins {
+    sent: [AtomicU64; SIZE_BINS as usize],
+    recv: [AtomicU64; SIZE_BINS as usize],
+}
+
+impl Default for SizeBins {
+    fn default() -> Self {
+        SizeBins {
+            sent: std::array::from_fn(|_| AtomicU64::new(0)),
+            recv: std::array::from_fn(|_| AtomicU64::new(0)),
         }
     }
 }
 
-/// Bytes sent to / received from *each* other member of a communicator.
+impl SizeBins {
+    /// `count` messages of `bytes` each, sent or received.
+    #[inline(always)]
+    pub fn add(&self, bytes: u64, count: u64, sent: bool) {
+        let Some(bin) = size_bin(bytes) else { return };
+        let bins = if sent { &self.sent } else { &self.recv };
+        if let Some(c) = bins.get(bin as usize).filter(|_| count != 0) {
+            c.fetch_add(count, Ordering::Relaxed);
+        }
+    }
+
+    /// `(sent, recv)` per bin, every bin.
+    pub fn snapshot(&self) -> Vec<(u64, u64)> {
+        self.sent
+            .iter()
+            .zip(&self.recv)
+            .map(|(s, r)| (s.load(Ordering::Relaxed), r.load(Ordering::Relaxed)))
+            .collect()
+    }
+}
+
+/// Bytes sent to / received from *each* other member of a communicator, and how many messages
+/// that was per member.
 #[derive(Debug, Default)]
 pub struct Each {
     sent: AtomicU64,
     recv: AtomicU64,
+    sent_msgs: AtomicU64,
+    recv_msgs: AtomicU64,
 }
 
 impl Each {
+    /// One collective call: `sent` bytes to and `recv` bytes from each other member (one
+    /// message each way per member where the amount is not 0).
     #[inline(always)]
     pub fn add(&self, sent: u64, recv: u64) {
         if sent != 0 {
             self.sent.fetch_add(sent, Ordering::Relaxed);
+            self.sent_msgs.fetch_add(1, Ordering::Relaxed);
         }
         if recv != 0 {
             self.recv.fetch_add(recv, Ordering::Relaxed);
+            self.recv_msgs.fetch_add(1, Ordering::Relaxed);
         }
     }
 
-    pub fn get(&self) -> (u64, u64) {
-        (self.sent.load(Ordering::Relaxed), self.recv.load(Ordering::Relaxed))
+    /// `((sent, recv) bytes, (sent, recv) messages)` per member.
+    pub fn get(&self) -> ((u64, u64), (u64, u64)) {
+        let load = |a: &AtomicU64| a.load(Ordering::Relaxed);
+        ((load(&self.sent), load(&self.recv)), (load(&self.sent_msgs), load(&self.recv_msgs)))
     }
 
     /// Spreads the even shares over `members` (world ranks), skipping `me`.
-    pub fn spread_into(&self, members: impl Iterator<Item = u32>, me: u32, totals: &mut [(u64, u64)]) {
-        let (sent, recv) = self.get();
+    pub fn spread_into(
+        &self,
+        members: impl Iterator<Item = u32>,
+        me: u32,
+        totals: &mut Totals,
+        msgs: &mut Totals,
+    ) {
+        let ((sent, recv), (sent_msgs, recv_msgs)) = self.get();
         if sent == 0 && recv == 0 {
             return;
         }
         for m in members.filter(|&m| m != me) {
-            if let Some(t) = totals.get_mut(m as usize) {
+            if let (Some(t), Some(c)) = (totals.get_mut(m as usize), msgs.get_mut(m as usize)) {
                 t.0 += sent;
                 t.1 += recv;
+                c.0 += sent_msgs;
+                c.1 += recv_msgs;
             }
         }
     }
 
     /// Moves the even shares into per-peer counters for good (when a communicator is freed).
     pub fn fold_into(&self, members: &[u32], me: u32, peers: &PeerCounters) {
-        let sent = self.sent.swap(0, Ordering::Relaxed);
-        let recv = self.recv.swap(0, Ordering::Relaxed);
+        let take = |a: &AtomicU64| a.swap(0, Ordering::Relaxed);
+        let bytes = (take(&self.sent), take(&self.recv));
+        let msgs = (take(&self.sent_msgs), take(&self.recv_msgs));
         for &m in members.iter().filter(|&&m| m != me) {
-            if sent != 0 {
-                peers.add_sent(m, sent);
-            }
-            if recv != 0 {
-                peers.add_recv(m, recv);
-            }
+            peers.add_folded(m, bytes, msgs);
         }
     }
 }
@@ -137,9 +235,11 @@ mod tests {
     fn even_shares_reach_every_member_but_me() {
         let each = Each::default();
         each.add(10, 3);
-        let mut totals = vec![(0, 0); 4];
-        each.spread_into([0, 2, 3].into_iter(), 2, &mut totals);
-        assert_eq!(totals, vec![(10, 3), (0, 0), (0, 0), (10, 3)]);
+        each.add(10, 0);
+        let (mut totals, mut msgs) = (vec![(0, 0); 4], vec![(0, 0); 4]);
+        each.spread_into([0, 2, 3].into_iter(), 2, &mut totals, &mut msgs);
+        assert_eq!(totals, vec![(20, 3), (0, 0), (0, 0), (20, 3)]);
+        assert_eq!(msgs, vec![(2, 1), (0, 0), (0, 0), (2, 1)], "two calls sent to each, one received");
     }
 
     #[test]
@@ -149,9 +249,10 @@ mod tests {
         each.add(5, 7);
         each.fold_into(&[0, 1, 2], 1, &peers);
         each.fold_into(&[0, 1, 2], 1, &peers);
-        let mut totals = vec![(0, 0); 3];
-        peers.add_into(&mut totals);
+        let (mut totals, mut msgs) = (vec![(0, 0); 3], vec![(0, 0); 3]);
+        peers.add_into(&mut totals, &mut msgs);
         assert_eq!(totals, vec![(5, 7), (0, 0), (5, 7)]);
+        assert_eq!(msgs, vec![(1, 1), (0, 0), (1, 1)]);
     }
 
     #[test]
@@ -159,9 +260,24 @@ mod tests {
         let peers = PeerCounters::new(2);
         peers.add_sent(9, 1);
         peers.add_recv(u32::MAX, 1);
-        let mut totals = vec![(0, 0); 2];
-        peers.add_into(&mut totals);
+        peers.add_sent(1, 0);
+        let (mut totals, mut msgs) = (vec![(0, 0); 2], vec![(0, 0); 2]);
+        peers.add_into(&mut totals, &mut msgs);
         assert_eq!(totals, vec![(0, 0); 2]);
+        assert_eq!(msgs, vec![(0, 0); 2], "an empty message counts nothing");
+        assert!(peers.sizes.snapshot().iter().all(|&b| b == (0, 0)));
+    }
+
+    #[test]
+    fn messages_fall_in_their_power_of_two_bins_each_way() {
+        let peers = PeerCounters::new(2);
+        peers.add_sent(1, 1);
+        peers.add_sent(1, 4096);
+        peers.add_sent(1, 8191);
+        peers.add_recv(0, u64::MAX);
+        let bins = peers.sizes.snapshot();
+        assert_eq!((bins[0], bins[12], bins[63]), ((1, 0), (2, 0), (0, 1)));
+        assert_eq!(bins.iter().map(|b| b.0 + b.1).sum::<u64>(), 4);
     }
 
     #[test]
@@ -181,8 +297,10 @@ mod tests {
                 s.spawn(|| (0..1000).for_each(|_| peers.add_sent(1, 3)));
             }
         });
-        let mut totals = vec![(0, 0); 2];
-        peers.add_into(&mut totals);
+        let (mut totals, mut msgs) = (vec![(0, 0); 2], vec![(0, 0); 2]);
+        peers.add_into(&mut totals, &mut msgs);
         assert_eq!(totals[1].0, 12_000);
+        assert_eq!(msgs[1].0, 4000);
+        assert_eq!(peers.sizes.snapshot()[1], (4000, 0), "3-byte messages are in bin 1");
     }
 }

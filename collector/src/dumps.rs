@@ -80,7 +80,8 @@ pub fn fill_recv_from_senders(st: &State, wanted: bool, dumps: &mut [DumpRecord]
         for (p, e) in dense.iter_mut().enumerate() {
             e.1 = recv[p * k + d];
         }
-        let data = DumpData { peers: dense, lids: std::mem::take(&mut dump.lids) };
+        // Backends that know only what they sent count no messages: `msgs` stays empty.
+        let data = DumpData { peers: dense, lids: std::mem::take(&mut dump.lids), ..DumpData::default() };
         *dump = DumpRecord::new(dump.region, dump.name.as_deref(), dump.time, data);
     }
 }
@@ -90,10 +91,34 @@ mod tests {
     use super::*;
 
     #[test]
+    fn counted_messages_go_on_the_peer_lines_and_the_size_bins_after_the_lids() {
+        let mut sizes = vec![(0, 0); 64];
+        sizes[12] = (2, 1);
+        let data = DumpData {
+            peers: vec![(0, 0), (8192, 4096)],
+            msgs: Some(vec![(0, 0), (2, 1)]),
+            sizes: Some(sizes),
+            ..Default::default()
+        };
+        let mut s = Vec::new();
+        DumpRecord::new(1, None, 0, data).write(&mut s);
+        assert_eq!(
+            String::from_utf8_lossy(&s),
+            "region 1 dumptime 0.000000\npeer 1 sent 8192 recv 4096 sent_msgs 2 recv_msgs 1\n\
+             msgsize 12 sent_msgs 2 recv_msgs 1\n"
+        );
+    }
+
+    #[test]
     fn a_dump_keeps_only_peers_with_traffic_and_writes_in_order() {
-        let data = DumpData { peers: vec![(0, 0), (5, 0), (0, 0), (0, 9)], lids: vec![(0, 0x12, 3, 4)] };
+        let data = DumpData {
+            peers: vec![(0, 0), (5, 0), (0, 0), (0, 9)],
+            lids: vec![(0, 0x12, 3, 4)],
+            ..Default::default()
+        };
         let d = DumpRecord::new(2, Some("x"), 1_000_000, data);
         assert_eq!(d.peers, vec![(1, 5, 0), (3, 0, 9)]);
+        assert!(d.msgs.is_empty() && d.sizes.is_empty(), "not counted: no message fields");
         let mut s = Vec::new();
         d.write(&mut s);
         assert_eq!(

@@ -103,7 +103,7 @@ impl State {
 
     /// Takes a cumulative dump as the next region.
     pub fn dump(&self, name: Option<&str>) {
-        let mut data = DumpData { peers: vec![(0, 0); self.size as usize], lids: Vec::new() };
+        let mut data = DumpData { peers: vec![(0, 0); self.size as usize], ..DumpData::default() };
         for b in &self.backends {
             b.collect(self, &mut data);
         }

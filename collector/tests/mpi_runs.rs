@@ -36,7 +36,9 @@ fn model(n: u32) -> Vec<Transfer> {
         add(0, "P2P", r, right, 1000);
         add(0, "P2P", r, left, 2000);
         add(0, "P2P", r, partner, 300);
-        add(0, "P2P", r, right, 3 * 50);
+        for _ in 0..3 {
+            add(0, "P2P", r, right, 50); // a persistent send started three times
+        }
         add(0, "P2P", r, r, 10);
         add(0, "P2P", r, right, 64);
         add(0, "P2P", r, right, 16);
@@ -109,6 +111,31 @@ fn expected(
     m
 }
 
+/// Messages `(sent, recv)` per peer of `rank`, and per size bin, cumulative up to and including
+/// `region`: every transfer of the model is one message.
+#[allow(clippy::type_complexity)]
+fn expected_messages(
+    transfers: &[Transfer],
+    rank: u32,
+    region: usize,
+    kinds: Option<&[&str]>,
+) -> (BTreeMap<u32, (u64, u64)>, BTreeMap<u32, (u64, u64)>) {
+    let (mut peers, mut sizes): (BTreeMap<u32, (u64, u64)>, BTreeMap<u32, (u64, u64)>) = Default::default();
+    let selected = |t: &Transfer| t.region <= region && kinds.is_none_or(|k| k.contains(&t.kind));
+    for t in transfers.iter().filter(|t| selected(t)) {
+        let bin = ibprof_format::size_bin(t.bytes).expect("the model has no empty transfers");
+        if t.from == rank {
+            peers.entry(t.to).or_default().0 += 1;
+            sizes.entry(bin).or_default().0 += 1;
+        }
+        if t.to == rank {
+            peers.entry(t.from).or_default().1 += 1;
+            sizes.entry(bin).or_default().1 += 1;
+        }
+    }
+    (peers, sizes)
+}
+
 fn check_exact(profile: &common::Profile, kinds: Option<&[&str]>) {
     let transfers = model(RANKS);
     assert_eq!(profile.job_ranks, RANKS);
@@ -119,6 +146,9 @@ fn check_exact(profile: &common::Profile, kinds: Option<&[&str]>) {
         for (i, region) in rank.regions.iter().enumerate() {
             assert_eq!(region.number, i as u32);
             assert_eq!(region.peers, expected(&transfers, r, i, kinds), "rank {r} region {:?}", REGIONS[i]);
+            let (msgs, sizes) = expected_messages(&transfers, r, i, kinds);
+            assert_eq!(region.msgs, msgs, "messages of rank {r} region {:?}", REGIONS[i]);
+            assert_eq!(region.sizes, sizes, "size bins of rank {r} region {:?}", REGIONS[i]);
         }
     }
 }

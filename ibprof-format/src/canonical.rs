@@ -4,6 +4,7 @@
 //! the same result.
 
 use crate::numbers::{hex_digit, parse_u64};
+use crate::record::{MsgCounts, PeerCounts};
 
 /// Reads `peer R sent B recv B` or `lid I 0xL sent B recv B` exactly as the writer spells them
 /// (single spaces, ending in `\n`, `\r\n` or the end of the text), finding the line end on the
@@ -20,13 +21,23 @@ impl<'a> Canonical<'a> {
         Canonical { bytes: text.as_bytes(), pos: at }
     }
 
-    /// `peer R sent B recv B` → `(R, sent, recv, start of the next line)`.
+    /// `peer R sent B recv B [sent_msgs M recv_msgs M]` → the counts and the start of the next
+    /// line.
     #[inline]
-    pub fn peer(mut self) -> Option<(u32, u64, u64, usize)> {
+    pub fn peer(mut self) -> Option<(PeerCounts, usize)> {
         self.literal(b"peer ")?;
         let peer = u32::try_from(self.decimal()?).ok()?;
         let (sent, recv) = self.sent_recv()?;
-        Some((peer, sent, recv, self.line_end()?))
+        let msgs = match self.bytes.get(self.pos) {
+            Some(b' ') => {
+                self.literal(b" sent_msgs ")?;
+                let sent = self.decimal()?;
+                self.literal(b" recv_msgs ")?;
+                Some(MsgCounts { sent, recv: self.decimal()? })
+            }
+            _ => None,
+        };
+        Some((PeerCounts { peer, sent, recv, msgs }, self.line_end()?))
     }
 
     /// `lid I 0xL sent B recv B` → `(I, L, sent, recv, start of the next line)`.
@@ -140,10 +151,18 @@ mod tests {
 
     #[test]
     fn canonical_counter_lines_take_the_fast_path_and_others_do_not() {
-        let peer = |line: &str| Canonical::at(line, 0).peer();
-        assert_eq!(peer("peer 12 sent 100 recv 7\nnext"), Some((12, 100, 7, 24)));
-        assert_eq!(peer("peer 12 sent 100 recv 7\r\nnext"), Some((12, 100, 7, 25)));
-        assert_eq!(peer("peer 12 sent 100 recv 7"), Some((12, 100, 7, 23)));
+        let peer = |line: &str| {
+            Canonical::at(line, 0)
+                .peer()
+                .map(|(c, next)| (c.peer, c.sent, c.recv, c.msgs.map(|m| (m.sent, m.recv)), next))
+        };
+        assert_eq!(peer("peer 12 sent 100 recv 7\nnext"), Some((12, 100, 7, None, 24)));
+        assert_eq!(peer("peer 12 sent 100 recv 7\r\nnext"), Some((12, 100, 7, None, 25)));
+        assert_eq!(peer("peer 12 sent 100 recv 7"), Some((12, 100, 7, None, 23)));
+        assert_eq!(peer("peer 1 sent 9 recv 0 sent_msgs 3 recv_msgs 0\n"), Some((1, 9, 0, Some((3, 0)), 45)));
+        for slow in ["peer 1 sent 9 recv 0 sent_msgs 3", "peer 1 sent 9 recv 0 recv_msgs 0 sent_msgs 3"] {
+            assert_eq!(peer(slow), None, "{slow}");
+        }
         assert_eq!(Canonical::at("x\nlid 1 0x00d1 sent 5 recv 0\n", 2).lid(), Some((1, 0xd1, 5, 0, 29)));
         for slow in ["peer 12  sent 100 recv 7", "peer 12 sent 100 recv 7 # c", "peer 12 recv 7 sent 1"] {
             assert_eq!(peer(slow), None, "{slow}");

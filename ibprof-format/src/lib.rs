@@ -18,7 +18,7 @@
 //! push_prelude(&mut out, &Job { ranks: 2, mpi: Some("Open MPI 4.1.4".into()), source: Some("pmpi".into()) });
 //! push_rank(&mut out, &Rank { rank: 0, host: "n0001".into(), pid: None, starttime: 1_700_000_000_000_000 });
 //! push_region(&mut out, &Region { number: 1, name: Some("sample sort".into()), dumptime: 1_700_000_001_500_000 });
-//! push_peer(&mut out, &PeerCounts { peer: 1, sent: 4096, recv: 0 });
+//! push_peer(&mut out, &PeerCounts { peer: 1, sent: 4096, recv: 0, msgs: None });
 //! assert_eq!(
 //!     String::from_utf8(out).unwrap(),
 //!     "ibprof 1\njob ranks 2 mpi \"Open MPI 4.1.4\" source pmpi\n\
@@ -41,8 +41,11 @@ pub mod write;
 pub use canonical::Canonical;
 pub use numbers::{Time, parse_hex, parse_time, parse_u32, parse_u64};
 pub use quote::push_string;
-pub use record::{Job, LidCounts, PeerCounts, Port, Rank, Record, Region};
+pub use record::{
+    Job, LidCounts, MsgCounts, PeerCounts, Port, Rank, Record, Region, SIZE_BINS, SizeBin, size_bin,
+};
 pub use tokens::{Token, Tokens};
 pub use write::{
     HEADER, push_job, push_lid, push_peer, push_port, push_prelude, push_rank, push_record, push_region,
+    push_size_bin,
 };

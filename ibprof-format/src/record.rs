@@ -55,12 +55,42 @@ pub struct Region<'a> {
     pub dumptime: i64,
 }
 
-/// `peer R sent B recv B`: MPI-level bytes exchanged with world rank R.
+/// `peer R sent B recv B [sent_msgs M recv_msgs M]`: MPI-level bytes (and messages, where the
+/// collector counted them) exchanged with world rank R.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PeerCounts {
     pub peer: u32,
     pub sent: u64,
     pub recv: u64,
+    /// `None`: the file does not count messages (an older collector, or a backend that cannot),
+    /// which is not the same as zero messages.
+    pub msgs: Option<MsgCounts>,
+}
+
+/// Messages sent and received, counted as the bytes beside them are.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MsgCounts {
+    pub sent: u64,
+    pub recv: u64,
+}
+
+/// Message sizes are binned by powers of two: bin K holds sizes `2^K ..= 2^(K+1) − 1` bytes, so
+/// `0..SIZE_BINS` covers every non-zero `u64` (zero-byte messages count nothing).
+pub const SIZE_BINS: u32 = 64;
+
+/// The size bin of a message of `bytes` bytes; `None` for an empty message.
+#[inline(always)]
+pub fn size_bin(bytes: u64) -> Option<u32> {
+    (bytes != 0).then(|| 63 - bytes.leading_zeros())
+}
+
+/// `msgsize K sent_msgs N recv_msgs N`: in a dump, the messages this rank sent and received
+/// whose size falls in bin K (see [`size_bin`]), cumulative as every counter of a dump.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SizeBin {
+    /// `0..SIZE_BINS`.
+    pub bin: u32,
+    pub msgs: MsgCounts,
 }
 
 /// `lid I 0xL sent B recv B`: port-level bytes on local port I with remote LID L.
@@ -83,4 +113,5 @@ pub enum Record<'a> {
     Region(Region<'a>),
     Peer(PeerCounts),
     Lid(LidCounts),
+    Size(SizeBin),
 }

@@ -31,7 +31,7 @@ impl std::error::Error for Error {}
 /// - the first record is the `ibprof 1` header, and there is only one;
 /// - at most one `job` line, before the first `rank`; ranks and peers are below its count;
 /// - each rank once; its `port`s before its first `region`, each index once;
-/// - regions increase within a rank; `peer` and `lid` lines follow a region; a `lid` line is on
+/// - regions increase within a rank; `peer`, `lid` and `msgsize` lines follow a region; a `lid` line is on
 ///   a declared port;
 /// - every line, the last too, ends with a line end.
 pub fn parse(text: &str) -> Result<Vec<Record<'_>>, Error> {
@@ -111,7 +111,9 @@ impl Place {
                     Ok(())
                 }
             },
-            Record::Peer(_) | Record::Lid(_) if !matches!(self.rank, Some((_, Some(_)))) => {
+            Record::Peer(_) | Record::Lid(_) | Record::Size(_)
+                if !matches!(self.rank, Some((_, Some(_)))) =>
+            {
                 Err("a counter line outside a region".into())
             }
             Record::Peer(peer) if peer.peer >= limit => {
@@ -120,7 +122,7 @@ impl Place {
             Record::Lid(lid) if !self.rank.as_ref().is_some_and(|(ports, _)| ports.contains(&lid.port)) => {
                 Err(format!("lid line on undeclared port {}", lid.port))
             }
-            Record::Peer(_) | Record::Lid(_) => Ok(()),
+            Record::Peer(_) | Record::Lid(_) | Record::Size(_) => Ok(()),
         }
     }
 }

@@ -7,7 +7,7 @@
 
 use crate::numbers::{push_hex, push_time, push_u64};
 use crate::quote::push_string;
-use crate::record::{Job, LidCounts, PeerCounts, Port, Rank, Record, Region};
+use crate::record::{Job, LidCounts, MsgCounts, PeerCounts, Port, Rank, Record, Region, SizeBin};
 
 /// The first line of every file.
 pub const HEADER: &str = "ibprof 1\n";
@@ -80,12 +80,36 @@ pub fn push_region(out: &mut Vec<u8>, region: &Region<'_>) {
     out.push(b'\n');
 }
 
-/// `peer R sent B recv B`, the spelling [`crate::Canonical::peer`] reads fast.
+/// `peer R sent B recv B [sent_msgs M recv_msgs M]`, the spelling [`crate::Canonical::peer`]
+/// reads fast.
 #[inline]
 pub fn push_peer(out: &mut Vec<u8>, counts: &PeerCounts) {
     out.extend_from_slice(b"peer ");
     push_u64(out, u64::from(counts.peer));
-    push_sent_recv(out, counts.sent, counts.recv);
+    out.extend_from_slice(b" sent ");
+    push_u64(out, counts.sent);
+    out.extend_from_slice(b" recv ");
+    push_u64(out, counts.recv);
+    if let Some(msgs) = &counts.msgs {
+        push_msgs(out, msgs);
+    }
+    out.push(b'\n');
+}
+
+/// `msgsize K sent_msgs N recv_msgs N`.
+pub fn push_size_bin(out: &mut Vec<u8>, bin: &SizeBin) {
+    out.extend_from_slice(b"msgsize ");
+    push_u64(out, u64::from(bin.bin));
+    push_msgs(out, &bin.msgs);
+    out.push(b'\n');
+}
+
+#[inline]
+fn push_msgs(out: &mut Vec<u8>, msgs: &MsgCounts) {
+    out.extend_from_slice(b" sent_msgs ");
+    push_u64(out, msgs.sent);
+    out.extend_from_slice(b" recv_msgs ");
+    push_u64(out, msgs.recv);
 }
 
 /// `lid I 0xL sent B recv B`, the spelling [`crate::Canonical::lid`] reads fast.
@@ -117,6 +141,7 @@ pub fn push_record(out: &mut Vec<u8>, record: &Record<'_>) {
         Record::Region(region) => push_region(out, region),
         Record::Peer(counts) => push_peer(out, counts),
         Record::Lid(counts) => push_lid(out, counts),
+        Record::Size(bin) => push_size_bin(out, bin),
     }
 }
 
@@ -150,8 +175,13 @@ mod tests {
             push_port(out, &port);
             push_port(out, &Port { index: 1, lid: 0x20, lmc: 2, ..Port::default() });
             push_region(out, &region);
-            push_peer(out, &PeerCounts { peer: 1, sent: 4096, recv: 2048 });
+            push_peer(out, &PeerCounts { peer: 1, sent: 4096, recv: 2048, msgs: None });
+            push_peer(
+                out,
+                &PeerCounts { peer: 2, sent: 10, recv: 0, msgs: Some(MsgCounts { sent: 2, recv: 0 }) },
+            );
             push_lid(out, &LidCounts { port: 0, lid: 0x13, sent: 4096, recv: 0 });
+            push_size_bin(out, &SizeBin { bin: 12, msgs: MsgCounts { sent: 3, recv: 1 } });
         });
         assert_eq!(
             written,
@@ -162,7 +192,9 @@ mod tests {
              port 1 guid 0x0000000000000000 lid 0x0020 lmc 2\n\
              region 0 name \"exchange phase\" dumptime 1700000001.000000\n\
              peer 1 sent 4096 recv 2048\n\
-             lid 0 0x0013 sent 4096 recv 0\n"
+             peer 2 sent 10 recv 0 sent_msgs 2 recv_msgs 0\n\
+             lid 0 0x0013 sent 4096 recv 0\n\
+             msgsize 12 sent_msgs 3 recv_msgs 1\n"
         );
     }
 

@@ -5,7 +5,8 @@ use std::borrow::Cow;
 
 use ibprof_format::strict::{parse, parse_line};
 use ibprof_format::{
-    Canonical, Job, LidCounts, PeerCounts, Port, Rank, Record, Region, push_lid, push_peer, push_record,
+    Canonical, Job, LidCounts, MsgCounts, PeerCounts, Port, Rank, Record, Region, SizeBin, push_lid,
+    push_peer, push_record,
 };
 
 /// Strings a name, host or MPI version might hold, and some it should not but could.
@@ -52,7 +53,11 @@ fn records() -> Vec<Record<'static>> {
     records.push(Record::Rank(Rank { rank: 0, host: "h".into(), pid: None, starttime: 0 }));
     records.push(Record::Port(Port::default()));
     records.push(Record::Region(Region::default()));
-    records.push(Record::Peer(PeerCounts { peer: 1, sent: u64::MAX, recv: 0 }));
+    records.push(Record::Peer(PeerCounts { peer: 1, sent: u64::MAX, recv: 0, msgs: None }));
+    let msgs = Some(MsgCounts { sent: u64::MAX, recv: 0 });
+    records.push(Record::Peer(PeerCounts { peer: 2, sent: 1, recv: 0, msgs }));
+    records.push(Record::Size(SizeBin { bin: 0, msgs: MsgCounts { sent: 0, recv: u64::MAX } }));
+    records.push(Record::Size(SizeBin { bin: 63, msgs: MsgCounts { sent: 1, recv: 2 } }));
     records.push(Record::Lid(LidCounts { port: 255, lid: 0, sent: 0, recv: u64::MAX }));
     records
 }
@@ -85,8 +90,11 @@ fn a_quoted_name_round_trips_through_a_whole_file() {
         written.push(Record::Rank(Rank { rank: i, host: s.into(), pid: None, starttime: 1 }));
         written.push(Record::Port(Port { index: 0, device: Some(s.into()), lid: 1, ..Port::default() }));
         written.push(Record::Region(Region { number: 1, name: Some(s.into()), dumptime: 2 }));
-        written.push(Record::Peer(PeerCounts { peer: 0, sent: 3, recv: 4 }));
+        written.push(Record::Peer(PeerCounts { peer: 0, sent: 3, recv: 4, msgs: None }));
+        let msgs = Some(MsgCounts { sent: 1, recv: i.into() });
+        written.push(Record::Peer(PeerCounts { peer: i, sent: 3, recv: 4, msgs }));
         written.push(Record::Lid(LidCounts { port: 0, lid: 2, sent: 5, recv: 6 }));
+        written.push(Record::Size(SizeBin { bin: i, msgs: MsgCounts { sent: 7, recv: 8 } }));
     }
     for record in &written {
         push_record(&mut out, record);
@@ -98,10 +106,15 @@ fn a_quoted_name_round_trips_through_a_whole_file() {
 #[test]
 fn written_counter_lines_take_the_fast_path() {
     let mut out = Vec::new();
-    push_peer(&mut out, &PeerCounts { peer: 4_000_000, sent: 123_456_789_012, recv: u64::MAX });
+    let old = PeerCounts { peer: 4_000_000, sent: 123_456_789_012, recv: u64::MAX, msgs: None };
+    push_peer(&mut out, &old);
     let peer_end = out.len();
+    let counted = PeerCounts { msgs: Some(MsgCounts { sent: 99_999_999_999, recv: 0 }), ..old };
+    push_peer(&mut out, &counted);
+    let counted_end = out.len();
     push_lid(&mut out, &LidCounts { port: 3, lid: 0xbeef, sent: 0, recv: 17 });
     let text = String::from_utf8(out).unwrap_or_default();
-    assert_eq!(Canonical::at(&text, 0).peer(), Some((4_000_000, 123_456_789_012, u64::MAX, peer_end)));
-    assert_eq!(Canonical::at(&text, peer_end).lid(), Some((3, 0xbeef, 0, 17, text.len())));
+    assert_eq!(Canonical::at(&text, 0).peer(), Some((old, peer_end)));
+    assert_eq!(Canonical::at(&text, peer_end).peer(), Some((counted, counted_end)));
+    assert_eq!(Canonical::at(&text, counted_end).lid(), Some((3, 0xbeef, 0, 17, text.len())));
 }

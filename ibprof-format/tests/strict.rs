@@ -1,6 +1,7 @@
 //! The strict reader refuses anything the writer would not write, naming the line.
 
 use ibprof_format::strict::{Error, parse, parse_line};
+use ibprof_format::{PeerCounts, Record};
 
 const GOOD: &str = "ibprof 1\n\
 job ranks 2 source pmpi\n\
@@ -27,6 +28,7 @@ fn lines_out_of_place_are_refused_with_their_line_number() {
         ("job ranks 2\n", 1),
         ("ibprof 1\nibprof 1\n", 2),
         ("ibprof 1\npeer 1 sent 1 recv 1\n", 2),
+        ("ibprof 1\nrank 0 host a starttime 1\nmsgsize 1 sent_msgs 1 recv_msgs 0\n", 3),
         (&*format!("{GOOD}job ranks 2\n"), 8),
         (&*format!("{GOOD}port 1 guid 0x1 lid 0x2\n"), 8),
         (&*format!("{GOOD}region 1 dumptime 3\n"), 8),
@@ -48,6 +50,18 @@ fn a_missing_header_or_line_end_is_refused() {
     assert_eq!(line_of("# only a comment\n"), Some(2));
     assert_eq!(line_of("ibprof 1"), Some(1));
     assert_eq!(line_of(GOOD.trim_end()), Some(7));
+}
+
+#[test]
+fn message_counts_and_size_bins_are_optional_records_of_a_dump() {
+    let counted = GOOD.replace("peer 1 sent 3 recv 4", "peer 1 sent 3 recv 4 sent_msgs 2 recv_msgs 1");
+    let with_sizes =
+        format!("{counted}msgsize 0 sent_msgs 1 recv_msgs 0\nmsgsize 63 sent_msgs 0 recv_msgs 1\n");
+    assert_eq!(parse(&with_sizes).map(|r| r.len()), Ok(9));
+    let old = parse(GOOD).unwrap_or_default();
+    assert!(
+        old.iter().all(|r| !matches!(r, Record::Peer(PeerCounts { msgs: Some(_), .. }) | Record::Size(_)))
+    );
 }
 
 #[test]
@@ -74,6 +88,13 @@ fn malformed_lines_are_refused() {
         "peer 1 sent 1 recv",
         "peer \"1\" sent 1 recv 1",
         "lid 0 sent 1 recv 1",
+        "peer 1 sent 1 recv 1 sent_msgs 1",
+        "peer 1 sent 1 recv 1 recv_msgs 1",
+        "peer 1 sent 1 recv 1 sent_msgs x recv_msgs 1",
+        "msgsize 64 sent_msgs 1 recv_msgs 1",
+        "msgsize 3 sent_msgs 1",
+        "msgsize sent_msgs 1 recv_msgs 1",
+        "lid 0 0x1 sent 1 recv 1 sent_msgs 1 recv_msgs 1",
         "rank 0 host \"a\"b starttime 1",
         "rank 0 host \"a starttime 1",
         "unknown 1",
@@ -86,6 +107,10 @@ fn malformed_lines_are_refused() {
 #[test]
 fn counters_may_come_in_either_order_and_blank_lines_are_nothing() {
     assert_eq!(parse_line("peer 1 recv 2 sent 3"), parse_line("peer 1 sent 3 recv 2"));
+    assert_eq!(
+        parse_line("peer 1 recv_msgs 1 recv 2 sent_msgs 4 sent 3"),
+        parse_line("peer 1 sent 3 recv 2 sent_msgs 4 recv_msgs 1")
+    );
     assert_eq!(parse_line("  # comment"), Ok(None));
     assert_eq!(parse_line(""), Ok(None));
 }

@@ -10,8 +10,10 @@ use clap::Args;
 use serde::Serialize;
 use shoal::export::csv_cell;
 use shoal::model::bytes::{add_bytes, sum_bytes};
+use shoal::model::message_counts::sent_messages;
 use shoal::model::{Cluster, Warning};
 use shoal::routing::RegionKey;
+use shoal::routing::pair_messages::add_messages;
 use shoal::routing::pair_table::{Granularity, PairRow, PairTable, entity_name, locality, pair_table};
 use shoal::view_model::open_regions;
 
@@ -86,7 +88,10 @@ pub fn run(args: &MatrixArgs) -> Result<()> {
     let Some(flows) = fabric.flows.get(&key) else {
         bail!("no region {} in the profile", args.region.unwrap_or_default());
     };
-    let table = pair_table(&fabric.cluster, flows, args.by);
+    let mut table = pair_table(&fabric.cluster, flows, args.by);
+    if let Some(messages) = fabric.profile.as_ref().and_then(|p| sent_messages(p, args.region)) {
+        add_messages(&mut table, &fabric.cluster, flows, &messages);
+    }
     write_csv(&args.out, &fabric.cluster, &table)
         .with_context(|| format!("writing {}", args.out.display()))?;
     let (notes, warnings): (Vec<Warning>, Vec<Warning>) =

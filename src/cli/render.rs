@@ -3,7 +3,7 @@
 //! one [`ViewSpec`] from the flags ([`super::render_spec`]) or take it from a session
 //! ([`super::render_session`]), `prepare` it, draw its scene and paint it with `shoal::export`.
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use shoal::scene::camera::Camera;
 use shoal::view_model::orbit::Orbit;
 use shoal::view_model::session::ExportSize;
@@ -25,11 +25,35 @@ fn check_output(r: &RenderCli) -> Result<()> {
     if r.width < 64 || r.height < 64 || r.width > 16384 || r.height > 16384 {
         bail!("--width and --height must be between 64 and 16384 pixels");
     }
+    if r.graphml.is_some() && matches!(r.module, Some(ModuleArg::TimeStrip | ModuleArg::Matrix)) {
+        bail!("--graphml writes a network view's fabric; the time strip and the matrix have no link ends");
+    }
     if let Some(out) = &r.out
         && shoal::export::Format::of_path(out).is_none()
     {
         bail!("{}: the output must end in .png or .svg", out.display());
     }
+    Ok(())
+}
+
+/// `--graphml FILE`: the fabric with this view's value on each link end.
+fn write_graphml(
+    dataset: &shoal::view_model::Dataset,
+    values: &[Option<f64>],
+    path: &std::path::Path,
+) -> Result<()> {
+    let Some(fabric) = dataset.fabric.as_ref() else {
+        bail!("--graphml writes a fabric; this data set has none")
+    };
+    let desc =
+        "the value the view colours this link end with (as `shoal render` draws it with the same flags)";
+    let mut out = std::io::BufWriter::new(
+        std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?,
+    );
+    shoal::export::graphml::write_graphml(&mut out, fabric, values, desc)
+        .and_then(|()| std::io::Write::flush(&mut out))
+        .with_context(|| format!("writing {}", path.display()))?;
+    println!("wrote {}", path.display());
     Ok(())
 }
 
@@ -65,6 +89,9 @@ pub fn run(r: &RenderCli) -> Result<()> {
     };
     if let Some(path) = &r.save_session {
         super::render_paint::save(request, &spec, (orbit, size), path)?;
+    }
+    if let Some(path) = &r.graphml {
+        write_graphml(&dataset, &prepared.link_values, path)?;
     }
     if let Some(out) = &r.out {
         let canvas = Canvas { orbit, camera: Camera::default(), size, ranges: (None, None), out };

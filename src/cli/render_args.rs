@@ -87,8 +87,13 @@ pub struct RenderCli {
     #[arg(long, default_value_t = 1080)]
     pub height: u32,
     /// The output file: .png or .svg.
-    #[arg(long, required_unless_present = "save_session")]
+    #[arg(long, required_unless_present_any = ["save_session", "graphml"])]
     pub out: Option<PathBuf>,
+    /// Also write the fabric as GraphML (Gephi, Cytoscape): a node per node per rail with kind,
+    /// level and rail; a directed edge per link end with the whole run's bytes, the capacity
+    /// where known, and this view's value.
+    #[arg(long, value_name = "FILE", conflicts_with = "session")]
+    pub graphml: Option<PathBuf>,
     /// Draw a view of this session file instead of the flags' (its focused view, or `--view N`),
     /// exactly as the window exports it.
     #[arg(long, value_name = "SESSION", conflicts_with = "save_session")]

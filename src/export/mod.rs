@@ -3,6 +3,7 @@
 //! node and link-end load tables `shoal convert` writes.
 
 pub mod csv_cell;
+pub mod graphml;
 pub mod job_tables;
 pub mod loads_file;
 pub mod png;

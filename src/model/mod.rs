@@ -10,6 +10,7 @@ pub mod fabric;
 pub mod host_map;
 pub mod ids;
 pub mod lft;
+pub mod message_counts;
 pub mod natural;
 pub mod network;
 pub mod planes;
@@ -34,7 +35,10 @@ pub use lft::{Lft, LftEntry};
 pub use natural::natural_cmp;
 pub use network::{NetLink, NetNode, Network, Shape};
 pub use planes::{Plane, RailPlanes};
-pub use profile::{Dump, EpochMicros, LidBytes, LocalPort, PeerBytes, Profile, ProfileSource, RankSection};
+pub use profile::{
+    Dump, EpochMicros, LidBytes, LocalPort, PeerBytes, PeerMessages, Profile, ProfileSource, RankSection,
+    SizeCounts,
+};
 pub use regions::{Delta, RankCounters, RegionInfo, RegionTable, region_table};
 pub use run::{Policy, Projection, Run};
 pub use table::{Column, Domain, Table};

@@ -100,6 +100,41 @@ pub struct Dump {
     pub dumptime: EpochMicros,
     pub peers: Vec<PeerBytes>,
     pub lids: Vec<LidBytes>,
+    /// Messages to and from the peers whose lines counted them (`sent_msgs`/`recv_msgs`),
+    /// sorted by peer. Kept apart from `peers` so that a profile without counts pays nothing,
+    /// and so that "not counted" (absent) is never read as zero messages.
+    pub messages: Vec<PeerMessages>,
+    /// The message-size histogram (`msgsize` lines), by bin; empty when none was recorded.
+    pub sizes: Vec<SizeCounts>,
+}
+
+/// Messages (MPI sends and receives) to and from a world rank, counted as the bytes are.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PeerMessages {
+    pub peer: u32,
+    pub sent: u64,
+    pub recv: u64,
+}
+
+/// Messages sent and received whose size falls in power-of-two bin `bin`: `2^bin ..= 2^(bin+1) − 1`
+/// bytes (`ibprof_format::size_bin`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SizeCounts {
+    pub bin: u8,
+    pub sent: u64,
+    pub recv: u64,
+}
+
+impl Dump {
+    /// True when the dump counts messages for at least one peer.
+    pub fn counts_messages(&self) -> bool {
+        !self.messages.is_empty()
+    }
+
+    /// The messages counted for `peer`, if its line counted them.
+    pub fn messages_of(&self, peer: u32) -> Option<&PeerMessages> {
+        self.messages.binary_search_by_key(&peer, |m| m.peer).ok().map(|at| &self.messages[at])
+    }
 }
 
 /// Rank-level (MPI) bytes to and from a world rank.

@@ -16,6 +16,7 @@ fn dump(region: u32, p: &[(u32, u64, u64)], l: &[(u32, u16, u64, u64)]) -> Dump 
         dumptime: EpochMicros(i64::from(region) * 1_000_000),
         peers: peers(p),
         lids: lids(l),
+        ..Default::default()
     }
 }
 

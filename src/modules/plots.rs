@@ -1,11 +1,13 @@
 //! Plots of the focused view's selection: bytes per rail with the imbalance, the hop-count
-//! histogram weighted by bytes, and the link-load CCDF per level.
+//! histogram weighted by bytes, the message-size histogram (where the profile records sizes),
+//! and the link-load CCDF per level.
 
 use std::collections::BTreeMap;
 
 use egui::Ui;
 use egui_plot::{Bar, BarChart, Legend, Line, Plot};
 
+use crate::model::message_counts::size_histogram;
 use crate::units::format_bytes_f64;
 use crate::view_model::dataset::Dataset;
 use crate::view_model::stats::{bytes_per_rail, ccdf_per_level, hop_histogram, imbalance};
@@ -18,6 +20,8 @@ pub struct PlotCache {
     per_rail: Vec<f64>,
     hops: BTreeMap<usize, u64>,
     ccdf: BTreeMap<u32, Vec<[f64; 2]>>,
+    /// Messages sent per power-of-two size bin, where the profile records sizes.
+    sizes: Option<Vec<(u8, u64, u64)>>,
 }
 
 /// The plots of a fabric's selection (they ask its rails, levels and traced flows). Every
@@ -43,6 +47,12 @@ pub fn panel(
         cache.per_rail = bytes_per_rail(&fabric.cluster, &values);
         cache.hops = hop_histogram(&fabric.cluster, &d.flows_for(selection, key.2.as_deref()));
         cache.ccdf = ccdf_per_level(&fabric.cluster, &fabric.layout, &values);
+        // A single region shows its own sizes; any other selection the whole run's.
+        let region = match selection {
+            RegionSelection::Region(n) => Some(n),
+            _ => None,
+        };
+        cache.sizes = fabric.profile.as_ref().and_then(|p| size_histogram(p, region));
         cache.key = Some(key);
     }
     ui.label(format!(
@@ -81,6 +91,8 @@ pub fn panel(
             .show(ui, |p| p.bar_chart(BarChart::new("bytes", bars)));
     }
 
+    size_plot(ui, cache.sizes.as_deref(), selection);
+
     ui.label("link-end load CCDF per level");
     let ccdf = &cache.ccdf;
     Plot::new("ccdf")
@@ -92,4 +104,35 @@ pub fn panel(
                 p.line(Line::new(format!("level {level}"), points.clone()));
             }
         });
+}
+
+/// Messages sent by size (PFProf's message-size histogram): bar K holds `2^K ..= 2^(K+1) − 1`
+/// bytes, labelled by its lower bound.
+fn size_plot(ui: &mut Ui, sizes: Option<&[(u8, u64, u64)]>, selection: RegionSelection) {
+    let Some(sizes) = sizes else {
+        ui.small(
+            "message sizes: the profile records none (libibprof's msgsize lines or PFProf's size lists)",
+        );
+        return;
+    };
+    let which =
+        if matches!(selection, RegionSelection::Region(_)) { selection.label() } else { "whole run".into() };
+    ui.label(format!("messages sent by size ({which})"));
+    let bars: Vec<Bar> = sizes
+        .iter()
+        .map(|&(bin, sent, _)| {
+            let lower = format_bytes_f64(2f64.powi(i32::from(bin)));
+            Bar::new(f64::from(bin), sent as f64).name(format!("≥ {lower}: {sent} messages")).width(0.6)
+        })
+        .collect();
+    Plot::new("message sizes")
+        .height(100.0)
+        .allow_drag(false)
+        .allow_zoom(false)
+        .allow_scroll(false)
+        .x_axis_formatter(|m, _| {
+            let exact = m.value.fract() == 0.0 && (0.0..64.0).contains(&m.value);
+            if exact { format_bytes_f64(2f64.powf(m.value)) } else { String::new() }
+        })
+        .show(ui, |p| p.bar_chart(BarChart::new("messages", bars)));
 }

@@ -23,6 +23,8 @@
 //!   (seconds) is its dump time after a start time of 0.
 //! - An older PFProf wrote `n_phases` and `phases: [{tx_bytes, tx_messages, …}]` instead: each
 //!   phase becomes a region (dumps stay cumulative, as the model wants).
+//! - `tx_messages` / `rx_messages` and the `…_message_sizes` lists are read as message counts
+//!   and a size histogram (`pfprof/counts.rs`); without them the profile has no counts.
 //! - `processor_name` (`MPI_Get_processor_name`) is the host name matched to the fabric.
 //! - A file may also hold a JSON array of such objects; a directory holds one file per rank
 //!   (`*.json`, `*.json.gz`). Counts written as floats are rounded; negative or missing arrays
@@ -39,6 +41,8 @@ use crate::model::bytes::add_bytes;
 use crate::model::{Dump, EpochMicros, PeerBytes, Profile, RankSection, Warning};
 
 use super::error::ParseError;
+
+mod counts;
 
 /// True when the text is a JSON object or an array of objects, not ibprof text (nor, say, a
 /// TOML file that starts with `[section]`).
@@ -81,12 +85,16 @@ impl<'de> Deserialize<'de> for Count {
     }
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Default, Deserialize)]
 struct Phase {
     #[serde(default)]
     tx_bytes: Vec<Count>,
     #[serde(default)]
     rx_bytes: Vec<Count>,
+    #[serde(default)]
+    tx_messages: Option<Vec<Count>>,
+    #[serde(default)]
+    rx_messages: Option<Vec<Count>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -101,6 +109,14 @@ struct RankFile {
     tx_bytes: Option<Vec<Count>>,
     #[serde(default)]
     rx_bytes: Option<Vec<Count>>,
+    #[serde(default)]
+    tx_messages: Option<Vec<Count>>,
+    #[serde(default)]
+    rx_messages: Option<Vec<Count>>,
+    #[serde(default)]
+    tx_message_sizes: Vec<counts::SizeEntry>,
+    #[serde(default)]
+    rx_message_sizes: Vec<counts::SizeEntry>,
     #[serde(default)]
     phases: Option<Vec<Phase>>,
 }
@@ -161,27 +177,26 @@ const PEER_RECORDS_PER_COUNTER: u64 = 16;
 const FREE_PEER_RECORDS: u64 = 4096;
 
 fn rank_section(
-    file: RankFile,
+    mut file: RankFile,
     display: &str,
     warnings: &mut Vec<Warning>,
     budget: &mut PeerBudget,
 ) -> Result<RankSection, ParseError> {
     let dumptime =
         EpochMicros(file.duration.filter(|d| d.is_finite() && *d >= 0.0).map_or(0, |d| (d * 1e6) as i64));
-    let phases: Vec<(Vec<Count>, Vec<Count>)> = match (file.phases, file.tx_bytes, file.rx_bytes) {
-        (Some(phases), _, _) => phases.into_iter().map(|p| (p.tx_bytes, p.rx_bytes)).collect(),
-        (None, Some(tx), rx) => vec![(tx, rx.unwrap_or_default())],
-        (None, None, _) => {
-            return Err(ParseError::invalid(
-                display,
-                format!("rank {} has neither tx_bytes nor phases", file.rank),
-            ));
-        }
+    let sizes = counts::size_histogram(&file.tx_message_sizes, &file.rx_message_sizes);
+    let Some(phases) = phase_list(&mut file) else {
+        return Err(ParseError::invalid(
+            display,
+            format!("rank {} has neither tx_bytes nor phases", file.rank),
+        ));
     };
     let named = phases.len() > 1;
     let mut totals: Vec<PeerBytes> = Vec::new();
+    let mut message_totals = Vec::new();
     let mut dumps = Vec::with_capacity(phases.len());
-    for (i, (tx, rx)) in phases.into_iter().enumerate() {
+    for (i, phase) in phases.into_iter().enumerate() {
+        let (tx, rx) = (&phase.tx_bytes, &phase.rx_bytes);
         let width = tx.len().max(rx.len());
         budget.written += (tx.len() + rx.len()) as u64;
         if width as u64 > u64::from(file.n_procs) {
@@ -195,13 +210,7 @@ fn rank_section(
         if totals.len() < width {
             totals.resize(width, PeerBytes::default());
         }
-        let mut overflow = false;
-        for (peer, total) in totals.iter_mut().enumerate().take(width) {
-            total.peer = peer as u32;
-            overflow |= add_bytes(&mut total.sent, tx.get(peer).map_or(0, |c| c.0));
-            overflow |= add_bytes(&mut total.recv, rx.get(peer).map_or(0, |c| c.0));
-        }
-        if overflow {
+        if add_phase_bytes(&mut totals, tx, rx, width) {
             let message = format!(
                 "rank {}, phase {i}: byte sum overflow: the cumulative counters passed 2^64 - 1 B and are capped",
                 file.rank
@@ -221,7 +230,21 @@ fn rank_section(
             ));
         }
         let name = if named { format!("phase {i}") } else { "pfprof".to_string() };
-        dumps.push(Dump { region: i as u32 + 1, name: Some(name), dumptime, peers, lids: Vec::new() });
+        let (tx_msgs, rx_msgs) = (phase.tx_messages.as_deref(), phase.rx_messages.as_deref());
+        let messages = counts::phase_messages(&mut message_totals, tx_msgs, rx_msgs, width, &peers);
+        let messages = messages.unwrap_or_default();
+        dumps.push(Dump {
+            region: i as u32 + 1,
+            name: Some(name),
+            dumptime,
+            peers,
+            messages,
+            ..Default::default()
+        });
+    }
+    // The size lists are the whole run's: they go with the last (cumulative) dump.
+    if let Some(last) = dumps.last_mut() {
+        last.sizes = sizes;
     }
     Ok(RankSection {
         rank: file.rank,
@@ -231,6 +254,31 @@ fn rank_section(
         ports: Vec::new(),
         dumps,
     })
+}
+
+/// The file's phases: its `phases`, or its top-level arrays as one; `None` when it has neither.
+fn phase_list(file: &mut RankFile) -> Option<Vec<Phase>> {
+    match (file.phases.take(), file.tx_bytes.take()) {
+        (Some(phases), _) => Some(phases),
+        (None, Some(tx_bytes)) => Some(vec![Phase {
+            tx_bytes,
+            rx_bytes: file.rx_bytes.take().unwrap_or_default(),
+            tx_messages: file.tx_messages.take(),
+            rx_messages: file.rx_messages.take(),
+        }]),
+        (None, None) => None,
+    }
+}
+
+/// Adds a phase's bytes to the cumulative `totals` (already `width` long); true on overflow.
+fn add_phase_bytes(totals: &mut [PeerBytes], tx: &[Count], rx: &[Count], width: usize) -> bool {
+    let mut overflow = false;
+    for (peer, total) in totals.iter_mut().enumerate().take(width) {
+        total.peer = peer as u32;
+        overflow |= add_bytes(&mut total.sent, tx.get(peer).map_or(0, |c| c.0));
+        overflow |= add_bytes(&mut total.recv, rx.get(peer).map_or(0, |c| c.0));
+    }
+    overflow
 }
 
 /// Skips leading white space; true if what follows is a `[` (an array of rank objects).
@@ -351,6 +399,7 @@ fn merge(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::PeerMessages;
 
     const RANK1: &str = r#"{
     "description": "Generated by Oxton v0.2.0",
@@ -393,6 +442,12 @@ mod tests {
             r.dumps[0].peers,
             vec![PeerBytes { peer: 0, sent: 4096, recv: 100 }, PeerBytes { peer: 2, sent: 0, recv: 7 }]
         );
+        assert_eq!(
+            r.dumps[0].messages,
+            vec![PeerMessages { peer: 0, sent: 1, recv: 1 }, PeerMessages { peer: 2, sent: 0, recv: 1 }]
+        );
+        // One 100-byte message received: bin 6 (64..=127 bytes).
+        assert_eq!(r.dumps[0].sizes, vec![crate::model::SizeCounts { bin: 6, sent: 0, recv: 1 }]);
     }
 
     #[test]
@@ -405,6 +460,9 @@ mod tests {
         assert_eq!(dumps[0].peers, vec![PeerBytes { peer: 1, sent: 10, recv: 0 }]);
         assert_eq!(dumps[1].peers, vec![PeerBytes { peer: 1, sent: 15, recv: 1 }]);
         assert_eq!(dumps[1].name.as_deref(), Some("phase 1"));
+        // Only the first phase counts messages: the second reads as not counted, not as zero.
+        assert_eq!(dumps[0].messages, vec![PeerMessages { peer: 1, sent: 1, recv: 0 }]);
+        assert!(!dumps[1].counts_messages());
     }
 
     #[test]

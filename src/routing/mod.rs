@@ -20,6 +20,7 @@ pub mod loads;
 pub mod loads_input;
 pub mod observed;
 mod observed_report;
+pub mod pair_messages;
 pub mod pair_table;
 pub mod placement;
 pub mod problems;

@@ -92,12 +92,9 @@ pub fn pair_table(cluster: &Cluster, flows: &FlowSet, by: Granularity) -> PairTa
             .zip(origins.par_iter())
             .map(|(flow, origin)| {
                 let hops = switches_crossed(fabric, flow);
-                let key = match by {
-                    Granularity::Rank => Some(origin.src_rank).zip(origin.dst_rank),
-                    Granularity::Host => origin.src_host.zip(origin.dst_host),
-                    Granularity::Leaf => leaf_of_lid(fabric, flow.src).zip(leaf_of_lid(fabric, flow.dst)),
-                };
-                key.map(|(src, dst)| ((src, dst, rail), flow.bytes, hops)).ok_or(flow.bytes)
+                flow_key(fabric, by, flow, origin)
+                    .map(|(src, dst)| ((src, dst, rail), flow.bytes, hops))
+                    .ok_or(flow.bytes)
             })
             .collect();
         for part in traced {
@@ -120,6 +117,20 @@ pub fn pair_table(cluster: &Cluster, flows: &FlowSet, by: Granularity) -> PairTa
     PairTable { by, rows: fold(all), without_entity_bytes }
 }
 
+/// The (src, dst) entities of a flow at granularity `by`, `None` where one end has none.
+pub(super) fn flow_key(
+    fabric: &Fabric,
+    by: Granularity,
+    flow: &Flow,
+    origin: &FlowOrigin,
+) -> Option<(u32, u32)> {
+    match by {
+        Granularity::Rank => Some(origin.src_rank).zip(origin.dst_rank),
+        Granularity::Host => origin.src_host.zip(origin.dst_host),
+        Granularity::Leaf => leaf_of_lid(fabric, flow.src).zip(leaf_of_lid(fabric, flow.dst)),
+    }
+}
+
 /// The switches a flow's path crosses, `None` where it is not delivered.
 pub fn switches_crossed(fabric: &Fabric, flow: &Flow) -> Option<u32> {
     let path = trace(fabric, flow.src, flow.dst);
@@ -139,7 +150,11 @@ fn leaf_of_lid(fabric: &Fabric, lid: Lid) -> Option<u32> {
 }
 
 /// The cell of an intra-node pair: no rail; at leaf granularity the host's leaf on its lowest rail.
-fn intra_node_key(cluster: &Cluster, by: Granularity, origin: &FlowOrigin) -> Option<(u32, u32, Option<u8>)> {
+pub(super) fn intra_node_key(
+    cluster: &Cluster,
+    by: Granularity,
+    origin: &FlowOrigin,
+) -> Option<(u32, u32, Option<u8>)> {
     match by {
         Granularity::Rank => Some((origin.src_rank, origin.dst_rank?, None)),
         Granularity::Host => Some((origin.src_host?, origin.dst_host?, None)),

@@ -11,6 +11,8 @@
 
 use std::collections::{BTreeMap, HashSet};
 
+use crate::model::message_counts::sent_messages;
+use crate::routing::pair_messages::add_messages;
 use crate::routing::pair_table::{Granularity, PairRow, entity_name, pair_table};
 use crate::routing::{FlowSet, RegionKey};
 
@@ -141,7 +143,16 @@ type Split = BTreeMap<Entity, BTreeMap<Option<u32>, f64>>;
 fn folded(fabric: &FabricData, key: RegionKey, options: &MatrixOptions) -> Result<(Cells, Split), String> {
     let flows: &FlowSet =
         fabric.flows.get(&key).ok_or_else(|| format!("no {key:?} in the profile's flows"))?;
-    let table = pair_table(&fabric.cluster, flows, options.by);
+    let mut table = pair_table(&fabric.cluster, flows, options.by);
+    if options.values == CellValues::Messages {
+        let region = match key {
+            RegionKey::Region(n) => Some(n),
+            RegionKey::Total => None,
+        };
+        if let Some(messages) = fabric.profile.as_ref().and_then(|p| sent_messages(p, region)) {
+            add_messages(&mut table, &fabric.cluster, flows, &messages);
+        }
+    }
     let (mut cells, mut split) = (Cells::new(), Split::new());
     for row in &table.rows {
         let wanted = match options.rail {

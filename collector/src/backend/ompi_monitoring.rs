@@ -66,8 +66,10 @@ impl Backend for OmpiMonitoring {
 
     fn collect(&self, _st: &State, dump: &mut DumpData) {
         if let Some(sent) = SENT.get() {
-            let mut totals = vec![(0, 0); sent.len()];
-            sent.add_into(&mut totals);
+            // Only bytes: the recv side is filled from the senders at finalize, which message
+            // counts are not, so this backend writes no message counts rather than half of them.
+            let (mut totals, mut msgs) = (vec![(0, 0); sent.len()], vec![(0, 0); sent.len()]);
+            sent.add_into(&mut totals, &mut msgs);
             for (d, t) in dump.peers.iter_mut().zip(totals) {
                 d.0 += t.0;
             }

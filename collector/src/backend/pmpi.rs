@@ -1,4 +1,5 @@
-//! The default backend: logical bytes per world rank, as the application asked MPI to move them.
+//! The default backend: logical bytes and messages per world rank, as the application asked MPI
+//! to move them, and the message-size histogram.
 //!
 //! The wrappers in [`crate::wrap`] do the counting into [`State`]'s counters; this backend only
 //! reads them out, spreading the even shares of collectives over the communicators' members.
@@ -14,10 +15,14 @@ impl Backend for Pmpi {
     }
 
     fn collect(&self, st: &State, dump: &mut DumpData) {
-        if dump.peers.len() < st.size as usize {
-            dump.peers.resize(st.size as usize, (0, 0));
+        let n = st.size as usize;
+        if dump.peers.len() < n {
+            dump.peers.resize(n, (0, 0));
         }
-        st.comms.totals_into(&st.peers, st.rank, &mut dump.peers);
-        st.world_each.spread_into(0..st.size, st.rank, &mut dump.peers);
+        let msgs = dump.msgs.get_or_insert_with(Vec::new);
+        msgs.resize(n, (0, 0));
+        st.comms.totals_into(&st.peers, st.rank, &mut dump.peers, msgs);
+        st.world_each.spread_into(0..st.size, st.rank, &mut dump.peers, msgs);
+        dump.sizes = Some(st.peers.sizes.snapshot());
     }
 }

@@ -218,6 +218,10 @@ pub struct Region {
     pub name: Option<String>,
     pub peers: BTreeMap<u32, (u64, u64)>,
     pub lids: BTreeMap<(u32, u16), (u64, u64)>,
+    /// Messages `(sent, recv)` of the peer lines that count them.
+    pub msgs: BTreeMap<u32, (u64, u64)>,
+    /// The `msgsize` lines: bin → `(sent, recv)`.
+    pub sizes: BTreeMap<u32, (u64, u64)>,
 }
 
 /// Reads an ibprof v1 file strictly: see [`parse_profile`].
@@ -257,8 +261,17 @@ pub fn parse_profile(text: &str) -> Profile {
                 ..Region::default()
             }),
             Record::Peer(c) => {
-                let twice = last_region(&mut p, current).peers.insert(c.peer, (c.sent, c.recv)).is_some();
+                let region = last_region(&mut p, current);
+                let twice = region.peers.insert(c.peer, (c.sent, c.recv)).is_some();
                 assert!(!twice, "peer {} twice in one region of rank {current}", c.peer);
+                if let Some(m) = c.msgs {
+                    region.msgs.insert(c.peer, (m.sent, m.recv));
+                }
+            }
+            Record::Size(b) => {
+                let twice =
+                    last_region(&mut p, current).sizes.insert(b.bin, (b.msgs.sent, b.msgs.recv)).is_some();
+                assert!(!twice, "msgsize {} twice in one region of rank {current}", b.bin);
             }
             Record::Lid(c) => {
                 let twice =

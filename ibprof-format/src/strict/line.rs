@@ -3,7 +3,10 @@
 //! repeated key or anything left over is an error.
 
 use crate::numbers::{parse_hex, parse_time, parse_u32, parse_u64};
-use crate::record::{Job, LidCounts, MAX_LMC, MAX_PORTS, MAX_RANKS, PeerCounts, Port, Rank, Record, Region};
+use crate::record::{
+    Job, LidCounts, MAX_LMC, MAX_PORTS, MAX_RANKS, MsgCounts, PeerCounts, Port, Rank, Record, Region,
+    SIZE_BINS, SizeBin,
+};
 use crate::tokens::{Token, Tokens};
 
 /// The record on one line (without its line end); `Ok(None)` for a blank or comment line.
@@ -16,17 +19,14 @@ pub fn parse_line(line: &str) -> Result<Option<Record<'_>>, String> {
         Some("rank") => rank(&mut line)?,
         Some("port") => port(&mut line)?,
         Some("region") => region(&mut line)?,
-        Some("peer") => {
-            let peer = line.number("peer rank", parse_u32)?;
-            let [sent, recv] = line.counts()?;
-            Record::Peer(PeerCounts { peer, sent, recv })
-        }
+        Some("peer") => peer(&mut line)?,
         Some("lid") => {
             let port = line.number("port index", parse_u32)?;
             let lid = line.number("lid", parse_lid)?;
             let [sent, recv] = line.counts()?;
             Record::Lid(LidCounts { port, lid, sent, recv })
         }
+        Some("msgsize") => size_bin(&mut line)?,
         _ => return Err(format!("unknown keyword `{}`", keyword.shown())),
     };
     Ok(Some(record))
@@ -83,6 +83,32 @@ fn region<'a>(line: &mut Line<'a>) -> Result<Record<'a>, String> {
         return Err("region without `dumptime`".into());
     };
     Ok(Record::Region(Region { number, name: name.map(Token::into_text), dumptime }))
+}
+
+fn peer<'a>(line: &mut Line<'a>) -> Result<Record<'a>, String> {
+    let peer = line.number("peer rank", parse_u32)?;
+    let [sent, recv, sent_msgs, recv_msgs] = line.fields(["sent", "recv", "sent_msgs", "recv_msgs"])?;
+    let (Some(sent), Some(recv)) = (value("sent", sent, parse_u64)?, value("recv", recv, parse_u64)?) else {
+        return Err("a counter line needs both `sent` and `recv`".into());
+    };
+    let msgs = match (value("sent_msgs", sent_msgs, parse_u64)?, value("recv_msgs", recv_msgs, parse_u64)?) {
+        (Some(sent), Some(recv)) => Some(MsgCounts { sent, recv }),
+        (None, None) => None,
+        _ => return Err("message counts need both `sent_msgs` and `recv_msgs`".into()),
+    };
+    Ok(Record::Peer(PeerCounts { peer, sent, recv, msgs }))
+}
+
+fn size_bin<'a>(line: &mut Line<'a>) -> Result<Record<'a>, String> {
+    let bin = line.number("size bin", parse_u32)?;
+    if bin >= SIZE_BINS {
+        return Err(format!("size bin {bin} is not in 0..{SIZE_BINS}"));
+    }
+    let [sent, recv] = line.fields(["sent_msgs", "recv_msgs"])?;
+    match (value("sent_msgs", sent, parse_u64)?, value("recv_msgs", recv, parse_u64)?) {
+        (Some(sent), Some(recv)) => Ok(Record::Size(SizeBin { bin, msgs: MsgCounts { sent, recv } })),
+        _ => Err("a msgsize line needs both `sent_msgs` and `recv_msgs`".into()),
+    }
 }
 
 fn parse_lid(s: &str) -> Option<u16> {

@@ -138,6 +138,7 @@ impl Pattern {
             dumptime: EpochMicros(START.0 + 1_000_000),
             peers: Vec::new(),
             lids: Vec::new(),
+            ..Default::default()
         }
     }
 

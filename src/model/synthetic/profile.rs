@@ -56,6 +56,7 @@ impl PeerProfile {
             dumptime: EpochMicros(START.0 + 1_000_000),
             peers,
             lids: Vec::new(),
+            ..Default::default()
         };
         let host = if hosts.is_empty() { String::new() } else { hosts[r as usize % hosts.len()].clone() };
         RankSection { rank: r, host, starttime: START, dumps: vec![dump], ..Default::default() }

@@ -60,6 +60,7 @@ impl TimeSteps {
                             dumptime: EpochMicros(step_end[step as usize] + i64::from(r % 13)),
                             peers,
                             lids: Vec::new(),
+                            ..Default::default()
                         }
                     })
                     .collect();

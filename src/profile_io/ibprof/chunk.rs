@@ -8,11 +8,11 @@
 use std::collections::HashMap;
 
 use crate::model::bytes::add_bytes;
-use crate::model::{Dump, Lid, LidBytes, PeerBytes, ProfileSource, RankSection};
+use crate::model::{Dump, Lid, LidBytes, PeerBytes, PeerMessages, ProfileSource, RankSection, SizeCounts};
 use crate::profile_io::line_warnings::MAX_LINE_WARNINGS;
 
 use super::MAX_RANKS;
-use ibprof_format::{Canonical, Tokens};
+use ibprof_format::{Canonical, MsgCounts, PeerCounts, Tokens};
 
 mod records;
 
@@ -223,8 +223,8 @@ impl Parser {
     fn canonical(&mut self, text: &str, at: usize) -> Option<usize> {
         match text.as_bytes().get(at) {
             Some(b'p') => {
-                let (peer, sent, recv, next) = Canonical::at(text, at).peer()?;
-                self.peer(peer, sent, recv);
+                let (counts, next) = Canonical::at(text, at).peer()?;
+                self.peer(counts);
                 Some(next)
             }
             Some(b'l') => {
@@ -253,6 +253,7 @@ impl Parser {
         let keyword = first.bare().unwrap_or("");
         let result = match keyword {
             "peer" | "lid" => self.counter_line(keyword, tokens),
+            "msgsize" => self.size_line(tokens),
             "region" => self.region(tokens),
             "port" => self.port(tokens),
             "rank" => self.rank(tokens),
@@ -273,6 +274,9 @@ impl Parser {
             Place::Rank(mut state) => {
                 if let RegionPlace::Skip(skip) = std::mem::replace(&mut state.region, RegionPlace::NoneYet) {
                     self.end_skip(skip, "counter line");
+                }
+                if let Some(last) = state.section.dumps.last_mut() {
+                    settle_messages(last);
                 }
                 if let Some(first) = state.section.dumps.first() {
                     self.size_hint = (first.peers.len(), first.lids.len());
@@ -323,7 +327,8 @@ impl Parser {
         false
     }
 
-    fn peer(&mut self, peer: u32, sent: u64, recv: u64) {
+    fn peer(&mut self, counts: PeerCounts) {
+        let PeerCounts { peer, sent, recv, msgs } = counts;
         let limit = self.rank_limit;
         let dump = match active_dump(&mut self.place) {
             Some(dump) if peer < limit => dump,
@@ -348,6 +353,9 @@ impl Parser {
                 Some((dump.region, overflow))
             }
         };
+        if let Some(msgs) = msgs {
+            add_messages(&mut dump.messages, peer, msgs);
+        }
         if let Some((region, overflow)) = duplicate {
             self.warn(format!(
                 "peer {peer} appears twice in region {region}; the counts are summed{}",
@@ -355,6 +363,23 @@ impl Parser {
             ));
         }
         self.max_peer = self.max_peer.max(peer);
+    }
+
+    /// A `msgsize K sent_msgs N recv_msgs N` line: one bin of the dump's size histogram.
+    fn size_bin(&mut self, bin: u8, sent: u64, recv: u64) {
+        let Some(dump) = active_dump(&mut self.place) else {
+            self.counter_allowed("msgsize");
+            return;
+        };
+        match dump.sizes.binary_search_by_key(&bin, |b| b.bin) {
+            Ok(at) => {
+                let (entry, region) = (&mut dump.sizes[at], dump.region);
+                add_bytes(&mut entry.sent, sent);
+                add_bytes(&mut entry.recv, recv);
+                self.warn(format!("msgsize {bin} appears twice in region {region}; the counts are summed"));
+            }
+            Err(at) => dump.sizes.insert(at, SizeCounts { bin, sent, recv }),
+        }
     }
 
     fn lid(&mut self, port: u32, lid: Lid, sent: u64, recv: u64) {
@@ -394,6 +419,30 @@ impl Parser {
 /// What a summed duplicate's warning adds when the sum passed 2^64 − 1.
 fn overflow_note(overflow: bool) -> &'static str {
     if overflow { " (byte sum overflow: capped at 2^64 - 1)" } else { "" }
+}
+
+/// Adds a peer line's message counts. They are put in peer order (repeats summed) when the dump
+/// closes ([`settle_messages`]), so a file listing peers in any order costs a sort, not an
+/// insertion per line.
+fn add_messages(messages: &mut Vec<PeerMessages>, peer: u32, msgs: MsgCounts) {
+    messages.push(PeerMessages { peer, sent: msgs.sent, recv: msgs.recv });
+}
+
+/// Sorts a closed dump's message counts by peer and sums a peer listed twice.
+pub(super) fn settle_messages(dump: &mut Dump) {
+    let messages = &mut dump.messages;
+    if messages.is_sorted_by(|a, b| a.peer < b.peer) {
+        return;
+    }
+    messages.sort_by_key(|m| m.peer);
+    messages.dedup_by(|later, kept| {
+        let same = later.peer == kept.peer;
+        if same {
+            add_bytes(&mut kept.sent, later.sent);
+            add_bytes(&mut kept.recv, later.recv);
+        }
+        same
+    });
 }
 
 /// The dump counter lines currently add to.

@@ -95,4 +95,6 @@ pub(crate) fn check_region_density(profile: &Profile, display: &str) -> Result<(
 }
 
 #[cfg(test)]
+mod message_tests;
+#[cfg(test)]
 mod tests;

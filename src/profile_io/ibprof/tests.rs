@@ -3,7 +3,8 @@
 
 use super::*;
 use crate::model::{
-    Dump, EpochMicros, Guid, Lid, LidBytes, LocalPort, PeerBytes, ProfileSource, RankSection,
+    Dump, EpochMicros, Guid, Lid, LidBytes, LocalPort, PeerBytes, PeerMessages, ProfileSource, RankSection,
+    SizeCounts,
 };
 
 const EXAMPLE: &str = r#"ibprof 1
@@ -107,6 +108,7 @@ fn strings_with_spaces_quotes_escapes_and_line_ends_survive_a_round_trip() {
                 dumptime: EpochMicros(9),
                 peers: vec![PeerBytes { peer: 0, sent: u64::MAX, recv: 0 }],
                 lids: vec![LidBytes { port: 3, lid: Lid(0xffff), sent: 1, recv: u64::MAX }],
+                ..Default::default()
             }],
         }],
     };
@@ -513,16 +515,25 @@ mod round_trip {
             any::<i64>().prop_map(|t| EpochMicros(t / 2)),
             proptest::collection::btree_map(0..job_ranks, (any::<u64>(), any::<u64>()), 0..5),
             proptest::collection::btree_map((0u32..4, any::<u16>()), (any::<u64>(), any::<u64>()), 0..5),
+            any::<bool>(),
+            proptest::collection::btree_map(0u8..64, (any::<u64>(), any::<u64>()), 0..4),
         )
-            .prop_map(|(name, dumptime, peers, lids)| Dump {
+            .prop_map(|(name, dumptime, peers, lids, counted, sizes)| Dump {
                 region: 0,
                 name,
                 dumptime,
+                // A writer counts messages on every peer line of a dump or on none.
+                messages: peers
+                    .iter()
+                    .filter(|_| counted)
+                    .map(|(&peer, &(sent, recv))| PeerMessages { peer, sent: sent / 7, recv: recv / 3 })
+                    .collect(),
                 peers: peers.into_iter().map(|(peer, (sent, recv))| PeerBytes { peer, sent, recv }).collect(),
                 lids: lids
                     .into_iter()
                     .map(|((port, lid), (sent, recv))| LidBytes { port, lid: Lid(lid), sent, recv })
                     .collect(),
+                sizes: sizes.into_iter().map(|(bin, (sent, recv))| SizeCounts { bin, sent, recv }).collect(),
             })
     }
 

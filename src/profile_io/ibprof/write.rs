@@ -47,12 +47,21 @@ impl<'o, W: Write> ProfileWriter<'o, W> {
         for dump in &section.dumps {
             self.region(dump)?;
             for p in &dump.peers {
-                self.peer(p.peer, p.sent, p.recv)?;
+                let msgs = dump.messages_of(p.peer).map(|m| format::MsgCounts { sent: m.sent, recv: m.recv });
+                format::push_peer(
+                    &mut self.buf,
+                    &format::PeerCounts { peer: p.peer, sent: p.sent, recv: p.recv, msgs },
+                );
+                flush_when_full(&mut self.buf, self.out)?;
             }
             for l in &dump.lids {
                 let counts = format::LidCounts { port: l.port, lid: l.lid.0, sent: l.sent, recv: l.recv };
                 format::push_lid(&mut self.buf, &counts);
                 flush_when_full(&mut self.buf, self.out)?;
+            }
+            for b in &dump.sizes {
+                let msgs = format::MsgCounts { sent: b.sent, recv: b.recv };
+                format::push_size_bin(&mut self.buf, &format::SizeBin { bin: u32::from(b.bin), msgs });
             }
         }
         Ok(())
@@ -74,7 +83,7 @@ impl<'o, W: Write> ProfileWriter<'o, W> {
     }
 
     pub fn peer(&mut self, peer: u32, sent: u64, recv: u64) -> io::Result<()> {
-        format::push_peer(&mut self.buf, &format::PeerCounts { peer, sent, recv });
+        format::push_peer(&mut self.buf, &format::PeerCounts { peer, sent, recv, msgs: None });
         flush_when_full(&mut self.buf, self.out)
     }
 

@@ -6,7 +6,7 @@ use crate::model::{Dump, EpochMicros, Guid, Lid, LocalPort, ProfileSource, RankS
 
 use super::super::{MAX_LMC, MAX_PORTS, MAX_RANKS};
 use super::{Fatal, Job, Parser, Place, RankState, RegionPlace};
-use ibprof_format::{Token, Tokens, parse_hex, parse_u32, parse_u64};
+use ibprof_format::{MsgCounts, PeerCounts, SIZE_BINS, Token, Tokens, parse_hex, parse_u32, parse_u64};
 
 impl Parser {
     pub(super) fn header(&mut self, first: &Token<'_>, mut tokens: Tokens<'_>) -> Result<(), Fatal> {
@@ -288,6 +288,9 @@ impl Parser {
         self.peers.reset();
         self.lids.reset();
         if let Place::Rank(state) = &mut self.place {
+            if let Some(closed) = state.section.dumps.last_mut() {
+                super::settle_messages(closed);
+            }
             // Sized like this rank's previous dump, or the previous rank's first: counter lists
             // of one job are much alike, and growing 1,000 peers by doubling costs copies.
             let sizes = state.section.dumps.last().map_or(self.size_hint, |d| (d.peers.len(), d.lids.len()));
@@ -297,6 +300,7 @@ impl Parser {
                 dumptime: time.unwrap_or_default(),
                 peers: Vec::with_capacity(sizes.0),
                 lids: Vec::with_capacity(sizes.1),
+                ..Default::default()
             });
             state.region = RegionPlace::Active;
         }
@@ -312,10 +316,14 @@ impl Parser {
         } else {
             None
         };
-        let (mut sent, mut recv) = (None, None);
-        let notes = read_fields(&mut tokens, keyword, &["sent", "recv"], |key, value| match key {
+        let (mut sent, mut recv, mut sent_msgs, mut recv_msgs) = (None, None, None, None);
+        let keys: &[&str] =
+            if keyword == "peer" { &["sent", "recv", "sent_msgs", "recv_msgs"] } else { &["sent", "recv"] };
+        let mut notes = read_fields(&mut tokens, keyword, keys, |key, value| match key {
             0 => sent = Some(value),
-            _ => recv = Some(value),
+            1 => recv = Some(value),
+            2 => sent_msgs = Some(value),
+            _ => recv_msgs = Some(value),
         })
         .map_err(line_skipped)?;
         let count = |t: &Option<Token<'_>>, what: &str| {
@@ -328,7 +336,10 @@ impl Parser {
         let first_shown = first.as_ref().map_or("(missing)".to_string(), Token::shown);
         let number = first.as_ref().and_then(Token::bare).and_then(parse_u32);
         match (lid, number) {
-            (None, Some(peer)) => self.peer(peer, sent, recv),
+            (None, Some(peer)) => {
+                let msgs = message_counts(sent_msgs.as_ref(), recv_msgs.as_ref(), &mut notes);
+                self.peer(PeerCounts { peer, sent, recv, msgs });
+            }
             (None, None) => return Err(format!("bad peer rank `{first_shown}`; line skipped")),
             (Some(lid), Some(port)) => {
                 let value = lid.as_ref().and_then(Token::bare).and_then(parse_hex);
@@ -346,6 +357,65 @@ impl Parser {
             self.warn(note);
         }
         Ok(())
+    }
+}
+
+impl Parser {
+    /// `msgsize K sent_msgs N recv_msgs N`: one bin of a dump's message-size histogram.
+    pub(super) fn size_line(&mut self, mut tokens: Tokens<'_>) -> Result<(), String> {
+        let bin = tokens.next_token().map_err(|e| format!("{e}; line skipped"))?;
+        let (mut sent, mut recv) = (None, None);
+        let notes =
+            read_fields(&mut tokens, "msgsize", &["sent_msgs", "recv_msgs"], |key, value| match key {
+                0 => sent = Some(value),
+                _ => recv = Some(value),
+            })
+            .map_err(line_skipped)?;
+        let shown = |t: &Option<Token<'_>>| t.as_ref().map_or("(missing)".to_string(), Token::shown);
+        let Some(bin_value) =
+            bin.as_ref().and_then(Token::bare).and_then(parse_u32).filter(|&b| b < SIZE_BINS)
+        else {
+            return Err(format!("bad msgsize bin `{}` (0..{SIZE_BINS}); line skipped", shown(&bin)));
+        };
+        let count = |t: &Option<Token<'_>>| t.as_ref().and_then(Token::bare).and_then(parse_u64);
+        let (Some(s), Some(r)) = (count(&sent), count(&recv)) else {
+            let (s, r) = (shown(&sent), shown(&recv));
+            return Err(format!(
+                "msgsize line: bad or missing counts `sent_msgs {s} recv_msgs {r}`; line skipped"
+            ));
+        };
+        self.size_bin(bin_value as u8, s, r);
+        for note in notes {
+            self.warn(note);
+        }
+        Ok(())
+    }
+}
+
+/// A peer line's message counts: both or none; one alone, or a bad one, is ignored with a note
+/// (the bytes stand; the peer reads as "not counted", never as zero messages).
+fn message_counts(
+    sent: Option<&Token<'_>>,
+    recv: Option<&Token<'_>>,
+    notes: &mut Vec<String>,
+) -> Option<MsgCounts> {
+    let count = |t: &Token<'_>| t.bare().and_then(parse_u64);
+    match (sent, recv) {
+        (None, None) => None,
+        (Some(s), Some(r)) => match (count(s), count(r)) {
+            (Some(sent), Some(recv)) => Some(MsgCounts { sent, recv }),
+            _ => {
+                let (s, r) = (s.shown(), r.shown());
+                notes.push(format!("peer line: bad message counts `sent_msgs {s} recv_msgs {r}` ignored"));
+                None
+            }
+        },
+        _ => {
+            notes.push(
+                "peer line: `sent_msgs` and `recv_msgs` come together; the one given is ignored".into(),
+            );
+            None
+        }
     }
 }
 
