@@ -7,18 +7,19 @@
 //!   group's time cursor to that interval.
 #![cfg(feature = "gui")]
 
+#[path = "support/health_captures.rs"]
+mod health_captures;
+
 use std::path::PathBuf;
-use std::time::{Duration, SystemTime};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
 use shoal::gui::{ShoalApp, Tab};
 use shoal::modules::congestion_view::RegionsState;
-use shoal::view_model::request::CounterSpec;
+use shoal::view_model::open;
 use shoal::view_model::time_strip::StripMeasure;
 use shoal::view_model::view::ModuleKind;
-use shoal::view_model::{OpenRequest, open};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -31,20 +32,7 @@ fn series_dir(tag: &str) -> PathBuf {
 
 fn app_with_series_strip(tag: &str) -> Harness<'static, ShoalApp> {
     let dir = series_dir(tag);
-    std::fs::create_dir_all(&dir).unwrap();
-    let start = SystemTime::UNIX_EPOCH + Duration::from_secs(1_800_000_000);
-    let counters = (0..5)
-        .map(|i| {
-            let path = dir.join(format!("snapshot-{i}.txt"));
-            std::fs::copy(root().join(format!("tests/fixtures/stall-series/snapshot-{i}.txt")), &path)
-                .unwrap();
-            let at = start + Duration::from_secs(i);
-            std::fs::File::options().write(true).open(&path).unwrap().set_modified(at).unwrap();
-            CounterSpec { rail: None, path }
-        })
-        .collect();
-    let request =
-        OpenRequest { counters, ..OpenRequest::of_rails(vec![vec![root().join("tests/fixtures/health")]]) };
+    let request = health_captures::stall_series_request(&dir);
     let d = open(&request, &|_| {}).expect("the health fabric opens with its series");
     let mut h =
         Harness::builder().with_size(egui::vec2(1400.0, 800.0)).build_eframe(|_| ShoalApp::with_dataset(d));

@@ -2,37 +2,19 @@
 //! snapshots of ibsim's health fabric with known XmitWait and data added per interval
 //! (`tests/fixtures/stall-series/README.md`), dated one second apart.
 
-use std::path::PathBuf;
-use std::time::{Duration, SystemTime};
+#[path = "support/health_captures.rs"]
+mod health_captures;
 
 use shoal::view_model::ccdf::ccdf_by_class;
 use shoal::view_model::congestion::{EndPlaces, congestion_regions};
 use shoal::view_model::link_series::LinkSeries;
-use shoal::view_model::request::CounterSpec;
 use shoal::view_model::time_strip::{StripMeasure, StripRows, TimeStrip};
-use shoal::view_model::{Dataset, OpenRequest, open};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+use shoal::view_model::{Dataset, open};
 
 /// The fabric with the five captures, copied and dated one second apart.
 fn dataset(tag: &str) -> Dataset {
     let dir = std::env::temp_dir().join(format!("shoal-stall-series-{}-{tag}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let start = SystemTime::UNIX_EPOCH + Duration::from_secs(1_800_000_000);
-    let counters = (0..5)
-        .map(|i| {
-            let path = dir.join(format!("snapshot-{i}.txt"));
-            std::fs::copy(root().join(format!("tests/fixtures/stall-series/snapshot-{i}.txt")), &path)
-                .unwrap();
-            let at = start + Duration::from_secs(i);
-            std::fs::File::options().write(true).open(&path).unwrap().set_modified(at).unwrap();
-            CounterSpec { rail: None, path }
-        })
-        .collect();
-    let request =
-        OpenRequest { counters, ..OpenRequest::of_rails(vec![vec![root().join("tests/fixtures/health")]]) };
+    let request = health_captures::stall_series_request(&dir);
     open(&request, &|_| {}).expect("the health fabric opens with its series")
 }
 
