@@ -149,7 +149,9 @@ impl MatrixPicture<'_> {
         if self.unit == "bytes" {
             crate::units::format_bytes_f64(value)
         } else {
-            format!("{value:.0} {}", self.unit)
+            // "1 message", "2 messages": the unit is plural.
+            let unit = if value.round() == 1.0 { self.unit.trim_end_matches('s') } else { self.unit };
+            format!("{value:.0} {unit}")
         }
     }
 
