@@ -9,9 +9,9 @@ use std::collections::BTreeMap;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use serde::Serialize;
-use shoal::model::bytes::{add_bytes, sum_bytes};
+use shoal::model::bytes::sum_bytes;
 use shoal::routing::RegionKey;
-use shoal::routing::pair_table::{Granularity, locality, pair_table};
+use shoal::routing::pair_table::{Granularity, bytes_by_class, locality, pair_table};
 use shoal::view_model::{JobRequest, open};
 
 use super::common::report_warnings;
@@ -88,10 +88,7 @@ pub fn run(args: &LocalityArgs) -> Result<()> {
 
 /// The score and class shares of one region's rank pairs.
 fn row(placement: &str, key: RegionKey, pairs: &[shoal::routing::pair_table::PairRow]) -> LocalityRow {
-    let mut classes: BTreeMap<Option<u32>, u64> = BTreeMap::new();
-    for pair in pairs {
-        add_bytes(classes.entry(pair.hops).or_default(), pair.bytes);
-    }
+    let mut classes = bytes_by_class(pairs);
     let undelivered_bytes = classes.remove(&None).unwrap_or(0);
     let bytes = sum_bytes(classes.values().copied());
     let shares = classes

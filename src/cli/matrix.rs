@@ -9,12 +9,14 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use serde::Serialize;
 use shoal::export::csv_cell;
-use shoal::model::bytes::{add_bytes, sum_bytes};
+use shoal::model::bytes::sum_bytes;
 use shoal::model::message_counts::sent_messages;
 use shoal::model::{Cluster, Warning};
 use shoal::routing::RegionKey;
 use shoal::routing::pair_messages::add_messages;
-use shoal::routing::pair_table::{Granularity, PairRow, PairTable, entity_name, locality, pair_table};
+use shoal::routing::pair_table::{
+    Granularity, PairRow, PairTable, bytes_by_class, entity_name, locality, pair_table,
+};
 use shoal::view_model::open_regions;
 
 use super::common::report_warnings;
@@ -171,10 +173,7 @@ fn summary(table: &PairTable, values: MatrixValues) -> String {
     let Some(score) = locality(&weighted) else {
         return format!("locality: no {unit} to weigh");
     };
-    let mut classes: std::collections::BTreeMap<Option<u32>, u64> = Default::default();
-    for row in &weighted {
-        add_bytes(classes.entry(row.hops).or_default(), row.bytes);
-    }
+    let classes = bytes_by_class(&weighted);
     let total = sum_bytes(classes.values().copied()).max(1);
     let split: Vec<String> = classes
         .iter()

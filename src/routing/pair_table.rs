@@ -218,6 +218,16 @@ pub fn locality(rows: &[PairRow]) -> Option<f64> {
     (bytes > 0.0).then(|| weighted / bytes)
 }
 
+/// The rows' bytes by hop class (`None`: paths not delivered), summed saturating: the split
+/// `shoal matrix` and `shoal locality` print beside the locality score.
+pub fn bytes_by_class(rows: &[PairRow]) -> std::collections::BTreeMap<Option<u32>, u64> {
+    let mut classes = std::collections::BTreeMap::new();
+    for row in rows {
+        add_bytes(classes.entry(row.hops).or_default(), row.bytes);
+    }
+    classes
+}
+
 /// Each sender's bytes split by hop class, for stacked bars: `(src, hops, bytes)` sorted by
 /// sender then class (`None`, not delivered, last).
 pub fn class_bytes(rows: &[PairRow]) -> Vec<(u32, Option<u32>, u64)> {
