@@ -21,7 +21,7 @@ use shoal::profile_io::load_cluster;
 use shoal::scene::camera::Camera;
 use shoal::scene::scene_for;
 use shoal::view_model::filter::Filter;
-use shoal::view_model::{Dataset, Highlight, ViewSpec};
+use shoal::view_model::{Dataset, Highlight, LayoutChoice, ViewSpec};
 
 #[path = "support/frame.rs"]
 mod frame;
@@ -90,7 +90,13 @@ fn synthetic_100k_frame_gpu_rebuild(b: divan::Bencher) {
 #[divan::bench(sample_count = 10)]
 fn png_export_tsubame_3840x2160(b: divan::Bencher) {
     let d = tsubame();
-    let scene = scene_for(d, &ViewSpec::default(), &Filter::default(), &Highlight::default(), 1.6)
-        .expect("total exists");
+    let scene = scene_for(
+        d,
+        &ViewSpec::default(),
+        &Filter::default(),
+        &Highlight::default(),
+        (&LayoutChoice::FatTree, 1.6),
+    )
+    .expect("total exists");
     b.bench_local(|| encode(&scene, &Camera::default(), 3840, 2160, Format::Png).map(|v| v.len()));
 }

@@ -14,7 +14,7 @@
 use std::sync::OnceLock;
 
 use shoal::view_model::run_synthetic::synthetic_mesh_run;
-use shoal::view_model::{Dataset, ModuleKind, ViewSpec};
+use shoal::view_model::{Dataset, ModuleSpec, ViewSpec};
 
 #[path = "support/frame.rs"]
 mod frame;
@@ -30,7 +30,7 @@ fn mesh() -> &'static (Dataset, ViewSpec) {
         let d = Dataset::from_run(synthetic_mesh_run(159, 159), Vec::new());
         assert_eq!(d.run.network().links.len(), 100_488);
         let spec = ViewSpec::for_dataset(&d);
-        assert_eq!(spec.module, ModuleKind::Generic2d);
+        assert_eq!(spec.module, ModuleSpec::of("generic_2d"));
         (d, spec)
     })
 }

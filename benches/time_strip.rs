@@ -20,11 +20,12 @@ mod time_steps;
 use std::sync::OnceLock;
 
 use peak_alloc::PeakAlloc;
+use shoal::modules::registry::prepare_view;
 use shoal::view_model::filter::Filter;
 use shoal::view_model::highlight::Lit;
 use shoal::view_model::orbit::Orbit;
 use shoal::view_model::time_strip::{StripRows, TimeStrip, region_columns};
-use shoal::view_model::{Dataset, RegionSelection, ViewSpec, prepare};
+use shoal::view_model::{Dataset, RegionSelection, ViewSpec};
 use shoal::view_model::{OpenRequest, open_regions};
 
 #[global_allocator]
@@ -70,7 +71,7 @@ fn step_to_next_region(b: divan::Bencher) {
     b.bench_local(|| {
         region = region % STEPS + 1;
         spec.selection = RegionSelection::Region(region);
-        let prepared = prepare(d, &spec, &Filter::default()).expect("the region prepares");
+        let prepared = prepare_view(d, &spec, &Filter::default()).expect("the region prepares");
         prepared.scene(d, &spec, (None, None), &Lit::default(), &Orbit::default(), 1.6).halves.len()
     });
 }

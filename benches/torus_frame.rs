@@ -12,13 +12,14 @@
 
 use std::sync::OnceLock;
 
+use shoal::modules::registry::prepare_view;
 use shoal::scene::camera::Camera;
 use shoal::scene::draw::draw_list;
 use shoal::view_model::filter::Filter;
 use shoal::view_model::highlight::Lit;
 use shoal::view_model::orbit::Orbit;
 use shoal::view_model::run_synthetic::synthetic_run;
-use shoal::view_model::{Dataset, Prepared, RegionSelection, ViewSpec, prepare};
+use shoal::view_model::{Dataset, Prepared, RegionSelection, ViewSpec};
 
 #[path = "support/frame.rs"]
 mod frame;
@@ -33,7 +34,7 @@ fn torus() -> &'static (Dataset, ViewSpec, Prepared) {
     T.get_or_init(|| {
         let d = Dataset::from_run(synthetic_run(&["x", "y", "z"], &[8, 8, 8]), Vec::new());
         let spec = ViewSpec { selection: RegionSelection::Region(1), ..ViewSpec::for_dataset(&d) };
-        let prepared = prepare(&d, &spec, &Filter::default()).expect("a torus view");
+        let prepared = prepare_view(&d, &spec, &Filter::default()).expect("a torus view");
         assert_eq!(d.run.network().links.len(), 3072);
         (d, spec, prepared)
     })

@@ -12,10 +12,11 @@
 
 use std::sync::OnceLock;
 
+use shoal::modules::registry::prepare_view;
 use shoal::view_model::dataset::{RankJobs, fabric_run};
 use shoal::view_model::filter::{Clause, Filter};
 use shoal::view_model::highlight::{Highlight, Seed, project};
-use shoal::view_model::{Dataset, RegionSelection, ViewSpec, prepare};
+use shoal::view_model::{Dataset, RegionSelection, ViewSpec};
 
 fn main() {
     divan::main();
@@ -43,7 +44,7 @@ fn fabric_run_adapter(b: divan::Bencher) {
 fn prepare_total(b: divan::Bencher) {
     let d = fabric();
     let spec = ViewSpec::for_dataset(d);
-    b.bench_local(|| prepare(d, &spec, &Filter::default()).map(|p| p.link_values.len()));
+    b.bench_local(|| prepare_view(d, &spec, &Filter::default()).map(|p| p.link_values.len()));
 }
 
 #[divan::bench(sample_count = 10)]
@@ -51,7 +52,7 @@ fn prepare_region_with_clause(b: divan::Bencher) {
     let d = fabric();
     let mut spec = ViewSpec { selection: RegionSelection::Region(2), ..ViewSpec::for_dataset(d) };
     spec.filter.clauses.push(Clause::parse("level = 2").expect("a clause"));
-    b.bench_local(|| prepare(d, &spec, &Filter::default()).map(|p| p.link_pass.len()));
+    b.bench_local(|| prepare_view(d, &spec, &Filter::default()).map(|p| p.link_pass.len()));
 }
 
 #[divan::bench(sample_count = 10)]

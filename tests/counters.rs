@@ -356,7 +356,9 @@ fn ports_missing_from_the_after_capture_have_no_value_and_the_others_their_diffe
 /// snapshots make no series, and the strip says plainly why it has nothing to show.
 #[test]
 fn counters_alone_offer_a_time_strip_once_they_make_a_series() {
-    use shoal::view_model::ModuleKind;
+    use shoal::modules::registry::{choices, unavailable};
+    use shoal::view_model::{ModuleSpec, ViewSpec};
+    let strip = ViewSpec { module: ModuleSpec::of("time_strip"), ..Default::default() };
     use shoal::view_model::request::CounterSpec as Counters;
     let of = |files: &[&str]| OpenRequest {
         counters: files.iter().map(|f| Counters { rail: None, path: fixture(f) }).collect(),
@@ -364,9 +366,9 @@ fn counters_alone_offer_a_time_strip_once_they_make_a_series() {
     };
     let series = ["perfquery-x-before.txt", "perfquery-x-after.txt", "perfquery-x-reset.txt"];
     let d = open(&of(&series), &|_| {}).expect("the testbed opens with three snapshots");
-    assert_eq!(ModuleKind::TimeStrip.unavailable(&d), None);
-    assert!(ModuleKind::choices(&d).contains(&ModuleKind::TimeStrip));
+    assert_eq!(unavailable(&strip, &d), None);
+    assert!(choices(&d).contains(&ModuleSpec::of("time_strip")));
     let d = open(&of(&series[..2]), &|_| {}).expect("the testbed opens with two snapshots");
-    let why = ModuleKind::TimeStrip.unavailable(&d).expect("a pair is no series");
+    let why = unavailable(&strip, &d).expect("a pair is no series");
     assert!(why.starts_with("nothing over time here"), "{why}");
 }

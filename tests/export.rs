@@ -4,7 +4,7 @@ use shoal::export::{Format, encode, export_list, pixels_per_point_for};
 use shoal::scene::camera::{Camera, Transform};
 use shoal::scene::draw::plot_rect;
 use shoal::scene::{Scene, scene_for};
-use shoal::view_model::{Dataset, Filter, Highlight, RegionSelection, ViewSpec};
+use shoal::view_model::{Dataset, Filter, Highlight, LayoutChoice, RegionSelection, ViewSpec};
 
 #[path = "support/run_shoal.rs"]
 mod run_shoal;
@@ -13,7 +13,8 @@ use run_shoal::shoal;
 fn scene(selection: RegionSelection) -> Scene {
     let d = Dataset::synthetic(6, 4, 3, 2);
     let spec = ViewSpec { selection, ..ViewSpec::for_dataset(&d) };
-    scene_for(&d, &spec, &Filter::default(), &Highlight::default(), 16.0 / 9.0).unwrap()
+    scene_for(&d, &spec, &Filter::default(), &Highlight::default(), (&LayoutChoice::FatTree, 16.0 / 9.0))
+        .unwrap()
 }
 
 fn decode(bytes: &[u8]) -> (u32, u32, Vec<u8>) {

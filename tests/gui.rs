@@ -12,11 +12,12 @@ use egui_kittest::kittest::Queryable;
 
 use shoal::gui::ShoalApp;
 use shoal::gui::loader::Reason;
+use shoal::modules::registry::prepare_view;
 use shoal::routing::RegionKey;
 use shoal::scene::Emphasis;
 use shoal::view_model::OpenRequest;
 use shoal::view_model::filter::Filter;
-use shoal::view_model::{Dataset, RegionSelection, ViewSpec, prepare};
+use shoal::view_model::{Dataset, RegionSelection, ViewSpec};
 
 #[path = "support/window.rs"]
 mod window;
@@ -77,7 +78,7 @@ fn two_linked_views_of_two_regions_report_the_same_colour_range() {
     let d = ws.dataset.as_ref().unwrap();
     let own = |n: u32| {
         let spec = ViewSpec { selection: RegionSelection::Region(n), ..ViewSpec::for_dataset(d) };
-        prepare(d, &spec, &Filter::default()).unwrap().link_range.unwrap()
+        prepare_view(d, &spec, &Filter::default()).unwrap().link_range.unwrap()
     };
     let (own1, own2) = (own(1), own(2));
     assert_eq!(range(0).1, own1.1.max(own2.1), "the shared range is the union");

@@ -19,7 +19,7 @@ use shoal::gui::{ShoalApp, Tab};
 use shoal::modules::congestion_view::RegionsState;
 use shoal::view_model::open;
 use shoal::view_model::time_strip::StripMeasure;
-use shoal::view_model::view::ModuleKind;
+use shoal::view_model::view::ModuleSpec;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -37,13 +37,18 @@ fn app_with_series_strip(tag: &str) -> Harness<'static, ShoalApp> {
     let mut h =
         Harness::builder().with_size(egui::vec2(1400.0, 800.0)).build_eframe(|_| ShoalApp::with_dataset(d));
     h.run();
-    h.state_mut().ws.add_view(ModuleKind::TimeStrip);
+    h.state_mut().ws.add_view(ModuleSpec::of("time_strip"));
     h.run();
     h
 }
 
 fn strip_index(h: &Harness<'static, ShoalApp>) -> usize {
-    h.state().ws.views.iter().position(|v| v.spec.module == ModuleKind::TimeStrip).expect("a strip view")
+    h.state()
+        .ws
+        .views
+        .iter()
+        .position(|v| v.spec.module == ModuleSpec::of("time_strip"))
+        .expect("a strip view")
 }
 
 /// The strip's measure and its largest cell.
@@ -124,13 +129,13 @@ fn clicking_an_interval_of_the_strip_moves_the_time_cursor_there() {
 }
 
 fn add_congestion_view(h: &mut Harness<'static, ShoalApp>) -> usize {
-    h.state_mut().ws.add_view(ModuleKind::Congestion);
+    h.state_mut().ws.add_view(ModuleSpec::of("congestion"));
     h.run();
     h.state()
         .ws
         .views
         .iter()
-        .position(|v| v.spec.module == ModuleKind::Congestion)
+        .position(|v| v.spec.module == ModuleSpec::of("congestion"))
         .expect("a congestion view")
 }
 

@@ -9,7 +9,7 @@ use shoal::gui::{ShoalApp, Tab};
 use shoal::scene::{Emphasis, Scene};
 use shoal::view_model::Dataset;
 use shoal::view_model::run_synthetic::synthetic_run;
-use shoal::view_model::view::ModuleKind;
+use shoal::view_model::view::ModuleSpec;
 
 fn app(dataset: Dataset) -> Harness<'static, ShoalApp> {
     let mut h = Harness::builder()
@@ -30,12 +30,12 @@ fn lit_halves(s: &Scene) -> usize {
 #[test]
 fn a_fat_tree_and_a_generic_2d_view_in_one_group_share_one_colour_range_and_one_highlight() {
     let mut h = app(Dataset::synthetic(6, 4, 3, 2));
-    h.state_mut().ws.add_view(ModuleKind::Generic2d);
+    h.state_mut().ws.add_view(ModuleSpec::of("generic_2d"));
     h.run();
     let ws = &h.state().ws;
     assert_eq!(ws.views.len(), 2);
     assert_eq!(ws.views[0].group, ws.views[1].group, "the new view joins the focused view's group");
-    assert_eq!(ws.views[1].spec.module, ModuleKind::Generic2d);
+    assert_eq!(ws.views[1].spec.module, ModuleSpec::of("generic_2d"));
     let range = |v: usize| (scene(&h, v).legends[1].scale.min, scene(&h, v).legends[1].scale.max);
     assert!(range(0).1 > 0.0);
     assert_eq!(range(0), range(1), "one colour range for both modules");
@@ -109,8 +109,8 @@ fn remove_focused_view(h: &mut Harness<'static, ShoalApp>) {
 #[test]
 fn one_click_on_remove_removes_one_view_after_the_frame_and_ctrl_z_brings_it_back() {
     let mut h = app(Dataset::synthetic(6, 4, 3, 2));
-    h.state_mut().ws.add_view(ModuleKind::Generic2d);
-    h.state_mut().ws.add_view(ModuleKind::TimeStrip);
+    h.state_mut().ws.add_view(ModuleSpec::of("generic_2d"));
+    h.state_mut().ws.add_view(ModuleSpec::of("time_strip"));
     h.run();
     let before: Vec<_> = h.state().ws.views.iter().map(|v| (v.id, v.spec.clone(), v.group)).collect();
     let focused = h.state().ws.focus;

@@ -16,7 +16,7 @@ use shoal::routing::pair_table::{Granularity, pair_table};
 use shoal::scene::Emphasis;
 use shoal::view_model::highlight::{Highlight, Seed, search};
 use shoal::view_model::matrix::{MatrixGrid, MatrixOptions};
-use shoal::view_model::view::ModuleKind;
+use shoal::view_model::view::ModuleSpec;
 use shoal::view_model::{Dataset, OpenRequest, open};
 
 fn sample() -> Dataset {
@@ -39,7 +39,7 @@ fn app() -> Harness<'static, ShoalApp> {
         .build_eframe(move |_| ShoalApp::with_dataset(dataset));
     h.run();
     let options = MatrixOptions { by: Granularity::Host, ..MatrixOptions::default() };
-    h.state_mut().ws.add_view(ModuleKind::Matrix(options));
+    h.state_mut().ws.add_view(ModuleSpec::with("matrix", &options));
     h.run();
     h.run();
     h
@@ -115,7 +115,7 @@ fn a_double_click_on_an_aggregated_cell_shows_its_hosts_one_per_row() {
     let pos = cell_centre(&h, cell.row, cell.col);
     click(&mut h, pos, 2);
     let (r, c) = (g.bin_range(cell.row as usize), g.bin_range(cell.col as usize));
-    let ModuleKind::Matrix(options) = &h.state().ws.views[1].spec.module else { panic!("still a matrix") };
+    let options: MatrixOptions = h.state().ws.views[1].spec.module.params().expect("still a matrix");
     assert_eq!(options.focus, Some((r.0.min(c.0), r.1.max(c.1))), "focused on the two bins' hosts");
     let zoomed = grid(&h);
     assert_eq!(zoomed.per_bin, 1, "the focus fits one host per row");

@@ -14,7 +14,7 @@ use egui_kittest::kittest::Queryable;
 use shoal::gui::{ShoalApp, Tab};
 use shoal::scene::time_strip_jobs_draw::{LANE_H, LANES_GAP};
 use shoal::view_model::highlight::{Seed, search};
-use shoal::view_model::view::ModuleKind;
+use shoal::view_model::view::ModuleSpec;
 use shoal::view_model::{Dataset, OpenRequest, open};
 
 fn root() -> PathBuf {
@@ -114,7 +114,7 @@ fn shared_lists_the_jobs_that_ran_with_it_on_its_link_ends() {
 #[test]
 fn the_time_strip_draws_the_jobs_that_ran_in_its_span_as_bands() {
     let mut h = app(dataset("tests/fixtures/slurm/testbed-sacct.txt"));
-    h.state_mut().ws.add_view(ModuleKind::TimeStrip);
+    h.state_mut().ws.add_view(ModuleSpec::of("time_strip"));
     h.run();
     let strip = h.state().ws.views[1].strip().expect("a time strip").strip.clone();
     let labels: Vec<&str> = strip.jobs.bands.iter().map(|b| b.label.as_str()).collect();
@@ -129,7 +129,7 @@ fn a_click_on_a_jobs_band_highlights_its_footprint() {
     let d = dataset("tests/fixtures/slurm/testbed-sacct.txt");
     let expected: BTreeSet<Seed> = search(&d, "job 7102").into_iter().collect();
     let mut h = app(d);
-    h.state_mut().ws.add_view(ModuleKind::TimeStrip);
+    h.state_mut().ws.add_view(ModuleSpec::of("time_strip"));
     h.run();
     let map = h.state().ws.views[1].strip().and_then(|s| s.map).expect("the strip drew");
     // Lane 1 (7102) under the map: the gap, one lane, half a lane.

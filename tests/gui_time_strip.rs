@@ -8,7 +8,7 @@ use egui_kittest::kittest::Queryable;
 
 use shoal::gui::ShoalApp;
 use shoal::modules::Command;
-use shoal::view_model::view::ModuleKind;
+use shoal::view_model::view::ModuleSpec;
 use shoal::view_model::{Dataset, RegionSelection};
 use shoal::view_model::{OpenRequest, open};
 
@@ -17,7 +17,7 @@ fn app_with_strip() -> Harness<'static, ShoalApp> {
         .with_size(egui::vec2(1400.0, 800.0))
         .build_eframe(|_| ShoalApp::with_dataset(Dataset::synthetic(6, 4, 3, 2)));
     h.run();
-    h.state_mut().ws.add_view(ModuleKind::TimeStrip);
+    h.state_mut().ws.add_view(ModuleSpec::of("time_strip"));
     h.run();
     h
 }
@@ -45,7 +45,7 @@ fn brush(h: &mut Harness<'static, ShoalApp>, from: f32, to: f32) {
 fn brushing_the_time_strip_changes_what_the_linked_fat_tree_shows() {
     let mut h = app_with_strip();
     let ws = &h.state().ws;
-    assert_eq!(ws.views[1].spec.module, ModuleKind::TimeStrip);
+    assert_eq!(ws.views[1].spec.module, ModuleSpec::of("time_strip"));
     assert_eq!(ws.views[0].group, ws.views[1].group);
     assert_eq!(ws.views[0].spec.selection, RegionSelection::Total);
     let whole_run = fat_tree_colours(&h);
@@ -77,7 +77,7 @@ fn a_time_strip_view_exports_from_the_window_as_render_draws_it() {
     let mut h =
         Harness::builder().with_size(egui::vec2(1400.0, 800.0)).build_eframe(|_| ShoalApp::with_dataset(d));
     h.run();
-    h.state_mut().ws.add_view(ModuleKind::TimeStrip);
+    h.state_mut().ws.add_view(ModuleSpec::of("time_strip"));
     h.run();
     let strip = h.state().ws.views[1].id;
     let group = h.state().ws.views[1].group;

@@ -8,9 +8,10 @@ use std::path::PathBuf;
 use shoal::layout::crossings::layout_crossings;
 use shoal::layout::{FatTreeOptions, HcaPlanes, layout_fat_tree};
 use shoal::model::NodeKind;
+use shoal::modules::registry::prepare_view;
 use shoal::scene::{Emphasis, MarkOf};
 use shoal::view_model::highlight::{Highlight, Seed, project};
-use shoal::view_model::{Dataset, Filter, ViewSpec, prepare};
+use shoal::view_model::{Dataset, Filter, ViewSpec};
 use shoal::view_model::{JobRequest, OpenRequest, open};
 
 fn sample() -> Dataset {
@@ -65,7 +66,7 @@ fn highlighting_a_host_lights_its_eight_cas_together() {
     let f = d.fabric.as_ref().unwrap();
     let h = f.cluster.host_index("gpu07").unwrap();
     let spec = ViewSpec::for_dataset(&d);
-    let prepared = prepare(&d, &spec, &Filter::default()).unwrap();
+    let prepared = prepare_view(&d, &spec, &Filter::default()).unwrap();
     let lit = project(&d, &Highlight { seeds: [Seed::node(h)].into() });
     let scene = prepared.scene(&d, &spec, (None, None), &lit, &Default::default(), 1.0);
     let lit_marks: Vec<_> = scene.marks.iter().filter(|m| m.emphasis == Emphasis::Lit).collect();

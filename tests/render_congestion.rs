@@ -49,6 +49,10 @@ fn each_interval_is_a_row_and_each_region_a_numbered_box_coloured_by_its_worst_s
         assert!(texts.contains(&label), "{label} in {texts:?}");
     }
     assert!(svg.contains("#e61e1e"), "region 4 and its interval are outlined in red");
+    // The lines between regions are steps of their evolution, not health-layer dashes.
+    assert!(!svg.contains(r#"class="health""#), "no health layer in a congestion view");
+    let steps = svg.lines().filter(|l| l.starts_with(r#"<line class="step""#)).count();
+    assert!(steps > 0, "regions that carry on are joined by a step line");
 }
 
 #[test]

@@ -3,13 +3,14 @@
 
 use shoal::export::{Format, encode, export_list, pixels_per_point_for};
 use shoal::model::Run;
+use shoal::modules::registry::prepare_view;
 use shoal::scene::camera::{Camera, Transform};
 use shoal::scene::draw::plot_rect;
 use shoal::scene::{MarkOf, Scene};
 use shoal::view_model::highlight::project;
 use shoal::view_model::orbit::Orbit;
 use shoal::view_model::run_synthetic::{packets, synthetic_run};
-use shoal::view_model::{Dataset, Filter, Highlight, Lit, ModuleKind, RegionSelection, ViewSpec, prepare};
+use shoal::view_model::{Dataset, Filter, Highlight, Lit, ModuleSpec, RegionSelection, ViewSpec};
 
 #[path = "support/run_shoal.rs"]
 mod run_shoal;
@@ -27,7 +28,7 @@ fn unlit(d: &Dataset) -> Lit {
 fn rotated_torus_scene(width: u32, height: u32) -> (Run, Scene) {
     let d = run_dataset(&["x", "y", "z"], &[4, 4, 4]);
     let spec = ViewSpec { selection: RegionSelection::Region(1), ..ViewSpec::for_dataset(&d) };
-    let prepared = prepare(&d, &spec, &Filter::default()).unwrap();
+    let prepared = prepare_view(&d, &spec, &Filter::default()).unwrap();
     let ppp = pixels_per_point_for(width, height);
     let plot = plot_rect(width as f32 / ppp, height as f32 / ppp);
     let orbit = Orbit::from_yaw_pitch(30.0, 20.0);
@@ -93,7 +94,7 @@ fn a_rotated_torus_exports_to_svg_with_one_line_per_directed_link() {
 fn turning_the_torus_moves_its_nodes_but_not_its_frame() {
     let d = run_dataset(&["x", "y", "z"], &[4, 4, 4]);
     let spec = ViewSpec::for_dataset(&d);
-    let prepared = prepare(&d, &spec, &Filter::default()).unwrap();
+    let prepared = prepare_view(&d, &spec, &Filter::default()).unwrap();
     let scene = |o: Orbit| prepared.scene(&d, &spec, (None, None), &unlit(&d), &o, 1.5);
     let (front, side) = (scene(Orbit::IDENTITY), scene(Orbit::from_yaw_pitch(90.0, 0.0)));
     let at = |s: &Scene, n: usize| s.marks.iter().find(|m| m.of == MarkOf::Node(n)).unwrap().at;
@@ -106,8 +107,8 @@ fn turning_the_torus_moves_its_nodes_but_not_its_frame() {
 #[test]
 fn the_generic_2d_view_draws_a_plane_at_its_given_positions() {
     let d = run_dataset(&["x", "y"], &[6, 3]);
-    let spec = ViewSpec { module: ModuleKind::Generic2d, ..ViewSpec::for_dataset(&d) };
-    let prepared = prepare(&d, &spec, &Filter::default()).unwrap();
+    let spec = ViewSpec { module: ModuleSpec::of("generic_2d"), ..ViewSpec::for_dataset(&d) };
+    let prepared = prepare_view(&d, &spec, &Filter::default()).unwrap();
     let s = prepared.scene(&d, &spec, (None, None), &unlit(&d), &Orbit::default(), 2.0);
     assert_eq!(s.marks.len(), 18);
     assert_eq!(s.halves.len(), d.run.network().links.len());

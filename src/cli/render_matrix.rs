@@ -12,7 +12,7 @@ use shoal::view_model::matrix::MatrixShow;
 use shoal::view_model::orbit::Orbit;
 use shoal::view_model::session::ExportSize;
 use shoal::view_model::values::RegionSelection;
-use shoal::view_model::view::{ModuleKind, ViewSpec};
+use shoal::view_model::view::{ModuleSpec, ViewSpec};
 
 use super::render_args::RenderCli;
 
@@ -28,7 +28,7 @@ pub fn render_matrix(dataset: &Dataset, r: &RenderCli, request: OpenRequest) -> 
         _ => bail!("--module matrix takes --region N or --diff A B"),
     };
     let mut spec = ViewSpec {
-        module: ModuleKind::Matrix(r.matrix.options()),
+        module: ModuleSpec::with("matrix", &r.matrix.options()),
         selection,
         ..ViewSpec::for_dataset(dataset)
     };

@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use anyhow::Result;
+use shoal::modules::registry;
 use shoal::scene::camera::Camera;
 use shoal::scene::draw::plot_rect;
 use shoal::view_model::OpenRequest;
@@ -11,7 +12,7 @@ use shoal::view_model::highlight::{Highlight, project};
 use shoal::view_model::orbit::Orbit;
 use shoal::view_model::prepare::{Prepared, Ranges};
 use shoal::view_model::session::{CameraState, ExportSize, Session, SessionView};
-use shoal::view_model::{Dataset, Filter, ModuleKind, ViewSpec, prepare};
+use shoal::view_model::{Dataset, Filter, ViewSpec};
 
 use super::render_args::Threshold;
 
@@ -24,7 +25,7 @@ pub fn prepare_view(
     group: &Filter,
     threshold: Option<Threshold>,
 ) -> Result<Prepared> {
-    let mut prepared = prepare(dataset, spec, group).map_err(anyhow::Error::msg)?;
+    let mut prepared = registry::prepare_view(dataset, spec, group).map_err(anyhow::Error::msg)?;
     if let Some(t) = threshold {
         spec.filter.value_range = Some((t.bytes(prepared.link_max()), f64::INFINITY));
     }
@@ -51,14 +52,18 @@ pub fn paint(dataset: &Dataset, spec: &ViewSpec, prepared: &Prepared, canvas: &C
     let plot = plot_rect(width as f32 / ppp, height as f32 / ppp);
     let lit = project(dataset, &Highlight::default());
     let aspect = plot.w / plot.h.max(1.0);
-    let scene = prepared.scene(dataset, spec, canvas.ranges, &lit, &canvas.orbit, aspect);
+    let mut spec = spec.clone();
+    if spec.title.is_empty() {
+        spec.title = spec.default_title(dataset, &registry::module_title(&spec, dataset));
+    }
+    let scene = prepared.scene(dataset, &spec, canvas.ranges, &lit, &canvas.orbit, aspect);
     shoal::export::write_at(&scene, &canvas.camera, (width, height, ppp), canvas.out)?;
     for p in &prepared.problems {
         eprintln!("shoal: warning: {p}");
     }
     let out = canvas.out.display();
-    match spec.module {
-        ModuleKind::FatTree => eprintln!("{out}: {} links drawn", scene.visible_link_count()),
+    match spec.module.class_id() {
+        "fat_tree" => eprintln!("{out}: {} links drawn", scene.visible_link_count()),
         _ => eprintln!("{out}: {} link ends and {} nodes drawn", scene.halves.len(), scene.marks.len()),
     }
     Ok(())

@@ -5,11 +5,12 @@ use std::path::Path;
 
 use anyhow::{Result, bail};
 use shoal::modules::link_group::union_range;
+use shoal::modules::registry;
 use shoal::scene::camera::Camera;
 use shoal::view_model::open;
 use shoal::view_model::prepare::{Prepared, Ranges};
 use shoal::view_model::session::{ExportSize, Session};
-use shoal::view_model::{Dataset, Filter, ModuleKind};
+use shoal::view_model::{Dataset, Filter};
 
 use super::common::report_warnings;
 use super::render_args::RenderCli;
@@ -38,7 +39,8 @@ fn check_flags(r: &RenderCli) -> Result<()> {
 pub fn render(r: &RenderCli, path: &Path) -> Result<()> {
     check_flags(r)?;
     let Some(out) = &r.out else { bail!("--session draws to --out FILE") };
-    let session = Session::read(path)?;
+    let mut session = Session::read(path)?;
+    registry::check_session(&mut session, path).map_err(anyhow::Error::msg)?;
     let view = session.view(r.view, path)?;
     let ExportSize { width, height, pixels_per_point: ppp } = view.export;
     let sane = |n: u32| (64..=32768).contains(&n);
@@ -48,10 +50,10 @@ pub fn render(r: &RenderCli, path: &Path) -> Result<()> {
             path.display()
         );
     }
-    if view.spec.module == ModuleKind::TimeStrip {
+    if view.spec.module.is("time_strip") {
         bail!("{}: the view is a time strip; render draws it with --module time-strip", path.display());
     }
-    if view.spec.module == ModuleKind::Congestion {
+    if view.spec.module.is("congestion") {
         bail!("{}: the view is congestion regions; render draws it with --module congestion", path.display());
     }
     let progress = super::progress::Progress::new("render");
@@ -59,11 +61,12 @@ pub fn render(r: &RenderCli, path: &Path) -> Result<()> {
     drop(progress);
     report_warnings(&dataset.warnings, r.open.verbose);
     let group = session.groups.iter().find(|g| g.id == view.group);
-    if matches!(view.spec.module, ModuleKind::Matrix(_)) {
-        return super::render_matrix::paint_matrix(&dataset, &view.titled_spec(&dataset), view.export, out);
+    let spec = view.titled_spec(&dataset, &registry::module_title(&view.spec, &dataset));
+    if view.spec.module.is("matrix") {
+        return super::render_matrix::paint_matrix(&dataset, &spec, view.export, out);
     }
     let filter = group.map(|g| g.filter.clone()).unwrap_or_default();
-    let mut spec = view.titled_spec(&dataset);
+    let mut spec = spec;
     let prepared = prepare_view(&dataset, &mut spec, &filter, None)?;
     // As in the window: a group's shared camera moves all its members; its ranges are theirs.
     let camera = group.and_then(|g| g.shared_camera).unwrap_or(view.camera);
@@ -78,7 +81,7 @@ fn group_ranges(dataset: &Dataset, session: &Session, group: u32, filter: &Filte
     let members: Vec<Prepared> = session
         .views
         .iter()
-        .filter(|v| v.group == group && v.spec.module != ModuleKind::TimeStrip)
+        .filter(|v| v.group == group && registry::class_of(&v.spec).is_network())
         .filter_map(|v| prepare_view(dataset, &mut v.spec.clone(), filter, None).ok())
         .collect();
     let links = union_range(members.iter().filter_map(|p| p.link_range));

@@ -4,12 +4,14 @@
 
 use anyhow::{Result, bail};
 use shoal::layout::torus::TorusError;
+use shoal::layout::torus::{KeptAxes, LookingDown};
 use shoal::model::Shape;
 use shoal::routing::RegionKey;
 use shoal::view_model::dataset::{ALL_JOBS, CONTENTION};
 use shoal::view_model::filter::Clause;
+use shoal::view_model::view::default_module;
 use shoal::view_model::view::region_attribute;
-use shoal::view_model::{ColourMap, Dataset, ModuleKind, RegionSelection, ScaleKind, ViewSpec};
+use shoal::view_model::{ColourMap, Dataset, ModuleSpec, RegionSelection, ScaleKind, ViewSpec};
 
 use super::render_args::{ColourBy, ModuleArg, RenderCli};
 
@@ -88,16 +90,16 @@ pub fn spec_from_flags(dataset: &Dataset, r: &RenderCli) -> Result<ViewSpec> {
 }
 
 /// `--module`, `--down` and `--axes`; no `--module`: the data set's natural module.
-fn module_kind(dataset: &Dataset, r: &RenderCli) -> Result<ModuleKind> {
+fn module_kind(dataset: &Dataset, r: &RenderCli) -> Result<ModuleSpec> {
     let net = dataset.run.network();
     let axes = &net.axes;
     let module = match (r.module, &r.down, &r.axes) {
-        (None, None, None) => ModuleKind::default_for(dataset),
-        (Some(ModuleArg::FatTree), None, None) => ModuleKind::FatTree,
-        (Some(ModuleArg::TimeStrip), None, None) => ModuleKind::TimeStrip,
-        (Some(ModuleArg::Generic2d), None, None) => ModuleKind::Generic2d,
-        (Some(ModuleArg::Matrix), None, None) => ModuleKind::Matrix(r.matrix.options()),
-        (Some(ModuleArg::Congestion), None, None) => ModuleKind::Congestion,
+        (None, None, None) => default_module(dataset),
+        (Some(ModuleArg::FatTree), None, None) => ModuleSpec::of("fat_tree"),
+        (Some(ModuleArg::TimeStrip), None, None) => ModuleSpec::of("time_strip"),
+        (Some(ModuleArg::Generic2d), None, None) => ModuleSpec::of("generic_2d"),
+        (Some(ModuleArg::Matrix), None, None) => ModuleSpec::with("matrix", &r.matrix.options()),
+        (Some(ModuleArg::Congestion), None, None) => ModuleSpec::of("congestion"),
         (
             None
             | Some(
@@ -115,13 +117,16 @@ fn module_kind(dataset: &Dataset, r: &RenderCli) -> Result<ModuleKind> {
         (Some(ModuleArg::Torus), Some(_), Some(_)) => {
             bail!("--down (the flat view) and --axes (the 3D view) exclude each other")
         }
-        (Some(ModuleArg::Torus), Some(d), None) => ModuleKind::TorusFlat { down: axis_index(axes, d)? },
-        (Some(ModuleArg::Torus), None, Some(kept)) => {
-            ModuleKind::Torus { kept: kept.iter().map(|a| axis_index(axes, a)).collect::<Result<_>>()? }
+        (Some(ModuleArg::Torus), Some(d), None) => {
+            ModuleSpec::with("torus_flat", &LookingDown { down: axis_index(axes, d)? })
         }
-        (Some(ModuleArg::Torus), None, None) => ModuleKind::Torus { kept: (0..axes.len().min(3)).collect() },
+        (Some(ModuleArg::Torus), None, Some(kept)) => {
+            let kept = kept.iter().map(|a| axis_index(axes, a)).collect::<Result<_>>()?;
+            ModuleSpec::with("torus", &KeptAxes { kept })
+        }
+        (Some(ModuleArg::Torus), None, None) => ModuleSpec::with("torus", &KeptAxes::first_three(axes.len())),
     };
-    let torus = matches!(module, ModuleKind::Torus { .. } | ModuleKind::TorusFlat { .. });
+    let torus = module.is("torus") || module.is("torus_flat");
     if torus && !matches!(net.shape, Shape::Torus { .. }) {
         return Err(TorusError::NotATorus.into());
     }

@@ -7,7 +7,7 @@ use std::fmt::Write;
 use crate::model::echo::echo;
 use crate::scene::Scene;
 use crate::scene::colour::Rgba;
-use crate::scene::draw::{Align, DrawList, Shape};
+use crate::scene::draw::{Align, DrawList, REGION_STEP, Shape};
 
 fn colour_attrs(name: &str, c: Rgba) -> String {
     if c.0[3] == 255 {
@@ -52,8 +52,9 @@ pub fn to_svg(scene: &Scene, list: &DrawList, pixels_per_point: f32) -> String {
     out
 }
 
-/// One `<line class="half">` per visible link half (with its rail and link end), and one
-/// `<line class="health">` per dash of the health layer, which belongs to no half.
+/// One `<line class="half">` per visible link half (with its rail and link end), one
+/// `<line class="health">` per dash of the health layer, and one `<line class="step">` per
+/// step between congestion regions.
 fn write_lines(out: &mut String, scene: &Scene, list: &DrawList) {
     for line in &list.lines {
         match scene.halves.get(line.half) {
@@ -65,6 +66,7 @@ fn write_lines(out: &mut String, scene: &Scene, list: &DrawList) {
                     half.end.index()
                 );
             }
+            None if line.half == REGION_STEP => out.push_str(r#"<line class="step""#),
             None => out.push_str(r#"<line class="health""#),
         }
         let _ = writeln!(

@@ -175,7 +175,11 @@ impl ShoalApp {
         // The title strip: a narrow view's title is cut with `…`, so the whole one shows on hover.
         if let (Some(view), Some(d)) = (self.ws.views.get(index), self.ws.dataset.as_deref()) {
             let full = match view.spec.title.as_str() {
-                "" => format!("view {}: {}", index + 1, view.spec.default_title(d)),
+                "" => format!(
+                    "view {}: {}",
+                    index + 1,
+                    view.spec.default_title(d, &crate::modules::registry::module_title(&view.spec, d))
+                ),
                 title => title.to_string(),
             };
             let strip =

@@ -37,7 +37,8 @@ pub fn run_paths(paths: Vec<PathBuf>, flags: OpenRequest) -> anyhow::Result<()> 
     if let [one] = paths.as_slice()
         && classify(one) == Some(PathKind::Session)
     {
-        let session = Session::read(one)?;
+        let mut session = Session::read(one)?;
+        crate::modules::registry::check_session(&mut session, one).map_err(anyhow::Error::msg)?;
         let request = session.request.clone();
         return super::run_with(Some(request), move |app| app.pending_session = Some(session));
     }

@@ -64,7 +64,8 @@ impl ShoalApp {
     /// Opens a session: its request loads in the background, then its views replace the
     /// workspace's.
     pub fn open_session(&mut self, path: &Path, ctx: &egui::Context) -> Result<(), String> {
-        let session = Session::read(path).map_err(|e| e.to_string())?;
+        let mut session = Session::read(path).map_err(|e| e.to_string())?;
+        crate::modules::registry::check_session(&mut session, path)?;
         let request = session.request.clone();
         self.pending_session = Some(session);
         self.open(request, ctx);

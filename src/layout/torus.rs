@@ -105,10 +105,17 @@ pub fn grid_coords(coords: &[f64], dims: &[u32]) -> Option<Vec<u32>> {
 /// How merged nodes and links combine: the one aggregation of the view model.
 pub use crate::model::table::Aggregate;
 
-/// Which axes a torus view keeps: 3 for the 3D view, 2 for the flattened one.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// Which axes a torus view keeps: 3 for the 3D view, 2 for the flattened one. The 3D torus
+/// class's parameters (`torus: {kept: [0, 1, 2]}` in a session).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct KeptAxes {
     pub kept: Vec<usize>,
+}
+
+/// The flattened torus class's parameters: the axis it looks down (`torus_flat: {down: 2}`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct LookingDown {
+    pub down: usize,
 }
 
 impl KeptAxes {

@@ -6,7 +6,7 @@ use crate::routing::RegionKey;
 use crate::scene::camera::Camera;
 use crate::view_model::orbit::Orbit;
 use crate::view_model::values::RegionSelection;
-use crate::view_model::view::{ModuleKind, ViewSpec};
+use crate::view_model::view::{ModuleSpec, ViewSpec};
 
 use super::command::{Command, ViewId};
 use super::workspace::{Removed, Workspace};
@@ -140,7 +140,7 @@ impl Workspace {
     }
 
     /// Adds a view of `module` in the focused view's group (same region and filter).
-    pub fn add_view(&mut self, module: ModuleKind) {
+    pub fn add_view(&mut self, module: ModuleSpec) {
         let spec = ViewSpec { module, ..self.base_spec() };
         let group = self.focused().map_or(GroupId(0), |v| v.group);
         self.push_view(spec, group);

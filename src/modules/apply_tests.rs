@@ -8,7 +8,7 @@ use crate::view_model::highlight::Seed;
 fn two_views() -> Workspace {
     let mut ws = Workspace::default();
     ws.install(Dataset::synthetic(6, 4, 3, 2));
-    ws.apply(vec![Command::AddView(ModuleKind::Generic2d)]);
+    ws.apply(vec![Command::AddView(ModuleSpec::of("generic_2d"))]);
     ws
 }
 
@@ -75,7 +75,7 @@ fn the_last_view_is_never_removed() {
 fn view_ids_are_never_reused() {
     let mut ws = two_views();
     let mut seen = ids(&ws);
-    ws.apply(vec![Command::RemoveView(seen[1]), Command::AddView(ModuleKind::FatTree)]);
+    ws.apply(vec![Command::RemoveView(seen[1]), Command::AddView(ModuleSpec::of("fat_tree"))]);
     assert_eq!(ws.views.len(), 2);
     assert!(!seen.contains(&ws.views[1].id), "a new view gets a new id");
     seen.extend(ids(&ws));

@@ -17,8 +17,8 @@ use crate::view_model::dataset::Dataset;
 use crate::view_model::filter::Filter;
 use crate::view_model::highlight::Lit;
 use crate::view_model::orbit::Orbit;
-use crate::view_model::prepare::Ranges;
-use crate::view_model::view::{ModuleKind, ViewSpec};
+use crate::view_model::prepare::{LayoutChoice, Ranges};
+use crate::view_model::view::{ModuleSpec, ViewSpec};
 
 use super::command::{Command, ViewId};
 
@@ -95,12 +95,39 @@ pub trait ViewClass: Sync + 'static {
     /// What menus call it.
     fn display_name(&self) -> &'static str;
 
+    /// Other ids sessions may name the class by (older spellings).
+    fn aliases(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// What a view's title calls its module (a torus names its kept axes).
+    fn title(&self, _dataset: &Dataset, _module: &ModuleSpec) -> String {
+        self.display_name().to_string()
+    }
+
+    /// Why a view of this class with these parameters cannot draw `dataset`, if it cannot: a
+    /// plain sentence, not an error.
+    fn unavailable(&self, _dataset: &Dataset, _module: &ModuleSpec) -> Option<&'static str> {
+        None
+    }
+
+    /// Whether a session's parameters for this class read (checked when the session is read).
+    fn check_params(&self, _module: &ModuleSpec) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// The layout a network class puts its nodes in; `None` for a class that draws no network
+    /// (a time strip, a matrix).
+    fn layout(&self, _module: &ModuleSpec) -> Option<LayoutChoice> {
+        None
+    }
+
     /// The state a new view of this class starts with.
     fn new_state(&self) -> Self::State;
 
     /// What a new view of this class on `dataset` draws (the class id with its parameters), if
     /// the class can draw the data set: the menus offer exactly these.
-    fn module_for(&self, dataset: &Dataset) -> Option<ModuleKind>;
+    fn module_for(&self, dataset: &Dataset) -> Option<ModuleSpec>;
 
     /// Where the window lays out views of this class.
     fn placement(&self) -> Placement {
@@ -149,9 +176,9 @@ pub trait ViewClass: Sync + 'static {
     );
 }
 
-/// `module` if it can draw `dataset`.
-pub fn if_available(module: ModuleKind, dataset: &Dataset) -> Option<ModuleKind> {
-    module.unavailable(dataset).is_none().then_some(module)
+/// `module` if `class` can draw `dataset` with it.
+pub fn if_available<C: ViewClass>(class: &C, module: ModuleSpec, dataset: &Dataset) -> Option<ModuleSpec> {
+    class.unavailable(dataset, &module).is_none().then_some(module)
 }
 
 /// A view's state, type-erased; only its class reads it.
@@ -161,8 +188,13 @@ pub type ClassState = Box<dyn Any>;
 pub trait AnyViewClass: Sync {
     fn id(&self) -> &'static str;
     fn display_name(&self) -> &'static str;
+    fn aliases(&self) -> &'static [&'static str];
+    fn title(&self, dataset: &Dataset, module: &ModuleSpec) -> String;
+    fn unavailable(&self, dataset: &Dataset, module: &ModuleSpec) -> Option<&'static str>;
+    fn check_params(&self, module: &ModuleSpec) -> Result<(), String>;
+    fn layout(&self, module: &ModuleSpec) -> Option<LayoutChoice>;
     fn new_state(&self) -> ClassState;
-    fn module_for(&self, dataset: &Dataset) -> Option<ModuleKind>;
+    fn module_for(&self, dataset: &Dataset) -> Option<ModuleSpec>;
     fn placement(&self) -> Placement;
     fn is_network(&self) -> bool;
     fn options_ui(&self, ui: &mut egui::Ui, spec: &mut ViewSpec, dataset: &Dataset);
@@ -207,11 +239,31 @@ impl<C: ViewClass> AnyViewClass for C {
         ViewClass::display_name(self)
     }
 
+    fn aliases(&self) -> &'static [&'static str] {
+        ViewClass::aliases(self)
+    }
+
+    fn title(&self, dataset: &Dataset, module: &ModuleSpec) -> String {
+        ViewClass::title(self, dataset, module)
+    }
+
+    fn unavailable(&self, dataset: &Dataset, module: &ModuleSpec) -> Option<&'static str> {
+        ViewClass::unavailable(self, dataset, module)
+    }
+
+    fn check_params(&self, module: &ModuleSpec) -> Result<(), String> {
+        ViewClass::check_params(self, module)
+    }
+
+    fn layout(&self, module: &ModuleSpec) -> Option<LayoutChoice> {
+        ViewClass::layout(self, module)
+    }
+
     fn new_state(&self) -> ClassState {
         Box::new(ViewClass::new_state(self))
     }
 
-    fn module_for(&self, dataset: &Dataset) -> Option<ModuleKind> {
+    fn module_for(&self, dataset: &Dataset) -> Option<ModuleSpec> {
         ViewClass::module_for(self, dataset)
     }
 

@@ -9,7 +9,7 @@ use crate::view_model::filter::Filter;
 use crate::view_model::highlight::Seed;
 use crate::view_model::orbit::Orbit;
 use crate::view_model::values::RegionSelection;
-use crate::view_model::view::{ModuleKind, ViewSpec};
+use crate::view_model::view::{ModuleSpec, ViewSpec};
 
 /// A view's id: given once by the workspace, never reused, kept while the view lives (and
 /// when a removal is undone).
@@ -34,7 +34,7 @@ pub enum Command {
     /// Replaces a view's spec (filter edits, options, the region shown, the routing switch).
     SetSpec { view: ViewId, spec: Box<ViewSpec> },
     /// Adds a view of a module in the focused view's group (same region and filter).
-    AddView(ModuleKind),
+    AddView(ModuleSpec),
     /// Removes a view; [`Command::Undo`] brings it back.
     RemoveView(ViewId),
     /// Restores the view removed last, with its spec, group and camera (Ctrl+Z).

@@ -10,7 +10,7 @@ use crate::model::thresholds::DEFAULT_REGION_STALL;
 use crate::scene::congestion_draw::RegionsPicture;
 use crate::view_model::congestion::{Evolution, fabric_regions};
 use crate::view_model::dataset::Dataset;
-use crate::view_model::view::ModuleKind;
+use crate::view_model::view::{ModuleSpec, has_counter_interval};
 
 use super::class::{Drawing, Eye, PrepareContext, ViewClass, ViewContext, if_available};
 use super::command::Command;
@@ -37,7 +37,7 @@ impl RegionsState {
         if self.built_for == Some(generation) {
             return Ok(());
         }
-        let why = ModuleKind::Congestion.unavailable(dataset);
+        let why = CongestionClass.unavailable(dataset, &ModuleSpec::of("congestion"));
         let fabric = dataset.fabric.as_ref().ok_or(why.unwrap_or("no fabric"))?;
         let observed = fabric.observed.as_ref().ok_or(why.unwrap_or("no port counters"))?;
         self.evolution = fabric_regions(&fabric.cluster, observed, DEFAULT_REGION_STALL as f32)
@@ -58,8 +58,14 @@ impl ViewClass for CongestionClass {
         "congestion regions"
     }
 
-    fn module_for(&self, d: &Dataset) -> Option<ModuleKind> {
-        if_available(ModuleKind::Congestion, d)
+    fn unavailable(&self, d: &Dataset, _: &ModuleSpec) -> Option<&'static str> {
+        (!has_counter_interval(d)).then_some(
+            "congestion regions need port counters over an interval with times: two or more --counters snapshots",
+        )
+    }
+
+    fn module_for(&self, d: &Dataset) -> Option<ModuleSpec> {
+        if_available(self, ModuleSpec::of("congestion"), d)
     }
 
     fn new_state(&self) -> RegionsState {

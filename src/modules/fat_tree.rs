@@ -4,7 +4,8 @@
 //! links through the GPU paint callback.
 
 use crate::view_model::dataset::Dataset;
-use crate::view_model::view::ModuleKind;
+use crate::view_model::prepare::LayoutChoice;
+use crate::view_model::view::ModuleSpec;
 
 use super::class::{ViewClass, if_available};
 use super::network::{DragMode, NetworkState, NetworkStyle};
@@ -14,7 +15,8 @@ use super::network_class::network_class_body;
 pub struct FatTree;
 
 /// The fat tree fills any plot, so its scene does not follow the view's aspect.
-const STYLE: NetworkStyle = NetworkStyle { drag: DragMode::Pan, any_aspect: true };
+const STYLE: NetworkStyle =
+    NetworkStyle { layout: LayoutChoice::FatTree, drag: DragMode::Pan, any_aspect: true };
 
 impl ViewClass for FatTree {
     type State = NetworkState;
@@ -27,8 +29,16 @@ impl ViewClass for FatTree {
         "fat tree"
     }
 
-    fn module_for(&self, d: &Dataset) -> Option<ModuleKind> {
-        if_available(ModuleKind::FatTree, d)
+    fn unavailable(&self, d: &Dataset, _: &ModuleSpec) -> Option<&'static str> {
+        d.fabric.is_none().then_some("the fat tree needs fabric dumps")
+    }
+
+    fn layout(&self, _: &ModuleSpec) -> Option<LayoutChoice> {
+        Some(LayoutChoice::FatTree)
+    }
+
+    fn module_for(&self, d: &Dataset) -> Option<ModuleSpec> {
+        if_available(self, ModuleSpec::of("fat_tree"), d)
     }
 
     network_class_body!(|_| STYLE);

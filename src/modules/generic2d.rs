@@ -4,7 +4,8 @@
 //! resets; clicks highlight, hovering tells.
 
 use crate::view_model::dataset::Dataset;
-use crate::view_model::view::ModuleKind;
+use crate::view_model::prepare::LayoutChoice;
+use crate::view_model::view::ModuleSpec;
 
 use super::class::{ViewClass, if_available};
 use super::network::{DragMode, NetworkState, NetworkStyle};
@@ -13,7 +14,8 @@ use super::network_class::network_class_body;
 /// The generic-2D class (stateless).
 pub struct Generic2d;
 
-const STYLE: NetworkStyle = NetworkStyle { drag: DragMode::Pan, any_aspect: false };
+const STYLE: NetworkStyle =
+    NetworkStyle { layout: LayoutChoice::Plane, drag: DragMode::Pan, any_aspect: false };
 
 impl ViewClass for Generic2d {
     type State = NetworkState;
@@ -26,8 +28,17 @@ impl ViewClass for Generic2d {
         "generic 2D"
     }
 
-    fn module_for(&self, d: &Dataset) -> Option<ModuleKind> {
-        if_available(ModuleKind::Generic2d, d)
+    /// Older sessions wrote `generic2d`.
+    fn aliases(&self) -> &'static [&'static str] {
+        &["generic2d"]
+    }
+
+    fn layout(&self, _: &ModuleSpec) -> Option<LayoutChoice> {
+        Some(LayoutChoice::Plane)
+    }
+
+    fn module_for(&self, d: &Dataset) -> Option<ModuleSpec> {
+        if_available(self, ModuleSpec::of("generic_2d"), d)
     }
 
     network_class_body!(|_| STYLE);

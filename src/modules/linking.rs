@@ -11,7 +11,7 @@ use crate::view_model::dataset::Dataset;
 
 use super::command::Command;
 use super::filter::{FilterPanelState, clauses_ui};
-use super::registry::choices;
+use super::registry::{choices, module_name};
 use super::workspace::Workspace;
 
 pub fn panel(ui: &mut Ui, ws: &Workspace, state: &mut FilterPanelState, commands: &mut Vec<Command>) {
@@ -25,7 +25,7 @@ pub fn panel(ui: &mut Ui, ws: &Workspace, state: &mut FilterPanelState, commands
             .selected_text("+ view")
             .show_ui(ui, |ui| {
                 for m in choices(&d) {
-                    if ui.selectable_label(false, m.name()).clicked() {
+                    if ui.selectable_label(false, module_name(&m)).clicked() {
                         commands.push(Command::AddView(m));
                     }
                 }
@@ -57,7 +57,7 @@ fn views_ui(ui: &mut Ui, ws: &Workspace, commands: &mut Vec<Command>) {
             ui.label(format!(
                 "view {} ({}, {})",
                 i + 1,
-                view.spec.module.name(),
+                module_name(&view.spec.module),
                 view.spec.selection.label()
             ));
             let current = groups.iter().find(|g| g.0 == view.group).map_or("?", |g| g.1);

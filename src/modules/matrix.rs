@@ -19,7 +19,7 @@ use crate::view_model::matrix::{
     entity_host,
 };
 use crate::view_model::values::RegionSelection;
-use crate::view_model::view::{ModuleKind, ViewSpec};
+use crate::view_model::view::{ModuleSpec, ViewSpec};
 
 use super::class::{Drawing, Eye, PrepareContext, ViewClass, ViewContext, if_available};
 use super::command::Command;
@@ -74,7 +74,11 @@ impl MatrixState {
         spec: &ViewSpec,
         side: usize,
     ) -> Result<(), String> {
-        let ModuleKind::Matrix(options) = &spec.module else { return Err("not a matrix view".into()) };
+        if !spec.module.is("matrix") {
+            return Err("not a matrix view".into());
+        }
+        let options: MatrixOptions = spec.module.params()?;
+        let options = &options;
         let wanted = (generation, options.clone(), spec.selection, side);
         if self.built.as_ref() == Some(&wanted) && self.grid.is_some() {
             return Ok(());
@@ -112,8 +116,19 @@ impl ViewClass for MatrixClass {
         MatrixState::default()
     }
 
-    fn module_for(&self, d: &Dataset) -> Option<ModuleKind> {
-        if_available(ModuleKind::Matrix(MatrixOptions::default()), d)
+    fn unavailable(&self, d: &Dataset, _: &ModuleSpec) -> Option<&'static str> {
+        d.fabric
+            .as_ref()
+            .is_none_or(|f| f.flows.is_empty())
+            .then_some("the traffic matrix needs fabric dumps and a profile")
+    }
+
+    fn check_params(&self, module: &ModuleSpec) -> Result<(), String> {
+        module.params::<MatrixOptions>().map(|_| ())
+    }
+
+    fn module_for(&self, d: &Dataset) -> Option<ModuleSpec> {
+        if_available(self, ModuleSpec::with("matrix", &MatrixOptions::default()), d)
     }
 
     fn is_network(&self) -> bool {
@@ -121,32 +136,11 @@ impl ViewClass for MatrixClass {
     }
 
     fn options_ui(&self, ui: &mut Ui, spec: &mut ViewSpec, d: &Dataset) {
-        let ModuleKind::Matrix(o) = &mut spec.module else { return };
-        let rails = d.fabric.as_ref().map_or(1, |f| f.cluster.rails.len());
-        ui.horizontal(|ui| {
-            ui.label("by");
-            for by in [Granularity::Rank, Granularity::Host, Granularity::Leaf] {
-                if ui.selectable_value(&mut o.by, by, by.name()).changed() {
-                    o.focus = None;
-                }
-            }
-            ComboBox::from_label("rail").selected_text(rail_name(o.rail)).show_ui(ui, |ui| {
-                ui.selectable_value(&mut o.rail, RailChoice::Worse, rail_name(RailChoice::Worse));
-                for r in 0..rails.min(usize::from(u8::MAX)) as u8 {
-                    ui.selectable_value(&mut o.rail, RailChoice::Rail(r), rail_name(RailChoice::Rail(r)));
-                }
-            });
-            ui.selectable_value(&mut o.show, MatrixShow::Cells, "cells");
-            ui.selectable_value(&mut o.show, MatrixShow::Bars, "hop bars");
-            ui.selectable_value(&mut o.values, CellValues::Bytes, "bytes");
-            ui.selectable_value(&mut o.values, CellValues::Messages, "messages");
-            ui.selectable_value(&mut o.order, MatrixOrder::Id, "by id");
-            ui.selectable_value(&mut o.order, MatrixOrder::Layout, "layout order");
-            ui.selectable_value(&mut o.order, MatrixOrder::Clustered, "clustered");
-            if o.focus.is_some() && ui.button("whole matrix").clicked() {
-                o.focus = None;
-            }
-        });
+        let Ok(mut options) = spec.module.params::<MatrixOptions>() else { return };
+        options_row(ui, &mut options, d);
+        if spec.module.params::<MatrixOptions>().as_ref() != Ok(&options) {
+            spec.module = ModuleSpec::with("matrix", &options);
+        }
     }
 
     fn prepare(&self, ctx: &PrepareContext<'_>, state: &mut MatrixState) -> Result<(), String> {
@@ -330,6 +324,35 @@ fn drill_down(ctx: &ViewContext<'_>, grid: &MatrixGrid, row: usize, col: usize) 
     let (r, c) = (grid.bin_range(row), grid.bin_range(col));
     let mut options = grid.options.clone();
     options.focus = Some((r.0.min(c.0), r.1.max(c.1)));
-    let spec = ViewSpec { module: ModuleKind::Matrix(options), ..ctx.spec.clone() };
+    let spec = ViewSpec { module: ModuleSpec::with("matrix", &options), ..ctx.spec.clone() };
     Command::SetSpec { view: ctx.view, spec: Box::new(spec) }
+}
+
+/// The matrix's own options: granularity, rail, cells or bars, values, order, zoom.
+fn options_row(ui: &mut Ui, o: &mut MatrixOptions, d: &Dataset) {
+    let rails = d.fabric.as_ref().map_or(1, |f| f.cluster.rails.len());
+    ui.horizontal(|ui| {
+        ui.label("by");
+        for by in [Granularity::Rank, Granularity::Host, Granularity::Leaf] {
+            if ui.selectable_value(&mut o.by, by, by.name()).changed() {
+                o.focus = None;
+            }
+        }
+        ComboBox::from_label("rail").selected_text(rail_name(o.rail)).show_ui(ui, |ui| {
+            ui.selectable_value(&mut o.rail, RailChoice::Worse, rail_name(RailChoice::Worse));
+            for r in 0..rails.min(usize::from(u8::MAX)) as u8 {
+                ui.selectable_value(&mut o.rail, RailChoice::Rail(r), rail_name(RailChoice::Rail(r)));
+            }
+        });
+        ui.selectable_value(&mut o.show, MatrixShow::Cells, "cells");
+        ui.selectable_value(&mut o.show, MatrixShow::Bars, "hop bars");
+        ui.selectable_value(&mut o.values, CellValues::Bytes, "bytes");
+        ui.selectable_value(&mut o.values, CellValues::Messages, "messages");
+        ui.selectable_value(&mut o.order, MatrixOrder::Id, "by id");
+        ui.selectable_value(&mut o.order, MatrixOrder::Layout, "layout order");
+        ui.selectable_value(&mut o.order, MatrixOrder::Clustered, "clustered");
+        if o.focus.is_some() && ui.button("whole matrix").clicked() {
+            o.focus = None;
+        }
+    });
 }

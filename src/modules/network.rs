@@ -7,7 +7,7 @@ use crate::scene::draw::draw_list;
 use crate::view_model::filter::Filter;
 use crate::view_model::highlight::Highlight;
 use crate::view_model::orbit::Orbit;
-use crate::view_model::prepare::{Prepared, Ranges, prepare};
+use crate::view_model::prepare::{LayoutChoice, Prepared, Ranges, prepare};
 use crate::view_model::view::ViewSpec;
 
 use super::class::{Drawing, Eye, PrepareContext, ViewContext};
@@ -25,8 +25,10 @@ pub enum DragMode {
 }
 
 /// What a network class tells the shared network code.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NetworkStyle {
+    /// Where the class puts the nodes.
+    pub layout: LayoutChoice,
     pub drag: DragMode,
     /// The scene fills any plot (the fat tree): it does not depend on the aspect.
     pub any_aspect: bool,
@@ -98,11 +100,11 @@ pub struct NetworkState {
 
 impl NetworkState {
     /// Recomputes values and masks if the data, the spec or the group filter changed.
-    pub fn prepare(&mut self, ctx: &PrepareContext<'_>) -> Option<&Prepared> {
+    pub fn prepare(&mut self, ctx: &PrepareContext<'_>, layout: &LayoutChoice) -> Option<&Prepared> {
         let key = PrepareKey::of(ctx.generation, ctx.spec, ctx.group_filter);
         let values = value_key(ctx.spec, ctx.group_filter);
         if self.prepare_key.as_ref() != Some(&key) {
-            self.prepared = Some(prepare(ctx.dataset, ctx.spec, ctx.group_filter));
+            self.prepared = Some(prepare(ctx.dataset, ctx.spec, ctx.group_filter, layout));
             self.prepare_key = Some(key);
             self.value_key = Some(values);
         } else if self.value_key != Some(values) {
@@ -115,8 +117,8 @@ impl NetworkState {
     }
 
     /// [`NetworkState::prepare`], saying why there are no values if there are none.
-    pub fn prepare_values(&mut self, ctx: &PrepareContext<'_>) -> Result<(), String> {
-        self.prepare(ctx);
+    pub fn prepare_values(&mut self, ctx: &PrepareContext<'_>, layout: &LayoutChoice) -> Result<(), String> {
+        self.prepare(ctx, layout);
         match &self.prepared {
             Some(Err(e)) => Err(e.clone()),
             _ => Ok(()),
@@ -135,11 +137,11 @@ impl NetworkState {
     pub fn refresh(
         &mut self,
         ctx: &ViewContext<'_>,
-        style: NetworkStyle,
+        style: &NetworkStyle,
         orbit: &Orbit,
         aspect: f32,
     ) -> Result<&Scene, String> {
-        self.prepare(&ctx.prepare_context());
+        self.prepare(&ctx.prepare_context(), &style.layout);
         let prepared = match &self.prepared {
             Some(Ok(p)) => p,
             Some(Err(e)) => return Err(e.clone()),
@@ -158,7 +160,8 @@ impl NetworkState {
         if self.scene_key.as_ref() != Some(&key) || self.scene.is_none() {
             let mut spec = ctx.spec.clone();
             if spec.title.is_empty() {
-                spec.title = format!("view {}: {}", ctx.index + 1, spec.default_title(ctx.dataset));
+                let module = super::registry::module_title(&spec, ctx.dataset);
+                spec.title = format!("view {}: {}", ctx.index + 1, spec.default_title(ctx.dataset, &module));
             }
             self.scene = Some(prepared.scene(ctx.dataset, &spec, key.ranges, ctx.lit, orbit, aspect));
             self.builds += 1;
@@ -172,7 +175,7 @@ impl NetworkState {
     pub fn draw_list(
         &mut self,
         ctx: &ViewContext<'_>,
-        style: NetworkStyle,
+        style: &NetworkStyle,
         eye: &Eye,
         size: [f32; 2],
     ) -> Result<Drawing<'_>, String> {

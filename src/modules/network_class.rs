@@ -15,7 +15,7 @@ macro_rules! network_class_body {
             ctx: &$crate::modules::class::PrepareContext<'_>,
             state: &mut $crate::modules::network::NetworkState,
         ) -> Result<(), String> {
-            state.prepare_values(ctx)
+            state.prepare_values(ctx, &$style(ctx.spec).layout)
         }
 
         fn ranges(
@@ -36,7 +36,7 @@ macro_rules! network_class_body {
             eye: &$crate::modules::class::Eye,
             size: [f32; 2],
         ) -> Result<$crate::modules::class::Drawing<'s>, String> {
-            state.draw_list(ctx, $style(ctx.spec), eye, size)
+            state.draw_list(ctx, &$style(ctx.spec), eye, size)
         }
 
         fn ui(

@@ -10,7 +10,7 @@ use crate::view_model::dataset::{ALL_JOBS, CONTENTION, Dataset};
 use crate::view_model::query;
 use crate::view_model::view::ViewSpec;
 
-use super::registry::{choices, class_of};
+use super::registry::{choices, class_of, module_name};
 
 fn attribute_combo(ui: &mut Ui, label: &str, d: &Dataset, domain: Domain, value: &mut Option<String>) {
     let numeric: Vec<String> =
@@ -34,7 +34,7 @@ fn module_ui(ui: &mut Ui, spec: &mut ViewSpec, d: &Dataset) {
         ui.label("module");
         for m in choices(d) {
             let selected = m.class_id() == spec.module.class_id();
-            if ui.add(egui::Button::selectable(selected, m.name())).clicked() && !selected {
+            if ui.add(egui::Button::selectable(selected, module_name(&m))).clicked() && !selected {
                 spec.module = m;
             }
         }

@@ -21,7 +21,7 @@ use crate::view_model::dataset::Dataset;
 use crate::view_model::highlight::search;
 use crate::view_model::time_strip::TimeStrip;
 use crate::view_model::time_strip_jobs::JobBand;
-use crate::view_model::view::ModuleKind;
+use crate::view_model::view::{ModuleSpec, has_time};
 
 use super::class::{Drawing, Eye, Placement, PrepareContext, ViewClass, ViewContext, if_available};
 use super::command::Command;
@@ -43,8 +43,14 @@ impl ViewClass for TimeStripClass {
         "time strip"
     }
 
-    fn module_for(&self, d: &Dataset) -> Option<ModuleKind> {
-        if_available(ModuleKind::TimeStrip, d)
+    fn unavailable(&self, d: &Dataset, _: &ModuleSpec) -> Option<&'static str> {
+        (!has_time(d)).then_some(
+            "nothing over time here: the time strip shows a profile's regions or three or more counter snapshots",
+        )
+    }
+
+    fn module_for(&self, d: &Dataset) -> Option<ModuleSpec> {
+        if_available(self, ModuleSpec::of("time_strip"), d)
     }
 
     fn new_state(&self) -> StripState {

@@ -9,8 +9,11 @@
 use egui::{ComboBox, Ui};
 
 use crate::layout::torus;
+use crate::layout::torus::{KeptAxes, LookingDown};
+use crate::model::network::Shape;
 use crate::view_model::dataset::Dataset;
-use crate::view_model::view::{ModuleKind, ViewSpec};
+use crate::view_model::prepare::LayoutChoice;
+use crate::view_model::view::{ModuleSpec, ViewSpec};
 
 use super::class::{ViewClass, if_available};
 use super::network::{DragMode, NetworkState, NetworkStyle};
@@ -23,8 +26,28 @@ pub struct Torus;
 pub struct TorusFlat;
 
 fn style(spec: &ViewSpec) -> NetworkStyle {
-    let drag = if spec.module.is_3d() { DragMode::Rotate } else { DragMode::Pan };
-    NetworkStyle { drag, any_aspect: false }
+    let layout = layout_of(&spec.module);
+    let three = matches!(&layout, LayoutChoice::Torus(k) if k.kept.len() == 3);
+    NetworkStyle { layout, drag: if three { DragMode::Rotate } else { DragMode::Pan }, any_aspect: false }
+}
+
+/// Where either torus class puts the nodes: its kept axes, or the axis it looks down.
+fn layout_of(module: &ModuleSpec) -> LayoutChoice {
+    if module.is("torus_flat") {
+        LayoutChoice::TorusDown(module.params_or_default::<LookingDown>().down)
+    } else {
+        LayoutChoice::Torus(module.params_or_default())
+    }
+}
+
+/// Why neither torus class can draw a data set that is not a torus.
+fn not_a_torus(d: &Dataset) -> Option<&'static str> {
+    (!matches!(d.run.network().shape, Shape::Torus { .. })).then_some("a torus view needs a torus network")
+}
+
+/// An axis's name, or its number where the network names none.
+fn axis_name(d: &Dataset, i: usize) -> String {
+    d.run.network().axes.get(i).cloned().unwrap_or_else(|| i.to_string())
 }
 
 /// How merged nodes and links combine: both torus classes merge what a projection folds.
@@ -49,15 +72,32 @@ impl ViewClass for Torus {
     }
 
     /// The first three axes (two of a 2D torus).
-    fn module_for(&self, d: &Dataset) -> Option<ModuleKind> {
+    fn module_for(&self, d: &Dataset) -> Option<ModuleSpec> {
         let axes = d.run.network().axes.len();
-        if_available(ModuleKind::Torus { kept: (0..axes.min(3)).collect() }, d)
+        if_available(self, ModuleSpec::with("torus", &KeptAxes::first_three(axes)), d)
+    }
+
+    fn unavailable(&self, d: &Dataset, _: &ModuleSpec) -> Option<&'static str> {
+        not_a_torus(d)
+    }
+
+    fn check_params(&self, module: &ModuleSpec) -> Result<(), String> {
+        module.params::<KeptAxes>().map(|_| ())
+    }
+
+    fn layout(&self, module: &ModuleSpec) -> Option<LayoutChoice> {
+        Some(layout_of(module))
+    }
+
+    fn title(&self, d: &Dataset, module: &ModuleSpec) -> String {
+        let kept = module.params_or_default::<KeptAxes>().kept;
+        format!("torus ({})", kept.iter().map(|&i| axis_name(d, i)).collect::<Vec<_>>().join(" "))
     }
 
     /// With more than three axes, which three are kept (the others merge).
     fn options_ui(&self, ui: &mut Ui, spec: &mut ViewSpec, d: &Dataset) {
         let axes = &d.run.network().axes;
-        if let ModuleKind::Torus { kept } = &mut spec.module
+        if let Ok(KeptAxes { mut kept }) = spec.module.params::<KeptAxes>()
             && axes.len() > 3
         {
             ui.horizontal(|ui| {
@@ -74,6 +114,9 @@ impl ViewClass for Torus {
                 }
             });
             ui.small("the other axes are aggregated (merged nodes and links)");
+            if spec.module.params::<KeptAxes>().as_ref() != Ok(&KeptAxes { kept: kept.clone() }) {
+                spec.module = ModuleSpec::with("torus", &KeptAxes { kept });
+            }
         }
         merge_ui(ui, spec);
     }
@@ -93,18 +136,36 @@ impl ViewClass for TorusFlat {
     }
 
     /// Looking down the last axis.
-    fn module_for(&self, d: &Dataset) -> Option<ModuleKind> {
-        let axes = d.run.network().axes.len();
-        if_available(ModuleKind::TorusFlat { down: axes.saturating_sub(1) }, d)
+    fn module_for(&self, d: &Dataset) -> Option<ModuleSpec> {
+        let down = d.run.network().axes.len().saturating_sub(1);
+        if_available(self, ModuleSpec::with("torus_flat", &LookingDown { down }), d)
+    }
+
+    fn unavailable(&self, d: &Dataset, _: &ModuleSpec) -> Option<&'static str> {
+        not_a_torus(d)
+    }
+
+    fn check_params(&self, module: &ModuleSpec) -> Result<(), String> {
+        module.params::<LookingDown>().map(|_| ())
+    }
+
+    fn layout(&self, module: &ModuleSpec) -> Option<LayoutChoice> {
+        Some(layout_of(module))
+    }
+
+    fn title(&self, d: &Dataset, module: &ModuleSpec) -> String {
+        format!("torus 2D, looking down {}", axis_name(d, module.params_or_default::<LookingDown>().down))
     }
 
     /// Which axis the view looks down.
     fn options_ui(&self, ui: &mut Ui, spec: &mut ViewSpec, d: &Dataset) {
-        if let ModuleKind::TorusFlat { down } = &mut spec.module {
+        if let Ok(LookingDown { mut down }) = spec.module.params::<LookingDown>() {
             ui.horizontal(|ui| {
                 ui.label("looking down");
                 for (i, a) in d.run.network().axes.iter().enumerate() {
-                    ui.selectable_value(down, i, a);
+                    if ui.selectable_value(&mut down, i, a).changed() {
+                        spec.module = ModuleSpec::with("torus_flat", &LookingDown { down });
+                    }
                 }
             });
         }

@@ -29,7 +29,7 @@ pub fn view_ui(
     state.rect = Some(rect);
     let plot = plot_rect(rect.width(), rect.height());
     let rotating = turn_and_reset(ui, &response, eye, style.drag);
-    if let Err(why) = state.refresh(ctx, style, &eye.orbit, plot.w / plot.h.max(1.0)) {
+    if let Err(why) = state.refresh(ctx, &style, &eye.orbit, plot.w / plot.h.max(1.0)) {
         let font = egui::FontId::proportional(16.0);
         ui.painter().text(rect.center(), egui::Align2::CENTER_CENTER, why, font, ui.visuals().warn_fg_color);
         return;

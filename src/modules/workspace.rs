@@ -12,7 +12,7 @@ use crate::view_model::dataset::Dataset;
 use crate::view_model::highlight::{Highlight, Lit, project};
 use crate::view_model::orbit::Orbit;
 use crate::view_model::prepare::Ranges;
-use crate::view_model::view::{ModuleKind, ViewSpec};
+use crate::view_model::view::{ModuleSpec, ViewSpec, default_module};
 
 use super::class::{AnyViewClass, ClassState, PrepareContext};
 use super::command::ViewId;
@@ -277,7 +277,7 @@ impl Workspace {
             (None, None) => ViewSpec::default(),
         };
         if !class_of(&spec).is_network() {
-            spec.module = self.dataset.as_ref().map_or(ModuleKind::FatTree, |d| ModuleKind::default_for(d));
+            spec.module = self.dataset.as_ref().map_or(ModuleSpec::of("fat_tree"), |d| default_module(d));
         }
         spec
     }

@@ -6,8 +6,8 @@ use crate::view_model::dataset::Dataset;
 use crate::view_model::filter::Filter;
 use crate::view_model::highlight::Lit;
 use crate::view_model::orbit::Orbit;
-use crate::view_model::prepare::{Prepared, Ranges, ViewLayout, prepare};
-use crate::view_model::view::{ModuleKind, ViewSpec};
+use crate::view_model::prepare::{LayoutChoice, Prepared, Ranges, ViewLayout, prepare};
+use crate::view_model::view::ViewSpec;
 
 use crate::model::thresholds::{self, Threshold};
 
@@ -35,7 +35,12 @@ impl Prepared {
         let map = |m: ColourMap, signed: bool| {
             if signed && !m.is_diverging() { spec.diverging_map } else { m }
         };
-        let title = if spec.title.is_empty() { spec.default_title(dataset) } else { spec.title.clone() };
+        // Every face titles its views through the view's class; a bare spec names its class id.
+        let title = if spec.title.is_empty() {
+            spec.default_title(dataset, spec.module.class_id())
+        } else {
+            spec.title.clone()
+        };
         let merges = self.merges();
         let style = NetworkStyle {
             title,
@@ -87,8 +92,8 @@ impl Prepared {
             },
             ViewLayout::Torus(layout) => {
                 let values = TorusValues::compute(layout, input, style.aggregate);
-                let flat =
-                    matches!(spec.module, ModuleKind::TorusFlat { .. }) || layout.projection.kept.len() < 3;
+                // The flattened view keeps two axes.
+                let flat = layout.projection.kept.len() < 3;
                 let orbit = if flat { Orbit::IDENTITY } else { *orbit };
                 build_torus_scene(layout, &values, style, &orbit, aspect)
             }
@@ -115,9 +120,9 @@ pub fn scene_for(
     spec: &ViewSpec,
     group: &Filter,
     highlight: &crate::view_model::highlight::Highlight,
-    aspect: f32,
+    (layout, aspect): (&LayoutChoice, f32),
 ) -> Result<Scene, String> {
-    let prepared = prepare(dataset, spec, group)?;
+    let prepared = prepare(dataset, spec, group, layout)?;
     let lit = crate::view_model::highlight::project(dataset, highlight);
     Ok(prepared.scene(dataset, spec, (None, None), &lit, &Orbit::default(), aspect))
 }

@@ -7,7 +7,7 @@
 
 use super::camera::ScreenRect;
 use super::colour::{ColourMap, ColourScale, Rgba, ScaleKind};
-use super::draw::{Align, DrawList, Line, RIGHT_W, Rect, TITLE_H, frame_and_legends, text};
+use super::draw::{Align, DrawList, Line, REGION_STEP, RIGHT_W, Rect, TITLE_H, frame_and_legends, text};
 use super::legend::Legend;
 use crate::model::thresholds::STALL;
 use crate::view_model::congestion::Evolution;
@@ -94,7 +94,7 @@ impl RegionsPicture<'_> {
         for &(a, b) in &e.links {
             let (ra, rb) = (boxes[a as usize], boxes[b as usize]);
             let (a, b) = ([ra.x + ra.w / 2.0, ra.y + ra.h], [rb.x + rb.w / 2.0, rb.y]);
-            out.lines.push(Line { a, b, width: 1.5, colour: EDGE, half: 0 });
+            out.lines.push(Line { a, b, width: 1.5, colour: EDGE, half: REGION_STEP });
         }
         for (region, rect) in e.regions.iter().zip(&boxes) {
             let fill = scale.colour(f64::from(region.worst_stall));

@@ -232,14 +232,21 @@ fn value_text(attribute: Option<&str>, values: &[f64], merge: torus::Aggregate) 
 mod tests {
     use crate::scene::MarkOf;
     use crate::scene::draw::Picked;
-    use crate::view_model::{Dataset, Filter, ViewSpec, prepare};
+    use crate::view_model::{Dataset, Filter, LayoutChoice, ViewSpec, prepare};
 
     #[test]
     fn a_host_tooltip_names_its_rails_and_its_bytes_in_binary_units() {
         let d = Dataset::synthetic(4, 3, 2, 2);
         let spec = ViewSpec::for_dataset(&d);
-        let prepared = prepare(&d, &spec, &Filter::default()).unwrap();
-        let scene = crate::scene::scene_for(&d, &spec, &Filter::default(), &Default::default(), 1.0).unwrap();
+        let prepared = prepare(&d, &spec, &Filter::default(), &LayoutChoice::natural(&d)).unwrap();
+        let scene = crate::scene::scene_for(
+            &d,
+            &spec,
+            &Filter::default(),
+            &Default::default(),
+            (&LayoutChoice::FatTree, 1.0),
+        )
+        .unwrap();
         let host = scene.marks.iter().position(|m| matches!(m.of, MarkOf::Host(_))).unwrap();
         let lines = prepared.describe(&d, &spec, &scene, Picked::Mark(host));
         let text = lines.join("\n");

@@ -25,7 +25,13 @@ pub enum Align {
     End,
 }
 
-/// A straight line; link halves carry their index into `Scene::halves`.
+/// What a line that is no link half is, in its `half` field.
+pub const HEALTH_DASH: usize = usize::MAX;
+/// A line joining two regions of the congestion view (an evolution step).
+pub const REGION_STEP: usize = usize::MAX - 1;
+
+/// A straight line; link halves carry their index into `Scene::halves`, other lines
+/// [`HEALTH_DASH`] or [`REGION_STEP`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Line {
     pub a: [f32; 2],
@@ -220,7 +226,9 @@ pub fn frame_and_legends(
         legends.iter().map(|l| wrap_caption(&format!("{}: {}", l.title, l.caption), CAPTION_CHARS)).collect();
     let lines = captions.iter().map(Vec::len).sum::<usize>();
     let bottom = (plot.bottom() - 28.0 - CAPTION_LINE * lines as f32).max(top + 20.0);
-    for (i, legend) in legends.iter().enumerate() {
+    // A legend without ticks colours nothing ("N: not coloured"): its caption says so, and it
+    // gets no empty bar.
+    for (i, legend) in legends.iter().filter(|l| !l.ticks.is_empty()).enumerate() {
         let x = plot.right() + 14.0 + i as f32 * 82.0;
         let bar = ScreenRect::new(x, top, 14.0, bottom - top);
         out.texts.push(text([x + 7.0, top - 6.0], 14.0, (Align::Centre, Align::End), legend.title.clone()));
@@ -372,7 +380,7 @@ fn dashes(a: [f32; 2], b: [f32; 2], width: f32, out: &mut Vec<Line>) {
     while s < length {
         let e = (s + DASH_ON).min(length);
         let p = |d: f32| [a[0] + ux * d, a[1] + uy * d];
-        out.push(Line { a: p(s), b: p(e), width, colour: DASH, half: usize::MAX });
+        out.push(Line { a: p(s), b: p(e), width, colour: DASH, half: HEALTH_DASH });
         s = e + DASH_OFF;
     }
 }

@@ -7,6 +7,7 @@ use crate::model::{Cluster, Side};
 
 use super::colour::{ColourMap, ColourScale, Rgba, ScaleKind};
 use super::network::{NO_DATA, NetworkInput, NetworkStyle, value_legend};
+use super::legend::Legend;
 use super::{Bounds, Bracket, Emphasis, Half, LevelLabel, Mark, MarkOf, Scene};
 use crate::view_model::dataset::{FabricData, FabricIndex};
 use crate::view_model::values::draw_order;
@@ -151,12 +152,18 @@ pub fn build_fat_tree_scene(input: &FatTreeInput<'_>, options: &SceneOptions) ->
         marks,
         labels,
         brackets,
-        legends: vec![
-            value_legend("N", &options.node_caption, paint.nodes, options.node_bytes),
-            value_legend("L", &options.link_caption, paint.links, options.link_bytes),
-        ],
+        legends: vec![node_legend(options, paint.nodes), value_legend("L", &options.link_caption, paint.links, options.link_bytes)],
         health: Vec::new(),
     }
+}
+
+/// The nodes' legend; with nodes not coloured, its caption alone (no bar, no ticks).
+fn node_legend(options: &SceneOptions, scale: ColourScale) -> Legend {
+    let mut legend = value_legend("N", &options.node_caption, scale, options.node_bytes);
+    if !options.colour_nodes {
+        legend.ticks.clear();
+    }
+    legend
 }
 
 /// Every passing link end as a half, in draw order: busier ends on top, lit ones last. A

@@ -5,7 +5,7 @@ use crate::model::synthetic::RailOptimized;
 use crate::scene::draw::Picked;
 use crate::scene::{Emphasis, MarkOf};
 use crate::view_model::highlight::{Highlight, project};
-use crate::view_model::{Dataset, Filter, ViewSpec, prepare};
+use crate::view_model::{Dataset, Filter, LayoutChoice, ViewSpec, prepare};
 
 fn dataset() -> Dataset {
     let cluster = Cluster::new(vec![RailOptimized::new(2, 4, 8, 2).build()]);
@@ -18,7 +18,7 @@ fn dataset() -> Dataset {
 fn picking_one_ca_of_a_host_lights_all_its_cas_and_brackets_them_under_its_name() {
     let d = dataset();
     let spec = ViewSpec::for_dataset(&d);
-    let prepared = prepare(&d, &spec, &Filter::default()).unwrap();
+    let prepared = prepare(&d, &spec, &Filter::default(), &LayoutChoice::natural(&d)).unwrap();
     let plain = prepared.scene(&d, &spec, (None, None), &Default::default(), &Default::default(), 1.0);
     let host_marks = plain.marks.iter().filter(|m| matches!(m.of, MarkOf::Host(_))).count();
     assert_eq!(host_marks, 8 * 8, "one mark per CA");

@@ -42,11 +42,11 @@ mod tests {
     use crate::view_model::dataset::Dataset;
     use crate::view_model::filter::Filter;
     use crate::view_model::values::RegionSelection;
-    use crate::view_model::{ViewSpec, prepare};
+    use crate::view_model::{LayoutChoice, ViewSpec, prepare};
 
     fn changes(d: &Dataset, a: RegionKey, b: RegionKey) -> Vec<Change> {
         let spec = ViewSpec { selection: RegionSelection::Diff(a, b), ..ViewSpec::for_dataset(d) };
-        ranked_changes(&prepare(d, &spec, &Filter::default()).unwrap(), 20)
+        ranked_changes(&prepare(d, &spec, &Filter::default(), &LayoutChoice::natural(d)).unwrap(), 20)
     }
 
     #[test]
@@ -69,11 +69,17 @@ mod tests {
         let d = Dataset::from_run(run, Vec::new());
         let (r1, r2) = (RegionKey::Region(1), RegionKey::Region(2));
         let mut spec = ViewSpec { selection: RegionSelection::Diff(r2, r1), ..ViewSpec::for_dataset(&d) };
-        let all = ranked_changes(&prepare(&d, &spec, &Filter::default()).unwrap(), usize::MAX);
+        let all = ranked_changes(
+            &prepare(&d, &spec, &Filter::default(), &LayoutChoice::natural(&d)).unwrap(),
+            usize::MAX,
+        );
         assert!(!all.is_empty());
         assert!(all.iter().all(|c| c.delta == c.a - c.b && c.delta != 0.0));
         spec.filter.clauses.push(crate::view_model::Clause::parse("linkid < 10").unwrap());
-        let some = ranked_changes(&prepare(&d, &spec, &Filter::default()).unwrap(), usize::MAX);
+        let some = ranked_changes(
+            &prepare(&d, &spec, &Filter::default(), &LayoutChoice::natural(&d)).unwrap(),
+            usize::MAX,
+        );
         assert!(!some.is_empty() && some.iter().all(|c| c.link < 10), "{some:?}");
     }
 }

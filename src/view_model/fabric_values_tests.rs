@@ -11,7 +11,7 @@ use crate::routing::RegionKey;
 use crate::view_model::colour_choice::ColourMap;
 use crate::view_model::dataset::{ALL_JOBS, CONTENTION, HostBytes};
 use crate::view_model::filter::Clause;
-use crate::view_model::prepare::prepare;
+use crate::view_model::prepare::{LayoutChoice, prepare};
 use crate::view_model::values::RegionSelection;
 
 /// A clause every link and node passes: it only forces the rows road.
@@ -100,8 +100,8 @@ proptest! {
     #[test]
     fn a_clause_free_view_reads_from_the_loads_what_the_rows_say(d in dataset(), spec in spec()) {
         prop_assert!(fabric_values(&d, &spec, &Filter::default()).is_some(), "the loads road is taken");
-        let fast = prepare(&d, &spec, &Filter::default());
-        let rows = prepare(&d, &spec, &no_op());
+        let fast = prepare(&d, &spec, &Filter::default(), &LayoutChoice::natural(&d));
+        let rows = prepare(&d, &spec, &no_op(), &LayoutChoice::natural(&d));
         match (fast, rows) {
             (Ok(fast), Ok(rows)) => {
                 prop_assert_eq!(&fast.link_values, &rows.link_values);

@@ -23,6 +23,7 @@ pub mod highlight;
 pub mod link_series;
 pub mod matrix;
 pub mod matrix_order;
+pub mod module_spec;
 pub mod open;
 pub mod orbit;
 pub mod prepare;
@@ -50,9 +51,9 @@ pub use dataset::Dataset;
 pub use filter::{Clause, Combine, Filter, Relation};
 pub use highlight::{Highlight, Lit, RankHosts, Seed};
 pub use open::{OpenError, Progress, RunError, open, open_regions};
-pub use prepare::{Prepared, prepare};
+pub use prepare::{LayoutChoice, Prepared, prepare};
 pub use request::{
     CounterSpec, JobRequest, OpenRequest, PrometheusRequest, RailRequest, RoutingMode, job_name_of,
 };
 pub use values::{LinkValues, RegionSelection};
-pub use view::{ModuleKind, ViewSpec};
+pub use view::{ModuleSpec, ViewSpec};

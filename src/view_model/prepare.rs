@@ -24,7 +24,7 @@ use super::highlight::Lit;
 use super::query::{self, Condition};
 use super::torus_values::TorusValues;
 use super::values::{NetworkInput, difference, draw_order, values_range};
-use super::view::{ModuleKind, ViewSpec, selection_conditions};
+use super::view::{ViewSpec, selection_conditions};
 
 /// A view's colour ranges: (links, nodes); `None`: from its own values.
 pub type Ranges = (Option<(f64, f64)>, Option<(f64, f64)>);
@@ -36,6 +36,35 @@ pub enum ViewLayout {
     FatTree,
     Torus(TorusLayout),
     Plane(PlaneLayout),
+}
+
+/// Which layout a network view's class puts its nodes in: plain data, resolved against the
+/// network by [`prepare`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum LayoutChoice {
+    /// The fabric's fat-tree layout.
+    FatTree,
+    /// A torus through these kept axes.
+    Torus(torus::KeptAxes),
+    /// The flattened torus looking down this axis.
+    TorusDown(usize),
+    /// Every node at its given position.
+    Plane,
+}
+
+impl LayoutChoice {
+    /// The layout of the data set's natural module ([`super::view::default_module`]).
+    pub fn natural(dataset: &Dataset) -> LayoutChoice {
+        if dataset.fabric.is_some() {
+            return LayoutChoice::FatTree;
+        }
+        match &dataset.run.network().shape {
+            crate::model::network::Shape::Torus { dims } => {
+                LayoutChoice::Torus(torus::KeptAxes::first_three(dims.len()))
+            }
+            crate::model::network::Shape::Plane => LayoutChoice::Plane,
+        }
+    }
 }
 
 /// A view's data, ready to colour.
@@ -65,14 +94,17 @@ pub struct Prepared {
     pub problems: Vec<String>,
 }
 
-/// Step 1. Fails only if the module cannot draw the data set (a torus view of a plane, a fat
-/// tree without a fabric, a bad projection).
-pub fn prepare(dataset: &Dataset, spec: &ViewSpec, group: &Filter) -> Result<Prepared, String> {
-    if let Some(why) = spec.module.unavailable(dataset) {
-        return Err(why.to_string());
-    }
+/// Step 1, in the layout the view's class chose. Fails only if that layout cannot hold the data
+/// set (a torus layout of a plane, a fat tree without a fabric, a bad projection) or the
+/// selection names what is not there.
+pub fn prepare(
+    dataset: &Dataset,
+    spec: &ViewSpec,
+    group: &Filter,
+    layout: &LayoutChoice,
+) -> Result<Prepared, String> {
     check_selection(dataset, spec)?;
-    let layout = view_layout(dataset.run.network(), &spec.module)?;
+    let layout = view_layout(dataset, layout)?;
     let sides = selection_conditions(dataset, spec);
     let signed = sides.len() == 2;
     // Link values are also signed when the attribute is a difference itself (the residual).
@@ -106,29 +138,20 @@ pub fn prepare(dataset: &Dataset, spec: &ViewSpec, group: &Filter) -> Result<Pre
     Ok(prepared)
 }
 
-/// Where a module puts the nodes of a network.
-fn view_layout(net: &crate::model::Network, module: &ModuleKind) -> Result<ViewLayout, String> {
-    Ok(match module {
-        ModuleKind::FatTree => ViewLayout::FatTree,
-        ModuleKind::Torus { kept } => ViewLayout::Torus(
-            TorusLayout::new(net, torus::KeptAxes { kept: kept.clone() }).map_err(|e| e.to_string())?,
-        ),
-        ModuleKind::TorusFlat { down } => ViewLayout::Torus(
-            TorusLayout::new(net, torus::KeptAxes::looking_down(net.axes.len(), *down))
-                .map_err(|e| e.to_string())?,
-        ),
-        ModuleKind::Generic2d => ViewLayout::Plane(layout_plane(net)),
-        ModuleKind::TimeStrip => {
-            return Err(
-                "the time strip draws regions (or counter intervals) over time, not the network".into()
-            );
+/// Where a layout puts the nodes of the data set's network.
+fn view_layout(dataset: &Dataset, choice: &LayoutChoice) -> Result<ViewLayout, String> {
+    let net = dataset.run.network();
+    let torus = |kept| TorusLayout::new(net, kept).map_err(|e| e.to_string());
+    Ok(match choice {
+        LayoutChoice::FatTree if dataset.fabric.is_none() => {
+            return Err("the fat tree needs fabric dumps".into());
         }
-        ModuleKind::Matrix(_) => {
-            return Err("the traffic matrix draws pairs of ranks, hosts or leaves, not the network".into());
+        LayoutChoice::FatTree => ViewLayout::FatTree,
+        LayoutChoice::Torus(kept) => ViewLayout::Torus(torus(kept.clone())?),
+        LayoutChoice::TorusDown(down) => {
+            ViewLayout::Torus(torus(torus::KeptAxes::looking_down(net.axes.len(), *down))?)
         }
-        ModuleKind::Congestion => {
-            return Err("the congestion view draws regions per counter interval, not the network".into());
-        }
+        LayoutChoice::Plane => ViewLayout::Plane(layout_plane(net)),
     })
 }
 

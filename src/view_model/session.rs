@@ -52,13 +52,14 @@ pub struct SessionView {
 }
 
 impl SessionView {
-    /// The view's spec with the title it is drawn under: its own, or the window's numbered one.
-    pub fn titled_spec(&self, dataset: &crate::view_model::dataset::Dataset) -> ViewSpec {
+    /// The view's spec with the title it is drawn under: its own, or the window's numbered one
+    /// (`module_title`: what its class calls its module).
+    pub fn titled_spec(&self, dataset: &crate::view_model::dataset::Dataset, module_title: &str) -> ViewSpec {
         let mut spec = self.spec.clone();
         if let Some(n) = self.number
             && spec.title.is_empty()
         {
-            spec.title = format!("view {n}: {}", spec.default_title(dataset));
+            spec.title = format!("view {n}: {}", spec.default_title(dataset, module_title));
         }
         spec
     }

@@ -16,111 +16,17 @@ use super::query::{self, Condition};
 use super::routing_shown::RoutingShown;
 use super::values::RegionSelection;
 
-/// Which module draws a view.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ModuleKind {
-    /// The thesis's fat tree: levels by BFS from the hosts, rail 0 above, rail 1 mirrored below.
-    FatTree,
-    /// The 3D torus through these kept axes (3, or 2 for a 2D torus).
-    Torus { kept: Vec<usize> },
-    /// The flattened torus looking down this axis.
-    TorusFlat { down: usize },
-    /// Nodes at their given positions (a fabric's: its fat-tree positions). Written as its class
-    /// id in a session (`generic2d` is read too).
-    #[serde(rename = "generic_2d", alias = "generic2d")]
-    Generic2d,
-    /// The regions over time, as a heat map of link-end groups ([`super::time_strip`]); its brush
-    /// picks the window its group's other views show.
-    TimeStrip,
-    /// The traffic matrix (issue 23): entity × entity cells, hue the hop class, intensity the
-    /// value over the maximum ([`super::matrix`]).
-    Matrix(super::matrix::MatrixOptions),
-    /// Congestion regions over time (issue 22): one row per counter interval, each region a
-    /// numbered box ([`super::congestion`]); a click lights its ends and moves the time cursor.
-    Congestion,
-}
+pub use super::module_spec::ModuleSpec;
 
-impl ModuleKind {
-    /// The module a data set suits: the fat tree for a fabric, the 3D torus for a torus, generic
-    /// 2D for a plane.
-    pub fn default_for(dataset: &Dataset) -> ModuleKind {
-        if dataset.fabric.is_some() {
-            return ModuleKind::FatTree;
-        }
-        match &dataset.run.network().shape {
-            Shape::Torus { dims } => ModuleKind::Torus { kept: (0..dims.len().min(3)).collect() },
-            Shape::Plane => ModuleKind::Generic2d,
-        }
+/// The module a data set suits: the fat tree for a fabric, the 3D torus for a torus (its first
+/// three axes), generic 2D for a plane. Class ids only: the classes are `modules`'.
+pub fn default_module(dataset: &Dataset) -> ModuleSpec {
+    if dataset.fabric.is_some() {
+        return ModuleSpec::of("fat_tree");
     }
-
-    /// The id of the view class that draws it (`modules::registry`): `fat_tree`, `torus`,
-    /// `torus_flat`, `generic_2d`, `time_strip`.
-    pub fn class_id(&self) -> &'static str {
-        match self {
-            ModuleKind::FatTree => "fat_tree",
-            ModuleKind::Torus { .. } => "torus",
-            ModuleKind::TorusFlat { .. } => "torus_flat",
-            ModuleKind::Generic2d => "generic_2d",
-            ModuleKind::TimeStrip => "time_strip",
-            ModuleKind::Matrix(_) => "matrix",
-            ModuleKind::Congestion => "congestion",
-        }
-    }
-
-    pub fn name(&self) -> &'static str {
-        match self {
-            ModuleKind::FatTree => "fat tree",
-            ModuleKind::Torus { .. } => "torus 3D",
-            ModuleKind::TorusFlat { .. } => "torus 2D",
-            ModuleKind::Generic2d => "generic 2D",
-            ModuleKind::TimeStrip => "time strip",
-            ModuleKind::Matrix(_) => "traffic matrix",
-            ModuleKind::Congestion => "congestion regions",
-        }
-    }
-
-    pub fn is_3d(&self) -> bool {
-        matches!(self, ModuleKind::Torus { kept } if kept.len() == 3)
-    }
-
-    /// Why this module cannot draw the data set, if it cannot: a plain sentence, not an error.
-    pub fn unavailable(&self, dataset: &Dataset) -> Option<&'static str> {
-        match self {
-            ModuleKind::FatTree if dataset.fabric.is_none() => Some("the fat tree needs fabric dumps"),
-            ModuleKind::TimeStrip if !has_time(dataset) => Some(
-                "nothing over time here: the time strip shows a profile's regions or three or more counter snapshots",
-            ),
-            ModuleKind::Matrix(_) if dataset.fabric.as_ref().is_none_or(|f| f.flows.is_empty()) => {
-                Some("the traffic matrix needs fabric dumps and a profile")
-            }
-            ModuleKind::Congestion if !has_counter_interval(dataset) => Some(
-                "congestion regions need port counters over an interval with times: two or more --counters snapshots",
-            ),
-            ModuleKind::Torus { .. } | ModuleKind::TorusFlat { .. }
-                if !matches!(dataset.run.network().shape, Shape::Torus { .. }) =>
-            {
-                Some("a torus view needs a torus network")
-            }
-            _ => None,
-        }
-    }
-
-    /// Every module that can draw the data set, in menu order.
-    pub fn choices(dataset: &Dataset) -> Vec<ModuleKind> {
-        let axes = dataset.run.network().axes.len();
-        [
-            ModuleKind::FatTree,
-            ModuleKind::Torus { kept: (0..axes.min(3)).collect() },
-            ModuleKind::TorusFlat { down: axes.saturating_sub(1) },
-            ModuleKind::Generic2d,
-            ModuleKind::TimeStrip,
-            ModuleKind::Matrix(Default::default()),
-            ModuleKind::Congestion,
-        ]
-        .into_iter()
-        .filter(|m| m.unavailable(dataset).is_none())
-        .collect()
+    match &dataset.run.network().shape {
+        Shape::Torus { dims } => ModuleSpec::with("torus", &torus::KeptAxes::first_three(dims.len())),
+        Shape::Plane => ModuleSpec::of("generic_2d"),
     }
 }
 
@@ -131,7 +37,8 @@ pub const AR_MODELLED: [&str; 2] = ["bytes_ar", "ar_minus_static"];
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(default)]
 pub struct ViewSpec {
-    pub module: ModuleKind,
+    /// The class that draws the view, with its parameters.
+    pub module: ModuleSpec,
     /// Which region's rows (see [`selection_conditions`]).
     pub selection: RegionSelection,
     /// Which job's rows, when the data set has jobs: a job's name, `all` (the sum over jobs) or
@@ -165,7 +72,7 @@ pub struct ViewSpec {
 impl Default for ViewSpec {
     fn default() -> Self {
         ViewSpec {
-            module: ModuleKind::FatTree,
+            module: ModuleSpec::of("fat_tree"),
             selection: RegionSelection::Total,
             job: None,
             job_b: None,
@@ -189,7 +96,7 @@ impl ViewSpec {
     /// nodes: sent into their links), summed over a region's rows; a run by its first numeric
     /// link and node attributes that are not ids or coordinates, averaged.
     pub fn for_dataset(dataset: &Dataset) -> ViewSpec {
-        let module = ModuleKind::default_for(dataset);
+        let module = default_module(dataset);
         if dataset.fabric.is_some() {
             let mut spec = ViewSpec { module, ..Default::default() };
             if dataset.routing == crate::view_model::RoutingMode::Ar {
@@ -266,17 +173,10 @@ impl ViewSpec {
         }
     }
 
-    /// `name — module — selection — clauses`.
-    pub fn default_title(&self, dataset: &Dataset) -> String {
-        let axes = &dataset.run.network().axes;
-        let axis = |i: &usize| axes.get(*i).cloned().unwrap_or_else(|| i.to_string());
-        let module = match &self.module {
-            ModuleKind::Torus { kept } => {
-                format!("torus ({})", kept.iter().map(axis).collect::<Vec<_>>().join(" "))
-            }
-            ModuleKind::TorusFlat { down } => format!("torus 2D, looking down {}", axis(down)),
-            other => other.name().to_string(),
-        };
+    /// `name — module — selection — clauses`, where the view's class calls its module
+    /// `module_title` (`modules::registry::module_title`).
+    pub fn default_title(&self, dataset: &Dataset, module_title: &str) -> String {
+        let module = module_title.to_string();
         let mut parts = vec![dataset.name.clone(), module];
         if dataset.region_rows().attribute.is_some() {
             parts.push(self.selection.label());
@@ -393,14 +293,14 @@ pub fn counters_alone(dataset: &Dataset) -> bool {
 
 /// Whether a fabric has columns for a time strip: regions, or counter intervals (a series of
 /// three or more snapshots).
-fn has_time(dataset: &Dataset) -> bool {
+pub fn has_time(dataset: &Dataset) -> bool {
     dataset.fabric.as_ref().is_some_and(|f| {
         !dataset.regions().is_empty() || f.observed.as_ref().is_some_and(|o| !o.series.is_empty())
     })
 }
 
 /// Whether a fabric's counters span an interval with times (two snapshots or a series).
-fn has_counter_interval(dataset: &Dataset) -> bool {
+pub fn has_counter_interval(dataset: &Dataset) -> bool {
     let observed = dataset.fabric.as_ref().and_then(|f| f.observed.as_ref());
     observed.is_some_and(|o| !o.series.is_empty() || o.window.as_ref().and_then(|w| w.seconds()).is_some())
 }

@@ -103,7 +103,13 @@ mod tests {
             link_attribute: Some(RESIDUAL.into()),
             ..crate::view_model::ViewSpec::for_dataset(&d)
         };
-        let prepared = crate::view_model::prepare(&d, &spec, &Default::default()).unwrap();
+        let prepared = crate::view_model::prepare(
+            &d,
+            &spec,
+            &Default::default(),
+            &crate::view_model::LayoutChoice::FatTree,
+        )
+        .unwrap();
         assert!(prepared.links_signed && !prepared.signed);
         let (lo, hi) = prepared.link_range.unwrap();
         assert_eq!(lo, -hi);

@@ -130,5 +130,5 @@ fn a_view_of_several_jobs_shows_all_and_diffs_two_jobs_like_two_regions() {
     let sides = selection_conditions(&d, &spec);
     assert_eq!(sides[0], vec![cond("region = -1"), cond("job = md")]);
     assert_eq!(sides[1], vec![cond("region = -1"), cond("job = io")]);
-    assert!(spec.default_title(&d).contains("job md − job io"));
+    assert!(spec.default_title(&d, "fat tree").contains("job md − job io"));
 }
