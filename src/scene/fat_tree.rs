@@ -6,8 +6,8 @@ use crate::layout::{ClusterLayout, Position};
 use crate::model::{Cluster, Side};
 
 use super::colour::{ColourMap, ColourScale, Rgba, ScaleKind};
-use super::network::{NO_DATA, NetworkInput, NetworkStyle, value_legend};
 use super::legend::Legend;
+use super::network::{NO_DATA, NetworkInput, NetworkStyle, value_legend};
 use super::{Bounds, Bracket, Emphasis, Half, LevelLabel, Mark, MarkOf, Scene};
 use crate::view_model::dataset::{FabricData, FabricIndex};
 use crate::view_model::values::draw_order;
@@ -152,7 +152,10 @@ pub fn build_fat_tree_scene(input: &FatTreeInput<'_>, options: &SceneOptions) ->
         marks,
         labels,
         brackets,
-        legends: vec![node_legend(options, paint.nodes), value_legend("L", &options.link_caption, paint.links, options.link_bytes)],
+        legends: vec![
+            node_legend(options, paint.nodes),
+            value_legend("L", &options.link_caption, paint.links, options.link_bytes),
+        ],
         health: Vec::new(),
     }
 }
