@@ -15,8 +15,12 @@ use super::network_class::network_class_body;
 pub struct FatTree;
 
 /// The fat tree fills any plot, so its scene does not follow the view's aspect.
-const STYLE: NetworkStyle =
-    NetworkStyle { layout: LayoutChoice::FatTree, drag: DragMode::Pan, any_aspect: true };
+const STYLE: NetworkStyle = NetworkStyle {
+    layout: LayoutChoice::FatTree,
+    module_title: String::new(),
+    drag: DragMode::Pan,
+    any_aspect: true,
+};
 
 impl ViewClass for FatTree {
     type State = NetworkState;

@@ -14,8 +14,12 @@ use super::network_class::network_class_body;
 /// The generic-2D class (stateless).
 pub struct Generic2d;
 
-const STYLE: NetworkStyle =
-    NetworkStyle { layout: LayoutChoice::Plane, drag: DragMode::Pan, any_aspect: false };
+const STYLE: NetworkStyle = NetworkStyle {
+    layout: LayoutChoice::Plane,
+    module_title: String::new(),
+    drag: DragMode::Pan,
+    any_aspect: false,
+};
 
 impl ViewClass for Generic2d {
     type State = NetworkState;

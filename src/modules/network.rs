@@ -29,6 +29,8 @@ pub enum DragMode {
 pub struct NetworkStyle {
     /// Where the class puts the nodes.
     pub layout: LayoutChoice,
+    /// What the view's title calls its module (the class's `title`; filled per view).
+    pub module_title: String,
     pub drag: DragMode,
     /// The scene fills any plot (the fat tree): it does not depend on the aspect.
     pub any_aspect: bool,
@@ -160,8 +162,8 @@ impl NetworkState {
         if self.scene_key.as_ref() != Some(&key) || self.scene.is_none() {
             let mut spec = ctx.spec.clone();
             if spec.title.is_empty() {
-                let module = super::registry::module_title(&spec, ctx.dataset);
-                spec.title = format!("view {}: {}", ctx.index + 1, spec.default_title(ctx.dataset, &module));
+                let title = spec.default_title(ctx.dataset, &style.module_title);
+                spec.title = format!("view {}: {title}", ctx.index + 1);
             }
             self.scene = Some(prepared.scene(ctx.dataset, &spec, key.ranges, ctx.lit, orbit, aspect));
             self.builds += 1;

@@ -3,9 +3,18 @@
 //! only in their id, name, options and [`NetworkStyle`](super::network::NetworkStyle).
 
 /// The body every network class shares (state, prepare, ranges, size, draw list, input), given
-/// a `fn(&ViewSpec) -> NetworkStyle`; a class adds its id, name and options.
+/// a `fn(&ViewSpec) -> NetworkStyle`; a class adds its id, name and options. The style's module
+/// title is the class's own `title` for the view.
 macro_rules! network_class_body {
     ($style:expr) => {
+        network_class_body!(@body $style, |class: &Self, ctx: &$crate::modules::class::ViewContext<'_>| {
+            $crate::modules::network::NetworkStyle {
+                module_title: $crate::modules::class::ViewClass::title(class, ctx.dataset, &ctx.spec.module),
+                ..$style(ctx.spec)
+            }
+        });
+    };
+    (@body $style:expr, $titled:expr) => {
         fn new_state(&self) -> $crate::modules::network::NetworkState {
             $crate::modules::network::NetworkState::default()
         }
@@ -36,7 +45,7 @@ macro_rules! network_class_body {
             eye: &$crate::modules::class::Eye,
             size: [f32; 2],
         ) -> Result<$crate::modules::class::Drawing<'s>, String> {
-            state.draw_list(ctx, &$style(ctx.spec), eye, size)
+            state.draw_list(ctx, &$titled(self, ctx), eye, size)
         }
 
         fn ui(
@@ -47,7 +56,7 @@ macro_rules! network_class_body {
             ui: &mut egui::Ui,
             commands: &mut Vec<$crate::modules::command::Command>,
         ) {
-            $crate::modules::view_ui::view_ui(ctx, state, eye, ui, commands, $style(ctx.spec));
+            $crate::modules::view_ui::view_ui(ctx, state, eye, ui, commands, $titled(self, ctx));
         }
     };
 }

@@ -28,7 +28,12 @@ pub struct TorusFlat;
 fn style(spec: &ViewSpec) -> NetworkStyle {
     let layout = layout_of(&spec.module);
     let three = matches!(&layout, LayoutChoice::Torus(k) if k.kept.len() == 3);
-    NetworkStyle { layout, drag: if three { DragMode::Rotate } else { DragMode::Pan }, any_aspect: false }
+    NetworkStyle {
+        layout,
+        module_title: String::new(),
+        drag: if three { DragMode::Rotate } else { DragMode::Pan },
+        any_aspect: false,
+    }
 }
 
 /// Where either torus class puts the nodes: its kept axes, or the axis it looks down.
