@@ -22,8 +22,10 @@ const PROFILE: &str = "sample-data/tworail/samplesort.ibprof.gz";
 
 fn app() -> Harness<'static, ShoalApp> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let request =
-        OpenRequest { profile: Some(root.join(PROFILE)), ..OpenRequest::of_rails(vec![vec![root.join(RAIL)]]) };
+    let request = OpenRequest {
+        profile: Some(root.join(PROFILE)),
+        ..OpenRequest::of_rails(vec![vec![root.join(RAIL)]])
+    };
     let dataset = open(&request, &|_| {}).expect("the sample loads");
     let mut h = Harness::builder()
         .with_size(egui::vec2(1400.0, 900.0))
@@ -38,26 +40,41 @@ fn app() -> Harness<'static, ShoalApp> {
 fn printed_rows(engine: &str) -> Vec<Vec<String>> {
     let out = std::env::temp_dir().join(format!("shoal-what-if-{}-{engine}", std::process::id()));
     let out_text = out.display().to_string();
-    let (ok, stdout, stderr) = shoal(&["route", RAIL, "--engine", engine, "--profile", PROFILE, "--out", &out_text]);
+    let (ok, stdout, stderr) =
+        shoal(&["route", RAIL, "--engine", engine, "--profile", PROFILE, "--out", &out_text]);
     assert!(ok, "{stderr}");
     let _ = std::fs::remove_dir_all(&out);
     let table = stdout.split("maximum link-end load").nth(1).expect("the comparison is printed");
     table
         .lines()
         .skip(1)
-        .map(|line| line.split("  ").map(str::trim).filter(|c| !c.is_empty() && *c != "(lowest)").map(String::from).collect())
+        .map(|line| {
+            line.split("  ")
+                .map(str::trim)
+                .filter(|c| !c.is_empty() && *c != "(lowest)")
+                .map(String::from)
+                .collect()
+        })
         .collect()
 }
 
 fn cells(row: &ShownRow) -> Vec<String> {
-    vec![row.routing.clone(), row.switch_to_switch.clone(), row.any_end.clone(), row.ratio.clone(), row.at.clone()]
+    vec![
+        row.routing.clone(),
+        row.switch_to_switch.clone(),
+        row.any_end.clone(),
+        row.ratio.clone(),
+        row.at.clone(),
+    ]
 }
 
 #[test]
 fn the_what_if_tab_shows_what_shoal_route_prints_for_every_routing() {
     let mut h = app();
     h.get_by_label("What-if").click();
-    h.run();
+    // The spinner repaints while the engines route: step, not run to a settled frame.
+    h.run_steps(2);
+    assert!(h.state().what_if.busy(), "the engines run off the UI thread");
     h.state_mut().what_if.wait();
     h.run();
     let rows = match h.state().what_if.shown() {
@@ -68,13 +85,17 @@ fn the_what_if_tab_shows_what_shoal_route_prints_for_every_routing() {
     assert_eq!(names, ["recorded", "dmodk", "minhop", "greedy", "greedy-sum"]);
     for engine in ["greedy", "greedy-sum"] {
         let printed = printed_rows(engine);
-        let shown: Vec<Vec<String>> =
-            rows.iter().filter(|r| ["recorded", "dmodk", "minhop", engine].contains(&r.routing.as_str())).map(cells).collect();
+        let shown: Vec<Vec<String>> = rows
+            .iter()
+            .filter(|r| ["recorded", "dmodk", "minhop", engine].contains(&r.routing.as_str()))
+            .map(cells)
+            .collect();
         assert_eq!(shown, printed, "the tab and `shoal route --engine {engine}` agree");
     }
     for row in &rows {
-        assert!(h.query_by_label(&row.switch_to_switch).is_some(), "{} is on screen", row.switch_to_switch);
-        assert!(h.query_by_label(&row.ratio).is_some(), "{} is on screen", row.ratio);
+        for text in [&row.switch_to_switch, &row.ratio, &row.at] {
+            assert!(h.query_all_by_label(text).next().is_some(), "{text} is on screen");
+        }
     }
 }
 
@@ -82,7 +103,9 @@ fn the_what_if_tab_shows_what_shoal_route_prints_for_every_routing() {
 fn show_highlights_the_busiest_end_of_a_routing_in_the_view() {
     let mut h = app();
     h.get_by_label("What-if").click();
-    h.run();
+    // The spinner repaints while the engines route: step, not run to a settled frame.
+    h.run_steps(2);
+    assert!(h.state().what_if.busy(), "the engines run off the UI thread");
     h.state_mut().what_if.wait();
     h.run();
     h.get_by_label("show greedy").click();

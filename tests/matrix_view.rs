@@ -110,9 +110,17 @@ fn a_filter_on_pairs_draws_only_the_cells_of_the_pairs_it_keeps() {
     drawn.sort();
     let expected = table_cells(&clause);
     let every = table_cells(&[]);
-    assert!(!expected.is_empty() && expected.len() < every.len() / 4, "{} of {}", expected.len(), every.len());
+    assert!(
+        !expected.is_empty() && expected.len() < every.len() / 4,
+        "{} of {}",
+        expected.len(),
+        every.len()
+    );
     assert_eq!(drawn, expected, "one cell per kept pair, coloured as `shoal matrix --where` tables it");
-    assert!(svg.contains("filtered: only the pairs with pairs.hops &lt;= 1"), "the note says a filter is applied");
+    assert!(
+        svg.contains("filtered: only the pairs with pairs.hops &lt;= 1"),
+        "the note says a filter is applied"
+    );
 }
 
 #[test]
@@ -122,11 +130,16 @@ fn shoal_matrix_writes_only_the_pairs_a_where_clause_keeps_and_refuses_clauses_o
     let (ok, _, err) = shoal(&[&args[..], &["--out", csv.to_str().unwrap()]].concat());
     assert!(ok, "{err}");
     assert!(err.contains("note: filtered: only the pairs with pairs.hops <= 1"), "{err}");
-    let rows: Vec<csv::StringRecord> = csv::Reader::from_path(&csv).unwrap().records().map(Result::unwrap).collect();
+    let rows: Vec<csv::StringRecord> =
+        csv::Reader::from_path(&csv).unwrap().records().map(Result::unwrap).collect();
     std::fs::remove_file(&csv).unwrap();
     assert!(!rows.is_empty());
-    assert!(rows.iter().all(|r| r[5].parse::<u32>().is_ok_and(|h| h <= 1)), "every row crosses at most one switch");
-    let (ok, _, err) = shoal(&["matrix", RAILS[0], "--profile", PROFILE, "--where", "bytes > 1", "--out", "/tmp/never.csv"]);
+    assert!(
+        rows.iter().all(|r| r[5].parse::<u32>().is_ok_and(|h| h <= 1)),
+        "every row crosses at most one switch"
+    );
+    let (ok, _, err) =
+        shoal(&["matrix", RAILS[0], "--profile", PROFILE, "--where", "bytes > 1", "--out", "/tmp/never.csv"]);
     assert!(!ok && err.contains("is not a clause on pairs"), "{err}");
 }
 

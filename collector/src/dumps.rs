@@ -88,7 +88,8 @@ pub fn fill_recv_from_senders(st: &State, wanted: bool, dumps: &mut [DumpRecord]
         }
         // A sent-only backend (Open MPI's monitoring) counts the messages it sends: each peer's
         // count of messages to this rank is this rank's `recv_msgs`, as its bytes are `recv`.
-        let data = DumpData { peers: dense, lids: std::mem::take(&mut dump.lids), msgs: Some(msgs), sizes: None };
+        let data =
+            DumpData { peers: dense, lids: std::mem::take(&mut dump.lids), msgs: Some(msgs), sizes: None };
         *dump = DumpRecord::new(dump.region, dump.name.as_deref(), dump.time, data);
     }
 }

@@ -9,6 +9,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use serde::Serialize;
 use shoal::export::csv_cell;
+use shoal::model::Run;
 use shoal::model::bytes::sum_bytes;
 use shoal::model::message_counts::sent_messages;
 use shoal::model::{Cluster, Warning};
@@ -17,7 +18,6 @@ use shoal::routing::pair_messages::add_messages;
 use shoal::routing::pair_table::{
     Granularity, PairRow, PairTable, bytes_by_class, entity_name, locality, pair_table,
 };
-use shoal::model::Run;
 use shoal::view_model::filter::{Clause, Filter};
 use shoal::view_model::matrix_filter::{KeptPairs, kept_pairs, pair_clauses};
 use shoal::view_model::open_regions;

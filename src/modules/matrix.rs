@@ -13,12 +13,12 @@ use crate::routing::{RegionKey, pairs_through};
 use crate::scene::draw::DrawList;
 use crate::scene::matrix_draw::{map_side, picture, rail_name};
 use crate::view_model::dataset::{Dataset, FabricData};
+use crate::view_model::filter::Filter;
 use crate::view_model::highlight::{Lit, Seed};
 use crate::view_model::matrix::{
-    CellValues, MatrixGrid, MatrixOptions, MatrixOrder, MatrixShow, RailChoice, build_kept, cells_of_host_pairs,
-    entity_host,
+    CellValues, MatrixGrid, MatrixOptions, MatrixOrder, MatrixShow, RailChoice, build_kept,
+    cells_of_host_pairs, entity_host,
 };
-use crate::view_model::filter::Filter;
 use crate::view_model::matrix_filter::kept_pairs;
 use crate::view_model::values::RegionSelection;
 use crate::view_model::view::{ModuleKind, ViewSpec};
@@ -89,7 +89,8 @@ impl MatrixState {
             Some(b) => kept_pairs(&d.run, &spec.filter, b)?,
             None => None,
         };
-        self.grid = Some(build_kept(fabric, (key, minus), options, side, [keep_a.as_ref(), keep_b.as_ref()])?);
+        self.grid =
+            Some(build_kept(fabric, (key, minus), options, side, [keep_a.as_ref(), keep_b.as_ref()])?);
         self.built = Some(wanted);
         Ok(())
     }

@@ -36,7 +36,8 @@ impl WhatIfState {
                 Ok(outcome) => self.shown = Some((key.clone(), outcome)),
                 Err(TryRecvError::Empty) => return,
                 Err(TryRecvError::Disconnected) => {
-                    self.shown = Some((key.clone(), Err("the what-if worker stopped without a result".into())))
+                    self.shown =
+                        Some((key.clone(), Err("the what-if worker stopped without a result".into())))
                 }
             }
             self.running = None;
@@ -48,9 +49,10 @@ impl WhatIfState {
         let (d, key, ctx) = (d.clone(), wanted.clone(), ctx.clone());
         std::thread::spawn(move || {
             let (_, rail, selection, job) = &key;
-            let outcome =
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| what_if(&d, *rail, *selection, job.as_deref())))
-                    .unwrap_or_else(|_| Err("the what-if crashed (a bug in shoal)".to_string()));
+            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                what_if(&d, *rail, *selection, job.as_deref())
+            }))
+            .unwrap_or_else(|_| Err("the what-if crashed (a bug in shoal)".to_string()));
             let _ = tx.send(outcome);
             ctx.request_repaint();
         });
@@ -60,7 +62,8 @@ impl WhatIfState {
     /// Blocks until the routing under way is done and takes its result in (tests, scripts).
     pub fn wait(&mut self) {
         if let Some((key, rx)) = self.running.take() {
-            let outcome = rx.recv().unwrap_or_else(|_| Err("the what-if worker stopped without a result".into()));
+            let outcome =
+                rx.recv().unwrap_or_else(|_| Err("the what-if worker stopped without a result".into()));
             self.shown = Some((key, outcome));
         }
     }
@@ -117,10 +120,16 @@ pub fn panel(
     }
 }
 
-/// One row per routing; "show" highlights its busiest switch-to-switch end in the view's group.
-fn table(ui: &mut Ui, rows: &[ShownRow], (d, rail, view): (&Dataset, usize, &View), commands: &mut Vec<Command>) {
-    egui::Grid::new("what-if table").striped(true).num_columns(5).show(ui, |ui| {
-        for heading in ["routing", "switch to switch", "any end", "vs recorded", ""] {
+/// One row per routing, then each routing's busiest switch-to-switch end with a "show" button
+/// that highlights and picks it in the view's group (left, so a narrow panel keeps it in view).
+fn table(
+    ui: &mut Ui,
+    rows: &[ShownRow],
+    (d, rail, view): (&Dataset, usize, &View),
+    commands: &mut Vec<Command>,
+) {
+    egui::Grid::new("what-if table").striped(true).num_columns(4).show(ui, |ui| {
+        for heading in ["routing", "switch to switch", "vs recorded", "any end"] {
             ui.strong(heading);
         }
         ui.end_row();
@@ -128,22 +137,29 @@ fn table(ui: &mut Ui, rows: &[ShownRow], (d, rail, view): (&Dataset, usize, &Vie
             let name = if row.lowest { format!("{} (lowest)", row.routing) } else { row.routing.clone() };
             ui.label(name);
             ui.label(&row.switch_to_switch);
-            ui.label(&row.any_end);
             ui.label(&row.ratio);
-            let position = d.fabric.as_ref().zip(row.load.busiest_end).and_then(|(f, end)| f.index.link_position(rail, end));
-            if let Some(link) = position
-                && ui.small_button(format!("show {}", row.routing)).on_hover_text(&row.at).clicked()
-            {
-                commands.push(Command::Highlight { group: view.group, seeds: vec![Seed::link(link)], add: false });
-                commands.push(Command::SelectLink { view: view.id, link });
-            }
+            ui.label(&row.any_end);
             ui.end_row();
         }
     });
-    ui.small("busiest switch-to-switch end of each routing:");
+    ui.small("switch to switch: the busiest link end between two switches (what routing can change); vs recorded: that load over the recorded tables'; any end: host links included");
+    ui.label("where each routing's busiest switch-to-switch end is:");
     for row in rows {
-        let lost = row.undelivered.as_ref().map(|u| format!(" ({u} undelivered)")).unwrap_or_default();
-        ui.small(format!("{}: {}{lost}", row.routing, row.at));
+        let position =
+            d.fabric.as_ref().zip(row.load.busiest_end).and_then(|(f, end)| f.index.link_position(rail, end));
+        ui.horizontal(|ui| {
+            if let Some(link) = position
+                && ui.small_button(format!("show {}", row.routing)).clicked()
+            {
+                commands.push(Command::Highlight {
+                    group: view.group,
+                    seeds: vec![Seed::link(link)],
+                    add: false,
+                });
+                commands.push(Command::SelectLink { view: view.id, link });
+            }
+            let lost = row.undelivered.as_ref().map(|u| format!(" ({u} undelivered)")).unwrap_or_default();
+            ui.small(format!("{}{lost}", row.at));
+        });
     }
-    ui.small("bytes the traffic sends through the busiest link end (switch to switch: what routing can change); vs recorded: switch to switch over the recorded tables'");
 }

@@ -26,7 +26,8 @@ pub struct KeptPairs {
 /// The clauses of `filter` that a fabric view reads from the pairs table (`pairs.hops`, or
 /// `hops`, which no link or node table has): those the matrix honours.
 pub fn pair_clauses(run: &Run, filter: &Filter) -> Vec<Clause> {
-    let on_pairs = |c: &&Clause| query::attribute_domain(run, Domain::Links, &c.attribute) == Some(Domain::Pairs);
+    let on_pairs =
+        |c: &&Clause| query::attribute_domain(run, Domain::Links, &c.attribute) == Some(Domain::Pairs);
     filter.clauses.iter().filter(on_pairs).cloned().collect()
 }
 
@@ -41,9 +42,10 @@ pub fn kept_pairs(run: &Run, filter: &Filter, key: RegionKey) -> Result<Option<K
         RegionKey::Total => -1,
         RegionKey::Region(n) => i64::from(n),
     };
-    let base = [Clause { attribute: "pairs.region".into(), relation: Relation::Eq, value: region.to_string() }];
-    let mask =
-        query::mask_combined(run, Domain::Pairs, &base, &clauses, filter.combine).map_err(|e| e.to_string())?;
+    let base =
+        [Clause { attribute: "pairs.region".into(), relation: Relation::Eq, value: region.to_string() }];
+    let mask = query::mask_combined(run, Domain::Pairs, &base, &clauses, filter.combine)
+        .map_err(|e| e.to_string())?;
     let table = run.tables_of(Domain::Pairs).next().ok_or("the data set has no pairs table")?;
     let column = |name: &str| table.column(name).ok_or_else(|| format!("the pairs table has no `{name}`"));
     let (src, dst, rail) = (column("src")?, column("dst")?, column("rail")?);
@@ -52,7 +54,9 @@ pub fn kept_pairs(run: &Run, filter: &Filter, key: RegionKey) -> Result<Option<K
         if !run.position(Domain::Pairs, id).is_some_and(|p| mask.get(p) == Some(&true)) {
             continue;
         }
-        let (Some(s), Some(d), Some(r)) = (src.number(row), dst.number(row), rail.number(row)) else { continue };
+        let (Some(s), Some(d), Some(r)) = (src.number(row), dst.number(row), rail.number(row)) else {
+            continue;
+        };
         pairs.insert((s as u32, d as u32, u8::try_from(r as i64).ok()));
     }
     let joint = match filter.combine {
@@ -77,7 +81,8 @@ impl KeptPairs {
             kept.flows.push(f);
             kept.origins.push(o);
         }
-        kept.intra_node_pairs = set.intra_node_pairs.iter().filter(|(o, _)| keeps(o, None)).copied().collect();
+        kept.intra_node_pairs =
+            set.intra_node_pairs.iter().filter(|(o, _)| keeps(o, None)).copied().collect();
         kept.intra_node_bytes = kept.intra_node_pairs.iter().fold(0u64, |sum, (_, b)| sum.saturating_add(*b));
         kept
     }

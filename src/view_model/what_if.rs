@@ -128,8 +128,10 @@ mod tests {
             let ratio: f64 = row.ratio.parse().expect("a number");
             assert!((ratio - row.load.switch_to_switch as f64 / base).abs() < 0.005, "{row:?}");
         }
-        assert_eq!(rows.iter().filter(|r| r.lowest).map(|r| r.load.switch_to_switch).min(),
-            rows.iter().map(|r| r.load.switch_to_switch).min());
+        assert_eq!(
+            rows.iter().filter(|r| r.lowest).map(|r| r.load.switch_to_switch).min(),
+            rows.iter().map(|r| r.load.switch_to_switch).min()
+        );
     }
 
     #[test]

@@ -40,8 +40,8 @@ pub fn max_load(fabric: &Fabric, routing: &str, flows: &[Flow]) -> MaxLoad {
         let between_switches =
             fabric.link_end_nodes(end).is_some_and(|((a, _), (b, _))| is_switch(a) && is_switch(b));
         if between_switches {
-            let busier = bytes > switch_to_switch
-                || (bytes == switch_to_switch && busiest.is_some_and(|b| index < b));
+            let busier =
+                bytes > switch_to_switch || (bytes == switch_to_switch && busiest.is_some_and(|b| index < b));
             if busier {
                 busiest = Some(index);
             }
