@@ -94,7 +94,7 @@ pub fn panel(
     };
     let rails = fabric.cluster.rails.len();
     state.rail = state.rail.min(rails.saturating_sub(1));
-    ui.label("maximum link-end load of this traffic under each routing");
+    ui.label("the busiest link end under each routing");
     egui::ComboBox::from_label("rail").selected_text(format!("rail {}", state.rail)).show_ui(ui, |ui| {
         for r in 0..rails {
             ui.selectable_value(&mut state.rail, r, format!("rail {r}"));
@@ -108,7 +108,7 @@ pub fn panel(
     if state.busy() {
         ui.horizontal(|ui| {
             ui.spinner();
-            ui.label("routing with recorded, dmodk, minhop, greedy, greedy-sum...");
+            ui.label("routing with every engine...");
         });
     }
     match &state.shown {
@@ -129,25 +129,36 @@ fn table(
     commands: &mut Vec<Command>,
 ) {
     egui::Grid::new("what-if table").striped(true).num_columns(4).show(ui, |ui| {
-        for heading in ["routing", "switch to switch", "vs recorded", "any end"] {
+        for heading in ["routing", "sw-sw max", "/ recorded", "any end"] {
             ui.strong(heading);
         }
         ui.end_row();
         for row in rows {
-            let name = if row.lowest { format!("{} (lowest)", row.routing) } else { row.routing.clone() };
-            ui.label(name);
+            // The lowest busiest switch-to-switch end is in bold.
+            if row.lowest {
+                ui.strong(&row.routing);
+            } else {
+                ui.label(&row.routing);
+            }
             ui.label(&row.switch_to_switch);
             ui.label(&row.ratio);
             ui.label(&row.any_end);
             ui.end_row();
         }
     });
-    ui.small("switch to switch: the busiest link end between two switches (what routing can change); vs recorded: that load over the recorded tables'; any end: host links included");
-    ui.label("where each routing's busiest switch-to-switch end is:");
+    for line in [
+        "sw-sw max: the busiest switch-to-switch link end",
+        "(what routing can change); bold: the lowest",
+        "/ recorded: that load over the recorded tables'",
+        "any end: the busiest end, host links included",
+    ] {
+        ui.small(line);
+    }
+    ui.label("each routing's busiest sw-sw end:");
     for row in rows {
         let position =
             d.fabric.as_ref().zip(row.load.busiest_end).and_then(|(f, end)| f.index.link_position(rail, end));
-        ui.horizontal(|ui| {
+        ui.vertical(|ui| {
             if let Some(link) = position
                 && ui.small_button(format!("show {}", row.routing)).clicked()
             {
