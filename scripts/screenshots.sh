@@ -28,6 +28,9 @@ shot matrix-window 'add:traffic matrix;highlight:n0005;tab:highlight'
 "$bin" render sample-data/tworail/rail0 sample-data/tworail/rail1 \
   --profile sample-data/tworail/samplesort.ibprof.gz --module matrix --matrix-by host --matrix-show bars \
   --region 2 --width 1440 --height 900 --out "$out/matrix-bars.png"
+# The What-if tab: the sample's traffic on rail 0 under every routing engine (computed in the
+# background; the wait covers it).
+shot what-if 'tab:what-if'
 # The static/AR switch on the rail-optimized sample with its synthetic ibdiagnet2.far: region 1, AR − static.
 capture ar-switch 30 1435 895 'SHOAL_VIEW=window:1,1;routing:ar-static' \
   sample-data/railopt,tests/fixtures/ar/railopt/ibdiagnet2.far --profile sample-data/railopt/nccl.ibprof.gz

@@ -66,10 +66,10 @@ fn expected_fill(bytes: f64, max: f64, hops: Option<u32>) -> String {
 }
 
 /// Each host pair's cell as `shoal matrix` tables it: bytes over both rails, the worse hops.
-fn table_cells() -> Vec<String> {
-    let csv = temp("cells.csv");
+fn table_cells(extra: &[&str]) -> Vec<String> {
+    let csv = temp(&format!("cells{}.csv", extra.len()));
     let args = ["matrix", RAILS[0], RAILS[1], "--profile", PROFILE, "--by", "host", "--region", "2"];
-    let (ok, _, err) = shoal(&[&args[..], &["--out", csv.to_str().unwrap()]].concat());
+    let (ok, _, err) = shoal(&[&args[..], extra, &["--out", csv.to_str().unwrap()]].concat());
     assert!(ok, "{err}");
     let mut cells: HashMap<(String, String), (f64, Option<u32>)> = HashMap::new();
     for row in csv::Reader::from_path(&csv).unwrap().records() {
@@ -94,10 +94,53 @@ fn each_cell_is_coloured_by_its_pairs_hop_class_at_its_share_of_the_busiest_cell
     std::fs::remove_file(&svg_path).unwrap();
     let mut drawn = cell_fills(&svg);
     drawn.sort();
-    let expected = table_cells();
+    let expected = table_cells(&[]);
     assert!(expected.len() > 1000, "the sample's region 2 has many host pairs ({})", expected.len());
     assert_eq!(drawn.len(), expected.len(), "one cell per host pair that sent bytes");
     assert_eq!(drawn, expected, "the cells' colours are the table's hop classes and shares");
+}
+
+#[test]
+fn a_filter_on_pairs_draws_only_the_cells_of_the_pairs_it_keeps() {
+    let clause = ["--where", "pairs.hops <= 1"];
+    let svg_path = render("within-a-leaf.svg", &[&["--matrix-by", "host"][..], &clause[..]].concat());
+    let svg = std::fs::read_to_string(&svg_path).unwrap();
+    std::fs::remove_file(&svg_path).unwrap();
+    let mut drawn = cell_fills(&svg);
+    drawn.sort();
+    let expected = table_cells(&clause);
+    let every = table_cells(&[]);
+    assert!(
+        !expected.is_empty() && expected.len() < every.len() / 4,
+        "{} of {}",
+        expected.len(),
+        every.len()
+    );
+    assert_eq!(drawn, expected, "one cell per kept pair, coloured as `shoal matrix --where` tables it");
+    assert!(
+        svg.contains("filtered: only the pairs with pairs.hops &lt;= 1"),
+        "the note says a filter is applied"
+    );
+}
+
+#[test]
+fn shoal_matrix_writes_only_the_pairs_a_where_clause_keeps_and_refuses_clauses_on_links() {
+    let csv = temp("kept.csv");
+    let args = ["matrix", RAILS[0], "--profile", PROFILE, "--by", "rank", "--where", "pairs.hops <= 1"];
+    let (ok, _, err) = shoal(&[&args[..], &["--out", csv.to_str().unwrap()]].concat());
+    assert!(ok, "{err}");
+    assert!(err.contains("note: filtered: only the pairs with pairs.hops <= 1"), "{err}");
+    let rows: Vec<csv::StringRecord> =
+        csv::Reader::from_path(&csv).unwrap().records().map(Result::unwrap).collect();
+    std::fs::remove_file(&csv).unwrap();
+    assert!(!rows.is_empty());
+    assert!(
+        rows.iter().all(|r| r[5].parse::<u32>().is_ok_and(|h| h <= 1)),
+        "every row crosses at most one switch"
+    );
+    let (ok, _, err) =
+        shoal(&["matrix", RAILS[0], "--profile", PROFILE, "--where", "bytes > 1", "--out", "/tmp/never.csv"]);
+    assert!(!ok && err.contains("is not a clause on pairs"), "{err}");
 }
 
 #[test]

@@ -12,7 +12,8 @@
 #    machine the minimum is the steadier estimate; ranks are bound to cores.
 # 2. Instructions per call under valgrind --tool=callgrind, on 1 rank (deterministic: no
 #    waiting for peers), from the difference between two iteration counts, which cancels the
-#    fixed cost of MPI_Init/MPI_Finalize.
+#    fixed cost of MPI_Init/MPI_Finalize; and what libibprof adds as a % of the whole call's
+#    instructions without it.
 #
 # 3. Wall-clock cost per call: the same benchmark on 1 rank (1 KiB, 200,000 calls; nothing to
 #    wait for, so the difference between modes is the collector's own time), the minimum of
@@ -130,10 +131,16 @@ for coll in alltoall bcast; do
     read -r c2 p2 < <(ir filtered "$coll" $n2)
     read -r e1 q1 < <(ir insitu "$coll" $n1)
     read -r e2 q2 < <(ir insitu "$coll" $n2)
-    echo "$coll: MPI alone $(((a2 - a1) / d)) instr/call"
-    echo "  counting: +$((((b2 - b1) - (a2 - a1)) / d)) instr/call in total, $(((o2 - o1) / d)) of them in libibprof's code"
-    echo "  filtered: +$((((c2 - c1) - (a2 - a1)) / d)) instr/call in total, $(((p2 - p1) / d)) of them in libibprof's code"
-    echo "  in situ:  +$((((e2 - e1) - (a2 - a1)) / d)) instr/call in total, $(((q2 - q1) / d)) of them in libibprof's code"
+    base=$(((a2 - a1) / d))
+    # share ADDED: ADDED instructions as a percentage of the whole call without libibprof.
+    share() { awk -v a="$1" -v b="$base" 'BEGIN { printf "%.2f", (b > 0 ? 100 * a / b : 0) }'; }
+    echo "$coll: MPI alone $base instr/call"
+    added=$((((b2 - b1) - (a2 - a1)) / d))
+    echo "  counting: +$added instr/call in total ($(share $added) % of the call), $(((o2 - o1) / d)) of them in libibprof's code"
+    added=$((((c2 - c1) - (a2 - a1)) / d))
+    echo "  filtered: +$added instr/call in total ($(share $added) % of the call), $(((p2 - p1) / d)) of them in libibprof's code"
+    added=$((((e2 - e1) - (a2 - a1)) / d))
+    echo "  in situ:  +$added instr/call in total ($(share $added) % of the call), $(((q2 - q1) / d)) of them in libibprof's code"
 done
 fi
 

@@ -45,17 +45,20 @@ pub fn fill_recv_from_senders(st: &State, wanted: bool, dumps: &mut [DumpRecord]
         }
         return;
     }
-    let mut send = vec![0u64; n * k];
+    // Per peer, per dump: the bytes and the messages this rank sent it.
+    let mut send = vec![0u64; 2 * n * k];
     for (d, dump) in dumps.iter().enumerate() {
-        for &(peer, sent, _) in &dump.peers {
-            if let Some(slot) = send.get_mut(peer as usize * k + d) {
-                *slot = sent;
+        for (i, &(peer, sent, _)) in dump.peers.iter().enumerate() {
+            let at = 2 * (peer as usize * k + d);
+            if let Some(slot) = send.get_mut(at..at + 2) {
+                slot[0] = sent;
+                slot[1] = dump.msgs.get(i).map_or(0, |m| m.0);
             }
         }
     }
-    let mut recv = vec![0u64; n * k];
-    let bytes = (8 * k) as c_int;
-    // SAFETY: both buffers hold n blocks of 8·k bytes.
+    let mut recv = vec![0u64; 2 * n * k];
+    let bytes = (16 * k) as c_int;
+    // SAFETY: both buffers hold n blocks of 16·k bytes.
     let rc = unsafe {
         (m.f.alltoall)(
             send.as_ptr() as *const c_void,
@@ -71,17 +74,22 @@ pub fn fill_recv_from_senders(st: &State, wanted: bool, dumps: &mut [DumpRecord]
         return;
     }
     for (d, dump) in dumps.iter_mut().enumerate() {
-        let mut dense = vec![(0u64, 0u64); n];
-        for &(peer, sent, _) in &dump.peers {
-            if let Some(e) = dense.get_mut(peer as usize) {
+        let (mut dense, mut msgs) = (vec![(0u64, 0u64); n], vec![(0u64, 0u64); n]);
+        for (i, &(peer, sent, _)) in dump.peers.iter().enumerate() {
+            if let (Some(e), Some(m)) = (dense.get_mut(peer as usize), msgs.get_mut(peer as usize)) {
                 e.0 = sent;
+                m.0 = dump.msgs.get(i).map_or(0, |m| m.0);
             }
         }
-        for (p, e) in dense.iter_mut().enumerate() {
-            e.1 = recv[p * k + d];
+        for (p, (e, m)) in dense.iter_mut().zip(msgs.iter_mut()).enumerate() {
+            let at = 2 * (p * k + d);
+            e.1 = recv[at];
+            m.1 = recv[at + 1];
         }
-        // Backends that know only what they sent count no messages: `msgs` stays empty.
-        let data = DumpData { peers: dense, lids: std::mem::take(&mut dump.lids), ..DumpData::default() };
+        // A sent-only backend (Open MPI's monitoring) counts the messages it sends: each peer's
+        // count of messages to this rank is this rank's `recv_msgs`, as its bytes are `recv`.
+        let data =
+            DumpData { peers: dense, lids: std::mem::take(&mut dump.lids), msgs: Some(msgs), sizes: None };
         *dump = DumpRecord::new(dump.region, dump.name.as_deref(), dump.time, data);
     }
 }

@@ -55,3 +55,24 @@ fn ompi_monitoring_honours_the_collective_selection() {
     let r1 = &mon.ranks[&1].regions[1].peers;
     assert_eq!(r1.values().copied().collect::<Vec<_>>(), vec![(1000, 0); 3], "only the root's Bcast sends");
 }
+
+fn messages(p: &common::Profile) -> Vec<Vec<std::collections::BTreeMap<u32, (u64, u64)>>> {
+    p.ranks.values().map(|r| r.regions.iter().map(|g| g.msgs.clone()).collect()).collect()
+}
+
+#[test]
+fn ompi_monitoring_writes_the_messages_each_peer_sent_and_received() {
+    let pmpi = profile("msgs-pmpi", false, None);
+    let mon = profile("msgs-monitoring", true, None);
+    for rank in mon.ranks.values() {
+        for region in &rank.regions {
+            let counted: Vec<&u32> = region.msgs.keys().collect();
+            assert_eq!(counted, region.peers.keys().collect::<Vec<_>>(), "every peer line has counts");
+        }
+    }
+    assert_eq!(messages(&mon), messages(&pmpi), "one PML message per logical one with linear algorithms");
+    // Up to the second region rank 0 sent peer 1 the ring message and two Alltoall blocks, and
+    // got two Alltoall blocks and the Bcast from it (the ring message comes from rank 3).
+    assert_eq!(mon.ranks[&0].regions[1].msgs[&1], (3, 3));
+    assert_eq!(mon.ranks[&0].regions[1].msgs[&3], (2, 3));
+}

@@ -9,6 +9,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use serde::Serialize;
 use shoal::export::csv_cell;
+use shoal::model::Run;
 use shoal::model::bytes::sum_bytes;
 use shoal::model::message_counts::sent_messages;
 use shoal::model::{Cluster, Warning};
@@ -17,6 +18,8 @@ use shoal::routing::pair_messages::add_messages;
 use shoal::routing::pair_table::{
     Granularity, PairRow, PairTable, bytes_by_class, entity_name, locality, pair_table,
 };
+use shoal::view_model::filter::{Clause, Filter};
+use shoal::view_model::matrix_filter::{KeptPairs, kept_pairs, pair_clauses};
 use shoal::view_model::open_regions;
 
 use super::common::report_warnings;
@@ -36,6 +39,10 @@ pub struct MatrixArgs {
     /// has both columns either way.
     #[arg(long, value_name = "bytes|messages", default_value = "bytes", value_parser = parse_values)]
     pub values: MatrixValues,
+    /// A filter clause on pairs (`pairs.hops <= 1`, `pairs.bytes > 1MiB`), as `render --where`
+    /// takes it; repeat to AND them. Only the pairs it keeps are written.
+    #[arg(long = "where", value_name = "CLAUSE")]
+    pub conditions: Vec<String>,
     /// The CSV file to write.
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
@@ -90,6 +97,12 @@ pub fn run(args: &MatrixArgs) -> Result<()> {
     let Some(flows) = fabric.flows.get(&key) else {
         bail!("no region {} in the profile", args.region.unwrap_or_default());
     };
+    let kept = kept_by_clauses(&dataset.run, &args.conditions, key)?;
+    let filtered = kept.as_ref().map(|k| k.flows(flows));
+    let flows = filtered.as_ref().unwrap_or(flows);
+    if let Some(kept) = &kept {
+        eprintln!("note: filtered: only the pairs with {}", kept.clauses);
+    }
     let mut table = pair_table(&fabric.cluster, flows, args.by);
     if let Some(messages) = fabric.profile.as_ref().and_then(|p| sent_messages(p, args.region)) {
         add_messages(&mut table, &fabric.cluster, flows, &messages);
@@ -105,6 +118,17 @@ pub fn run(args: &MatrixArgs) -> Result<()> {
     eprintln!("{}", summary(&table, args.values));
     println!("wrote {} ({} rows)", args.out.display(), table.rows.len());
     Ok(())
+}
+
+/// The pairs `--where` keeps in region `key`; every clause must be one on pairs.
+fn kept_by_clauses(run: &Run, conditions: &[String], key: RegionKey) -> Result<Option<KeptPairs>> {
+    let clauses = conditions.iter().map(|c| Clause::parse(c)).collect::<Result<Vec<_>, _>>()?;
+    let filter = Filter { clauses, ..Filter::default() };
+    let on_pairs = pair_clauses(run, &filter);
+    if let Some(other) = filter.clauses.iter().find(|c| !on_pairs.contains(c)) {
+        bail!("--where `{other}` is not a clause on pairs: matrix keeps pairs (e.g. `pairs.hops <= 1`)");
+    }
+    kept_pairs(run, &filter, key).map_err(anyhow::Error::msg)
 }
 
 fn write_csv(path: &std::path::Path, cluster: &Cluster, table: &PairTable) -> Result<()> {

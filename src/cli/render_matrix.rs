@@ -35,6 +35,10 @@ pub fn render_matrix(dataset: &Dataset, r: &RenderCli, request: OpenRequest) -> 
     if let Some(map) = r.colormap.filter(|_| r.diff.is_some()) {
         spec.diverging_map = map;
     }
+    // `--where` as every view takes it; the matrix honours the clauses on pairs.
+    for c in &r.conditions {
+        spec.filter.clauses.push(shoal::view_model::filter::Clause::parse(c)?);
+    }
     let size = ExportSize {
         width: r.width,
         height: r.height,

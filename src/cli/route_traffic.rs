@@ -8,11 +8,12 @@ use std::path::PathBuf;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use shoal::model::Fabric;
-use shoal::routing::engines::compare::{MaxLoad, baseline_routings, max_load};
+use shoal::routing::Flow;
+use shoal::routing::engines::compare::{baseline_routings, max_load};
 use shoal::routing::engines::{Engine, Objective};
-use shoal::routing::{Flow, RegionKey};
-use shoal::units::format_bytes;
 use shoal::view_model::open;
+use shoal::view_model::values::RegionSelection;
+use shoal::view_model::what_if::{comparison_text, rows_shown, traffic_flows as selection_flows};
 
 use super::open_args::{JobArgs, OpenArgs};
 
@@ -90,19 +91,19 @@ pub fn traffic_flows(
     };
     let dataset = open(&open_args.request()?, &|_| {}).context("opening the traffic")?;
     super::common::report_warnings(&dataset.warnings, verbose);
-    let fabric = dataset.fabric.context("the rail holds no fabric")?;
-    let sets = std::iter::once(&fabric.flows).chain(fabric.job_flows.iter().map(|(_, f)| f));
-    let flows: Vec<Flow> = sets
-        .filter_map(|f| f.get(&RegionKey::Total))
-        .flat_map(|set| set.flows.first().into_iter().flatten().copied())
-        .collect();
+    if dataset.fabric.is_none() {
+        bail!("the rail holds no fabric");
+    }
+    // The whole run, every job's, as the window's What-if tab takes it for the total.
+    let flows = selection_flows(&dataset, 0, RegionSelection::Total, None);
     if flows.is_empty() {
         bail!("the profile puts no bytes between two hosts of this rail: there is nothing to route by");
     }
     Ok(Some(flows))
 }
 
-/// The comparison lines: each routing's busiest switch-to-switch link end and busiest end.
+/// The comparison lines: each routing's busiest switch-to-switch link end and busiest end, as
+/// the window's What-if tab shows them (the same rows, the same text).
 pub fn comparison(
     recorded: &Fabric,
     routed: &Fabric,
@@ -112,21 +113,5 @@ pub fn comparison(
 ) -> String {
     let mut rows = baseline_routings(recorded, flows, source);
     rows.push(max_load(routed, &engine.to_string(), flows));
-    let lowest = rows.iter().map(|r| r.switch_to_switch).min().unwrap_or(0);
-    let mut text =
-        String::from("maximum link-end load of the profile's traffic (switch to switch; any end):\n");
-    for MaxLoad { routing, any_end, switch_to_switch, undelivered, .. } in &rows {
-        let best = if *switch_to_switch == lowest { "  (lowest)" } else { "" };
-        let lost = if *undelivered > 0 {
-            format!("  {} undelivered", format_bytes(*undelivered))
-        } else {
-            String::new()
-        };
-        text += &format!(
-            "  {routing:<10} {:>12}  {:>12}{best}{lost}\n",
-            format_bytes(*switch_to_switch),
-            format_bytes(*any_end)
-        );
-    }
-    text
+    comparison_text(&rows_shown(recorded, &rows))
 }

@@ -77,6 +77,11 @@ impl ShoalApp {
                 let generation = self.ws.generation;
                 crate::modules::jobs::panel(ui, &mut self.jobs, &d, generation, (view, group), commands);
             }
+            Tab::WhatIf => {
+                let Some(view) = self.ws.focused() else { return };
+                let generation = self.ws.generation;
+                crate::modules::what_if::panel(ui, &mut self.what_if, &d, generation, view, commands);
+            }
         });
     }
 

@@ -45,10 +45,11 @@ pub enum Tab {
     Plots,
     Congestion,
     Jobs,
+    WhatIf,
 }
 
 impl Tab {
-    pub const ALL: [(Tab, &'static str); 7] = [
+    pub const ALL: [(Tab, &'static str); 8] = [
         (Tab::Regions, "Regions"),
         (Tab::Filter, "Filter"),
         (Tab::Highlight, "Highlight"),
@@ -56,6 +57,7 @@ impl Tab {
         (Tab::Plots, "Plots"),
         (Tab::Congestion, "Congestion"),
         (Tab::Jobs, "Jobs"),
+        (Tab::WhatIf, "What-if"),
     ];
 
     /// `linking`, `Plots` …: a tab by its name, any case.
@@ -97,6 +99,8 @@ pub struct ShoalApp {
     counters: crate::modules::counters::CountersState,
     pub congestion: crate::modules::congestion::CongestionState,
     jobs: crate::modules::jobs::JobsPanelState,
+    /// The What-if tab: routings of the focused view's traffic, computed off the UI thread.
+    pub what_if: crate::modules::what_if::WhatIfState,
     crossings: CrossingCache,
     diff_table: DiffCache,
     dialogs: (std::sync::mpsc::Sender<Dialog>, Receiver<Dialog>),
@@ -137,6 +141,7 @@ impl ShoalApp {
             counters: Default::default(),
             congestion: Default::default(),
             jobs: Default::default(),
+            what_if: Default::default(),
             crossings: CrossingCache::default(),
             diff_table: DiffCache::default(),
             dialogs: channel(),

@@ -13,11 +13,13 @@ use crate::routing::{RegionKey, pairs_through};
 use crate::scene::draw::DrawList;
 use crate::scene::matrix_draw::{map_side, picture, rail_name};
 use crate::view_model::dataset::{Dataset, FabricData};
+use crate::view_model::filter::Filter;
 use crate::view_model::highlight::{Lit, Seed};
 use crate::view_model::matrix::{
-    CellValues, MatrixGrid, MatrixOptions, MatrixOrder, MatrixShow, RailChoice, build, cells_of_host_pairs,
-    entity_host,
+    CellValues, MatrixGrid, MatrixOptions, MatrixOrder, MatrixShow, RailChoice, build_kept,
+    cells_of_host_pairs, entity_host,
 };
+use crate::view_model::matrix_filter::kept_pairs;
 use crate::view_model::values::RegionSelection;
 use crate::view_model::view::{ModuleSpec, ViewSpec};
 
@@ -39,7 +41,7 @@ pub struct MatrixClass;
 #[derive(Default)]
 pub struct MatrixState {
     pub grid: Option<MatrixGrid>,
-    built: Option<(u64, MatrixOptions, RegionSelection, usize)>,
+    built: Option<(u64, MatrixOptions, RegionSelection, usize, Filter)>,
     pub size: [f32; 2],
     /// Where the map was painted in the window, for clicks.
     pub map: Option<egui::Rect>,
@@ -79,13 +81,20 @@ impl MatrixState {
         }
         let options: MatrixOptions = spec.module.params()?;
         let options = &options;
-        let wanted = (generation, options.clone(), spec.selection, side);
+        let wanted = (generation, options.clone(), spec.selection, side, spec.filter.clone());
         if self.built.as_ref() == Some(&wanted) && self.grid.is_some() {
             return Ok(());
         }
         let fabric = d.fabric.as_ref().ok_or("the traffic matrix needs fabric dumps and a profile")?;
         let (key, minus) = keys(spec.selection)?;
-        self.grid = Some(build(fabric, key, minus, options, side)?);
+        // The filter's clauses on pairs keep their pairs' cells only (each side's own rows).
+        let keep_a = kept_pairs(&d.run, &spec.filter, key)?;
+        let keep_b = match minus {
+            Some(b) => kept_pairs(&d.run, &spec.filter, b)?,
+            None => None,
+        };
+        self.grid =
+            Some(build_kept(fabric, (key, minus), options, side, [keep_a.as_ref(), keep_b.as_ref()])?);
         self.built = Some(wanted);
         Ok(())
     }

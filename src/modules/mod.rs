@@ -42,6 +42,7 @@ pub mod time_strip_state;
 pub mod torus;
 pub mod view_frame;
 pub mod view_ui;
+pub mod what_if;
 pub mod workspace;
 
 pub use class::{AnyViewClass, Eye, ViewClass, ViewContext};

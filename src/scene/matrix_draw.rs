@@ -181,6 +181,9 @@ impl MatrixPicture<'_> {
                 self.grid.per_bin
             ));
         }
+        if let Some(clauses) = &self.grid.pair_filter {
+            note.push_str(&format!("; filtered: only the pairs with {clauses}"));
+        }
         let chars = ((width - plot.x - 8.0) / NOTE_CHAR_W).max(20.0) as usize;
         let mut y = plot.bottom() + 8.0;
         for line in wrap_caption(&note, chars) {

@@ -17,6 +17,7 @@ use crate::routing::pair_table::{Granularity, PairRow, entity_name, pair_table};
 use crate::routing::{FlowSet, RegionKey};
 
 use super::dataset::FabricData;
+use super::matrix_filter::KeptPairs;
 use super::matrix_order::clustered;
 
 /// Which rail's paths the hues show.
@@ -119,6 +120,8 @@ pub struct MatrixGrid {
     /// Per bin, what its entities sent split by the hop class of each path (on its own rail):
     /// `(hops, value)` by class, `None` (not delivered) last. Region A's for a diff.
     pub bars: Vec<Vec<(Option<u32>, f64)>>,
+    /// The filter's clauses on pairs, when only the pairs they keep are in the matrix.
+    pub pair_filter: Option<String>,
 }
 
 impl MatrixGrid {
@@ -140,9 +143,16 @@ type Cells = BTreeMap<(Entity, Entity), (f64, Option<u32>)>;
 type Split = BTreeMap<Entity, BTreeMap<Option<u32>, f64>>;
 
 /// The pair table of region `key` as the options fold it: the cells, and each sender's split.
-fn folded(fabric: &FabricData, key: RegionKey, options: &MatrixOptions) -> Result<(Cells, Split), String> {
+fn folded(
+    fabric: &FabricData,
+    key: RegionKey,
+    options: &MatrixOptions,
+    keep: Option<&KeptPairs>,
+) -> Result<(Cells, Split), String> {
     let flows: &FlowSet =
         fabric.flows.get(&key).ok_or_else(|| format!("no {key:?} in the profile's flows"))?;
+    let kept = keep.map(|k| k.flows(flows));
+    let flows = kept.as_ref().unwrap_or(flows);
     let mut table = pair_table(&fabric.cluster, flows, options.by);
     if options.values == CellValues::Messages {
         let region = match key {
@@ -196,12 +206,23 @@ pub fn build(
     options: &MatrixOptions,
     max_side: usize,
 ) -> Result<MatrixGrid, String> {
+    build_kept(fabric, (key, minus), options, max_side, [None, None])
+}
+
+/// [`build`] of only the pairs a filter keeps: `keep[0]` in region `key`, `keep[1]` in `minus`.
+pub fn build_kept(
+    fabric: &FabricData,
+    (key, minus): (RegionKey, Option<RegionKey>),
+    options: &MatrixOptions,
+    max_side: usize,
+    keep: [Option<&KeptPairs>; 2],
+) -> Result<MatrixGrid, String> {
     if options.show == MatrixShow::Bars && minus.is_some() {
         return Err("the hop-class bars show one region or the whole run; a diff is drawn as cells".into());
     }
-    let (a, a_split) = folded(fabric, key, options)?;
+    let (a, a_split) = folded(fabric, key, options, keep[0])?;
     let b = match minus {
-        Some(k) => Some(folded(fabric, k, options)?.0),
+        Some(k) => Some(folded(fabric, k, options, keep[1])?.0),
         None => None,
     };
     let mut seen: HashSet<Entity> = HashSet::new();
@@ -260,6 +281,7 @@ pub fn build(
         max,
         signed: b.is_some(),
         bars,
+        pair_filter: keep[0].map(|k| k.clauses.clone()),
     })
 }
 

@@ -22,6 +22,7 @@ pub mod filter;
 pub mod highlight;
 pub mod link_series;
 pub mod matrix;
+pub mod matrix_filter;
 pub mod matrix_order;
 pub mod module_spec;
 pub mod open;
@@ -43,6 +44,7 @@ pub mod torus_values;
 pub mod trace;
 pub mod values;
 pub mod view;
+pub mod what_if;
 pub mod why;
 
 pub use crate::profile_io::classify::{PathKind, classify, is_run_path};

@@ -410,6 +410,12 @@ fn plan<'r>(
     Ok(plan)
 }
 
+/// The domain whose table a clause on `target`'s ids reads `attribute` from (`None`: no table
+/// has it): how the traffic matrix tells a clause on pairs from one on links.
+pub fn attribute_domain(run: &Run, target: Domain, attribute: &str) -> Option<Domain> {
+    resolve(run, target, attribute, None).ok().and_then(|t| run.tables().get(t)).map(|t| t.domain)
+}
+
 /// The table a condition's attribute refers to: the aggregated table, then the target domain's
 /// tables, then the other domains' by projection distance (ties in [`Domain::ALL`] order).
 fn resolve(

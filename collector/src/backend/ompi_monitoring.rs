@@ -9,8 +9,10 @@
 //! any region boundary, which Open MPI itself only writes at finalize (and which MPI_T cannot
 //! read in 4.1, ompi#9260).
 //!
-//! The monitoring sees only what a rank *sends*; the `recv` columns are filled at finalize from
-//! the other ranks' `sent` (see [`crate::dumps::fill_recv_from_senders`]). With `IBPROF=`, only
+//! The monitoring sees only what a rank *sends*: bytes and messages (`sent_msgs`, one per
+//! message the PML sent, Open MPI's `pml_monitoring_messages_count`); the `recv` and
+//! `recv_msgs` columns are filled at finalize from the other ranks' `sent` and `sent_msgs` (see
+//! [`crate::dumps::fill_recv_from_senders`]). With `IBPROF=`, only
 //! messages sent inside the selected blocking collectives count (plus point-to-point messages,
 //! tag ≥ 0, when `P2P` is selected). One-sided traffic is not counted.
 
@@ -66,12 +68,21 @@ impl Backend for OmpiMonitoring {
 
     fn collect(&self, _st: &State, dump: &mut DumpData) {
         if let Some(sent) = SENT.get() {
-            // Only bytes: the recv side is filled from the senders at finalize, which message
-            // counts are not, so this backend writes no message counts rather than half of them.
+            // What this rank sent: bytes and messages (one per record_pml call, as Open MPI's
+            // own `pml_monitoring_messages_count` counts them). Both `recv` columns are filled
+            // from the senders at finalize ([`crate::dumps::fill_recv_from_senders`]).
             let (mut totals, mut msgs) = (vec![(0, 0); sent.len()], vec![(0, 0); sent.len()]);
             sent.add_into(&mut totals, &mut msgs);
+            if dump.peers.len() < totals.len() {
+                dump.peers.resize(totals.len(), (0, 0));
+            }
             for (d, t) in dump.peers.iter_mut().zip(totals) {
                 d.0 += t.0;
+            }
+            let counted = dump.msgs.get_or_insert_with(Vec::new);
+            counted.resize(counted.len().max(msgs.len()), (0, 0));
+            for (d, m) in counted.iter_mut().zip(msgs) {
+                d.0 += m.0;
             }
         }
     }

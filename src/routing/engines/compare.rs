@@ -16,6 +16,10 @@ pub struct MaxLoad {
     pub any_end: u64,
     /// The busiest link end between two switches (what routing can change).
     pub switch_to_switch: u64,
+    /// Where `switch_to_switch` is (the lowest index among equals); `None` when no bytes cross
+    /// a switch-to-switch end. Every routing here keeps the recorded fabric's links, so the
+    /// index names the same end on the rail that is open.
+    pub busiest_end: Option<LinkEnd>,
     /// The busiest link between two switches, both directions summed: PFSim's measure, whose
     /// graph is undirected.
     pub switch_link: u64,
@@ -28,6 +32,7 @@ pub fn max_load(fabric: &Fabric, routing: &str, flows: &[Flow]) -> MaxLoad {
     let load = accumulate(fabric, flows);
     let is_switch = |n| fabric.node(n).kind == NodeKind::Switch;
     let (mut any_end, mut switch_to_switch, mut switch_link) = (0, 0, 0);
+    let mut busiest: Option<usize> = None;
     for (index, bytes) in load.bytes.nonzero() {
         any_end = any_end.max(bytes);
         // The two ends of a link are indices 2e and 2e + 1.
@@ -35,6 +40,11 @@ pub fn max_load(fabric: &Fabric, routing: &str, flows: &[Flow]) -> MaxLoad {
         let between_switches =
             fabric.link_end_nodes(end).is_some_and(|((a, _), (b, _))| is_switch(a) && is_switch(b));
         if between_switches {
+            let busier =
+                bytes > switch_to_switch || (bytes == switch_to_switch && busiest.is_some_and(|b| index < b));
+            if busier {
+                busiest = Some(index);
+            }
             switch_to_switch = switch_to_switch.max(bytes);
             let both = bytes.saturating_add(load.bytes.get(index ^ 1));
             switch_link = switch_link.max(both);
@@ -44,8 +54,19 @@ pub fn max_load(fabric: &Fabric, routing: &str, flows: &[Flow]) -> MaxLoad {
         routing: routing.to_string(),
         any_end,
         switch_to_switch,
+        busiest_end: busiest.map(LinkEnd::from_index),
         switch_link,
         undelivered: load.undelivered,
+    }
+}
+
+/// A link end as `shoal hot` and the window name it: `node (port) -> far node (port)`.
+pub fn end_label(fabric: &Fabric, end: LinkEnd) -> String {
+    match fabric.link_end_nodes(end) {
+        Some(((a, ap), (b, bp))) => {
+            format!("{} ({ap}) -> {} ({bp})", fabric.node(a).description, fabric.node(b).description)
+        }
+        None => format!("end {}", end.index()),
     }
 }
 
