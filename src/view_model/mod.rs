@@ -24,6 +24,7 @@ pub mod link_series;
 pub mod matrix;
 pub mod matrix_order;
 pub mod open;
+mod open_history;
 pub mod orbit;
 pub mod prepare;
 pub mod query;
