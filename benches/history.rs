@@ -71,7 +71,8 @@ fn series(i: usize, (guid, port): &(String, String)) -> Series {
     .into_iter()
     .map(|(k, v)| (k.to_string(), v.to_string()))
     .collect();
-    let values = (0..POINTS).map(|k| Point::new(T0 + STEP * k as f64, &count(i, k).to_string())).collect();
+    // Each value as the answer's parse leaves it: a count read in place.
+    let values = (0..POINTS).map(|k| Point { t: T0 + STEP * k as f64, value: Ok((count(i, k), true)) }).collect();
     Series { metric, values }
 }
 

@@ -87,7 +87,8 @@ impl Deref for EndValues {
 impl DerefMut for EndValues {
     fn deref_mut(&mut self) -> &mut Dense {
         if let EndValues::Column { .. } = self {
-            *self = EndValues::Dense(self.deref().clone());
+            let dense: Dense = (**self).clone();
+            *self = EndValues::Dense(dense);
         }
         match self {
             EndValues::Dense(rails) => rails,

@@ -143,11 +143,15 @@ impl<'c> HistoryFold<'c> {
         let (present, counts, others) = (&mut self.present, &mut self.counts, &mut self.others);
         let (xmit, rcv, wait) = (&mut self.xmit, &mut self.rcv, &mut self.wait);
         let new = || EndColumns::new(rail_ends, grid.steps);
+        // Points come in time order: the next step is checked first, without a division.
+        let mut next = 0;
         corrected_points(number, series, (&metric, guid, port), &mut self.notes, |ms, count| {
-            let Some(step) = grid.step_of(ms) else {
+            let step = if next < grid.steps && ms == grid.ms_of(next) { Some(next) } else { grid.step_of(ms) };
+            let Some(step) = step else {
                 counts.off_grid += 1;
                 return;
             };
+            next = step + 1;
             let fresh = match kind.counted(count) {
                 None => {
                     counts.too_large += 1;

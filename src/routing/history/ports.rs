@@ -41,11 +41,12 @@ impl PortRuns {
         count: Count,
     ) -> bool {
         let (_, runs) = self.ports.entry(place).or_insert_with(|| (sends, Vec::new()));
-        let Some(run) = runs.iter_mut().find(|r| r.kind == kind) else {
+        let Some(at) = runs.iter().position(|r| r.kind == kind) else {
             let total = Ok(0);
             runs.push(Run { kind, first: count, last: count, last_step: step, readings: 1, total });
             return true;
         };
+        let run = &mut runs[at];
         if step <= run.last_step {
             return false;
         }
