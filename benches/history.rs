@@ -6,7 +6,8 @@
 //! is parsed).
 //!
 //! `day_of_every_port_folded`: the series handed over one by one (each made, folded, dropped),
-//! the fold's part alone.
+//! the fold's part alone; `hour_of_every_port_folded`: the same at 60 steps, the size of
+//! `footprints`' `counter_history_one_hour_of_every_port` (the path through snapshots).
 //! `day_of_every_port_parsed_and_folded`: the same answer as the server's JSON text (4 GB,
 //! made as it is read, never held), parsed as it streams and folded: the whole path after the
 //! socket.
@@ -62,7 +63,7 @@ fn count(i: usize, k: usize) -> u64 {
     1_000_000 + (4096 * k * (i % 7)) as u64
 }
 
-fn series(i: usize, (guid, port): &(String, String)) -> Series {
+fn series(i: usize, (guid, port): &(String, String), points: usize) -> Series {
     let metric: HashMap<String, String> = [
         ("__name__", "infiniband_switch_port_transmit_data_bytes_total"),
         ("guid", guid.as_str()),
@@ -72,12 +73,13 @@ fn series(i: usize, (guid, port): &(String, String)) -> Series {
     .map(|(k, v)| (k.to_string(), v.to_string()))
     .collect();
     // Each value as the answer's parse leaves it: a count read in place.
-    let values = (0..POINTS).map(|k| Point { t: T0 + STEP * k as f64, value: Ok((count(i, k), true)) }).collect();
+    let values =
+        (0..points).map(|k| Point { t: T0 + STEP * k as f64, value: Ok((count(i, k), true)) }).collect();
     Series { metric, values }
 }
 
-fn grid() -> StepGrid {
-    StepGrid::new(T0, T0 + STEP * (POINTS - 1) as f64, STEP).expect("a day at 60 s")
+fn grid(points: usize) -> StepGrid {
+    StepGrid::new(T0, T0 + STEP * (points - 1) as f64, STEP).expect("a range at 60 s")
 }
 
 /// The process's peak resident memory, in MB.
@@ -87,27 +89,39 @@ fn peak_mb() -> u64 {
     line.split_whitespace().nth(1).and_then(|kb| kb.parse::<u64>().ok()).unwrap_or(0) / 1000
 }
 
-fn report(observed: &shoal::routing::Observed) -> usize {
+fn report(observed: &shoal::routing::Observed, points: usize) -> usize {
     let intervals = observed.series.len();
-    assert_eq!(intervals, POINTS - 1);
+    assert_eq!(intervals, points - 1);
     let first = &observed.series[0].rails;
     assert_eq!(first.value_at(0, 1), Some(4096 * (1 % 7)), "an interval's bytes");
     eprintln!("history: {intervals} intervals; peak resident {} MB", peak_mb());
     intervals
 }
 
-#[divan::bench(sample_count = 3, sample_size = 1)]
-fn day_of_every_port_folded(bencher: Bencher) {
+/// Every port's series of `points` steps, made one by one and folded.
+fn fold_every_port(bencher: Bencher, points: usize) {
     let cluster = cluster();
     let ports = ports(cluster);
-    eprintln!("history: {} series × {POINTS} points", ports.len());
+    eprintln!("history: {} series × {points} points", ports.len());
     bencher.bench(|| {
-        let mut fold = HistoryFold::new(cluster, grid(), "bench");
+        let mut fold = HistoryFold::new(cluster, grid(points), "bench");
         for (i, port) in ports.iter().enumerate() {
-            fold.add(&series(i, port));
+            fold.add(&series(i, port, points));
         }
-        report(&fold.finish().0)
+        report(&fold.finish().0, points)
     });
+}
+
+/// The size of `footprints`' `counter_history_one_hour_of_every_port` (the path through
+/// snapshots): 60 steps.
+#[divan::bench(sample_count = 3, sample_size = 1)]
+fn hour_of_every_port_folded(bencher: Bencher) {
+    fold_every_port(bencher, 60);
+}
+
+#[divan::bench(sample_count = 3, sample_size = 1)]
+fn day_of_every_port_folded(bencher: Bencher) {
+    fold_every_port(bencher, POINTS);
 }
 
 /// The `data` of the answer as JSON text, made series by series as it is read.
@@ -161,11 +175,11 @@ fn day_of_every_port_parsed_and_folded(bencher: Bencher) {
     let cluster = cluster();
     let ports = ports(cluster);
     bencher.bench(|| {
-        let mut fold = HistoryFold::new(cluster, grid(), "bench");
+        let mut fold = HistoryFold::new(cluster, grid(POINTS), "bench");
         let text = AnswerText { ports: &ports, next: 0, buffer: Vec::new(), at: 0 };
         let reader = std::io::BufReader::with_capacity(1 << 16, text);
         let summary = read_matrix(reader, &mut |series| fold.add(&series)).expect("the answer parses");
         eprintln!("history: parsed {} series, {} points", summary.series, summary.points);
-        report(&fold.finish().0)
+        report(&fold.finish().0, POINTS)
     });
 }

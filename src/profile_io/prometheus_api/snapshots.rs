@@ -117,8 +117,11 @@ fn step_times(series: &[Series]) -> Vec<i64> {
     times
 }
 
+/// Seconds to whole milliseconds, rounded half away from zero (as `f64::round`, without its
+/// libm call: this runs once per point of a day's answer).
 pub fn millis(seconds: f64) -> i64 {
-    (seconds * 1000.0).round() as i64
+    let ms = seconds * 1000.0;
+    (ms + if ms < 0.0 { -0.5 } else { 0.5 }) as i64
 }
 
 /// What the series told besides their values.

@@ -19,34 +19,34 @@ use super::HistoryFold;
 /// as it stands with one; and the ends read at one step only while others are differenced.
 fn totals(columns: &EndColumns, steps: &[usize]) -> (Vec<Option<u64>>, Vec<usize>) {
     let ends = columns.ends();
-    let (mut first, mut last, mut readings) = (vec![None; ends], vec![None; ends], vec![0u32; ends]);
-    for &step in steps {
-        for end in 0..ends {
+    let (mut total, mut single) = (Vec::with_capacity(ends), Vec::new());
+    for end in 0..ends {
+        let (mut first, mut last, mut readings) = (None, None, 0u32);
+        for &step in steps {
             if let Some(v) = columns.get(step, end) {
-                first[end] = first[end].or(Some(v));
-                last[end] = Some(v);
-                readings[end] += 1;
+                first = first.or(Some(v));
+                last = Some(v);
+                readings += 1;
             }
         }
-    }
-    if steps.len() < 2 {
-        return (first, Vec::new());
-    }
-    let single = (0..ends).filter(|&e| readings[e] == 1).collect();
-    let total = (0..ends)
-        .map(|e| match (first[e], last[e], readings[e]) {
-            (Some(a), Some(b), 2..) => b.checked_sub(a),
+        total.push(match (steps.len(), readings) {
+            (0..=1, _) => first,
+            (_, 2..) => last.zip(first).and_then(|(b, a)| b.checked_sub(a)),
+            (_, 1) => {
+                single.push(end);
+                None
+            }
             _ => None,
-        })
-        .collect();
+        });
+    }
     (total, single)
 }
 
 /// Counts to intervals between consecutive present steps, in place: interval `j` is step
 /// `steps[j + 1]` − step `steps[j]`, known where both are.
 fn difference(columns: &mut EndColumns, steps: &[usize]) {
-    for (j, pair) in steps.windows(2).enumerate() {
-        for end in 0..columns.ends() {
+    for end in 0..columns.ends() {
+        for (j, pair) in steps.windows(2).enumerate() {
             let value =
                 columns.get(pair[0], end).zip(columns.get(pair[1], end)).and_then(|(a, b)| b.checked_sub(a));
             columns.put(j, end, value);
@@ -120,8 +120,8 @@ impl HistoryFold<'_> {
             (Some(mut x), Some(mut r)) => {
                 difference(&mut x, steps);
                 difference(&mut r, steps);
-                for j in 0..x.steps() {
-                    for end in 0..x.ends() {
+                for end in 0..x.ends() {
+                    for j in 0..x.steps() {
                         if x.get(j, end).is_none() && r.get(j, end).is_some() {
                             x.put(j, end, r.get(j, end));
                         }
@@ -135,12 +135,9 @@ impl HistoryFold<'_> {
             }
             (None, None) => EndColumns::new(&self.rail_ends, steps.len() - 1),
         };
-        let mut sums = vec![Some(0u64); sent.ends()];
-        for j in 0..sent.steps() {
-            for (end, sum) in sums.iter_mut().enumerate() {
-                *sum = sum.zip(sent.get(j, end)).map(|(s, v)| s.saturating_add(v));
-            }
-        }
+        let sums: Vec<Option<u64>> = (0..sent.ends())
+            .map(|end| (0..sent.steps()).try_fold(0u64, |s, j| Some(s.saturating_add(sent.get(j, end)?))))
+            .collect();
         for (rail, values) in out.rails.iter_mut().enumerate() {
             let start = self.rail_starts[rail];
             for (i, value) in values.iter_mut().enumerate() {

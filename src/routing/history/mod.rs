@@ -146,7 +146,8 @@ impl<'c> HistoryFold<'c> {
         // Points come in time order: the next step is checked first, without a division.
         let mut next = 0;
         corrected_points(number, series, (&metric, guid, port), &mut self.notes, |ms, count| {
-            let step = if next < grid.steps && ms == grid.ms_of(next) { Some(next) } else { grid.step_of(ms) };
+            let step =
+                if next < grid.steps && ms == grid.ms_of(next) { Some(next) } else { grid.step_of(ms) };
             let Some(step) = step else {
                 counts.off_grid += 1;
                 return;

@@ -3,7 +3,7 @@
 use super::*;
 use crate::model::LinkEnd;
 use crate::profile_io::prometheus_api::snapshots::{Point, snapshots_of};
-use crate::routing::{CounterInput, observe};
+use crate::routing::{CounterInput, Observed, observe};
 
 const TREY: &str = "infiniband_switch_port_transmit_data_bytes_total";
 const TREY_RCV: &str = "infiniband_switch_port_receive_data_bytes_total";
