@@ -135,7 +135,7 @@ fn other(side: crate::model::Side) -> crate::model::Side {
     }
 }
 
-fn locate(
+pub(crate) fn locate(
     cluster: &Cluster,
     guids: &PortGuids,
     sample: &PortSample,

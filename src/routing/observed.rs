@@ -18,6 +18,7 @@ use crate::model::{Cluster, LinkEnd, Warning};
 
 use super::counter_delta::{Pairing, Reading, delta, fold_deltas};
 use super::counter_join::{PlacedPort, PlacedSnapshot, PortGuids, PortPlace, place};
+use super::end_values::EndValues;
 use super::observed_report::{Problems, report_pairing, report_repeat, report_unmatched};
 
 /// Observed bytes per link end, per rail (`None`: no counter covers that end).
@@ -62,11 +63,12 @@ pub struct Interval {
     /// When each was taken, if known.
     pub start: Option<TakenAt>,
     pub end: Option<TakenAt>,
-    /// `rails[r][LinkEnd::index()]`, as [`Observed::rails`].
-    pub rails: Vec<Vec<Option<u64>>>,
+    /// `rails[r][LinkEnd::index()]`, as [`Observed::rails`] (read [`EndValues::value_at`] in
+    /// loops over a long history: it never copies the columns).
+    pub rails: EndValues,
     /// PortXmitWait ticks per link end in this interval, as [`Observed::xmit_wait`]; empty when
     /// no snapshot read XmitWait.
-    pub xmit_wait: Vec<Vec<Option<u64>>>,
+    pub xmit_wait: EndValues,
 }
 
 impl Interval {
@@ -284,7 +286,7 @@ impl Observed {
     fn empty(cluster: &Cluster, pairing: &Pairing, placed: &[PlacedSnapshot]) -> Observed {
         let empty: Vec<Vec<Option<u64>>> =
             cluster.rails.iter().map(|f| vec![None; f.link_end_count()]).collect();
-        let interval = |(from, to): (u32, u32), rails: Vec<Vec<Option<u64>>>| {
+        let interval = |(from, to): (u32, u32), rails: EndValues| {
             let (from, to) = (&placed[from as usize], &placed[to as usize]);
             Interval {
                 from: from.source.clone(),
@@ -292,12 +294,12 @@ impl Observed {
                 start: from.taken,
                 end: to.taken,
                 rails,
-                xmit_wait: Vec::new(),
+                xmit_wait: EndValues::default(),
             }
         };
-        let series = pairing.series.iter().map(|&pair| interval(pair, empty.clone())).collect();
+        let series = pairing.series.iter().map(|&pair| interval(pair, empty.clone().into())).collect();
         let window = (pairing.differences && placed.len() >= 2)
-            .then(|| interval((0, (placed.len() - 1) as u32), Vec::new()));
+            .then(|| interval((0, (placed.len() - 1) as u32), EndValues::default()));
         let (xmit_wait, ports, ticks) = (Vec::new(), Vec::new(), HashMap::new());
         Observed { rails: empty, series, xmit_wait, ports, window, ticks }
     }
@@ -320,7 +322,7 @@ impl Observed {
         for &(p, v) in by_position {
             let Some(interval) = self.series.get_mut(p) else { continue };
             if interval.xmit_wait.is_empty() {
-                interval.xmit_wait = shape.iter().map(|&n| vec![None; n]).collect();
+                interval.xmit_wait = shape.iter().map(|&n| vec![None; n]).collect::<Vec<_>>().into();
             }
             if let Some(slot) = interval.xmit_wait.get_mut(rail).and_then(|r| r.get_mut(index)) {
                 *slot = Some(v);
@@ -339,7 +341,7 @@ impl Observed {
             for (index, total) in totals.iter_mut().enumerate() {
                 let mut sum = Some(0u64);
                 for interval in &self.series {
-                    let value = interval.rails.get(rail).and_then(|r| r.get(index)).copied().flatten();
+                    let value = interval.rails.value_at(rail, index);
                     sum = sum.zip(value).map(|(s, v)| s.saturating_add(v));
                 }
                 if sum.is_some() {

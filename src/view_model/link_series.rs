@@ -44,8 +44,8 @@ impl LinkSeries {
         if observed.series.is_empty() {
             let window = observed.window.as_ref()?;
             let whole = Interval {
-                rails: observed.rails.clone(),
-                xmit_wait: observed.xmit_wait.clone(),
+                rails: observed.rails.clone().into(),
+                xmit_wait: observed.xmit_wait.clone().into(),
                 ..window.clone()
             };
             out.push(&whole, &capacity, &observed.ticks);
@@ -68,15 +68,15 @@ impl LinkSeries {
         let seconds = interval.seconds();
         let (mut utilisation, mut stall) =
             (Vec::with_capacity(capacity.len()), Vec::with_capacity(capacity.len()));
-        let ends =
-            interval.rails.iter().enumerate().flat_map(|(r, ends)| (0..ends.len()).map(move |i| (r, i)));
+        let rails = &interval.rails;
+        let ends = (0..rails.rail_count()).flat_map(|r| (0..rails.rail_len(r)).map(move |i| (r, i)));
         for ((rail, i), capacity) in ends.zip(capacity) {
             let known = |v: Option<f64>| v.map_or(f32::NAN, |v| v as f32);
-            let bytes = interval.rails[rail][i];
+            let bytes = interval.rails.value_at(rail, i);
             let rate = capacity.zip(seconds);
             utilisation.push(known(rate.zip(bytes).and_then(|((c, s), b)| utilisation_percent(b, c, s))));
             let tick = ticks.get(&(rail, i)).copied();
-            let waits = interval.xmit_wait.get(rail).and_then(|r| r.get(i)).copied().flatten();
+            let waits = interval.xmit_wait.value_at(rail, i);
             stall.push(known(rate.zip(waits).and_then(|((c, s), t)| stall_percent(t, c, s, tick))));
         }
         self.labels.push(format!("{} → {}", interval.from, interval.to));

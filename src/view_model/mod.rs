@@ -26,6 +26,7 @@ pub mod matrix_filter;
 pub mod matrix_order;
 pub mod module_spec;
 pub mod open;
+mod open_history;
 pub mod orbit;
 pub mod prepare;
 pub mod query;

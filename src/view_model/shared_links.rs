@@ -82,10 +82,7 @@ fn bytes_within(observed: &Observed, ends: &[(usize, LinkEnd)], (start, end): (f
     timed
         .iter()
         .filter(|(from, to, _)| *from >= start && *to <= end)
-        .flat_map(|(_, _, interval)| {
-            ends.iter()
-                .map(|&(rail, e)| interval.rails.get(rail).and_then(|r| r.get(e.index()).copied().flatten()))
-        })
+        .flat_map(|(_, _, interval)| ends.iter().map(|&(rail, e)| interval.rails.value_at(rail, e.index())))
         .map(|v| v.unwrap_or(0))
         .fold(0, u64::saturating_add)
 }

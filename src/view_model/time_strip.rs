@@ -90,7 +90,12 @@ pub fn interval_bytes(observed: &Observed) -> Vec<Vec<LinkBytes>> {
     observed
         .series
         .iter()
-        .map(|i| i.rails.iter().map(|rail| rail.iter().map(|v| v.unwrap_or(0)).collect()).collect())
+        .map(|i| {
+            let rails = &i.rails;
+            (0..rails.rail_count())
+                .map(|r| (0..rails.rail_len(r)).map(|e| rails.value_at(r, e).unwrap_or(0)).collect())
+                .collect()
+        })
         .collect()
 }
 
@@ -402,8 +407,9 @@ mod tests {
                     v[0] = Some(bytes);
                     v
                 })
-                .collect(),
-            xmit_wait: Vec::new(),
+                .collect::<Vec<_>>()
+                .into(),
+            xmit_wait: Default::default(),
         };
         let observed = Observed {
             rails: Vec::new(),

@@ -17,7 +17,7 @@
 //! already rounded it, which a warning says.
 
 use crate::model::counters::{CounterWidth, DataCounter, PortOwner, Snapshot, TakenAt, TimeSource};
-use crate::model::port_counters::CounterKind;
+use crate::model::port_counters::{Count, CounterKind};
 use crate::model::{EpochMicros, Guid, Warning};
 
 use super::super::error::ParseError;
@@ -113,6 +113,29 @@ impl SeriesKind {
                 sink.counter(line, owner, port, direction, DataCounter::from_bytes(count))
             }
             (_, Ok(direction)) => sink.words(line, owner, port, direction, count, CounterWidth::Bits64),
+        }
+    }
+}
+
+/// What one value of an exporter series counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Counted {
+    /// A data counter, in bytes (a words series is scaled).
+    Data(Direction, u64),
+    Other(CounterKind, Count),
+}
+
+impl SeriesKind {
+    /// One value as the counter it is, read as [`SeriesKind::record`] reads it; `None` when
+    /// it does not fit (words past 64 bits of bytes, more than the counter's width holds).
+    pub fn counted(self, count: u64) -> Option<Counted> {
+        match (self.family, self.what) {
+            (_, Err((kind, wide))) => {
+                let width = if wide { CounterWidth::Bits64 } else { super::sink::guessed_width(kind, count) };
+                (count <= width.max()).then_some(Counted::Other(kind, Count { value: count, width }))
+            }
+            (Family::Bytes, Ok(direction)) => Some(Counted::Data(direction, count)),
+            (_, Ok(direction)) => Some(Counted::Data(direction, count.checked_mul(4)?)),
         }
     }
 }

@@ -10,6 +10,7 @@
 use std::time::Duration;
 
 use serde::Deserialize;
+use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, Visitor};
 
 use super::super::error::ParseError;
 
@@ -69,6 +70,17 @@ impl Api {
         endpoint: &str,
         params: &[(&str, String)],
     ) -> Result<(T, Vec<String>), ParseError> {
+        self.get_seeded(endpoint, params, std::marker::PhantomData::<T>)
+    }
+
+    /// [`Api::get`] with `data` read by `seed` as the answer streams in (a long range's series
+    /// are folded one by one, never all held).
+    pub fn get_seeded<S: DeserializeSeed<'static>>(
+        &self,
+        endpoint: &str,
+        params: &[(&str, String)],
+        seed: S,
+    ) -> Result<(S::Value, Vec<String>), ParseError> {
         let url = self.url(endpoint);
         let mut request = self.agent.get(&url);
         for (key, value) in params {
@@ -80,7 +92,11 @@ impl Api {
         if status == 200 {
             // Parsed as it arrives: a day of every port is never held as text as well.
             let reader = std::io::BufReader::with_capacity(1 << 16, body.reader());
-            let envelope: Envelope<T> = serde_json::from_reader(reader).map_err(|e| {
+            let mut deserializer = serde_json::Deserializer::from_reader(reader);
+            let parsed = EnvelopeSeed(seed)
+                .deserialize(&mut deserializer)
+                .and_then(|e| deserializer.end().map(|()| e));
+            let envelope = parsed.map_err(|e| {
                 ParseError::invalid(
                     &url,
                     format!("HTTP 200, but the answer is not Prometheus's API JSON ({e})"),
@@ -91,7 +107,53 @@ impl Api {
         let body = body.read_to_string().map_err(|e| {
             ParseError::invalid(&url, format!("HTTP {status}, but reading the answer failed: {e}"))
         })?;
-        decode(&url, status.as_u16(), &body)
+        match decode::<IgnoredAny>(&url, status.as_u16(), &body) {
+            Err(error) => Err(error),
+            Ok(_) => Err(ParseError::invalid(&url, format!("HTTP {status}: {}", quoted(&body)))),
+        }
+    }
+}
+
+/// The envelope, its `data` read by a seed.
+struct EnvelopeSeed<S>(S);
+
+impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for EnvelopeSeed<S> {
+    type Value = Envelope<S::Value>;
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de, S: DeserializeSeed<'de>> Visitor<'de> for EnvelopeSeed<S> {
+    type Value = Envelope<S::Value>;
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Prometheus's API envelope")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut seed = Some(self.0);
+        let mut envelope = Envelope {
+            status: String::new(),
+            data: None,
+            error_type: None,
+            error: None,
+            warnings: Vec::new(),
+        };
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "status" => envelope.status = map.next_value()?,
+                "data" => match seed.take() {
+                    Some(seed) => envelope.data = Some(map.next_value_seed(seed)?),
+                    None => return Err(serde::de::Error::duplicate_field("data")),
+                },
+                "errorType" => envelope.error_type = map.next_value()?,
+                "error" => envelope.error = map.next_value()?,
+                "warnings" => envelope.warnings = map.next_value()?,
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(envelope)
     }
 }
 

@@ -9,6 +9,7 @@
 //! is the store: nothing is kept but the answer.
 
 mod http;
+pub mod matrix;
 pub mod snapshots;
 pub mod time;
 
@@ -19,6 +20,7 @@ use crate::model::counters::Snapshot;
 
 use super::error::ParseError;
 use http::Api;
+use matrix::MatrixSeed;
 use snapshots::{Series, snapshots_of};
 use time::rfc3339_of;
 
@@ -39,24 +41,50 @@ pub struct PromRange {
 /// The step when none is given: one minute, a common scrape interval.
 pub const DEFAULT_STEP_SECS: f64 = 60.0;
 
-/// `query_range`'s answer.
-#[derive(Deserialize)]
-struct Matrix {
-    #[serde(rename = "resultType")]
-    result_type: String,
-    result: Vec<Series>,
+/// The counters of every exporter port at each step of the range, oldest first, as
+/// snapshots (for a range read beside counter files; a range alone is folded as it streams,
+/// see [`stream_range`]).
+pub fn read_range(range: &PromRange) -> Result<(Vec<Snapshot>, Vec<Warning>), ParseError> {
+    let mut series = Vec::new();
+    let answer = stream_range(range, &mut |one| series.push(one))?;
+    let (snapshots, mut warnings) = snapshots_of(&answer.source, &series);
+    warnings.splice(0..0, answer.warnings);
+    Ok((snapshots, warnings))
 }
 
-/// The counters of every exporter port at each step of the range, oldest first.
-pub fn read_range(range: &PromRange) -> Result<(Vec<Snapshot>, Vec<Warning>), ParseError> {
-    let api = Api::new(&range.url)?;
-    let (from, to) = (rfc3339_of(range.from), rfc3339_of(range.to));
+/// What a streamed range answer was, besides its series.
+#[derive(Clone, Debug)]
+pub struct RangeAnswer {
+    /// The query's URL, as warnings name it.
+    pub source: String,
+    /// What the server warned of.
+    pub warnings: Vec<Warning>,
+}
+
+/// The query's URL for a server (what [`RangeAnswer::source`] will be).
+pub fn range_source(url: &str) -> String {
+    format!("{}/api/v1/query_range", url.trim_end_matches('/'))
+}
+
+/// An error naming the query when the range is empty or its step not positive.
+pub fn check_range(range: &PromRange) -> Result<(), ParseError> {
     if range.to <= range.from || range.step <= 0.0 {
+        let (from, to) = (rfc3339_of(range.from), rfc3339_of(range.to));
         return Err(ParseError::invalid(
-            api.url("/api/v1/query_range"),
+            range_source(&range.url),
             format!("empty range: from {from} to {to} at a {} s step", range.step),
         ));
     }
+    Ok(())
+}
+
+/// Asks the server for the range and hands each series of its answer to `each` as it
+/// streams in. An empty range, a server without exporter series, a refusal or an answer
+/// without samples is an error naming the URL and what came back.
+pub fn stream_range(range: &PromRange, each: &mut dyn FnMut(Series)) -> Result<RangeAnswer, ParseError> {
+    check_range(range)?;
+    let api = Api::new(&range.url)?;
+    let (from, to) = (rfc3339_of(range.from), rfc3339_of(range.to));
     let window = [("start", format_seconds(range.from)), ("end", format_seconds(range.to))];
     let series_params = [("match[]", SELECTOR.to_string()), window[0].clone(), window[1].clone()];
     let (listed, mut server_said) = api.get::<Vec<serde_json::Value>>("/api/v1/series", &series_params)?;
@@ -70,27 +98,26 @@ pub fn read_range(range: &PromRange) -> Result<(Vec<Snapshot>, Vec<Warning>), Pa
     }
     let mut params = vec![("query", SELECTOR.to_string()), ("step", format_seconds(range.step))];
     params.extend(window);
-    let (matrix, more) = api.get::<Matrix>("/api/v1/query_range", &params)?;
+    let (matrix, more) = api.get_seeded("/api/v1/query_range", &params, MatrixSeed(each))?;
     server_said.extend(more);
     let source = api.url("/api/v1/query_range");
-    if matrix.result_type != "matrix" || matrix.result.iter().all(|s| s.values.is_empty()) {
+    if matrix.result_type != "matrix" || matrix.points == 0 {
         return Err(ParseError::invalid(
             &source,
             format!(
                 "no samples from {from} to {to} at a {} s step ({} series listed; the answer's result was {} `{}`)",
                 range.step,
                 listed.len(),
-                matrix.result.len(),
+                matrix.series,
                 matrix.result_type
             ),
         ));
     }
-    let (snapshots, mut warnings) = snapshots_of(&source, &matrix.result);
-    warnings.splice(
-        0..0,
-        server_said.into_iter().map(|w| Warning::in_file(&source, format!("the server warns: {w}"))),
-    );
-    Ok((snapshots, warnings))
+    let warnings = server_said
+        .into_iter()
+        .map(|w| Warning::in_file(&source, format!("the server warns: {w}")))
+        .collect();
+    Ok(RangeAnswer { source, warnings })
 }
 
 /// Seconds as the API takes them (up to milliseconds, no exponent).

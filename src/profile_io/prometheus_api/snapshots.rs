@@ -10,10 +10,10 @@
 use std::collections::HashMap;
 
 use crate::model::counters::{PortOwner, Snapshot, TakenAt, TimeSource};
-use crate::model::{EpochMicros, Warning};
+use crate::model::{EpochMicros, Guid, Warning};
 
 use super::super::counters::prometheus::{
-    host_device_warning, parse_value, port_of, rounded_warning, series_kind,
+    SeriesKind, host_device_warning, parse_value, port_of, rounded_warning, series_kind,
 };
 use super::super::counters::sink::SampleSink;
 use super::time::rfc3339_of;
@@ -117,13 +117,16 @@ fn step_times(series: &[Series]) -> Vec<i64> {
     times
 }
 
-fn millis(seconds: f64) -> i64 {
-    (seconds * 1000.0).round() as i64
+/// Seconds to whole milliseconds, rounded half away from zero (as `f64::round`, without its
+/// libm call: this runs once per point of a day's answer).
+pub fn millis(seconds: f64) -> i64 {
+    let ms = seconds * 1000.0;
+    (ms + if ms < 0.0 { -0.5 } else { 0.5 }) as i64
 }
 
 /// What the series told besides their values.
 #[derive(Default)]
-struct Notes {
+pub struct Notes {
     host_series: usize,
     /// Series number and metric of series without readable GUID and port labels.
     unplaced: Vec<(usize, String)>,
@@ -142,49 +145,69 @@ struct Reset {
     after: u64,
 }
 
-/// Records one series' points into the snapshots of their times, resets corrected.
-fn record_series(number: usize, series: &Series, times: &[i64], sinks: &mut [SampleSink], notes: &mut Notes) {
+/// An exporter series' metric, kind and port, once its labels are read; `None` for another
+/// metric, or a series without port labels (counted in `notes`).
+pub fn series_port(
+    number: usize,
+    series: &Series,
+    notes: &mut Notes,
+) -> Option<(String, SeriesKind, Guid, u8)> {
     let metric = series.metric.get("__name__").cloned().unwrap_or_default();
-    let Some(kind) = series_kind(&metric) else { return };
+    let kind = series_kind(&metric)?;
     let Some(names) = kind.port_labels() else {
         notes.host_series += 1;
-        return;
+        return None;
     };
     let Some((guid, port)) = port_of(|name| series.metric.get(name).cloned(), names) else {
         notes.unplaced.push((number, metric));
-        return;
+        return None;
     };
-    let owner = PortOwner::Guid(guid);
+    Some((metric, kind, guid, port))
+}
+
+/// Each point's time (ms) and count, resets corrected as `increase()` corrects them: after a
+/// drop, the value before it is added to every later value. Resets and values that are no
+/// count go to `notes`.
+pub fn corrected_points(
+    number: usize,
+    series: &Series,
+    (metric, guid, port): (&str, Guid, u8),
+    notes: &mut Notes,
+    mut put: impl FnMut(i64, u64),
+) {
     let (mut previous, mut offset) = (None::<u64>, 0u64);
     for point in &series.values {
-        let t = &point.t;
         let (raw, exact) = match &point.value {
             Ok(count) => *count,
             Err(text) => {
-                notes.bad_values.push((number, metric.clone(), text.to_string()));
+                notes.bad_values.push((number, metric.to_string(), text.to_string()));
                 continue;
             }
         };
         notes.rounded += usize::from(!exact);
         if let Some(before) = previous.filter(|&before| raw < before) {
             offset = offset.saturating_add(before);
-            notes.resets.push(Reset {
-                metric: metric.clone(),
-                owner,
-                port,
-                at_ms: millis(*t),
-                before,
-                after: raw,
-            });
+            let (metric, owner, at_ms) = (metric.to_string(), PortOwner::Guid(guid), millis(point.t));
+            notes.resets.push(Reset { metric, owner, port, at_ms, before, after: raw });
         }
         previous = Some(raw);
-        let Ok(at) = times.binary_search(&millis(*t)) else { continue };
-        kind.record(&mut sinks[at], number, owner, port, raw.saturating_add(offset));
+        put(millis(point.t), raw.saturating_add(offset));
     }
 }
 
+/// Records one series' points into the snapshots of their times, resets corrected.
+fn record_series(number: usize, series: &Series, times: &[i64], sinks: &mut [SampleSink], notes: &mut Notes) {
+    let Some((metric, kind, guid, port)) = series_port(number, series, notes) else { return };
+    let owner = PortOwner::Guid(guid);
+    corrected_points(number, series, (&metric, guid, port), notes, |ms, count| {
+        if let Ok(at) = times.binary_search(&ms) {
+            kind.record(&mut sinks[at], number, owner, port, count);
+        }
+    });
+}
+
 impl Notes {
-    fn warnings(&self, source: &str) -> Vec<Warning> {
+    pub fn warnings(&self, source: &str) -> Vec<Warning> {
         let mut out = Vec::new();
         if self.host_series > 0 {
             out.push(Warning::in_file(source, host_device_warning(self.host_series)));
