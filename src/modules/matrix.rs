@@ -15,9 +15,10 @@ use crate::scene::matrix_draw::{map_side, picture, rail_name};
 use crate::view_model::dataset::{Dataset, FabricData};
 use crate::view_model::highlight::{Lit, Seed};
 use crate::view_model::matrix::{
-    CellValues, MatrixGrid, MatrixOptions, MatrixOrder, MatrixShow, RailChoice, build, cells_of_host_pairs,
-    entity_host,
+    CellValues, MatrixGrid, MatrixOptions, MatrixOrder, MatrixShow, RailChoice, build_with,
+    cells_of_host_pairs, entity_host,
 };
+use crate::view_model::matrix_fold::MatrixCache;
 use crate::view_model::values::RegionSelection;
 use crate::view_model::view::{ModuleKind, ViewSpec};
 
@@ -45,6 +46,10 @@ pub struct MatrixState {
     pub map: Option<egui::Rect>,
     /// The cells outlined last frame: those whose pairs cross a lit link end.
     pub lit: Vec<(u32, u32)>,
+    /// Pair tables and folds of the data set of generation `cache_generation`, reused while
+    /// only the order, focus, colours or size change.
+    cache: MatrixCache,
+    cache_generation: u64,
 }
 
 /// The region (and the diff's side B) a selection shows; windows are not matrices yet.
@@ -81,7 +86,11 @@ impl MatrixState {
         }
         let fabric = d.fabric.as_ref().ok_or("the traffic matrix needs fabric dumps and a profile")?;
         let (key, minus) = keys(spec.selection)?;
-        self.grid = Some(build(fabric, key, minus, options, side)?);
+        if self.cache_generation != generation {
+            self.cache = MatrixCache::default();
+            self.cache_generation = generation;
+        }
+        self.grid = Some(build_with(&mut self.cache, fabric, key, minus, options, side)?);
         self.built = Some(wanted);
         Ok(())
     }

@@ -22,6 +22,8 @@ pub mod filter;
 pub mod highlight;
 pub mod link_series;
 pub mod matrix;
+pub mod matrix_fold;
+pub mod matrix_options;
 pub mod matrix_order;
 pub mod open;
 pub mod orbit;
