@@ -175,7 +175,7 @@ impl<'t, 'f> State<'t, 'f> {
         let fixed = *self.row(s, d);
         let mut chosen: Option<(Cost, u8)> = None;
         for i in self.paths.candidates(topology, s, target) {
-            let link = self.paths.links[s][i];
+            let link = self.paths.of(s)[i];
             if fixed != NO_ROUTE && fixed != link.port {
                 continue;
             }

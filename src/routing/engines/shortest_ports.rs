@@ -20,8 +20,10 @@ pub struct Uplink {
 
 /// Every switch's switch-to-switch ports (in port order), and the cached shortest-path masks.
 pub struct ShortestPorts {
-    pub links: Vec<Vec<Uplink>>,
-    /// Per target switch, per switch: bit `i` set when `links[switch][i]` is on a shortest
+    /// Switch `s`'s ports are `links[first[s]..first[s + 1]]`: one list, no pointer to follow.
+    links: Vec<Uplink>,
+    first: Vec<usize>,
+    /// Per target switch, per switch: bit `i` set when `of(switch)[i]` is on a shortest
     /// path to the target.
     masks: Vec<Option<Box<[u64]>>>,
     cached_bytes: usize,
@@ -56,7 +58,7 @@ impl Iterator for Candidates {
 impl ShortestPorts {
     pub fn new(topology: &Topology) -> Self {
         let fabric = topology.fabric;
-        let links: Vec<Vec<Uplink>> = topology
+        let per_switch: Vec<Vec<Uplink>> = topology
             .ports
             .iter()
             .zip(&topology.switches)
@@ -71,25 +73,40 @@ impl ShortestPorts {
                     .collect()
             })
             .collect();
-        let masks_fit = links.iter().all(|l| l.len() <= 64);
-        ShortestPorts { links, masks: vec![None; topology.switches.len()], cached_bytes: 0, masks_fit }
+        let masks_fit = per_switch.iter().all(|l| l.len() <= 64);
+        let mut first = Vec::with_capacity(per_switch.len() + 1);
+        first.push(0);
+        for l in &per_switch {
+            first.push(first.last().copied().unwrap_or(0) + l.len());
+        }
+        let links = per_switch.into_iter().flatten().collect();
+        ShortestPorts { links, first, masks: vec![None; topology.switches.len()], cached_bytes: 0, masks_fit }
     }
 
-    /// The positions in `links[s]` of the ports on a shortest path from `s` to `target`.
+    /// Switch `s`'s switch-to-switch ports, in port order.
+    pub fn of(&self, s: usize) -> &[Uplink] {
+        &self.links[self.first[s]..self.first[s + 1]]
+    }
+
+    fn switches(&self) -> usize {
+        self.first.len() - 1
+    }
+
+    /// The positions in [`ShortestPorts::of`]`(s)` of the ports on a shortest path from `s` to `target`.
     pub fn candidates(&mut self, topology: &Topology, s: usize, target: usize) -> Candidates {
-        let hops = topology.hops_to(target);
-        if !self.masks_fit {
-            let on = (0..self.links[s].len()).filter(|&i| on_shortest(hops, self.links[s][i].next, s));
-            return Candidates::Listed(on.collect::<Vec<_>>().into_iter());
-        }
         if let Some(Some(row)) = self.masks.get(target) {
             return Candidates::Bits(row[s]);
         }
-        let row_bytes = self.links.len() * 8;
+        let hops = topology.hops_to(target);
+        if !self.masks_fit {
+            let on = self.of(s).iter().enumerate().filter(|(_, l)| on_shortest(hops, l.next, s));
+            return Candidates::Listed(on.map(|(i, _)| i).collect::<Vec<_>>().into_iter());
+        }
+        let row_bytes = self.switches() * 8;
         if self.cached_bytes + row_bytes > CACHE_BYTES {
             return Candidates::Bits(self.mask(hops, s));
         }
-        let row: Box<[u64]> = (0..self.links.len()).map(|switch| self.mask(hops, switch)).collect();
+        let row: Box<[u64]> = (0..self.switches()).map(|switch| self.mask(hops, switch)).collect();
         let bits = row[s];
         self.masks[target] = Some(row);
         self.cached_bytes += row_bytes;
@@ -97,7 +114,7 @@ impl ShortestPorts {
     }
 
     fn mask(&self, hops: &[u8], s: usize) -> u64 {
-        let on = self.links[s].iter().enumerate().filter(|(_, l)| on_shortest(hops, l.next, s));
+        let on = self.of(s).iter().enumerate().filter(|(_, l)| on_shortest(hops, l.next, s));
         on.fold(0, |bits, (i, _)| bits | 1 << i)
     }
 }
