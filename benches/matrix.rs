@@ -1,7 +1,12 @@
 //! `matrix` (issue 23, target ≤ 100 ms): the traffic matrix of 10,000 ranks × 100 peers on the
 //! k = 36 fat tree's two rails to the screen, aggregated to a 512-bin side, as the window's view
-//! builds it on a change of region or option: the pair table traced on the real tables, folded
-//! into bins, and its draw list. Also the hop bars of the same matrix.
+//! builds it: folded into bins, and its draw list. Also the hop bars of the same matrix.
+//!
+//! - `ranks_10000_aggregated`, `hop_bars_10000`: a rebuild that changes the order (by rank, by
+//!   the layout, in turn), as a view rebuilds on a change of order, focus, colours or size: the
+//!   region's pair table and fold are kept in the view's [`MatrixCache`].
+//! - `*_first_build`: the first build of a region (or granularity, rail, values): the pair
+//!   table's hop classes from the real tables, and the fold.
 //!
 //! The fabric is written once under `target/bench-data/k36` (see `support/k36.rs`). Run:
 //! `cargo bench --bench matrix`.
@@ -11,7 +16,8 @@ use std::sync::OnceLock;
 use shoal::routing::RegionKey;
 use shoal::routing::pair_table::Granularity;
 use shoal::scene::matrix_draw::picture;
-use shoal::view_model::matrix::{MatrixOptions, MatrixShow, build};
+use shoal::view_model::matrix::{MatrixOptions, MatrixOrder, MatrixShow, build_with};
+use shoal::view_model::matrix_fold::MatrixCache;
 use shoal::view_model::{Dataset, ViewSpec, open};
 
 #[path = "support/k36.rs"]
@@ -32,23 +38,47 @@ fn dataset() -> &'static Dataset {
     D.get_or_init(|| open(&k36::request(&k36::fabric_dir()), &|_| {}).expect("the k = 36 fabric opens"))
 }
 
-fn to_screen(show: MatrixShow) -> usize {
+fn to_screen(show: MatrixShow, order: MatrixOrder, cache: &mut MatrixCache) -> usize {
     let d = dataset();
     let fabric = d.fabric.as_ref().expect("a fabric");
-    let options = MatrixOptions { by: Granularity::Rank, show, ..MatrixOptions::default() };
-    let grid = build(fabric, RegionKey::Total, None, &options, 512).expect("the matrix builds");
+    let options = MatrixOptions { by: Granularity::Rank, show, order, ..MatrixOptions::default() };
+    let grid = build_with(cache, fabric, (RegionKey::Total, None), &options, (512, [None, None]))
+        .expect("the matrix builds");
     let spec = ViewSpec::for_dataset(d);
     picture(&grid, &spec, Vec::new()).draw_list(1400.0, 1100.0).rects.len()
 }
 
+/// Rebuilds with the order switched each time, the region's table and fold kept.
+fn rebuilt(bencher: divan::Bencher, show: MatrixShow) {
+    dataset();
+    let mut cache = MatrixCache::default();
+    to_screen(show, MatrixOrder::Layout, &mut cache);
+    let mut turn = 0usize;
+    bencher.bench_local(|| {
+        turn += 1;
+        let order = if turn % 2 == 0 { MatrixOrder::Layout } else { MatrixOrder::Id };
+        to_screen(show, order, &mut cache)
+    });
+}
+
 #[divan::bench(sample_count = 5, sample_size = 1)]
 fn ranks_10000_aggregated(bencher: divan::Bencher) {
-    dataset();
-    bencher.bench(|| to_screen(MatrixShow::Cells));
+    rebuilt(bencher, MatrixShow::Cells);
 }
 
 #[divan::bench(sample_count = 5, sample_size = 1)]
 fn hop_bars_10000(bencher: divan::Bencher) {
+    rebuilt(bencher, MatrixShow::Bars);
+}
+
+#[divan::bench(sample_count = 3, sample_size = 1)]
+fn ranks_10000_first_build(bencher: divan::Bencher) {
     dataset();
-    bencher.bench(|| to_screen(MatrixShow::Bars));
+    bencher.bench(|| to_screen(MatrixShow::Cells, MatrixOrder::Id, &mut MatrixCache::default()));
+}
+
+#[divan::bench(sample_count = 3, sample_size = 1)]
+fn hop_bars_10000_first_build(bencher: divan::Bencher) {
+    dataset();
+    bencher.bench(|| to_screen(MatrixShow::Bars, MatrixOrder::Id, &mut MatrixCache::default()));
 }

@@ -52,9 +52,12 @@ pub fn run_sample() -> Result<()> {
 
 /// Opens the rails as every command does, and summarises each rail's fabric, files and warnings.
 fn load(rails: &[Vec<PathBuf>]) -> Result<InfoSummary> {
-    let dataset = open(&OpenRequest::of_rails(rails.to_vec()), &|_| {})?;
-    let fabric = dataset.fabric.context("no fabric in the RAILs given")?;
-    let rails: Vec<_> = fabric.cluster.rails.into_iter().zip(fabric.rails_read).collect();
+    let mut dataset = open(&OpenRequest::of_rails(rails.to_vec()), &|_| {})?;
+    let fabric = dataset.fabric.take().context("no fabric in the RAILs given")?;
+    // The run shares the cluster (its lazy pairs domain would trace on it): let it go first.
+    drop(dataset);
+    let cluster = std::sync::Arc::unwrap_or_clone(fabric.cluster);
+    let rails: Vec<_> = cluster.rails.into_iter().zip(fabric.rails_read).collect();
     Ok(summarise(&rails))
 }
 

@@ -8,6 +8,7 @@
 //! onto links is quadratic and takes 15 s on its `bgpc` example.)
 
 use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::{Arc, OnceLock};
 
 use super::network::Network;
 use super::table::{Domain, Table};
@@ -65,7 +66,44 @@ enum Join {
     Map(HashMap<i64, Vec<i64>>),
 }
 
+/// Makes a lazy domain's tables and projections.
+pub type DomainBuilder = Arc<dyn Fn() -> (Vec<Table>, Vec<Projection>) + Send + Sync>;
+
+/// A domain whose tables and projections are made the first time something names it (issue 23:
+/// the pairs domain traces every pair, seconds on a large profile, for a domain few views use).
+/// See [`Run::with_lazy_domain`].
+#[derive(Clone)]
+pub struct LazyDomain {
+    pub domain: Domain,
+    /// Its tables' attributes, so that a clause naming one builds it and no other does.
+    pub attributes: Vec<String>,
+    /// The domains its projections will reach, to say how far it is before it is built.
+    pub neighbours: Vec<Domain>,
+    pub build: DomainBuilder,
+}
+
+impl std::fmt::Debug for LazyDomain {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LazyDomain")
+            .field("domain", &self.domain)
+            .field("attributes", &self.attributes)
+            .field("neighbours", &self.neighbours)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A lazy domain and, once built, the whole run with it.
+#[derive(Clone, Debug)]
+struct Lazy {
+    part: LazyDomain,
+    built: Arc<OnceLock<Run>>,
+}
+
 /// One measured job: its network, tables and projections, with the joins built.
+///
+/// A lazy domain ([`Run::with_lazy_domain`]) is built by the first call that names it (its ids,
+/// positions, tables, a projection or path from or to it, an attribute it declares); from then
+/// on every call answers from the run with it, its tables after the others.
 #[derive(Clone, Debug)]
 pub struct Run {
     name: String,
@@ -78,6 +116,7 @@ pub struct Run {
     joins: HashMap<(Domain, Domain), Join>,
     /// Per table, per row: the row's id's position in [`Run::ids`], or [`Run::NO_POSITION`].
     row_positions: Vec<Vec<u32>>,
+    lazy: Option<Lazy>,
 }
 
 impl Run {
@@ -96,7 +135,17 @@ impl Run {
             .collect();
         let row_positions = row_positions_of(&tables, &ids, &positions);
         let joins = joins_of(&network, &projections);
-        Run { name: name.into(), network, tables, projections, ids, positions, joins, row_positions }
+        Run {
+            name: name.into(),
+            network,
+            tables,
+            projections,
+            ids,
+            positions,
+            joins,
+            row_positions,
+            lazy: None,
+        }
     }
 
     pub fn name(&self) -> &str {
@@ -104,11 +153,73 @@ impl Run {
     }
 
     /// The same run with one more table (or a table of the same name replaced), joins rebuilt.
+    /// A lazy domain stays lazy (built again when next named).
     pub fn with_table(self, table: Table) -> Run {
-        let Run { name, network, mut tables, projections, .. } = self;
+        let Run { name, network, mut tables, projections, lazy, .. } = self;
         tables.retain(|t| t.name != table.name);
         tables.push(table);
-        Run::new(name, network, tables, projections)
+        let run = Run::new(name, network, tables, projections);
+        match lazy {
+            Some(l) => run.with_lazy_domain(l.part),
+            None => run,
+        }
+    }
+
+    /// The same run with `part`'s domain to be built when first named (one lazy domain a run).
+    pub fn with_lazy_domain(mut self, part: LazyDomain) -> Run {
+        self.lazy = Some(Lazy { part, built: Arc::new(OnceLock::new()) });
+        self
+    }
+
+    /// Whether `domain` is lazy and not built yet: its ids and tables do not exist so far.
+    pub fn is_pending(&self, domain: Domain) -> bool {
+        self.lazy.as_ref().is_some_and(|l| l.part.domain == domain && l.built.get().is_none())
+    }
+
+    /// The run every call answers from: with the lazy domain once it is built.
+    fn current(&self) -> &Run {
+        self.lazy.as_ref().and_then(|l| l.built.get()).unwrap_or(self)
+    }
+
+    /// The run with `domain` in it: builds a lazy domain named here the first time.
+    fn naming(&self, domain: Domain) -> &Run {
+        match &self.lazy {
+            Some(l) if l.part.domain == domain => l.built.get_or_init(|| self.built_with(&l.part)),
+            _ => self.current(),
+        }
+    }
+
+    fn built_with(&self, part: &LazyDomain) -> Run {
+        let (more_tables, more_projections) = (part.build)();
+        let tables = self.tables.iter().cloned().chain(more_tables).collect();
+        let projections = self.projections.iter().cloned().chain(more_projections).collect();
+        Run::new(self.name.clone(), self.network.clone(), tables, projections)
+    }
+
+    /// The position in [`Run::tables`] of the first table of `domain` with attribute `name`;
+    /// a lazy domain that declares `name` is built.
+    pub fn table_with(&self, domain: Domain, name: &str) -> Option<usize> {
+        let declared = self
+            .lazy
+            .as_ref()
+            .is_some_and(|l| l.part.domain == domain && l.part.attributes.iter().any(|a| a == name));
+        let run = if declared { self.naming(domain) } else { self.current() };
+        run.tables.iter().position(|t| t.domain == domain && t.has(name))
+    }
+
+    /// How many domains [`Run::path`] chains from `from` to `to`, without building a lazy
+    /// domain: one not built yet is one step past the nearest domain it will project to.
+    pub fn distance(&self, from: Domain, to: Domain) -> Option<usize> {
+        match &self.lazy {
+            Some(l) if self.is_pending(l.part.domain) && (from == l.part.domain || to == l.part.domain) => {
+                if from == to {
+                    return Some(1);
+                }
+                let other = if from == l.part.domain { to } else { from };
+                l.part.neighbours.iter().filter_map(|&n| self.path(n, other)).map(|p| p.len() + 1).min()
+            }
+            _ => self.path(from, to).map(|p| p.len()),
+        }
     }
 
     pub fn network(&self) -> &Network {
@@ -116,28 +227,28 @@ impl Run {
     }
 
     pub fn tables(&self) -> &[Table] {
-        &self.tables
+        &self.current().tables
     }
 
     pub fn projections(&self) -> &[Projection] {
-        &self.projections
+        &self.current().projections
     }
 
     /// The tables of one domain, in the order the run lists them.
     pub fn tables_of(&self, domain: Domain) -> impl Iterator<Item = &Table> + '_ {
-        self.tables.iter().filter(move |t| t.domain == domain)
+        self.naming(domain).tables.iter().filter(move |t| t.domain == domain)
     }
 
     /// Every id of a domain. Nodes and links are in [`Network::nodes`] / [`Network::links`]
     /// order (when the run has a network); ranks and communicators ascending. Every value
     /// vector and mask of a domain is indexed like this list.
     pub fn ids(&self, domain: Domain) -> &[i64] {
-        self.ids.get(&domain).map_or(&[], Vec::as_slice)
+        self.naming(domain).ids.get(&domain).map_or(&[], Vec::as_slice)
     }
 
     /// The position of an id in [`Run::ids`].
     pub fn position(&self, domain: Domain, id: i64) -> Option<usize> {
-        self.positions.get(&domain).and_then(|p| p.get(&id)).copied()
+        self.naming(domain).positions.get(&domain).and_then(|p| p.get(&id)).copied()
     }
 
     /// What [`Run::row_positions`] gives for a row whose id is not in [`Run::ids`] (a link row
@@ -147,19 +258,39 @@ impl Run {
     /// For each row of `self.tables()[table]`, the position of its id in [`Run::ids`] of the
     /// table's domain: what a scan over rows uses instead of one hash lookup per row.
     pub fn row_positions(&self, table: usize) -> &[u32] {
-        self.row_positions.get(table).map_or(&[], Vec::as_slice)
+        self.current().row_positions.get(table).map_or(&[], Vec::as_slice)
     }
 
     /// The domains one projection away from `domain`.
+    /// A lazy domain not built yet has none (see [`Run::distance`]).
     pub fn neighbours(&self, domain: Domain) -> Vec<Domain> {
+        self.current().neighbours_here(domain)
+    }
+
+    fn neighbours_here(&self, domain: Domain) -> Vec<Domain> {
         let mut out: Vec<Domain> = self.joins.keys().filter(|(a, _)| *a == domain).map(|(_, b)| *b).collect();
         out.sort();
         out
     }
 
+    /// The run with both domains in it: builds a lazy one of them.
+    fn naming_either(&self, a: Domain, b: Domain) -> &Run {
+        if self.is_pending(a) {
+            self.naming(a)
+        } else if self.is_pending(b) {
+            self.naming(b)
+        } else {
+            self.current()
+        }
+    }
+
     /// The shortest chain of domains from `from` to `to` (both included), as Boxfish composes
     /// projections (rank → node → link); `None` if no projection chain connects them.
     pub fn path(&self, from: Domain, to: Domain) -> Option<Vec<Domain>> {
+        self.naming_either(from, to).path_here(from, to)
+    }
+
+    fn path_here(&self, from: Domain, to: Domain) -> Option<Vec<Domain>> {
         let mut previous: HashMap<Domain, Domain> = HashMap::new();
         let mut queue = VecDeque::from([from]);
         let mut seen = HashSet::from([from]);
@@ -174,7 +305,7 @@ impl Run {
                 chain.reverse();
                 return Some(chain);
             }
-            for n in self.neighbours(d) {
+            for n in self.neighbours_here(d) {
                 if seen.insert(n) {
                     previous.insert(n, d);
                     queue.push_back(n);
@@ -187,10 +318,11 @@ impl Run {
     /// The ids in `to` related to `ids` in `from`, through the shortest chain of projections.
     /// `None` when no chain connects the two domains. The same domain gives the ids back.
     pub fn project(&self, from: Domain, ids: &HashSet<i64>, to: Domain) -> Option<HashSet<i64>> {
-        let chain = self.path(from, to)?;
+        let run = self.naming_either(from, to);
+        let chain = run.path_here(from, to)?;
         let mut current = ids.clone();
         for step in chain.windows(2) {
-            let join = self.joins.get(&(step[0], step[1]))?;
+            let join = run.joins.get(&(step[0], step[1]))?;
             current = match join {
                 Join::Identity => current,
                 Join::Map(map) => current.iter().filter_map(|id| map.get(id)).flatten().copied().collect(),
@@ -422,3 +554,7 @@ mod tests {
         assert_eq!(r.project(Domain::Ranks, &set(&[7]), Domain::Ranks), Some(set(&[7])));
     }
 }
+
+#[cfg(test)]
+#[path = "run_lazy_tests.rs"]
+mod lazy_tests;

@@ -16,10 +16,11 @@ use crate::view_model::dataset::{Dataset, FabricData};
 use crate::view_model::filter::Filter;
 use crate::view_model::highlight::{Lit, Seed};
 use crate::view_model::matrix::{
-    CellValues, MatrixGrid, MatrixOptions, MatrixOrder, MatrixShow, RailChoice, build_kept,
+    CellValues, MatrixGrid, MatrixOptions, MatrixOrder, MatrixShow, RailChoice, build_with,
     cells_of_host_pairs, entity_host,
 };
 use crate::view_model::matrix_filter::kept_pairs;
+use crate::view_model::matrix_fold::MatrixCache;
 use crate::view_model::values::RegionSelection;
 use crate::view_model::view::{ModuleSpec, ViewSpec};
 
@@ -47,6 +48,10 @@ pub struct MatrixState {
     pub map: Option<egui::Rect>,
     /// The cells outlined last frame: those whose pairs cross a lit link end.
     pub lit: Vec<(u32, u32)>,
+    /// Pair tables and folds of the data set of generation `cache_generation`, reused while
+    /// only the order, focus, colours or size change.
+    cache: MatrixCache,
+    cache_generation: u64,
 }
 
 /// The region (and the diff's side B) a selection shows; windows are not matrices yet.
@@ -93,8 +98,12 @@ impl MatrixState {
             Some(b) => kept_pairs(&d.run, &spec.filter, b)?,
             None => None,
         };
-        self.grid =
-            Some(build_kept(fabric, (key, minus), options, side, [keep_a.as_ref(), keep_b.as_ref()])?);
+        if self.cache_generation != generation {
+            self.cache = MatrixCache::default();
+            self.cache_generation = generation;
+        }
+        let keep = [keep_a.as_ref(), keep_b.as_ref()];
+        self.grid = Some(build_with(&mut self.cache, fabric, (key, minus), options, (side, keep))?);
         self.built = Some(wanted);
         Ok(())
     }

@@ -33,6 +33,7 @@ pub mod reachability;
 pub mod region_input;
 pub mod residual;
 pub mod saturation;
+pub mod switch_count;
 mod tally;
 pub mod topk;
 pub mod trace;

@@ -19,7 +19,7 @@ use crate::model::{Cluster, Fabric, Lid, NodeKind};
 
 use super::accumulate::Flow;
 use super::flows::{FlowOrigin, FlowSet};
-use super::trace::trace;
+use super::switch_count::switches_crossed_all;
 
 /// What the rows and columns of a traffic matrix are.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -87,11 +87,12 @@ pub fn pair_table(cluster: &Cluster, flows: &FlowSet, by: Granularity) -> PairTa
     for (r, (rail_flows, origins)) in flows.flows.iter().zip(&flows.origins).enumerate() {
         let Some(fabric) = cluster.rails.get(r) else { continue };
         let rail = u8::try_from(r).ok();
+        let hops = switches_crossed_all(fabric, rail_flows);
         let traced: Vec<Result<Part, u64>> = rail_flows
             .par_iter()
             .zip(origins.par_iter())
-            .map(|(flow, origin)| {
-                let hops = switches_crossed(fabric, flow);
+            .zip(hops.par_iter())
+            .map(|((flow, origin), &hops)| {
                 flow_key(fabric, by, flow, origin)
                     .map(|(src, dst)| ((src, dst, rail), flow.bytes, hops))
                     .ok_or(flow.bytes)
@@ -129,13 +130,6 @@ pub(super) fn flow_key(
         Granularity::Host => origin.src_host.zip(origin.dst_host),
         Granularity::Leaf => leaf_of_lid(fabric, flow.src).zip(leaf_of_lid(fabric, flow.dst)),
     }
-}
-
-/// The switches a flow's path crosses, `None` where it is not delivered.
-pub fn switches_crossed(fabric: &Fabric, flow: &Flow) -> Option<u32> {
-    let path = trace(fabric, flow.src, flow.dst);
-    let switches = path.hops.iter().filter(|h| fabric.node(h.node).kind == NodeKind::Switch).count();
-    path.delivered().then_some(switches as u32)
 }
 
 /// The leaf switch of the CA that owns a LID, as a node index.
@@ -226,18 +220,6 @@ pub fn bytes_by_class(rows: &[PairRow]) -> std::collections::BTreeMap<Option<u32
         add_bytes(classes.entry(row.hops).or_default(), row.bytes);
     }
     classes
-}
-
-/// Each sender's bytes split by hop class, for stacked bars: `(src, hops, bytes)` sorted by
-/// sender then class (`None`, not delivered, last).
-pub fn class_bytes(rows: &[PairRow]) -> Vec<(u32, Option<u32>, u64)> {
-    let mut split: std::collections::BTreeMap<(u32, u32), u64> = Default::default();
-    for row in rows {
-        // u32::MAX sorts an undelivered path after every real class.
-        let cell = split.entry((row.src, row.hops.unwrap_or(u32::MAX))).or_default();
-        add_bytes(cell, row.bytes);
-    }
-    split.into_iter().map(|((src, hops), bytes)| (src, (hops != u32::MAX).then_some(hops), bytes)).collect()
 }
 
 #[cfg(test)]
@@ -340,13 +322,6 @@ mod tests {
         let expected = (100.0 * 0.0 + 10.0 * 1.0 + 1001.0 * 3.0) / 1111.0;
         assert!((locality(&table.rows).unwrap() - expected).abs() < 1e-12);
         assert_eq!(locality(&[]), None);
-    }
-
-    #[test]
-    fn class_bytes_split_each_sender_by_hop_class_with_undelivered_last() {
-        let row = |src, hops, bytes| PairRow { src, dst: 9, rail: Some(0), bytes, messages: None, hops };
-        let rows = [row(1, None, 7), row(1, Some(3), 5), row(1, Some(3), 6), row(0, Some(1), 2)];
-        assert_eq!(class_bytes(&rows), vec![(0, Some(1), 2), (1, Some(3), 11), (1, None, 7)]);
     }
 
     #[test]

@@ -11,84 +11,16 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use crate::model::message_counts::sent_messages;
-use crate::routing::pair_messages::add_messages;
-use crate::routing::pair_table::{Granularity, PairRow, entity_name, pair_table};
-use crate::routing::{FlowSet, RegionKey};
+use crate::routing::RegionKey;
+use crate::routing::pair_table::{Granularity, entity_name};
 
 use super::dataset::FabricData;
 use super::matrix_filter::KeptPairs;
+use super::matrix_fold::{Folded, MatrixCache};
+pub use super::matrix_options::{
+    CellValues, Entity, MatrixOptions, MatrixOrder, MatrixShow, RailChoice, worse,
+};
 use super::matrix_order::clustered;
-
-/// Which rail's paths the hues show.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RailChoice {
-    /// Every rail's bytes, each cell's hue the worse rail's hop class.
-    #[default]
-    Worse,
-    Rail(u8),
-}
-
-/// What a cell counts.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CellValues {
-    #[default]
-    Bytes,
-    Messages,
-}
-
-/// The order of rows (and of columns, the same).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum MatrixOrder {
-    /// By rank number, host name or leaf.
-    #[default]
-    Id,
-    /// By the layout's host order (left to right), ranks by their host's place.
-    Layout,
-    /// Heavy partners next to each other ([`super::matrix_order::clustered`]): blocks of
-    /// entities that talk among themselves show as squares on the diagonal.
-    Clustered,
-}
-
-/// What the view draws of the matrix.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum MatrixShow {
-    /// Entity × entity cells.
-    #[default]
-    Cells,
-    /// INTAP-MPI's stacked bars: each row's sent bytes split by hop class.
-    Bars,
-}
-
-/// How a matrix is built.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(default)]
-pub struct MatrixOptions {
-    pub by: Granularity,
-    pub rail: RailChoice,
-    pub values: CellValues,
-    pub order: MatrixOrder,
-    /// Positions `a..b` of the order shown alone (a drill-down), if any.
-    pub focus: Option<(usize, usize)>,
-    pub show: MatrixShow,
-}
-
-impl Default for MatrixOptions {
-    fn default() -> Self {
-        MatrixOptions {
-            by: Granularity::Host,
-            rail: RailChoice::Worse,
-            values: CellValues::Bytes,
-            order: MatrixOrder::Id,
-            focus: None,
-            show: MatrixShow::Cells,
-        }
-    }
-}
 
 /// One non-empty cell: bins `row` (sender) and `col` (receiver).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -99,9 +31,6 @@ pub struct MatrixCell {
     /// Switches crossed (the most of the cell's pairs); `None`: a path not delivered.
     pub hops: Option<u32>,
 }
-
-/// An entity of the order: `(rail, id)` — leaves are per rail, ranks and hosts on rail 0.
-pub type Entity = (u8, u32);
 
 /// The matrix, binned, ready to draw.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -137,66 +66,6 @@ impl MatrixGrid {
     }
 }
 
-/// Cells `(src, dst) → (value, hops)`.
-type Cells = BTreeMap<(Entity, Entity), (f64, Option<u32>)>;
-/// Each sender's value by the hop class of each of its rows.
-type Split = BTreeMap<Entity, BTreeMap<Option<u32>, f64>>;
-
-/// The pair table of region `key` as the options fold it: the cells, and each sender's split.
-fn folded(
-    fabric: &FabricData,
-    key: RegionKey,
-    options: &MatrixOptions,
-    keep: Option<&KeptPairs>,
-) -> Result<(Cells, Split), String> {
-    let flows: &FlowSet =
-        fabric.flows.get(&key).ok_or_else(|| format!("no {key:?} in the profile's flows"))?;
-    let kept = keep.map(|k| k.flows(flows));
-    let flows = kept.as_ref().unwrap_or(flows);
-    let mut table = pair_table(&fabric.cluster, flows, options.by);
-    if options.values == CellValues::Messages {
-        let region = match key {
-            RegionKey::Region(n) => Some(n),
-            RegionKey::Total => None,
-        };
-        if let Some(messages) = fabric.profile.as_ref().and_then(|p| sent_messages(p, region)) {
-            add_messages(&mut table, &fabric.cluster, flows, &messages);
-        }
-    }
-    let (mut cells, mut split) = (Cells::new(), Split::new());
-    for row in &table.rows {
-        let wanted = match options.rail {
-            RailChoice::Worse => true,
-            RailChoice::Rail(n) => row.rail.is_none_or(|r| r == n),
-        };
-        if !wanted {
-            continue;
-        }
-        let value = cell_value(row, options.values)?;
-        let rail = if options.by == Granularity::Leaf { row.rail.unwrap_or(0) } else { 0 };
-        let cell = cells.entry(((rail, row.src), (rail, row.dst))).or_insert((0.0, Some(0)));
-        cell.0 += value;
-        cell.1 = worse(cell.1, row.hops);
-        *split.entry((rail, row.src)).or_default().entry(row.hops).or_default() += value;
-    }
-    Ok((cells, split))
-}
-
-fn cell_value(row: &PairRow, values: CellValues) -> Result<f64, String> {
-    match values {
-        CellValues::Bytes => Ok(row.bytes as f64),
-        CellValues::Messages => row
-            .messages
-            .map(|m| m as f64)
-            .ok_or_else(|| "the profile has no message counts: show bytes instead".to_string()),
-    }
-}
-
-/// The worse of two hop classes: more switches, and an undelivered path worst of all.
-pub fn worse(a: Option<u32>, b: Option<u32>) -> Option<u32> {
-    Some(a?.max(b?))
-}
-
 /// Builds the matrix of region `key` (minus region `minus`, for a diff) in at most
 /// `max_side` bins per side.
 pub fn build(
@@ -206,72 +75,58 @@ pub fn build(
     options: &MatrixOptions,
     max_side: usize,
 ) -> Result<MatrixGrid, String> {
-    build_kept(fabric, (key, minus), options, max_side, [None, None])
+    build_with(&mut MatrixCache::default(), fabric, (key, minus), options, (max_side, [None, None]))
 }
 
-/// [`build`] of only the pairs a filter keeps: `keep[0]` in region `key`, `keep[1]` in `minus`.
-pub fn build_kept(
+/// [`build`], reusing (and keeping) the tables and folds in `cache`: a rebuild that changes only
+/// the order, the focus or the canvas is one pass over the folded cells. With `keep`, only the
+/// pairs a filter keeps (`keep[0]` in region `key`, `keep[1]` in `minus`) are in the matrix.
+pub fn build_with(
+    cache: &mut MatrixCache,
     fabric: &FabricData,
     (key, minus): (RegionKey, Option<RegionKey>),
     options: &MatrixOptions,
-    max_side: usize,
-    keep: [Option<&KeptPairs>; 2],
+    (max_side, keep): (usize, [Option<&KeptPairs>; 2]),
 ) -> Result<MatrixGrid, String> {
     if options.show == MatrixShow::Bars && minus.is_some() {
         return Err("the hop-class bars show one region or the whole run; a diff is drawn as cells".into());
     }
-    let (a, a_split) = folded(fabric, key, options, keep[0])?;
-    let b = match minus {
-        Some(k) => Some(folded(fabric, k, options, keep[1])?.0),
-        None => None,
-    };
-    let mut seen: HashSet<Entity> = HashSet::new();
-    for map in std::iter::once(&a).chain(b.as_ref()) {
-        for (src, dst) in map.keys() {
-            seen.insert(*src);
-            seen.insert(*dst);
-        }
-    }
-    let mut entities: Vec<Entity> = seen.into_iter().collect();
-    match options.order {
+    let a = cache.folded_kept(fabric, key, options, keep[0])?;
+    let b = minus.map(|k| cache.folded_kept(fabric, k, options, keep[1])).transpose()?;
+    // Every entity of A and B, sorted, and where each fold's entities sit in it.
+    let (all, a_at, b_at) = union(&a, b.as_deref());
+    let mut entities = match options.order {
         MatrixOrder::Clustered => {
-            let weights =
-                std::iter::once(&a).chain(b.as_ref()).flat_map(|m| m.iter().map(|(k, v)| (*k, v.0.abs())));
-            entities = clustered(&entities, weights);
+            let b_weights = b.as_deref().map(|f| weights(f, &b_at, &all)).into_iter().flatten();
+            clustered(&all, weights(&a, &a_at, &all).chain(b_weights))
         }
-        _ => sort_entities(fabric, options, &mut entities),
-    }
+        _ => {
+            let mut sorted = all.clone();
+            sort_entities(fabric, options, &mut sorted);
+            sorted
+        }
+    };
     if let Some((from, to)) = options.focus {
         let to = to.min(entities.len());
         entities = entities.get(from.min(to)..to).map(<[Entity]>::to_vec).unwrap_or_default();
     }
     let per_bin = entities.len().div_ceil(max_side.max(1)).max(1);
-    let position: std::collections::HashMap<Entity, usize> =
-        entities.iter().enumerate().map(|(i, e)| (*e, i)).collect();
-    let mut binned: BTreeMap<(u32, u32), (f64, Option<u32>)> = BTreeMap::new();
-    let mut add = |map: &BTreeMap<(Entity, Entity), (f64, Option<u32>)>, sign: f64| {
-        for (&(src, dst), &(value, hops)) in map {
-            let (Some(r), Some(c)) = (position.get(&src), position.get(&dst)) else { continue };
-            let cell = binned.entry(((r / per_bin) as u32, (c / per_bin) as u32)).or_insert((0.0, Some(0)));
-            cell.0 += sign * value;
-            // A diff's hue is A's class; B adds its class only where A has none.
-            if sign > 0.0 || cell.1 == Some(0) {
-                cell.1 = worse(cell.1, hops);
-            }
+    // Per entity of `all`: its bin, or none outside the focus.
+    let mut bin_of = vec![NO_BIN; all.len()];
+    for (position, e) in entities.iter().enumerate() {
+        if let Ok(i) = all.binary_search(e) {
+            bin_of[i] = (position / per_bin) as u32;
         }
-    };
-    add(&a, 1.0);
-    if let Some(b) = &b {
-        add(b, -1.0);
     }
-    let cells: Vec<MatrixCell> = binned
-        .into_iter()
-        .filter(|(_, (v, _))| *v != 0.0)
-        .map(|((row, col), (value, hops))| MatrixCell { row, col, value, hops })
-        .collect();
-    let max = cells.iter().map(|c| c.value.abs()).fold(0.0, f64::max);
     let labels = labels(fabric, options.by, &entities, per_bin);
-    let bars = bars(&a_split, &position, per_bin, labels.len());
+    let mut bins = Bins::new(labels.len());
+    bins.add(&a, &a_at, &bin_of, 1.0);
+    if let Some(b) = &b {
+        bins.add(b, &b_at, &bin_of, -1.0);
+    }
+    let cells = bins.cells();
+    let max = cells.iter().map(|c| c.value.abs()).fold(0.0, f64::max);
+    let bars = bars(&a, &a_at, &bin_of, labels.len());
     Ok(MatrixGrid {
         options: options.clone(),
         entities,
@@ -285,20 +140,100 @@ pub fn build_kept(
     })
 }
 
-/// Each bin's split by hop class (`None`, not delivered, last).
-fn bars(
-    split: &Split,
-    position: &std::collections::HashMap<Entity, usize>,
-    per_bin: usize,
-    bins: usize,
-) -> Vec<Vec<(Option<u32>, f64)>> {
-    let mut by_bin: Vec<BTreeMap<u32, f64>> = vec![BTreeMap::new(); bins];
-    for (entity, classes) in split {
-        let Some(bin) = position.get(entity).and_then(|p| by_bin.get_mut(p / per_bin)) else { continue };
-        for (hops, value) in classes {
-            // u32::MAX sorts an undelivered path after every real class.
-            *bin.entry(hops.unwrap_or(u32::MAX)).or_default() += value;
+/// A fold's cells as (src, dst) entities → |value|, what the clustered order weighs.
+fn weights<'a>(
+    fold: &'a Folded,
+    at: &'a [u32],
+    all: &'a [Entity],
+) -> impl Iterator<Item = ((Entity, Entity), f64)> + 'a {
+    let entity = move |i: u32| all[at[i as usize] as usize];
+    fold.cells.iter().map(move |c| ((entity(c.0), entity(c.1)), c.2.abs()))
+}
+
+/// An entity outside the focus.
+const NO_BIN: u32 = u32::MAX;
+
+/// The sorted union of A's and B's entities, and each one's entity positions in it.
+fn union(a: &Folded, b: Option<&Folded>) -> (Vec<Entity>, Vec<u32>, Vec<u32>) {
+    let Some(b) = b else {
+        return (a.entities.clone(), (0..a.entities.len() as u32).collect(), Vec::new());
+    };
+    let mut all: Vec<Entity> = a.entities.iter().chain(&b.entities).copied().collect();
+    all.sort_unstable();
+    all.dedup();
+    let at = |f: &Folded| f.entities.iter().map(|e| all.binary_search(e).map_or(0, |i| i as u32)).collect();
+    let (a_at, b_at) = (at(a), at(b));
+    (all, a_at, b_at)
+}
+
+/// The binned cells: `(value, hops)` per bin, dense while the side allows, else by key.
+enum Bins {
+    Dense { side: usize, cells: Vec<(f64, Option<u32>, bool)> },
+    Sparse(BTreeMap<(u32, u32), (f64, Option<u32>)>),
+}
+
+/// Bins a dense grid may hold (a 2048-bin side); past it, only the bins with traffic are kept.
+const DENSE_BINS: usize = 1 << 22;
+
+impl Bins {
+    fn new(side: usize) -> Bins {
+        match side.checked_mul(side).filter(|&n| n <= DENSE_BINS) {
+            Some(n) => Bins::Dense { side, cells: vec![(0.0, Some(0), false); n] },
+            None => Bins::Sparse(BTreeMap::new()),
         }
+    }
+
+    /// Adds a fold's cells with `sign`. A diff's hue is A's class; B adds its class only where
+    /// A has none.
+    fn add(&mut self, fold: &Folded, at: &[u32], bin_of: &[u32], sign: f64) {
+        for &(src, dst, value, hops) in &fold.cells {
+            let (r, c) = (bin_of[at[src as usize] as usize], bin_of[at[dst as usize] as usize]);
+            if r == NO_BIN || c == NO_BIN {
+                continue;
+            }
+            let cell = match self {
+                Bins::Dense { side, cells } => {
+                    let cell = &mut cells[r as usize * *side + c as usize];
+                    cell.2 = true;
+                    (&mut cell.0, &mut cell.1)
+                }
+                Bins::Sparse(map) => {
+                    let cell = map.entry((r, c)).or_insert((0.0, Some(0)));
+                    (&mut cell.0, &mut cell.1)
+                }
+            };
+            *cell.0 += sign * value;
+            if sign > 0.0 || *cell.1 == Some(0) {
+                *cell.1 = worse(*cell.1, hops);
+            }
+        }
+    }
+
+    /// The non-empty bins, row by row.
+    fn cells(self) -> Vec<MatrixCell> {
+        let all: Vec<((u32, u32), (f64, Option<u32>))> = match self {
+            Bins::Dense { side, cells } => cells
+                .into_iter()
+                .enumerate()
+                .filter(|(_, c)| c.2)
+                .map(|(i, c)| (((i / side) as u32, (i % side) as u32), (c.0, c.1)))
+                .collect(),
+            Bins::Sparse(map) => map.into_iter().collect(),
+        };
+        all.into_iter()
+            .filter(|(_, (v, _))| *v != 0.0)
+            .map(|((row, col), (value, hops))| MatrixCell { row, col, value, hops })
+            .collect()
+    }
+}
+
+/// Each bin's split by hop class (`None`, not delivered, last).
+fn bars(fold: &Folded, at: &[u32], bin_of: &[u32], bins: usize) -> Vec<Vec<(Option<u32>, f64)>> {
+    let mut by_bin: Vec<BTreeMap<u32, f64>> = vec![BTreeMap::new(); bins];
+    for &(sender, hops, value) in &fold.split {
+        let Some(bin) = by_bin.get_mut(bin_of[at[sender as usize] as usize] as usize) else { continue };
+        // u32::MAX sorts an undelivered path after every real class.
+        *bin.entry(hops.unwrap_or(u32::MAX)).or_default() += value;
     }
     by_bin
         .into_iter()

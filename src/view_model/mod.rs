@@ -23,6 +23,8 @@ pub mod highlight;
 pub mod link_series;
 pub mod matrix;
 pub mod matrix_filter;
+pub mod matrix_fold;
+pub mod matrix_options;
 pub mod matrix_order;
 pub mod module_spec;
 pub mod open;

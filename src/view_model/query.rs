@@ -267,7 +267,12 @@ pub fn mask_combined(
 /// A highlight made in one domain, projected into every domain a chain of projections reaches
 /// (rank → node → link and back). The `from` domain gets `ids` themselves.
 pub fn highlight(run: &Run, from: Domain, ids: &HashSet<i64>) -> HashMap<Domain, HashSet<i64>> {
-    Domain::ALL.into_iter().filter_map(|to| run.project(from, ids, to).map(|set| (to, set))).collect()
+    // A lazy domain not built yet (pairs) is lit once something names it, not by every highlight.
+    Domain::ALL
+        .into_iter()
+        .filter(|&to| to == from || !run.is_pending(to))
+        .filter_map(|to| run.project(from, ids, to).map(|set| (to, set)))
+        .collect()
 }
 
 fn unknown(run: &Run, domain: Domain, attribute: &str) -> QueryError {
@@ -434,12 +439,12 @@ fn resolve(
     let mut domains: Vec<(usize, Domain)> = Domain::ALL
         .into_iter()
         .filter(|d| forced.is_none_or(|f| f == *d))
-        .filter_map(|d| run.path(d, target).map(|p| (p.len(), d)))
+        .filter_map(|d| run.distance(d, target).map(|n| (n, d)))
         .collect();
     domains.sort();
     domains
         .into_iter()
-        .find_map(|(_, d)| tables.iter().position(|t| t.domain == d && t.has(name)))
+        .find_map(|(_, d)| run.table_with(d, name))
         .ok_or_else(|| unknown(run, target, attribute))
 }
 

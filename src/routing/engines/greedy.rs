@@ -14,7 +14,8 @@
 use crate::model::{Lid, LinkEnd, NodeKind};
 
 use super::minhop::MinHop;
-use super::topology::{Peer, Topology};
+use super::shortest_ports::ShortestPorts;
+use super::topology::Topology;
 use super::{NO_ROUTE, RouteError, Routes, RoutingEngine};
 
 /// What a path's cost is made of.
@@ -47,11 +48,15 @@ impl RoutingEngine for Greedy {
             state.place(src, dst, bytes);
         }
         let minhop = MinHop.route(topology)?;
-        let mut ports = state.rows;
-        for (row, fill) in ports.iter_mut().zip(minhop.ports) {
-            for (port, other) in row.iter_mut().zip(fill) {
-                if *port == NO_ROUTE {
-                    *port = other;
+        let mut ports = minhop.ports;
+        // The rows the pairs fixed win over minhop's.
+        let switches = topology.switches.len();
+        for (d, fixed) in state.rows.chunks(switches.max(1)).enumerate() {
+            for (row, &port) in ports.iter_mut().zip(fixed) {
+                if port != NO_ROUTE
+                    && let Some(slot) = row.get_mut(d)
+                {
+                    *slot = port;
                 }
             }
         }
@@ -83,11 +88,13 @@ type Cost = (u64, u64);
 struct State<'t, 'f> {
     topology: &'t Topology<'f>,
     objective: Objective,
-    rows: Vec<Vec<u8>>,
+    /// `rows[d * switches + s]`: destination-major, so one pair's look-ups stay close together.
+    rows: Vec<u8>,
     load: Vec<u64>,
     /// `(pair stamp, cost from this switch to the target, port)` per switch.
     memo: Vec<(u32, Cost, u8)>,
     stamp: u32,
+    paths: ShortestPorts,
 }
 
 impl<'t, 'f> State<'t, 'f> {
@@ -96,11 +103,16 @@ impl<'t, 'f> State<'t, 'f> {
         State {
             topology,
             objective,
-            rows: vec![vec![NO_ROUTE; topology.destinations.len()]; switches],
+            rows: vec![NO_ROUTE; topology.destinations.len() * switches],
             load: vec![0; topology.fabric.link_end_count()],
             memo: vec![(0, (0, 0), NO_ROUTE); switches],
             stamp: 0,
+            paths: ShortestPorts::new(topology),
         }
+    }
+
+    fn row(&mut self, s: usize, d: usize) -> &mut u8 {
+        &mut self.rows[d * self.topology.switches.len() + s]
     }
 
     /// Routes one pair: fixes the rows on its best path and adds its bytes to the path's ends.
@@ -128,7 +140,7 @@ impl<'t, 'f> State<'t, 'f> {
         let target = topology.destinations[d].target;
         while s != target {
             let port = self.memo[s].2;
-            self.rows[s][d] = port;
+            *self.row(s, d) = port;
             let Some((end, next, _)) = fabric.out_through(topology.switches[s], crate::model::PortNum(port))
             else {
                 return;
@@ -137,7 +149,7 @@ impl<'t, 'f> State<'t, 'f> {
             let Some(n) = topology.switch_of[next.index()] else { return };
             s = n;
         }
-        self.rows[s][d] = topology.destinations[d].exit.0;
+        *self.row(s, d) = topology.destinations[d].exit.0;
         if let Some((end, _, _)) = fabric.out_through(topology.switches[s], topology.destinations[d].exit) {
             self.add(end, bytes);
         }
@@ -160,28 +172,23 @@ impl<'t, 'f> State<'t, 'f> {
         if self.memo[s].0 == self.stamp {
             return (self.memo[s].2 != NO_ROUTE).then_some(self.memo[s].1);
         }
-        let hops = topology.hops_to(target);
-        let fixed = self.rows[s][d];
+        let fixed = *self.row(s, d);
         let mut chosen: Option<(Cost, u8)> = None;
-        for p in &topology.ports[s] {
-            let Peer::Switch(n) = p.peer else { continue };
-            let on_shortest = hops[n] != super::NO_HOPS && hops[n] + 1 == hops[s];
-            if !on_shortest || (fixed != NO_ROUTE && fixed != p.port.0) {
+        for i in self.paths.candidates(topology, s, target) {
+            let link = self.paths.of(s)[i];
+            if fixed != NO_ROUTE && fixed != link.port {
                 continue;
             }
-            let Some((end, _, _)) = topology.fabric.out_through(topology.switches[s], p.port) else {
-                continue;
-            };
-            let here = self.load.get(end.index()).copied().unwrap_or(0);
+            let here = self.load.get(link.end).copied().unwrap_or(0);
             // Any path on through this end costs at least (here, here) under either objective,
             // and only a strictly lower cost replaces the choice: the rest need not be looked at.
             if chosen.is_some_and(|(c, _)| (here, here) >= c) {
                 continue;
             }
-            let Some(rest) = self.best(n, d) else { continue };
+            let Some(rest) = self.best(link.next, d) else { continue };
             let cost = self.combine(here, rest);
             if chosen.is_none_or(|(c, _)| cost < c) {
-                chosen = Some((cost, p.port.0));
+                chosen = Some((cost, link.port));
             }
         }
         self.memo[s] = match chosen {

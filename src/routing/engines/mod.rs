@@ -19,6 +19,7 @@ pub mod compare;
 mod dmodk;
 mod greedy;
 mod minhop;
+mod shortest_ports;
 mod topology;
 mod updn;
 

@@ -135,7 +135,7 @@ pub type RankJobs = std::collections::HashMap<u32, (String, u32)>;
 
 pub fn fabric_run(
     name: &str,
-    cluster: &Cluster,
+    cluster: &std::sync::Arc<Cluster>,
     layout: &ClusterLayout,
     traffic: &[TrafficSet<'_>],
     rank_hosts: &RankHosts,
@@ -163,23 +163,21 @@ pub fn fabric_run(
         to,
         pairs,
     };
-    let mut projections = vec![
+    let projections = vec![
         Projection::NodeLink { node_policy: Policy::Both, link_policy: Policy::Both },
         file("rank placement", Domain::Ranks, Domain::Nodes, ranks),
         file("port hosts", Domain::Ports, Domain::Nodes, port_hosts),
         file("port links", Domain::Ports, Domain::Links, port_links),
     ];
-    let (pairs, note) =
-        match super::pairs::pair_domain(cluster, &|rail, end| index.link_position(rail, end), flows) {
-            Ok(pairs) => (pairs, None),
-            Err(note) => (None, Some(note)),
-        };
-    if let Some(p) = pairs {
-        tables.extend(p.table);
-        projections.push(file("pair routes", Domain::Pairs, Domain::Links, p.links));
-        projections.push(file("pair hosts", Domain::Pairs, Domain::Nodes, p.hosts));
-    }
-    (Run::new(name, network, tables, projections), index, note)
+    let run = Run::new(name, network, tables, projections);
+    let positions = index.clone();
+    let link_position = move |rail, end| positions.link_position(rail, end);
+    let (run, note) = match super::pairs::lazy_pairs(cluster, link_position, flows) {
+        Ok(Some(pairs)) => (run.with_lazy_domain(pairs), None),
+        Ok(None) => (run, None),
+        Err(note) => (run, Some(note)),
+    };
+    (run, index, note)
 }
 
 type Pairs = Vec<(i64, i64)>;

@@ -44,7 +44,8 @@ pub type HostBytes = (usize, usize, u64);
 /// What a fabric adds to its run.
 #[derive(Clone, Debug, Default)]
 pub struct FabricData {
-    pub cluster: Cluster,
+    /// Shared with the run's lazy pairs domain, which traces on it when first named.
+    pub cluster: std::sync::Arc<Cluster>,
     pub layout: ClusterLayout,
     pub profile: Option<Profile>,
     pub loads: Loads,
@@ -250,7 +251,7 @@ impl Dataset {
         let regions =
             Regions { attribute: Some("region".into()), whole: Some(-1.0), list: region_list([&loads]) };
         let mut fabric = FabricData {
-            cluster,
+            cluster: std::sync::Arc::new(cluster),
             layout,
             profile,
             loads,
@@ -325,7 +326,7 @@ impl Dataset {
             job_loads.push(JobLoads { name: job.name, loads: job.loads, ar_loads, placement });
         }
         let mut fabric = FabricData {
-            cluster,
+            cluster: std::sync::Arc::new(cluster),
             layout,
             profile: None,
             // Job `all`'s total, and its AR loads: the sums of the jobs' (computed above).

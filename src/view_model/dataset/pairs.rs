@@ -7,13 +7,18 @@
 //!   have rail −1 and no link ends.
 //! - The route projection costs about ten entries per pair: past [`MAX_PAIRS`] host pairs the
 //!   domain is left out, and a note says so (`shoal matrix` still writes every pair).
+//! - Tracing every pair takes seconds on a large profile, so the domain is lazy
+//!   ([`crate::model::run::LazyDomain`]): it is built by the first clause, query, highlight or
+//!   projection that names `pairs`, not when the fabric opens.
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
 use crate::model::bytes::add_bytes;
-use crate::model::{Cluster, Column, Domain, Lid, LinkEnd, NodeKind, Table, Warning};
+use crate::model::run::LazyDomain;
+use crate::model::{Cluster, Column, Domain, Lid, LinkEnd, NodeKind, Projection, Table, Warning};
 use crate::routing::{FlowSet, RegionFlows, RegionKey, trace};
 
 /// Traced rank pairs (each rail counted) a profile may have for the domain to be built: a fixed
@@ -28,12 +33,17 @@ pub struct PairDomain {
     pub hosts: Vec<(i64, i64)>,
 }
 
-/// The pairs of every region of `flows`; `None` with a note when there are too many.
-pub fn pair_domain(
-    cluster: &Cluster,
-    link_position: &LinkPosition<'_>,
+/// The attributes of the `pairs` table.
+const COLUMNS: [&str; 7] = ["pairid", "src", "dst", "rail", "region", "bytes", "hops"];
+
+/// The pairs domain of `flows` as a run's lazy domain (issue 23): traced when a clause, query,
+/// highlight or projection first names it, so opening a fabric costs what it did without it.
+/// `None` without flows; a note when there are too many pairs (counted now, without tracing).
+pub fn lazy_pairs(
+    cluster: &Arc<Cluster>,
+    link_position: impl Fn(usize, LinkEnd) -> Option<usize> + Send + Sync + 'static,
     flows: &RegionFlows,
-) -> Result<Option<PairDomain>, Warning> {
+) -> Result<Option<LazyDomain>, Warning> {
     let traced = |set: &crate::routing::FlowSet| set.flows.iter().map(Vec::len).sum::<usize>();
     let most = flows.values().map(|set| traced(set) + set.intra_node_pairs.len()).max();
     match most {
@@ -42,6 +52,31 @@ pub fn pair_domain(
         Some(n) if n > MAX_PAIRS => return Err(too_many(n)),
         Some(_) => {}
     }
+    let (cluster, flows) = (Arc::clone(cluster), flows.clone());
+    let build = move || {
+        let domain = pair_domain(&cluster, &link_position, &flows);
+        let file = |name: &str, to: Domain, pairs| Projection::File {
+            name: name.into(),
+            from: Domain::Pairs,
+            to,
+            pairs,
+        };
+        let projections = vec![
+            file("pair routes", Domain::Links, domain.links),
+            file("pair hosts", Domain::Nodes, domain.hosts),
+        ];
+        (domain.table.into_iter().collect(), projections)
+    };
+    Ok(Some(LazyDomain {
+        domain: Domain::Pairs,
+        attributes: COLUMNS.iter().map(|c| c.to_string()).collect(),
+        neighbours: vec![Domain::Links, Domain::Nodes],
+        build: Arc::new(build),
+    }))
+}
+
+/// The pairs of every region of `flows`, traced.
+pub fn pair_domain(cluster: &Cluster, link_position: &LinkPosition<'_>, flows: &RegionFlows) -> PairDomain {
     let routes = Routes::traced(cluster, link_position, flows);
     let mut ids: HashMap<PairKey, i64> = HashMap::new();
     let mut ends: Vec<(i64, i64)> = Vec::new();
@@ -71,7 +106,6 @@ pub fn pair_domain(
     }
     let hosts: Vec<(i64, i64)> =
         ids.iter().flat_map(|(&(s, d, _), &id)| [(id, i64::from(s)), (id, i64::from(d))]).collect();
-    let names = ["pairid", "src", "dst", "rail", "region", "bytes", "hops"];
     let columns = vec![
         Column::Int(key),
         Column::Int(src),
@@ -81,10 +115,10 @@ pub fn pair_domain(
         Column::Float(bytes),
         Column::Float(hops),
     ];
-    let names = names.iter().map(|s| s.to_string()).collect();
+    let names = COLUMNS.iter().map(|s| s.to_string()).collect();
     // Equal-length columns with an integer key: this cannot fail.
     let table = Table::new("pairs", Domain::Pairs, "pairid", names, columns).ok();
-    Ok(Some(PairDomain { table, links: ends, hosts }))
+    PairDomain { table, links: ends, hosts }
 }
 
 /// A link end's position in the run (the fabric index's), by rail.
