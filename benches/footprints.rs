@@ -17,17 +17,17 @@
 //! `cargo bench --bench footprints`
 
 use std::collections::HashMap;
-use std::sync::OnceLock;
 
 use divan::Bencher;
-use shoal::model::synthetic::ThreeLevel;
-use shoal::model::{Cluster, LinkEnd, RailId};
+use shoal::model::{Cluster, LinkEnd};
 use shoal::profile_io::prometheus_api::snapshots::{Point, Series, snapshots_of};
 use shoal::profile_io::slurm::SlurmJob;
 use shoal::routing::{CounterInput, observe};
 use shoal::view_model::dataset::scheduled::schedule;
 
-const K: usize = 36;
+#[path = "support/k36_cluster.rs"]
+mod k36_cluster;
+
 const JOBS: usize = 1000;
 
 fn main() {
@@ -35,13 +35,7 @@ fn main() {
 }
 
 fn cluster() -> &'static Cluster {
-    static CLUSTER: OnceLock<Cluster> = OnceLock::new();
-    CLUSTER.get_or_init(|| {
-        Cluster::new(vec![
-            ThreeLevel::k_ary(K).build(),
-            ThreeLevel::k_ary(K).rail(RailId(1), 0x0002_c901_0000_0000).build(),
-        ])
-    })
+    k36_cluster::two_rails()
 }
 
 /// A small fixed-seed generator (SplitMix64), so every run times the same jobs.

@@ -17,16 +17,16 @@
 
 use std::collections::HashMap;
 use std::io::Read;
-use std::sync::OnceLock;
 
 use divan::Bencher;
-use shoal::model::synthetic::ThreeLevel;
-use shoal::model::{Cluster, LinkEnd, RailId};
+use shoal::model::{Cluster, LinkEnd};
 use shoal::profile_io::prometheus_api::matrix::read_matrix;
 use shoal::profile_io::prometheus_api::snapshots::{Point, Series};
 use shoal::routing::history::{HistoryFold, StepGrid};
 
-const K: usize = 36;
+#[path = "support/k36_cluster.rs"]
+mod k36_cluster;
+
 /// 00:00 to 24:00 at 60 s.
 const POINTS: usize = 1441;
 const STEP: f64 = 60.0;
@@ -37,13 +37,7 @@ fn main() {
 }
 
 fn cluster() -> &'static Cluster {
-    static CLUSTER: OnceLock<Cluster> = OnceLock::new();
-    CLUSTER.get_or_init(|| {
-        Cluster::new(vec![
-            ThreeLevel::k_ary(K).build(),
-            ThreeLevel::k_ary(K).rail(RailId(1), 0x0002_c901_0000_0000).build(),
-        ])
-    })
+    k36_cluster::two_rails()
 }
 
 /// Every link end's sending port, as (GUID, port) labels.

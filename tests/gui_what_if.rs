@@ -68,8 +68,8 @@ fn cells(row: &ShownRow) -> Vec<String> {
     ]
 }
 
-#[test]
-fn the_what_if_tab_shows_what_shoal_route_prints_for_every_routing() {
+/// The window on the What-if tab once its engines have routed (off the UI thread).
+fn routed() -> Harness<'static, ShoalApp> {
     let mut h = app();
     h.get_by_label("What-if").click();
     // The spinner repaints while the engines route: step, not run to a settled frame.
@@ -77,6 +77,12 @@ fn the_what_if_tab_shows_what_shoal_route_prints_for_every_routing() {
     assert!(h.state().what_if.busy(), "the engines run off the UI thread");
     h.state_mut().what_if.wait();
     h.run();
+    h
+}
+
+#[test]
+fn the_what_if_tab_shows_what_shoal_route_prints_for_every_routing() {
+    let mut h = routed();
     let rows = match h.state().what_if.shown() {
         Some(Ok(rows)) => rows.clone(),
         other => panic!("no rows: {other:?}"),
@@ -101,13 +107,7 @@ fn the_what_if_tab_shows_what_shoal_route_prints_for_every_routing() {
 
 #[test]
 fn show_highlights_the_busiest_end_of_a_routing_in_the_view() {
-    let mut h = app();
-    h.get_by_label("What-if").click();
-    // The spinner repaints while the engines route: step, not run to a settled frame.
-    h.run_steps(2);
-    assert!(h.state().what_if.busy(), "the engines run off the UI thread");
-    h.state_mut().what_if.wait();
-    h.run();
+    let mut h = routed();
     h.get_by_label("show greedy").click();
     h.run();
     let view = &h.state().ws.views[0];
