@@ -5,6 +5,7 @@
 pub mod allocator;
 mod dialogs;
 mod display_env;
+mod first_frame;
 mod frame;
 pub mod history;
 pub mod loader;
@@ -115,6 +116,8 @@ pub struct ShoalApp {
     pub history: history::HistoryDialog,
     /// A session whose views replace the workspace's once its data set is loaded.
     pub pending_session: Option<Session>,
+    /// `SHOAL_FIRST_FRAME`: report when the opened data set was first on screen, then close.
+    first_frame: Option<first_frame::FirstFrame>,
 }
 
 const SHORTCUT_OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
@@ -151,6 +154,7 @@ impl ShoalApp {
             place_jobs: Default::default(),
             history: Default::default(),
             pending_session: None,
+            first_frame: None,
         }
     }
 
@@ -164,6 +168,7 @@ impl ShoalApp {
     /// The app as `shoal` opens it: loading `request` in the background, recent files restored.
     pub fn new(cc: &eframe::CreationContext<'_>, request: Option<OpenRequest>) -> ShoalApp {
         let mut app = ShoalApp::empty();
+        app.first_frame = first_frame::FirstFrame::from_env();
         if let Some(render_state) = cc.wgpu_render_state.as_ref() {
             crate::modules::gpu_links::install(render_state, &cc.egui_ctx);
         }
@@ -399,6 +404,9 @@ impl ShoalApp {
 impl eframe::App for ShoalApp {
     fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
+        if let Some(f) = self.first_frame.as_mut() {
+            f.frame_started(&ctx);
+        }
         self.housekeeping(&ctx);
         if ctx.input_mut(|i| i.consume_shortcut(&SHORTCUT_OPEN)) {
             self.open_dialog(&ctx);
@@ -458,6 +466,9 @@ impl eframe::App for ShoalApp {
             commands.push(Command::ClearSelection);
         }
         self.ws.apply(commands);
+        if let Some(f) = self.first_frame.as_mut() {
+            f.frame_ended(&ctx, self.ws.dataset.is_some());
+        }
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {

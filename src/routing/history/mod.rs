@@ -217,21 +217,30 @@ impl<'c> HistoryFold<'c> {
             out.push(Warning::in_file(
                 source,
                 format!(
-                    "{} exporter ports are on no link of the fabric; not used (the first: GUID {guid} port {port})",
-                    counts.unmatched_ports
+                    "{} on no link of the fabric; not used (the first: GUID {guid} port {port})",
+                    counted(counts.unmatched_ports, "exporter port is", "exporter ports are")
                 ),
             ));
         }
-        let counted = [
-            (counts.off_grid, "points off the range's step times skipped"),
-            (counts.repeated, "points given again for the same port, counter and step; kept the first"),
-            (counts.too_large, "values more than their counter holds skipped"),
+        let skipped = [
+            (counts.off_grid, ("point", "points"), "off the range's step times skipped"),
+            (
+                counts.repeated,
+                ("point", "points"),
+                "given again for the same port, counter and step; kept the first",
+            ),
+            (counts.too_large, ("value", "values"), "more than its counter holds skipped"),
         ];
-        for (n, what) in counted.into_iter().filter(|(n, _)| *n > 0) {
-            out.push(Warning::in_file(source, format!("{n} {what}")));
+        for (n, (one, many), what) in skipped.into_iter().filter(|(n, ..)| *n > 0) {
+            out.push(Warning::in_file(source, format!("{} {what}", counted(n, one, many))));
         }
         out
     }
+}
+
+/// "1 point", "2 points": a count with its noun agreeing.
+fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 #[cfg(test)]

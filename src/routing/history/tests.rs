@@ -99,9 +99,9 @@ fn points_off_the_grid_and_ports_off_the_fabric_are_counted_in_warnings() {
     let (observed, warnings) = fold.finish();
     assert_eq!(observed.at(0, LinkEnd::from_index(0)), Some(2));
     let text: Vec<&str> = warnings.iter().map(|w| w.message.as_str()).collect();
-    assert!(text.contains(&"1 points off the range's step times skipped"), "{text:?}");
-    assert!(text.iter().any(|t| t.starts_with("1 exporter ports are on no link of the fabric")), "{text:?}");
-    assert!(text.iter().any(|t| t.starts_with("1 points given again")), "{text:?}");
+    assert!(text.contains(&"1 point off the range's step times skipped"), "{text:?}");
+    assert!(text.iter().any(|t| t.starts_with("1 exporter port is on no link of the fabric")), "{text:?}");
+    assert!(text.iter().any(|t| t.starts_with("1 point given again")), "{text:?}");
 }
 
 #[test]
