@@ -60,29 +60,12 @@ pub fn line_quad(line: &Line, o: Vec2, mesh: &mut Mesh) {
         v(b, core, c),
         v(b, core + FEATHER, t),
     ]);
-    let j = i + 4;
-    // Three strips across the line: feather, core, feather.
-    mesh.indices.extend_from_slice(&[
-        i,
-        i + 1,
-        j,
-        i + 1,
-        j + 1,
-        j,
-        i + 1,
-        i + 2,
-        j + 1,
-        i + 2,
-        j + 2,
-        j + 1,
-        i + 2,
-        i + 3,
-        j + 2,
-        i + 3,
-        j + 3,
-        j + 2,
-    ]);
+    mesh.indices.extend(QUAD.map(|k| i + k));
 }
+
+/// A line quad's triangles: three strips across it (feather, core, feather), the vertices of
+/// end `a` numbered 0..4 and those of end `b` 4..8.
+const QUAD: [u32; 18] = [0, 1, 4, 1, 5, 4, 1, 2, 5, 2, 6, 5, 2, 3, 6, 3, 7, 6];
 
 fn align2(align: (Align, Align)) -> Align2 {
     let h = match align.0 {
