@@ -246,3 +246,47 @@ pub fn paint_chrome(painter: &Painter, list: &DrawList, origin: Pos2) {
         painter.text(pos, align2(t.align), &t.text, FontId::proportional(t.size), colour(t.colour));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::draw::draw_list;
+    use crate::scene::scene_for;
+    use crate::view_model::highlight::{Highlight, Seed};
+    use crate::view_model::{Dataset, LayoutChoice, ViewSpec};
+    use egui::epaint::ClippedPrimitive;
+
+    /// One egui pass painting with `f`, tessellated.
+    fn tessellated(f: impl Fn(&Painter, Rect)) -> Vec<ClippedPrimitive> {
+        let ctx = egui::Context::default();
+        let input = egui::RawInput {
+            screen_rect: Some(Rect::from_min_size(Pos2::ZERO, vec2(900.0, 600.0))),
+            ..Default::default()
+        };
+        let out = ctx.run_ui(input, |ui| {
+            let rect = Rect::from_min_size(pos2(10.0, 20.0), vec2(800.0, 500.0));
+            f(ui.painter(), rect);
+        });
+        ctx.tessellate(out.shapes, out.pixels_per_point)
+    }
+
+    #[test]
+    fn a_scene_painted_straight_into_its_mesh_tessellates_as_its_draw_list_does() {
+        let d = Dataset::synthetic(6, 4, 3, 2);
+        let highlight = Highlight { seeds: [Seed::node(5)].into() };
+        let spec = ViewSpec { health_layer: true, ..ViewSpec::default() };
+        let scene = scene_for(&d, &spec, &Default::default(), &highlight, (&LayoutChoice::FatTree, 1.6))
+            .expect("the total exists");
+        let camera = Camera { zoom: 1.7, ..Camera::default() };
+        let direct = tessellated(|p, rect| paint_scene(p, &scene, &camera, rect));
+        let listed = tessellated(|p, rect| {
+            paint(p, &draw_list(&scene, &camera, rect.width(), rect.height()), rect.min)
+        });
+        assert!(
+            direct.iter().any(
+                |c| matches!(&c.primitive, egui::epaint::Primitive::Mesh(m) if m.vertices.len() > 8 * 40)
+            )
+        );
+        assert_eq!(format!("{direct:?}"), format!("{listed:?}"));
+    }
+}
