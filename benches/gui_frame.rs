@@ -13,7 +13,7 @@
 //! Run: `cargo bench --bench gui_frame`.
 //!
 //! Figures (2026-11-27, branch `frame` against main 53e7711, both binaries run alternately on the
-//! shared 2-core build machine at load 6–8 under `nice -n 10`, lavapipe-free CPU side; medians
+//! shared 2-core build machine at load 6–8 under `nice -n 10`, CPU only; medians
 //! there are dominated by waiting for a core, so the fastest sample is the comparable figure):
 //!
 //! | bench                              | main fastest   | frame fastest  | medians main → frame       |
