@@ -263,10 +263,12 @@ mod tests {
             screen_rect: Some(Rect::from_min_size(Pos2::ZERO, vec2(900.0, 600.0))),
             ..Default::default()
         };
-        let out = ctx.run_ui(input, |ui| {
+        let mut out = ctx.run_ui(input, |ui| {
             let rect = Rect::from_min_size(pos2(10.0, 20.0), vec2(800.0, 500.0));
             f(ui.painter(), rect);
         });
+        // No renderer: the font atlas upload is dropped on purpose.
+        out.textures_delta.clear();
         ctx.tessellate(out.shapes, out.pixels_per_point)
     }
 
