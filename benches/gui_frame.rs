@@ -11,6 +11,22 @@
 //! - `png_export_tsubame_3840x2160`: scene → PNG bytes. Target ≤ 1 s.
 //!
 //! Run: `cargo bench --bench gui_frame`.
+//!
+//! Figures (2026-11-27, branch `frame` against main 53e7711, both binaries run alternately on the
+//! shared 2-core build machine at load 6–8 under `nice -n 10`, CPU only; medians
+//! there are dominated by waiting for a core, so the fastest sample is the comparable figure):
+//!
+//! | bench                              | main fastest   | frame fastest  | medians main → frame       |
+//! |------------------------------------|----------------|----------------|----------------------------|
+//! | tsubame_frame_camera               | 0.85–1.16 ms   | 0.84–0.92 ms   | 1.2–10 ms → 1.4–2.2 ms     |
+//! | tsubame_frame_rebuild              | 2.35–2.74 ms   | 1.44–1.75 ms   | (noise: 9–23 ms both)      |
+//! | synthetic_100k_frame_gpu_camera    | 184–192 µs     | 107–109 µs     | 205–245 µs → 115–118 µs    |
+//! | synthetic_100k_frame_gpu_rebuild   | 32–86 ms       | 22–31 ms       | 62–122 ms → 31–46 ms       |
+//! | png_export_tsubame_3840x2160       | 7.3 s          | 6.5 s          | 8.1 s → 7.0 s (loaded)     |
+//!
+//! What changed: colours by 256-entry table index without libm rounding, dimmed halves from a
+//! pre-faded table; halves written straight into one mesh with the plain marks (no line list, no
+//! second mesh for egui to regrow); the GPU path's chrome built without copying the scene.
 
 use std::path::PathBuf;
 use std::sync::OnceLock;

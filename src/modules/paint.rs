@@ -5,9 +5,12 @@
 use egui::epaint::{Mesh, Vertex, WHITE_UV};
 use egui::{Align2, Color32, FontId, Painter, Pos2, Rect, Shape, Stroke, Vec2, pos2, vec2};
 
-use crate::scene::camera::ScreenRect;
+use crate::scene::Scene;
+use crate::scene::camera::{Camera, ScreenRect, Transform};
 use crate::scene::colour::Rgba;
-use crate::scene::draw::{Align, DrawList, Line, Shape as DotShape};
+use crate::scene::draw::{
+    Align, DrawList, Line, Shape as DotShape, draw_list_without_links, for_each_link_line,
+};
 
 pub fn colour(c: Rgba) -> Color32 {
     let [r, g, b, a] = c.0;
@@ -18,41 +21,51 @@ pub fn rect_of(r: ScreenRect, origin: Pos2) -> Rect {
     Rect::from_min_size(origin + vec2(r.x, r.y), vec2(r.w, r.h))
 }
 
+/// Feather of a line quad, in pixels each side of its core.
+const FEATHER: f32 = 0.8;
+
 /// Appends anti-aliased quads for `lines` (offset by `origin`) to `mesh`.
 pub fn line_mesh(lines: &[Line], origin: Pos2, mesh: &mut Mesh) {
-    const FEATHER: f32 = 0.8;
     mesh.vertices.reserve(lines.len() * 8);
     mesh.indices.reserve(lines.len() * 18);
-    let o = origin.to_vec2();
     for line in lines {
-        let (a, b) = (pos2(line.a[0], line.a[1]) + o, pos2(line.b[0], line.b[1]) + o);
-        let d = b - a;
-        // Pixel offsets cannot overflow a square: `sqrt` here, not `length`'s `hypotf` (9 % of
-        // a TSUBAME frame under perf).
-        let len = (d.x * d.x + d.y * d.y).sqrt();
-        if len < 1e-3 {
-            continue;
-        }
-        let n = vec2(-d.y, d.x) / len;
-        let core = (line.width - FEATHER).max(0.2) / 2.0;
-        let c = colour(line.colour);
-        let base = mesh.vertices.len() as u32;
-        for p in [a, b] {
-            for (offset, col) in [
-                (-core - FEATHER, Color32::TRANSPARENT),
-                (-core, c),
-                (core, c),
-                (core + FEATHER, Color32::TRANSPARENT),
-            ] {
-                mesh.vertices.push(Vertex { pos: p + n * offset, uv: WHITE_UV, color: col });
-            }
-        }
-        for k in 0..3 {
-            let (i, j) = (base + k, base + 4 + k);
-            mesh.indices.extend_from_slice(&[i, i + 1, j, i + 1, j + 1, j]);
-        }
+        line_quad(line, origin.to_vec2(), mesh);
     }
 }
+
+/// Appends one line's feathered quad: four vertices across each end (transparent, core,
+/// core, transparent), written as whole arrays (a TSUBAME frame appends 15,000 of them).
+#[inline]
+pub fn line_quad(line: &Line, o: Vec2, mesh: &mut Mesh) {
+    let (a, b) = (pos2(line.a[0], line.a[1]) + o, pos2(line.b[0], line.b[1]) + o);
+    let d = b - a;
+    // Pixel offsets cannot overflow a square: `sqrt` here, not `length`'s `hypotf` (9 % of
+    // a TSUBAME frame under perf).
+    let len = (d.x * d.x + d.y * d.y).sqrt();
+    if len < 1e-3 {
+        return;
+    }
+    let n = vec2(-d.y, d.x) / len;
+    let core = (line.width - FEATHER).max(0.2) / 2.0;
+    let (c, t) = (colour(line.colour), Color32::TRANSPARENT);
+    let v = |p: Pos2, offset: f32, color: Color32| Vertex { pos: p + n * offset, uv: WHITE_UV, color };
+    let i = mesh.vertices.len() as u32;
+    mesh.vertices.extend_from_slice(&[
+        v(a, -core - FEATHER, t),
+        v(a, -core, c),
+        v(a, core, c),
+        v(a, core + FEATHER, t),
+        v(b, -core - FEATHER, t),
+        v(b, -core, c),
+        v(b, core, c),
+        v(b, core + FEATHER, t),
+    ]);
+    mesh.indices.extend(QUAD.map(|k| i + k));
+}
+
+/// A line quad's triangles: three strips across it (feather, core, feather), the vertices of
+/// end `a` numbered 0..4 and those of end `b` 4..8.
+const QUAD: [u32; 18] = [0, 1, 4, 1, 5, 4, 1, 2, 5, 2, 6, 5, 2, 3, 6, 3, 7, 6];
 
 fn align2(align: (Align, Align)) -> Align2 {
     let h = match align.0 {
@@ -70,39 +83,79 @@ fn align2(align: (Align, Align)) -> Align2 {
 
 /// Paints a draw list at `origin`, its lines as one mesh.
 pub fn paint(painter: &Painter, list: &DrawList, origin: Pos2) {
-    paint_with(painter, list, origin, |clipped| {
-        let mut mesh = Mesh::default();
-        line_mesh(&list.lines, origin, &mut mesh);
-        clipped.add(Shape::mesh(mesh));
+    paint_meshed(painter, list, origin, list.lines.len(), |mesh| line_mesh(&list.lines, origin, mesh));
+}
+
+/// Paints `scene` through `camera` into `rect`, as [`paint`] paints its draw list, with the
+/// link halves written straight into the mesh (no line list in between).
+pub fn paint_scene(painter: &Painter, scene: &Scene, camera: &Camera, rect: Rect) {
+    let list = draw_list_without_links(scene, camera, rect.width(), rect.height());
+    let t = Transform::new(camera, &scene.bounds, list.plot);
+    let o = rect.min.to_vec2();
+    paint_meshed(painter, &list, rect.min, scene.halves.len() + list.lines.len(), |mesh| {
+        for_each_link_line(scene, &t, |line| line_quad(&line, o, mesh));
+        line_mesh(&list.lines, rect.min, mesh);
     });
+}
+
+/// Paints a draw list at `origin` whose lines `lines` (at most `line_count`) appends to the
+/// mesh that the plain marks then join. One mesh, sized once: egui copies every mesh it is
+/// given into its own, and a second mesh would regrow that copy (the lines copied twice).
+fn paint_meshed(
+    painter: &Painter,
+    list: &DrawList,
+    origin: Pos2,
+    line_count: usize,
+    lines: impl FnOnce(&mut Mesh),
+) {
+    let clipped = background_and_clip(painter, list, origin);
+    let mut mesh = Mesh::default();
+    // A square takes at most 8 vertices and 30 indices (feathered).
+    mesh.vertices.reserve(8 * (line_count + list.dots.len()));
+    mesh.indices.reserve(18 * line_count + 30 * list.dots.len());
+    lines(&mut mesh);
+    let shapes = dots_into(&clipped, list, origin, &mut mesh);
+    clipped.add(Shape::mesh(mesh));
+    clipped.extend(shapes);
+    paint_chrome(painter, list, origin);
 }
 
 /// Paints a draw list at `origin`, letting `links` draw the links (clipped to the plot) between
 /// the background and the marks, e.g. with a GPU paint callback.
 pub fn paint_with(painter: &Painter, list: &DrawList, origin: Pos2, links: impl FnOnce(&Painter)) {
-    let full = Rect::from_min_size(origin, vec2(list.width, list.height));
-    painter.rect_filled(full, 0.0, colour(list.background));
-    let clipped = painter.with_clip_rect(rect_of(list.plot, origin).intersect(painter.clip_rect()));
+    let clipped = background_and_clip(painter, list, origin);
     links(&clipped);
     paint_dots(&clipped, list, origin);
     paint_chrome(painter, list, origin);
 }
 
+/// Fills the canvas; returns the painter clipped to the plot.
+fn background_and_clip(painter: &Painter, list: &DrawList, origin: Pos2) -> Painter {
+    let full = Rect::from_min_size(origin, vec2(list.width, list.height));
+    painter.rect_filled(full, 0.0, colour(list.background));
+    painter.with_clip_rect(rect_of(list.plot, origin).intersect(painter.clip_rect()))
+}
+
 /// Paints the dots: plain squares (most marks of a big network) as one mesh, the rest as
 /// shapes on top (lit squares have a ring, so they stay above the plain ones).
 pub fn paint_dots(painter: &Painter, list: &DrawList, origin: Pos2) {
-    let o = origin.to_vec2();
-    let squares = SquareStyle::of(painter.ctx());
     let mut mesh = Mesh::default();
     mesh.vertices.reserve(4 * list.dots.len());
     mesh.indices.reserve(6 * list.dots.len());
+    let shapes = dots_into(painter, list, origin, &mut mesh);
+    painter.add(Shape::mesh(mesh));
+    painter.extend(shapes);
+}
+
+/// Appends the plain squares to `mesh`; returns the other dots' shapes, to paint after it.
+fn dots_into(painter: &Painter, list: &DrawList, origin: Pos2, mesh: &mut Mesh) -> Vec<Shape> {
+    let o = origin.to_vec2();
+    let squares = SquareStyle::of(painter.ctx());
     let mut shapes = Vec::new();
     for dot in &list.dots {
         let c = pos2(dot.centre[0], dot.centre[1]) + o;
         let square = Rect::from_center_size(c, Vec2::splat(2.0 * dot.radius));
-        if dot.shape == DotShape::Square
-            && dot.ring.is_none()
-            && squares.add(&mut mesh, square, colour(dot.fill))
+        if dot.shape == DotShape::Square && dot.ring.is_none() && squares.add(mesh, square, colour(dot.fill))
         {
             continue;
         }
@@ -120,8 +173,7 @@ pub fn paint_dots(painter: &Painter, list: &DrawList, origin: Pos2) {
             shapes.push(Shape::rect_stroke(square, 0.0, stroke, egui::StrokeKind::Outside));
         }
     }
-    painter.add(Shape::mesh(mesh));
-    painter.extend(shapes);
+    shapes
 }
 
 /// How egui's tessellator fills a plain rectangle (rounded to pixels, feathered by half a
@@ -192,5 +244,51 @@ pub fn paint_chrome(painter: &Painter, list: &DrawList, origin: Pos2) {
     for t in &list.texts {
         let pos = origin + vec2(t.pos[0], t.pos[1]);
         painter.text(pos, align2(t.align), &t.text, FontId::proportional(t.size), colour(t.colour));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::draw::draw_list;
+    use crate::scene::scene_for;
+    use crate::view_model::highlight::{Highlight, Seed};
+    use crate::view_model::{Dataset, LayoutChoice, ViewSpec};
+    use egui::epaint::ClippedPrimitive;
+
+    /// One egui pass painting with `f`, tessellated.
+    fn tessellated(f: impl Fn(&Painter, Rect)) -> Vec<ClippedPrimitive> {
+        let ctx = egui::Context::default();
+        let input = egui::RawInput {
+            screen_rect: Some(Rect::from_min_size(Pos2::ZERO, vec2(900.0, 600.0))),
+            ..Default::default()
+        };
+        let mut out = ctx.run_ui(input, |ui| {
+            let rect = Rect::from_min_size(pos2(10.0, 20.0), vec2(800.0, 500.0));
+            f(ui.painter(), rect);
+        });
+        // No renderer: the font atlas upload is dropped on purpose.
+        out.textures_delta.clear();
+        ctx.tessellate(out.shapes, out.pixels_per_point)
+    }
+
+    #[test]
+    fn a_scene_painted_straight_into_its_mesh_tessellates_as_its_draw_list_does() {
+        let d = Dataset::synthetic(6, 4, 3, 2);
+        let highlight = Highlight { seeds: [Seed::node(5)].into() };
+        let spec = ViewSpec { health_layer: true, ..ViewSpec::default() };
+        let scene = scene_for(&d, &spec, &Default::default(), &highlight, (&LayoutChoice::FatTree, 1.6))
+            .expect("the total exists");
+        let camera = Camera { zoom: 1.7, ..Camera::default() };
+        let direct = tessellated(|p, rect| paint_scene(p, &scene, &camera, rect));
+        let listed = tessellated(|p, rect| {
+            paint(p, &draw_list(&scene, &camera, rect.width(), rect.height()), rect.min)
+        });
+        assert!(
+            direct.iter().any(
+                |c| matches!(&c.primitive, egui::epaint::Primitive::Mesh(m) if m.vertices.len() > 8 * 40)
+            )
+        );
+        assert_eq!(format!("{direct:?}"), format!("{listed:?}"));
     }
 }

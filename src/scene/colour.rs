@@ -40,7 +40,7 @@ impl Rgba {
         let mut out = [0u8; 4];
         for (i, o) in out.iter_mut().enumerate() {
             let (a, b) = (f32::from(self.0[i]), f32::from(other.0[i]));
-            *o = (a + (b - a) * t).round() as u8;
+            *o = round_to_u8(a + (b - a) * t);
         }
         Rgba(out)
     }
@@ -54,6 +54,22 @@ impl Rgba {
     pub fn alpha_f32(self) -> f32 {
         f32::from(self.0[3]) / 255.0
     }
+}
+
+/// `x.round() as u8` without a libm call (a TSUBAME scene fades 15,000 colours per highlight):
+/// the integer part plus one where the fraction reaches a half, as `round` does for x ≥ 0;
+/// below 0 both give 0, above 255 both saturate.
+fn round_to_u8(x: f32) -> u8 {
+    let i = x as u32;
+    let up = x - i as f32 >= 0.5;
+    u8::try_from(i + u32::from(up)).unwrap_or(u8::MAX)
+}
+
+/// `(t * 255).round()` for a map position `t` in 0..=1 (NaN: 0), without a libm call.
+fn lut_slot(t: f64) -> usize {
+    let x = t * 255.0;
+    let i = x as usize;
+    (i + usize::from(x - i as f64 >= 0.5)).min(255)
 }
 
 /// Painting a named map: the colour at a point of its ramp.
@@ -138,7 +154,17 @@ impl ColourScale {
     }
 
     pub fn colour(&self, value: f64) -> Rgba {
-        self.lut[(self.position(value) * 255.0).round() as usize]
+        self.lut[self.lut_index(value)]
+    }
+
+    /// Which of the 256 table colours `value` gets: `colour(value) == lut()[lut_index(value)]`.
+    pub fn lut_index(&self, value: f64) -> usize {
+        lut_slot(self.position(value))
+    }
+
+    /// The 256 colours the scale picks from, so a painter can derive its own (faded) table.
+    pub fn lut(&self) -> &[Rgba; 256] {
+        &self.lut
     }
 }
 
@@ -168,6 +194,20 @@ mod tests {
         }
         let [r, g, b, _] = map.at(1.0).0;
         assert!(r > 2 * g.max(b), "the busiest end is a saturated red, not black: {r} {g} {b}");
+    }
+
+    #[test]
+    fn fast_rounding_agrees_with_round_everywhere_a_colour_can_fall() {
+        for k in -2000..=300_000 {
+            let x = k as f32 / 1024.0;
+            assert_eq!(round_to_u8(x), x.round() as u8, "{x}");
+        }
+        for k in 0..=1_000_000 {
+            let t = k as f64 / 1e6;
+            assert_eq!(lut_slot(t), (t * 255.0).round() as usize, "{t}");
+        }
+        assert_eq!(lut_slot(f64::NAN), 0);
+        assert_eq!(round_to_u8(f32::NAN), 0);
     }
 
     #[test]

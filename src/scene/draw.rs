@@ -101,10 +101,21 @@ pub fn glyph_sizes(scene: &Scene, t: &Transform) -> (f32, f32) {
 }
 
 pub fn draw_list(scene: &Scene, camera: &Camera, width: f32, height: f32) -> DrawList {
+    let mut out = draw_list_without_links(scene, camera, width, height);
+    let t = Transform::new(camera, &scene.bounds, out.plot);
+    // The halves go under every other line (the health layer's dashes).
+    let others = std::mem::take(&mut out.lines);
+    link_lines(scene, &t, &mut out.lines);
+    out.lines.extend(others);
+    out
+}
+
+/// [`draw_list`] without the link halves' lines, for a painter that draws them itself, straight
+/// from the scene ([`for_each_link_line`], or the GPU): the other lines (dashes) stay.
+pub fn draw_list_without_links(scene: &Scene, camera: &Camera, width: f32, height: f32) -> DrawList {
     let plot = plot_rect(width, height);
     let t = Transform::new(camera, &scene.bounds, plot);
     let mut out = DrawList { width, height, background: scene.background, plot, ..Default::default() };
-    link_lines(scene, &t, &mut out.lines);
     node_dots(scene, &t, &mut out.dots);
     health_glyphs(scene, &t, &mut out);
     brackets(scene, &t, &mut out);
@@ -114,9 +125,15 @@ pub fn draw_list(scene: &Scene, camera: &Camera, width: f32, height: f32) -> Dra
 
 /// The visible link halves as lines (culled to the plot).
 pub fn link_lines(scene: &Scene, t: &Transform, out: &mut Vec<Line>) {
+    out.reserve(scene.halves.len());
+    for_each_link_line(scene, t, |line| out.push(line));
+}
+
+/// Calls `f` with each visible link half as a line, in scene order (culled to the plot).
+#[inline]
+pub fn for_each_link_line(scene: &Scene, t: &Transform, mut f: impl FnMut(Line)) {
     let (width, _) = glyph_sizes(scene, t);
     let p = t.plot;
-    out.reserve(scene.halves.len());
     for (i, h) in scene.halves.iter().enumerate() {
         let (a, b) = (t.to_screen(h.from), t.to_screen(h.to));
         if a[0].max(b[0]) < p.x
@@ -127,7 +144,7 @@ pub fn link_lines(scene: &Scene, t: &Transform, out: &mut Vec<Line>) {
             continue;
         }
         let w = if h.emphasis == Emphasis::Lit { width * 2.0 + 1.0 } else { width };
-        out.push(Line { a, b, width: w, colour: h.colour, half: i });
+        f(Line { a, b, width: w, colour: h.colour, half: i });
     }
 }
 

@@ -90,6 +90,8 @@ fn flag(flags: &[bool], i: Option<usize>, default: bool) -> bool {
 /// How glyphs are coloured and emphasised.
 struct Paint {
     links: ColourScale,
+    /// The link scale's table faded as dimmed halves are (a highlight fades most halves).
+    links_dim: [Rgba; 256],
     nodes: ColourScale,
     colour_nodes: bool,
     none_lit: bool,
@@ -108,6 +110,15 @@ impl Paint {
         if e == Emphasis::Dim { c.lerp(BACKGROUND, 0.8) } else { c }
     }
 
+    /// A link end's colour: its value's, or neutral without one; faded when dimmed.
+    fn link(&self, value: Option<f64>, e: Emphasis) -> Rgba {
+        match value {
+            None => Paint::fade(NO_DATA, e),
+            Some(v) if e == Emphasis::Dim => self.links_dim[self.links.lut_index(v)],
+            Some(v) => self.links.colour(v),
+        }
+    }
+
     fn node(&self, value: f64, e: Emphasis) -> Rgba {
         let c = if self.colour_nodes { self.nodes.colour(value) } else { NEUTRAL };
         Paint::fade(c, e)
@@ -119,8 +130,10 @@ pub fn build_fat_tree_scene(input: &FatTreeInput<'_>, options: &SceneOptions) ->
         let (lo, hi) = range.unwrap_or((0.0, 0.0));
         ColourScale::new(map, options.scale, lo, hi)
     };
+    let links = scale(options.link_map, options.link_range);
     let paint = Paint {
-        links: scale(options.link_map, options.link_range),
+        links_dim: links.lut().map(|c| Paint::fade(c, Emphasis::Dim)),
+        links,
         nodes: scale(options.node_map, options.node_range),
         colour_nodes: options.colour_nodes,
         none_lit: input.none_lit,
@@ -211,7 +224,7 @@ fn half_at(input: &FatTreeInput<'_>, paint: &Paint, p: usize) -> Option<Half> {
     // An end with no value (no row passed: a contention view's single-job end) is neutral, as
     // in the other modules.
     let value = net.link_values.get(p).copied().flatten();
-    let colour = Paint::fade(value.map_or(NO_DATA, |v| paint.links.colour(v)), e);
+    let colour = paint.link(value, e);
     Some(Half { from, to: mid, colour, rail: r as u8, end, emphasis: e })
 }
 
@@ -219,12 +232,17 @@ fn half_at(input: &FatTreeInput<'_>, paint: &Paint, p: usize) -> Option<Half> {
 /// `1b 2b` below).
 fn marks_and_labels(input: &FatTreeInput<'_>, paint: &Paint) -> (Vec<Mark>, Vec<LevelLabel>) {
     let FatTreeInput { cluster, layout, index, network: net, .. } = *input;
-    let mut marks = Vec::new();
+    let switches: usize = cluster.rails.iter().map(|f| f.graph.node_count()).sum();
+    let mut marks = Vec::with_capacity(layout.hosts.len() + switches);
     for (h, &at) in layout.hosts.iter().enumerate() {
         let e = paint.emphasis(flag(net.node_lit, Some(h), false));
         let colour = paint.node(value_at(net.node_values, Some(h)), e);
-        for at in host_spots(input, h, at) {
-            marks.push(Mark { at, colour, of: MarkOf::Host(h), emphasis: e });
+        let mark = |at| Mark { at, colour, of: MarkOf::Host(h), emphasis: e };
+        // One spot per host unless CAs are laid out by plane (no list per host then).
+        if layout.planes.is_none() {
+            marks.push(mark(at));
+        } else {
+            marks.extend(host_spots(input, h, at).into_iter().map(mark));
         }
     }
     let mut labels = vec![LevelLabel { y: 0.0, text: "hosts".into() }];
@@ -256,7 +274,7 @@ fn marks_and_labels(input: &FatTreeInput<'_>, paint: &Paint) -> (Vec<Mark>, Vec<
     (marks, labels)
 }
 
-/// Where host `h` is drawn: its one spot, or in the plane layout each of its CAs' spots.
+/// Where host `h` is drawn in the plane layout: each of its CAs' spots (else its one spot).
 fn host_spots(input: &FatTreeInput<'_>, h: usize, at: Position) -> Vec<Position> {
     let (cluster, layout) = (input.cluster, input.layout);
     if layout.planes.is_none() {

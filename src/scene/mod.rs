@@ -188,22 +188,6 @@ pub struct Scene {
 }
 
 impl Scene {
-    /// A copy of everything but the link halves (what a GPU-drawn view paints with egui).
-    pub fn clone_without_halves(&self) -> Scene {
-        Scene {
-            title: self.title.clone(),
-            background: self.background,
-            bounds: self.bounds,
-            slot: self.slot,
-            halves: Vec::new(),
-            marks: self.marks.clone(),
-            labels: self.labels.clone(),
-            brackets: self.brackets.clone(),
-            legends: self.legends.clone(),
-            health: self.health.clone(),
-        }
-    }
-
     /// Links with at least one visible half.
     pub fn visible_link_count(&self) -> usize {
         let mut links: Vec<(u8, usize)> = self.halves.iter().map(|h| (h.rail, h.end.edge.index())).collect();

@@ -44,7 +44,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::scene::Scene;
 use crate::scene::camera::{Camera, ScreenRect, Transform};
-use crate::scene::draw::{draw_list, glyph_sizes, plot_rect};
+use crate::scene::draw::{draw_list_without_links, glyph_sizes, plot_rect};
 
 use super::paint;
 use render::{LinksCallback, Uniform};
@@ -211,10 +211,11 @@ pub fn paint_scene(
 ) -> bool {
     let (w, h) = (rect.width(), rect.height());
     if scene.halves.len() <= threshold || !available(painter.ctx()) {
-        paint::paint(painter, &draw_list(scene, camera, w, h), rect.min);
+        paint::paint_scene(painter, scene, camera, rect);
         return false;
     }
-    let list = draw_list(&scene.clone_without_halves(), camera, w, h);
+    // The GPU draws the halves; the list is built without them (no scene copy).
+    let list = draw_list_without_links(scene, camera, w, h);
     paint::paint_with(painter, &list, rect.min, |clipped| {
         paint_links(clipped, state, scene, keys, camera, rect);
     });
