@@ -23,7 +23,7 @@ pub fn switches_crossed_all(fabric: &Fabric, flows: &[Flow]) -> Vec<Option<u32>>
     // (destination, flow) in one word, sorted without looking back into the flows (a flow
     // list is far below 2^32 flows: it is held in memory).
     let mut order: Vec<u64> =
-        flows.iter().enumerate().map(|(i, f)| u64::from(f.dst.0) << 32 | i as u64).collect();
+        flows.iter().enumerate().map(|(i, f)| (u64::from(f.dst.0) << 32) | i as u64).collect();
     order.par_sort_unstable();
     let groups: Vec<&[u64]> = order.chunk_by(|a, b| a >> 32 == b >> 32).collect();
     let counted: Vec<Vec<Option<u32>>> = groups
