@@ -106,6 +106,10 @@ struct State<'t, 'f> {
 
 impl<'t, 'f> State<'t, 'f> {
     fn new(topology: &'t Topology<'f>, objective: Objective) -> Self {
+        Self::with_paths(topology, objective, ShortestPorts::new(topology))
+    }
+
+    fn with_paths(topology: &'t Topology<'f>, objective: Objective, paths: ShortestPorts) -> Self {
         let switches = topology.switches.len();
         State {
             topology,
@@ -114,7 +118,7 @@ impl<'t, 'f> State<'t, 'f> {
             load: vec![0; topology.fabric.link_end_count()],
             memo: vec![(0, (0, 0), NO_ROUTE); switches],
             stamp: 0,
-            paths: ShortestPorts::new(topology),
+            paths,
         }
     }
 
@@ -306,5 +310,32 @@ mod tests {
         let (a, b, c) = (Lid(1), Lid(2), Lid(3));
         let order = heaviest_first(&[(a, c, 5), (b, c, 8), (a, c, 4), (c, c, 99), (b, a, 0)]);
         assert_eq!(order, vec![(a, c, 9), (b, c, 8)]);
+    }
+
+    #[test]
+    fn single_paths_read_from_tails_fix_the_rows_a_full_search_fixes() {
+        use crate::model::synthetic::ThreeLevel;
+        let fabric = ThreeLevel::k_ary(8).build();
+        let topology = super::super::Topology::new(&fabric, "t");
+        let lids: Vec<Lid> = fabric.cas().filter_map(|ca| fabric.node(ca).base_lid()).collect();
+        let n = lids.len();
+        // Each host to 6 others across pods, bytes varied so that ties and order both matter.
+        let pairs: Vec<(Lid, Lid, u64)> = (0..n)
+            .flat_map(|i| (1..7).map(move |j| (i, (i + j * 37) % n, 1000 + ((i * j) % 5) as u64 * 100)))
+            .map(|(i, k, bytes)| (lids[i], lids[k], bytes))
+            .collect();
+        for objective in [Objective::Busiest, Objective::Sum] {
+            let rows = |paths: ShortestPorts| {
+                let mut state = State::with_paths(&topology, objective, paths);
+                for (src, dst, bytes) in heaviest_first(&pairs) {
+                    state.place(src, dst, bytes);
+                }
+                (state.rows, state.load)
+            };
+            let read = rows(ShortestPorts::new(&topology));
+            let searched = rows(ShortestPorts::new(&topology).uncached());
+            assert!(read.0.iter().any(|&p| p != NO_ROUTE));
+            assert!(read == searched, "{objective:?}: the tails changed the rows or loads");
+        }
     }
 }

@@ -63,6 +63,8 @@ pub struct ShortestPorts {
     /// path to the target, and the switch's [`Tail`].
     targets: Vec<Option<Arc<TargetPaths>>>,
     cached_bytes: usize,
+    /// [`CACHE_BYTES`], or less for a test that searches every path.
+    cache_limit: usize,
     /// Whether every switch has at most 64 such ports (a mask holds them).
     masks_fit: bool,
 }
@@ -121,8 +123,16 @@ impl ShortestPorts {
             first,
             targets: vec![None; topology.switches.len()],
             cached_bytes: 0,
+            cache_limit: CACHE_BYTES,
             masks_fit,
         }
+    }
+
+    /// Keeps no target's masks or tails: every pair's paths are searched, as past the cache.
+    #[cfg(test)]
+    pub fn uncached(mut self) -> Self {
+        self.cache_limit = 0;
+        self
     }
 
     /// Switch `s`'s switch-to-switch ports, in port order.
@@ -157,7 +167,7 @@ impl ShortestPorts {
             return Some(Arc::clone(paths));
         }
         let row_bytes = self.switches() * (8 + size_of::<Tail>());
-        if !self.masks_fit || self.cached_bytes + row_bytes > CACHE_BYTES {
+        if !self.masks_fit || self.cached_bytes + row_bytes > self.cache_limit {
             return None;
         }
         let hops = topology.hops_to(target);
