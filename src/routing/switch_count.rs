@@ -33,7 +33,7 @@ pub fn switches_crossed_all(fabric: &Fabric, flows: &[Flow]) -> Vec<Option<u32>>
             |walker, group| {
                 let Some(&first) = group.first() else { return Vec::new() };
                 walker.start(Lid((first >> 32) as u16));
-                group.iter().map(|&key| walker.from_source(flows[key as u32 as usize].src)).collect()
+                group.iter().map(|&key| walker.crossed_from_source(flows[key as u32 as usize].src)).collect()
             },
         )
         .collect();
@@ -179,7 +179,7 @@ impl<'f> Walker<'f> {
 
     /// As [`super::trace`] starts: a CA sends out of the port owning `src`, a switch consults
     /// its table.
-    fn from_source(&mut self, src: Lid) -> Option<u32> {
+    fn crossed_from_source(&mut self, src: Lid) -> Option<u32> {
         let (source, enters) = self.wiring.lid(src);
         let destination = self.destination;
         if source == NONE || destination == NONE {
@@ -192,7 +192,7 @@ impl<'f> Walker<'f> {
             return None;
         }
         match self.wiring.is_switch(enters) {
-            true => self.from_switch(enters),
+            true => self.crossed_from_switch(enters),
             // A CA or router other than the destination forwards nothing.
             false => (enters == destination).then_some(0),
         }
@@ -200,7 +200,7 @@ impl<'f> Walker<'f> {
 
     /// Switches crossed from switch `start` on: walks until a node already known, then writes
     /// the count of every switch walked.
-    fn from_switch(&mut self, start: u32) -> Option<u32> {
+    fn crossed_from_switch(&mut self, start: u32) -> Option<u32> {
         let destination = self.destination;
         self.walk.clear();
         let mut node = start;
