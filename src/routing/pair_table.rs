@@ -184,7 +184,8 @@ pub fn leaf_of(fabric: &Fabric, ca: NodeIndex) -> Option<NodeIndex> {
 
 /// Sorts the parts by key and folds equal keys: bytes summed, the most hops kept.
 fn fold(mut parts: Vec<Part>) -> Vec<PairRow> {
-    parts.par_sort_unstable_by_key(|p| p.0);
+    // Each rail's flows come sender by sender: a run-merging sort takes the runs as they are.
+    parts.sort_by_key(|p| p.0);
     let mut rows: Vec<PairRow> = Vec::new();
     for ((src, dst, rail), bytes, hops) in parts {
         match rows.last_mut() {

@@ -5,35 +5,117 @@
 //! entry switch, the rest are lookups. The counts are what [`super::trace`] finds hop by hop (a
 //! test pins them for every pair of a fabric with holes, loops and dead ports).
 
+use petgraph::graph::NodeIndex;
 use rayon::prelude::*;
 
-use crate::model::{Fabric, Lid, NodeKind};
+use crate::model::{Fabric, Lid, NodeKind, PortNum};
 
 use super::accumulate::Flow;
 use super::trace::next_port;
 
+/// No node: an uncabled port, an unowned LID.
+const NONE: u32 = u32::MAX;
+
 /// The switches crossed by each of `flows` (in their order) on `fabric`; `None` where the path
 /// is not delivered.
 pub fn switches_crossed_all(fabric: &Fabric, flows: &[Flow]) -> Vec<Option<u32>> {
-    let mut order: Vec<usize> = (0..flows.len()).collect();
-    order.par_sort_unstable_by_key(|&i| flows[i].dst);
-    let groups: Vec<&[usize]> = order.chunk_by(|&a, &b| flows[a].dst == flows[b].dst).collect();
-    let counted: Vec<Vec<(usize, Option<u32>)>> = groups
+    let wiring = Wiring::new(fabric);
+    // (destination, flow) in one word, sorted without looking back into the flows (a flow
+    // list is far below 2^32 flows: it is held in memory).
+    let mut order: Vec<u64> =
+        flows.iter().enumerate().map(|(i, f)| (u64::from(f.dst.0) << 32) | i as u64).collect();
+    order.par_sort_unstable();
+    let groups: Vec<&[u64]> = order.chunk_by(|a, b| a >> 32 == b >> 32).collect();
+    let counted: Vec<Vec<Option<u32>>> = groups
         .par_iter()
         .map_init(
-            || Walker::new(fabric),
+            || Walker::new(fabric, &wiring),
             |walker, group| {
                 let Some(&first) = group.first() else { return Vec::new() };
-                walker.start(flows[first].dst);
-                group.iter().map(|&i| (i, walker.from_source(flows[i].src))).collect()
+                walker.start(Lid((first >> 32) as u16));
+                group.iter().map(|&key| walker.crossed_from_source(flows[key as u32 as usize].src)).collect()
             },
         )
         .collect();
     let mut out = vec![None; flows.len()];
-    for (i, hops) in counted.into_iter().flatten() {
-        out[i] = hops;
+    for (group, hops) in groups.iter().zip(counted) {
+        for (&key, hops) in group.iter().zip(hops) {
+            out[key as u32 as usize] = hops;
+        }
     }
     out
+}
+
+/// The fabric's cabling in flat lists, so that a walk reads a few numbers per hop instead of
+/// the graph's nodes and edges.
+struct Wiring {
+    /// Per node index: whether it is a switch.
+    switch: Vec<bool>,
+    /// Per LID: the node owning it, and the node its packets enter first (the owner itself
+    /// for a switch; the far end of the owning port's cable for a CA).
+    lids: Vec<(u32, u32)>,
+    /// A switch's far ends by port number: `far[first[node] + port]`, up to its last cabled port.
+    first: Vec<u32>,
+    far: Vec<u32>,
+}
+
+impl Wiring {
+    fn new(fabric: &Fabric) -> Wiring {
+        let nodes = fabric.graph.node_count();
+        let switch: Vec<bool> =
+            (0..nodes).map(|n| fabric.node(NodeIndex::new(n)).kind == NodeKind::Switch).collect();
+        let (mut first, mut far) = (Vec::with_capacity(nodes + 1), Vec::new());
+        for (n, &is_switch) in switch.iter().enumerate() {
+            first.push(u32::try_from(far.len()).unwrap_or(NONE));
+            if !is_switch {
+                continue;
+            }
+            let node = NodeIndex::new(n);
+            let mut ends: Vec<u32> = (0..=u8::MAX)
+                .map(|p| fabric.out_through(node, PortNum(p)).map_or(NONE, |(_, next, _)| index(next)))
+                .collect();
+            while ends.last() == Some(&NONE) {
+                ends.pop();
+            }
+            far.extend(ends);
+        }
+        first.push(u32::try_from(far.len()).unwrap_or(NONE));
+        let lids = (0..fabric.lid_end())
+            .map(|lid| {
+                let Some(owner) = u16::try_from(lid).ok().and_then(|l| fabric.owner_of_lid(Lid(l))) else {
+                    return (NONE, NONE);
+                };
+                let enters = if switch[owner.node.index()] {
+                    index(owner.node)
+                } else {
+                    fabric.out_through(owner.node, owner.port).map_or(NONE, |(_, next, _)| index(next))
+                };
+                (index(owner.node), enters)
+            })
+            .collect();
+        Wiring { switch, lids, first, far }
+    }
+
+    fn is_switch(&self, node: u32) -> bool {
+        self.switch.get(node as usize).copied().unwrap_or(false)
+    }
+
+    /// `(owner, entered first)` of a LID.
+    fn lid(&self, lid: Lid) -> (u32, u32) {
+        self.lids.get(usize::from(lid.0)).copied().unwrap_or((NONE, NONE))
+    }
+
+    /// The node at the far end of a switch's port.
+    fn far_end(&self, node: u32, port: PortNum) -> u32 {
+        let n = node as usize;
+        let (Some(&from), Some(&to)) = (self.first.get(n), self.first.get(n + 1)) else { return NONE };
+        let at = from as usize + usize::from(port.0);
+        if at < to as usize { self.far[at] } else { NONE }
+    }
+}
+
+fn index(node: NodeIndex) -> u32 {
+    u32::try_from(node.index()).unwrap_or(NONE)
 }
 
 /// What the walk knows of a node for the current destination.
@@ -49,22 +131,24 @@ enum Known {
 /// One destination's memo: per node, `(destination stamp, what is known)`.
 struct Walker<'f> {
     fabric: &'f Fabric,
+    wiring: &'f Wiring,
     memo: Vec<(u32, Known)>,
     stamp: u32,
     dst: Lid,
-    /// The node owning `dst`, `None` when no port owns it.
-    destination: Option<petgraph::graph::NodeIndex>,
-    walk: Vec<usize>,
+    /// The node owning `dst`, [`NONE`] when no port owns it.
+    destination: u32,
+    walk: Vec<u32>,
 }
 
 impl<'f> Walker<'f> {
-    fn new(fabric: &'f Fabric) -> Self {
+    fn new(fabric: &'f Fabric, wiring: &'f Wiring) -> Self {
         Walker {
             fabric,
+            wiring,
             memo: vec![(0, Known::Unknown); fabric.graph.node_count()],
             stamp: 0,
             dst: Lid(0),
-            destination: None,
+            destination: NONE,
             walk: Vec::new(),
         }
     }
@@ -77,47 +161,47 @@ impl<'f> Walker<'f> {
             self.stamp = 1;
         }
         self.dst = dst;
-        self.destination = self.fabric.owner_of_lid(dst).map(|o| o.node);
+        self.destination = self.wiring.lid(dst).0;
     }
 
-    fn known(&self, node: usize) -> Known {
-        match self.memo.get(node) {
+    fn known(&self, node: u32) -> Known {
+        match self.memo.get(node as usize) {
             Some(&(stamp, known)) if stamp == self.stamp => known,
             _ => Known::Unknown,
         }
     }
 
-    fn set(&mut self, node: usize, known: Known) {
-        if let Some(slot) = self.memo.get_mut(node) {
+    fn set(&mut self, node: u32, known: Known) {
+        if let Some(slot) = self.memo.get_mut(node as usize) {
             *slot = (self.stamp, known);
         }
     }
 
     /// As [`super::trace`] starts: a CA sends out of the port owning `src`, a switch consults
     /// its table.
-    fn from_source(&mut self, src: Lid) -> Option<u32> {
-        let fabric = self.fabric;
-        let source = fabric.owner_of_lid(src)?;
-        let destination = self.destination?;
-        if source.node == destination {
-            return Some(u32::from(fabric.node(source.node).kind == NodeKind::Switch));
+    fn crossed_from_source(&mut self, src: Lid) -> Option<u32> {
+        let (source, enters) = self.wiring.lid(src);
+        let destination = self.destination;
+        if source == NONE || destination == NONE {
+            return None;
         }
-        if fabric.node(source.node).kind == NodeKind::Switch {
-            return self.from_switch(source.node.index());
+        if source == destination {
+            return Some(u32::from(self.wiring.is_switch(source)));
         }
-        let (_, next, _) = fabric.out_through(source.node, source.port)?;
-        match fabric.node(next).kind {
-            NodeKind::Switch => self.from_switch(next.index()),
+        if enters == NONE {
+            return None;
+        }
+        match self.wiring.is_switch(enters) {
+            true => self.crossed_from_switch(enters),
             // A CA or router other than the destination forwards nothing.
-            _ => (next == destination).then_some(0),
+            false => (enters == destination).then_some(0),
         }
     }
 
     /// Switches crossed from switch `start` on: walks until a node already known, then writes
     /// the count of every switch walked.
-    fn from_switch(&mut self, start: usize) -> Option<u32> {
-        let fabric = self.fabric;
-        let destination = self.destination?;
+    fn crossed_from_switch(&mut self, start: u32) -> Option<u32> {
+        let destination = self.destination;
         self.walk.clear();
         let mut node = start;
         // What the node where the walk stopped contributes (itself included).
@@ -127,18 +211,21 @@ impl<'f> Walker<'f> {
                 Known::OnWalk => break None,
                 Known::Unknown => {}
             }
-            let index = petgraph::graph::NodeIndex::new(node);
-            if index == destination {
-                break Some(u32::from(fabric.node(index).kind == NodeKind::Switch));
+            if node == destination {
+                break Some(u32::from(self.wiring.is_switch(node)));
             }
-            if fabric.node(index).kind != NodeKind::Switch {
+            if !self.wiring.is_switch(node) {
                 break None;
             }
             self.set(node, Known::OnWalk);
             self.walk.push(node);
-            let Ok(port) = next_port(fabric, index, self.dst) else { break None };
-            let Some((_, next, _)) = fabric.out_through(index, port) else { break None };
-            node = next.index();
+            let Ok(port) = next_port(self.fabric, NodeIndex::new(node as usize), self.dst) else {
+                break None;
+            };
+            node = self.wiring.far_end(node, port);
+            if node == NONE {
+                break None;
+            }
         };
         while let Some(n) = self.walk.pop() {
             end = end.map(|c| c + 1);

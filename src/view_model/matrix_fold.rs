@@ -138,17 +138,10 @@ pub fn fold(table: &PairTable, options: &MatrixOptions) -> Result<Folded, String
     };
     let leaf = options.by == Granularity::Leaf;
     let entity = |row: &PairRow, id: u32| (if leaf { row.rail.unwrap_or(0) } else { 0 }, id);
-    let mut entities: Vec<Entity> = Vec::new();
-    for row in table.rows.iter().filter(wanted) {
-        let src = entity(row, row.src);
-        if entities.last() != Some(&src) {
-            entities.push(src);
-        }
-        entities.push(entity(row, row.dst));
-    }
-    entities.sort_unstable();
-    entities.dedup();
-    let index = |e: Entity| entities.binary_search(&e).map_or(u32::MAX, |i| i as u32);
+    let named = table.rows.iter().filter(wanted).flat_map(|row| [entity(row, row.src), entity(row, row.dst)]);
+    let numbering = Numbering::of(named);
+    let entities = numbering.entities.clone();
+    let index = |e: Entity| numbering.index(e);
     let mut cells: Vec<(u32, u32, f64, Option<u32>)> = Vec::new();
     // One sender's classes while its rows go by (rows are sorted by sender).
     let mut split: Vec<(u32, Option<u32>, f64)> = Vec::new();
@@ -177,6 +170,53 @@ pub fn fold(table: &PairTable, options: &MatrixOptions) -> Result<Folded, String
     Ok(Folded { entities, cells, split })
 }
 
+/// Entities numbered in sorted order. Ids no larger than a few times the rows are numbered
+/// through a table (no sort, no search per row); sparser ones are sorted and searched.
+struct Numbering {
+    entities: Vec<Entity>,
+    /// `position[rail part * (largest id + 1) + id]`, where the ids are dense enough.
+    position: Option<(Vec<u32>, usize)>,
+}
+
+impl Numbering {
+    fn of(named: impl Iterator<Item = Entity> + Clone) -> Numbering {
+        let (mut count, mut largest) = (0usize, (0u8, 0u32));
+        for (part, id) in named.clone() {
+            count += 1;
+            largest = (largest.0.max(part), largest.1.max(id));
+        }
+        let side = largest.1 as usize + 1;
+        let slots = (usize::from(largest.0) + 1).saturating_mul(side);
+        // The table's size follows the rows held, never an id alone.
+        if slots > count.saturating_mul(4).max(1 << 16) {
+            let mut entities: Vec<Entity> = named.collect();
+            entities.sort_unstable();
+            entities.dedup();
+            return Numbering { entities, position: None };
+        }
+        let mut position = vec![u32::MAX; slots];
+        for (part, id) in named {
+            position[usize::from(part) * side + id as usize] = 0;
+        }
+        let mut entities = Vec::new();
+        for (slot, at) in position.iter_mut().enumerate().filter(|(_, at)| **at == 0) {
+            *at = entities.len() as u32;
+            entities.push(((slot / side) as u8, (slot % side) as u32));
+        }
+        Numbering { entities, position: Some((position, side)) }
+    }
+
+    fn index(&self, (part, id): Entity) -> u32 {
+        match &self.position {
+            Some((position, side)) if (id as usize) < *side => {
+                position.get(usize::from(part) * side + id as usize).copied().unwrap_or(u32::MAX)
+            }
+            Some(_) => u32::MAX,
+            None => self.entities.binary_search(&(part, id)).map_or(u32::MAX, |i| i as u32),
+        }
+    }
+}
+
 fn cell_value(row: &PairRow, values: CellValues) -> Result<f64, String> {
     match values {
         CellValues::Bytes => Ok(row.bytes as f64),
@@ -184,5 +224,47 @@ fn cell_value(row: &PairRow, values: CellValues) -> Result<f64, String> {
             .messages
             .map(|m| m as f64)
             .ok_or_else(|| "the profile has no message counts: show bytes instead".to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(src: u32, dst: u32, rail: Option<u8>, bytes: u64, hops: Option<u32>) -> PairRow {
+        PairRow { src, dst, rail, bytes, messages: None, hops }
+    }
+
+    /// Rows between entities `ids[0..3]`, rail 0 and 1 rows of one pair adjacent.
+    fn table(ids: [u32; 3], by: Granularity) -> PairTable {
+        let [a, b, c] = ids;
+        let rows = vec![
+            row(a, b, Some(0), 10, Some(3)),
+            row(a, b, Some(1), 5, Some(1)),
+            row(a, c, Some(0), 7, Some(1)),
+            row(c, a, None, 2, Some(0)),
+        ];
+        PairTable { by, rows, without_entity_bytes: 0 }
+    }
+
+    #[test]
+    fn ids_far_apart_fold_as_ids_close_together_do() {
+        for by in [Granularity::Rank, Granularity::Leaf] {
+            let options = MatrixOptions { by, ..MatrixOptions::default() };
+            let close = fold(&table([0, 1, 2], by), &options).unwrap();
+            let far = fold(&table([5, 70_000, 4_000_000_000], by), &options).unwrap();
+            assert_eq!((close.cells, close.split), (far.cells.clone(), far.split));
+            assert!(far.entities.windows(2).all(|w| w[0] < w[1]), "{:?}", far.entities);
+            assert_eq!(close.entities.len(), far.entities.len());
+            assert!(far.cells.iter().all(|c| c.0 != u32::MAX && c.1 != u32::MAX));
+        }
+    }
+
+    #[test]
+    fn a_pair_on_two_rails_is_one_cell_with_the_worse_class() {
+        let options = MatrixOptions { by: Granularity::Rank, ..MatrixOptions::default() };
+        let folded = fold(&table([0, 1, 2], Granularity::Rank), &options).unwrap();
+        assert_eq!(folded.entities, vec![(0, 0), (0, 1), (0, 2)]);
+        assert_eq!(folded.cells, vec![(0, 1, 15.0, Some(3)), (0, 2, 7.0, Some(1)), (2, 0, 2.0, Some(0))]);
     }
 }

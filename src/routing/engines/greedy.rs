@@ -14,7 +14,7 @@
 use crate::model::{Lid, LinkEnd, NodeKind};
 
 use super::minhop::MinHop;
-use super::shortest_ports::ShortestPorts;
+use super::shortest_ports::{Candidates, ShortestPorts, TargetPaths};
 use super::topology::Topology;
 use super::{NO_ROUTE, RouteError, Routes, RoutingEngine};
 
@@ -43,11 +43,18 @@ impl RoutingEngine for Greedy {
     }
 
     fn route(&self, topology: &Topology) -> Result<Routes, RouteError> {
-        let mut state = State::new(topology, self.objective);
-        for (src, dst, bytes) in heaviest_first(&self.pairs) {
-            state.place(src, dst, bytes);
-        }
-        let minhop = MinHop.route(topology)?;
+        // Minhop's rows do not depend on the pairs: worked out beside them.
+        let (state, minhop) = rayon::join(
+            || {
+                let mut state = State::new(topology, self.objective);
+                for (src, dst, bytes) in heaviest_first(&self.pairs) {
+                    state.place(src, dst, bytes);
+                }
+                state
+            },
+            || MinHop.route(topology),
+        );
+        let minhop = minhop?;
         let mut ports = minhop.ports;
         // The rows the pairs fixed win over minhop's.
         let switches = topology.switches.len();
@@ -99,6 +106,10 @@ struct State<'t, 'f> {
 
 impl<'t, 'f> State<'t, 'f> {
     fn new(topology: &'t Topology<'f>, objective: Objective) -> Self {
+        Self::with_paths(topology, objective, ShortestPorts::new(topology))
+    }
+
+    fn with_paths(topology: &'t Topology<'f>, objective: Objective, paths: ShortestPorts) -> Self {
         let switches = topology.switches.len();
         State {
             topology,
@@ -107,7 +118,7 @@ impl<'t, 'f> State<'t, 'f> {
             load: vec![0; topology.fabric.link_end_count()],
             memo: vec![(0, (0, 0), NO_ROUTE); switches],
             stamp: 0,
-            paths: ShortestPorts::new(topology),
+            paths,
         }
     }
 
@@ -134,12 +145,13 @@ impl<'t, 'f> State<'t, 'f> {
             self.memo.iter_mut().for_each(|m| m.0 = 0);
             self.stamp = 1;
         }
-        if self.best(s, d).is_none() {
+        let target = topology.destinations[d].target;
+        let paths = self.paths.target(topology, target);
+        if self.best(s, d, paths.as_deref()).is_none() {
             return;
         }
-        let target = topology.destinations[d].target;
         while s != target {
-            let port = self.memo[s].2;
+            let Some(port) = self.way_on(s, paths.as_deref()) else { return };
             *self.row(s, d) = port;
             let Some((end, next, _)) = fabric.out_through(topology.switches[s], crate::model::PortNum(port))
             else {
@@ -155,26 +167,62 @@ impl<'t, 'f> State<'t, 'f> {
         }
     }
 
+    /// The port the pair just searched leaves switch `s` by: the search's choice, or the one
+    /// way on of a switch whose [`super::shortest_ports::Tail`] stood in for a search.
+    fn way_on(&self, s: usize, paths: Option<&TargetPaths>) -> Option<u8> {
+        let (stamp, _, port) = self.memo[s];
+        if stamp == self.stamp {
+            return (port != NO_ROUTE).then_some(port);
+        }
+        let mask = paths?.masks[s];
+        (mask.count_ones() == 1).then(|| self.paths.of(s)[mask.trailing_zeros() as usize].port)
+    }
+
     fn add(&mut self, end: LinkEnd, bytes: u64) {
         if let Some(load) = self.load.get_mut(end.index()) {
             *load = load.saturating_add(bytes);
         }
     }
 
+    /// The cost of the one path of a switch with a single way on (its tail), `None` for a
+    /// switch with several.
+    #[inline]
+    fn tail_cost(&self, s: usize, paths: Option<&TargetPaths>) -> Option<Cost> {
+        let ends = paths?.tails[s].ends()?;
+        let (mut busiest, mut sum) = (0u64, 0u64);
+        for &end in ends {
+            let here = self.load.get(end as usize).copied().unwrap_or(0);
+            busiest = busiest.max(here);
+            sum = sum.saturating_add(here);
+        }
+        Some(match self.objective {
+            Objective::Busiest => (busiest, sum),
+            Objective::Sum => (sum, busiest),
+        })
+    }
+
     /// The cost of the best way from switch `s` to destination `d`'s target, over the shortest
-    /// paths that follow the rows already set; memoised per pair. `None`: no way.
-    fn best(&mut self, s: usize, d: usize) -> Option<Cost> {
+    /// paths that follow the rows already set; memoised per pair. `None`: no way. A switch with
+    /// a single path costs its tail: the rows set on it can only be that path's.
+    fn best(&mut self, s: usize, d: usize, paths: Option<&TargetPaths>) -> Option<Cost> {
         let topology = self.topology;
         let target = topology.destinations[d].target;
         if s == target {
             return Some((0, 0));
+        }
+        if let Some(cost) = self.tail_cost(s, paths) {
+            return Some(cost);
         }
         if self.memo[s].0 == self.stamp {
             return (self.memo[s].2 != NO_ROUTE).then_some(self.memo[s].1);
         }
         let fixed = *self.row(s, d);
         let mut chosen: Option<(Cost, u8)> = None;
-        for i in self.paths.candidates(topology, s, target) {
+        let candidates = match paths {
+            Some(p) => Candidates::Bits(p.masks[s]),
+            None => self.paths.candidates(topology, s, target),
+        };
+        for i in candidates {
             let link = self.paths.of(s)[i];
             if fixed != NO_ROUTE && fixed != link.port {
                 continue;
@@ -185,7 +233,14 @@ impl<'t, 'f> State<'t, 'f> {
             if chosen.is_some_and(|(c, _)| (here, here) >= c) {
                 continue;
             }
-            let Some(rest) = self.best(link.next, d) else { continue };
+            // Most ways on end in a single path (a spine down to the target): read, not searched.
+            let rest = match self.tail_cost(link.next, paths) {
+                Some(rest) => rest,
+                None => {
+                    let Some(rest) = self.best(link.next, d, paths) else { continue };
+                    rest
+                }
+            };
             let cost = self.combine(here, rest);
             if chosen.is_none_or(|(c, _)| cost < c) {
                 chosen = Some((cost, link.port));
@@ -255,5 +310,32 @@ mod tests {
         let (a, b, c) = (Lid(1), Lid(2), Lid(3));
         let order = heaviest_first(&[(a, c, 5), (b, c, 8), (a, c, 4), (c, c, 99), (b, a, 0)]);
         assert_eq!(order, vec![(a, c, 9), (b, c, 8)]);
+    }
+
+    #[test]
+    fn single_paths_read_from_tails_fix_the_rows_a_full_search_fixes() {
+        use crate::model::synthetic::ThreeLevel;
+        let fabric = ThreeLevel::k_ary(8).build();
+        let topology = super::super::Topology::new(&fabric, "t");
+        let lids: Vec<Lid> = fabric.cas().filter_map(|ca| fabric.node(ca).base_lid()).collect();
+        let n = lids.len();
+        // Each host to 6 others across pods, bytes varied so that ties and order both matter.
+        let pairs: Vec<(Lid, Lid, u64)> = (0..n)
+            .flat_map(|i| (1..7).map(move |j| (i, (i + j * 37) % n, 1000 + ((i * j) % 5) as u64 * 100)))
+            .map(|(i, k, bytes)| (lids[i], lids[k], bytes))
+            .collect();
+        for objective in [Objective::Busiest, Objective::Sum] {
+            let rows = |paths: ShortestPorts| {
+                let mut state = State::with_paths(&topology, objective, paths);
+                for (src, dst, bytes) in heaviest_first(&pairs) {
+                    state.place(src, dst, bytes);
+                }
+                (state.rows, state.load)
+            };
+            let read = rows(ShortestPorts::new(&topology));
+            let searched = rows(ShortestPorts::new(&topology).uncached());
+            assert!(read.0.iter().any(|&p| p != NO_ROUTE));
+            assert!(read == searched, "{objective:?}: the tails changed the rows or loads");
+        }
     }
 }

@@ -3,12 +3,48 @@
 //! switch of every pair's shortest paths, scanning all 36 ports of each spine for the one that
 //! leads down). A target's answers for every switch are one bit mask per switch, filled on the
 //! first pair to that target and kept within [`CACHE_BYTES`].
+//!
+//! With the masks come the target's [`Tail`]s: a switch with one way on, and one from every
+//! switch after it (a spine above a fat tree's target pod, the pod's aggregation switch), has
+//! one path to the target whatever the rows and loads, so its cost is the loads of that path's
+//! few link ends, read without searching.
+
+use std::sync::Arc;
 
 use super::NO_HOPS;
 use super::topology::{Peer, Topology};
 
 /// Memory the cached masks may take: past it, masks are worked out each time they are asked.
 const CACHE_BYTES: usize = 64 << 20;
+
+/// Link ends a [`Tail`] holds; a longer single path is searched as any other.
+const TAIL_ENDS: usize = 3;
+
+/// [`Tail::len`] of a switch with more than one way on (or a longer single path).
+const NOT_SINGLE: u8 = u8::MAX;
+
+/// The one path from a switch to a target, as the link ends it sends into (the target's own
+/// hand-over end not included, as in the router's costs): `len` of them, or [`NOT_SINGLE`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tail {
+    pub ends: [u32; TAIL_ENDS],
+    pub len: u8,
+}
+
+impl Tail {
+    const NONE: Tail = Tail { ends: [0; TAIL_ENDS], len: NOT_SINGLE };
+
+    /// The ends on the one path, `None` where there are several paths.
+    pub fn ends(&self) -> Option<&[u32]> {
+        self.ends.get(..usize::from(self.len))
+    }
+}
+
+/// One target's answers for every switch: its shortest-path port masks and tails.
+pub struct TargetPaths {
+    pub masks: Box<[u64]>,
+    pub tails: Box<[Tail]>,
+}
 
 /// One switch-to-switch port: its number, the switch it leads to and the link end it sends into.
 #[derive(Clone, Copy, Debug)]
@@ -23,10 +59,12 @@ pub struct ShortestPorts {
     /// Switch `s`'s ports are `links[first[s]..first[s + 1]]`: one list, no pointer to follow.
     links: Vec<Uplink>,
     first: Vec<usize>,
-    /// Per target switch, per switch: bit `i` set when `of(switch)[i]` is on a shortest
-    /// path to the target.
-    masks: Vec<Option<Box<[u64]>>>,
+    /// Per target switch: per switch, bit `i` set when `of(switch)[i]` is on a shortest
+    /// path to the target, and the switch's [`Tail`].
+    targets: Vec<Option<Arc<TargetPaths>>>,
     cached_bytes: usize,
+    /// [`CACHE_BYTES`], or less for a test that searches every path.
+    cache_limit: usize,
     /// Whether every switch has at most 64 such ports (a mask holds them).
     masks_fit: bool,
 }
@@ -80,7 +118,21 @@ impl ShortestPorts {
             first.push(first.last().copied().unwrap_or(0) + l.len());
         }
         let links = per_switch.into_iter().flatten().collect();
-        ShortestPorts { links, first, masks: vec![None; topology.switches.len()], cached_bytes: 0, masks_fit }
+        ShortestPorts {
+            links,
+            first,
+            targets: vec![None; topology.switches.len()],
+            cached_bytes: 0,
+            cache_limit: CACHE_BYTES,
+            masks_fit,
+        }
+    }
+
+    /// Keeps no target's masks or tails: every pair's paths are searched, as past the cache.
+    #[cfg(test)]
+    pub fn uncached(mut self) -> Self {
+        self.cache_limit = 0;
+        self
     }
 
     /// Switch `s`'s switch-to-switch ports, in port order.
@@ -94,23 +146,63 @@ impl ShortestPorts {
 
     /// The positions in [`ShortestPorts::of`]`(s)` of the ports on a shortest path from `s` to `target`.
     pub fn candidates(&mut self, topology: &Topology, s: usize, target: usize) -> Candidates {
-        if let Some(Some(row)) = self.masks.get(target) {
-            return Candidates::Bits(row[s]);
+        if let Some(Some(paths)) = self.targets.get(target) {
+            return Candidates::Bits(paths.masks[s]);
+        }
+        if let Some(paths) = self.target(topology, target) {
+            return Candidates::Bits(paths.masks[s]);
         }
         let hops = topology.hops_to(target);
         if !self.masks_fit {
             let on = self.of(s).iter().enumerate().filter(|(_, l)| on_shortest(hops, l.next, s));
             return Candidates::Listed(on.map(|(i, _)| i).collect::<Vec<_>>().into_iter());
         }
-        let row_bytes = self.switches() * 8;
-        if self.cached_bytes + row_bytes > CACHE_BYTES {
-            return Candidates::Bits(self.mask(hops, s));
+        Candidates::Bits(self.mask(hops, s))
+    }
+
+    /// `target`'s masks and tails, worked out on the first call and kept while they fit in
+    /// [`CACHE_BYTES`]; `None` past it, or where a switch has more ports than a mask holds.
+    pub fn target(&mut self, topology: &Topology, target: usize) -> Option<Arc<TargetPaths>> {
+        if let Some(Some(paths)) = self.targets.get(target) {
+            return Some(Arc::clone(paths));
         }
-        let row: Box<[u64]> = (0..self.switches()).map(|switch| self.mask(hops, switch)).collect();
-        let bits = row[s];
-        self.masks[target] = Some(row);
+        let row_bytes = self.switches() * (8 + size_of::<Tail>());
+        if !self.masks_fit || self.cached_bytes + row_bytes > self.cache_limit {
+            return None;
+        }
+        let hops = topology.hops_to(target);
+        let masks: Box<[u64]> = (0..self.switches()).map(|switch| self.mask(hops, switch)).collect();
+        let tails = self.tails(hops, &masks, target);
+        let paths = Arc::new(TargetPaths { masks, tails });
+        self.targets[target] = Some(Arc::clone(&paths));
         self.cached_bytes += row_bytes;
-        Candidates::Bits(bits)
+        Some(paths)
+    }
+
+    /// Every switch's [`Tail`] to `target`, nearest switches first so that a switch's next one
+    /// is known when it is reached.
+    fn tails(&self, hops: &[u8], masks: &[u64], target: usize) -> Box<[Tail]> {
+        let mut tails = vec![Tail::NONE; self.switches()];
+        tails[target].len = 0;
+        let mut by_hops: Vec<usize> = (0..self.switches()).filter(|&s| hops[s] != NO_HOPS).collect();
+        by_hops.sort_by_key(|&s| hops[s]);
+        for s in by_hops.into_iter().filter(|&s| s != target) {
+            let mask = masks[s];
+            if mask.count_ones() != 1 {
+                continue;
+            }
+            let link = self.of(s)[mask.trailing_zeros() as usize];
+            let after = tails[link.next];
+            let (Some(ends), Ok(end)) = (after.ends(), u32::try_from(link.end)) else { continue };
+            if ends.len() >= TAIL_ENDS {
+                continue;
+            }
+            let mut tail = Tail { ends: [0; TAIL_ENDS], len: after.len + 1 };
+            tail.ends[0] = end;
+            tail.ends[1..=ends.len()].copy_from_slice(ends);
+            tails[s] = tail;
+        }
+        tails.into_boxed_slice()
     }
 
     fn mask(&self, hops: &[u8], s: usize) -> u64 {
@@ -122,4 +214,35 @@ impl ShortestPorts {
 /// A hop from `s` to `next` is on a shortest path when `next` is one hop nearer the target.
 fn on_shortest(hops: &[u8], next: usize, s: usize) -> bool {
     hops[next] != NO_HOPS && hops[next] + 1 == hops[s]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::synthetic::ThreeLevel;
+
+    #[test]
+    fn only_the_spines_and_the_target_pods_aggregation_switches_have_a_single_path_to_a_leaf() {
+        let fabric = ThreeLevel::k_ary(4).build();
+        let topology = Topology::new(&fabric, "t");
+        let mut ports = ShortestPorts::new(&topology);
+        let leaf = topology.endpoint_links().iter().position(|&hosts| hosts > 0).expect("a leaf");
+        let paths = ports.target(&topology, leaf).expect("20 switches fit the cache");
+        let mut lengths: Vec<usize> = paths.tails.iter().filter_map(|t| t.ends()).map(<[u32]>::len).collect();
+        lengths.sort_unstable();
+        assert_eq!(lengths, vec![0, 1, 1, 2, 2, 2, 2], "the leaf, its 2 aggregation switches, the 4 spines");
+        for (s, tail) in paths.tails.iter().enumerate() {
+            let Some(ends) = tail.ends() else { continue };
+            // The tail is the path the masks lead along.
+            let mut at = s;
+            for &end in ends {
+                let mask = paths.masks[at];
+                assert_eq!(mask.count_ones(), 1);
+                let link = ports.of(at)[mask.trailing_zeros() as usize];
+                assert_eq!(link.end as u32, end);
+                at = link.next;
+            }
+            assert_eq!(at, leaf);
+        }
+    }
 }
