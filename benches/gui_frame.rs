@@ -24,6 +24,11 @@
 //! | synthetic_100k_frame_gpu_rebuild   | 32–86 ms       | 22–31 ms       | 62–122 ms → 31–46 ms       |
 //! | png_export_tsubame_3840x2160       | 7.3 s          | 6.5 s          | 8.1 s → 7.0 s (loaded)     |
 //!
+//! On an idle machine (load 0.1, same binaries, interleaved), medians per round: camera
+//! 0.84–1.47 ms (main, median 0.87) against 0.84–1.39 ms (median 1.19): both bimodal, no gain;
+//! rebuild 2.02–3.36 ms (2.96) against 1.48–2.44 ms (1.57); 100k GPU rebuild 31.1 / 33.6 ms against
+//! 16.5 / 23.4 ms.
+//!
 //! What changed: colours by 256-entry table index without libm rounding, dimmed halves from a
 //! pre-faded table; halves written straight into one mesh with the plain marks (no line list, no
 //! second mesh for egui to regrow); the GPU path's chrome built without copying the scene.
