@@ -242,7 +242,7 @@ fn marks_and_labels(input: &FatTreeInput<'_>, paint: &Paint) -> (Vec<Mark>, Vec<
         if layout.planes.is_none() {
             marks.push(mark(at));
         } else {
-            marks.extend(host_spots(input, h, at).into_iter().map(mark));
+            marks.extend(plane_spots(input, h).into_iter().map(mark));
         }
     }
     let mut labels = vec![LevelLabel { y: 0.0, text: "hosts".into() }];
@@ -274,12 +274,9 @@ fn marks_and_labels(input: &FatTreeInput<'_>, paint: &Paint) -> (Vec<Mark>, Vec<
     (marks, labels)
 }
 
-/// Where host `h` is drawn in the plane layout: each of its CAs' spots (else its one spot).
-fn host_spots(input: &FatTreeInput<'_>, h: usize, at: Position) -> Vec<Position> {
+/// Where host `h` is drawn in the plane layout: each of its CAs' spots, left to right.
+fn plane_spots(input: &FatTreeInput<'_>, h: usize) -> Vec<Position> {
     let (cluster, layout) = (input.cluster, input.layout);
-    if layout.planes.is_none() {
-        return vec![at];
-    }
     let Some(host) = cluster.hosts.get(h) else { return Vec::new() };
     let mut spots: Vec<Position> = (0..cluster.rails.len())
         .flat_map(|r| {
