@@ -26,6 +26,8 @@ impl Frame {
         // The window's process keeps freed frame memory (gui::run does this first).
         shoal::gui::allocator::keep_freed_memory();
         let ctx = egui::Context::default();
+        // As the window sets it up (`ShoalApp::new`).
+        shoal::modules::paint::tune_tessellation(&ctx);
         gpu_links::assume_available(&ctx);
         let mut network = NetworkState::default();
         network.gpu_threshold = (!gpu).then_some(usize::MAX);

@@ -169,6 +169,7 @@ impl ShoalApp {
     pub fn new(cc: &eframe::CreationContext<'_>, request: Option<OpenRequest>) -> ShoalApp {
         let mut app = ShoalApp::empty();
         app.first_frame = first_frame::FirstFrame::from_env();
+        crate::modules::paint::tune_tessellation(&cc.egui_ctx);
         if let Some(render_state) = cc.wgpu_render_state.as_ref() {
             crate::modules::gpu_links::install(render_state, &cc.egui_ctx);
         }

@@ -24,28 +24,51 @@ pub fn rect_of(r: ScreenRect, origin: Pos2) -> Rect {
 /// Feather of a line quad, in pixels each side of its core.
 const FEATHER: f32 = 0.8;
 
+/// The window's tessellation settings. egui's coarse culling computes every mesh's bounds each
+/// frame to skip those wholly outside their clip. The link mesh, already culled line by line to
+/// the plot, is never skipped, and its bounds were 18 % of a TSUBAME camera frame under `perf`;
+/// the window's other shapes are few (tables are capped), so culling them saves little.
+pub fn tune_tessellation(ctx: &egui::Context) {
+    ctx.tessellation_options_mut(|o| o.coarse_tessellation_culling = false);
+}
+
 /// Appends anti-aliased quads for `lines` (offset by `origin`) to `mesh`.
 pub fn line_mesh(lines: &[Line], origin: Pos2, mesh: &mut Mesh) {
     mesh.vertices.reserve(lines.len() * 8);
     mesh.indices.reserve(lines.len() * 18);
-    for line in lines {
-        line_quad(line, origin.to_vec2(), mesh);
+    for batch in lines.chunks(BATCH) {
+        line_quads(batch, origin.to_vec2(), mesh);
     }
 }
 
-/// Appends one line's feathered quad: four vertices across each end (transparent, core,
-/// core, transparent), written as whole arrays (a TSUBAME frame appends 15,000 of them).
+/// Lines become quads a batch at a time. A quad's normal waits on a square root and a division;
+/// taken line by line, each waited on its own (a quarter of a TSUBAME frame under `perf`), while
+/// a batch's lengths, computed in one loop with no chain between them, overlap.
+pub const BATCH: usize = 64;
+
+/// Appends the feathered quads of at most [`BATCH`] lines; lines shorter than 1e-3 px are skipped.
+pub fn line_quads(lines: &[Line], o: Vec2, mesh: &mut Mesh) {
+    let mut inverse = [0.0f32; BATCH];
+    for (inv, line) in inverse.iter_mut().zip(lines) {
+        let d = (pos2(line.b[0], line.b[1]) + o) - (pos2(line.a[0], line.a[1]) + o);
+        // Pixel offsets cannot overflow a square: `sqrt` here, not `length`'s `hypotf`.
+        let len = (d.x * d.x + d.y * d.y).sqrt();
+        *inv = if len < 1e-3 { 0.0 } else { 1.0 / len };
+    }
+    for (line, &inv) in lines.iter().zip(&inverse) {
+        if inv != 0.0 {
+            line_quad(line, o, inv, mesh);
+        }
+    }
+}
+
+/// Appends one line's feathered quad (`inv`: one over its length): four vertices across each
+/// end (transparent, core, core, transparent), written as whole arrays.
 #[inline]
-pub fn line_quad(line: &Line, o: Vec2, mesh: &mut Mesh) {
+fn line_quad(line: &Line, o: Vec2, inv: f32, mesh: &mut Mesh) {
     let (a, b) = (pos2(line.a[0], line.a[1]) + o, pos2(line.b[0], line.b[1]) + o);
     let d = b - a;
-    // Pixel offsets cannot overflow a square: `sqrt` here, not `length`'s `hypotf` (9 % of
-    // a TSUBAME frame under perf).
-    let len = (d.x * d.x + d.y * d.y).sqrt();
-    if len < 1e-3 {
-        return;
-    }
-    let n = vec2(-d.y, d.x) / len;
+    let n = vec2(-d.y, d.x) * inv;
     let core = (line.width - FEATHER).max(0.2) / 2.0;
     let (c, t) = (colour(line.colour), Color32::TRANSPARENT);
     let v = |p: Pos2, offset: f32, color: Color32| Vertex { pos: p + n * offset, uv: WHITE_UV, color };
@@ -93,7 +116,15 @@ pub fn paint_scene(painter: &Painter, scene: &Scene, camera: &Camera, rect: Rect
     let t = Transform::new(camera, &scene.bounds, list.plot);
     let o = rect.min.to_vec2();
     paint_meshed(painter, &list, rect.min, scene.halves.len() + list.lines.len(), |mesh| {
-        for_each_link_line(scene, &t, |line| line_quad(&line, o, mesh));
+        let mut batch = Vec::with_capacity(BATCH);
+        for_each_link_line(scene, &t, |line| {
+            batch.push(line);
+            if batch.len() == BATCH {
+                line_quads(&batch, o, mesh);
+                batch.clear();
+            }
+        });
+        line_quads(&batch, o, mesh);
         line_mesh(&list.lines, rect.min, mesh);
     });
 }
