@@ -67,12 +67,12 @@ fn two_linked_views_of_two_regions_report_the_same_colour_range() {
     assert_eq!(ws.views.len(), 2);
     let range = |i: usize| {
         let s = ws.views[i].network().unwrap().scene.as_ref().unwrap().legends[1].scale.clone();
-        (s.min, s.max)
+        (s.min(), s.max())
     };
     assert_eq!(range(0), range(1));
     let node_range = |i: usize| {
         let s = ws.views[i].network().unwrap().scene.as_ref().unwrap().legends[0].scale.clone();
-        (s.min, s.max)
+        (s.min(), s.max())
     };
     assert_eq!(node_range(0), node_range(1), "nodes share one scale too");
     let d = ws.dataset.as_ref().unwrap();

@@ -36,7 +36,7 @@ fn a_fat_tree_and_a_generic_2d_view_in_one_group_share_one_colour_range_and_one_
     assert_eq!(ws.views.len(), 2);
     assert_eq!(ws.views[0].group, ws.views[1].group, "the new view joins the focused view's group");
     assert_eq!(ws.views[1].spec.module, ModuleSpec::of("generic_2d"));
-    let range = |v: usize| (scene(&h, v).legends[1].scale.min, scene(&h, v).legends[1].scale.max);
+    let range = |v: usize| (scene(&h, v).legends[1].scale.min(), scene(&h, v).legends[1].scale.max());
     assert!(range(0).1 > 0.0);
     assert_eq!(range(0), range(1), "one colour range for both modules");
     assert_eq!(lit_halves(scene(&h, 0)), 0);

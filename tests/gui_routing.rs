@@ -64,7 +64,7 @@ fn the_routing_switch_recolours_the_links_by_the_ar_spread_and_its_difference() 
     h.get_by_label("AR − static (modelled)").click();
     h.run();
     let scale = &scene(&h).legends.iter().find(|l| l.title == "L").expect("link legend").scale;
-    assert!(scale.min < 0.0 && scale.max > 0.0, "a signed scale: AR relieves some ends, loads others");
+    assert!(scale.min() < 0.0 && scale.max() > 0.0, "a signed scale: AR relieves some ends, loads others");
     assert!(link_caption(&h).contains("ar_minus_static, AR modelled"), "{}", link_caption(&h));
     h.get_by_label("static").click();
     h.run();

@@ -104,7 +104,7 @@ fn clicking_a_link_highlights_it_in_every_linked_view() {
         assert_eq!(lit, vec![half.end.index()], "view {view} lights the picked link");
     }
     // Both regions on one scale, the union of their own ranges.
-    let range = |v: usize| (scene(&h, v).legends[1].scale.min, scene(&h, v).legends[1].scale.max);
+    let range = |v: usize| (scene(&h, v).legends[1].scale.min(), scene(&h, v).legends[1].scale.max());
     assert_eq!(range(0), range(1));
     let own =
         |v: usize| ws(&h).views[v].network().unwrap().prepared.as_ref().unwrap().as_ref().unwrap().link_range;

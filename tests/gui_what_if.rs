@@ -82,7 +82,7 @@ fn routed() -> Harness<'static, ShoalApp> {
 
 #[test]
 fn the_what_if_tab_shows_what_shoal_route_prints_for_every_routing() {
-    let mut h = routed();
+    let h = routed();
     let rows = match h.state().what_if.shown() {
         Some(Ok(rows)) => rows.clone(),
         other => panic!("no rows: {other:?}"),

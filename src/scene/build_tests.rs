@@ -38,7 +38,7 @@ fn a_torus_view_colours_each_direction_by_its_own_region_value() {
     let scene = draw(&d, &spec, &Highlight::default());
     assert_eq!(scene.halves.len(), net.links.len());
     let scale = &scene.legends[1].scale;
-    assert_eq!(scale.max, 1300.0);
+    assert_eq!(scale.max(), 1300.0);
     for h in &scene.halves {
         assert_eq!(h.colour, scale.colour(packets(net, h.end.index(), 1)));
     }

@@ -66,6 +66,7 @@ fn round_to_u8(x: f32) -> u8 {
 }
 
 /// `(t * 255).round()` for a map position `t` in 0..=1 (NaN: 0), without a libm call.
+#[inline]
 fn lut_slot(t: f64) -> usize {
     let x = t * 255.0;
     let i = x as usize;
@@ -109,8 +110,11 @@ impl ColourMap {
 pub struct ColourScale {
     pub map: ColourMap,
     pub kind: ScaleKind,
-    pub min: f64,
-    pub max: f64,
+    min: f64,
+    max: f64,
+    /// `min` and `max` through the scale's function (`ln_1p` for log), kept: a scene colours
+    /// every link end, and recomputing them per end was 15 % of a TSUBAME rebuild frame.
+    span: (f64, f64),
     lut: [Rgba; 256],
 }
 
@@ -123,29 +127,33 @@ impl ColourScale {
         } else {
             (min.min(max), max.max(min))
         };
-        ColourScale { map, kind, min, max, lut: map.lut() }
+        let span = (kind.apply(min), kind.apply(max));
+        ColourScale { map, kind, min, max, span, lut: map.lut() }
+    }
+
+    /// The low end of the range the map spans.
+    pub fn min(&self) -> f64 {
+        self.min
+    }
+
+    /// The high end of the range the map spans.
+    pub fn max(&self) -> f64 {
+        self.max
     }
 
     /// Where `value` falls on the map, 0..=1.
+    #[inline]
     pub fn position(&self, value: f64) -> f64 {
-        let f = |v: f64| match self.kind {
-            ScaleKind::Linear => v,
-            ScaleKind::Log => v.signum() * v.abs().ln_1p(),
-        };
-        let (lo, hi) = (f(self.min), f(self.max));
+        let (lo, hi) = self.span;
         if hi <= lo {
             return if self.map.is_diverging() { 0.5 } else { 0.0 };
         }
-        ((f(value) - lo) / (hi - lo)).clamp(0.0, 1.0)
+        ((self.kind.apply(value) - lo) / (hi - lo)).clamp(0.0, 1.0)
     }
 
     /// The value at map position `t` (the inverse of [`position`](Self::position)), for legends.
     pub fn value_at(&self, t: f64) -> f64 {
-        let f = |v: f64| match self.kind {
-            ScaleKind::Linear => v,
-            ScaleKind::Log => v.signum() * v.abs().ln_1p(),
-        };
-        let (lo, hi) = (f(self.min), f(self.max));
+        let (lo, hi) = self.span;
         let x = lo + (hi - lo) * t;
         match self.kind {
             ScaleKind::Linear => x,
@@ -153,11 +161,13 @@ impl ColourScale {
         }
     }
 
+    #[inline]
     pub fn colour(&self, value: f64) -> Rgba {
         self.lut[self.lut_index(value)]
     }
 
     /// Which of the 256 table colours `value` gets: `colour(value) == lut()[lut_index(value)]`.
+    #[inline]
     pub fn lut_index(&self, value: f64) -> usize {
         lut_slot(self.position(value))
     }
@@ -219,7 +229,7 @@ mod tests {
     #[test]
     fn diverging_maps_are_white_at_zero_and_red_for_positive() {
         let scale = ColourScale::new(ColourMap::RdBu, ScaleKind::Linear, -10.0, 4.0);
-        assert_eq!((scale.min, scale.max), (-10.0, 10.0));
+        assert_eq!((scale.min(), scale.max()), (-10.0, 10.0));
         let [r, g, b, _] = scale.colour(0.0).0;
         assert!(r > 230 && g > 230 && b > 230, "{r} {g} {b}");
         let [r, _, b, _] = scale.colour(10.0).0;

@@ -35,7 +35,7 @@ impl Legend {
     pub fn percent(title: &str, caption: &str, scale: ColourScale, thresholds: &[Threshold]) -> Self {
         let label = |v: f64| if v.fract() == 0.0 { format!("{v:.0} %") } else { format!("{v:.1} %") };
         let mut ticks = vec![(0.0, label(scale.value_at(0.0)))];
-        for t in thresholds.iter().filter(|t| t.percent > scale.min && t.percent < scale.max) {
+        for t in thresholds.iter().filter(|t| t.percent > scale.min() && t.percent < scale.max()) {
             ticks.push((scale.position(t.percent), format!("{} {}", label(t.percent), t.name)));
         }
         ticks.push((1.0, label(scale.value_at(1.0))));

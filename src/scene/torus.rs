@@ -156,7 +156,7 @@ mod tests {
         assert_eq!(scene.halves.len(), 3072);
         assert_eq!(scene.marks.len(), 512);
         let scale = &scene.legends[1].scale;
-        assert_eq!((scale.min, scale.max), (0.0, 3071.0));
+        assert_eq!((scale.min(), scale.max()), (0.0, 3071.0));
         for h in &scene.halves {
             assert_eq!(h.colour, scale.colour(h.end.index() as f64));
         }

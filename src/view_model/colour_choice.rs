@@ -73,6 +73,15 @@ pub enum ScaleKind {
 }
 
 impl ScaleKind {
+    /// The function values go through before they are spread linearly over the map.
+    #[inline]
+    pub fn apply(self, v: f64) -> f64 {
+        match self {
+            ScaleKind::Linear => v,
+            ScaleKind::Log => v.signum() * v.abs().ln_1p(),
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             ScaleKind::Linear => "linear",
