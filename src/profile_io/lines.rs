@@ -137,7 +137,14 @@ impl Splitter {
     /// Lines separated by `\n` (the last one ended by the `\n` just after `block`).
     fn whole_lines(&mut self, block: &[u8], on_line: &mut impl FnMut(usize, &str, bool)) {
         let text = self.decode(block, self.number + 1);
-        for line in text.split('\n') {
+        // `memchr_iter` scans the block once with SIMD; `str::split` searched again for each of
+        // its tens of millions of short lines (12 % of a k = 36 `render` under `perf`).
+        let mut start = 0;
+        let ends = memchr::memchr_iter(b'\n', text.as_bytes()).chain(std::iter::once(text.len()));
+        for end in ends {
+            // `\n` is ASCII, so both ends are character boundaries.
+            let line = &text[start..end];
+            start = end + 1;
             self.number += 1;
             if line.len() > MAX_LINE_BYTES {
                 self.too_long(line.len());
