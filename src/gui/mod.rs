@@ -254,6 +254,8 @@ impl ShoalApp {
                 }
                 self.current = Some(loaded.request);
                 self.show(dataset);
+                // The last data set and the load's buffers are gone now.
+                allocator::return_freed_memory();
             }
             Err(e) => {
                 let what = match loaded.reason {
