@@ -45,6 +45,10 @@ impl Workspace {
             Command::SetTimeCursor { group, interval } => {
                 if let Some(g) = self.group_mut(group) {
                     g.time_cursor = interval;
+                    // Its views' counter colours follow the cursor (the whole window when cleared).
+                    for v in self.views.iter_mut().filter(|v| v.group == group) {
+                        v.spec.interval = interval;
+                    }
                 }
             }
             Command::SetSpec { view, spec } => {
