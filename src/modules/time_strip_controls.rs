@@ -46,7 +46,11 @@ pub fn controls(
             });
             let times =
                 data.time_source.map_or("no times".to_string(), |t| format!("times: {}", t.describe()));
-            ui.label(format!("{} intervals between counter snapshots ({times})", data.columns.len()));
+            ui.label(format!(
+                "{} intervals between counter snapshots ({times}); click one to colour the linked \
+                 views by it, again for the whole window",
+                data.columns.len()
+            ));
             return;
         }
         let play = if strip.playing { "pause" } else { "play" };
