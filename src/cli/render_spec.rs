@@ -95,8 +95,7 @@ pub fn spec_from_flags(dataset: &Dataset, r: &RenderCli) -> Result<ViewSpec> {
 fn interval(dataset: &Dataset, r: &RenderCli) -> Result<Option<u32>> {
     let Some(n) = r.interval else { return Ok(None) };
     let Some(index) = n.checked_sub(1) else { bail!("--interval: intervals are counted from 1") };
-    let probe = ViewSpec { interval: Some(index), ..ViewSpec::default() };
-    if let Err(why) = shoal::view_model::interval::named_interval(dataset, &probe) {
+    if let Err(why) = shoal::view_model::interval::named_interval(dataset, Some(index)) {
         bail!("--interval {n}: {why}");
     }
     Ok(Some(index))

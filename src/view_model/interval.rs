@@ -1,5 +1,5 @@
 //! One counter interval as what a view shows (issue 26): the time cursor (a click on a
-//! congestion region or a time-strip column) sets [`ViewSpec::interval`] on its group's views,
+//! congestion region or a time-strip column) sets `ViewSpec::interval` on its group's views,
 //! and their counter colours — observed bytes, XmitWait, utilisation, stall, wait ratio — then
 //! come from that interval instead of the whole window.
 //!
@@ -20,7 +20,6 @@ use super::dataset::Dataset;
 use super::dataset::counters::{COUNTERS_TABLE, OBSERVED, counter_rows};
 use super::dataset::link_health::{STALL, UTILISATION, WAIT_RATIO, XMIT_WAIT, health_columns};
 use super::query::Overlay;
-use super::view::ViewSpec;
 
 /// The counter attributes an interval changes, in [`health_columns`]' order after `observed`.
 pub const PER_INTERVAL: [&str; 5] = [OBSERVED, XMIT_WAIT, UTILISATION, STALL, WAIT_RATIO];
@@ -30,9 +29,10 @@ pub fn intervals(dataset: &Dataset) -> &[Interval] {
     dataset.fabric.as_ref().and_then(|f| f.observed.as_ref()).map_or(&[], |o| o.series.as_slice())
 }
 
-/// The interval `spec` names, if it names one; an error when the data set has no such interval.
-pub fn named_interval<'d>(dataset: &'d Dataset, spec: &ViewSpec) -> Result<Option<&'d Interval>, String> {
-    let Some(n) = spec.interval else { return Ok(None) };
+/// Interval `n` (0-based) of the data set, if a view names one; an error when it has no such
+/// interval.
+pub fn named_interval(dataset: &Dataset, n: Option<u32>) -> Result<Option<&Interval>, String> {
+    let Some(n) = n else { return Ok(None) };
     let all = intervals(dataset);
     all.get(n as usize).map(Some).ok_or_else(|| match all.len() {
         0 => format!(
@@ -43,18 +43,9 @@ pub fn named_interval<'d>(dataset: &'d Dataset, spec: &ViewSpec) -> Result<Optio
     })
 }
 
-/// Whether the view's interval changes what it shows: it colours links by, or filters on, a
-/// counter attribute an interval changes.
-pub fn applies(spec: &ViewSpec) -> bool {
-    let changes = |a: &str| PER_INTERVAL.contains(&a);
-    spec.interval.is_some()
-        && (spec.link_attribute.as_deref().is_some_and(changes)
-            || spec.filter.clauses.iter().any(|c| changes(c.attribute.as_str())))
-}
-
-/// The `counters` table's columns for the view's interval, when it names one the data set has.
-pub fn overlay(dataset: &Dataset, spec: &ViewSpec) -> Option<Overlay> {
-    let interval = named_interval(dataset, spec).ok()??;
+/// The `counters` table's columns for interval `n`, when the data set has it.
+pub fn overlay(dataset: &Dataset, n: Option<u32>) -> Option<Overlay> {
+    let interval = named_interval(dataset, n).ok()??;
     let fabric = dataset.fabric.as_ref()?;
     let whole = fabric.observed.as_ref()?;
     let alone = interval_observed(whole, interval);

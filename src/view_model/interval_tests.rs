@@ -9,6 +9,7 @@ use crate::model::counters::{TakenAt, TimeSource};
 use crate::routing::end_columns::EndColumns;
 use crate::view_model::filter::Clause;
 use crate::view_model::prepare::{LayoutChoice, prepare};
+use crate::view_model::view::ViewSpec;
 
 /// 2027-01-15 08:00:00 UTC.
 const T0: i64 = 1_800_000_000;

@@ -104,7 +104,7 @@ pub fn prepare(
     layout: &LayoutChoice,
 ) -> Result<Prepared, String> {
     check_selection(dataset, spec)?;
-    super::interval::named_interval(dataset, spec)?;
+    super::interval::named_interval(dataset, spec.interval)?;
     let layout = view_layout(dataset, layout)?;
     let sides = selection_conditions(dataset, spec);
     let signed = sides.len() == 2;
@@ -166,7 +166,7 @@ fn queried_values(
 ) -> (FabricValues, Vec<String>) {
     let run = &dataset.run;
     // A counter interval's columns in place of the whole window's, when the view names one.
-    let overlay = super::interval::overlay(dataset, spec);
+    let overlay = super::interval::overlay(dataset, spec.interval);
     let overlay = overlay.as_ref();
     let mut problems = Vec::new();
     let mut link_sides = None;

@@ -179,6 +179,15 @@ impl ViewSpec {
         }
     }
 
+    /// Whether the view's interval changes what it shows: it colours links by, or filters on, a
+    /// counter attribute an interval changes ([`super::interval::PER_INTERVAL`]).
+    pub fn interval_applies(&self) -> bool {
+        let changes = |a: &str| super::interval::PER_INTERVAL.contains(&a);
+        self.interval.is_some()
+            && (self.link_attribute.as_deref().is_some_and(changes)
+                || self.filter.clauses.iter().any(|c| changes(c.attribute.as_str())))
+    }
+
     /// `name — module — selection — clauses`, where the view's class calls its module
     /// `module_title` (`modules::registry::module_title`).
     pub fn default_title(&self, dataset: &Dataset, module_title: &str) -> String {
@@ -188,8 +197,8 @@ impl ViewSpec {
             parts.push(self.selection.label());
         }
         // Which interval the counter colours are of, when the time cursor picked one.
-        if let Some(interval) = super::interval::named_interval(dataset, self).ok().flatten()
-            && super::interval::applies(self)
+        if let Some(interval) = super::interval::named_interval(dataset, self.interval).ok().flatten()
+            && self.interval_applies()
         {
             parts.push(super::interval::label(self.interval.unwrap_or_default(), interval));
         }
