@@ -18,6 +18,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
 use shoal::gui::{ShoalApp, Tab};
+use shoal::modules::Command;
 use shoal::modules::congestion_view::RegionsState;
 use shoal::view_model::open;
 use shoal::view_model::time_strip::StripMeasure;
@@ -232,5 +233,37 @@ fn the_congestion_view_exports_from_the_window_as_render_draws_it() {
         let (a, b) = (std::fs::read(&window).unwrap(), std::fs::read(&cli).unwrap());
         assert!(a.len() > 1000, "{ext}: the export holds a picture");
         assert!(a == b, "{ext}: the window's export is render's");
+    }
+}
+
+#[test]
+fn the_strip_at_the_time_cursor_exports_from_the_window_as_render_at_that_interval_draws_it() {
+    let mut h = app_with_series_strip("cursor-export");
+    let strip = strip_index(&h);
+    let (id, group) = (h.state().ws.views[strip].id, h.state().ws.views[strip].group);
+    let cursor = Command::SetTimeCursor { group, interval: Some(3) };
+    h.state_mut().ws.apply(vec![cursor, Command::Focus(id)]);
+    h.run();
+    // 1280 × 720 points export at two pixels per point, as `render` lays out 2560 × 1440.
+    let app = h.state_mut();
+    app.ws.views[strip].strip_mut().expect("a strip").size = egui::vec2(1280.0, 720.0);
+    let dir = std::env::temp_dir().join(format!("shoal-cursor-export-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let snapshots = series_dir("cursor-export");
+    for ext in ["png", "svg"] {
+        let window = dir.join(format!("window.{ext}"));
+        app.export_focused(&window).expect("the window exports its strip");
+        let cli = dir.join(format!("cli.{ext}"));
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_shoal"));
+        command.arg("render").arg(root().join("tests/fixtures/health"));
+        for i in 0..5 {
+            command.arg("--counters").arg(snapshots.join(format!("snapshot-{i}.txt")));
+        }
+        command.args(["--module", "time-strip", "--interval", "4", "--width", "2560", "--height", "1440"]);
+        let done = command.arg("--out").arg(&cli).output().expect("shoal runs");
+        assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+        let (a, b) = (std::fs::read(&window).unwrap(), std::fs::read(&cli).unwrap());
+        assert!(a.len() > 1000, "{ext}: the export holds a picture");
+        assert!(a == b, "{ext}: the window's export at the cursor is render's at --interval 4");
     }
 }
