@@ -279,7 +279,7 @@ mod tests {
             }),
             ..Default::default()
         };
-        let error = open(&request, &|_| {}).err().expect("both sources are refused");
+        let error = open(&request, &|_| {}).expect_err("both sources are refused");
         let text = error.to_string();
         assert!(matches!(error, OpenError::Request(_)), "{text}");
         assert!(text.contains("--counters") && text.contains("--prometheus"), "{text}");
