@@ -117,7 +117,7 @@ fn pm_info(fabric: &Fabric, offset: u64) -> String {
 fn parse_and_join(cluster: &Cluster, files: &[&PathBuf]) -> usize {
     let specs: Vec<CounterSpec> =
         files.iter().map(|p| CounterSpec { rail: None, path: p.to_path_buf() }).collect();
-    read_observed(cluster, &specs, Vec::new()).unwrap().0.covered()
+    read_observed(cluster, &specs).unwrap().0.covered()
 }
 
 #[divan::bench(sample_count = 10)]
@@ -149,7 +149,7 @@ fn health_and_stall_from_two_snapshots(bencher: Bencher) {
         .iter()
         .map(|p| CounterSpec { rail: None, path: p.to_path_buf() })
         .collect();
-    let (observed, _) = read_observed(&d.cluster, &specs, Vec::new()).unwrap();
+    let (observed, _) = read_observed(&d.cluster, &specs).unwrap();
     bencher.bench(|| {
         let found = health(&d.cluster, Some(&observed));
         assert_eq!(found.degraded.len(), 2);

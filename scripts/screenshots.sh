@@ -93,3 +93,7 @@ capture congestion 20 1435 895 'SHOAL_VIEW=tab:congestion' tests/fixtures/health
   --module time-strip --strip-measure stall --width 1440 --height 500 --out "$out/time-strip-stall.png"
 "$bin" render tests/fixtures/health $(for i in 0 1 2 3 4; do echo --counters "$series/snapshot-$i.txt"; done) \
   --colour-by stall --width 1440 --height 900 --out "$out/stall-colour.png"
+# The time cursor on interval 4 of the same series: the fat tree coloured by that second's stall,
+# its title naming the interval, the strip below outlining the column.
+capture time-cursor-fat-tree 20 1435 895 'SHOAL_VIEW=colour:stall;add:timestrip;cursor:4' tests/fixtures/health \
+  $(for i in 0 1 2 3 4; do echo --counters "$series/snapshot-$i.txt"; done)

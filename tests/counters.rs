@@ -43,7 +43,7 @@ fn analysis() -> FabricData {
 fn observe(cluster: &Cluster, files: &[&str]) -> (Observed, Vec<String>) {
     let specs: Vec<CounterSpec> =
         files.iter().map(|f| CounterSpec { rail: None, path: fixture(f) }).collect();
-    let (observed, warnings) = read_observed(cluster, &specs, Vec::new()).unwrap();
+    let (observed, warnings) = read_observed(cluster, &specs).unwrap();
     (observed, warnings.into_iter().map(|w| w.to_string()).collect())
 }
 

@@ -4,7 +4,9 @@
 //! - the time strip's "measure" menu picks what an interval's cell is (bytes, utilisation or
 //!   stall %), as `render --module time-strip --strip-measure` does;
 //! - a click on a congestion region (Congestion tab) or on an interval of the strip moves the
-//!   group's time cursor to that interval.
+//!   group's time cursor to that interval;
+//! - the cursor chooses the linked fat tree's colours (issue 26): that interval's counters,
+//!   titled with its times, and the whole window again once a second click clears it.
 #![cfg(feature = "gui")]
 
 #[path = "support/health_captures.rs"]
@@ -16,6 +18,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
 use shoal::gui::{ShoalApp, Tab};
+use shoal::modules::Command;
 use shoal::modules::congestion_view::RegionsState;
 use shoal::view_model::open;
 use shoal::view_model::time_strip::StripMeasure;
@@ -119,6 +122,55 @@ fn clicking_a_congestion_region_lights_its_ends_and_moves_the_time_cursor_to_its
     h.render().expect("the window with the cursor renders");
 }
 
+/// The fat tree's drawn link values and its scene's title.
+fn fat_tree_now(h: &Harness<'static, ShoalApp>) -> (Vec<Option<f64>>, String) {
+    let view = h.state().ws.views.iter().find(|v| v.spec.module.is("fat_tree")).expect("a fat tree");
+    let state = view.network().expect("its network state");
+    let prepared = state.prepared.as_ref().and_then(|p| p.as_ref().ok()).expect("prepared");
+    (prepared.link_values.clone(), state.scene.as_ref().expect("drawn").title.clone())
+}
+
+/// What the view model holds for each link's observed bytes in interval `n`, or over the
+/// whole window.
+fn observed_in(h: &Harness<'static, ShoalApp>, n: Option<usize>) -> Vec<Option<f64>> {
+    let d = h.state().ws.dataset.clone().expect("a data set");
+    let fabric = d.fabric.as_ref().unwrap();
+    let observed = fabric.observed.as_ref().expect("counters");
+    let mut out = vec![None; fabric.index.link_count()];
+    for (position, rail, end) in shoal::view_model::dataset::counters::counter_rows(fabric) {
+        let value = match n {
+            Some(n) => observed.series[n].rails.value_at(rail, end.index()),
+            None => observed.at(rail, end),
+        };
+        out[position as usize] = value.map(|v| v as f64);
+    }
+    out
+}
+
+#[test]
+fn the_time_cursor_colours_the_fat_tree_by_its_interval_and_a_second_click_by_the_window() {
+    let mut h = app_with_series_strip("fat-tree");
+    let (whole, title) = fat_tree_now(&h);
+    assert_eq!(whole, observed_in(&h, None), "no cursor: the whole window");
+    assert!(!title.contains("interval"), "{title}");
+    let map = h.state().ws.views[strip_index(&h)].strip().and_then(|s| s.map).expect("the strip drew");
+    // Interval 4 (the last quarter of the map), where S1[3] carried 900,000,000 words.
+    let last = egui::pos2(map.min.x + 0.875 * map.width(), map.center().y);
+    click_at(&mut h, last);
+    assert_eq!(time_cursor(&h), Some(3));
+    let (values, title) = fat_tree_now(&h);
+    assert_eq!(values, observed_in(&h, Some(3)), "the fat tree draws interval 4's bytes");
+    assert_ne!(values, whole);
+    // The captures are dated 1,800,000,000 s and one second apart (`health_captures`).
+    assert!(title.contains("interval 4: 2027-01-15 08:00:03–08:00:04 UTC"), "{title}");
+    h.render().expect("the window with the fat tree at the cursor renders");
+    click_at(&mut h, last);
+    assert_eq!(time_cursor(&h), None, "a second click clears the cursor");
+    let (values, title) = fat_tree_now(&h);
+    assert_eq!(values, whole, "back to the whole window");
+    assert!(!title.contains("interval"), "{title}");
+}
+
 #[test]
 fn clicking_an_interval_of_the_strip_moves_the_time_cursor_there() {
     let mut h = app_with_series_strip("strip-click");
@@ -181,5 +233,37 @@ fn the_congestion_view_exports_from_the_window_as_render_draws_it() {
         let (a, b) = (std::fs::read(&window).unwrap(), std::fs::read(&cli).unwrap());
         assert!(a.len() > 1000, "{ext}: the export holds a picture");
         assert!(a == b, "{ext}: the window's export is render's");
+    }
+}
+
+#[test]
+fn the_strip_at_the_time_cursor_exports_from_the_window_as_render_at_that_interval_draws_it() {
+    let mut h = app_with_series_strip("cursor-export");
+    let strip = strip_index(&h);
+    let (id, group) = (h.state().ws.views[strip].id, h.state().ws.views[strip].group);
+    let cursor = Command::SetTimeCursor { group, interval: Some(3) };
+    h.state_mut().ws.apply(vec![cursor, Command::Focus(id)]);
+    h.run();
+    // 1280 × 720 points export at two pixels per point, as `render` lays out 2560 × 1440.
+    let app = h.state_mut();
+    app.ws.views[strip].strip_mut().expect("a strip").size = egui::vec2(1280.0, 720.0);
+    let dir = std::env::temp_dir().join(format!("shoal-cursor-export-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let snapshots = series_dir("cursor-export");
+    for ext in ["png", "svg"] {
+        let window = dir.join(format!("window.{ext}"));
+        app.export_focused(&window).expect("the window exports its strip");
+        let cli = dir.join(format!("cli.{ext}"));
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_shoal"));
+        command.arg("render").arg(root().join("tests/fixtures/health"));
+        for i in 0..5 {
+            command.arg("--counters").arg(snapshots.join(format!("snapshot-{i}.txt")));
+        }
+        command.args(["--module", "time-strip", "--interval", "4", "--width", "2560", "--height", "1440"]);
+        let done = command.arg("--out").arg(&cli).output().expect("shoal runs");
+        assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+        let (a, b) = (std::fs::read(&window).unwrap(), std::fs::read(&cli).unwrap());
+        assert!(a.len() > 1000, "{ext}: the export holds a picture");
+        assert!(a == b, "{ext}: the window's export at the cursor is render's at --interval 4");
     }
 }

@@ -195,3 +195,57 @@ fn the_command_line_takes_a_prometheus_range_wherever_counters_go() {
         shoal(&["hot", "sample-data/testbed", "--by", "observed", "--prometheus", &server.url]);
     assert!(!ok && err.contains("--from") && err.contains("--to"), "{err}");
 }
+
+#[test]
+fn a_view_at_an_interval_of_a_range_colours_by_that_interval_s_bytes() {
+    use shoal::view_model::ViewSpec;
+    use shoal::view_model::dataset::counters::{OBSERVED, counter_rows};
+    use shoal::view_model::prepare::{LayoutChoice, prepare};
+    let (before, after) =
+        (scrape("infiniband_exporter-before.prom"), scrape("infiniband_exporter-after.prom"));
+    // The same scrape stands at two steps: the second interval carries nothing.
+    let server = Prometheus::serve(
+        History::new().scrape(&before, T0).scrape(&after, T0 + 60).scrape(&after, T0 + 120),
+    );
+    let request = OpenRequest { prometheus: Some(range(&server, T0, T0 + 120, "1m")), ..testbed() };
+    let d = open(&request, &|_| {}).unwrap();
+    let fabric = d.fabric.as_ref().unwrap();
+    let seen = fabric.observed.as_ref().unwrap();
+    for n in 0..2 {
+        let spec = ViewSpec {
+            link_attribute: Some(OBSERVED.into()),
+            interval: Some(n),
+            ..ViewSpec::for_dataset(&d)
+        };
+        let drawn = prepare(&d, &spec, &Default::default(), &LayoutChoice::FatTree).unwrap();
+        let mut want = vec![None; fabric.index.link_count()];
+        for (position, rail, end) in counter_rows(fabric) {
+            want[position as usize] =
+                seen.series[n as usize].rails.value_at(rail, end.index()).map(|v| v as f64);
+        }
+        assert_eq!(drawn.link_values, want, "interval {}", n + 1);
+        let moved = want.iter().flatten().filter(|&&v| v > 0.0).count();
+        assert_eq!(moved > 0, n == 0, "interval 1 moved, interval 2 did not: {moved} ends");
+    }
+}
+
+#[test]
+fn counter_files_beside_a_range_are_refused_naming_both_sources() {
+    let before = fixture("infiniband_exporter-before.prom").display().to_string();
+    // Refused before anything is read: no server needs to answer.
+    let (ok, _, err) = shoal(&[
+        "hot",
+        "sample-data/testbed",
+        "--by",
+        "observed",
+        "--counters",
+        &before,
+        "--prometheus",
+        "http://127.0.0.1:1",
+        "--from",
+        "1700000000",
+        "--to",
+        "1700000060",
+    ]);
+    assert!(!ok && err.contains("--counters") && err.contains("--prometheus"), "{err}");
+}

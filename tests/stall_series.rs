@@ -8,8 +8,9 @@ mod health_captures;
 use shoal::view_model::ccdf::ccdf_by_class;
 use shoal::view_model::congestion::{EndPlaces, congestion_regions};
 use shoal::view_model::link_series::LinkSeries;
+use shoal::view_model::prepare::{LayoutChoice, prepare};
 use shoal::view_model::time_strip::{StripMeasure, StripRows, TimeStrip};
-use shoal::view_model::{Dataset, open};
+use shoal::view_model::{Dataset, ViewSpec, open};
 
 /// The fabric with the five captures, copied and dated one second apart.
 fn dataset(tag: &str) -> Dataset {
@@ -101,4 +102,56 @@ fn the_ccdf_per_tier_and_direction_counts_every_interval_of_every_end() {
     let with_s13 =
         classes.iter().find(|c| c.stall.points.iter().any(|p| (p[0] - 60.0).abs() < 0.01)).unwrap();
     assert!(with_s13.r.is_some_and(|r| r > 0.5), "S1[3]'s stall rises with its data: r = {:?}", with_s13.r);
+}
+
+#[test]
+fn a_view_at_an_interval_colours_every_end_by_that_interval_s_stall_and_utilisation() {
+    let d = dataset("view-interval");
+    let f = d.fabric.as_ref().unwrap();
+    let series = LinkSeries::of(&f.cluster, f.observed.as_ref().unwrap()).unwrap();
+    for (attribute, per_interval) in [("stall", &series.stall), ("utilisation", &series.utilisation)] {
+        for (n, want) in per_interval.iter().enumerate() {
+            let spec = ViewSpec {
+                link_attribute: Some(attribute.into()),
+                interval: Some(n as u32),
+                ..ViewSpec::for_dataset(&d)
+            };
+            let got = prepare(&d, &spec, &Default::default(), &LayoutChoice::FatTree).unwrap().link_values;
+            assert_eq!(got.len(), want.len());
+            for (position, (got, want)) in got.iter().zip(want).enumerate() {
+                let same = match got {
+                    Some(g) => (g - f64::from(*want)).abs() < 1e-3,
+                    None => want.is_nan(),
+                };
+                assert!(same, "{attribute}, interval {}, link {position}: {got:?} vs {want}", n + 1);
+            }
+        }
+    }
+}
+
+#[test]
+fn render_at_an_interval_titles_it_by_its_times_and_refuses_one_the_series_lacks() {
+    let dir = std::env::temp_dir().join(format!("shoal-stall-series-{}-render", std::process::id()));
+    let request = health_captures::stall_series_request(&dir);
+    let render = |interval: &str, out: &std::path::Path| {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_shoal"));
+        command.arg("render").arg(health_captures::fixtures());
+        for c in &request.counters {
+            command.arg("--counters").arg(&c.path);
+        }
+        command.args(["--colour-by", "stall", "--interval", interval, "--out"]).arg(out);
+        command.output().expect("shoal runs")
+    };
+    let svg = dir.join("interval-4.svg");
+    let done = render("4", &svg);
+    assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    // The captures are dated 1,800,000,000 s and one second apart.
+    assert!(text.contains("interval 4: 2027-01-15 08:00:03–08:00:04 UTC"), "the title names interval 4");
+    let refused = render("5", &dir.join("interval-5.svg"));
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        !refused.status.success() && stderr.contains("--interval 5") && stderr.contains("1–4"),
+        "{stderr}"
+    );
 }

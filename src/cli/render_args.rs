@@ -82,6 +82,13 @@ pub struct RenderCli {
     /// moved (with --counters) ringed in red.
     #[arg(long)]
     pub health_layer: bool,
+    /// Colour the counter attributes (observed, utilisation, stall, xmit_wait, wait_ratio) by
+    /// interval N of the counters' series (three or more `--counters` snapshots, or a
+    /// `--prometheus` range of three or more steps), counted from 1 as the time strip numbers
+    /// them, instead of the whole window; the title names the interval's times. With `--module
+    /// time-strip` over counter intervals: outlines interval N, as the window's time cursor does.
+    #[arg(long, value_name = "N")]
+    pub interval: Option<u32>,
     #[arg(long, default_value_t = 1920)]
     pub width: u32,
     #[arg(long, default_value_t = 1080)]

@@ -64,6 +64,7 @@ pub fn spec_from_flags(dataset: &Dataset, r: &RenderCli) -> Result<ViewSpec> {
     }
     spec.filter.hide_unused = r.hide_unused;
     spec.health_layer = r.health_layer;
+    spec.interval = interval(dataset, r)?;
     if r.routing == super::common::Routing::Ar {
         if dataset.fabric.as_ref().is_none_or(|f| f.ar_loads.is_none()) {
             bail!(
@@ -87,6 +88,17 @@ pub fn spec_from_flags(dataset: &Dataset, r: &RenderCli) -> Result<ViewSpec> {
     }
     spec.scale = if r.log { ScaleKind::Log } else { ScaleKind::Linear };
     Ok(spec)
+}
+
+/// `--interval N`, counted from 1, as the spec's 0-based interval; an interval the counters'
+/// series lacks is an error saying which it has.
+fn interval(dataset: &Dataset, r: &RenderCli) -> Result<Option<u32>> {
+    let Some(n) = r.interval else { return Ok(None) };
+    let Some(index) = n.checked_sub(1) else { bail!("--interval: intervals are counted from 1") };
+    if let Err(why) = shoal::view_model::interval::named_interval(dataset, Some(index)) {
+        bail!("--interval {n}: {why}");
+    }
+    Ok(Some(index))
 }
 
 /// `--module`, `--down` and `--axes`; no `--module`: the data set's natural module.

@@ -27,6 +27,27 @@ fn check_flags(r: &RenderCli) -> Result<()> {
     }
 }
 
+/// The column outlined: `--region N` among regions, `--interval N` among counter intervals
+/// (where the window's time cursor outlines it), each counted as the strip labels them.
+fn outlined(strip: &TimeStrip, columns: StripColumns, r: &RenderCli) -> Result<Option<(usize, usize)>> {
+    let intervals = columns == StripColumns::Intervals;
+    let column = match (r.region, r.interval) {
+        (Some(n), _) if !intervals => {
+            strip.column_of(n).ok_or_else(|| anyhow::anyhow!("no region {n} in the profile"))?
+        }
+        (Some(_), _) => bail!("--region outlines a region; the columns are counter intervals (--interval N)"),
+        (None, Some(n)) if intervals => {
+            match n.checked_sub(1).filter(|&c| (c as usize) < strip.columns.len()) {
+                Some(c) => c as usize,
+                None => bail!("--interval {n}: the strip has intervals 1–{}", strip.columns.len()),
+            }
+        }
+        (None, Some(_)) => bail!("--interval outlines a counter interval; the columns are regions"),
+        (None, None) => return Ok(None),
+    };
+    Ok(Some((column, column)))
+}
+
 pub fn render_strip(dataset: &Dataset, r: &RenderCli) -> Result<()> {
     check_flags(r)?;
     let Some(fabric) = dataset.fabric.as_ref() else {
@@ -57,16 +78,7 @@ pub fn render_strip(dataset: &Dataset, r: &RenderCli) -> Result<()> {
              (each consecutive pair is one interval)"
         ),
     };
-    let window = match r.region {
-        Some(n) if columns == StripColumns::Regions => Some(
-            strip
-                .column_of(n)
-                .map(|c| (c, c))
-                .ok_or_else(|| anyhow::anyhow!("no region {n} in the profile"))?,
-        ),
-        Some(_) => bail!("--region outlines a region; the columns are counter intervals"),
-        None => None,
-    };
+    let window = outlined(&strip, columns, r)?;
     // The window's default map, so a strip renders as the window draws it.
     let map = r.colormap.unwrap_or_default();
     let kind = if r.log { ScaleKind::Log } else { ScaleKind::Linear };

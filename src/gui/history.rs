@@ -60,6 +60,9 @@ impl HistoryDialog {
             if range.to <= range.from {
                 return Err("the range is empty: To must come after From".into());
             }
+            // The server's range replaces counter files open now: the two make no one series
+            // (see `view_model::open`), and this dialog asks for the server's counters.
+            request.counters.clear();
             Some(prometheus)
         } else {
             None
@@ -192,6 +195,21 @@ mod tests {
         assert_eq!((p.url.as_str(), p.step.as_deref()), ("http://127.0.0.1:9090", Some("60s")));
         assert_eq!(request.jobs_from, Some(PathBuf::from("sacct.txt")));
         assert_eq!(request.rails, rails().rails);
+    }
+
+    #[test]
+    fn a_range_replaces_the_counter_files_open_now_and_a_sacct_file_alone_keeps_them() {
+        let files = OpenRequest {
+            counters: vec![crate::view_model::CounterSpec { rail: None, path: "after.txt".into() }],
+            ..rails()
+        };
+        let mut d = HistoryDialog::default();
+        d.start(Some(&files));
+        (d.from, d.to) = ("1700000000".into(), "1700003600".into());
+        let request = d.request(Some(&files)).unwrap();
+        assert!(request.prometheus.is_some() && request.counters.is_empty(), "one source of counters");
+        (d.from, d.to, d.jobs_from) = (String::new(), String::new(), "sacct.txt".into());
+        assert_eq!(d.request(Some(&files)).unwrap().counters, files.counters);
     }
 
     #[test]

@@ -20,7 +20,8 @@ use crate::view_model::view::{ModuleSpec, ViewSpec};
 /// job, `all` or `contention`), `diffjobs:A,B` (the focused view shows job A's total − job B's),
 /// `routing:static|ar|ar-static` (every view shows that trace, where the dumps hold AR tables),
 /// `colour:ATTR` (every view colours its link ends by that attribute: `residual`, `observed` …),
-/// `measure:bytes|utilisation|stall` (what every time strip's counter-interval cells are).
+/// `measure:bytes|utilisation|stall` (what every time strip's counter-interval cells are),
+/// `cursor:N` (the focused view's group's time cursor on counter interval N, from 1).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Setup {
     Threshold(f64),
@@ -45,6 +46,9 @@ pub enum Setup {
     Colour(String),
     /// `measure:bytes|utilisation|stall`: what every time strip's counter-interval cells are.
     StripMeasure(crate::view_model::time_strip::StripMeasure),
+    /// `cursor:N`: the focused view's group looks at counter interval N (from 1), as a click on
+    /// the strip's column N does.
+    Cursor(u32),
 }
 
 impl Setup {
@@ -79,6 +83,7 @@ impl Setup {
             "tab" => Some(Setup::Tab(arg.trim().to_ascii_lowercase())),
             "add" => Some(Setup::AddView(arg.trim().to_ascii_lowercase())),
             "job" => Some(Setup::Job(arg.trim().to_string())),
+            "cursor" => arg.trim().parse().ok().filter(|&n| n > 0).map(Setup::Cursor),
             "colour" => Some(Setup::Colour(arg.trim().to_string())),
             "measure" => {
                 crate::view_model::time_strip::StripMeasure::parse(arg.trim()).map(Setup::StripMeasure)
@@ -168,6 +173,7 @@ impl Setup {
             Setup::Job(job) => every_edit(&|s| s.job = Some(job.clone())),
             Setup::Colour(attribute) => every_edit(&|s| s.link_attribute = Some(attribute.clone())),
             Setup::StripMeasure(_) => Vec::new(),
+            Setup::Cursor(n) => vec![Command::SetTimeCursor { group, interval: Some(n - 1) }],
             Setup::DiffJobs(a, b) => focused_edit(&|s| {
                 s.selection = RegionSelection::Diff(RegionKey::Total, RegionKey::Total);
                 s.job = Some(a.clone());
@@ -205,6 +211,7 @@ mod tests {
             [Setup::Flat("z".into()), Setup::Rotate(30.0, 20.0), Setup::Tab("linking".into())]
         );
         assert_eq!(Setup::parse_list("colour:residual"), [Setup::Colour("residual".into())]);
+        assert_eq!(Setup::parse_list("cursor:4;cursor:0"), [Setup::Cursor(4)], "intervals count from 1");
         let stall = crate::view_model::time_strip::StripMeasure::Stall;
         assert_eq!(Setup::parse_list("measure:stall;measure:x"), [Setup::StripMeasure(stall)]);
         assert_eq!(

@@ -45,6 +45,10 @@ impl Workspace {
             Command::SetTimeCursor { group, interval } => {
                 if let Some(g) = self.group_mut(group) {
                     g.time_cursor = interval;
+                    // Its views' counter colours follow the cursor (the whole window when cleared).
+                    for v in self.views.iter_mut().filter(|v| v.group == group) {
+                        v.spec.interval = interval;
+                    }
                 }
             }
             Command::SetSpec { view, spec } => {
@@ -66,7 +70,10 @@ impl Workspace {
     fn apply_group_edit(&mut self, command: Command) {
         match command {
             Command::SetGroup { view, group } if self.group(group).is_some() => {
+                let cursor = self.group(group).and_then(|g| g.time_cursor);
                 if let Some(v) = self.view_mut(view) {
+                    // A view looks at the interval of the group it joins.
+                    v.spec.interval = cursor;
                     let left = std::mem::replace(&mut v.group, group);
                     self.drop_if_empty(left);
                 }
@@ -141,8 +148,9 @@ impl Workspace {
 
     /// Adds a view of `module` in the focused view's group (same region and filter).
     pub fn add_view(&mut self, module: ModuleSpec) {
-        let spec = ViewSpec { module, ..self.base_spec() };
         let group = self.focused().map_or(GroupId(0), |v| v.group);
+        let interval = self.group(group).and_then(|g| g.time_cursor);
+        let spec = ViewSpec { module, interval, ..self.base_spec() };
         self.push_view(spec, group);
     }
 

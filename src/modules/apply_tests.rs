@@ -161,3 +161,32 @@ fn a_group_left_empty_by_a_move_or_a_removal_goes() {
     ws.apply(vec![Command::SetGroup { view, group: other }, Command::SetGroup { view, group: GroupId(0) }]);
     assert_eq!(ws.groups.len(), 1, "the group the view left empty went");
 }
+
+#[test]
+fn the_time_cursor_sets_its_group_s_views_interval_and_views_joining_a_group_take_its_cursor() {
+    let mut ws = two_views();
+    let group = ws.views[0].group;
+    ws.apply(vec![Command::SetTimeCursor { group, interval: Some(2) }]);
+    assert!(ws.views.iter().all(|v| v.spec.interval == Some(2)), "every view of the group");
+    ws.apply(vec![Command::AddView(ModuleSpec::of("fat_tree"))]);
+    assert_eq!(ws.views[2].spec.interval, Some(2), "a new view in the group looks at its interval");
+    ws.apply(vec![Command::NewGroup]);
+    let other = ws.groups.iter().map(|g| g.id).find(|&g| g != group).expect("a second group");
+    ws.apply(vec![Command::SetGroup { view: ws.views[1].id, group: other }]);
+    assert_eq!(ws.views[1].spec.interval, None, "the other group has no cursor");
+    ws.apply(vec![Command::SetTimeCursor { group, interval: None }]);
+    assert!(ws.views.iter().all(|v| v.spec.interval.is_none()), "cleared: the whole window");
+}
+
+#[test]
+fn a_session_brings_back_each_group_s_time_cursor_from_its_views() {
+    let mut ws = two_views();
+    let group = ws.views[0].group;
+    ws.apply(vec![Command::SetTimeCursor { group, interval: Some(1) }]);
+    let session = ws.to_session(&Default::default());
+    let mut back = Workspace::default();
+    back.install(Dataset::synthetic(6, 4, 3, 2));
+    back.from_session(&session);
+    assert_eq!(back.group(group).and_then(|g| g.time_cursor), Some(1));
+    assert!(back.views.iter().all(|v| v.spec.interval == Some(1)));
+}

@@ -76,6 +76,11 @@ impl Workspace {
             view.camera = Camera::from(v.camera);
             view.orbit = v.orbit();
         }
+        // A group's time cursor is its views' interval (the cursor command sets both), so the
+        // strip outlines again the interval the views were saved at.
+        for g in &mut self.groups {
+            g.time_cursor = self.views.iter().filter(|v| v.group == g.id).find_map(|v| v.spec.interval);
+        }
         if self.views.is_empty() {
             self.push_view(Default::default(), self.groups.first().map_or(GroupId(0), |g| g.id));
         }

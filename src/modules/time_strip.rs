@@ -160,7 +160,9 @@ fn brush(
     let pointer = response.interact_pointer_pos().filter(|p| p.x >= map.min.x);
     if !data.intervals.is_empty() {
         if let Some(p) = pointer.filter(|_| response.clicked()) {
-            let interval = u32::try_from(column_at(data, map, p.x)).ok();
+            // A click on the cursor's own column clears it: the views go back to the window.
+            let interval =
+                u32::try_from(column_at(data, map, p.x)).ok().filter(|&c| Some(c) != ctx.group.time_cursor);
             commands.push(Command::SetTimeCursor { group: ctx.group.id, interval });
         }
         return;

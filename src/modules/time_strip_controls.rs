@@ -46,7 +46,11 @@ pub fn controls(
             });
             let times =
                 data.time_source.map_or("no times".to_string(), |t| format!("times: {}", t.describe()));
-            ui.label(format!("{} intervals between counter snapshots ({times})", data.columns.len()));
+            ui.label(format!("{} intervals between counter snapshots ({times})", data.columns.len()))
+                .on_hover_text(
+                    "click an interval: the linked views colour their counters by it; \
+                     click it again: the whole window",
+                );
             return;
         }
         let play = if strip.playing { "pause" } else { "play" };

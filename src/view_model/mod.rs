@@ -20,6 +20,7 @@ pub mod diff;
 mod fabric_values;
 pub mod filter;
 pub mod highlight;
+pub mod interval;
 pub mod link_series;
 pub mod matrix;
 pub mod matrix_filter;

@@ -62,6 +62,7 @@ pub fn open_regions(
         return Err(OpenError::NoRails);
     }
     check_rail_policy(request.rail_policy, request.rails.len())?;
+    check_one_counter_source(request)?;
     let (mut options, mut warnings) = load_options(request)?;
     options.only_region = only_region;
     let jobs = request.job_requests();
@@ -186,30 +187,40 @@ fn read_host_list(path: &Path) -> Result<Vec<String>, OpenError> {
     Ok(hosts)
 }
 
-/// The request's counter snapshots joined to the cluster's link ends, if it names any.
+/// The request's counters joined to the cluster's link ends, if it names any: a Prometheus
+/// range folded into the history's columns, or the counter files' snapshots.
 fn read_counters(
     request: &OpenRequest,
     cluster: &Cluster,
     stage: &dyn Fn(f32, &str),
 ) -> Result<Option<(Observed, Vec<Warning>)>, OpenError> {
-    if request.counters.is_empty() && request.prometheus.is_none() {
+    if let Some(prometheus) = &request.prometheus {
+        stage(0.65, "querying Prometheus");
+        let range = prometheus.range().map_err(OpenError::Request)?;
+        return Ok(Some(super::open_history::fold_range(cluster, &range)?));
+    }
+    if request.counters.is_empty() {
         return Ok(None);
     }
-    let (from_server, mut warnings) = match &request.prometheus {
-        Some(prometheus) => {
-            stage(0.65, "querying Prometheus");
-            let range = prometheus.range().map_err(OpenError::Request)?;
-            if request.counters.is_empty() {
-                return Ok(Some(super::open_history::fold_range(cluster, &range)?));
-            }
-            crate::profile_io::prometheus_api::read_range(&range)?
-        }
-        None => (Vec::new(), Vec::new()),
-    };
     stage(0.7, "reading the port counters");
-    let (observed, more) = trace::read_observed(cluster, &request.counters, from_server)?;
-    warnings.extend(more);
-    Ok(Some((observed, warnings)))
+    Ok(Some(trace::read_observed(cluster, &request.counters)?))
+}
+
+/// Counter files and a Prometheus range are two sources of the same port counters, and no
+/// sound series is made of both: the server's steps lie on its grid, a file's snapshot at
+/// whatever time it was taken (often unknown), and snapshots pair port by port in the order
+/// given, so mixing them would difference a file against a step of another time and divide
+/// by the wrong interval. One source is asked for, before anything is read.
+fn check_one_counter_source(request: &OpenRequest) -> Result<(), OpenError> {
+    if request.prometheus.is_some() && !request.counters.is_empty() {
+        return Err(OpenError::Request(
+            "--counters and --prometheus both give port counters: give one of them (the server's \
+             steps and the files' snapshots are taken at different times, so they make no one \
+             series); the range alone covers every port its exporters scrape"
+                .into(),
+        ));
+    }
+    Ok(())
 }
 
 /// `dataset` with the observed counters as link-end values, and their warnings.
@@ -246,4 +257,31 @@ fn load_run_dataset(path: &Path) -> Result<Dataset, RunError> {
     let (run, warnings) = crate::profile_io::runs::load_run(path)
         .map_err(|error| RunError { path: path.display().to_string(), error })?;
     Ok(Dataset::from_run(run, warnings))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::view_model::request::{PrometheusRequest, RailRequest};
+    use crate::view_model::trace::CounterSpec;
+
+    #[test]
+    fn counter_files_beside_a_prometheus_range_are_refused_before_anything_is_read() {
+        let request = OpenRequest {
+            // Neither path exists: the refusal comes first, naming both flags.
+            rails: vec![RailRequest { paths: vec!["/nonexistent/rail0".into()] }],
+            counters: vec![CounterSpec { rail: None, path: "/nonexistent/after.txt".into() }],
+            prometheus: Some(PrometheusRequest {
+                url: "http://127.0.0.1:1".into(),
+                from: "0".into(),
+                to: "60".into(),
+                step: None,
+            }),
+            ..Default::default()
+        };
+        let error = open(&request, &|_| {}).expect_err("both sources are refused");
+        let text = error.to_string();
+        assert!(matches!(error, OpenError::Request(_)), "{text}");
+        assert!(text.contains("--counters") && text.contains("--prometheus"), "{text}");
+    }
 }

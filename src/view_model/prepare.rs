@@ -21,7 +21,7 @@ use super::dataset::link_health::is_percent_attribute;
 use super::fabric_values::{FabricValues, fabric_values};
 use super::filter::Filter;
 use super::highlight::Lit;
-use super::query::{self, Condition};
+use super::query::{self, Condition, Overlay};
 use super::torus_values::TorusValues;
 use super::values::{NetworkInput, difference, draw_order, values_range};
 use super::view::{ViewSpec, selection_conditions};
@@ -104,6 +104,7 @@ pub fn prepare(
     layout: &LayoutChoice,
 ) -> Result<Prepared, String> {
     check_selection(dataset, spec)?;
+    super::interval::named_interval(dataset, spec.interval)?;
     let layout = view_layout(dataset, layout)?;
     let sides = selection_conditions(dataset, spec);
     let signed = sides.len() == 2;
@@ -164,6 +165,9 @@ fn queried_values(
     sides: &[Vec<Condition>],
 ) -> (FabricValues, Vec<String>) {
     let run = &dataset.run;
+    // A counter interval's columns in place of the whole window's, when the view names one.
+    let overlay = super::interval::overlay(dataset, spec.interval);
+    let overlay = overlay.as_ref();
     let mut problems = Vec::new();
     let mut link_sides = None;
     let mut values = |domain: Domain, attribute: &Option<String>| -> Vec<Option<f64>> {
@@ -172,7 +176,7 @@ fn queried_values(
             .iter()
             .map(|side| {
                 let conditions = row_conditions(side, &spec.filter, group);
-                query::values(run, domain, &conditions, spec.rows_aggregate(), a)
+                query::values_over(run, overlay, domain, &conditions, spec.rows_aggregate(), a)
             })
             .collect();
         match per_side {
@@ -193,7 +197,7 @@ fn queried_values(
     let nodes = values(Domain::Nodes, &spec.node_attribute);
     let links = values(Domain::Links, &spec.link_attribute);
     let mut masks = |domain: Domain| {
-        masks(run, domain, &sides[0], [&spec.filter, group]).unwrap_or_else(|e| {
+        masks((run, overlay), domain, &sides[0], [&spec.filter, group]).unwrap_or_else(|e| {
             problems.push(format!("{domain} filter: {e}"));
             Vec::new()
         })
@@ -236,13 +240,18 @@ fn row_conditions(side: &[Condition], own: &Filter, group: &Filter) -> Vec<Condi
 }
 
 /// Ids that pass the selection and both filters' clauses (each filter with its own and/or).
-fn masks(run: &Run, domain: Domain, side: &[Condition], filters: [&Filter; 2]) -> Result<Vec<bool>, String> {
+fn masks(
+    (run, overlay): (&Run, Option<&Overlay>),
+    domain: Domain,
+    side: &[Condition],
+    filters: [&Filter; 2],
+) -> Result<Vec<bool>, String> {
     let mut out: Option<Vec<bool>> = None;
     for filter in filters {
         if filter.clauses.is_empty() && out.is_some() {
             continue;
         }
-        let mask = query::mask_combined(run, domain, side, &filter.clauses, filter.combine)
+        let mask = query::mask_combined_over(run, overlay, domain, side, (&filter.clauses, filter.combine))
             .map_err(|e| e.to_string())?;
         out = Some(match out {
             None => mask,

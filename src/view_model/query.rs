@@ -14,6 +14,10 @@
 //!
 //! Every output vector is indexed like [`Run::ids`] of its domain (for nodes and links: like
 //! [`crate::model::Network::nodes`] / [`crate::model::Network::links`]).
+//!
+//! An [`Overlay`] stands in for some columns of one table, row for row (a counter interval's
+//! values in place of the whole window's, issue 26): the `_over` functions read its columns
+//! wherever they would read that table's, so the same rows, conditions and aggregation apply.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -137,6 +141,26 @@ pub fn distinct_values(run: &Run, domain: Domain, attribute: &str) -> Vec<f64> {
     out
 }
 
+/// Columns read in place of a table's own of the same names, row for row.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Overlay {
+    /// The table's name.
+    pub table: String,
+    pub names: Vec<String>,
+    /// Each as long as the table.
+    pub columns: Vec<Column>,
+}
+
+/// Table `table`'s column `name`, or the overlay's in its place.
+fn column_of<'r>(run: &'r Run, overlay: Option<&'r Overlay>, table: usize, name: &str) -> Option<&'r Column> {
+    let t = &run.tables()[table];
+    let over = overlay.filter(|o| o.table == t.name).and_then(|o| {
+        let i = o.names.iter().position(|n| n == name)?;
+        o.columns.get(i).filter(|c| c.len() == t.rows())
+    });
+    over.or_else(|| t.column(name))
+}
+
 /// The value of `attribute` per id of `domain`: `agg` over the id's rows that pass
 /// `conditions`. `None` for an id with no passing row (or only missing values).
 ///
@@ -150,12 +174,24 @@ pub fn values(
     agg: Aggregate,
     attribute: &str,
 ) -> Result<Vec<Option<f64>>, QueryError> {
+    values_over(run, None, domain, conditions, agg, attribute)
+}
+
+/// [`values`], with `overlay`'s columns in place of its table's.
+pub fn values_over(
+    run: &Run,
+    overlay: Option<&Overlay>,
+    domain: Domain,
+    conditions: &[Condition],
+    agg: Aggregate,
+    attribute: &str,
+) -> Result<Vec<Option<f64>>, QueryError> {
     let table = resolve(run, domain, attribute, None)?;
     let (_, name) = split_qualified(attribute);
-    let Some(column) = run.tables()[table].column(name).filter(|c| c.is_numeric()) else {
+    let Some(column) = column_of(run, overlay, table, name).filter(|c| c.is_numeric()) else {
         return Err(QueryError::NotNumeric { attribute: attribute.to_string(), what: "aggregated" });
     };
-    let plan = plan(run, domain, conditions, Some(table))?;
+    let plan = plan(run, overlay, domain, conditions, Some(table))?;
     let allowed = plan.allowed(run, domain);
     let n = run.ids(domain).len();
     let mut acc = vec![Accumulator::default(); n];
@@ -236,7 +272,17 @@ impl Accumulator {
 /// Which ids of `domain` pass all `conditions` (every condition selects ids, projected onto
 /// `domain`). No conditions: all true.
 pub fn mask(run: &Run, domain: Domain, conditions: &[Condition]) -> Result<Vec<bool>, QueryError> {
-    let plan = plan(run, domain, conditions, None)?;
+    mask_over(run, None, domain, conditions)
+}
+
+/// [`mask`], with `overlay`'s columns in place of its table's.
+pub fn mask_over(
+    run: &Run,
+    overlay: Option<&Overlay>,
+    domain: Domain,
+    conditions: &[Condition],
+) -> Result<Vec<bool>, QueryError> {
+    let plan = plan(run, overlay, domain, conditions, None)?;
     Ok(plan.allowed(run, domain).unwrap_or_else(|| vec![true; run.ids(domain).len()]))
 }
 
@@ -250,14 +296,25 @@ pub fn mask_combined(
     clauses: &[Condition],
     combine: super::relation::Combine,
 ) -> Result<Vec<bool>, QueryError> {
+    mask_combined_over(run, None, domain, base, (clauses, combine))
+}
+
+/// [`mask_combined`], with `overlay`'s columns in place of its table's.
+pub fn mask_combined_over(
+    run: &Run,
+    overlay: Option<&Overlay>,
+    domain: Domain,
+    base: &[Condition],
+    (clauses, combine): (&[Condition], super::relation::Combine),
+) -> Result<Vec<bool>, QueryError> {
     if combine == super::relation::Combine::All || clauses.is_empty() {
         let all: Vec<Condition> = base.iter().chain(clauses).cloned().collect();
-        return mask(run, domain, &all);
+        return mask_over(run, overlay, domain, &all);
     }
     let mut any = vec![false; run.ids(domain).len()];
     for clause in clauses {
         let both: Vec<Condition> = base.iter().chain([clause]).cloned().collect();
-        for (slot, pass) in any.iter_mut().zip(mask(run, domain, &both)?) {
+        for (slot, pass) in any.iter_mut().zip(mask_over(run, overlay, domain, &both)?) {
             *slot |= pass;
         }
     }
@@ -378,6 +435,7 @@ impl Plan<'_> {
 
 fn plan<'r>(
     run: &'r Run,
+    overlay: Option<&'r Overlay>,
     target: Domain,
     conditions: &[Condition],
     rows_of: Option<usize>,
@@ -386,7 +444,7 @@ fn plan<'r>(
     for c in conditions {
         let table = resolve(run, target, &c.attribute, rows_of)?;
         let (_, name) = split_qualified(&c.attribute);
-        let Some(column) = run.tables()[table].column(name) else {
+        let Some(column) = column_of(run, overlay, table, name) else {
             return Err(unknown(run, target, &c.attribute));
         };
         let test = match column {

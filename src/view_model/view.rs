@@ -67,6 +67,11 @@ pub struct ViewSpec {
     /// ringed (issue 22). Written to a session only when on, so older sessions read the same.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub health_layer: bool,
+    /// The counter interval whose values the counter attributes show (0-based, in the series'
+    /// order; the strip and titles count from 1), set by the link group's time cursor; `None`:
+    /// the whole window ([`super::interval`]). Written to a session only when set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interval: Option<u32>,
 }
 
 impl Default for ViewSpec {
@@ -87,6 +92,7 @@ impl Default for ViewSpec {
             scale: ScaleKind::Linear,
             title: String::new(),
             health_layer: false,
+            interval: None,
         }
     }
 }
@@ -173,6 +179,15 @@ impl ViewSpec {
         }
     }
 
+    /// Whether the view's interval changes what it shows: it colours links by, or filters on, a
+    /// counter attribute an interval changes ([`super::interval::PER_INTERVAL`]).
+    pub fn interval_applies(&self) -> bool {
+        let changes = |a: &str| super::interval::PER_INTERVAL.contains(&a);
+        self.interval.is_some()
+            && (self.link_attribute.as_deref().is_some_and(changes)
+                || self.filter.clauses.iter().any(|c| changes(c.attribute.as_str())))
+    }
+
     /// `name — module — selection — clauses`, where the view's class calls its module
     /// `module_title` (`modules::registry::module_title`).
     pub fn default_title(&self, dataset: &Dataset, module_title: &str) -> String {
@@ -180,6 +195,12 @@ impl ViewSpec {
         let mut parts = vec![dataset.name.clone(), module];
         if dataset.region_rows().attribute.is_some() {
             parts.push(self.selection.label());
+        }
+        // Which interval the counter colours are of, when the time cursor picked one.
+        if let Some(interval) = super::interval::named_interval(dataset, self.interval).ok().flatten()
+            && self.interval_applies()
+        {
+            parts.push(super::interval::label(self.interval.unwrap_or_default(), interval));
         }
         match (self.job_shown(dataset), self.job_shown_b(dataset)) {
             (Some(a), Some(b)) if self.selection.is_diff() && a != b => {

@@ -4,9 +4,10 @@
 //! [`super::counters::prometheus`] reads them in a scrape), over a time range at a step.
 //!
 //! `/api/v1/series` says which series exist in the range (none is an error naming the URL);
-//! `/api/v1/query_range` gives their values at each step; each step becomes one
-//! [`Snapshot`], resets corrected as `increase()` corrects them ([`snapshots`]). The server
-//! is the store: nothing is kept but the answer.
+//! `/api/v1/query_range` gives their values at each step, streamed series by series into
+//! [`crate::routing::history`]'s columns, resets corrected as `increase()` corrects them
+//! ([`snapshots`], whose `snapshots_of` gives the same points as one snapshot a step: what
+//! the fold is pinned against). The server is the store: nothing is kept but the answer.
 
 mod http;
 pub mod matrix;
@@ -16,12 +17,11 @@ pub mod time;
 use serde::{Deserialize, Serialize};
 
 use crate::model::Warning;
-use crate::model::counters::Snapshot;
 
 use super::error::ParseError;
 use http::Api;
 use matrix::MatrixSeed;
-use snapshots::{Series, snapshots_of};
+use snapshots::Series;
 use time::rfc3339_of;
 
 /// The series shoal asks for: every counter of the two exporters, and node_exporter's (which
@@ -40,17 +40,6 @@ pub struct PromRange {
 
 /// The step when none is given: one minute, a common scrape interval.
 pub const DEFAULT_STEP_SECS: f64 = 60.0;
-
-/// The counters of every exporter port at each step of the range, oldest first, as
-/// snapshots (for a range read beside counter files; a range alone is folded as it streams,
-/// see [`stream_range`]).
-pub fn read_range(range: &PromRange) -> Result<(Vec<Snapshot>, Vec<Warning>), ParseError> {
-    let mut series = Vec::new();
-    let answer = stream_range(range, &mut |one| series.push(one))?;
-    let (snapshots, mut warnings) = snapshots_of(&answer.source, &series);
-    warnings.splice(0..0, answer.warnings);
-    Ok((snapshots, warnings))
-}
 
 /// What a streamed range answer was, besides its series.
 #[derive(Clone, Debug)]

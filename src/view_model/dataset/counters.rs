@@ -7,8 +7,8 @@
 use crate::model::{Column, Domain, LinkEnd, Table};
 use crate::routing::{Observed, residual};
 
-use super::Dataset;
 use super::link_health::{self, health_columns};
+use super::{Dataset, FabricData};
 
 /// The table's name and its columns.
 pub const COUNTERS_TABLE: &str = "counters";
@@ -27,24 +27,19 @@ impl Dataset {
     /// is returned unchanged.
     pub fn with_counters(mut self, observed: Observed) -> Dataset {
         let Some(fabric) = self.fabric.as_mut() else { return self };
-        let index = &fabric.index;
-        let n = index.link_count();
+        let rows = counter_rows(fabric);
+        let n = rows.len();
         let (mut ids, mut predicted, mut seen, mut residuals) =
             (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
         let mut ends = Vec::with_capacity(n);
-        for (rail, f) in fabric.cluster.rails.iter().enumerate() {
-            let load = fabric.loads.total.rails.get(rail);
-            for i in 0..f.link_end_count() {
-                let end = LinkEnd::from_index(i);
-                let Some(position) = index.link_position(rail, end) else { continue };
-                let p = load.map_or(0, |l| l.at(end));
-                let o = observed.at(rail, end);
-                ids.push(position as i64);
-                ends.push((rail, end));
-                predicted.push(p as f64);
-                seen.push(o.map_or(f64::NAN, |o| o as f64));
-                residuals.push(o.map_or(f64::NAN, |o| residual(o, p) as f64));
-            }
+        for &(position, rail, end) in &rows {
+            let p = fabric.loads.total.rails.get(rail).map_or(0, |l| l.at(end));
+            let o = observed.at(rail, end);
+            ids.push(position);
+            ends.push((rail, end));
+            predicted.push(p as f64);
+            seen.push(o.map_or(f64::NAN, |o| o as f64));
+            residuals.push(o.map_or(f64::NAN, |o| residual(o, p) as f64));
         }
         let health = health_columns(&fabric.cluster, &observed, &ends);
         fabric.observed = Some(observed);
@@ -64,6 +59,22 @@ impl Dataset {
     pub fn has_counters(&self) -> bool {
         self.fabric.as_ref().is_some_and(|f| f.observed.is_some())
     }
+}
+
+/// The table's rows: each link end's view-model id, rail and end, in row order (what an
+/// interval's columns are built in, [`crate::view_model::interval`]).
+pub fn counter_rows(fabric: &FabricData) -> Vec<(i64, usize, LinkEnd)> {
+    let index = &fabric.index;
+    let mut rows = Vec::with_capacity(index.link_count());
+    for (rail, f) in fabric.cluster.rails.iter().enumerate() {
+        for i in 0..f.link_end_count() {
+            let end = LinkEnd::from_index(i);
+            if let Some(position) = index.link_position(rail, end) {
+                rows.push((position as i64, rail, end));
+            }
+        }
+    }
+    rows
 }
 
 #[cfg(test)]

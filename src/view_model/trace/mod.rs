@@ -185,12 +185,11 @@ impl CounterSpec {
     }
 }
 
-/// Reads counter files (in parallel), then the snapshots a Prometheus range gave (already in
-/// time order, after the files), and joins them to the fabric's link ends.
+/// Reads counter files (in parallel) and joins their snapshots, in the order given, to the
+/// fabric's link ends.
 pub fn read_observed(
     cluster: &Cluster,
     specs: &[CounterSpec],
-    from_server: Vec<crate::model::counters::Snapshot>,
 ) -> Result<(Observed, Vec<Warning>), ParseError> {
     use rayon::prelude::*;
     let read: Vec<_> = specs
@@ -204,7 +203,6 @@ pub fn read_observed(
             warnings.extend(more);
             CounterInput { rail, snapshot }
         })
-        .chain(from_server.into_iter().map(|snapshot| CounterInput { rail: None, snapshot }))
         .collect();
     let (observed, more) =
         observe(cluster, &inputs).map_err(|e| ParseError::invalid("--counters", e.to_string()))?;
