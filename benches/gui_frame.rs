@@ -12,26 +12,26 @@
 //!
 //! Run: `cargo bench --bench gui_frame`.
 //!
-//! Figures (2026-11-27, branch `frame` against main 53e7711, both binaries run alternately on the
-//! shared 2-core build machine at load 6–8 under `nice -n 10`, CPU only; medians
-//! there are dominated by waiting for a core, so the fastest sample is the comparable figure):
+//! Figures (2026-11-27, evening, on an idle 2-core machine, load 0.8; the binary of main at
+//! 9267a46 against the one after the batched quads, the culling setting and the colour scale's
+//! kept range, three interleaved rounds of `--bench tsubame_frame --sample-count 300` and
+//! `--bench synthetic_100k --sample-count 40`; medians per round):
 //!
-//! | bench                              | main fastest   | frame fastest  | medians main → frame       |
-//! |------------------------------------|----------------|----------------|----------------------------|
-//! | tsubame_frame_camera               | 0.85–1.16 ms   | 0.84–0.92 ms   | 1.2–10 ms → 1.4–2.2 ms     |
-//! | tsubame_frame_rebuild              | 2.35–2.74 ms   | 1.44–1.75 ms   | (noise: 9–23 ms both)      |
-//! | synthetic_100k_frame_gpu_camera    | 184–192 µs     | 107–109 µs     | 205–245 µs → 115–118 µs    |
-//! | synthetic_100k_frame_gpu_rebuild   | 32–86 ms       | 22–31 ms       | 62–122 ms → 31–46 ms       |
-//! | png_export_tsubame_3840x2160       | 7.3 s          | 6.5 s          | 8.1 s → 7.0 s (loaded)     |
+//! | bench                            | before                    | after                     | targets (#21 / #27) |
+//! |----------------------------------|---------------------------|---------------------------|---------------------|
+//! | tsubame_frame_camera             | 0.875, 0.800, 0.808 ms    | 0.488, 0.509, 0.510 ms    | ≤ 0.99 / ≤ 0.7 ms   |
+//! | tsubame_frame_rebuild            | 1.301, 1.417, 1.283 ms    | 0.964, 1.004, 0.996 ms    | ≤ 1.95 / ≤ 1.1 ms   |
+//! | synthetic_100k_frame_gpu_camera  | 157, 173, 162 µs          | 146, 105, 163 µs          |                     |
+//! | synthetic_100k_frame_gpu_rebuild | 20.4, 23.2, 17.4 ms       | 13.1, 14.9, 15.6 ms       | ≤ 16 ms (#27)       |
 //!
-//! On an idle machine (load 0.1, same binaries, interleaved), medians per round: camera
-//! 0.84–1.47 ms (main, median 0.87) against 0.84–1.39 ms (median 1.19): both bimodal, no gain;
-//! rebuild 2.02–3.36 ms (2.96) against 1.48–2.44 ms (1.57); 100k GPU rebuild 31.1 / 33.6 ms against
-//! 16.5 / 23.4 ms.
-//!
-//! What changed: colours by 256-entry table index without libm rounding, dimmed halves from a
-//! pre-faded table; halves written straight into one mesh with the plain marks (no line list, no
-//! second mesh for egui to regrow); the GPU path's chrome built without copying the scene.
+//! What changed then: link quads are made 64 at a time (a batch's lengths in one loop, so the
+//! square roots overlap instead of each quad waiting on its own); the window turns off egui's
+//! coarse culling, whose bounds of the link mesh were 18 % of a camera frame and culled nothing
+//! (`paint::tune_tessellation`, set by `ShoalApp::new` and by this bench's frame); a colour scale
+//! keeps its range through the scale's function. Earlier (the `frame` branch): colours by
+//! 256-entry table index without libm rounding, dimmed halves from a pre-faded table, halves
+//! written straight into one mesh with the plain marks, the GPU path's chrome built without
+//! copying the scene.
 
 use std::path::PathBuf;
 use std::sync::OnceLock;
