@@ -206,7 +206,7 @@ fn a_click_on_a_region_of_the_congestion_view_moves_the_time_cursor_to_its_inter
 
 #[test]
 fn the_congestion_view_exports_from_the_window_as_render_draws_it() {
-    let mut h = app_with_series_strip("export");
+    let mut h = app_with_series_strip("congestion-export");
     let view = add_congestion_view(&mut h);
     let id = h.state().ws.views[view].id;
     h.state_mut().ws.apply(vec![shoal::modules::Command::Focus(id)]);
@@ -215,24 +215,30 @@ fn the_congestion_view_exports_from_the_window_as_render_draws_it() {
     // 2560 × 1440 canvas.
     let app = h.state_mut();
     app.ws.views[view].class_state_mut::<RegionsState>().expect("a congestion view").size = [1280.0, 720.0];
-    let dir = std::env::temp_dir().join(format!("shoal-congestion-export-{}", std::process::id()));
+    assert_focused_export_is_render(app, "congestion-export", &["--module", "congestion"]);
+}
+
+/// The focused view's PNG and SVG exports equal, byte for byte, `shoal render` of the health
+/// fabric with the five stall captures and `args` at 2560 × 1440.
+fn assert_focused_export_is_render(app: &mut ShoalApp, tag: &str, args: &[&str]) {
+    let dir = std::env::temp_dir().join(format!("shoal-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let snapshots = series_dir("export");
+    let snapshots = series_dir(tag);
     for ext in ["png", "svg"] {
         let window = dir.join(format!("window.{ext}"));
-        app.export_focused(&window).expect("the window exports its congestion view");
+        app.export_focused(&window).expect("the window exports its focused view");
         let cli = dir.join(format!("cli.{ext}"));
         let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_shoal"));
         command.arg("render").arg(root().join("tests/fixtures/health"));
         for i in 0..5 {
             command.arg("--counters").arg(snapshots.join(format!("snapshot-{i}.txt")));
         }
-        command.args(["--module", "congestion", "--width", "2560", "--height", "1440"]);
+        command.args(args).args(["--width", "2560", "--height", "1440"]);
         let done = command.arg("--out").arg(&cli).output().expect("shoal runs");
         assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
         let (a, b) = (std::fs::read(&window).unwrap(), std::fs::read(&cli).unwrap());
         assert!(a.len() > 1000, "{ext}: the export holds a picture");
-        assert!(a == b, "{ext}: the window's export is render's");
+        assert!(a == b, "{ext}: the window's export is render's with {args:?}");
     }
 }
 
@@ -247,23 +253,5 @@ fn the_strip_at_the_time_cursor_exports_from_the_window_as_render_at_that_interv
     // 1280 × 720 points export at two pixels per point, as `render` lays out 2560 × 1440.
     let app = h.state_mut();
     app.ws.views[strip].strip_mut().expect("a strip").size = egui::vec2(1280.0, 720.0);
-    let dir = std::env::temp_dir().join(format!("shoal-cursor-export-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let snapshots = series_dir("cursor-export");
-    for ext in ["png", "svg"] {
-        let window = dir.join(format!("window.{ext}"));
-        app.export_focused(&window).expect("the window exports its strip");
-        let cli = dir.join(format!("cli.{ext}"));
-        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_shoal"));
-        command.arg("render").arg(root().join("tests/fixtures/health"));
-        for i in 0..5 {
-            command.arg("--counters").arg(snapshots.join(format!("snapshot-{i}.txt")));
-        }
-        command.args(["--module", "time-strip", "--interval", "4", "--width", "2560", "--height", "1440"]);
-        let done = command.arg("--out").arg(&cli).output().expect("shoal runs");
-        assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
-        let (a, b) = (std::fs::read(&window).unwrap(), std::fs::read(&cli).unwrap());
-        assert!(a.len() > 1000, "{ext}: the export holds a picture");
-        assert!(a == b, "{ext}: the window's export at the cursor is render's at --interval 4");
-    }
+    assert_focused_export_is_render(app, "cursor-export", &["--module", "time-strip", "--interval", "4"]);
 }

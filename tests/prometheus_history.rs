@@ -11,7 +11,7 @@ mod run_shoal;
 
 use std::path::PathBuf;
 
-use prometheus::{History, Prometheus};
+use prometheus::{History, Prometheus, serve_testbed_first_minute};
 use run_shoal::shoal;
 use shoal::routing::Observed;
 use shoal::view_model::{CounterSpec, OpenRequest, PrometheusRequest, open};
@@ -78,12 +78,8 @@ fn two_steps_from_the_server_observe_what_the_two_scrapes_observe() {
 
 #[test]
 fn a_range_of_steps_is_a_series_whose_intervals_add_up_to_the_whole() {
-    let (before, after) =
-        (scrape("infiniband_exporter-before.prom"), scrape("infiniband_exporter-after.prom"));
     // The same scrape stands at two steps: the middle interval carries nothing.
-    let server = Prometheus::serve(
-        History::new().scrape(&before, T0).scrape(&after, T0 + 60).scrape(&after, T0 + 120),
-    );
+    let server = serve_testbed_first_minute(T0);
     let request = OpenRequest { prometheus: Some(range(&server, T0, T0 + 120, "1m")), ..testbed() };
     let (seen, _) = observed(&request);
     assert_eq!(seen.series.len(), 2, "three steps, two intervals");
@@ -201,12 +197,8 @@ fn a_view_at_an_interval_of_a_range_colours_by_that_interval_s_bytes() {
     use shoal::view_model::ViewSpec;
     use shoal::view_model::dataset::counters::{OBSERVED, counter_rows};
     use shoal::view_model::prepare::{LayoutChoice, prepare};
-    let (before, after) =
-        (scrape("infiniband_exporter-before.prom"), scrape("infiniband_exporter-after.prom"));
     // The same scrape stands at two steps: the second interval carries nothing.
-    let server = Prometheus::serve(
-        History::new().scrape(&before, T0).scrape(&after, T0 + 60).scrape(&after, T0 + 120),
-    );
+    let server = serve_testbed_first_minute(T0);
     let request = OpenRequest { prometheus: Some(range(&server, T0, T0 + 120, "1m")), ..testbed() };
     let d = open(&request, &|_| {}).unwrap();
     let fabric = d.fabric.as_ref().unwrap();

@@ -12,7 +12,7 @@ mod run_shoal;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use prometheus::{History, Prometheus};
+use prometheus::serve_testbed_first_minute;
 use run_shoal::shoal;
 use shoal::routing::trace;
 use shoal::view_model::dataset::FabricData;
@@ -124,18 +124,10 @@ fn nodes_outside_the_fabric_and_unreadable_nodelists_are_named() {
 /// 2023-11-14T22:13:20Z.
 const T0: i64 = 1_700_000_000;
 
-fn scrape(name: &str) -> String {
-    std::fs::read_to_string(root().join("tests/fixtures/counters/testbed").join(name)).unwrap()
-}
-
 #[test]
 fn who_shared_my_links_ranks_the_overlapping_jobs_by_the_bytes_on_the_shared_ends_in_their_common_time() {
     // The testbed's traffic moves between T0 and T0 + 60; nothing moves in the next minute.
-    let (before, after) =
-        (scrape("infiniband_exporter-before.prom"), scrape("infiniband_exporter-after.prom"));
-    let server = Prometheus::serve(
-        History::new().scrape(&before, T0).scrape(&after, T0 + 60).scrape(&after, T0 + 120),
-    );
+    let server = serve_testbed_first_minute(T0);
     // Job 1 spans both minutes; 2 ran in the first beside it, 3 in the second on the same
     // nodes as 2; 4 ran before them all. Each job spans both leaf switches.
     let at = |s: i64| {

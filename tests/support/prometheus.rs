@@ -62,6 +62,16 @@ impl History {
     }
 }
 
+/// The testbed's traffic in the first of two minutes from `t0`: treydock's exporter scraped
+/// before it at `t0`, after it at `t0 + 60`, and the same after scrape again at `t0 + 120`.
+#[allow(dead_code)] // not every test file serves it
+pub fn serve_testbed_first_minute(t0: i64) -> Prometheus {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/counters/testbed");
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).expect("a testbed scrape");
+    let (before, after) = (read("infiniband_exporter-before.prom"), read("infiniband_exporter-after.prom"));
+    Prometheus::serve(History::new().scrape(&before, t0).scrape(&after, t0 + 60).scrape(&after, t0 + 120))
+}
+
 /// A running server.
 pub struct Prometheus {
     child: Child,
