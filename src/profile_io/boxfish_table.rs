@@ -263,7 +263,7 @@ fn parse_rows(
     kinds: &[Kind],
     warnings: &mut LineWarnings,
 ) -> Vec<Column> {
-    let mut chunks: Vec<(&str, usize, usize)> = Vec::new();
+    let mut chunks: Vec<(&str, usize)> = Vec::new();
     let (mut rest, mut line) = (body, lines_before);
     while !rest.is_empty() {
         let cut = if rest.len() <= CHUNK_BYTES {
@@ -272,18 +272,16 @@ fn parse_rows(
             rest[CHUNK_BYTES..].find('\n').map_or(rest.len(), |i| CHUNK_BYTES + i + 1)
         };
         let (chunk, tail) = rest.split_at(cut);
-        let lines = memchr::memchr_iter(b'\n', chunk.as_bytes()).count();
-        chunks.push((chunk, line, lines));
+        let lines = chunk.bytes().filter(|&b| b == b'\n').count();
+        chunks.push((chunk, line));
         line += lines;
         rest = tail;
     }
-    let parsed: Vec<ParsedChunk> = chunks
-        .into_par_iter()
-        .map(|(chunk, before, lines)| parse_chunk(chunk, before, lines + 1, names, kinds))
-        .collect();
+    let parsed: Vec<ParsedChunk> =
+        chunks.into_par_iter().map(|(chunk, before)| parse_chunk(chunk, before, names, kinds)).collect();
     let mut parts = parsed.into_iter();
     let Some((mut columns, first, unlisted)) = parts.next() else {
-        return parse_chunk("", lines_before, 0, names, kinds).0;
+        return parse_chunk("", lines_before, names, kinds).0;
     };
     // Room for the rows the chunks kept (not one per line: junk lines keep none).
     let rest: Vec<ParsedChunk> = parts.collect();
@@ -316,21 +314,14 @@ type ParsedChunk = (Vec<Column>, Vec<(usize, String)>, usize);
 
 /// One chunk of rows; `lines_before` is the number of the line before its first. Values go
 /// straight into the columns; a row that fails half way is cut back off them.
-/// Parses one chunk of rows; `lines` (its line count) sizes the columns once, not by doubling.
-fn parse_chunk(
-    body: &str,
-    lines_before: usize,
-    lines: usize,
-    names: &[String],
-    kinds: &[Kind],
-) -> ParsedChunk {
+fn parse_chunk(body: &str, lines_before: usize, names: &[String], kinds: &[Kind]) -> ParsedChunk {
     let mut warnings = Vec::new();
     let mut unlisted = 0;
     let mut columns: Vec<Column> = kinds
         .iter()
         .map(|k| match k {
-            Kind::Int => Column::Int(Vec::with_capacity(lines)),
-            Kind::Float => Column::Float(Vec::with_capacity(lines)),
+            Kind::Int => Column::Int(Vec::new()),
+            Kind::Float => Column::Float(Vec::new()),
             Kind::Text => Column::Text(TextColumn::new()),
         })
         .collect();
