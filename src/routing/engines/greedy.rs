@@ -14,7 +14,7 @@
 use crate::model::{Lid, NodeKind};
 
 use super::minhop::MinHop;
-use super::shortest_ports::{Candidates, ShortestPorts, TargetPaths};
+use super::shortest_ports::{Candidates, ShortestPorts, Tail, TargetPaths};
 use super::topology::Topology;
 use super::{NO_ROUTE, RouteError, Routes, RoutingEngine};
 
@@ -74,8 +74,9 @@ impl RoutingEngine for Greedy {
 /// The pairs summed by (source, destination), heaviest first; equal bytes in LID order, so the
 /// tables do not depend on the input's order.
 fn heaviest_first(pairs: &[(Lid, Lid, u64)]) -> Vec<(Lid, Lid, u64)> {
+    use rayon::prelude::*;
     let mut sorted = pairs.to_vec();
-    sorted.sort_unstable_by_key(|&(s, d, _)| (s, d));
+    sorted.par_sort_unstable_by_key(|&(s, d, _)| (s, d));
     let mut summed: Vec<(Lid, Lid, u64)> = Vec::with_capacity(sorted.len());
     for (s, d, b) in sorted {
         match summed.last_mut() {
@@ -84,7 +85,8 @@ fn heaviest_first(pairs: &[(Lid, Lid, u64)]) -> Vec<(Lid, Lid, u64)> {
         }
     }
     summed.retain(|&(s, d, b)| b > 0 && s != d);
-    summed.sort_by_key(|&(s, d, b)| (std::cmp::Reverse(b), s, d));
+    // (source, destination) is unique once summed: no two keys tie, so an unstable sort is exact.
+    summed.par_sort_unstable_by_key(|&(s, d, b)| (std::cmp::Reverse(b), s, d));
     summed
 }
 
@@ -145,6 +147,8 @@ struct State<'t, 'f> {
     /// `(pair stamp, cost from this switch to the target, the chosen port's position in
     /// [`ShortestPorts::of`] or `NO_ROUTE`)` per switch.
     memo: Vec<(u32, Cost, u8)>,
+    /// `(pair stamp, cost from this switch to the target)` of the switches tails lead through.
+    tail_memo: Vec<(u32, Cost)>,
     stamp: u32,
     paths: ShortestPorts,
 }
@@ -162,6 +166,7 @@ impl<'t, 'f> State<'t, 'f> {
             rows: vec![NO_ROUTE; topology.destinations.len() * switches],
             load: vec![0; topology.fabric.link_end_count()],
             memo: vec![(0, (0, 0), NO_ROUTE); switches],
+            tail_memo: vec![(0, (0, 0)); switches],
             stamp: 0,
             paths,
         }
@@ -180,6 +185,7 @@ impl<'t, 'f> State<'t, 'f> {
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.memo.iter_mut().for_each(|m| m.0 = 0);
+            self.tail_memo.iter_mut().for_each(|m| m.0 = 0);
             self.stamp = 1;
         }
         let target = topology.destinations[d].target;
@@ -217,25 +223,45 @@ impl<'t, 'f> State<'t, 'f> {
     }
 
     /// The cost of the one path of a switch with a single way on (its tail), `None` for a
-    /// switch with several.
+    /// switch with several. The cost from the tail's next switch on is kept for the pair: the
+    /// spines above one aggregation switch all lead down through the same next switch.
     #[inline]
-    fn tail_cost(&self, s: usize, paths: Option<&TargetPaths>) -> Option<Cost> {
+    fn tail_cost(&mut self, s: usize, paths: Option<&TargetPaths>) -> Option<Cost> {
         let tails = &paths?.tails;
-        let mut tail = tails[s];
+        let tail = tails[s];
         if !tail.single() {
             return None;
         }
+        if tail.len == 0 {
+            return Some((0, 0));
+        }
+        let next = usize::from(tail.next);
+        let rest = match self.tail_memo[next] {
+            (stamp, cost) if stamp == self.stamp => cost,
+            _ => {
+                let cost = self.walk(tails, next);
+                self.tail_memo[next] = (self.stamp, cost);
+                cost
+            }
+        };
+        let here = self.load.get(tail.end as usize).copied().unwrap_or(0);
+        Some(self.combine(here, rest))
+    }
+
+    /// The cost of the single path from switch `s` (a tail) to the target, link end by link end.
+    fn walk(&self, tails: &[Tail], s: usize) -> Cost {
+        let mut tail = tails[s];
         let (mut busiest, mut sum) = (0u64, 0u64);
-        while tail.len > 0 {
+        while tail.single() && tail.len > 0 {
             let here = self.load.get(tail.end as usize).copied().unwrap_or(0);
             busiest = busiest.max(here);
             sum = sum.saturating_add(here);
             tail = tails[usize::from(tail.next)];
         }
-        Some(match self.objective {
+        match self.objective {
             Objective::Busiest => (busiest, sum),
             Objective::Sum => (sum, busiest),
-        })
+        }
     }
 
     /// The cost of the best way from switch `s` to destination `d`'s target, over the shortest
