@@ -14,7 +14,7 @@
 use crate::model::{Lid, NodeKind};
 
 use super::minhop::MinHop;
-use super::shortest_ports::{Candidates, ShortestPorts, Tail, TargetPaths};
+use super::shortest_ports::{Candidates, ShortestPorts, TargetPaths};
 use super::topology::Topology;
 use super::{NO_ROUTE, RouteError, Routes, RoutingEngine};
 
@@ -43,12 +43,16 @@ impl RoutingEngine for Greedy {
     }
 
     fn route(&self, topology: &Topology) -> Result<Routes, RouteError> {
+        // Sorting and resolving the pairs runs on every core first; inside the join below, a
+        // parallel step would let this thread take minhop's job and run the two one after the
+        // other. The sorted pairs are dropped once resolved: the loop holds one list.
+        let pairs = resolve(topology, &heaviest_first(&self.pairs));
         // Minhop's rows do not depend on the pairs: worked out beside them.
         let (state, minhop) = rayon::join(
             || {
                 let mut state = State::new(topology, self.objective);
-                for pair in resolve(topology, &heaviest_first(&self.pairs)) {
-                    state.place(&pair);
+                for pair in &pairs {
+                    state.place(pair);
                 }
                 state
             },
@@ -95,9 +99,9 @@ fn heaviest_first(pairs: &[(Lid, Lid, u64)]) -> Vec<(Lid, Lid, u64)> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Resolved {
     /// The destination's position in [`Topology::destinations`].
-    d: usize,
-    /// The switch the pair enters the fabric at (`None`: a CA cabled to no switch).
-    start: Option<usize>,
+    d: u32,
+    /// The switch the pair enters the fabric at ([`NO_SWITCH`]: a CA cabled to no switch).
+    start: u32,
     /// The source CA's link end ([`NO_END`] for a switch's own LID).
     first: usize,
     /// The target switch's link end to the destination ([`NO_END`]: none).
@@ -107,6 +111,9 @@ struct Resolved {
 
 /// A link end that is not there.
 const NO_END: usize = usize::MAX;
+
+/// [`Resolved::start`] of a pair that enters at no switch.
+const NO_SWITCH: u32 = u32::MAX;
 
 /// The pairs in the same order, resolved; a pair whose destination is no routed LID, or whose
 /// source no port owns, is left out (it loads nothing).
@@ -129,7 +136,9 @@ fn resolve(topology: &Topology, pairs: &[(Lid, Lid, u64)]) -> Vec<Resolved> {
             let (end, leaf, _) = fabric.out_through(owner.node, owner.port)?;
             (end.index(), topology.switch_of[leaf.index()])
         };
-        Some(Resolved { d, start, first, last: last[d], bytes })
+        // Positions fit in 32 bits: LIDs are 16 bits, and the graph numbers nodes in 32.
+        let start = start.map_or(Some(NO_SWITCH), |s| u32::try_from(s).ok())?;
+        Some(Resolved { d: u32::try_from(d).ok()?, start, first, last: last[d], bytes })
     };
     pairs.par_iter().filter_map(one).collect()
 }
@@ -147,8 +156,6 @@ struct State<'t, 'f> {
     /// `(pair stamp, cost from this switch to the target, the chosen port's position in
     /// [`ShortestPorts::of`] or `NO_ROUTE`)` per switch.
     memo: Vec<(u32, Cost, u8)>,
-    /// `(pair stamp, cost from this switch to the target)` of the switches tails lead through.
-    tail_memo: Vec<(u32, Cost)>,
     stamp: u32,
     paths: ShortestPorts,
 }
@@ -166,7 +173,6 @@ impl<'t, 'f> State<'t, 'f> {
             rows: vec![NO_ROUTE; topology.destinations.len() * switches],
             load: vec![0; topology.fabric.link_end_count()],
             memo: vec![(0, (0, 0), NO_ROUTE); switches],
-            tail_memo: vec![(0, (0, 0)); switches],
             stamp: 0,
             paths,
         }
@@ -180,12 +186,15 @@ impl<'t, 'f> State<'t, 'f> {
     fn place(&mut self, pair: &Resolved) {
         let topology = self.topology;
         let Resolved { d, start, first, last, bytes } = *pair;
+        let d = d as usize;
         self.add(first, bytes);
-        let Some(mut s) = start else { return };
+        if start == NO_SWITCH {
+            return;
+        }
+        let mut s = start as usize;
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.memo.iter_mut().for_each(|m| m.0 = 0);
-            self.tail_memo.iter_mut().for_each(|m| m.0 = 0);
             self.stamp = 1;
         }
         let target = topology.destinations[d].target;
@@ -223,45 +232,25 @@ impl<'t, 'f> State<'t, 'f> {
     }
 
     /// The cost of the one path of a switch with a single way on (its tail), `None` for a
-    /// switch with several. The cost from the tail's next switch on is kept for the pair: the
-    /// spines above one aggregation switch all lead down through the same next switch.
+    /// switch with several.
     #[inline]
-    fn tail_cost(&mut self, s: usize, paths: Option<&TargetPaths>) -> Option<Cost> {
+    fn tail_cost(&self, s: usize, paths: Option<&TargetPaths>) -> Option<Cost> {
         let tails = &paths?.tails;
-        let tail = tails[s];
+        let mut tail = tails[s];
         if !tail.single() {
             return None;
         }
-        if tail.len == 0 {
-            return Some((0, 0));
-        }
-        let next = usize::from(tail.next);
-        let rest = match self.tail_memo[next] {
-            (stamp, cost) if stamp == self.stamp => cost,
-            _ => {
-                let cost = self.walk(tails, next);
-                self.tail_memo[next] = (self.stamp, cost);
-                cost
-            }
-        };
-        let here = self.load.get(tail.end as usize).copied().unwrap_or(0);
-        Some(self.combine(here, rest))
-    }
-
-    /// The cost of the single path from switch `s` (a tail) to the target, link end by link end.
-    fn walk(&self, tails: &[Tail], s: usize) -> Cost {
-        let mut tail = tails[s];
         let (mut busiest, mut sum) = (0u64, 0u64);
-        while tail.single() && tail.len > 0 {
+        while tail.len > 0 {
             let here = self.load.get(tail.end as usize).copied().unwrap_or(0);
             busiest = busiest.max(here);
             sum = sum.saturating_add(here);
             tail = tails[usize::from(tail.next)];
         }
-        match self.objective {
+        Some(match self.objective {
             Objective::Busiest => (busiest, sum),
             Objective::Sum => (sum, busiest),
-        }
+        })
     }
 
     /// The cost of the best way from switch `s` to destination `d`'s target, over the shortest
