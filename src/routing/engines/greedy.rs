@@ -152,10 +152,7 @@ struct State<'t, 'f> {
     objective: Objective,
     /// `rows[d * switches + s]`: destination-major, so one pair's look-ups stay close together.
     rows: Vec<u8>,
-    /// Per link end, for the ends a search leaves a switch by (its port list).
     load: Vec<u64>,
-    /// The same loads in receiver-major slots, for the ends a tail leads along.
-    load_in: Vec<u64>,
     /// `(pair stamp, cost from this switch to the target, the chosen port's position in
     /// [`ShortestPorts::of`] or `NO_ROUTE`)` per switch.
     memo: Vec<(u32, Cost, u8)>,
@@ -175,7 +172,6 @@ impl<'t, 'f> State<'t, 'f> {
             objective,
             rows: vec![NO_ROUTE; topology.destinations.len() * switches],
             load: vec![0; topology.fabric.link_end_count()],
-            load_in: vec![0; paths.slots()],
             memo: vec![(0, (0, 0), NO_ROUTE); switches],
             stamp: 0,
             paths,
@@ -226,15 +222,11 @@ impl<'t, 'f> State<'t, 'f> {
             return Some((link.port, link.end, link.next));
         }
         let tail = paths?.tails[s];
-        (tail.single() && tail.len > 0)
-            .then(|| (tail.port, self.paths.end_in(tail.end), usize::from(tail.next)))
+        (tail.single() && tail.len > 0).then_some((tail.port, tail.end as usize, usize::from(tail.next)))
     }
 
     fn add(&mut self, end: usize, bytes: u64) {
         if let Some(load) = self.load.get_mut(end) {
-            *load = load.saturating_add(bytes);
-        }
-        if let Some(load) = self.paths.slot(end).and_then(|slot| self.load_in.get_mut(slot)) {
             *load = load.saturating_add(bytes);
         }
     }
@@ -250,7 +242,7 @@ impl<'t, 'f> State<'t, 'f> {
         }
         let (mut busiest, mut sum) = (0u64, 0u64);
         while tail.len > 0 {
-            let here = self.load_in.get(tail.end as usize).copied().unwrap_or(0);
+            let here = self.load.get(tail.end as usize).copied().unwrap_or(0);
             busiest = busiest.max(here);
             sum = sum.saturating_add(here);
             tail = tails[usize::from(tail.next)];

@@ -23,8 +23,8 @@ const TAIL_ENDS: u8 = 3;
 /// [`Tail::len`] of a switch with more than one way on (or a longer single path).
 const NOT_SINGLE: u8 = u8::MAX;
 
-/// The one path from a switch to a target, one link at a time: the link end it sends into (as
-/// its receiver-major slot, [`ShortestPorts::slot`]), the port and the switch it leads to, and how many link ends are left to the target (the
+/// The one path from a switch to a target, one link at a time: the link end it sends into, the
+/// port and the switch it leads to, and how many link ends are left to the target (the
 /// target's own hand-over end not counted, as in the router's costs), or [`NOT_SINGLE`]. Eight
 /// bytes, so that the tails a pair reads stay few cache lines (a spine's tail is read once per
 /// aggregation switch above the source, 324 a pair on k = 36).
@@ -72,13 +72,6 @@ pub struct ShortestPorts {
     cache_limit: usize,
     /// Whether every switch has at most 64 such ports (a mask holds them).
     masks_fit: bool,
-    /// `slot_of[end]`: the link end's place in receiver-major order (the ends into one switch
-    /// side by side), which [`Tail::end`] gives; `end_of` is the inverse. A pair's tails read
-    /// the ends into the switches near its target (k = 36: 18 spines into each aggregation
-    /// switch of the target pod), which this order keeps on a few cache lines. Empty when the
-    /// ends do not fit in 32 bits: then no tails are kept.
-    slot_of: Vec<u32>,
-    end_of: Vec<u32>,
 }
 
 /// The candidates of one switch: bits of a mask, or positions listed (more than 64 ports).
@@ -130,7 +123,6 @@ impl ShortestPorts {
             first.push(first.last().copied().unwrap_or(0) + l.len());
         }
         let links = per_switch.into_iter().flatten().collect();
-        let (slot_of, end_of) = receiver_major(topology);
         ShortestPorts {
             links,
             first,
@@ -138,24 +130,7 @@ impl ShortestPorts {
             cached_bytes: 0,
             cache_limit: CACHE_BYTES,
             masks_fit,
-            slot_of,
-            end_of,
         }
-    }
-
-    /// How many receiver-major slots there are (one per link end, or none).
-    pub fn slots(&self) -> usize {
-        self.slot_of.len()
-    }
-
-    /// The receiver-major slot of a link end.
-    pub fn slot(&self, end: usize) -> Option<usize> {
-        self.slot_of.get(end).map(|&slot| slot as usize)
-    }
-
-    /// The link end in a receiver-major slot (a [`Tail::end`]).
-    pub fn end_in(&self, slot: u32) -> usize {
-        self.end_of.get(slot as usize).map_or(usize::MAX, |&end| end as usize)
     }
 
     /// Keeps no target's masks or tails: every pair's paths are searched, as past the cache.
@@ -213,9 +188,8 @@ impl ShortestPorts {
     /// is known when it is reached.
     fn tails(&self, hops: &[u8], masks: &[u64], target: usize) -> Box<[Tail]> {
         let mut tails = vec![Tail::NONE; self.switches()];
-        // Tails name switches in 16 bits and link ends by 32-bit slots; a larger fabric is
-        // searched switch by switch.
-        if u16::try_from(self.switches()).is_err() || self.slot_of.is_empty() {
+        // Tails name switches in 16 bits; a larger fabric is searched switch by switch.
+        if u16::try_from(self.switches()).is_err() {
             return tails.into_boxed_slice();
         }
         tails[target].len = 0;
@@ -228,9 +202,7 @@ impl ShortestPorts {
             }
             let link = self.of(s)[mask.trailing_zeros() as usize];
             let after = tails[link.next].len;
-            let (Some(&end), Ok(next)) = (self.slot_of.get(link.end), u16::try_from(link.next)) else {
-                continue;
-            };
+            let (Ok(end), Ok(next)) = (u32::try_from(link.end), u16::try_from(link.next)) else { continue };
             if after < TAIL_ENDS {
                 tails[s] = Tail { end, next, port: link.port, len: after + 1 };
             }
@@ -242,28 +214,6 @@ impl ShortestPorts {
         let on = self.of(s).iter().enumerate().filter(|(_, l)| on_shortest(hops, l.next, s));
         on.fold(0, |bits, (i, _)| bits | 1 << i)
     }
-}
-
-/// Every link end's slot in receiver-major order (by the node it sends into, then by end) and
-/// the inverse; both empty when the ends do not fit in 32 bits.
-fn receiver_major(topology: &Topology) -> (Vec<u32>, Vec<u32>) {
-    let fabric = topology.fabric;
-    let ends = fabric.link_end_count();
-    if u32::try_from(ends).is_err() {
-        return (Vec::new(), Vec::new());
-    }
-    let receiver = |end: usize| {
-        let nodes = fabric.link_end_nodes(crate::model::LinkEnd::from_index(end));
-        nodes.map_or(usize::MAX, |(_, (node, _))| node.index())
-    };
-    let mut order: Vec<(usize, u32)> = (0..ends).map(|end| (receiver(end), end as u32)).collect();
-    order.sort_unstable();
-    let end_of: Vec<u32> = order.into_iter().map(|(_, end)| end).collect();
-    let mut slot_of = vec![0u32; ends];
-    for (slot, &end) in end_of.iter().enumerate() {
-        slot_of[end as usize] = slot as u32;
-    }
-    (slot_of, end_of)
 }
 
 /// A hop from `s` to `next` is on a shortest path when `next` is one hop nearer the target.
@@ -294,8 +244,8 @@ mod tests {
                 assert_eq!(mask.count_ones(), 1);
                 let link = ports.of(at)[mask.trailing_zeros() as usize];
                 assert_eq!(
-                    (link.end, link.next, link.port),
-                    (ports.end_in(tail.end), usize::from(tail.next), tail.port)
+                    (link.end as u32, link.next, link.port),
+                    (tail.end, usize::from(tail.next), tail.port)
                 );
                 at = link.next;
                 tail = paths.tails[at];
