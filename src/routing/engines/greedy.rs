@@ -43,9 +43,9 @@ impl RoutingEngine for Greedy {
     }
 
     fn route(&self, topology: &Topology) -> Result<Routes, RouteError> {
-        // Sorting and resolving the pairs runs on every core first; inside the join below, a
-        // parallel step would let this thread take minhop's job and run the two one after the
-        // other. The sorted pairs are dropped once resolved: the loop holds one list.
+        // Sorting and resolving the pairs use every core first, so that inside the join below
+        // this thread only places pairs (waiting on a parallel step in there, it could take
+        // minhop's job itself). The sorted pairs are dropped once resolved: one list is held.
         let pairs = resolve(topology, &heaviest_first(&self.pairs));
         // Minhop's rows do not depend on the pairs: worked out beside them.
         let (state, minhop) = rayon::join(
