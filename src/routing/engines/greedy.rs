@@ -275,8 +275,10 @@ impl<'t, 'f> State<'t, 'f> {
             Some(p) => Candidates::Bits(p.masks[s]),
             None => self.paths.candidates(topology, s, target),
         };
+        let base = self.paths.first_of(s);
         for i in candidates {
-            let link = self.paths.of(s)[i];
+            // `i` is a position in the switch's own ports (its masks are built from them).
+            let link = self.paths.link(base + i);
             if fixed != NO_ROUTE && fixed != link.port {
                 continue;
             }

@@ -145,6 +145,17 @@ impl ShortestPorts {
         &self.links[self.first[s]..self.first[s + 1]]
     }
 
+    /// Where switch `s`'s ports start in the one list: `of(s)[i]` is `link(first_of(s) + i)`,
+    /// for a search that steps through a switch's ports without slicing the list each time.
+    pub fn first_of(&self, s: usize) -> usize {
+        self.first[s]
+    }
+
+    /// The port at a position of the one list (see [`ShortestPorts::first_of`]).
+    pub fn link(&self, at: usize) -> Uplink {
+        self.links[at]
+    }
+
     fn switches(&self) -> usize {
         self.first.len() - 1
     }
