@@ -180,6 +180,35 @@ impl ThreeLevel {
     /// Builds the fabric with its forwarding tables. Panics on a shape [`ThreeLevel::check`]
     /// refuses (the shape comes from code or validated flags, never from a file).
     pub fn build(&self) -> Fabric {
+        let (mut b, roles, nodes) = self.cabled();
+        let switches: Vec<usize> =
+            (0..roles.len()).filter(|&i| !matches!(roles[i], Role::Host { .. })).collect();
+        let tables: Vec<(usize, Lft)> = switches
+            .par_iter()
+            .map(|&s| {
+                let mut lft = Lft::new();
+                for (key, &dest) in roles.iter().enumerate() {
+                    lft.set(Lid(key as u16 + 1), LftEntry::Port(PortNum(self.route(roles[s], dest, key))));
+                }
+                (s, lft)
+            })
+            .collect();
+        for (s, lft) in tables {
+            let guid = b.fabric().node(nodes[s]).guid;
+            b.set_lft(guid, lft).unwrap_or_else(|issue| panic!("one table per synthetic switch: {issue}"));
+        }
+        b.build()
+    }
+
+    /// The fabric as [`ThreeLevel::build`] makes it, but with no forwarding tables: what a
+    /// routing engine starts from (`shoal route`'s benchmark), without the 21.5 million D-mod-k
+    /// rows of a k = 36 tree that it would drop. Panics as `build` does.
+    pub fn build_untabled(&self) -> Fabric {
+        self.cabled().0.build()
+    }
+
+    /// The nodes and cables, with each node's role and index.
+    fn cabled(&self) -> (FabricBuilder, Vec<Role>, Vec<NodeIndex>) {
         if let Err(why) = self.check() {
             panic!("ThreeLevel::build on an impossible shape: {why}");
         }
@@ -219,23 +248,7 @@ impl ThreeLevel {
             })
             .collect();
         self.cable(&mut b, &roles, &nodes);
-        let switches: Vec<usize> =
-            (0..roles.len()).filter(|&i| !matches!(roles[i], Role::Host { .. })).collect();
-        let tables: Vec<(usize, Lft)> = switches
-            .par_iter()
-            .map(|&s| {
-                let mut lft = Lft::new();
-                for (key, &dest) in roles.iter().enumerate() {
-                    lft.set(Lid(key as u16 + 1), LftEntry::Port(PortNum(self.route(roles[s], dest, key))));
-                }
-                (s, lft)
-            })
-            .collect();
-        for (s, lft) in tables {
-            let guid = b.fabric().node(nodes[s]).guid;
-            b.set_lft(guid, lft).unwrap_or_else(|issue| panic!("one table per synthetic switch: {issue}"));
-        }
-        b.build()
+        (b, roles, nodes)
     }
 
     fn cable(&self, b: &mut FabricBuilder, roles: &[Role], nodes: &[NodeIndex]) {
@@ -273,6 +286,18 @@ impl ThreeLevel {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_untabled_tree_is_the_tree_without_its_tables() {
+        let shape = ThreeLevel::k_ary(4);
+        let (tabled, untabled) = (shape.build(), shape.build_untabled());
+        assert_eq!(tabled.graph.node_count(), untabled.graph.node_count());
+        assert_eq!(tabled.link_count(), untabled.link_count());
+        for s in tabled.switches() {
+            assert!(tabled.lft(s).is_some() && untabled.lft(s).is_none());
+            assert_eq!(tabled.node(s).guid, untabled.node(s).guid);
+        }
+    }
 
     #[test]
     fn k_ary_trees_have_the_textbook_counts() {

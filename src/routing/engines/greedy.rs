@@ -11,7 +11,7 @@
 //! set so far. Loads are per link end (direction counts), as everywhere in shoal. Ties go to the
 //! other measure (sum for `Busiest`, busiest for `Sum`), then to the lowest port number.
 
-use crate::model::{Lid, LinkEnd, NodeKind};
+use crate::model::{Lid, NodeKind};
 
 use super::minhop::MinHop;
 use super::shortest_ports::{Candidates, ShortestPorts, TargetPaths};
@@ -43,12 +43,16 @@ impl RoutingEngine for Greedy {
     }
 
     fn route(&self, topology: &Topology) -> Result<Routes, RouteError> {
+        // Sorting and resolving the pairs use every core first, so that inside the join below
+        // this thread only places pairs (waiting on a parallel step in there, it could take
+        // minhop's job itself). The sorted pairs are dropped once resolved: one list is held.
+        let pairs = resolve(topology, &heaviest_first(&self.pairs));
         // Minhop's rows do not depend on the pairs: worked out beside them.
         let (state, minhop) = rayon::join(
             || {
                 let mut state = State::new(topology, self.objective);
-                for (src, dst, bytes) in heaviest_first(&self.pairs) {
-                    state.place(src, dst, bytes);
+                for pair in &pairs {
+                    state.place(pair);
                 }
                 state
             },
@@ -74,8 +78,9 @@ impl RoutingEngine for Greedy {
 /// The pairs summed by (source, destination), heaviest first; equal bytes in LID order, so the
 /// tables do not depend on the input's order.
 fn heaviest_first(pairs: &[(Lid, Lid, u64)]) -> Vec<(Lid, Lid, u64)> {
+    use rayon::prelude::*;
     let mut sorted = pairs.to_vec();
-    sorted.sort_unstable_by_key(|&(s, d, _)| (s, d));
+    sorted.par_sort_unstable_by_key(|&(s, d, _)| (s, d));
     let mut summed: Vec<(Lid, Lid, u64)> = Vec::with_capacity(sorted.len());
     for (s, d, b) in sorted {
         match summed.last_mut() {
@@ -84,8 +89,58 @@ fn heaviest_first(pairs: &[(Lid, Lid, u64)]) -> Vec<(Lid, Lid, u64)> {
         }
     }
     summed.retain(|&(s, d, b)| b > 0 && s != d);
-    summed.sort_by_key(|&(s, d, b)| (std::cmp::Reverse(b), s, d));
+    // (source, destination) is unique once summed: no two keys tie, so an unstable sort is exact.
+    summed.par_sort_unstable_by_key(|&(s, d, b)| (std::cmp::Reverse(b), s, d));
     summed
+}
+
+/// A pair with what placing it needs from the fabric looked up beforehand (in parallel: the
+/// look-ups do not depend on the loads), so that the pairs' loop only routes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Resolved {
+    /// The destination's position in [`Topology::destinations`].
+    d: u32,
+    /// The switch the pair enters the fabric at ([`NO_SWITCH`]: a CA cabled to no switch).
+    start: u32,
+    /// The source CA's link end ([`NO_END`] for a switch's own LID).
+    first: usize,
+    /// The target switch's link end to the destination ([`NO_END`]: none).
+    last: usize,
+    bytes: u64,
+}
+
+/// A link end that is not there.
+const NO_END: usize = usize::MAX;
+
+/// [`Resolved::start`] of a pair that enters at no switch.
+const NO_SWITCH: u32 = u32::MAX;
+
+/// The pairs in the same order, resolved; a pair whose destination is no routed LID, or whose
+/// source no port owns, is left out (it loads nothing).
+fn resolve(topology: &Topology, pairs: &[(Lid, Lid, u64)]) -> Vec<Resolved> {
+    use rayon::prelude::*;
+    let fabric = topology.fabric;
+    let last: Vec<usize> = topology
+        .destinations
+        .iter()
+        .map(|dest| {
+            fabric.out_through(topology.switches[dest.target], dest.exit).map_or(NO_END, |e| e.0.index())
+        })
+        .collect();
+    let one = |&(src, dst, bytes): &(Lid, Lid, u64)| {
+        let d = topology.destinations.binary_search_by_key(&dst, |d| d.lid).ok()?;
+        let owner = fabric.owner_of_lid(src)?;
+        let (first, start) = if fabric.node(owner.node).kind == NodeKind::Switch {
+            (NO_END, topology.switch_of[owner.node.index()])
+        } else {
+            let (end, leaf, _) = fabric.out_through(owner.node, owner.port)?;
+            (end.index(), topology.switch_of[leaf.index()])
+        };
+        // Positions fit in 32 bits: LIDs are 16 bits, and the graph numbers nodes in 32.
+        let start = start.map_or(Some(NO_SWITCH), |s| u32::try_from(s).ok())?;
+        Some(Resolved { d: u32::try_from(d).ok()?, start, first, last: last[d], bytes })
+    };
+    pairs.par_iter().filter_map(one).collect()
 }
 
 /// A path's cost: (the objective's measure, the other measure), compared in that order.
@@ -98,7 +153,8 @@ struct State<'t, 'f> {
     /// `rows[d * switches + s]`: destination-major, so one pair's look-ups stay close together.
     rows: Vec<u8>,
     load: Vec<u64>,
-    /// `(pair stamp, cost from this switch to the target, port)` per switch.
+    /// `(pair stamp, cost from this switch to the target, the chosen port's position in
+    /// [`ShortestPorts::of`] or `NO_ROUTE`)` per switch.
     memo: Vec<(u32, Cost, u8)>,
     stamp: u32,
     paths: ShortestPorts,
@@ -127,19 +183,15 @@ impl<'t, 'f> State<'t, 'f> {
     }
 
     /// Routes one pair: fixes the rows on its best path and adds its bytes to the path's ends.
-    fn place(&mut self, src: Lid, dst: Lid, bytes: u64) {
+    fn place(&mut self, pair: &Resolved) {
         let topology = self.topology;
-        let fabric = topology.fabric;
-        let Ok(d) = topology.destinations.binary_search_by_key(&dst, |d| d.lid) else { return };
-        let Some(owner) = fabric.owner_of_lid(src) else { return };
-        let start = if fabric.node(owner.node).kind == NodeKind::Switch {
-            topology.switch_of[owner.node.index()]
-        } else {
-            let Some((end, leaf, _)) = fabric.out_through(owner.node, owner.port) else { return };
-            self.add(end, bytes);
-            topology.switch_of[leaf.index()]
-        };
-        let Some(mut s) = start else { return };
+        let Resolved { d, start, first, last, bytes } = *pair;
+        let d = d as usize;
+        self.add(first, bytes);
+        if start == NO_SWITCH {
+            return;
+        }
+        let mut s = start as usize;
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.memo.iter_mut().for_each(|m| m.0 = 0);
@@ -151,35 +203,30 @@ impl<'t, 'f> State<'t, 'f> {
             return;
         }
         while s != target {
-            let Some(port) = self.way_on(s, paths.as_deref()) else { return };
+            let Some((port, end, next)) = self.way_on(s, paths.as_deref()) else { return };
             *self.row(s, d) = port;
-            let Some((end, next, _)) = fabric.out_through(topology.switches[s], crate::model::PortNum(port))
-            else {
-                return;
-            };
             self.add(end, bytes);
-            let Some(n) = topology.switch_of[next.index()] else { return };
-            s = n;
+            s = next;
         }
         *self.row(s, d) = topology.destinations[d].exit.0;
-        if let Some((end, _, _)) = fabric.out_through(topology.switches[s], topology.destinations[d].exit) {
-            self.add(end, bytes);
-        }
+        self.add(last, bytes);
     }
 
-    /// The port the pair just searched leaves switch `s` by: the search's choice, or the one
-    /// way on of a switch whose [`super::shortest_ports::Tail`] stood in for a search.
-    fn way_on(&self, s: usize, paths: Option<&TargetPaths>) -> Option<u8> {
-        let (stamp, _, port) = self.memo[s];
+    /// The way the pair just searched leaves switch `s` by (port, link end, next switch): the
+    /// search's choice, or the one way on of a switch whose [`super::shortest_ports::Tail`]
+    /// stood in for a search.
+    fn way_on(&self, s: usize, paths: Option<&TargetPaths>) -> Option<(u8, usize, usize)> {
+        let (stamp, _, pick) = self.memo[s];
         if stamp == self.stamp {
-            return (port != NO_ROUTE).then_some(port);
+            let link = self.paths.of(s).get(usize::from(pick))?;
+            return Some((link.port, link.end, link.next));
         }
-        let mask = paths?.masks[s];
-        (mask.count_ones() == 1).then(|| self.paths.of(s)[mask.trailing_zeros() as usize].port)
+        let tail = paths?.tails[s];
+        (tail.single() && tail.len > 0).then_some((tail.port, tail.end as usize, usize::from(tail.next)))
     }
 
-    fn add(&mut self, end: LinkEnd, bytes: u64) {
-        if let Some(load) = self.load.get_mut(end.index()) {
+    fn add(&mut self, end: usize, bytes: u64) {
+        if let Some(load) = self.load.get_mut(end) {
             *load = load.saturating_add(bytes);
         }
     }
@@ -188,12 +235,17 @@ impl<'t, 'f> State<'t, 'f> {
     /// switch with several.
     #[inline]
     fn tail_cost(&self, s: usize, paths: Option<&TargetPaths>) -> Option<Cost> {
-        let ends = paths?.tails[s].ends()?;
+        let tails = &paths?.tails;
+        let mut tail = tails[s];
+        if !tail.single() {
+            return None;
+        }
         let (mut busiest, mut sum) = (0u64, 0u64);
-        for &end in ends {
-            let here = self.load.get(end as usize).copied().unwrap_or(0);
+        while tail.len > 0 {
+            let here = self.load.get(tail.end as usize).copied().unwrap_or(0);
             busiest = busiest.max(here);
             sum = sum.saturating_add(here);
+            tail = tails[usize::from(tail.next)];
         }
         Some(match self.objective {
             Objective::Busiest => (busiest, sum),
@@ -217,20 +269,23 @@ impl<'t, 'f> State<'t, 'f> {
             return (self.memo[s].2 != NO_ROUTE).then_some(self.memo[s].1);
         }
         let fixed = *self.row(s, d);
-        let mut chosen: Option<(Cost, u8)> = None;
+        // The choice, as (cost, port, its position in the switch's port list).
+        let mut chosen: Option<(Cost, u8, u8)> = None;
         let candidates = match paths {
             Some(p) => Candidates::Bits(p.masks[s]),
             None => self.paths.candidates(topology, s, target),
         };
+        let base = self.paths.first_of(s);
         for i in candidates {
-            let link = self.paths.of(s)[i];
+            // `i` is a position in the switch's own ports (its masks are built from them).
+            let link = self.paths.link(base + i);
             if fixed != NO_ROUTE && fixed != link.port {
                 continue;
             }
             let here = self.load.get(link.end).copied().unwrap_or(0);
             // Any path on through this end costs at least (here, here) under either objective,
             // and only a strictly lower cost replaces the choice: the rest need not be looked at.
-            if chosen.is_some_and(|(c, _)| (here, here) >= c) {
+            if chosen.is_some_and(|(c, _, _)| (here, here) >= c) {
                 continue;
             }
             // Most ways on end in a single path (a spine down to the target): read, not searched.
@@ -242,15 +297,16 @@ impl<'t, 'f> State<'t, 'f> {
                 }
             };
             let cost = self.combine(here, rest);
-            if chosen.is_none_or(|(c, _)| cost < c) {
-                chosen = Some((cost, link.port));
+            if chosen.is_none_or(|(c, _, _)| cost < c) {
+                // A switch has at most 255 ports: the position fits, below `NO_ROUTE`.
+                chosen = Some((cost, link.port, i as u8));
             }
         }
         self.memo[s] = match chosen {
-            Some((cost, port)) => (self.stamp, cost, port),
+            Some((cost, _, pick)) => (self.stamp, cost, pick),
             None => (self.stamp, (0, 0), NO_ROUTE),
         };
-        chosen.map(|(cost, _)| cost)
+        chosen.map(|(cost, _, _)| cost)
     }
 
     /// One more link end's load in front of the rest of a path's cost.
@@ -327,8 +383,8 @@ mod tests {
         for objective in [Objective::Busiest, Objective::Sum] {
             let rows = |paths: ShortestPorts| {
                 let mut state = State::with_paths(&topology, objective, paths);
-                for (src, dst, bytes) in heaviest_first(&pairs) {
-                    state.place(src, dst, bytes);
+                for pair in resolve(&topology, &heaviest_first(&pairs)) {
+                    state.place(&pair);
                 }
                 (state.rows, state.load)
             };

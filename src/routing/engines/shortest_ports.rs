@@ -17,26 +17,31 @@ use super::topology::{Peer, Topology};
 /// Memory the cached masks may take: past it, masks are worked out each time they are asked.
 const CACHE_BYTES: usize = 64 << 20;
 
-/// Link ends a [`Tail`] holds; a longer single path is searched as any other.
-const TAIL_ENDS: usize = 3;
+/// Link ends a [`Tail`] may lead along; a longer single path is searched as any other.
+const TAIL_ENDS: u8 = 3;
 
 /// [`Tail::len`] of a switch with more than one way on (or a longer single path).
 const NOT_SINGLE: u8 = u8::MAX;
 
-/// The one path from a switch to a target, as the link ends it sends into (the target's own
-/// hand-over end not included, as in the router's costs): `len` of them, or [`NOT_SINGLE`].
+/// The one path from a switch to a target, one link at a time: the link end it sends into, the
+/// port and the switch it leads to, and how many link ends are left to the target (the
+/// target's own hand-over end not counted, as in the router's costs), or [`NOT_SINGLE`]. Eight
+/// bytes, so that the tails a pair reads stay few cache lines (a spine's tail is read once per
+/// aggregation switch above the source, 324 a pair on k = 36).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tail {
-    pub ends: [u32; TAIL_ENDS],
+    pub end: u32,
+    pub next: u16,
+    pub port: u8,
     pub len: u8,
 }
 
 impl Tail {
-    const NONE: Tail = Tail { ends: [0; TAIL_ENDS], len: NOT_SINGLE };
+    const NONE: Tail = Tail { end: 0, next: 0, port: 0, len: NOT_SINGLE };
 
-    /// The ends on the one path, `None` where there are several paths.
-    pub fn ends(&self) -> Option<&[u32]> {
-        self.ends.get(..usize::from(self.len))
+    /// Whether the switch has a single path to the target (the target itself included).
+    pub fn single(&self) -> bool {
+        self.len != NOT_SINGLE
     }
 }
 
@@ -140,6 +145,17 @@ impl ShortestPorts {
         &self.links[self.first[s]..self.first[s + 1]]
     }
 
+    /// Where switch `s`'s ports start in the one list: `of(s)[i]` is `link(first_of(s) + i)`,
+    /// for a search that steps through a switch's ports without slicing the list each time.
+    pub fn first_of(&self, s: usize) -> usize {
+        self.first[s]
+    }
+
+    /// The port at a position of the one list (see [`ShortestPorts::first_of`]).
+    pub fn link(&self, at: usize) -> Uplink {
+        self.links[at]
+    }
+
     fn switches(&self) -> usize {
         self.first.len() - 1
     }
@@ -183,6 +199,10 @@ impl ShortestPorts {
     /// is known when it is reached.
     fn tails(&self, hops: &[u8], masks: &[u64], target: usize) -> Box<[Tail]> {
         let mut tails = vec![Tail::NONE; self.switches()];
+        // Tails name switches in 16 bits; a larger fabric is searched switch by switch.
+        if u16::try_from(self.switches()).is_err() {
+            return tails.into_boxed_slice();
+        }
         tails[target].len = 0;
         let mut by_hops: Vec<usize> = (0..self.switches()).filter(|&s| hops[s] != NO_HOPS).collect();
         by_hops.sort_by_key(|&s| hops[s]);
@@ -192,15 +212,11 @@ impl ShortestPorts {
                 continue;
             }
             let link = self.of(s)[mask.trailing_zeros() as usize];
-            let after = tails[link.next];
-            let (Some(ends), Ok(end)) = (after.ends(), u32::try_from(link.end)) else { continue };
-            if ends.len() >= TAIL_ENDS {
-                continue;
+            let after = tails[link.next].len;
+            let (Ok(end), Ok(next)) = (u32::try_from(link.end), u16::try_from(link.next)) else { continue };
+            if after < TAIL_ENDS {
+                tails[s] = Tail { end, next, port: link.port, len: after + 1 };
             }
-            let mut tail = Tail { ends: [0; TAIL_ENDS], len: after.len + 1 };
-            tail.ends[0] = end;
-            tail.ends[1..=ends.len()].copy_from_slice(ends);
-            tails[s] = tail;
         }
         tails.into_boxed_slice()
     }
@@ -228,19 +244,22 @@ mod tests {
         let mut ports = ShortestPorts::new(&topology);
         let leaf = topology.endpoint_links().iter().position(|&hosts| hosts > 0).expect("a leaf");
         let paths = ports.target(&topology, leaf).expect("20 switches fit the cache");
-        let mut lengths: Vec<usize> = paths.tails.iter().filter_map(|t| t.ends()).map(<[u32]>::len).collect();
+        let mut lengths: Vec<u8> = paths.tails.iter().filter(|t| t.single()).map(|t| t.len).collect();
         lengths.sort_unstable();
         assert_eq!(lengths, vec![0, 1, 1, 2, 2, 2, 2], "the leaf, its 2 aggregation switches, the 4 spines");
-        for (s, tail) in paths.tails.iter().enumerate() {
-            let Some(ends) = tail.ends() else { continue };
+        for (s, tail) in paths.tails.iter().enumerate().filter(|(_, t)| t.single()) {
             // The tail is the path the masks lead along.
-            let mut at = s;
-            for &end in ends {
+            let (mut at, mut tail) = (s, *tail);
+            while tail.len > 0 {
                 let mask = paths.masks[at];
                 assert_eq!(mask.count_ones(), 1);
                 let link = ports.of(at)[mask.trailing_zeros() as usize];
-                assert_eq!(link.end as u32, end);
+                assert_eq!(
+                    (link.end as u32, link.next, link.port),
+                    (tail.end, usize::from(tail.next), tail.port)
+                );
                 at = link.next;
+                tail = paths.tails[at];
             }
             assert_eq!(at, leaf);
         }
