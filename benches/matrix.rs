@@ -62,7 +62,7 @@ fn rebuilt(bencher: divan::Bencher, show: MatrixShow) {
     let mut turn = 0usize;
     bencher.bench_local(|| {
         turn += 1;
-        let order = if turn % 2 == 0 { MatrixOrder::Layout } else { MatrixOrder::Id };
+        let order = if turn.is_multiple_of(2) { MatrixOrder::Layout } else { MatrixOrder::Id };
         to_screen(show, order, &mut cache)
     });
 }

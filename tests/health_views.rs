@@ -14,8 +14,7 @@ use shoal::scene::colour::{ColourMap, ColourScale, ScaleKind};
 
 /// A scratch folder holding the two captures dated `seconds` apart (perfquery prints no times).
 fn scratch(tag: &str, seconds: u64) -> PathBuf {
-    let dir = dated_captures("health-views", tag, seconds);
-    dir
+    dated_captures("health-views", tag, seconds)
 }
 
 fn shoal(dir: &Path, args: &[&str]) -> String {

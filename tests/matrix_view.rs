@@ -191,7 +191,7 @@ fn bar_rows(svg: &str) -> Vec<Vec<(String, f32)>> {
             continue;
         };
         let (x, y, w): (f32, f32, f32) = (x.parse().unwrap(), y.parse().unwrap(), w.parse().unwrap());
-        if x >= PLOT_X && x < 1000.0 && y >= PLOT_Y {
+        if (PLOT_X..1000.0).contains(&x) && y >= PLOT_Y {
             rows.entry((y * 100.0).round() as i64).or_default().push((fill, w));
         }
     }

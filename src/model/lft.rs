@@ -48,10 +48,11 @@ impl RowMask {
     /// Grows (or shrinks) to `len` bits; new bits are clear.
     fn resize(&mut self, len: usize) {
         self.words.resize(len.div_ceil(64), 0);
-        if len < self.len && len % 64 != 0 {
-            if let Some(last) = self.words.last_mut() {
-                *last &= (1u64 << (len % 64)) - 1;
-            }
+        if len < self.len
+            && !len.is_multiple_of(64)
+            && let Some(last) = self.words.last_mut()
+        {
+            *last &= (1u64 << (len % 64)) - 1;
         }
         self.len = len;
     }

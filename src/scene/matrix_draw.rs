@@ -268,7 +268,7 @@ pub fn picture<'g>(grid: &'g MatrixGrid, spec: &ViewSpec, lit: Vec<(u32, u32)>) 
             format!("hop classes · {unit} sent per {} · {} · {what}", o.by.name(), rail_name(o.rail))
         }
     };
-    MatrixPicture { grid, unit, title, diverging: spec.diverging_map.into(), lit }
+    MatrixPicture { grid, unit, title, diverging: spec.diverging_map, lit }
 }
 
 #[cfg(test)]

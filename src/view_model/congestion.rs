@@ -50,7 +50,7 @@ impl EndPlaces {
             let level = levels(fabric);
             let first_switch = places.switches as u32;
             let switch_of = |n: petgraph::graph::NodeIndex| {
-                (fabric.node(n).kind != NodeKind::Ca).then(|| first_switch + n.index() as u32).unwrap_or(NONE)
+                if fabric.node(n).kind != NodeKind::Ca { first_switch + n.index() as u32 } else { NONE }
             };
             for i in 0..fabric.link_end_count() {
                 let Some(((from, _), (to, _))) = fabric.link_end_nodes(LinkEnd::from_index(i)) else {

@@ -51,7 +51,7 @@ pub fn kept_pairs(run: &Run, filter: &Filter, key: RegionKey) -> Result<Option<K
     let (src, dst, rail) = (column("src")?, column("dst")?, column("rail")?);
     let mut pairs = HashSet::new();
     for (row, &id) in table.ids.iter().enumerate() {
-        if !run.position(Domain::Pairs, id).is_some_and(|p| mask.get(p) == Some(&true)) {
+        if run.position(Domain::Pairs, id).is_none_or(|p| mask.get(p) != Some(&true)) {
             continue;
         }
         let (Some(s), Some(d), Some(r)) = (src.number(row), dst.number(row), rail.number(row)) else {
