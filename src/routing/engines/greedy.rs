@@ -269,8 +269,8 @@ impl<'t, 'f> State<'t, 'f> {
             return (self.memo[s].2 != NO_ROUTE).then_some(self.memo[s].1);
         }
         let fixed = *self.row(s, d);
-        // The choice, as (cost, port, its position in the switch's port list).
-        let mut chosen: Option<(Cost, u8, u8)> = None;
+        // The choice, as (cost, the port's position in the switch's port list).
+        let mut chosen: Option<(Cost, u8)> = None;
         let candidates = match paths {
             Some(p) => Candidates::Bits(p.masks[s]),
             None => self.paths.candidates(topology, s, target),
@@ -285,7 +285,7 @@ impl<'t, 'f> State<'t, 'f> {
             let here = self.load.get(link.end).copied().unwrap_or(0);
             // Any path on through this end costs at least (here, here) under either objective,
             // and only a strictly lower cost replaces the choice: the rest need not be looked at.
-            if chosen.is_some_and(|(c, _, _)| (here, here) >= c) {
+            if chosen.is_some_and(|(c, _)| (here, here) >= c) {
                 continue;
             }
             // Most ways on end in a single path (a spine down to the target): read, not searched.
@@ -297,16 +297,16 @@ impl<'t, 'f> State<'t, 'f> {
                 }
             };
             let cost = self.combine(here, rest);
-            if chosen.is_none_or(|(c, _, _)| cost < c) {
+            if chosen.is_none_or(|(c, _)| cost < c) {
                 // A switch has at most 255 ports: the position fits, below `NO_ROUTE`.
-                chosen = Some((cost, link.port, i as u8));
+                chosen = Some((cost, i as u8));
             }
         }
         self.memo[s] = match chosen {
-            Some((cost, _, pick)) => (self.stamp, cost, pick),
+            Some((cost, pick)) => (self.stamp, cost, pick),
             None => (self.stamp, (0, 0), NO_ROUTE),
         };
-        chosen.map(|(cost, _, _)| cost)
+        chosen.map(|(cost, _)| cost)
     }
 
     /// One more link end's load in front of the rest of a path's cost.
