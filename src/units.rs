@@ -40,12 +40,13 @@ pub fn format_bytes_f64(bytes: f64) -> String {
 /// Unix epoch microseconds as a UTC date and time with milliseconds:
 /// `2023-11-14 22:13:20.000 UTC`.
 pub fn format_epoch_micros(micros: i64) -> String {
-    let secs = micros.div_euclid(1_000_000);
-    let millis = micros.rem_euclid(1_000_000) / 1000;
-    let (days, day_secs) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    let (y, m, d) = civil_from_days(days);
-    let (h, min, s) = (day_secs / 3600, day_secs % 3600 / 60, day_secs % 60);
-    format!("{y:04}-{m:02}-{d:02} {h:02}:{min:02}:{s:02}.{millis:03} UTC")
+    format!("{} {} UTC", format_date(micros), format_time_of_day(micros))
+}
+
+/// The UTC date of Unix epoch microseconds: `2023-11-14`.
+pub fn format_date(micros: i64) -> String {
+    let (y, m, d) = civil_from_days(micros.div_euclid(86_400_000_000));
+    format!("{y:04}-{m:02}-{d:02}")
 }
 
 /// The time of day (UTC) of Unix epoch microseconds, to the millisecond: `22:13:20.040`.

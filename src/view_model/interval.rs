@@ -95,11 +95,8 @@ pub fn label(number: u32, interval: &Interval) -> String {
 
 /// (`2027-01-15`, `08:00:03`) of Unix epoch microseconds, UTC; milliseconds only when any.
 fn date_time(micros: i64) -> (String, String) {
-    // `2027-01-15 08:00:03.000 UTC`
-    let text = crate::units::format_epoch_micros(micros);
-    let text = text.trim_end_matches(" UTC");
-    let (date, time) = text.split_once(' ').unwrap_or((text, ""));
-    (date.to_string(), time.trim_end_matches(".000").to_string())
+    let time = crate::units::format_time_of_day(micros);
+    (crate::units::format_date(micros), time.trim_end_matches(".000").to_string())
 }
 
 #[cfg(test)]
