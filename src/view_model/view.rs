@@ -197,10 +197,10 @@ impl ViewSpec {
             parts.push(self.selection.label());
         }
         // Which interval the counter colours are of, when the time cursor picked one.
-        if let Some(interval) = super::interval::named_interval(dataset, self.interval).ok().flatten()
-            && self.interval_applies()
+        if let Some(n) = self.interval.filter(|_| self.interval_applies())
+            && let Ok(Some(interval)) = super::interval::named_interval(dataset, Some(n))
         {
-            parts.push(super::interval::label(self.interval.unwrap_or_default(), interval));
+            parts.push(super::interval::label(n, interval));
         }
         match (self.job_shown(dataset), self.job_shown_b(dataset)) {
             (Some(a), Some(b)) if self.selection.is_diff() && a != b => {
