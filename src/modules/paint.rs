@@ -44,10 +44,10 @@ pub fn line_mesh(lines: &[Line], origin: Pos2, mesh: &mut Mesh) {
 /// Lines become quads a batch at a time. A quad's normal waits on a square root and a division;
 /// taken line by line, each waited on its own (a quarter of a TSUBAME frame under `perf`), while
 /// a batch's lengths, computed in one loop with no chain between them, overlap.
-pub const BATCH: usize = 64;
+const BATCH: usize = 64;
 
 /// Appends the feathered quads of at most [`BATCH`] lines; lines shorter than 1e-3 px are skipped.
-pub fn line_quads(lines: &[Line], o: Vec2, mesh: &mut Mesh) {
+fn line_quads(lines: &[Line], o: Vec2, mesh: &mut Mesh) {
     let mut inverse = [0.0f32; BATCH];
     for (inv, line) in inverse.iter_mut().zip(lines) {
         let d = (pos2(line.b[0], line.b[1]) + o) - (pos2(line.a[0], line.a[1]) + o);
