@@ -44,18 +44,11 @@ fn main() {
         took.as_secs_f64()
     );
     let f = dataset.fabric.as_ref().expect("a fabric");
-    println!("  {} link ends, flows kept for {} region keys", f.index.link_count(), f.flows.len());
-    // A flow set shared by a region and the total counts once.
-    let mut seen = std::collections::HashSet::new();
-    let flows: usize = f
-        .flows
-        .values()
-        .filter(|s| seen.insert(std::sync::Arc::as_ptr(s)))
-        .map(|s| {
-            s.flows.iter().map(|v| v.capacity() * std::mem::size_of_val(&v[0])).sum::<usize>()
-                + s.origins.iter().map(|v| v.capacity() * 28).sum::<usize>()
-        })
-        .sum();
+    println!("  {} link ends; flows built while opening: {}", f.index.link_count(), f.flows.is_built());
+    // The flows with their origins are built when first asked for (`hot`, the matrix, pairs).
+    let unbuilt = live_bytes();
+    let keys = f.flows.all().len();
+    println!("  the flows, once asked for: {keys} region keys, {:.0} MB more", mb(live_bytes() - unbuilt));
     let lfts: usize = f
         .cluster
         .rails
@@ -63,9 +56,9 @@ fn main() {
         .flat_map(|r| r.graph.node_indices().filter_map(move |n| r.lft(n)))
         .map(|l| l.heap_bytes())
         .sum();
-    println!("  flows {:.0} MB, forwarding tables {:.0} MB", mb(flows), mb(lfts));
+    println!("  forwarding tables {:.0} MB", mb(lfts));
     let profile = live_bytes();
-    let keep_profile = f.profile.clone();
+    let keep_profile = f.profile.as_deref().cloned();
     println!("  a copy of the profile: {:.0} MB", mb(live_bytes() - profile));
     drop(keep_profile);
 }

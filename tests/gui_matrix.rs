@@ -136,7 +136,7 @@ fn a_highlighted_host_outlines_the_cells_of_the_pairs_it_sent_to_or_received_fro
     h.run();
     let g = grid(&h).clone();
     let bin_of = |host: u32| g.entities.iter().position(|e| e.1 == host).map(|p| (p / g.per_bin) as u32);
-    let table = pair_table(&fabric.cluster, &fabric.flows[&RegionKey::Total], Granularity::Host);
+    let table = pair_table(&fabric.cluster, &fabric.flows.all()[&RegionKey::Total], Granularity::Host);
     let expected: HashSet<(u32, u32)> = table
         .rows
         .iter()

@@ -251,7 +251,7 @@ fn under_ar_the_pairs_crossing_an_uplink_add_up_to_its_modelled_load() {
     let (index, bytes) =
         ar.bytes.nonzero().filter(|&(i, _)| uplink(i)).max_by_key(|&(_, b)| b).expect("an uplink");
     let end = LinkEnd::from_index(index);
-    let flows = [&*f.flows[&RegionKey::Total]];
+    let flows = [&*f.flows.all()[&RegionKey::Total]];
     let rows = crossings_by(&f.cluster, &flows, (0, end), usize::MAX, RoutingModel::AdaptiveModelled);
     assert_eq!(rows.iter().map(|r| r.bytes).sum::<u64>(), bytes);
     let static_rows = crossings_by(&f.cluster, &flows, (0, end), usize::MAX, RoutingModel::Static);

@@ -31,7 +31,7 @@ fn flows() -> Vec<Flow> {
         ..Default::default()
     };
     let dataset = open(&request, &|_| {}).unwrap();
-    dataset.fabric.unwrap().flows[&RegionKey::Total].flows[0].clone()
+    dataset.fabric.unwrap().flows.all()[&RegionKey::Total].flows[0].clone()
 }
 
 #[test]

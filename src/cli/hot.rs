@@ -218,7 +218,7 @@ fn one_profile(fabric: &FabricData, args: &HotArgs) -> Result<()> {
     };
     let title = title(key, loads);
     // Flows to name pairs by and to spread: only a profile has them.
-    let flows = fabric.profile.as_ref().and_then(|_| fabric.flows.get(&key)).map(|f| &**f);
+    let flows = fabric.profile.as_ref().and_then(|_| fabric.flows.all().get(&key)).map(|f| &**f);
     let ar = match (flows, loads) {
         (Some(flows), Some(loads)) if cluster_has_ar(cluster) => Some(ar_region(cluster, loads, Some(flows))),
         _ => None,

@@ -94,7 +94,7 @@ pub fn run(args: &MatrixArgs) -> Result<()> {
     report_warnings(&dataset.warnings, args.open.verbose);
     let fabric = dataset.fabric.context("matrix needs fabric dumps")?;
     let key = args.region.map_or(RegionKey::Total, RegionKey::Region);
-    let Some(flows) = fabric.flows.get(&key) else {
+    let Some(flows) = fabric.flows.all().get(&key) else {
         bail!("no region {} in the profile", args.region.unwrap_or_default());
     };
     let kept = kept_by_clauses(&dataset.run, &args.conditions, key)?;

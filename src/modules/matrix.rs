@@ -263,7 +263,7 @@ fn lit_cells(
         .take(LIT_ENDS)
         .collect();
     let Ok((key, _)) = keys(selection) else { return Vec::new() };
-    let Some(flows) = fabric.flows.get(&key) else { return Vec::new() };
+    let Some(flows) = fabric.flows.all().get(&key) else { return Vec::new() };
     let pairs: HashSet<(usize, usize)> = pairs_through(&fabric.cluster, flows, &ends, usize::MAX)
         .into_values()
         .flatten()

@@ -126,6 +126,24 @@ impl FlowSink for FlowSet {
     }
 }
 
+/// Counts what a [`FlowSet`] with origins would keep: flows and intra-node pairs.
+#[derive(Default)]
+struct PairCount(usize);
+
+impl FlowSink for PairCount {
+    fn flow(&mut self, _rail: usize, _flow: Flow, _origin: FlowOrigin) {
+        self.0 += 1;
+    }
+
+    fn intra_node(&mut self, _bytes: u64) {}
+
+    fn intra_node_pair(&mut self, _origin: FlowOrigin, _bytes: u64) {
+        self.0 += 1;
+    }
+
+    fn unplaced(&mut self, _bytes: u64) {}
+}
+
 /// Where a port GUID lives: (rail, LID of that port).
 type PortIndex = HashMap<Guid, (usize, Lid)>;
 
@@ -239,9 +257,7 @@ impl<'c> FlowBuilder<'c> {
     /// Flows for one region, given every rank's counters for it. Ranks are placed in parallel;
     /// the result is the same as placing them one by one, in order.
     pub fn flows(&mut self, ranks: &[RankTraffic<'_>]) -> FlowSet {
-        let host_of_rank = RankHosts::new(
-            ranks.iter().map(|t| (t.section.rank, self.host_index(t.section.rank, &t.section.host))),
-        );
+        let host_of_rank = self.rank_hosts(ranks);
         let this = &*self;
         let parts: Vec<(FlowSet, Problems)> = ranks
             .par_chunks(RANKS_PER_CHUNK)
@@ -274,6 +290,30 @@ impl<'c> FlowBuilder<'c> {
             self.problems.merge(problems);
         }
         set
+    }
+
+    /// How many flows (each rail counted) and intra-node pairs [`FlowBuilder::flows`] would
+    /// give for `ranks`, counted without keeping them.
+    pub fn count_pairs(&self, ranks: &[RankTraffic<'_>]) -> usize {
+        let host_of_rank = self.rank_hosts(ranks);
+        ranks
+            .par_chunks(RANKS_PER_CHUNK)
+            .map(|chunk| {
+                let mut count = PairCount::default();
+                // Placement problems are the loads' to report: these are the same ranks.
+                let mut problems = Problems::default();
+                for traffic in chunk {
+                    self.add_rank(&mut count, &mut problems, traffic, &host_of_rank);
+                }
+                count.0
+            })
+            .sum()
+    }
+
+    fn rank_hosts(&self, ranks: &[RankTraffic<'_>]) -> RankHosts {
+        RankHosts::new(
+            ranks.iter().map(|t| (t.section.rank, self.host_index(t.section.rank, &t.section.host))),
+        )
     }
 
     /// Places several regions' counters at once into sinks made by `new_sink`, one per parallel

@@ -1,27 +1,39 @@
-//! A traced analysis as a data set: the flows of every region rebuilt with their origins (for
-//! "who crossed this link end"), the ranks placed where the host map puts them.
+//! A traced analysis as a data set: the flows of every region with their origins (for "who
+//! crossed this link end"), built when first asked for, and the ranks placed where the host map
+//! puts them.
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::trace::{self, Analysis, JobsAnalysis, ProfileAnalysis};
+use super::trace::Analysis;
+use super::trace::{JobsAnalysis, ProfileAnalysis};
 use crate::model::HostMap;
-use crate::routing::{Loads, RegionKey};
-use crate::view_model::dataset::{Attribution, Dataset, DatasetJob};
+use crate::routing::Loads;
+use crate::view_model::dataset::{Attribution, Dataset, DatasetJob, FlowsRecipe, LazyFlows, flows_of};
 
 use super::request::OpenRequest;
 
 /// A data set from one profile's (or a loads file's) analysis; its layout is kept.
 pub fn from_analysis(name: String, analysis: Analysis, host_map: &HostMap) -> Dataset {
-    let flows = flows_of(&analysis);
     let Analysis { cluster, layout, profile, loads_file, warnings, rails_read } = analysis;
+    let cluster = Arc::new(cluster);
     let loads_job = loads_file.as_ref().and_then(|l| l.job.clone());
-    let (profile, loads, top_k) = match (profile, loads_file) {
-        (Some(p), _) => (Some(p.profile), p.loads, None),
-        (None, Some(l)) => (None, l.loads, Some(l.top_k)),
-        (None, None) => (None, Loads::default(), None),
+    let (profile, loads, flows, top_k) = match (profile, loads_file) {
+        (Some(p), _) => {
+            let ProfileAnalysis { profile, regions, loads, options, .. } = p;
+            let profile = Arc::new(profile);
+            let recipe = FlowsRecipe {
+                cluster: Arc::clone(&cluster),
+                profile: Arc::clone(&profile),
+                regions,
+                options,
+            };
+            (Some(profile), loads, LazyFlows::deferred(recipe), None)
+        }
+        (None, Some(l)) => (None, l.loads, LazyFlows::default(), Some(l.top_k)),
+        (None, None) => (None, Loads::default(), LazyFlows::default(), None),
     };
     let traced = crate::view_model::dataset::Traced { profile, loads, flows, host_map };
     let mut dataset = Dataset::with_layout(name, cluster, layout, traced, warnings);
@@ -43,7 +55,8 @@ pub fn from_jobs(name: String, analysis: JobsAnalysis) -> Dataset {
     let jobs: Vec<DatasetJob> = jobs
         .into_par_iter()
         .map(|job| {
-            let flows = flows_of_profile(&cluster, &job.analysis);
+            let a = &job.analysis;
+            let flows = flows_of(&cluster, &a.profile, &a.regions, &a.options);
             let placed = !job.placement.is_empty();
             let rank_hosts = if job.placement.is_empty() {
                 let map = &job.analysis.options.host_map;
@@ -64,45 +77,6 @@ pub fn from_jobs(name: String, analysis: JobsAnalysis) -> Dataset {
         fabric.rails_read = rails_read;
     }
     dataset
-}
-
-fn flows_of(analysis: &Analysis) -> crate::routing::RegionFlows {
-    let Some(profile) = &analysis.profile else { return BTreeMap::new() };
-    flows_of_profile(&analysis.cluster, profile)
-}
-
-/// The flows of every traced region and of the total (only the traced ones when the open traced
-/// one region).
-fn flows_of_profile(
-    cluster: &crate::model::Cluster,
-    profile: &ProfileAnalysis,
-) -> crate::routing::RegionFlows {
-    let keys: Vec<RegionKey> = profile
-        .regions
-        .regions
-        .iter()
-        .map(|r| RegionKey::Region(r.number))
-        .filter(|k| profile.options.only_region.is_none_or(|n| *k == RegionKey::Region(n)))
-        .chain([RegionKey::Total])
-        .collect();
-    let mut flows: crate::routing::RegionFlows = keys
-        .into_par_iter()
-        .map(|k| (k, std::sync::Arc::new(trace::region_flows(cluster, profile, k))))
-        .collect();
-    share_the_total(&mut flows);
-    flows
-}
-
-/// A profile with one region has the same flows for it and for the total: keep them once.
-fn share_the_total(flows: &mut crate::routing::RegionFlows) {
-    let mut regions = flows.iter().filter(|(k, _)| **k != RegionKey::Total);
-    let (Some((_, only)), None) = (regions.next(), regions.next()) else { return };
-    let only = only.clone();
-    if let Some(total) = flows.get_mut(&RegionKey::Total)
-        && **total == *only
-    {
-        *total = only;
-    }
 }
 
 /// The title: the jobs, the profile's or loads file's name, and the rails'.

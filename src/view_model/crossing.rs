@@ -98,7 +98,7 @@ mod tests {
         let load = &d.fabric.as_ref().unwrap().loads.total.rails[0];
         let (index, bytes) = load.bytes.nonzero().max_by_key(|(_, b)| *b).unwrap();
         let end = LinkEnd::from_index(index);
-        let flows = [&*d.fabric.as_ref().unwrap().flows[&RegionKey::Total]];
+        let flows = [&*d.fabric.as_ref().unwrap().flows.all()[&RegionKey::Total]];
         let rows = crossings(&d.fabric.as_ref().unwrap().cluster, &flows, 0, end, usize::MAX);
         assert_eq!(rows.iter().map(|r| r.bytes).sum::<u64>(), bytes);
         assert!(rows.windows(2).all(|w| w[0].bytes >= w[1].bytes));

@@ -112,7 +112,7 @@ fn add_region_messages(table: &mut PairTable, fabric: &FabricData, key: RegionKe
 }
 
 fn flows_of(fabric: &FabricData, key: RegionKey) -> Result<&FlowSet, String> {
-    fabric.flows.get(&key).map(|f| &**f).ok_or_else(|| format!("no {key:?} in the profile's flows"))
+    fabric.flows.all().get(&key).map(|f| &**f).ok_or_else(|| format!("no {key:?} in the profile's flows"))
 }
 
 fn take<K: PartialEq, V>(list: &mut Vec<(K, V)>, key: &K) -> Option<V> {

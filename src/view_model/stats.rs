@@ -115,7 +115,7 @@ mod tests {
         let d = Dataset::synthetic(4, 3, 2, 1);
         let hist = hop_histogram(
             &d.fabric.as_ref().unwrap().cluster,
-            &[&d.fabric.as_ref().unwrap().flows[&RegionKey::Total]],
+            &[&d.fabric.as_ref().unwrap().flows.all()[&RegionKey::Total]],
         );
         // same leaf: 2 links; other leaf: host-leaf-spine-leaf-host = 4 links
         assert_eq!(hist.keys().copied().collect::<Vec<_>>(), [2, 4]);

@@ -139,7 +139,7 @@ pub fn fabric_run(
     layout: &ClusterLayout,
     traffic: &[TrafficSet<'_>],
     rank_hosts: &RankHosts,
-    (rank_jobs, flows): (&RankJobs, &crate::routing::RegionFlows),
+    (rank_jobs, flows): (&RankJobs, &super::LazyFlows),
 ) -> (Run, FabricIndex, Option<crate::model::Warning>) {
     let index = FabricIndex::new(cluster);
     let level_of = |rail: usize, n: NodeIndex| -> Option<u32> {

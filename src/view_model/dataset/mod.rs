@@ -8,6 +8,7 @@
 
 pub mod counters;
 mod fabric;
+mod lazy_flows;
 pub mod link_health;
 mod pairs;
 mod rows;
@@ -22,6 +23,7 @@ use crate::model::{Cluster, Domain, HostMap, Profile, RegionInfo, Run, Warning};
 use crate::routing::{FlowSet, Loads, RailLoad, RegionKey, RegionLoads};
 
 pub use fabric::{FabricIndex, RankJobs, TrafficSet, fabric_run};
+pub use lazy_flows::{FlowsRecipe, LazyFlows, flows_of};
 pub use rows::{DENSE_ROWS, link_row_bytes, link_row_kept, node_row_kept, sparse_rows};
 // `region_rows` (below) builds a [`TrafficSet`]'s regions.
 
@@ -47,15 +49,17 @@ pub struct FabricData {
     /// Shared with the run's lazy pairs domain, which traces on it when first named.
     pub cluster: std::sync::Arc<Cluster>,
     pub layout: ClusterLayout,
-    pub profile: Option<Profile>,
+    /// Shared with the flows' recipe, which builds from it when they are first asked for.
+    pub profile: Option<std::sync::Arc<Profile>>,
     pub loads: Loads,
     /// Where the dumps hold adaptive-routing tables: the same regions traced with AR spreading
     /// (modelled, see [`crate::routing::ar`]); the run's `traffic` table then has `bytes_ar` and
     /// `ar_minus_static` beside `bytes`.
     pub ar_loads: Option<Loads>,
     /// The flows of each region and of the total, to find who crossed a link end (one
-    /// profile's; empty when jobs share the fabric, see `job_flows`).
-    pub flows: crate::routing::RegionFlows,
+    /// profile's, built when first asked for; empty when jobs share the fabric, see
+    /// `job_flows`).
+    pub flows: LazyFlows,
     /// Each job's flows by its own regions: region N of one job is not region N of another.
     pub job_flows: Vec<(String, crate::routing::RegionFlows)>,
     pub rank_hosts: RankHosts,
@@ -170,9 +174,9 @@ pub struct Regions {
 /// One profile's trace as a data set takes it: the profile (if any), its loads, the flows of
 /// each region, and the host map that placed its ranks.
 pub struct Traced<'a> {
-    pub profile: Option<Profile>,
+    pub profile: Option<std::sync::Arc<Profile>>,
     pub loads: Loads,
-    pub flows: crate::routing::RegionFlows,
+    pub flows: LazyFlows,
     pub host_map: &'a HostMap,
 }
 
@@ -222,7 +226,12 @@ impl Dataset {
             name,
             cluster,
             layout,
-            Traced { profile, loads, flows, host_map: &host_map },
+            Traced {
+                profile: profile.map(std::sync::Arc::new),
+                loads,
+                flows: LazyFlows::ready(flows),
+                host_map: &host_map,
+            },
             warnings,
         )
     }
@@ -230,18 +239,19 @@ impl Dataset {
     /// Builds the view model around a layout already made.
     pub fn with_layout(
         name: String,
-        cluster: Cluster,
+        cluster: impl Into<std::sync::Arc<Cluster>>,
         layout: ClusterLayout,
         traced: Traced<'_>,
         warnings: Vec<Warning>,
     ) -> Dataset {
         let Traced { profile, loads, flows, host_map } = traced;
-        let rank_hosts = rank_hosts(&cluster, profile.as_ref(), host_map);
+        let cluster = cluster.into();
+        let rank_hosts = rank_hosts(&cluster, profile.as_deref(), host_map);
         let ar_loads = cluster
             .rails
             .iter()
             .any(|f| f.has_adaptive_routing())
-            .then(|| crate::routing::ar::ar_loads(&cluster, &loads, &flows));
+            .then(|| crate::routing::ar::ar_loads(&cluster, &loads, flows.all()));
         // AR sums saturate as the static ones do, and are named the same way (issue 24).
         let mut warnings = warnings;
         if let Some(ar) = &ar_loads {
@@ -251,7 +261,7 @@ impl Dataset {
         let regions =
             Regions { attribute: Some("region".into()), whole: Some(-1.0), list: region_list([&loads]) };
         let mut fabric = FabricData {
-            cluster: std::sync::Arc::new(cluster),
+            cluster,
             layout,
             profile,
             loads,
@@ -332,7 +342,7 @@ impl Dataset {
             // Job `all`'s total, and its AR loads: the sums of the jobs' (computed above).
             loads: Loads { regions: Vec::new(), total: all },
             ar_loads: all_ar,
-            flows: BTreeMap::new(),
+            flows: LazyFlows::default(),
             job_flows,
             rank_hosts,
             index: FabricIndex::default(),
@@ -377,7 +387,7 @@ impl Dataset {
     pub fn flows_for(&self, selection: RegionSelection, job: Option<&str>) -> Vec<&FlowSet> {
         let Some(fabric) = &self.fabric else { return Vec::new() };
         if fabric.job_flows.is_empty() {
-            return select_flows(&fabric.flows, selection);
+            return select_flows(fabric.flows.all(), selection);
         }
         // A job's own flows; `all` and `contention` are every job's.
         let wanted = |name: &str| job.is_none_or(|j| j == name || j == ALL_JOBS || j == CONTENTION);

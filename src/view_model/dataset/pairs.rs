@@ -16,6 +16,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
+use super::LazyFlows;
 use crate::model::bytes::add_bytes;
 use crate::model::run::LazyDomain;
 use crate::model::{Cluster, Column, Domain, Lid, LinkEnd, NodeKind, Projection, Table, Warning};
@@ -42,19 +43,18 @@ const COLUMNS: [&str; 7] = ["pairid", "src", "dst", "rail", "region", "bytes", "
 pub fn lazy_pairs(
     cluster: &Arc<Cluster>,
     link_position: impl Fn(usize, LinkEnd) -> Option<usize> + Send + Sync + 'static,
-    flows: &RegionFlows,
+    flows: &LazyFlows,
 ) -> Result<Option<LazyDomain>, Warning> {
-    let traced = |set: &crate::routing::FlowSet| set.flows.iter().map(Vec::len).sum::<usize>();
-    let most = flows.values().map(|set| traced(set) + set.intra_node_pairs.len()).max();
-    match most {
+    // Flows are rank pairs per rail, at least as many as host pairs: counted before tracing,
+    // without building the flows.
+    match flows.most_pairs() {
         None => return Ok(None),
-        // Flows are rank pairs per rail, at least as many as host pairs: checked before tracing.
         Some(n) if n > MAX_PAIRS => return Err(too_many(n)),
         Some(_) => {}
     }
     let (cluster, flows) = (Arc::clone(cluster), flows.clone());
     let build = move || {
-        let domain = pair_domain(&cluster, &link_position, &flows);
+        let domain = pair_domain(&cluster, &link_position, flows.all());
         let file = |name: &str, to: Domain, pairs| Projection::File {
             name: name.into(),
             from: Domain::Pairs,

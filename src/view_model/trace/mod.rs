@@ -16,9 +16,7 @@ use crate::model::{Cluster, Profile, Warning};
 use crate::profile_io::ParseError;
 use crate::profile_io::loads_file::read_loads_file;
 use crate::routing::loads_input::{TopKTable, loads_from_file};
-use crate::routing::{
-    CounterInput, FlowBuilder, FlowSet, LoadOptions, Loads, Observed, RegionKey, compute_loads, observe,
-};
+use crate::routing::{CounterInput, LoadOptions, Loads, Observed, compute_loads, observe};
 
 use crate::profile_io::rail::{RailRead, read_cluster};
 
@@ -141,19 +139,6 @@ pub fn analyse_profile(
     };
     warnings.extend(more);
     (ProfileAnalysis { path, profile, regions, loads, options: options.clone() }, warnings)
-}
-
-/// The flows of one region again, for questions about who sent what (`hot`, pair tables).
-pub fn region_flows(cluster: &Cluster, analysis: &ProfileAnalysis, key: RegionKey) -> FlowSet {
-    let (profile, table) = (&analysis.profile, &analysis.regions);
-    let at = match key {
-        RegionKey::Region(n) => table.index_of(n),
-        RegionKey::Total => None,
-    };
-    let input = at.map_or_else(|| total_input(profile, table), |at| region_input(profile, table, at));
-    FlowBuilder::new(cluster, analysis.options.policy, &analysis.options.host_map)
-        .keep_origins(true)
-        .flows(&input.ranks)
 }
 
 pub use crate::model::RegionTable;
