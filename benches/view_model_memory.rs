@@ -46,9 +46,13 @@ fn main() {
     let f = dataset.fabric.as_ref().expect("a fabric");
     println!("  {} link ends; flows built while opening: {}", f.index.link_count(), f.flows.is_built());
     // The flows with their origins are built when first asked for (`hot`, the matrix, pairs).
-    let unbuilt = live_bytes();
+    let (unbuilt, asked) = (live_bytes(), std::time::Instant::now());
     let keys = f.flows.all().len();
-    println!("  the flows, once asked for: {keys} region keys, {:.0} MB more", mb(live_bytes() - unbuilt));
+    println!(
+        "  the flows, once asked for: {keys} region keys, {:.0} MB more, built in {:.2} s",
+        mb(live_bytes() - unbuilt),
+        asked.elapsed().as_secs_f64()
+    );
     let lfts: usize = f
         .cluster
         .rails
