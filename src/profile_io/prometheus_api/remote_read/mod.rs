@@ -149,3 +149,6 @@ fn next_batch(reader: &mut FrameReader<impl std::io::BufRead>) -> Result<Vec<Fra
     }
     Ok(frames)
 }
+
+#[cfg(test)]
+mod tests;
