@@ -176,9 +176,7 @@ def main():
         "prometheus", "--config.file=/dev/null", f"--storage.tsdb.path={store}",
         "--storage.tsdb.retention.time=100y", f"--web.listen-address=127.0.0.1:{port}",
     ], stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "prometheus.log"), "w"))
-    rails = []
-    for rail in args.rails:
-        rails.append(rail)
+    rails = args.rails
     to = T0 + STEP * (points - 1)
     render = [args.shoal, "render", *rails, "--module", "time-strip", "--out",
               os.path.join(work, "strip.png")]
@@ -197,8 +195,9 @@ def main():
                   f"{cpu2:.2f} s CPU ({load()}); the range's part: {wall2 - wall:.2f} s wall, "
                   f"{cpu2 - cpu:.2f} s CPU, {samples / max(wall2 - wall, 1e-9) / 1e6:.1f} M samples/s")
         day = len(ends) * 1_441
-        print(f"a day of these series is {day / 1e6:.0f} M samples: at the last run's rate, an "
-              f"extrapolation, {day / samples * (wall2 - wall):.1f} s for the range's part")
+        if args.runs > 0:
+                print(f"a day of these series is {day / 1e6:.0f} M samples: at the last run's rate, an "
+                  f"extrapolation, {day / samples * (wall2 - wall):.1f} s for the range's part")
     finally:
         server.terminate()
         server.wait()
