@@ -8,10 +8,11 @@ one-minute points (`promtool tsdb create-blocks-from openmetrics`), starts Debia
 `prometheus` on 127.0.0.1, then times, each RUNS times:
 
 - the server alone: `POST /api/v1/read` (streamed XOR chunks) read to the end and discarded;
-- `shoal render RAILS --module time-strip` without counters (the fabric's load and the draw);
-- the same with `--prometheus URL --from --to --step 60s` (remote read into the time strip).
+- `shoal info RAILS` (the fabric's load: the strip cannot be drawn without counters);
+- `shoal render RAILS --module time-strip --prometheus URL --from --to --step 60s` (remote
+  read into the time strip, drawn).
 
-The difference of the last two is what the range costs shoal. It prints wall and CPU seconds
+The difference of the last two is what the range costs shoal (its read, fold and strip). It prints wall and CPU seconds
 (user + system of the child) and the load average beside each figure, and the rate in samples
 per second, so a day can be extrapolated from fewer hours (said as such).
 
@@ -136,6 +137,13 @@ def timed_run(command):
     return wall, cpu
 
 
+def cpu_of(pid):
+    """User + system CPU seconds of a running process (/proc/PID/stat)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def load():
     return "load %.2f" % os.getloadavg()[0]
 
@@ -178,26 +186,39 @@ def main():
     ], stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "prometheus.log"), "w"))
     rails = args.rails
     to = T0 + STEP * (points - 1)
-    render = [args.shoal, "render", *rails, "--module", "time-strip", "--out",
-              os.path.join(work, "strip.png")]
-    ranged = render + ["--prometheus", url, "--from", str(T0), "--to", str(to), "--step", "60s"]
+    # `info` loads the fabric with and without the range: the difference is the range's read
+    # and fold. The strip (which cannot be drawn without counters) is timed whole.
+    fabric = [args.shoal, "info", *rails]
+    window = ["--prometheus", url, "--from", str(T0), "--to", str(to), "--step", "60s"]
+    ranged = fabric + window
+    strip = [args.shoal, "render", *rails, "--module", "time-strip", "--out",
+             os.path.join(work, "strip.png"), *window]
     try:
         wait_ready(url)
         print(f"{len(ends)} series x {points} points = {samples / 1e6:.1f} M samples")
         for run in range(1, args.runs + 1):
+            cpu_before = cpu_of(server.pid)
             seconds, size = timed_read(url, points)
-            print(f"run {run}: server's remote-read answer alone: {seconds:.2f} s, {size / 1e6:.0f} MB "
-                  f"({size / samples:.2f} B a sample), {samples / seconds / 1e6:.1f} M samples/s ({load()})")
-            wall, cpu = timed_run(render)
-            print(f"run {run}: shoal render, no counters: {wall:.2f} s wall, {cpu:.2f} s CPU ({load()})")
+            server_cpu = cpu_of(server.pid) - cpu_before
+            print(f"run {run}: server's remote-read answer alone: {seconds:.2f} s wall, {server_cpu:.2f} s "
+                  f"of the server's CPU, {size / 1e6:.0f} MB ({size / samples:.2f} B a sample), "
+                  f"{samples / seconds / 1e6:.1f} M samples/s ({load()})")
+            wall, cpu = timed_run(fabric)
+            print(f"run {run}: shoal info, the fabric alone: {wall:.2f} s wall, {cpu:.2f} s CPU ({load()})")
+            cpu_before = cpu_of(server.pid)
             wall2, cpu2 = timed_run(ranged)
-            print(f"run {run}: shoal render --prometheus (remote read): {wall2:.2f} s wall, "
-                  f"{cpu2:.2f} s CPU ({load()}); the range's part: {wall2 - wall:.2f} s wall, "
-                  f"{cpu2 - cpu:.2f} s CPU, {samples / max(wall2 - wall, 1e-9) / 1e6:.1f} M samples/s")
+            server_cpu = cpu_of(server.pid) - cpu_before
+            print(f"run {run}: shoal info --prometheus (remote read): {wall2:.2f} s wall, {cpu2:.2f} s CPU, "
+                  f"server {server_cpu:.2f} s CPU ({load()}); the range's part: {wall2 - wall:.2f} s wall, "
+                  f"{cpu2 - cpu:.2f} s of shoal's CPU")
+            wall3, cpu3 = timed_run(strip)
+            print(f"run {run}: shoal render --module time-strip --prometheus: {wall3:.2f} s wall, "
+                  f"{cpu3:.2f} s CPU ({load()})")
         day = len(ends) * 1_441
         if args.runs > 0:
-                print(f"a day of these series is {day / 1e6:.0f} M samples: at the last run's rate, an "
-                  f"extrapolation, {day / samples * (wall2 - wall):.1f} s for the range's part")
+                print(f"a day of these series is {day / 1e6:.0f} M samples: scaled by samples from the "
+                  f"last run (an extrapolation), {day / samples * (wall2 - wall):.1f} s wall and "
+                  f"{day / samples * (cpu2 - cpu):.1f} s of shoal's CPU for the range's part")
     finally:
         server.terminate()
         server.wait()

@@ -92,15 +92,23 @@ pub fn read_range(
     Ok(Outcome::Read(ReadSummary { source, ..summary }))
 }
 
-/// Cuts `body` into frames on a thread of its own and decodes them in batches here, handing
-/// each series on in the server's order.
+/// What the decoding hands the fold: a batch's series, or the end.
+enum Decoded {
+    Series(Vec<Series>),
+    Done(BatchNotes),
+    Failed(String),
+}
+
+/// Cuts `body` into frames on one thread, decodes them in batches on another (with all cores),
+/// and hands each series on here, in the server's order: reading, decoding and folding overlap.
 pub fn stream_frames(
     body: impl std::io::BufRead + Send,
     source: &str,
     steps: Steps,
     each: &mut dyn FnMut(Series),
 ) -> Result<ReadSummary, String> {
-    let (send, batches) = sync_channel::<Result<Vec<Frame>, String>>(BATCHES_AHEAD);
+    let (send_frames, frames) = sync_channel::<Result<Vec<Frame>, String>>(BATCHES_AHEAD);
+    let (send_series, decoded) = sync_channel::<Decoded>(BATCHES_AHEAD);
     std::thread::scope(|scope| {
         scope.spawn(move || {
             let mut reader = FrameReader::new(body);
@@ -108,35 +116,65 @@ pub fn stream_frames(
                 let batch = next_batch(&mut reader);
                 let last = !matches!(&batch, Ok(frames) if !frames.is_empty());
                 // A closed channel: the decoding stopped at an error; so does the reading.
-                if send.send(batch).is_err() || last {
+                if send_frames.send(batch).is_err() || last {
                     return;
                 }
             }
         });
-        let (mut summary, mut notes, mut pending) = (ReadSummary::default(), BatchNotes::default(), None);
-        let mut hand_on = |series: Vec<Series>, summary: &mut ReadSummary| {
-            for one in series {
-                (summary.series, summary.points) = (summary.series + 1, summary.points + one.values.len());
-                each(one);
+        scope.spawn(move || {
+            let _ = send_series.send(decode_all(frames, steps, &send_series));
+        });
+        let mut summary = ReadSummary::default();
+        for message in decoded {
+            match message {
+                Decoded::Series(series) => {
+                    for one in series {
+                        (summary.series, summary.points) =
+                            (summary.series + 1, summary.points + one.values.len());
+                        each(one);
+                    }
+                }
+                Decoded::Failed(error) => return Err(error),
+                Decoded::Done(notes) if notes.other_chunks > 0 => {
+                    summary.warnings.push(Warning::in_file(
+                        source,
+                        format!("{} chunks not of floats (native histograms) skipped", notes.other_chunks),
+                    ));
+                }
+                Decoded::Done(_) => {}
             }
-        };
-        for batch in batches {
-            let frames = batch?;
-            if frames.is_empty() {
-                break;
-            }
-            let complete = decode_batch(&frames, &mut pending, &mut notes)?;
-            hand_on(to_series(complete, steps), &mut summary);
-        }
-        hand_on(to_series(pending.into_iter().collect(), steps), &mut summary);
-        if notes.other_chunks > 0 {
-            summary.warnings.push(Warning::in_file(
-                source,
-                format!("{} chunks not of floats (native histograms) skipped", notes.other_chunks),
-            ));
         }
         Ok(summary)
     })
+}
+
+/// Decodes every batch of `frames`, sending each batch's series on; the last message: how it
+/// ended.
+fn decode_all(
+    frames: std::sync::mpsc::Receiver<Result<Vec<Frame>, String>>,
+    steps: Steps,
+    send: &std::sync::mpsc::SyncSender<Decoded>,
+) -> Decoded {
+    let (mut notes, mut pending) = (BatchNotes::default(), None);
+    for batch in frames {
+        let batch = batch.and_then(|frames| {
+            let last = frames.is_empty();
+            decode_batch(&frames, &mut pending, &mut notes).map(|complete| (complete, last))
+        });
+        match batch {
+            Err(error) => return Decoded::Failed(error),
+            Ok((_, true)) => break,
+            // A closed channel: the fold has stopped; nothing more to decode.
+            Ok((complete, false)) => {
+                if send.send(Decoded::Series(to_series(complete, steps))).is_err() {
+                    return Decoded::Done(notes);
+                }
+            }
+        }
+    }
+    // A closed channel here too only means the fold has stopped.
+    let _ = send.send(Decoded::Series(to_series(pending.into_iter().collect(), steps)));
+    Decoded::Done(notes)
 }
 
 /// The next frames, up to a batch; empty at the end of the answer.
