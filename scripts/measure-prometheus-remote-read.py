@@ -16,7 +16,7 @@ The difference of the last two is what the range costs shoal (its read, fold and
 (user + system of the child) and the load average beside each figure, and the rate in samples
 per second, so a day can be extrapolated from fewer hours (said as such).
 
-    scripts/measure-prometheus-remote-read.py [--hours 1] [--runs 3] [--keep DIR]
+    scripts/measure-prometheus-remote-read.py [--hours 1] [--every 1] [--runs 3] [--keep DIR]
         [--shoal target/release/shoal] [RAIL.lst ...]
 
 RAILs default to target/bench-data/k36/rail{0,1}/opensm-subnet.lst (made by `cargo bench`'s
@@ -152,6 +152,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("rails", nargs="*", default=DEFAULT_RAILS)
     ap.add_argument("--hours", type=float, default=1)
+    ap.add_argument("--every", type=int, default=1,
+                    help="backfill every Nth link end only (a whole day of fewer ports)")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--shoal", default="target/release/shoal")
     ap.add_argument("--keep", help="reuse (or leave) the backfilled store in this directory")
@@ -160,7 +162,7 @@ def main():
         if not shutil.which(tool):
             sys.exit(f"{tool} is not installed (scripts/test.sh installs it)")
     points = int(args.hours * 60) + 1
-    ends = [e for rail in args.rails for e in link_ends(rail)]
+    ends = [e for rail in args.rails for e in link_ends(rail)][::args.every]
     samples = len(ends) * points
     work = args.keep or tempfile.mkdtemp(prefix="shoal-remote-read-")
     store = os.path.join(work, "data")
