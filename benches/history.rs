@@ -215,13 +215,14 @@ fn range_from_a_server_folded(bencher: Bencher) {
         let mut fold = HistoryFold::new(cluster, grid, "bench");
         let answer = stream_range(&range, &mut |series| fold.add(&series)).expect("the server answers");
         let series = fold.series();
+        let read = cpu_seconds() - cpu;
         let (observed, warnings) = fold.finish();
         eprintln!(
-            "history: {series} series from {} folded into {} intervals, {} link ends covered; {:.2} s of CPU; {} warnings {:?}",
+            "history: {series} series from {} folded into {} intervals, {} link ends covered; {read:.2} s of CPU to read and fold, {:.2} s to finish; {} warnings {:?}",
             answer.source,
             observed.series.len(),
             observed.covered(),
-            cpu_seconds() - cpu,
+            cpu_seconds() - cpu - read,
             warnings.len() + answer.warnings.len(),
             answer.warnings.iter().chain(&warnings).take(2).map(|w| w.to_string()).collect::<Vec<_>>()
         );
