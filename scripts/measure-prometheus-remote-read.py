@@ -8,15 +8,19 @@ one-minute points (`promtool tsdb create-blocks-from openmetrics`), starts Debia
 `prometheus` on 127.0.0.1, then times, each RUNS times:
 
 - the server alone: `POST /api/v1/read` (streamed XOR chunks) read to the end and discarded;
-- `shoal info RAILS` (the fabric's load: the strip cannot be drawn without counters);
+- `shoal info RAILS` (the fabric's load, for reference: the strip cannot be drawn without
+  counters, and `info` does more than load);
 - `shoal render RAILS --module time-strip --prometheus URL --from --to --step 60s` (remote
-  read into the time strip, drawn).
+  read into the time strip, drawn), with the server's CPU over it;
+- with --bench, the history bench's `range_from_a_server_folded` against the same server: the
+  range read and folded alone, its CPU split into read-and-fold and finish.
 
-The difference of the last two is what the range costs shoal (its read, fold and strip). It prints wall and CPU seconds
-(user + system of the child) and the load average beside each figure, and the rate in samples
-per second, so a day can be extrapolated from fewer hours (said as such).
+Each figure comes with wall and CPU seconds (user + system) and the load average. promtool
+backfills at ~0.05 M samples/s here, so a whole day of every port (202 M samples) is out of
+reach: measure all ports over fewer hours (per-series cost) and a whole day of every Nth port
+(`--every N`: per-sample cost), and scale by hand, saying it is an extrapolation.
 
-    scripts/measure-prometheus-remote-read.py [--hours 1] [--every 1] [--runs 3] [--keep DIR]
+    scripts/measure-prometheus-remote-read.py [--hours 1] [--every 1] [--runs 3] [--bench] [--keep DIR]
         [--shoal target/release/shoal] [RAIL.lst ...]
 
 RAILs default to target/bench-data/k36/rail{0,1}/opensm-subnet.lst (made by `cargo bench`'s
@@ -156,13 +160,16 @@ def main():
                     help="backfill every Nth link end only (a whole day of fewer ports)")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--shoal", default="target/release/shoal")
+    ap.add_argument("--bench", action="store_true",
+                    help="also run the history bench's server case (cargo bench) against the store")
     ap.add_argument("--keep", help="reuse (or leave) the backfilled store in this directory")
     args = ap.parse_args()
     for tool in ("prometheus", "promtool"):
         if not shutil.which(tool):
             sys.exit(f"{tool} is not installed (scripts/test.sh installs it)")
     points = int(args.hours * 60) + 1
-    ends = [e for rail in args.rails for e in link_ends(rail)][::args.every]
+    every_end = [e for rail in args.rails for e in link_ends(rail)]
+    ends = every_end[::args.every]
     samples = len(ends) * points
     work = args.keep or tempfile.mkdtemp(prefix="shoal-remote-read-")
     store = os.path.join(work, "data")
@@ -188,13 +195,13 @@ def main():
     ], stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "prometheus.log"), "w"))
     rails = args.rails
     to = T0 + STEP * (points - 1)
-    # `info` loads the fabric with and without the range: the difference is the range's read
-    # and fold. The strip (which cannot be drawn without counters) is timed whole.
+    # `info` loads the fabric (and checks more than `render` does: a reference, not a baseline to
+    # subtract; the bench's case below is the range's part alone).
     fabric = [args.shoal, "info", *rails]
-    window = ["--prometheus", url, "--from", str(T0), "--to", str(to), "--step", "60s"]
-    ranged = fabric + window
-    strip = [args.shoal, "render", *rails, "--module", "time-strip", "--out",
-             os.path.join(work, "strip.png"), *window]
+    strip = [args.shoal, "render", *rails, "--module", "time-strip", "--out", os.path.join(work, "strip.png"),
+             "--prometheus", url, "--from", str(T0), "--to", str(to), "--step", "60s"]
+    # The history bench's server case: the range read and folded alone, on the same ports.
+    bench = ["cargo", "bench", "--bench", "history", "--", "range_from_a_server"]
     try:
         wait_ready(url)
         print(f"{len(ends)} series x {points} points = {samples / 1e6:.1f} M samples")
@@ -208,19 +215,19 @@ def main():
             wall, cpu = timed_run(fabric)
             print(f"run {run}: shoal info, the fabric alone: {wall:.2f} s wall, {cpu:.2f} s CPU ({load()})")
             cpu_before = cpu_of(server.pid)
-            wall2, cpu2 = timed_run(ranged)
+            wall2, cpu2 = timed_run(strip)
             server_cpu = cpu_of(server.pid) - cpu_before
-            print(f"run {run}: shoal info --prometheus (remote read): {wall2:.2f} s wall, {cpu2:.2f} s CPU, "
-                  f"server {server_cpu:.2f} s CPU ({load()}); the range's part: {wall2 - wall:.2f} s wall, "
-                  f"{cpu2 - cpu:.2f} s of shoal's CPU")
-            wall3, cpu3 = timed_run(strip)
-            print(f"run {run}: shoal render --module time-strip --prometheus: {wall3:.2f} s wall, "
-                  f"{cpu3:.2f} s CPU ({load()})")
-        day = len(ends) * 1_441
+            print(f"run {run}: shoal render --module time-strip --prometheus: {wall2:.2f} s wall, "
+                  f"{cpu2:.2f} s CPU, the server's {server_cpu:.2f} s CPU ({load()})")
+            if args.bench:
+                env = dict(os.environ, SHOAL_BENCH_PROMETHEUS=f"{url} {T0} {to}")
+                done = subprocess.run(["nice", "-n", "10", *bench], env=env, capture_output=True, text=True)
+                lines = [l for l in (done.stdout + done.stderr).splitlines() if "history:" in l]
+                print(f"run {run}: history bench: " + " | ".join(lines) + f" ({load()})")
+        day = len(every_end) * 1_441
         if args.runs > 0:
-                print(f"a day of these series is {day / 1e6:.0f} M samples: scaled by samples from the "
-                  f"last run (an extrapolation), {day / samples * (wall2 - wall):.1f} s wall and "
-                  f"{day / samples * (cpu2 - cpu):.1f} s of shoal's CPU for the range's part")
+            print(f"a day of every port is {day / 1e6:.0f} M samples; this store holds "
+                  f"{samples / day:.3f} of it (scale by hand, saying it is an extrapolation)")
     finally:
         server.terminate()
         server.wait()
