@@ -12,6 +12,11 @@
 //! made as it is read, never held), parsed as it streams and folded: the whole path after the
 //! socket.
 //!
+//! `range_from_a_server_folded`: with `SHOAL_BENCH_PROMETHEUS="URL FROM TO"` (Unix seconds; a
+//! server holding series of this cluster's ports, as scripts/measure-prometheus-remote-read.py
+//! backfills them), that range at 60 s read as `--prometheus` reads it (remote read first) and
+//! folded: the whole path from the socket, the server's time included. Skipped without it.
+//!
 //! Each case prints the columns' bytes and the process's peak resident memory (`VmHWM`).
 //! `cargo bench --bench history`
 
@@ -22,6 +27,7 @@ use divan::Bencher;
 use shoal::model::{Cluster, LinkEnd};
 use shoal::profile_io::prometheus_api::matrix::read_matrix;
 use shoal::profile_io::prometheus_api::snapshots::{Point, Series};
+use shoal::profile_io::prometheus_api::{PromRange, stream_range};
 use shoal::routing::history::{HistoryFold, StepGrid};
 
 #[path = "support/k36_cluster.rs"]
@@ -175,5 +181,52 @@ fn day_of_every_port_parsed_and_folded(bencher: Bencher) {
         let summary = read_matrix(reader, &mut |series| fold.add(&series)).expect("the answer parses");
         eprintln!("history: parsed {} series, {} points", summary.series, summary.points);
         report(&fold.finish().0, POINTS)
+    });
+}
+
+/// The process's CPU seconds so far (user + system, all threads).
+fn cpu_seconds() -> f64 {
+    // SAFETY: getrusage fills the struct it is given; a zeroed rusage is a valid one.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
+    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
+
+/// The range `SHOAL_BENCH_PROMETHEUS` names, from its server (see the module doc).
+fn server_range() -> Option<PromRange> {
+    let spec = std::env::var("SHOAL_BENCH_PROMETHEUS").ok()?;
+    let words: Vec<&str> = spec.split_whitespace().collect();
+    let [url, from, to] = words[..] else { panic!("SHOAL_BENCH_PROMETHEUS is \"URL FROM TO\": {spec}") };
+    let seconds = |w: &str| w.parse::<f64>().expect("Unix seconds");
+    Some(PromRange { url: url.to_string(), from: seconds(from), to: seconds(to), step: STEP })
+}
+
+#[divan::bench(sample_count = 1, sample_size = 1)]
+fn range_from_a_server_folded(bencher: Bencher) {
+    let Some(range) = server_range() else {
+        eprintln!("history: SHOAL_BENCH_PROMETHEUS is not set; no server to read");
+        return;
+    };
+    let cluster = cluster();
+    let grid = StepGrid::new(range.from, range.to, range.step).expect("a range at 60 s");
+    bencher.bench(|| {
+        let cpu = cpu_seconds();
+        let mut fold = HistoryFold::new(cluster, grid, "bench");
+        let answer = stream_range(&range, &mut |series| fold.add(&series)).expect("the server answers");
+        let series = fold.series();
+        let read = cpu_seconds() - cpu;
+        let (observed, warnings) = fold.finish();
+        eprintln!(
+            "history: {series} series from {} folded into {} intervals, {} link ends covered; {read:.2} s of CPU to read and fold, {:.2} s to finish; {} warnings {:?}",
+            answer.source,
+            observed.series.len(),
+            observed.covered(),
+            cpu_seconds() - cpu - read,
+            warnings.len() + answer.warnings.len(),
+            answer.warnings.iter().chain(&warnings).take(2).map(|w| w.to_string()).collect::<Vec<_>>()
+        );
+        eprintln!("history: peak resident {} MB", peak_mb());
+        observed.series.len()
     });
 }

@@ -114,6 +114,51 @@ impl Api {
     }
 }
 
+/// An answer whose body is read as a stream of bytes: its status, content type and body.
+pub struct Streamed {
+    pub status: u16,
+    pub content_type: String,
+    pub body: ureq::BodyReader<'static>,
+}
+
+impl Api {
+    /// POSTs `body` to `endpoint` with `headers`; the answer's body is left to be read (at
+    /// most [`BODY_LIMIT_BYTES`]). Only no answer at all is an error here.
+    pub fn post(
+        &self,
+        endpoint: &str,
+        headers: &[(&str, &str)],
+        body: &[u8],
+    ) -> Result<Streamed, ParseError> {
+        let url = self.url(endpoint);
+        let mut request = self.agent.post(&url);
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        let response = request.send(body).map_err(|e| unreachable_error(&url, &e))?;
+        let status = response.status().as_u16();
+        let content_type = response
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_string();
+        let body = response.into_body().into_with_config().limit(BODY_LIMIT_BYTES).reader();
+        Ok(Streamed { status, content_type, body })
+    }
+}
+
+/// The start of a refused answer's body, quoted on one line (at most a few hundred bytes are
+/// read).
+pub fn quoted_start(body: impl std::io::Read) -> String {
+    use std::io::Read as _;
+    let mut start = Vec::new();
+    match body.take(QUOTED_BYTES as u64 + 4).read_to_end(&mut start) {
+        Ok(_) => quoted(&String::from_utf8_lossy(&start)),
+        Err(e) => format!("(its body could not be read: {e})"),
+    }
+}
+
 /// The envelope, its `data` read by a seed.
 struct EnvelopeSeed<S>(S);
 
