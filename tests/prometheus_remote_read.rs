@@ -83,10 +83,14 @@ fn remote_read_and_query_range_give_the_same_history_with_a_reset_and_a_gap() {
         .collect();
     assert_eq!(gap, [9, 10, 11, 12], "intervals without port 2's count");
     assert!(remote == fallback, "remote read and query_range differ");
-    for warnings in [&remote_warnings, &fallback_warnings] {
+    // Each reset is named at the endpoint that answered.
+    for (warnings, endpoint) in
+        [(&remote_warnings, "/api/v1/read"), (&fallback_warnings, "/api/v1/query_range")]
+    {
         let resets: Vec<&String> = warnings.iter().filter(|w| w.contains("counter reset")).collect();
         assert_eq!(resets.len(), 1, "{warnings:?}");
         assert!(resets[0].contains(&format!("{DATA} of 0x0002c90200010000 port 1")), "{}", resets[0]);
+        assert!(resets[0].starts_with(&format!("{}{endpoint}:", proxy.url)), "{}", resets[0]);
     }
     let refused: Vec<&String> =
         fallback_warnings.iter().filter(|w| w.contains("refused remote read")).collect();

@@ -34,6 +34,10 @@ pub fn fold_range(cluster: &Cluster, range: &PromRange) -> Result<(Observed, Vec
         }
     })?;
     let (observed, mut warnings) = fold.unwrap_or_else(make)?.finish();
+    // The fold named its source before the server answered; name the endpoint that did.
+    for warning in warnings.iter_mut().filter(|w| w.file == source) {
+        warning.file.clone_from(&answer.source);
+    }
     warnings.splice(0..0, answer.warnings);
     Ok((observed, warnings))
 }
