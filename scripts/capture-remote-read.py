@@ -24,6 +24,9 @@ import time
 import urllib.parse
 import urllib.request
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from prometheus_local import field, uvarint  # noqa: E402
+
 T0 = 1_700_000_000
 FROM, TO, STEP = T0 + 300, T0 + 300 + 60 * 40, 60
 NAMES = "infiniband_.+_total|node_infiniband_.+_total"
@@ -59,21 +62,6 @@ def openmetrics():
             family = base
         lines += [f"{metric}{labels} {value} {t}" for t, value in points]
     return "\n".join(lines + ["# EOF", ""])
-
-
-def uvarint(n):
-    out = bytearray()
-    while n >= 0x80:
-        out.append(n & 0x7F | 0x80)
-        n >>= 7
-    out.append(n)
-    return bytes(out)
-
-
-def field(number, wire, payload):
-    if wire == 0:
-        return uvarint(number << 3) + uvarint(payload)
-    return uvarint(number << 3 | 2) + uvarint(len(payload)) + payload
 
 
 def read_request():

@@ -16,7 +16,6 @@ Needs `prometheus` and `promtool` (scripts/test.sh installs them) and a few GB o
 import argparse
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -24,6 +23,9 @@ import time
 import urllib.parse
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from prometheus_local import free_port, wait_ready  # noqa: E402
 
 METRIC = "infiniband_switch_port_transmit_data_bytes_total"
 T0 = 1_700_000_000
@@ -39,24 +41,6 @@ def write_openmetrics(path, series, points):
             rate = 1_000_000 + 4096 * (i % 7)
             out.write("".join(f"{METRIC}{labels} {rate * k} {T0 + STEP * k}\n" for k in range(points)))
         out.write("# EOF\n")
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_ready(url, seconds=60):
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        try:
-            with urllib.request.urlopen(f"{url}/-/ready", timeout=2) as r:
-                if r.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.5)
-    sys.exit(f"prometheus at {url} was not ready within {seconds} s")
 
 
 def timed_query(url, selector, points):

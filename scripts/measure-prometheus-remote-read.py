@@ -31,12 +31,14 @@ import os
 import re
 import resource
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from prometheus_local import field, free_port, uvarint, wait_ready  # noqa: E402
 
 T0 = 1_700_000_000
 STEP = 60
@@ -72,39 +74,6 @@ def write_openmetrics(path, ends, points):
                 rate = 1_000_000 + 4096 * (i % 7)
                 out.write("".join(f"{head}{rate * s} {T0 + STEP * s}\n" for s in range(points)))
         out.write("# EOF\n")
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_ready(url, seconds=300):
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        try:
-            with urllib.request.urlopen(f"{url}/-/ready", timeout=2) as r:
-                if r.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.5)
-    sys.exit(f"prometheus at {url} was not ready within {seconds} s")
-
-
-def uvarint(n):
-    out = bytearray()
-    while n >= 0x80:
-        out.append(n & 0x7F | 0x80)
-        n >>= 7
-    out.append(n)
-    return bytes(out)
-
-
-def field(number, wire, payload):
-    if wire == 0:
-        return uvarint(number << 3) + uvarint(payload)
-    return uvarint(number << 3 | 2) + uvarint(len(payload)) + payload
 
 
 def read_request(points):
@@ -203,7 +172,7 @@ def main():
     # The history bench's server case: the range read and folded alone, on the same ports.
     bench = ["cargo", "bench", "--bench", "history", "--", "range_from_a_server"]
     try:
-        wait_ready(url)
+        wait_ready(url, seconds=300)
         print(f"{len(ends)} series x {points} points = {samples / 1e6:.1f} M samples")
         for run in range(1, args.runs + 1):
             cpu_before = cpu_of(server.pid)

@@ -1,0 +1,41 @@
+"""What the Prometheus measurement and capture scripts share: a free local port, waiting for a
+server to be ready, and the two protobuf encoders a remote-read request needs."""
+
+import socket
+import sys
+import time
+import urllib.request
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_ready(url, seconds=60):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        try:
+            with urllib.request.urlopen(f"{url}/-/ready", timeout=2) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.5)
+    sys.exit(f"prometheus at {url} was not ready within {seconds} s")
+
+
+def uvarint(n):
+    out = bytearray()
+    while n >= 0x80:
+        out.append(n & 0x7F | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+def field(number, wire, payload):
+    """A protobuf field: a varint (wire 0) or length-delimited bytes (wire 2)."""
+    if wire == 0:
+        return uvarint(number << 3) + uvarint(payload)
+    return uvarint(number << 3 | 2) + uvarint(len(payload)) + payload
