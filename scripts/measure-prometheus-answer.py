@@ -25,7 +25,7 @@ import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
-from prometheus_local import free_port, wait_ready  # noqa: E402
+from prometheus_local import start_server, stop_server, wait_ready  # noqa: E402
 
 METRIC = "infiniband_switch_port_transmit_data_bytes_total"
 T0 = 1_700_000_000
@@ -77,14 +77,7 @@ def main():
                        check=True, stdout=subprocess.DEVNULL)
         os.remove(source)
         print(f"backfilled {args.series} series x {args.points} points in {time.perf_counter() - t:.1f} s")
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    log = open(os.path.join(work, "prometheus.log"), "w")
-    server = subprocess.Popen([
-        "prometheus", "--config.file=/dev/null", f"--storage.tsdb.path={store}",
-        "--storage.tsdb.retention.time=100y", f"--web.listen-address=127.0.0.1:{port}",
-        "--query.max-samples=1000000000",
-    ], stdout=subprocess.DEVNULL, stderr=log)
+    server, url = start_server(store, os.path.join(work, "prometheus.log"), "--query.max-samples=1000000000")
     try:
         wait_ready(url)
         samples = args.series * args.points
@@ -104,10 +97,7 @@ def main():
         day = 139_968 * 1_441
         print(f"a day of every k = 36 port is {day / 1e6:.0f} M samples")
     finally:
-        server.terminate()
-        server.wait()
-        if not args.keep:
-            shutil.rmtree(work, ignore_errors=True)
+        stop_server(server, work, args.keep)
 
 
 if __name__ == "__main__":

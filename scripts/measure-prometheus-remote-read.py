@@ -38,7 +38,7 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
-from prometheus_local import field, free_port, uvarint, wait_ready  # noqa: E402
+from prometheus_local import field, start_server, stop_server, uvarint, wait_ready  # noqa: E402
 
 T0 = 1_700_000_000
 STEP = 60
@@ -156,12 +156,7 @@ def main():
               f"in {written:.0f} s; promtool backfilled them in {backfill:.0f} s "
               f"({samples / backfill / 1e6:.2f} M samples/s, {load()})")
         os.remove(source)
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen([
-        "prometheus", "--config.file=/dev/null", f"--storage.tsdb.path={store}",
-        "--storage.tsdb.retention.time=100y", f"--web.listen-address=127.0.0.1:{port}",
-    ], stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "prometheus.log"), "w"))
+    server, url = start_server(store, os.path.join(work, "prometheus.log"))
     rails = args.rails
     to = T0 + STEP * (points - 1)
     # `info` loads the fabric (and checks more than `render` does: a reference, not a baseline to
@@ -198,10 +193,7 @@ def main():
             print(f"a day of every port is {day / 1e6:.0f} M samples; this store holds "
                   f"{samples / day:.3f} of it (scale by hand, saying it is an extrapolation)")
     finally:
-        server.terminate()
-        server.wait()
-        if not args.keep:
-            shutil.rmtree(work, ignore_errors=True)
+        stop_server(server, work, args.keep)
 
 
 if __name__ == "__main__":

@@ -39,3 +39,25 @@ def field(number, wire, payload):
     if wire == 0:
         return uvarint(number << 3) + uvarint(payload)
     return uvarint(number << 3 | 2) + uvarint(len(payload)) + payload
+
+
+def start_server(store, log_path, *extra):
+    """Debian's `prometheus` serving `store` on a free 127.0.0.1 port: (process, URL)."""
+    import subprocess
+
+    port = free_port()
+    server = subprocess.Popen([
+        "prometheus", "--config.file=/dev/null", f"--storage.tsdb.path={store}",
+        "--storage.tsdb.retention.time=100y", f"--web.listen-address=127.0.0.1:{port}", *extra,
+    ], stdout=subprocess.DEVNULL, stderr=open(log_path, "w"))
+    return server, f"http://127.0.0.1:{port}"
+
+
+def stop_server(server, work, keep):
+    """Stops the server, and removes its work folder unless asked to keep it."""
+    import shutil
+
+    server.terminate()
+    server.wait()
+    if not keep:
+        shutil.rmtree(work, ignore_errors=True)
