@@ -3,12 +3,13 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
 use super::trace::{self, Analysis, JobsAnalysis, ProfileAnalysis};
 use crate::model::HostMap;
-use crate::routing::{Loads, RegionKey};
+use crate::routing::{FlowSet, Loads, RegionKey};
 use crate::view_model::dataset::{Attribution, Dataset, DatasetJob};
 
 use super::request::OpenRequest;
@@ -90,7 +91,30 @@ fn flows_of_profile(
         .map(|k| (k, std::sync::Arc::new(trace::region_flows(cluster, profile, k))))
         .collect();
     share_the_total(&mut flows);
+    keep_switch_counts(cluster, &mut flows);
     flows
+}
+
+/// Each set keeps its flows' switch counts, so that a traffic matrix's first build looks its
+/// hop classes up (issue 23). A total shared with its one region is counted once, for both.
+fn keep_switch_counts(cluster: &crate::model::Cluster, flows: &mut crate::routing::RegionFlows) {
+    let total = flows.remove(&RegionKey::Total);
+    let twin = total.as_ref().and_then(|t| flows.iter().find(|(_, f)| Arc::ptr_eq(f, t)).map(|(k, _)| *k));
+    if twin.is_none()
+        && let Some(total) = total
+    {
+        flows.insert(RegionKey::Total, total);
+    }
+    let mut sets: Vec<&mut Arc<FlowSet>> = flows.values_mut().collect();
+    sets.par_iter_mut().for_each(|set| {
+        // Just built, so held once (the dropped total was its region's twin).
+        if let Some(set) = Arc::get_mut(set) {
+            crate::routing::switch_count::keep_switch_counts(cluster, set);
+        }
+    });
+    if let Some(twin) = twin.and_then(|k| flows.get(&k)).cloned() {
+        flows.insert(RegionKey::Total, twin);
+    }
 }
 
 /// A profile with one region has the same flows for it and for the total: keep them once.
