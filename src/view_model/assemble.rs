@@ -100,14 +100,13 @@ fn flows_of_profile(
 fn keep_switch_counts(cluster: &crate::model::Cluster, flows: &mut crate::routing::RegionFlows) {
     let total = flows.remove(&RegionKey::Total);
     let twin = total.as_ref().and_then(|t| flows.iter().find(|(_, f)| Arc::ptr_eq(f, t)).map(|(k, _)| *k));
-    if twin.is_none()
-        && let Some(total) = total
-    {
+    // A twin's total is dropped here, so that the region's set is held once while counted.
+    if let (None, Some(total)) = (twin, total) {
         flows.insert(RegionKey::Total, total);
     }
     let mut sets: Vec<&mut Arc<FlowSet>> = flows.values_mut().collect();
     sets.par_iter_mut().for_each(|set| {
-        // Just built, so held once (the dropped total was its region's twin).
+        // Just built, so held once.
         if let Some(set) = Arc::get_mut(set) {
             crate::routing::switch_count::keep_switch_counts(cluster, set);
         }
@@ -141,5 +140,38 @@ pub fn name_of(request: &OpenRequest) -> String {
     match request.profile.as_ref().or(request.loads.as_ref()) {
         Some(p) => format!("{} on {}", last(p), rails.join(" + ")),
         None => rails.join(" + "),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Cluster;
+    use crate::model::test_fabric::{TwoLeaves, two_leaves};
+    use crate::routing::{Flow, RegionFlows};
+
+    fn set(flows: Vec<Flow>) -> Arc<FlowSet> {
+        Arc::new(FlowSet { flows: vec![flows], ..FlowSet::default() })
+    }
+
+    #[test]
+    fn every_set_keeps_its_switch_counts_and_a_shared_total_stays_shared() {
+        let TwoLeaves { fabric, .. } = two_leaves();
+        let cluster = Cluster::new(vec![fabric]);
+        let across = Flow { src: crate::model::Lid(0x10), dst: crate::model::Lid(0x13), bytes: 5 };
+        let within = Flow { src: crate::model::Lid(0x10), dst: crate::model::Lid(0x11), bytes: 7 };
+        let one = set(vec![across, within]);
+        let mut shared: RegionFlows =
+            [(RegionKey::Region(1), one.clone()), (RegionKey::Total, one)].into_iter().collect();
+        keep_switch_counts(&cluster, &mut shared);
+        assert!(Arc::ptr_eq(&shared[&RegionKey::Region(1)], &shared[&RegionKey::Total]));
+        assert_eq!(shared[&RegionKey::Total].hops, vec![vec![3, 1]]);
+        let mut apart: RegionFlows =
+            [(RegionKey::Region(1), set(vec![within])), (RegionKey::Total, set(vec![across]))]
+                .into_iter()
+                .collect();
+        keep_switch_counts(&cluster, &mut apart);
+        assert_eq!(apart[&RegionKey::Region(1)].hops, vec![vec![1]]);
+        assert_eq!(apart[&RegionKey::Total].hops, vec![vec![3]]);
     }
 }
