@@ -7,8 +7,6 @@
 
 use std::sync::Arc;
 
-use rayon::prelude::*;
-
 use crate::model::message_counts::sent_messages;
 use crate::routing::pair_messages::add_messages;
 use crate::routing::pair_table::{Granularity, PairRow, PairTable, pair_table};
@@ -144,51 +142,14 @@ pub fn fold(table: &PairTable, options: &MatrixOptions) -> Result<Folded, String
     let numbering = Numbering::of(named, table.rows.len() * 2);
     let entities = numbering.entities.clone();
     let index = |e: Entity| numbering.index(e);
-    let cell_of = |row: &PairRow| (index(entity(row, row.src)), index(entity(row, row.dst)));
-    // Pieces folded apart, on every core: each starts at a new sender, so no cell and no
-    // sender's class spans two, and every sum adds in the order one pass would.
-    let pieces: Vec<(Cells, Split)> = sender_pieces(&table.rows, rayon::current_num_threads() * 2)
-        .into_par_iter()
-        .map(|piece| fold_rows(piece.iter().filter(wanted), &cell_of, options.values))
-        .collect::<Result<_, String>>()?;
-    let cells = pieces.iter().flat_map(|p| p.0.iter().copied()).collect();
-    let split = pieces.iter().flat_map(|p| p.1.iter().copied()).collect();
-    Ok(Folded { entities, cells, split })
-}
-
-type Cells = Vec<(u32, u32, f64, Option<u32>)>;
-type Split = Vec<(u32, Option<u32>, f64)>;
-
-/// `rows` cut into about `pieces` runs of whole senders.
-fn sender_pieces(rows: &[PairRow], pieces: usize) -> Vec<&[PairRow]> {
-    let size = rows.len().div_ceil(pieces.max(1)).max(1);
-    let mut out = Vec::new();
-    let mut start = 0;
-    while start < rows.len() {
-        let mut end = (start + size).min(rows.len());
-        while end < rows.len() && rows[end].src == rows[end - 1].src {
-            end += 1;
-        }
-        out.push(&rows[start..end]);
-        start = end;
-    }
-    out
-}
-
-/// Folds rows (sorted by sender) into cells, a pair's adjacent rows as one, and each sender's
-/// value by hop class; `cell_of` numbers a row's (src, dst).
-fn fold_rows<'a>(
-    rows: impl Iterator<Item = &'a PairRow>,
-    cell_of: &impl Fn(&PairRow) -> (u32, u32),
-    values: CellValues,
-) -> Result<(Cells, Split), String> {
-    let (mut cells, mut split): (Cells, Split) = (Vec::new(), Vec::new());
-    // One sender's classes while its rows go by.
-    let mut run: Split = Vec::new();
+    let mut cells: Vec<(u32, u32, f64, Option<u32>)> = Vec::new();
+    // One sender's classes while its rows go by (rows are sorted by sender).
+    let mut split: Vec<(u32, Option<u32>, f64)> = Vec::new();
+    let mut run: Vec<(u32, Option<u32>, f64)> = Vec::new();
     let mut run_src = None;
-    for row in rows {
-        let value = cell_value(row, values)?;
-        let (src, dst) = cell_of(row);
+    for row in table.rows.iter().filter(wanted) {
+        let value = cell_value(row, options.values)?;
+        let (src, dst) = (index(entity(row, row.src)), index(entity(row, row.dst)));
         match cells.last_mut() {
             Some(last) if (last.0, last.1) == (src, dst) => {
                 last.2 += value;
@@ -206,7 +167,7 @@ fn fold_rows<'a>(
         }
     }
     split.append(&mut run);
-    Ok((cells, split))
+    Ok(Folded { entities, cells, split })
 }
 
 /// Entities numbered in sorted order. Ids no larger than a few times the rows are numbered
@@ -321,27 +282,5 @@ mod tests {
         let folded = fold(&table([0, 1, 2], Granularity::Rank), &options).unwrap();
         assert_eq!(folded.entities, vec![(0, 0), (0, 1), (0, 2)]);
         assert_eq!(folded.cells, vec![(0, 1, 15.0, Some(3)), (0, 2, 7.0, Some(1)), (2, 0, 2.0, Some(0))]);
-    }
-
-    #[test]
-    fn folding_in_pieces_of_whole_senders_gives_what_one_pass_gives() {
-        let rows: Vec<PairRow> = (0..50u32)
-            .flat_map(|s| {
-                (0..7u32).flat_map(move |d| {
-                    [row(s, d, Some(0), u64::from(s * d + 1), Some(d % 3)), row(s, d, Some(1), 1, Some(1))]
-                })
-            })
-            .collect();
-        let table = PairTable { by: Granularity::Rank, rows, without_entity_bytes: 0 };
-        let options = MatrixOptions { by: Granularity::Rank, ..MatrixOptions::default() };
-        let folded = fold(&table, &options).unwrap();
-        // Ranks 0..50 are numbered as themselves.
-        let one = fold_rows(table.rows.iter(), &|r: &PairRow| (r.src, r.dst), CellValues::Bytes).unwrap();
-        assert_eq!((folded.cells, folded.split), one);
-        for pieces in [1, 3, 64, 1000] {
-            let cut = sender_pieces(&table.rows, pieces);
-            assert_eq!(cut.concat(), table.rows);
-            assert!(cut.windows(2).all(|w| w[0].last().map(|r| r.src) != w[1].first().map(|r| r.src)));
-        }
     }
 }
