@@ -6,7 +6,10 @@
 //!   the layout, in turn), as a view rebuilds on a change of order, focus, colours or size: the
 //!   region's pair table and fold are kept in the view's [`MatrixCache`].
 //! - `*_first_build`: the first build of a region (or granularity, rail, values): the pair
-//!   table's hop classes from the real tables, and the fold.
+//!   table's hop classes from the real tables, and the fold. The data set's flows, with their
+//!   switch counts, are built before: once per data set, by the first view that asks for them
+//!   (`dataset::LazyFlows`); the bench prints how long that took. The first matrix of a freshly
+//!   opened data set costs both.
 //!
 //! The fabric is written once under `target/bench-data/k36` (see `support/k36.rs`). Run:
 //! `cargo bench --bench matrix`.
@@ -14,8 +17,20 @@
 //! Figures (2026-11-27, release, 2 samples each, back to back at load 10 on the shared 2-core
 //! machine): `ranks_10000_first_build` 7.21 s on main, 2.53 s after the hop classes walked flat
 //! wiring lists (`routing/switch_count.rs`), sorted (destination, flow) as one word, and the
-//! fold numbered dense ids through a table. The rest is the per-destination walks' table
-//! look-ups (`next_port`), the fold and the sorts; the ≤ 100 ms target is not met.
+//! fold numbered dense ids through a table.
+//!
+//! Later (2026-11-27, release, `--sample-count 10`, the previous binary run beside it): the
+//! data set keeps each flow's switch count (one byte a flow, counted once with the flows:
+//! `switch_count::keep_switch_counts`), so a first build looks hop classes up; rank rows are a
+//! merge of the rails' ordered flow lists (`routing/pair_merge.rs`: no list of parts, no sort);
+//! the fold numbers entities in one pass. Medians 214, 246, 208, 257 ms (`uptime` load 3.2,
+//! 1.9, 0.8, 0.9) against 698, 674, 645 ms for the previous binary (load 3.2, 0.8, 0.8). CPU
+//! per build about 0.1-0.2 s against 0.94 s (`/usr/bin/time -v`: the process's CPU at
+//! `--sample-count 10` minus at 1, over 9; noisy). Building the flows costs about 0.7 CPU s more
+//! (`perf`: the walks, now done there). `perf` of the builds: single-threaded, the fold about 28 %, the
+//! merge with its keys about 29 %, page faults of the new vectors about a quarter (the table's
+//! 2 million rows are 96 MB). A fold in pieces on both cores measured no faster (253, 254 ms
+//! against 208, 257 ms, interleaved) and was reverted. The <= 100 ms target is not met.
 
 use std::sync::OnceLock;
 
@@ -41,7 +56,18 @@ fn main() {
 
 fn dataset() -> &'static Dataset {
     static D: OnceLock<Dataset> = OnceLock::new();
-    D.get_or_init(|| open(&k36::request(&k36::fabric_dir()), &|_| {}).expect("the k = 36 fabric opens"))
+    D.get_or_init(|| {
+        let d = open(&k36::request(&k36::fabric_dir()), &|_| {}).expect("the k = 36 fabric opens");
+        // The flows and their switch counts are built once per data set, by the first view that
+        // asks: timed here, once, so that the benches below time the matrix alone.
+        let asked = std::time::Instant::now();
+        let keys = d.fabric.as_ref().expect("a fabric").flows.all().len();
+        eprintln!(
+            "matrix: the data set's flows ({keys} keys), first asked for, took {:.2} s",
+            asked.elapsed().as_secs_f64()
+        );
+        d
+    })
 }
 
 fn to_screen(show: MatrixShow, order: MatrixOrder, cache: &mut MatrixCache) -> usize {

@@ -100,6 +100,11 @@ pub struct FlowSet {
     pub intra_node_pairs: Vec<(FlowOrigin, u64)>,
     pub intra_node_bytes: u64,
     pub unplaced_bytes: u64,
+    /// Per rail, the switches each flow's path crosses, one byte a flow in `flows`' order (see
+    /// [`super::switch_count::keep_switch_counts`]): kept by a data set so that a traffic
+    /// matrix looks its hop classes up instead of walking the tables. A rail whose list is not
+    /// as long as its flows has none kept.
+    pub hops: Vec<Vec<u8>>,
 }
 
 impl FlowSink for FlowSet {

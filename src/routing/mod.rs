@@ -23,6 +23,7 @@ pub mod loads;
 pub mod loads_input;
 pub mod observed;
 mod observed_report;
+mod pair_merge;
 pub mod pair_messages;
 pub mod pair_table;
 pub mod placement;

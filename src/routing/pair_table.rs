@@ -19,7 +19,8 @@ use crate::model::{Cluster, Fabric, Lid, NodeKind};
 
 use super::accumulate::Flow;
 use super::flows::{FlowOrigin, FlowSet};
-use super::switch_count::switches_crossed_all;
+use super::pair_merge::{List, merge};
+use super::switch_count::RailCounts;
 
 /// What the rows and columns of a traffic matrix are.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -80,21 +81,71 @@ pub struct PairTable {
 type Part = ((u32, u32, Option<u8>), u64, Option<u32>);
 
 /// The pair table of one region's flows (kept with their origins, see
-/// [`super::FlowBuilder::keep_origins`]).
+/// [`super::FlowBuilder::keep_origins`]). The switch counts are the set's kept ones (see
+/// [`super::switch_count::keep_switch_counts`]) or walked now.
 pub fn pair_table(cluster: &Cluster, flows: &FlowSet, by: Granularity) -> PairTable {
+    let counts: Vec<Option<RailCounts<'_>>> = (0..flows.flows.len())
+        .map(|r| cluster.rails.get(r).map(|fabric| RailCounts::of(fabric, flows, r)))
+        .collect();
+    let (rows, without_entity_bytes) =
+        merged_rows(cluster, flows, by, &counts).unwrap_or_else(|| sorted_rows(cluster, flows, by, &counts));
+    PairTable { by, rows, without_entity_bytes }
+}
+
+/// The rows by merging the rails' and the intra-node pairs' parts, when each list is in
+/// (src, dst) order (see [`super::pair_merge`]); `None` when one is not.
+fn merged_rows(
+    cluster: &Cluster,
+    flows: &FlowSet,
+    by: Granularity,
+    counts: &[Option<RailCounts<'_>>],
+) -> Option<(Vec<PairRow>, u64)> {
+    let word = |(src, dst): (u32, u32)| (u64::from(src) << 32) | u64::from(dst);
+    // Intra-node rows have no rail, which sorts before every rail: their list comes first, then
+    // the rails in order, so that a pair's rows leave the merge in (src, dst, rail) order.
+    let intra = flows.intra_node_pairs.iter().map(move |(origin, bytes)| {
+        let (src, dst, _) = intra_node_key(cluster, by, origin).ok_or(*bytes)?;
+        Ok((word((src, dst)), *bytes, Some(0)))
+    });
+    let mut lists: Vec<(Option<u8>, List<'_>)> = vec![(None, Box::new(intra))];
+    for (r, (rail_flows, origins)) in flows.flows.iter().zip(&flows.origins).enumerate() {
+        let (Some(fabric), Some(Some(counts))) = (cluster.rails.get(r), counts.get(r)) else { continue };
+        // A rail number past a byte would key as intra-node: the sort handles that.
+        let rail = Some(u8::try_from(r).ok()?);
+        let list = rail_flows.iter().zip(origins).enumerate().map(move |(i, (flow, origin))| {
+            let key = flow_key(fabric, by, flow, origin).ok_or(flow.bytes)?;
+            Ok((word(key), flow.bytes, counts.get(i)))
+        });
+        lists.push((rail, Box::new(list)));
+    }
+    let parts = flows.flows.iter().map(Vec::len).sum::<usize>() + flows.intra_node_pairs.len();
+    let mut rows: Vec<PairRow> = Vec::with_capacity(parts);
+    let without = merge(lists, |rail, (key, bytes, hops)| {
+        add(&mut rows, ((key >> 32) as u32, key as u32, rail), bytes, hops);
+    })?;
+    rows.shrink_to_fit();
+    Some((rows, without))
+}
+
+/// The rows by sorting every part, whatever order the flows come in.
+fn sorted_rows(
+    cluster: &Cluster,
+    flows: &FlowSet,
+    by: Granularity,
+    counts: &[Option<RailCounts<'_>>],
+) -> (Vec<PairRow>, u64) {
     let mut without_entity_bytes = 0;
     let mut all: Vec<Part> = Vec::new();
     for (r, (rail_flows, origins)) in flows.flows.iter().zip(&flows.origins).enumerate() {
-        let Some(fabric) = cluster.rails.get(r) else { continue };
+        let (Some(fabric), Some(Some(counts))) = (cluster.rails.get(r), counts.get(r)) else { continue };
         let rail = u8::try_from(r).ok();
-        let hops = switches_crossed_all(fabric, rail_flows);
         let traced: Vec<Result<Part, u64>> = rail_flows
             .par_iter()
             .zip(origins.par_iter())
-            .zip(hops.par_iter())
-            .map(|((flow, origin), &hops)| {
+            .enumerate()
+            .map(|(i, (flow, origin))| {
                 flow_key(fabric, by, flow, origin)
-                    .map(|(src, dst)| ((src, dst, rail), flow.bytes, hops))
+                    .map(|(src, dst)| ((src, dst, rail), flow.bytes, counts.get(i)))
                     .ok_or(flow.bytes)
             })
             .collect();
@@ -115,7 +166,7 @@ pub fn pair_table(cluster: &Cluster, flows: &FlowSet, by: Granularity) -> PairTa
             }
         }
     }
-    PairTable { by, rows: fold(all), without_entity_bytes }
+    (fold(all), without_entity_bytes)
 }
 
 /// The (src, dst) entities of a flow at granularity `by`, `None` where one end has none.
@@ -187,19 +238,25 @@ fn fold(mut parts: Vec<Part>) -> Vec<PairRow> {
     // Each rail's flows come sender by sender: a run-merging sort takes the runs as they are.
     parts.sort_by_key(|p| p.0);
     let mut rows: Vec<PairRow> = Vec::new();
-    for ((src, dst, rail), bytes, hops) in parts {
-        match rows.last_mut() {
-            Some(last) if (last.src, last.dst, last.rail) == (src, dst, rail) => {
-                add_bytes(&mut last.bytes, bytes);
-                last.hops = match (last.hops, hops) {
-                    (Some(a), Some(b)) => Some(a.max(b)),
-                    _ => None,
-                };
-            }
-            _ => rows.push(PairRow { src, dst, rail, bytes, messages: None, hops }),
-        }
+    for (key, bytes, hops) in parts {
+        add(&mut rows, key, bytes, hops);
     }
     rows
+}
+
+/// Adds a part to the rows: to the last row if it has the same key (bytes summed, the most hops
+/// kept, none if either path is not delivered), else as a new row.
+fn add(rows: &mut Vec<PairRow>, (src, dst, rail): (u32, u32, Option<u8>), bytes: u64, hops: Option<u32>) {
+    match rows.last_mut() {
+        Some(last) if (last.src, last.dst, last.rail) == (src, dst, rail) => {
+            add_bytes(&mut last.bytes, bytes);
+            last.hops = match (last.hops, hops) {
+                (Some(a), Some(b)) => Some(a.max(b)),
+                _ => None,
+            };
+        }
+        _ => rows.push(PairRow { src, dst, rail, bytes, messages: None, hops }),
+    }
 }
 
 /// The bytes-weighted mean of switches crossed (INTAP-MPI's locality): 0 when every byte stays
@@ -336,3 +393,7 @@ mod tests {
         assert_eq!(table.rows.iter().map(|r| r.hops).collect::<Vec<_>>(), vec![Some(0), None, None]);
     }
 }
+
+#[cfg(test)]
+#[path = "pair_table_tests.rs"]
+mod kept_tests;

@@ -8,9 +8,10 @@
 use petgraph::graph::NodeIndex;
 use rayon::prelude::*;
 
-use crate::model::{Fabric, Lid, NodeKind, PortNum};
+use crate::model::{Cluster, Fabric, Lid, NodeKind, PortNum};
 
 use super::accumulate::Flow;
+use super::flows::FlowSet;
 use super::trace::next_port;
 
 /// No node: an uncabled port, an unowned LID.
@@ -44,6 +45,60 @@ pub fn switches_crossed_all(fabric: &Fabric, flows: &[Flow]) -> Vec<Option<u32>>
         }
     }
     out
+}
+
+/// A kept switch count's byte for a path not delivered.
+pub const NOT_DELIVERED: u8 = u8::MAX;
+
+/// Computes and keeps, in `set.hops`, the switches each flow of every rail crosses (one byte a
+/// flow). A rail where some path crosses more switches than a byte holds keeps none (its pair
+/// tables walk it each time, as for a set that keeps none).
+pub fn keep_switch_counts(cluster: &Cluster, set: &mut FlowSet) {
+    set.hops = set
+        .flows
+        .par_iter()
+        .enumerate()
+        .map(|(r, flows)| {
+            let Some(fabric) = cluster.rails.get(r) else { return Vec::new() };
+            switches_crossed_all(fabric, flows)
+                .into_iter()
+                .map(|c| {
+                    c.map_or(Some(NOT_DELIVERED), |n| u8::try_from(n).ok().filter(|&b| b != NOT_DELIVERED))
+                })
+                .collect::<Option<Vec<u8>>>()
+                .unwrap_or_default()
+        })
+        .collect();
+}
+
+/// The switches a kept byte says a path crosses.
+pub fn kept_count(byte: u8) -> Option<u32> {
+    (byte != NOT_DELIVERED).then_some(u32::from(byte))
+}
+
+/// One rail's switch counts for a pair table: the set's kept bytes, or walked now.
+pub enum RailCounts<'a> {
+    Kept(&'a [u8]),
+    Walked(Vec<Option<u32>>),
+}
+
+impl<'a> RailCounts<'a> {
+    /// Rail `r`'s counts for `set`'s flows on `fabric`.
+    pub fn of(fabric: &Fabric, set: &'a FlowSet, r: usize) -> RailCounts<'a> {
+        let flows = set.flows.get(r).map_or(&[][..], Vec::as_slice);
+        match set.hops.get(r) {
+            Some(kept) if kept.len() == flows.len() => RailCounts::Kept(kept),
+            _ => RailCounts::Walked(switches_crossed_all(fabric, flows)),
+        }
+    }
+
+    /// The count of flow `i`.
+    pub fn get(&self, i: usize) -> Option<u32> {
+        match self {
+            RailCounts::Kept(kept) => kept.get(i).copied().and_then(kept_count),
+            RailCounts::Walked(walked) => walked.get(i).copied().flatten(),
+        }
+    }
 }
 
 /// The fabric's cabling in flat lists, so that a walk reads a few numbers per hop instead of

@@ -76,10 +76,19 @@ impl KeptPairs {
         let mut kept = FlowSet { unplaced_bytes: 0, ..FlowSet::default() };
         for (rail, (flows, origins)) in set.flows.iter().zip(&set.origins).enumerate() {
             let rail_id = u8::try_from(rail).ok();
-            let (f, o): (Vec<_>, Vec<_>) =
-                flows.iter().zip(origins).filter(|(_, o)| keeps(o, rail_id)).map(|(f, o)| (*f, *o)).unzip();
+            let (mut f, mut o, mut h) = (Vec::new(), Vec::new(), Vec::new());
+            // The kept switch counts follow their flows (a rail without them has none).
+            let hops = set.hops.get(rail).filter(|h| h.len() == flows.len());
+            for (i, (flow, origin)) in
+                flows.iter().zip(origins).enumerate().filter(|(_, (_, o))| keeps(o, rail_id))
+            {
+                f.push(*flow);
+                o.push(*origin);
+                h.extend(hops.map(|hops| hops[i]));
+            }
             kept.flows.push(f);
             kept.origins.push(o);
+            kept.hops.push(h);
         }
         kept.intra_node_pairs =
             set.intra_node_pairs.iter().filter(|(o, _)| keeps(o, None)).copied().collect();

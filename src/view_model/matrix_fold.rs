@@ -139,7 +139,7 @@ pub fn fold(table: &PairTable, options: &MatrixOptions) -> Result<Folded, String
     let leaf = options.by == Granularity::Leaf;
     let entity = |row: &PairRow, id: u32| (if leaf { row.rail.unwrap_or(0) } else { 0 }, id);
     let named = table.rows.iter().filter(wanted).flat_map(|row| [entity(row, row.src), entity(row, row.dst)]);
-    let numbering = Numbering::of(named);
+    let numbering = Numbering::of(named, table.rows.len() * 2);
     let entities = numbering.entities.clone();
     let index = |e: Entity| numbering.index(e);
     let mut cells: Vec<(u32, u32, f64, Option<u32>)> = Vec::new();
@@ -171,48 +171,64 @@ pub fn fold(table: &PairTable, options: &MatrixOptions) -> Result<Folded, String
 }
 
 /// Entities numbered in sorted order. Ids no larger than a few times the rows are numbered
-/// through a table (no sort, no search per row); sparser ones are sorted and searched.
+/// through a table per rail part (no sort, no search per row); sparser ones are sorted and
+/// searched.
 struct Numbering {
     entities: Vec<Entity>,
-    /// `position[rail part * (largest id + 1) + id]`, where the ids are dense enough.
-    position: Option<(Vec<u32>, usize)>,
+    /// `position[rail part][id]`, where the ids are dense enough.
+    position: Option<Vec<Vec<u32>>>,
 }
 
+/// Not (yet) numbered.
+const UNSEEN: u32 = u32::MAX;
+
 impl Numbering {
-    fn of(named: impl Iterator<Item = Entity> + Clone) -> Numbering {
-        let (mut count, mut largest) = (0usize, (0u8, 0u32));
+    /// `named` yields at most `most` entities.
+    fn of(named: impl Iterator<Item = Entity> + Clone, most: usize) -> Numbering {
+        // The tables' size follows the rows held, never an id alone.
+        let allowed = most.saturating_mul(4).max(1 << 16);
+        let (mut position, mut slots) = (Vec::<Vec<u32>>::new(), 0usize);
         for (part, id) in named.clone() {
-            count += 1;
-            largest = (largest.0.max(part), largest.1.max(id));
-        }
-        let side = largest.1 as usize + 1;
-        let slots = (usize::from(largest.0) + 1).saturating_mul(side);
-        // The table's size follows the rows held, never an id alone.
-        if slots > count.saturating_mul(4).max(1 << 16) {
-            let mut entities: Vec<Entity> = named.collect();
-            entities.sort_unstable();
-            entities.dedup();
-            return Numbering { entities, position: None };
-        }
-        let mut position = vec![u32::MAX; slots];
-        for (part, id) in named {
-            position[usize::from(part) * side + id as usize] = 0;
+            let (part, id) = (usize::from(part), id as usize);
+            if position.len() <= part {
+                position.resize_with(part + 1, Vec::new);
+            }
+            let ids = &mut position[part];
+            if ids.len() <= id {
+                let grown = (id + 1).max(ids.len() * 2);
+                slots += grown - ids.len();
+                if slots > allowed {
+                    return Numbering::sorted(named);
+                }
+                ids.resize(grown, UNSEEN);
+            }
+            ids[id] = 0;
         }
         let mut entities = Vec::new();
-        for (slot, at) in position.iter_mut().enumerate().filter(|(_, at)| **at == 0) {
-            *at = entities.len() as u32;
-            entities.push(((slot / side) as u8, (slot % side) as u32));
+        for (part, ids) in position.iter_mut().enumerate() {
+            for (id, at) in ids.iter_mut().enumerate().filter(|(_, at)| **at != UNSEEN) {
+                *at = entities.len() as u32;
+                entities.push((part as u8, id as u32));
+            }
         }
-        Numbering { entities, position: Some((position, side)) }
+        Numbering { entities, position: Some(position) }
+    }
+
+    fn sorted(named: impl Iterator<Item = Entity>) -> Numbering {
+        let mut entities: Vec<Entity> = named.collect();
+        entities.sort_unstable();
+        entities.dedup();
+        Numbering { entities, position: None }
     }
 
     fn index(&self, (part, id): Entity) -> u32 {
         match &self.position {
-            Some((position, side)) if (id as usize) < *side => {
-                position.get(usize::from(part) * side + id as usize).copied().unwrap_or(u32::MAX)
-            }
-            Some(_) => u32::MAX,
-            None => self.entities.binary_search(&(part, id)).map_or(u32::MAX, |i| i as u32),
+            Some(position) => position
+                .get(usize::from(part))
+                .and_then(|ids| ids.get(id as usize))
+                .copied()
+                .unwrap_or(UNSEEN),
+            None => self.entities.binary_search(&(part, id)).map_or(UNSEEN, |i| i as u32),
         }
     }
 }

@@ -10,7 +10,8 @@ use std::sync::{Arc, OnceLock};
 use rayon::prelude::*;
 
 use crate::model::{Cluster, Profile, RegionTable};
-use crate::routing::{FlowBuilder, LoadOptions, RegionFlows, RegionKey};
+use crate::routing::switch_count::keep_switch_counts;
+use crate::routing::{FlowBuilder, FlowSet, LoadOptions, RegionFlows, RegionKey};
 use crate::view_model::trace::{region_input, total_input};
 
 /// Flows built once, on first use, and shared by the data set's clones.
@@ -95,8 +96,8 @@ impl std::fmt::Debug for LazyFlows {
 }
 
 /// The flows of every traced region and of the total (only the traced ones when the open traced
-/// one region). A profile with one region has the same traffic in it and in the total: its flows
-/// are built once and shared.
+/// one region), each set with its flows' switch counts. A profile with one region has the same
+/// traffic in it and in the total: its flows are built once and shared.
 pub fn flows_of(
     cluster: &Cluster,
     profile: &Profile,
@@ -120,12 +121,14 @@ pub fn flows_of(
                 RegionKey::Region(n) => regions.index_of(n).map(|at| region_input(profile, regions, at)),
                 RegionKey::Total => Some(total_input(profile, regions)),
             };
-            let set = input.map(|input| {
+            let mut set = input.map_or_else(FlowSet::default, |input| {
                 FlowBuilder::new(cluster, options.policy, &options.host_map)
                     .keep_origins(true)
                     .flows(&input.ranks)
             });
-            (key, Arc::new(set.unwrap_or_default()))
+            // A traffic matrix then looks its hop classes up instead of walking the tables.
+            keep_switch_counts(cluster, &mut set);
+            (key, Arc::new(set))
         })
         .collect();
     if let Some(only) = total_is {

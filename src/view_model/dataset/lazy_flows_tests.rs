@@ -98,3 +98,19 @@ fn a_data_set_without_a_profile_has_no_flows_and_builds_none() {
     assert_eq!(flows.most_pairs(), None);
     assert!(flows.all().is_empty());
 }
+
+#[test]
+fn every_set_keeps_the_switch_counts_the_tables_give_its_flows() {
+    let d = sample("samplesort.ibprof.gz");
+    let fabric = d.fabric.as_ref().expect("a fabric");
+    for (key, set) in fabric.flows.all() {
+        for (rail, (flows, kept)) in set.flows.iter().zip(&set.hops).enumerate() {
+            let walked =
+                crate::routing::switch_count::switches_crossed_all(&fabric.cluster.rails[rail], flows);
+            let kept: Vec<Option<u32>> =
+                kept.iter().map(|&b| crate::routing::switch_count::kept_count(b)).collect();
+            assert_eq!(kept, walked, "{key:?}, rail {rail}");
+        }
+        assert_eq!(set.hops.len(), set.flows.len(), "{key:?}: every rail keeps its counts");
+    }
+}
