@@ -35,7 +35,8 @@
 //! On main with the flows built on first use (2026-11-27 23:15, load 3.1, `--bench first_build`):
 //! `ranks_10000_first_build` 192.6 ms median, `hop_bars_10000_first_build` 229.8 ms; the flows
 //! with their switch counts, first asked for, 0.46 s. So a fresh data set's first matrix takes
-//! about 0.65 s, where it took 2.5 s and more before this session.
+//! about 0.65 s in all, as the first build alone took before this session (645-698 ms above),
+//! when the open built the flows.
 
 use std::sync::OnceLock;
 
