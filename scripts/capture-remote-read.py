@@ -16,16 +16,13 @@ The request is built by hand (protobuf, and one snappy literal) as shoal builds 
 """
 import os
 import shutil
-import socket
-import subprocess
 import sys
 import tempfile
-import time
 import urllib.parse
 import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
-from prometheus_local import field, uvarint  # noqa: E402
+from prometheus_local import backfill, field, require_tools, start_server, stop_server, uvarint, wait_ready  # noqa: E402
 
 T0 = 1_700_000_000
 FROM, TO, STEP = T0 + 300, T0 + 300 + 60 * 40, 60
@@ -76,32 +73,17 @@ def read_request():
 
 
 def main():
-    for tool in ("prometheus", "promtool"):
-        if not shutil.which(tool):
-            sys.exit(f"{tool} is not installed (scripts/test.sh installs it)")
+    require_tools()
     work = tempfile.mkdtemp(prefix="shoal-remote-read-")
     try:
         source = os.path.join(work, "history.om")
         with open(source, "w") as f:
             f.write(openmetrics())
         store = os.path.join(work, "data")
-        subprocess.run(["promtool", "tsdb", "create-blocks-from", "openmetrics", source, store],
-                       check=True, stdout=subprocess.DEVNULL)
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        url = f"http://127.0.0.1:{port}"
-        server = subprocess.Popen([
-            "prometheus", "--config.file=/dev/null", f"--storage.tsdb.path={store}",
-            "--storage.tsdb.retention.time=100y", f"--web.listen-address=127.0.0.1:{port}",
-        ], stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "log"), "w"))
+        backfill(source, store)
+        server, url = start_server(store, os.path.join(work, "log"))
         try:
-            for _ in range(120):
-                try:
-                    urllib.request.urlopen(f"{url}/-/ready", timeout=2)
-                    break
-                except OSError:
-                    time.sleep(0.5)
+            wait_ready(url)
             request = urllib.request.Request(f"{url}/api/v1/read", data=read_request(), headers={
                 "Content-Type": "application/x-protobuf", "Content-Encoding": "snappy",
                 "X-Prometheus-Remote-Read-Version": "0.1.0"})
@@ -119,8 +101,7 @@ def main():
                 f.write(answer)
             print(f"wrote {len(body)} B of frames and {len(answer)} B of JSON to {OUT}")
         finally:
-            server.terminate()
-            server.wait()
+            stop_server(server, work, keep=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -15,8 +15,6 @@ Needs `prometheus` and `promtool` (scripts/test.sh installs them) and a few GB o
 """
 import argparse
 import os
-import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -25,7 +23,7 @@ import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
-from prometheus_local import start_server, stop_server, wait_ready  # noqa: E402
+from prometheus_local import backfill, require_tools, start_server, stop_server, wait_ready  # noqa: E402
 
 METRIC = "infiniband_switch_port_transmit_data_bytes_total"
 T0 = 1_700_000_000
@@ -63,9 +61,7 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--keep", help="reuse (or leave) the backfilled store in this directory")
     args = ap.parse_args()
-    for tool in ("prometheus", "promtool"):
-        if not shutil.which(tool):
-            sys.exit(f"{tool} is not installed (scripts/test.sh installs it)")
+    require_tools()
     work = args.keep or tempfile.mkdtemp(prefix="shoal-prom-answer-")
     store = os.path.join(work, "data")
     if not os.path.isdir(store):
@@ -73,8 +69,7 @@ def main():
         source = os.path.join(work, "history.om")
         t = time.perf_counter()
         write_openmetrics(source, args.series, args.points)
-        subprocess.run(["promtool", "tsdb", "create-blocks-from", "openmetrics", source, store],
-                       check=True, stdout=subprocess.DEVNULL)
+        backfill(source, store)
         os.remove(source)
         print(f"backfilled {args.series} series x {args.points} points in {time.perf_counter() - t:.1f} s")
     server, url = start_server(store, os.path.join(work, "prometheus.log"), "--query.max-samples=1000000000")

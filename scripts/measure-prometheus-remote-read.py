@@ -30,7 +30,6 @@ import argparse
 import os
 import re
 import resource
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -38,7 +37,7 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
-from prometheus_local import field, start_server, stop_server, uvarint, wait_ready  # noqa: E402
+from prometheus_local import backfill, field, require_tools, start_server, stop_server, uvarint, wait_ready  # noqa: E402
 
 T0 = 1_700_000_000
 STEP = 60
@@ -133,9 +132,7 @@ def main():
                     help="also run the history bench's server case (cargo bench) against the store")
     ap.add_argument("--keep", help="reuse (or leave) the backfilled store in this directory")
     args = ap.parse_args()
-    for tool in ("prometheus", "promtool"):
-        if not shutil.which(tool):
-            sys.exit(f"{tool} is not installed (scripts/test.sh installs it)")
+    require_tools()
     points = int(args.hours * 60) + 1
     every_end = [e for rail in args.rails for e in link_ends(rail)]
     ends = every_end[::args.every]
@@ -149,8 +146,7 @@ def main():
         write_openmetrics(source, ends, points)
         written = time.perf_counter() - t
         t = time.perf_counter()
-        subprocess.run(["promtool", "tsdb", "create-blocks-from", "openmetrics", source, store],
-                       check=True, stdout=subprocess.DEVNULL)
+        backfill(source, store)
         backfill = time.perf_counter() - t
         print(f"wrote {len(ends)} series x {points} points ({os.path.getsize(source) / 1e9:.1f} GB) "
               f"in {written:.0f} s; promtool backfilled them in {backfill:.0f} s "

@@ -61,3 +61,20 @@ def stop_server(server, work, keep):
     server.wait()
     if not keep:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def require_tools():
+    """Exits with a clear message unless Debian's `prometheus` and `promtool` are installed."""
+    import shutil
+
+    for tool in ("prometheus", "promtool"):
+        if not shutil.which(tool):
+            sys.exit(f"{tool} is not installed (scripts/test.sh installs it)")
+
+
+def backfill(source, store):
+    """Turns the OpenMetrics file `source` into TSDB blocks under `store` with promtool."""
+    import subprocess
+
+    subprocess.run(["promtool", "tsdb", "create-blocks-from", "openmetrics", source, store],
+                   check=True, stdout=subprocess.DEVNULL)
