@@ -11,7 +11,7 @@ use rayon::prelude::*;
 
 use crate::model::{Cluster, Profile, RegionTable};
 use crate::routing::switch_count::keep_switch_counts;
-use crate::routing::{FlowBuilder, FlowSet, LoadOptions, RegionFlows, RegionKey};
+use crate::routing::{FlowBuilder, FlowSet, LoadOptions, RegionFlows, RegionInput, RegionKey};
 use crate::view_model::trace::{region_input, total_input};
 
 /// Flows built once, on first use, and shared by the data set's clones.
@@ -75,12 +75,7 @@ impl LazyFlows {
         let builder = FlowBuilder::new(&r.cluster, r.options.policy, &r.options.host_map);
         keys_of(&r.regions, &r.options)
             .into_iter()
-            .map(|key| match key {
-                RegionKey::Region(n) => {
-                    r.regions.index_of(n).map(|at| region_input(&r.profile, &r.regions, at))
-                }
-                RegionKey::Total => Some(total_input(&r.profile, &r.regions)),
-            })
+            .map(|key| input_of(&r.profile, &r.regions, key))
             .map(|input| input.map_or(0, |input| builder.count_pairs(&input.ranks)))
             .max()
     }
@@ -117,10 +112,7 @@ pub fn flows_of(
     let mut flows: RegionFlows = keys
         .into_par_iter()
         .map(|key| {
-            let input = match key {
-                RegionKey::Region(n) => regions.index_of(n).map(|at| region_input(profile, regions, at)),
-                RegionKey::Total => Some(total_input(profile, regions)),
-            };
+            let input = input_of(profile, regions, key);
             let mut set = input.map_or_else(FlowSet::default, |input| {
                 FlowBuilder::new(cluster, options.policy, &options.host_map)
                     .keep_origins(true)
@@ -136,6 +128,15 @@ pub fn flows_of(
         flows.insert(RegionKey::Total, shared);
     }
     flows
+}
+
+/// The counters behind a key: a region's deltas, or every rank's totals; `None` for a region
+/// the table lacks.
+fn input_of<'p>(profile: &'p Profile, regions: &'p RegionTable, key: RegionKey) -> Option<RegionInput<'p>> {
+    match key {
+        RegionKey::Region(n) => regions.index_of(n).map(|at| region_input(profile, regions, at)),
+        RegionKey::Total => Some(total_input(profile, regions)),
+    }
 }
 
 /// Every traced region, then the total.
