@@ -22,6 +22,8 @@
 #
 # Usage: collector/bench/run-overhead.sh [openmpi|mpich] [rounds] [ranks]
 # IBPROF_BENCH_PARTS=latency,callgrind,cost (default: all three) selects parts.
+# IBPROF_BENCH_LIB=path/to/libibprof.so measures that build instead of building this checkout's
+# (to compare two builds, run the script once with each, interleaving runs yourself).
 # Needs openmpi-bin libopenmpi-dev / mpich, valgrind, python3.
 set -euo pipefail
 mpi=${1:-openmpi}
@@ -33,8 +35,12 @@ mkdir -p "$out"
 parts=${IBPROF_BENCH_PARTS:-latency,callgrind,cost}
 has() { [[ ",$parts," == *",$1,"* ]]; }
 
-cargo build --release -q -p ibprof --manifest-path "$root/Cargo.toml"
-lib=$root/target/release/libibprof.so
+if [ -n "${IBPROF_BENCH_LIB:-}" ]; then
+    lib=$(realpath "$IBPROF_BENCH_LIB")
+else
+    cargo build --release -q -p ibprof --manifest-path "$root/Cargo.toml"
+    lib=$root/target/release/libibprof.so
+fi
 mpicc.$mpi -O2 "$root/collector/bench/osu_coll.c" -o "$out/osu_coll"
 
 # launch NP MODE OTHER -- program args…: runs the benchmark with MODE's environment.

@@ -20,7 +20,7 @@ use std::ffi::{c_int, c_void};
 use std::sync::OnceLock;
 
 use super::{Backend, DumpData};
-use crate::counters::PeerCounters;
+use crate::counters::{PeerCounters, Writers};
 use crate::ffi::{Abi, Mpi};
 use crate::guard::guard;
 use crate::inside::Inside;
@@ -56,7 +56,8 @@ impl OmpiMonitoring {
         let mut size: c_int = 0;
         // SAFETY: valid out-pointer; MPI is initialised.
         unsafe { (mpi.f.comm_size)(mpi.c.comm_world, &mut size) };
-        SENT.get_or_init(|| PeerCounters::new(usize::try_from(size).unwrap_or(0)));
+        // Many: the PML reports from wherever it progresses, not only from inside our wrappers.
+        SENT.get_or_init(|| PeerCounters::new(usize::try_from(size).unwrap_or(0), Writers::Many));
         Ok(OmpiMonitoring)
     }
 }
