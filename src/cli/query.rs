@@ -96,7 +96,10 @@ pub fn run(args: &QueryArgs) -> Result<()> {
         }
         out.flush()
     };
-    match write() {
+    let written = write();
+    // The process ends after the command: freeing the run's columns one by one only costs time.
+    std::mem::forget(dataset);
+    match written {
         // `shoal query … | head` closes the pipe early: that is not an error.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         other => Ok(other?),

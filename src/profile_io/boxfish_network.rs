@@ -37,8 +37,7 @@ pub fn build_network(
         return (network, warnings);
     };
     // One node per id, at its first row's coordinates, in id order.
-    let (ids, moved) =
-        first_rows(&nodes_table.ids, |a, b| coord_columns.iter().all(|c| c.number(a) == c.number(b)));
+    let (ids, moved) = first_rows(&nodes_table.ids, same_in(&coord_columns));
     if moved > 0 {
         warnings.push((
             nodes_table.name.clone(),
@@ -108,8 +107,8 @@ fn add_links(
         ));
         return;
     }
-    let (order, reused) =
-        first_rows(&links_table.ids, |a, b| src.iter().chain(&dst).all(|c| c.number(a) == c.number(b)));
+    let ends: Vec<&Column> = src.iter().chain(&dst).copied().collect();
+    let (order, reused) = first_rows(&links_table.ids, same_in(&ends));
     if reused > 0 {
         warnings.push((
             links_table.name.clone(),
@@ -172,6 +171,18 @@ fn first_rows(ids: &[i64], same: impl Fn(usize, usize) -> bool) -> (Vec<(i64, us
     let mut list: Vec<(i64, usize)> = first.into_iter().collect();
     list.sort_unstable();
     (list, differing)
+}
+
+/// Whether two rows hold the same values in `columns`. Integer columns (Boxfish's coordinates)
+/// are compared as they are: through `Column::number` this check was most of building a
+/// 157k-link network.
+fn same_in<'c>(columns: &'c [&'c Column]) -> impl Fn(usize, usize) -> bool + 'c {
+    let ints: Option<Vec<&[i64]>> =
+        columns.iter().map(|c| if let Column::Int(v) = c { Some(v.as_slice()) } else { None }).collect();
+    move |a, b| match &ints {
+        Some(ints) => ints.iter().all(|v| v.get(a) == v.get(b)),
+        None => columns.iter().all(|c| c.number(a) == c.number(b)),
+    }
 }
 
 /// The named numeric columns, or a warning naming the first missing one.
@@ -255,6 +266,19 @@ mod tests {
         assert_eq!(first_rows(&[5, 1_000_000, 5, 1_000_000], same), (vec![(5, 0), (1_000_000, 1)], 0));
         assert_eq!(first_rows(&[7, 7], same).1, 1);
         assert_eq!(first_rows(&[], same), (vec![], 0));
+    }
+
+    #[test]
+    fn rows_are_the_same_when_every_column_agrees_whatever_its_type() {
+        let ints = [Column::Int(vec![1, 1, 1]), Column::Int(vec![4, 4, 5])];
+        let mixed = [Column::Int(vec![1, 1, 1]), Column::Float(vec![4.0, 4.0, 4.5])];
+        for columns in [&ints, &mixed] {
+            let refs: Vec<&Column> = columns.iter().collect();
+            let same = same_in(&refs);
+            assert!(same(0, 1));
+            assert!(!same(1, 2));
+            assert!(!same(0, 3), "a row past the end is not the same");
+        }
     }
 
     #[test]

@@ -17,14 +17,14 @@
 //! (`40000.0`) in integer columns (numpy's `loadtxt` refuses them). A row that does not fit is
 //! skipped with a warning naming its line.
 
-use rayon::prelude::*;
 use serde_json::Value;
 
+use super::boxfish_rows::{CHUNK_BYTES, Kind, append, parse_rows};
 use super::boxfish_yaml::yaml_options;
 use super::error::ParseError;
 use super::input::Input;
-use super::line_warnings::{LineWarnings, MAX_LINE_WARNINGS};
-use crate::model::{Column, TextColumn, Warning};
+use super::line_warnings::LineWarnings;
+use crate::model::{Column, Warning};
 
 /// A parsed table file, before it is given a domain and a key.
 #[derive(Clone, Debug, PartialEq)]
@@ -33,13 +33,6 @@ pub struct RawTable {
     pub meta: Option<Value>,
     pub names: Vec<String>,
     pub columns: Vec<Column>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
-    Int,
-    Float,
-    Text,
 }
 
 /// A numpy dtype name → our column type; `None` for one we do not know.
@@ -72,12 +65,15 @@ fn kind_of(dtype: &str) -> Option<Kind> {
 
 /// Parses a table file, streamed when [deferred](Input::deferred): the rows are parsed a window
 /// at a time (in parallel chunks within it), so memory follows the columns kept, not the file.
+/// An input in memory has its rows parsed straight from its text.
 /// Fatal: no `...` line ending the header (within [`MAX_HEADER_BYTES`]), a header that is not
 /// YAML, or no column list. Everything else is a warning.
 pub fn parse_table(input: &Input) -> Result<(RawTable, Vec<Warning>), ParseError> {
+    if input.deferred_path().is_none() {
+        return parse_in_memory(input);
+    }
     let path = input.display();
-    let mut reader =
-        TableReader { path, warnings: LineWarnings::new(path), state: State::Header(String::new()) };
+    let mut reader = TableReader::new(path);
     let mut next = 1;
     let summary = input.for_each_line(|number, line, _| {
         // Lines skipped for their length stay as blank lines: numbers hold.
@@ -93,11 +89,36 @@ pub fn parse_table(input: &Input) -> Result<(RawTable, Vec<Warning>), ParseError
     Ok((table, warnings))
 }
 
+/// The header line by line, then every row at once from the text itself: no window, no copy.
+fn parse_in_memory(input: &Input) -> Result<(RawTable, Vec<Warning>), ParseError> {
+    let (path, text) = (input.display(), input.text());
+    let mut reader = TableReader::new(path);
+    let (mut start, mut number) = (0, 0);
+    while start < text.len() && matches!(reader.state, State::Header(_)) {
+        let end = memchr::memchr(b'\n', &text.as_bytes()[start..]).map_or(text.len(), |i| start + i);
+        // `\n` and `\r` are ASCII: the cuts are char boundaries.
+        let line = text.get(start..end).unwrap_or_default();
+        number += 1;
+        reader.line(number, line.strip_suffix('\r').unwrap_or(line));
+        start = end + 1;
+    }
+    if let State::Body(body) = &mut reader.state {
+        let rows = text.get(start..).unwrap_or_default();
+        body.columns = Some(parse_rows(rows, number, &body.names, &body.kinds, &mut reader.warnings));
+    }
+    let (table, mut warnings) = reader.finish()?;
+    warnings.extend(input.truncation_warning());
+    Ok((table, warnings))
+}
+
 /// The longest YAML header read before the table is refused (real headers are a few lines).
 const MAX_HEADER_BYTES: usize = 1 << 20;
 
-/// Rows are gathered into a window of about this size, then parsed in parallel chunks.
-const WINDOW_BYTES: usize = 8 * CHUNK_BYTES;
+/// Rows are gathered into a window of about this size, then parsed in parallel chunks. Parsing
+/// reserves room for the most rows the window's bytes can hold (about 4 bytes a byte, untouched
+/// unless rows fill it), so the window stays small: a bomb of short bad rows streams in little
+/// memory.
+const WINDOW_BYTES: usize = 2 * CHUNK_BYTES;
 
 struct TableReader<'p> {
     path: &'p str,
@@ -123,7 +144,11 @@ struct Body {
     lines_before: usize,
 }
 
-impl TableReader<'_> {
+impl<'p> TableReader<'p> {
+    fn new(path: &'p str) -> Self {
+        TableReader { path, warnings: LineWarnings::new(path), state: State::Header(String::new()) }
+    }
+
     fn line(&mut self, number: usize, line: &str) {
         match &mut self.state {
             State::Failed(_) => {}
@@ -232,18 +257,6 @@ fn parse_header(header: &str, path: &str, warnings: &mut LineWarnings) -> Result
     Ok((meta, names, kinds))
 }
 
-/// Appends `more` rows to `columns` (both built for the same kinds).
-fn append(columns: &mut [Column], more: Vec<Column>) {
-    for (column, part) in columns.iter_mut().zip(more) {
-        match (column, part) {
-            (Column::Int(v), Column::Int(w)) => v.extend(w),
-            (Column::Float(v), Column::Float(w)) => v.extend(w),
-            (Column::Text(v), Column::Text(w)) => v.extend(w),
-            _ => {} // every chunk builds the same kinds
-        }
-    }
-}
-
 fn scalar_text(v: &Value) -> String {
     match v {
         Value::String(s) => s.trim().to_string(),
@@ -251,204 +264,9 @@ fn scalar_text(v: &Value) -> String {
     }
 }
 
-/// Rows in chunks of about this many bytes are parsed in parallel.
-const CHUNK_BYTES: usize = 512 * 1024;
-
-/// Parses the rows after the header, in parallel chunks cut at line ends, and joins the chunks'
-/// columns and warnings in file order.
-fn parse_rows(
-    body: &str,
-    lines_before: usize,
-    names: &[String],
-    kinds: &[Kind],
-    warnings: &mut LineWarnings,
-) -> Vec<Column> {
-    let mut chunks: Vec<(&str, usize)> = Vec::new();
-    let (mut rest, mut line) = (body, lines_before);
-    while !rest.is_empty() {
-        let cut = if rest.len() <= CHUNK_BYTES {
-            rest.len()
-        } else {
-            rest[CHUNK_BYTES..].find('\n').map_or(rest.len(), |i| CHUNK_BYTES + i + 1)
-        };
-        let (chunk, tail) = rest.split_at(cut);
-        let lines = chunk.bytes().filter(|&b| b == b'\n').count();
-        chunks.push((chunk, line));
-        line += lines;
-        rest = tail;
-    }
-    let parsed: Vec<ParsedChunk> =
-        chunks.into_par_iter().map(|(chunk, before)| parse_chunk(chunk, before, names, kinds)).collect();
-    let mut parts = parsed.into_iter();
-    let Some((mut columns, first, unlisted)) = parts.next() else {
-        return parse_chunk("", lines_before, names, kinds).0;
-    };
-    // Room for the rows the chunks kept (not one per line: junk lines keep none).
-    let rest: Vec<ParsedChunk> = parts.collect();
-    let kept: usize = rest.iter().map(|(more, ..)| more.first().map_or(0, column_len)).sum();
-    for column in &mut columns {
-        match column {
-            Column::Int(v) => v.reserve(kept),
-            Column::Float(v) => v.reserve(kept),
-            Column::Text(v) => v.reserve(kept),
-        }
-    }
-    let parts = rest.into_iter();
-    for (number, message) in first {
-        warnings.line(number, message);
-    }
-    warnings.unlisted(unlisted);
-    for (more, problems, unlisted) in parts {
-        append(&mut columns, more);
-        for (number, message) in problems {
-            warnings.line(number, message);
-        }
-        warnings.unlisted(unlisted);
-    }
-    columns
-}
-
-/// A chunk's columns, its first problem rows as (line, message), and how many more it had
-/// (only counted: a chunk of junk keeps [`MAX_LINE_WARNINGS`] messages, not one per line).
-type ParsedChunk = (Vec<Column>, Vec<(usize, String)>, usize);
-
-/// One chunk of rows; `lines_before` is the number of the line before its first. Values go
-/// straight into the columns; a row that fails half way is cut back off them.
-fn parse_chunk(body: &str, lines_before: usize, names: &[String], kinds: &[Kind]) -> ParsedChunk {
-    let mut warnings = Vec::new();
-    let mut unlisted = 0;
-    let mut columns: Vec<Column> = kinds
-        .iter()
-        .map(|k| match k {
-            Kind::Int => Column::Int(Vec::new()),
-            Kind::Float => Column::Float(Vec::new()),
-            Kind::Text => Column::Text(TextColumn::new()),
-        })
-        .collect();
-    let mut rows = 0usize;
-    for (i, raw) in body.lines().enumerate() {
-        let mut fields = Fields { line: raw, at: 0 };
-        let mut problem = None;
-        let mut filled = 0;
-        for (column, name) in columns.iter_mut().zip(names) {
-            let Some(field) = fields.next() else { break };
-            let ok = match column {
-                Column::Int(v) => parse_int(field).map(|x| v.push(x)).is_some(),
-                Column::Float(v) => field.parse::<f64>().ok().map(|x| v.push(x)).is_some(),
-                Column::Text(v) => {
-                    v.push(field);
-                    true
-                }
-            };
-            if !ok {
-                let want = if matches!(column, Column::Int(_)) { "an integer" } else { "a number" };
-                problem = Some(format!("`{field}` in column `{name}` is not {want}; the row is skipped"));
-                break;
-            }
-            filled += 1;
-        }
-        if problem.is_none() && filled > 0 && filled < names.len() {
-            problem = Some(format!("{filled} values for {} columns; the row is skipped", names.len()));
-        } else if problem.is_none() && filled == names.len() && fields.next().is_some() {
-            let extra = 1 + std::iter::from_fn(|| fields.next()).count();
-            problem = Some(format!(
-                "{} values for {} columns; the row is skipped",
-                names.len() + extra,
-                names.len()
-            ));
-        }
-        match problem {
-            Some(message) => {
-                if warnings.len() < MAX_LINE_WARNINGS {
-                    warnings.push((lines_before + i + 1, message));
-                } else {
-                    unlisted += 1;
-                }
-                for column in &mut columns {
-                    truncate(column, rows);
-                }
-            }
-            None if filled > 0 => rows += 1,
-            None => {} // a blank or comment line
-        }
-    }
-    (columns, warnings, unlisted)
-}
-
-fn column_len(column: &Column) -> usize {
-    match column {
-        Column::Int(v) => v.len(),
-        Column::Float(v) => v.len(),
-        Column::Text(v) => v.len(),
-    }
-}
-
-fn truncate(column: &mut Column, rows: usize) {
-    match column {
-        Column::Int(v) => v.truncate(rows),
-        Column::Float(v) => v.truncate(rows),
-        Column::Text(v) => v.truncate(rows),
-    }
-}
-
-/// Whitespace-separated fields of one line, scanned byte by byte; `#` ends the line (a comment).
-struct Fields<'a> {
-    line: &'a str,
-    at: usize,
-}
-
-impl<'a> Fields<'a> {
-    #[inline]
-    fn next(&mut self) -> Option<&'a str> {
-        let bytes = self.line.as_bytes();
-        let mut at = self.at;
-        while at < bytes.len() && bytes[at].is_ascii_whitespace() {
-            at += 1;
-        }
-        if at == bytes.len() || bytes[at] == b'#' {
-            self.at = bytes.len();
-            return None;
-        }
-        let start = at;
-        while at < bytes.len() && !bytes[at].is_ascii_whitespace() && bytes[at] != b'#' {
-            at += 1;
-        }
-        self.at = at;
-        // Both ends sit next to ASCII (whitespace, `#`) or the line's ends: char boundaries.
-        self.line.get(start..at)
-    }
-}
-
-/// An integer, also when written as a whole float (`40000.0`, `4e4`).
-#[inline]
-pub fn parse_int(field: &str) -> Option<i64> {
-    let bytes = field.as_bytes();
-    let (negative, digits) = match bytes.first() {
-        Some(b'-') => (true, &bytes[1..]),
-        Some(b'+') => (false, &bytes[1..]),
-        _ => (false, bytes),
-    };
-    if !digits.is_empty() && digits.len() <= 18 {
-        let mut value = 0i64;
-        let mut plain = true;
-        for &d in digits {
-            let digit = d.wrapping_sub(b'0');
-            if digit > 9 {
-                plain = false;
-                break;
-            }
-            value = value * 10 + i64::from(digit);
-        }
-        if plain {
-            return Some(if negative { -value } else { value });
-        }
-    }
-    let x: f64 = field.parse().ok()?;
-    (x.is_finite() && x.fract() == 0.0 && x.abs() < 9.0e18).then_some(x as i64)
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::boxfish_rows::parse_int;
     use super::*;
 
     fn parse(text: &str) -> (RawTable, Vec<Warning>) {

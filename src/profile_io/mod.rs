@@ -3,6 +3,7 @@
 
 pub mod boxfish;
 pub mod boxfish_network;
+mod boxfish_rows;
 pub mod boxfish_table;
 mod boxfish_yaml;
 pub mod classify;

@@ -136,7 +136,8 @@ pub fn distinct_values(run: &Run, domain: Domain, attribute: &str) -> Vec<f64> {
             out.extend((0..c.len()).filter_map(|r| c.number(r)));
         }
     }
-    out.sort_by(f64::total_cmp);
+    // Unstable: few distinct values in many rows, which pattern-defeating quicksort groups fast.
+    out.sort_unstable_by(f64::total_cmp);
     out.dedup();
     out
 }
