@@ -147,10 +147,10 @@ def main():
         written = time.perf_counter() - t
         t = time.perf_counter()
         backfill(source, store)
-        backfill = time.perf_counter() - t
+        backfilled = time.perf_counter() - t
         print(f"wrote {len(ends)} series x {points} points ({os.path.getsize(source) / 1e9:.1f} GB) "
-              f"in {written:.0f} s; promtool backfilled them in {backfill:.0f} s "
-              f"({samples / backfill / 1e6:.2f} M samples/s, {load()})")
+              f"in {written:.0f} s; promtool backfilled them in {backfilled:.0f} s "
+              f"({samples / backfilled / 1e6:.2f} M samples/s, {load()})")
         os.remove(source)
     server, url = start_server(store, os.path.join(work, "prometheus.log"))
     rails = args.rails
