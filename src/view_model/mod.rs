@@ -42,6 +42,7 @@ pub mod shared_links;
 pub mod stats;
 pub mod strip_measure;
 pub mod time_strip;
+mod time_strip_cells;
 pub mod time_strip_jobs;
 pub mod time_strip_measure;
 pub mod torus_values;

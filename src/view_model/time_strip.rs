@@ -17,6 +17,7 @@ use crate::units::{format_seconds, format_time_of_day};
 
 use super::dataset::FabricData;
 pub use super::strip_measure::StripMeasure;
+use super::time_strip_cells::{Cells, with_interval_cells};
 use super::time_strip_jobs::{JobBands, job_bands};
 use super::values::RegionSelection;
 
@@ -84,37 +85,6 @@ pub struct IntervalColumn {
     pub start: Option<EpochMicros>,
 }
 
-/// Each interval's observed bytes per rail (an end without a value counts as 0 here: the join
-/// has named it in a warning), to be borrowed by [`interval_columns`].
-pub fn interval_bytes(observed: &Observed) -> Vec<Vec<LinkBytes>> {
-    observed
-        .series
-        .iter()
-        .map(|i| {
-            let rails = &i.rails;
-            (0..rails.rail_count())
-                .map(|r| (0..rails.rail_len(r)).map(|e| rails.value_at(r, e).unwrap_or(0)).collect())
-                .collect()
-        })
-        .collect()
-}
-
-/// A series' intervals as columns, numbered from 1 in the order the snapshots were given, each
-/// at the time its later snapshot was taken.
-pub fn interval_columns<'a>(observed: &Observed, bytes: &'a [Vec<LinkBytes>]) -> Vec<TimeColumn<'a>> {
-    observed
-        .series
-        .iter()
-        .zip(bytes)
-        .enumerate()
-        .map(|(i, (interval, rails))| TimeColumn {
-            region: i as u32 + 1,
-            time: interval.end.map(|t| t.time),
-            rails: rails.iter().collect(),
-        })
-        .collect()
-}
-
 /// Columns gathered into bins: each bin's column range and, per row, its busiest column's bytes.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Binned {
@@ -126,31 +96,41 @@ pub struct Binned {
 impl TimeStrip {
     /// Sums each column's link ends into the rows.
     pub fn build(fabric: &FabricData, columns: &[TimeColumn<'_>], rows: StripRows) -> TimeStrip {
+        let times = columns.iter().map(|c| (c.region, c.time)).collect();
+        TimeStrip::of_cells(fabric, &Cells::Columns(columns), times, rows)
+    }
+
+    /// Sums `cells` into the rows, one strip column per entry of `columns` (region, time).
+    fn of_cells(
+        fabric: &FabricData,
+        cells: &Cells<'_>,
+        columns: Vec<(u32, Option<EpochMicros>)>,
+        rows: StripRows,
+    ) -> TimeStrip {
         let (labels, row_of) = match rows {
             StripRows::Groups => level_groups(fabric),
-            StripRows::TopEnds(n) => top_ends(fabric, columns, n),
+            StripRows::TopEnds(n) => top_ends(fabric, cells, n),
         };
         let width = columns.len();
-        let mut cells = vec![0.0; labels.len() * width];
-        for (c, column) in columns.iter().enumerate() {
-            for (rail, bytes) in column.rails.iter().enumerate() {
-                let Some(rows) = row_of.get(rail) else { continue };
-                for (end, b) in bytes.nonzero() {
-                    if let Some(&row) = rows.get(end).filter(|&&r| r != NO_ROW) {
-                        cells[row as usize * width + c] += b as f64;
-                    }
-                }
+        let mut values = vec![0.0; labels.len() * width];
+        cells.for_each(|c, rail, end, b| {
+            let row = row_of.get(rail).and_then(|rows| rows.get(end)).copied().unwrap_or(NO_ROW);
+            if row != NO_ROW && c < width {
+                values[row as usize * width + c] += b as f64;
             }
-        }
-        let columns: Vec<(u32, Option<EpochMicros>)> = columns.iter().map(|c| (c.region, c.time)).collect();
+        });
         let jobs = job_bands(&columns, None, &fabric.scheduled);
-        TimeStrip { rows: labels, columns, cells, jobs, ..Default::default() }
+        TimeStrip { rows: labels, columns, cells: values, jobs, ..Default::default() }
     }
 
     /// The intervals of a series of counter snapshots as the columns (empty without a series).
     pub fn of_intervals(fabric: &FabricData, observed: &Observed, rows: StripRows) -> TimeStrip {
-        let bytes = interval_bytes(observed);
-        let mut strip = TimeStrip::build(fabric, &interval_columns(observed, &bytes), rows);
+        // Numbered from 1 in the order the snapshots were given, each at its later snapshot.
+        let times = (observed.series.iter().enumerate())
+            .map(|(i, interval)| (i as u32 + 1, interval.end.map(|t| t.time)))
+            .collect();
+        let mut strip =
+            with_interval_cells(observed, |cells| TimeStrip::of_cells(fabric, cells, times, rows));
         strip.intervals = observed
             .series
             .iter()
@@ -287,20 +267,14 @@ pub(super) fn level_groups(fabric: &FabricData) -> (Vec<String>, Vec<Vec<u32>>) 
 }
 
 /// The `n` ends with the most bytes over all columns, busiest first.
-pub(super) fn top_ends(
-    fabric: &FabricData,
-    columns: &[TimeColumn<'_>],
-    n: usize,
-) -> (Vec<String>, Vec<Vec<u32>>) {
+pub(super) fn top_ends(fabric: &FabricData, cells: &Cells<'_>, n: usize) -> (Vec<String>, Vec<Vec<u32>>) {
     let mut totals: Vec<Vec<f64>> =
         fabric.cluster.rails.iter().map(|f| vec![0.0; f.link_end_count()]).collect();
-    for column in columns {
-        for (rail, bytes) in column.rails.iter().enumerate() {
-            if let Some(t) = totals.get_mut(rail) {
-                bytes.add_into(t, 1.0);
-            }
+    cells.for_each(|_, rail, end, b| {
+        if let Some(total) = totals.get_mut(rail).and_then(|t| t.get_mut(end)) {
+            *total += b as f64;
         }
-    }
+    });
     let mut ranked: Vec<(f64, usize, usize)> = totals
         .iter()
         .enumerate()

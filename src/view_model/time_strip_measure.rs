@@ -7,9 +7,8 @@
 use super::dataset::FabricData;
 use super::link_series::LinkSeries;
 use super::strip_measure::StripMeasure;
-use super::time_strip::{
-    NO_ROW, StripRows, TimeStrip, interval_bytes, interval_columns, level_groups, top_ends,
-};
+use super::time_strip::{NO_ROW, StripRows, TimeStrip, level_groups, top_ends};
+use super::time_strip_cells::with_interval_cells;
 use crate::routing::Observed;
 
 impl TimeStrip {
@@ -28,10 +27,9 @@ impl TimeStrip {
         strip.cells.iter_mut().for_each(|c| *c = 0.0);
         let Some(series) = LinkSeries::of(&fabric.cluster, observed) else { return strip };
         let by = if measure == StripMeasure::Stall { &series.stall } else { &series.utilisation };
-        let bytes = interval_bytes(observed);
         let (_, row_of) = match rows {
             StripRows::Groups => level_groups(fabric),
-            StripRows::TopEnds(n) => top_ends(fabric, &interval_columns(observed, &bytes), n),
+            StripRows::TopEnds(n) => with_interval_cells(observed, |cells| top_ends(fabric, cells, n)),
         };
         let width = strip.columns.len();
         for (c, values) in by.iter().enumerate().take(width) {
