@@ -19,6 +19,10 @@
 //! Figures on the 2-core development machine while other builds ran (load average ~3), median:
 //! load bgpc-shaped 7.7 ms (≤ 23 ms), collex-shaped 27 ms (≤ 48 ms); node filter onto links
 //! 0.13 ms (≤ 10 ms); link values under that filter 0.27 ms.
+//!
+//! 2026-11-28, load 8.9, back to back with a bench binary of 2026-11-27: load collex-shaped
+//! 52.6 -> 44.1 ms, bgpc-shaped 15.2 -> 9.5 ms (medians) after rows were written once, straight
+//! into their columns, from tables read whole (`profile_io/boxfish_rows.rs`).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
