@@ -11,6 +11,16 @@ use crate::model::{Cluster, LinkEnd};
 use crate::routing::link_rates::{stall_percent, utilisation_percent};
 use crate::routing::{Interval, Observed};
 
+/// True when every interval holds the same rails with the same ends (a history always does).
+fn same_shape(series: &[Interval]) -> bool {
+    let shape = |i: &Interval| {
+        let rails = &i.rails;
+        (0..rails.rail_count()).map(|r| rails.rail_len(r)).collect::<Vec<_>>()
+    };
+    let first = series.first().map(shape);
+    series.iter().skip(1).all(|i| Some(shape(i)) == first)
+}
+
 /// Per interval, per link position.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct LinkSeries {
@@ -49,12 +59,49 @@ impl LinkSeries {
                 ..window.clone()
             };
             out.push(&whole, &capacity, &observed.ticks);
+        } else if same_shape(&observed.series) {
+            out.push_all(&observed.series, &capacity, &observed.ticks);
         } else {
             for interval in &observed.series {
                 out.push(interval, &capacity, &observed.ticks);
             }
         }
         Some(out)
+    }
+
+    /// Every interval at once, end by end: a history from Prometheus holds each end's steps side
+    /// by side, so this reads it in order (interval by interval, each value was a cache miss),
+    /// and looks each end's tick up once, not once per interval. The same values as
+    /// [`LinkSeries::push`] for each interval in turn.
+    fn push_all(
+        &mut self,
+        series: &[Interval],
+        capacity: &[Option<Capacity>],
+        ticks: &std::collections::HashMap<(usize, usize), u8>,
+    ) {
+        let Some(first) = series.first() else { return };
+        let rails = &first.rails;
+        let ends = (0..rails.rail_count()).flat_map(|r| (0..rails.rail_len(r)).map(move |i| (r, i)));
+        let length = ends.clone().count().min(capacity.len());
+        let seconds: Vec<Option<f64>> = series.iter().map(Interval::seconds).collect();
+        // Not `vec![…; n]`: its clones would not keep the capacity.
+        let mut utilisation: Vec<Vec<f32>> = series.iter().map(|_| Vec::with_capacity(length)).collect();
+        let mut stall: Vec<Vec<f32>> = series.iter().map(|_| Vec::with_capacity(length)).collect();
+        let known = |v: Option<f64>| v.map_or(f32::NAN, |v| v as f32);
+        for ((rail, i), capacity) in ends.zip(capacity) {
+            let tick = ticks.get(&(rail, i)).copied();
+            for (k, interval) in series.iter().enumerate() {
+                let rate = capacity.zip(seconds[k]);
+                let bytes = interval.rails.value_at(rail, i);
+                utilisation[k]
+                    .push(known(rate.zip(bytes).and_then(|((c, s), b)| utilisation_percent(b, c, s))));
+                let waits = interval.xmit_wait.value_at(rail, i);
+                stall[k].push(known(rate.zip(waits).and_then(|((c, s), t)| stall_percent(t, c, s, tick))));
+            }
+        }
+        self.labels.extend(series.iter().map(|i| format!("{} → {}", i.from, i.to)));
+        self.utilisation.extend(utilisation);
+        self.stall.extend(stall);
     }
 
     /// `ticks`: the recorded `PortSamplesControl.Tick` by (rail, end index), as
@@ -82,5 +129,74 @@ impl LinkSeries {
         self.labels.push(format!("{} → {}", interval.from, interval.to));
         self.utilisation.push(utilisation);
         self.stall.push(stall);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::model::EpochMicros;
+    use crate::model::counters::{TakenAt, TimeSource};
+    use crate::routing::end_columns::EndColumns;
+    use crate::routing::end_values::EndValues;
+    use crate::view_model::Dataset;
+
+    /// Three one-minute intervals of a history (the second without an end time), bytes and
+    /// XmitWait with unknown cells, over both rails of a synthetic fabric.
+    fn history(ends: &[usize]) -> Vec<Interval> {
+        let total: usize = ends.iter().sum();
+        let (mut sent, mut waits) = (EndColumns::new(ends, 3), EndColumns::new(ends, 3));
+        for j in 0..3 {
+            for e in 0..total {
+                let bytes = 1_000_000 * (e as u64 % 9) * (j as u64 + 1);
+                sent.put(j, e, (e % 4 != 0).then_some(bytes));
+                waits.put(j, e, (e % 5 != 1).then_some(1000 * (e as u64 % 7)));
+            }
+        }
+        let (sent, waits) = (Arc::new(sent), Arc::new(waits));
+        let at = |minute: i64| {
+            Some(TakenAt {
+                time: EpochMicros(1_800_000_000_000_000 + minute * 60_000_000),
+                from: TimeSource::Server,
+            })
+        };
+        (0..3)
+            .map(|j| Interval {
+                from: format!("t{j}"),
+                to: format!("t{}", j + 1),
+                start: at(j as i64),
+                end: if j == 1 { None } else { at(j as i64 + 1) },
+                rails: EndValues::column(sent.clone(), j),
+                xmit_wait: EndValues::column(waits.clone(), j),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn all_intervals_read_end_by_end_equal_each_interval_read_in_turn() {
+        let d = Dataset::synthetic(4, 3, 2, 2);
+        let cluster = &d.fabric.as_ref().unwrap().cluster;
+        let ends: Vec<usize> = cluster.rails.iter().map(|r| r.link_end_count()).collect();
+        let series = history(&ends);
+        assert!(same_shape(&series));
+        let ticks = [((0, 3), 2u8), ((1, 0), 5)].into_iter().collect();
+        // The synthetic fabric gives no speeds: 4x EDR on every other end, unknown on the rest.
+        let total: usize = ends.iter().sum();
+        let edr = Capacity { lanes: 4, speed: crate::model::capacity::LaneSpeed::Edr };
+        let capacity: Vec<Option<Capacity>> = (0..total).map(|e| (e % 2 == 0).then_some(edr)).collect();
+        let (mut all, mut each) = (LinkSeries::default(), LinkSeries::default());
+        all.push_all(&series, &capacity, &ticks);
+        series.iter().for_each(|i| each.push(i, &capacity, &ticks));
+        let bits = |v: &[Vec<f32>]| {
+            v.iter().map(|x| x.iter().map(|f| f.to_bits()).collect()).collect::<Vec<Vec<_>>>()
+        };
+        assert_eq!(all.labels, each.labels);
+        assert_eq!(bits(&all.utilisation), bits(&each.utilisation));
+        assert_eq!(bits(&all.stall), bits(&each.stall));
+        assert!(all.utilisation[0].iter().any(|u| u.is_finite() && *u > 0.0), "capacities and times known");
+        assert!(all.stall[2].iter().any(|u| u.is_finite() && *u > 0.0), "XmitWait read");
+        assert!(all.utilisation[1].iter().all(|u| u.is_nan()), "an interval without an end time");
     }
 }
