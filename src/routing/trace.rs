@@ -44,24 +44,33 @@ impl Path {
     pub fn delivered(&self) -> bool {
         self.outcome == Outcome::Delivered
     }
-
-    fn dropped(hops: Vec<Hop>, link_ends: Vec<LinkEnd>, reason: DropReason) -> Path {
-        let at = hops.last().map(|h| h.node);
-        Path { hops, link_ends, outcome: Outcome::Dropped { at, reason } }
-    }
 }
 
 /// Traces the path from the port owning `src` to the port owning `dst`.
 pub fn trace(fabric: &Fabric, src: Lid, dst: Lid) -> Path {
+    let mut path =
+        Path { hops: Vec::with_capacity(8), link_ends: Vec::with_capacity(8), outcome: Outcome::Delivered };
+    trace_into(fabric, src, dst, &mut path);
+    path
+}
+
+/// [`trace`] into `path`, reusing its lists: for callers that trace millions of pairs and keep
+/// only the outcome (two allocations a pair were most of `shoal info`'s reachability count).
+pub fn trace_into(fabric: &Fabric, src: Lid, dst: Lid, path: &mut Path) {
+    path.hops.clear();
+    path.link_ends.clear();
+    path.outcome = walk(fabric, src, dst, &mut path.hops, &mut path.link_ends);
+}
+
+fn walk(fabric: &Fabric, src: Lid, dst: Lid, hops: &mut Vec<Hop>, link_ends: &mut Vec<LinkEnd>) -> Outcome {
+    let dropped = |hops: &[Hop], reason| Outcome::Dropped { at: hops.last().map(|h| h.node), reason };
     let Some(source) = fabric.owner_of_lid(src) else {
-        return Path::dropped(Vec::new(), Vec::new(), DropReason::UnknownSource);
+        return dropped(hops, DropReason::UnknownSource);
     };
     let Some(destination) = fabric.owner_of_lid(dst) else {
-        let hop = Hop { node: source.node, in_port: None, out_port: None };
-        return Path::dropped(vec![hop], Vec::new(), DropReason::UnknownDestination);
+        hops.push(Hop { node: source.node, in_port: None, out_port: None });
+        return dropped(hops, DropReason::UnknownDestination);
     };
-    let mut hops = Vec::with_capacity(8);
-    let mut link_ends = Vec::with_capacity(8);
     let mut node = source.node;
     let mut in_port = None;
     // A CA sends out of the port that owns the source LID; a switch consults its table.
@@ -69,30 +78,30 @@ pub fn trace(fabric: &Fabric, src: Lid, dst: Lid) -> Path {
     loop {
         if node == destination.node {
             hops.push(Hop { node, in_port, out_port: None });
-            return Path { hops, link_ends, outcome: Outcome::Delivered };
+            return Outcome::Delivered;
         }
         let is_switch = fabric.node(node).kind == NodeKind::Switch;
         if hops.iter().any(|h: &Hop| h.node == node) {
             hops.push(Hop { node, in_port, out_port: None });
-            return Path::dropped(hops, link_ends, DropReason::Loop);
+            return dropped(hops, DropReason::Loop);
         }
         let out = match forced_out.take() {
             Some(port) => port,
             None if !is_switch => {
                 hops.push(Hop { node, in_port, out_port: None });
-                return Path::dropped(hops, link_ends, DropReason::WrongEndpoint);
+                return dropped(hops, DropReason::WrongEndpoint);
             }
             None => match next_port(fabric, node, dst) {
                 Ok(port) => port,
                 Err(reason) => {
                     hops.push(Hop { node, in_port, out_port: None });
-                    return Path::dropped(hops, link_ends, reason);
+                    return dropped(hops, reason);
                 }
             },
         };
         hops.push(Hop { node, in_port, out_port: Some(out) });
         let Some((end, next, next_in)) = fabric.out_through(node, out) else {
-            return Path::dropped(hops, link_ends, DropReason::DeadPort);
+            return dropped(hops, DropReason::DeadPort);
         };
         link_ends.push(end);
         node = next;
@@ -172,6 +181,24 @@ mod tests {
         crate::model::test_fabric::set_row(&mut fabric, spine, Lid(0x13), LftEntry::Port(PortNum(1)));
         let path = trace(&fabric, Lid(0x10), Lid(0x13));
         assert_eq!(path.outcome, Outcome::Dropped { at: Some(leaf[0]), reason: DropReason::Loop });
+    }
+
+    #[test]
+    fn a_reused_path_traces_each_pair_as_a_fresh_one_does() {
+        let TwoLeaves { mut fabric, spine, .. } = two_leaves();
+        crate::model::test_fabric::set_row(&mut fabric, spine, Lid(0x13), LftEntry::Port(PortNum(1)));
+        let lids = [0x10, 0x11, 0x12, 0x13, 0x99].map(Lid);
+        let mut reused = trace(&fabric, lids[0], lids[1]);
+        let mut outcomes = Vec::new();
+        for &src in &lids {
+            for &dst in &lids {
+                trace_into(&fabric, src, dst, &mut reused);
+                assert_eq!(reused, trace(&fabric, src, dst), "{src:?} -> {dst:?}");
+                outcomes.push(reused.outcome);
+            }
+        }
+        assert!(outcomes.contains(&Outcome::Delivered));
+        assert!(outcomes.iter().any(|o| matches!(o, Outcome::Dropped { reason: DropReason::Loop, .. })));
     }
 
     #[test]
