@@ -100,6 +100,39 @@ fn merged_rows(
     by: Granularity,
     counts: &[Option<RailCounts<'_>>],
 ) -> Option<(Vec<PairRow>, u64)> {
+    let parts = flows.flows.iter().map(Vec::len).sum::<usize>() + flows.intra_node_pairs.len();
+    let mut rows: Vec<PairRow> = Vec::with_capacity(parts);
+    let without = merge_rows(cluster, flows, by, counts, |row| rows.push(row))?;
+    rows.shrink_to_fit();
+    Some((rows, without))
+}
+
+/// Hands the rows of `flows` on the rails `wanted` keeps (intra-node rows always) to `row`, one
+/// by one in the table's order, as [`pair_table`] would hold them, without holding them: what a
+/// traffic matrix folds on its first build. Returns the bytes without an entity; `None` (part
+/// way through: drop what `row` was given) when a list is not in (src, dst) order, as at host
+/// or leaf granularity, where only [`pair_table`]'s sort gives the rows.
+pub fn visit_merged_rows(
+    cluster: &Cluster,
+    flows: &FlowSet,
+    by: Granularity,
+    wanted: impl Fn(usize) -> bool,
+    row: impl FnMut(PairRow),
+) -> Option<u64> {
+    let counts: Vec<Option<RailCounts<'_>>> = (0..flows.flows.len())
+        .map(|r| cluster.rails.get(r).filter(|_| wanted(r)).map(|fabric| RailCounts::of(fabric, flows, r)))
+        .collect();
+    merge_rows(cluster, flows, by, &counts, row)
+}
+
+/// [`merged_rows`]'s merge: parts of one key folded into one row (see [`add`]) as they come.
+fn merge_rows(
+    cluster: &Cluster,
+    flows: &FlowSet,
+    by: Granularity,
+    counts: &[Option<RailCounts<'_>>],
+    mut row: impl FnMut(PairRow),
+) -> Option<u64> {
     let word = |(src, dst): (u32, u32)| (u64::from(src) << 32) | u64::from(dst);
     // Intra-node rows have no rail, which sorts before every rail: their list comes first, then
     // the rails in order, so that a pair's rows leave the merge in (src, dst, rail) order.
@@ -118,13 +151,23 @@ fn merged_rows(
         });
         lists.push((rail, Box::new(list)));
     }
-    let parts = flows.flows.iter().map(Vec::len).sum::<usize>() + flows.intra_node_pairs.len();
-    let mut rows: Vec<PairRow> = Vec::with_capacity(parts);
+    let mut pending: Option<PairRow> = None;
     let without = merge(lists, |rail, (key, bytes, hops)| {
-        add(&mut rows, ((key >> 32) as u32, key as u32, rail), bytes, hops);
+        let (src, dst) = ((key >> 32) as u32, key as u32);
+        match &mut pending {
+            Some(last) if (last.src, last.dst, last.rail) == (src, dst, rail) => add_part(last, bytes, hops),
+            _ => {
+                let next = PairRow { src, dst, rail, bytes, messages: None, hops };
+                if let Some(done) = pending.replace(next) {
+                    row(done);
+                }
+            }
+        }
     })?;
-    rows.shrink_to_fit();
-    Some((rows, without))
+    if let Some(last) = pending {
+        row(last);
+    }
+    Some(without)
 }
 
 /// The rows by sorting every part, whatever order the flows come in.
@@ -244,19 +287,22 @@ fn fold(mut parts: Vec<Part>) -> Vec<PairRow> {
     rows
 }
 
-/// Adds a part to the rows: to the last row if it has the same key (bytes summed, the most hops
-/// kept, none if either path is not delivered), else as a new row.
+/// Adds a part to the rows: to the last row if it has the same key, else as a new row.
 fn add(rows: &mut Vec<PairRow>, (src, dst, rail): (u32, u32, Option<u8>), bytes: u64, hops: Option<u32>) {
     match rows.last_mut() {
-        Some(last) if (last.src, last.dst, last.rail) == (src, dst, rail) => {
-            add_bytes(&mut last.bytes, bytes);
-            last.hops = match (last.hops, hops) {
-                (Some(a), Some(b)) => Some(a.max(b)),
-                _ => None,
-            };
-        }
+        Some(last) if (last.src, last.dst, last.rail) == (src, dst, rail) => add_part(last, bytes, hops),
         _ => rows.push(PairRow { src, dst, rail, bytes, messages: None, hops }),
     }
+}
+
+/// A part of a row's key added to it: bytes summed, the most hops kept, none if either path is
+/// not delivered.
+fn add_part(row: &mut PairRow, bytes: u64, hops: Option<u32>) {
+    add_bytes(&mut row.bytes, bytes);
+    row.hops = match (row.hops, hops) {
+        (Some(a), Some(b)) => Some(a.max(b)),
+        _ => None,
+    };
 }
 
 /// The bytes-weighted mean of switches crossed (INTAP-MPI's locality): 0 when every byte stays
