@@ -19,7 +19,7 @@ use crate::model::{Cluster, Fabric, Lid, NodeKind};
 
 use super::accumulate::Flow;
 use super::flows::{FlowOrigin, FlowSet};
-use super::pair_merge::{List, merge};
+use super::pair_merge::{Item, merge};
 use super::switch_count::RailCounts;
 
 /// What the rows and columns of a traffic matrix are.
@@ -133,23 +133,14 @@ fn merge_rows(
     counts: &[Option<RailCounts<'_>>],
     mut row: impl FnMut(PairRow),
 ) -> Option<u64> {
-    let word = |(src, dst): (u32, u32)| (u64::from(src) << 32) | u64::from(dst);
     // Intra-node rows have no rail, which sorts before every rail: their list comes first, then
     // the rails in order, so that a pair's rows leave the merge in (src, dst, rail) order.
-    let intra = flows.intra_node_pairs.iter().map(move |(origin, bytes)| {
-        let (src, dst, _) = intra_node_key(cluster, by, origin).ok_or(*bytes)?;
-        Ok((word((src, dst)), *bytes, Some(0)))
-    });
-    let mut lists: Vec<(Option<u8>, List<'_>)> = vec![(None, Box::new(intra))];
+    let mut lists = vec![(None, Parts::Intra { cluster, by, pairs: flows.intra_node_pairs.iter() })];
     for (r, (rail_flows, origins)) in flows.flows.iter().zip(&flows.origins).enumerate() {
         let (Some(fabric), Some(Some(counts))) = (cluster.rails.get(r), counts.get(r)) else { continue };
         // A rail number past a byte would key as intra-node: the sort handles that.
         let rail = Some(u8::try_from(r).ok()?);
-        let list = rail_flows.iter().zip(origins).enumerate().map(move |(i, (flow, origin))| {
-            let key = flow_key(fabric, by, flow, origin).ok_or(flow.bytes)?;
-            Ok((word(key), flow.bytes, counts.get(i)))
-        });
-        lists.push((rail, Box::new(list)));
+        lists.push((rail, Parts::Rail { fabric, by, flows: rail_flows, origins, counts, at: 0 }));
     }
     let mut pending: Option<PairRow> = None;
     let without = merge(lists, |rail, (key, bytes, hops)| {
@@ -168,6 +159,52 @@ fn merge_rows(
         row(last);
     }
     Some(without)
+}
+
+/// One list of the merge, keyed at a granularity: the intra-node pairs, or one rail's flows
+/// with their switch counts. A concrete list (no boxed iterator) that the merge inlines.
+enum Parts<'a> {
+    Intra {
+        cluster: &'a Cluster,
+        by: Granularity,
+        pairs: std::slice::Iter<'a, (FlowOrigin, u64)>,
+    },
+    Rail {
+        fabric: &'a Fabric,
+        by: Granularity,
+        flows: &'a [Flow],
+        origins: &'a [FlowOrigin],
+        counts: &'a RailCounts<'a>,
+        at: usize,
+    },
+}
+
+/// (src, dst) as one word, src high: the merge's key.
+fn word((src, dst): (u32, u32)) -> u64 {
+    (u64::from(src) << 32) | u64::from(dst)
+}
+
+impl Iterator for Parts<'_> {
+    /// A part, or the bytes of one without an entity.
+    type Item = Result<Item, u64>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            Parts::Intra { cluster, by, pairs } => {
+                let (origin, bytes) = pairs.next()?;
+                let key = intra_node_key(cluster, *by, origin);
+                Some(key.map(|(src, dst, _)| (word((src, dst)), *bytes, Some(0))).ok_or(*bytes))
+            }
+            Parts::Rail { fabric, by, flows, origins, counts, at } => {
+                let i = *at;
+                let (flow, origin) = (flows.get(i)?, origins.get(i)?);
+                *at += 1;
+                let key = flow_key(fabric, *by, flow, origin);
+                Some(key.map(|key| (word(key), flow.bytes, counts.get(i))).ok_or(flow.bytes))
+            }
+        }
+    }
 }
 
 /// The rows by sorting every part, whatever order the flows come in.
@@ -213,6 +250,7 @@ fn sorted_rows(
 }
 
 /// The (src, dst) entities of a flow at granularity `by`, `None` where one end has none.
+#[inline]
 pub(super) fn flow_key(
     fabric: &Fabric,
     by: Granularity,
@@ -238,6 +276,7 @@ fn leaf_of_lid(fabric: &Fabric, lid: Lid) -> Option<u32> {
 }
 
 /// The cell of an intra-node pair: no rail; at leaf granularity the host's leaf on its lowest rail.
+#[inline]
 pub(super) fn intra_node_key(
     cluster: &Cluster,
     by: Granularity,

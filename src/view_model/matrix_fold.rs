@@ -199,6 +199,7 @@ impl Folding {
 
     /// Adds a wanted row of `value`: to the last cell where it is the same pair (rails of one pair are
     /// adjacent), else as a new cell; and to its sender's split.
+    #[inline]
     fn row(&mut self, row: &PairRow, value: f64) {
         let part = if self.leaf { row.rail.unwrap_or(0) } else { 0 };
         let same_part = !self.leaf || self.parts.last() == Some(&part);
