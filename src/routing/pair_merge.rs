@@ -10,13 +10,14 @@ use crate::model::bytes::add_bytes;
 /// One part: its key (src high, dst low), bytes, hops.
 pub(super) type Item = (u64, u64, Option<u32>);
 
-/// Parts in key order, or the bytes of one that has no key.
-pub(super) type List<'a> = Box<dyn Iterator<Item = Result<Item, u64>> + 'a>;
-
-/// Hands every part of `lists` to `part` in key order, with its list's tag, and returns the
+/// Hands every part of `lists` (parts in key order, or the bytes of one without a key) to
+/// `part` in key order, with its list's tag, and returns the
 /// bytes of the parts without a key; `None` (part way through) when a list is out of order. On
 /// equal keys the earlier list's part comes first.
-pub(super) fn merge<T: Copy>(mut lists: Vec<(T, List<'_>)>, mut part: impl FnMut(T, Item)) -> Option<u64> {
+pub(super) fn merge<T: Copy, L: Iterator<Item = Result<Item, u64>>>(
+    mut lists: Vec<(T, L)>,
+    mut part: impl FnMut(T, Item),
+) -> Option<u64> {
     let mut without = 0u64;
     let mut heads: Vec<Option<Item>> = lists.iter_mut().map(|(_, list)| next(list, &mut without)).collect();
     loop {
@@ -39,7 +40,8 @@ pub(super) fn merge<T: Copy>(mut lists: Vec<(T, List<'_>)>, mut part: impl FnMut
 }
 
 /// The list's next part, counting the bytes of those without a key on the way.
-fn next(list: &mut List<'_>, without: &mut u64) -> Option<Item> {
+#[inline]
+fn next(list: &mut impl Iterator<Item = Result<Item, u64>>, without: &mut u64) -> Option<Item> {
     loop {
         match list.next()? {
             Ok(item) => return Some(item),
@@ -54,8 +56,8 @@ fn next(list: &mut List<'_>, without: &mut u64) -> Option<Item> {
 mod tests {
     use super::*;
 
-    fn list(items: &[Result<u64, u64>]) -> List<'_> {
-        Box::new(items.iter().map(|i| i.map(|key| (key, key * 10, None))))
+    fn list(items: &[Result<u64, u64>]) -> impl Iterator<Item = Result<Item, u64>> + '_ {
+        items.iter().map(|i| i.map(|key| (key, key * 10, None)))
     }
 
     #[test]

@@ -19,7 +19,7 @@ use crate::model::{Cluster, Fabric, Lid, NodeKind};
 
 use super::accumulate::Flow;
 use super::flows::{FlowOrigin, FlowSet};
-use super::pair_merge::{List, merge};
+use super::pair_merge::{Item, merge};
 use super::switch_count::RailCounts;
 
 /// What the rows and columns of a traffic matrix are.
@@ -100,31 +100,111 @@ fn merged_rows(
     by: Granularity,
     counts: &[Option<RailCounts<'_>>],
 ) -> Option<(Vec<PairRow>, u64)> {
-    let word = |(src, dst): (u32, u32)| (u64::from(src) << 32) | u64::from(dst);
+    let parts = flows.flows.iter().map(Vec::len).sum::<usize>() + flows.intra_node_pairs.len();
+    let mut rows: Vec<PairRow> = Vec::with_capacity(parts);
+    let without = merge_rows(cluster, flows, by, counts, |row| rows.push(row))?;
+    rows.shrink_to_fit();
+    Some((rows, without))
+}
+
+/// Hands the rows of `flows` on the rails `wanted` keeps (intra-node rows always) to `row`, one
+/// by one in the table's order, as [`pair_table`] would hold them, without holding them: what a
+/// traffic matrix folds on its first build. Returns the bytes without an entity; `None` (part
+/// way through: drop what `row` was given) when a list is not in (src, dst) order, as at host
+/// or leaf granularity, where only [`pair_table`]'s sort gives the rows.
+pub fn visit_merged_rows(
+    cluster: &Cluster,
+    flows: &FlowSet,
+    by: Granularity,
+    wanted: impl Fn(usize) -> bool,
+    row: impl FnMut(PairRow),
+) -> Option<u64> {
+    let counts: Vec<Option<RailCounts<'_>>> = (0..flows.flows.len())
+        .map(|r| cluster.rails.get(r).filter(|_| wanted(r)).map(|fabric| RailCounts::of(fabric, flows, r)))
+        .collect();
+    merge_rows(cluster, flows, by, &counts, row)
+}
+
+/// [`merged_rows`]'s merge: parts of one key folded into one row (see [`add`]) as they come.
+fn merge_rows(
+    cluster: &Cluster,
+    flows: &FlowSet,
+    by: Granularity,
+    counts: &[Option<RailCounts<'_>>],
+    mut row: impl FnMut(PairRow),
+) -> Option<u64> {
     // Intra-node rows have no rail, which sorts before every rail: their list comes first, then
     // the rails in order, so that a pair's rows leave the merge in (src, dst, rail) order.
-    let intra = flows.intra_node_pairs.iter().map(move |(origin, bytes)| {
-        let (src, dst, _) = intra_node_key(cluster, by, origin).ok_or(*bytes)?;
-        Ok((word((src, dst)), *bytes, Some(0)))
-    });
-    let mut lists: Vec<(Option<u8>, List<'_>)> = vec![(None, Box::new(intra))];
+    let mut lists = vec![(None, Parts::Intra { cluster, by, pairs: flows.intra_node_pairs.iter() })];
     for (r, (rail_flows, origins)) in flows.flows.iter().zip(&flows.origins).enumerate() {
         let (Some(fabric), Some(Some(counts))) = (cluster.rails.get(r), counts.get(r)) else { continue };
         // A rail number past a byte would key as intra-node: the sort handles that.
         let rail = Some(u8::try_from(r).ok()?);
-        let list = rail_flows.iter().zip(origins).enumerate().map(move |(i, (flow, origin))| {
-            let key = flow_key(fabric, by, flow, origin).ok_or(flow.bytes)?;
-            Ok((word(key), flow.bytes, counts.get(i)))
-        });
-        lists.push((rail, Box::new(list)));
+        lists.push((rail, Parts::Rail { fabric, by, flows: rail_flows, origins, counts, at: 0 }));
     }
-    let parts = flows.flows.iter().map(Vec::len).sum::<usize>() + flows.intra_node_pairs.len();
-    let mut rows: Vec<PairRow> = Vec::with_capacity(parts);
+    let mut pending: Option<PairRow> = None;
     let without = merge(lists, |rail, (key, bytes, hops)| {
-        add(&mut rows, ((key >> 32) as u32, key as u32, rail), bytes, hops);
+        let (src, dst) = ((key >> 32) as u32, key as u32);
+        match &mut pending {
+            Some(last) if (last.src, last.dst, last.rail) == (src, dst, rail) => add_part(last, bytes, hops),
+            _ => {
+                let next = PairRow { src, dst, rail, bytes, messages: None, hops };
+                if let Some(done) = pending.replace(next) {
+                    row(done);
+                }
+            }
+        }
     })?;
-    rows.shrink_to_fit();
-    Some((rows, without))
+    if let Some(last) = pending {
+        row(last);
+    }
+    Some(without)
+}
+
+/// One list of the merge, keyed at a granularity: the intra-node pairs, or one rail's flows
+/// with their switch counts. A concrete list (no boxed iterator) that the merge inlines.
+enum Parts<'a> {
+    Intra {
+        cluster: &'a Cluster,
+        by: Granularity,
+        pairs: std::slice::Iter<'a, (FlowOrigin, u64)>,
+    },
+    Rail {
+        fabric: &'a Fabric,
+        by: Granularity,
+        flows: &'a [Flow],
+        origins: &'a [FlowOrigin],
+        counts: &'a RailCounts<'a>,
+        at: usize,
+    },
+}
+
+/// (src, dst) as one word, src high: the merge's key.
+fn word((src, dst): (u32, u32)) -> u64 {
+    (u64::from(src) << 32) | u64::from(dst)
+}
+
+impl Iterator for Parts<'_> {
+    /// A part, or the bytes of one without an entity.
+    type Item = Result<Item, u64>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            Parts::Intra { cluster, by, pairs } => {
+                let (origin, bytes) = pairs.next()?;
+                let key = intra_node_key(cluster, *by, origin);
+                Some(key.map(|(src, dst, _)| (word((src, dst)), *bytes, Some(0))).ok_or(*bytes))
+            }
+            Parts::Rail { fabric, by, flows, origins, counts, at } => {
+                let i = *at;
+                let (flow, origin) = (flows.get(i)?, origins.get(i)?);
+                *at += 1;
+                let key = flow_key(fabric, *by, flow, origin);
+                Some(key.map(|key| (word(key), flow.bytes, counts.get(i))).ok_or(flow.bytes))
+            }
+        }
+    }
 }
 
 /// The rows by sorting every part, whatever order the flows come in.
@@ -170,6 +250,7 @@ fn sorted_rows(
 }
 
 /// The (src, dst) entities of a flow at granularity `by`, `None` where one end has none.
+#[inline]
 pub(super) fn flow_key(
     fabric: &Fabric,
     by: Granularity,
@@ -195,6 +276,7 @@ fn leaf_of_lid(fabric: &Fabric, lid: Lid) -> Option<u32> {
 }
 
 /// The cell of an intra-node pair: no rail; at leaf granularity the host's leaf on its lowest rail.
+#[inline]
 pub(super) fn intra_node_key(
     cluster: &Cluster,
     by: Granularity,
@@ -244,19 +326,22 @@ fn fold(mut parts: Vec<Part>) -> Vec<PairRow> {
     rows
 }
 
-/// Adds a part to the rows: to the last row if it has the same key (bytes summed, the most hops
-/// kept, none if either path is not delivered), else as a new row.
+/// Adds a part to the rows: to the last row if it has the same key, else as a new row.
 fn add(rows: &mut Vec<PairRow>, (src, dst, rail): (u32, u32, Option<u8>), bytes: u64, hops: Option<u32>) {
     match rows.last_mut() {
-        Some(last) if (last.src, last.dst, last.rail) == (src, dst, rail) => {
-            add_bytes(&mut last.bytes, bytes);
-            last.hops = match (last.hops, hops) {
-                (Some(a), Some(b)) => Some(a.max(b)),
-                _ => None,
-            };
-        }
+        Some(last) if (last.src, last.dst, last.rail) == (src, dst, rail) => add_part(last, bytes, hops),
         _ => rows.push(PairRow { src, dst, rail, bytes, messages: None, hops }),
     }
+}
+
+/// A part of a row's key added to it: bytes summed, the most hops kept, none if either path is
+/// not delivered.
+fn add_part(row: &mut PairRow, bytes: u64, hops: Option<u32>) {
+    add_bytes(&mut row.bytes, bytes);
+    row.hops = match (row.hops, hops) {
+        (Some(a), Some(b)) => Some(a.max(b)),
+        _ => None,
+    };
 }
 
 /// The bytes-weighted mean of switches crossed (INTAP-MPI's locality): 0 when every byte stays

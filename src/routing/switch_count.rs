@@ -93,6 +93,7 @@ impl<'a> RailCounts<'a> {
     }
 
     /// The count of flow `i`.
+    #[inline]
     pub fn get(&self, i: usize) -> Option<u32> {
         match self {
             RailCounts::Kept(kept) => kept.get(i).copied().and_then(kept_count),
