@@ -146,6 +146,9 @@ fn resolve(topology: &Topology, pairs: &[(Lid, Lid, u64)]) -> Vec<Resolved> {
 /// A path's cost: (the objective's measure, the other measure), compared in that order.
 type Cost = (u64, u64);
 
+/// [`State::best`]'s limit when every way counts (the pair's entry switch).
+const NO_LIMIT: u64 = u64::MAX;
+
 /// The rows chosen so far, the link ends' loads, and a per-pair memo of the best way on.
 struct State<'t, 'f> {
     topology: &'t Topology<'f>,
@@ -199,7 +202,7 @@ impl<'t, 'f> State<'t, 'f> {
         }
         let target = topology.destinations[d].target;
         let paths = self.paths.target(topology, target);
-        if self.best(s, d, paths.as_deref()).is_none() {
+        if self.best(s, d, paths.as_deref(), NO_LIMIT).is_none() {
             return;
         }
         while s != target {
@@ -254,9 +257,15 @@ impl<'t, 'f> State<'t, 'f> {
     }
 
     /// The cost of the best way from switch `s` to destination `d`'s target, over the shortest
-    /// paths that follow the rows already set; memoised per pair. `None`: no way. A switch with
-    /// a single path costs its tail: the rows set on it can only be that path's.
-    fn best(&mut self, s: usize, d: usize, paths: Option<&TargetPaths>) -> Option<Cost> {
+    /// paths that follow the rows already set; memoised per pair. `None`: no way, or none whose
+    /// objective measure is at most `limit`. A switch with a single path costs its tail: the
+    /// rows set on it can only be that path's.
+    ///
+    /// `limit` is what the callers above can still use: a way whose measure exceeds it cannot
+    /// become their choice, so it is not searched (on k = 36, a spine whose link end up is
+    /// busier than the best path found so far is not read down). A result cut by the limit is
+    /// not memoised; one within it is exact (whatever was cut costs more).
+    fn best(&mut self, s: usize, d: usize, paths: Option<&TargetPaths>, limit: u64) -> Option<Cost> {
         let topology = self.topology;
         let target = topology.destinations[d].target;
         if s == target {
@@ -288,11 +297,13 @@ impl<'t, 'f> State<'t, 'f> {
             if chosen.is_some_and(|(c, _)| (here, here) >= c) {
                 continue;
             }
+            let bound = chosen.map_or(limit, |(c, _)| c.0.min(limit));
+            let Some(rest_limit) = self.rest_limit(here, bound) else { continue };
             // Most ways on end in a single path (a spine down to the target): read, not searched.
             let rest = match self.tail_cost(link.next, paths) {
                 Some(rest) => rest,
                 None => {
-                    let Some(rest) = self.best(link.next, d, paths) else { continue };
+                    let Some(rest) = self.best(link.next, d, paths, rest_limit) else { continue };
                     rest
                 }
             };
@@ -302,11 +313,29 @@ impl<'t, 'f> State<'t, 'f> {
                 chosen = Some((cost, i as u8));
             }
         }
-        self.memo[s] = match chosen {
-            Some((cost, pick)) => (self.stamp, cost, pick),
-            None => (self.stamp, (0, 0), NO_ROUTE),
-        };
-        chosen.map(|(cost, _)| cost)
+        let within = chosen.filter(|&((measure, _), _)| measure <= limit);
+        if limit == NO_LIMIT || within.is_some() {
+            self.memo[s] = match within {
+                Some((cost, pick)) => (self.stamp, cost, pick),
+                None => (self.stamp, (0, 0), NO_ROUTE),
+            };
+        }
+        within.map(|(cost, _)| cost)
+    }
+
+    /// The limit on the rest of a path after a link end loaded `here`, for a path whose
+    /// objective measure must stay within `bound`; `None` when `here` alone exceeds it.
+    fn rest_limit(&self, here: u64, bound: u64) -> Option<u64> {
+        if here > bound {
+            return None;
+        }
+        Some(match self.objective {
+            // The busiest end on (here, then the rest) exceeds `bound` when the rest's does.
+            Objective::Busiest => bound,
+            // `bound` itself may be a saturated sum: then nothing is cut.
+            Objective::Sum if bound == NO_LIMIT => NO_LIMIT,
+            Objective::Sum => bound - here,
+        })
     }
 
     /// One more link end's load in front of the rest of a path's cost.
