@@ -14,7 +14,7 @@
 use crate::model::{Lid, NodeKind};
 
 use super::minhop::MinHop;
-use super::shortest_ports::{Candidates, ShortestPorts, TargetPaths};
+use super::shortest_ports::{Candidates, ShortestPorts, Tail, TargetPaths};
 use super::topology::Topology;
 use super::{NO_ROUTE, RouteError, Routes, RoutingEngine};
 
@@ -51,7 +51,10 @@ impl RoutingEngine for Greedy {
         let (state, minhop) = rayon::join(
             || {
                 let mut state = State::new(topology, self.objective);
-                for pair in &pairs {
+                for (i, pair) in pairs.iter().enumerate() {
+                    if let Some(next) = pairs.get(i + 1) {
+                        state.prefetch_for(next);
+                    }
                     state.place(pair);
                 }
                 state
@@ -149,6 +152,31 @@ type Cost = (u64, u64);
 /// [`State::best`]'s limit when every way counts (the pair's entry switch).
 const NO_LIMIT: u64 = u64::MAX;
 
+/// A search's choice so far: the lowest cost offered, first offered on a tie, and the port's
+/// position in [`ShortestPorts::of`] (`NO_ROUTE`: nothing offered yet).
+#[derive(Clone, Copy)]
+struct Choice {
+    cost: Cost,
+    pick: u8,
+}
+
+impl Choice {
+    const NONE: Choice = Choice { cost: (u64::MAX, u64::MAX), pick: NO_ROUTE };
+
+    fn is_some(&self) -> bool {
+        self.pick != NO_ROUTE
+    }
+
+    /// Takes `cost` if it is the first offered or strictly lower, without a branch.
+    #[inline]
+    fn offer(&mut self, cost: Cost, pick: u8) {
+        let key = |(first, second): Cost| (u128::from(first) << 64) | u128::from(second);
+        let lower = !self.is_some() | (key(cost) < key(self.cost));
+        self.cost = std::hint::select_unpredictable(lower, cost, self.cost);
+        self.pick = std::hint::select_unpredictable(lower, pick, self.pick);
+    }
+}
+
 /// The rows chosen so far, the link ends' loads, and a per-pair memo of the best way on.
 struct State<'t, 'f> {
     topology: &'t Topology<'f>,
@@ -161,7 +189,17 @@ struct State<'t, 'f> {
     memo: Vec<(u32, Cost, u8)>,
     stamp: u32,
     paths: ShortestPorts,
+    /// What the last pair's search read, for [`State::prefetch_for`]: the switches it searched
+    /// (at most [`SEARCHED_KEPT`]), and the lowest and highest switch whose tail it read.
+    searched: Vec<usize>,
+    tails_read: (usize, usize),
 }
+
+/// Searched switches [`State::searched`] keeps (a pair on a k = 36 tree searches 19).
+const SEARCHED_KEPT: usize = 64;
+
+/// Cache lines of tails [`State::prefetch_for`] asks for at most (324 spines' take 41).
+const TAIL_LINES: usize = 64;
 
 impl<'t, 'f> State<'t, 'f> {
     fn new(topology: &'t Topology<'f>, objective: Objective) -> Self {
@@ -178,6 +216,8 @@ impl<'t, 'f> State<'t, 'f> {
             memo: vec![(0, (0, 0), NO_ROUTE); switches],
             stamp: 0,
             paths,
+            searched: Vec::with_capacity(SEARCHED_KEPT),
+            tails_read: (usize::MAX, 0),
         }
     }
 
@@ -195,6 +235,8 @@ impl<'t, 'f> State<'t, 'f> {
             return;
         }
         let mut s = start as usize;
+        self.searched.clear();
+        self.tails_read = (usize::MAX, 0);
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.memo.iter_mut().for_each(|m| m.0 = 0);
@@ -213,6 +255,29 @@ impl<'t, 'f> State<'t, 'f> {
         }
         *self.row(s, d) = topology.destinations[d].exit.0;
         self.add(last, bytes);
+    }
+
+    /// Asks the cache for what placing `next` will read first, while this pair is placed: its
+    /// target's masks and rows at the switches the last search went through, and its tails
+    /// over the span the last search read (consecutive pairs mostly share their source, so
+    /// their searches go through the same switches; their targets differ, and each target's
+    /// tails and masks are out of cache by the time it comes round again).
+    fn prefetch_for(&mut self, next: &Resolved) {
+        let topology = self.topology;
+        let d = next.d as usize;
+        let Some(paths) = self.paths.target(topology, topology.destinations[d].target) else { return };
+        let switches = topology.switches.len();
+        for &s in &self.searched {
+            prefetch(&paths.masks[s]);
+            prefetch(&self.rows[d * switches + s]);
+        }
+        let (lo, hi) = self.tails_read;
+        if lo <= hi {
+            let per_line = 64 / size_of::<Tail>();
+            for s in (lo..=hi).step_by(per_line).take(TAIL_LINES) {
+                prefetch(&paths.tails[s]);
+            }
+        }
     }
 
     /// The way the pair just searched leaves switch `s` by (port, link end, next switch): the
@@ -277,50 +342,50 @@ impl<'t, 'f> State<'t, 'f> {
         if self.memo[s].0 == self.stamp {
             return (self.memo[s].2 != NO_ROUTE).then_some(self.memo[s].1);
         }
+        if self.searched.len() < SEARCHED_KEPT {
+            self.searched.push(s);
+        }
         let fixed = *self.row(s, d);
-        // The choice, as (cost, the port's position in the switch's port list).
-        let mut chosen: Option<(Cost, u8)> = None;
+        let mut chosen = Choice::NONE;
         let candidates = match paths {
             Some(p) => Candidates::Bits(p.masks[s]),
             None => self.paths.candidates(topology, s, target),
         };
         let base = self.paths.first_of(s);
         for i in candidates {
-            // `i` is a position in the switch's own ports (its masks are built from them).
+            // `i` is a position in the switch's own ports (its masks are built from them); a
+            // switch has at most 255 ports, so it fits below `NO_ROUTE`.
             let link = self.paths.link(base + i);
             if fixed != NO_ROUTE && fixed != link.port {
                 continue;
             }
             let here = self.load.get(link.end).copied().unwrap_or(0);
-            // Any path on through this end costs at least (here, here) under either objective,
-            // and only a strictly lower cost replaces the choice: the rest need not be looked at.
-            if chosen.is_some_and(|(c, _)| (here, here) >= c) {
+            // Most ways on end in a single path (a spine down to the target): read, not
+            // searched, and offered without a bound to skip it by. Loads the router has
+            // balanced make each comparison a coin toss: a branch on it, mispredicted about
+            // every other way, cost more than the few ends it let the search skip.
+            if let Some(rest) = self.tail_cost(link.next, paths) {
+                let (lo, hi) = self.tails_read;
+                self.tails_read = (lo.min(link.next), hi.max(link.next));
+                chosen.offer(self.combine(here, rest), i as u8);
                 continue;
             }
-            let bound = chosen.map_or(limit, |(c, _)| c.0.min(limit));
-            let Some(rest_limit) = self.rest_limit(here, bound) else { continue };
-            // Most ways on end in a single path (a spine down to the target): read, not searched.
-            let rest = match self.tail_cost(link.next, paths) {
-                Some(rest) => rest,
-                None => {
-                    let Some(rest) = self.best(link.next, d, paths, rest_limit) else { continue };
-                    rest
-                }
-            };
-            let cost = self.combine(here, rest);
-            if chosen.is_none_or(|(c, _)| cost < c) {
-                // A switch has at most 255 ports: the position fits, below `NO_ROUTE`.
-                chosen = Some((cost, i as u8));
+            // Any path on through this end costs at least (here, here) under either objective,
+            // and only a strictly lower cost replaces the choice: the rest need not be looked at.
+            if chosen.is_some() && (here, here) >= chosen.cost {
+                continue;
             }
+            let bound = if chosen.is_some() { chosen.cost.0.min(limit) } else { limit };
+            let Some(rest_limit) = self.rest_limit(here, bound) else { continue };
+            let Some(rest) = self.best(link.next, d, paths, rest_limit) else { continue };
+            chosen.offer(self.combine(here, rest), i as u8);
         }
-        let within = chosen.filter(|&((measure, _), _)| measure <= limit);
-        if limit == NO_LIMIT || within.is_some() {
-            self.memo[s] = match within {
-                Some((cost, pick)) => (self.stamp, cost, pick),
-                None => (self.stamp, (0, 0), NO_ROUTE),
-            };
+        let within = chosen.is_some() && chosen.cost.0 <= limit;
+        if limit == NO_LIMIT || within {
+            self.memo[s] =
+                if within { (self.stamp, chosen.cost, chosen.pick) } else { (self.stamp, (0, 0), NO_ROUTE) };
         }
-        within.map(|(cost, _)| cost)
+        within.then_some(chosen.cost)
     }
 
     /// The limit on the rest of a path after a link end loaded `here`, for a path whose
@@ -345,6 +410,20 @@ impl<'t, 'f> State<'t, 'f> {
             Objective::Sum => (first.saturating_add(here), second.max(here)),
         }
     }
+}
+
+/// Hints the cache to fetch the line holding `item`; nothing else happens.
+#[inline]
+fn prefetch<T>(item: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch reads nothing into the program and cannot fault, whatever the address;
+    // the address is a live reference's besides.
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(item).cast::<i8>());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = item;
 }
 
 #[cfg(test)]
