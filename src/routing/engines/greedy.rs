@@ -327,9 +327,10 @@ impl<'t, 'f> State<'t, 'f> {
     /// rows set on it can only be that path's.
     ///
     /// `limit` is what the callers above can still use: a way whose measure exceeds it cannot
-    /// become their choice, so it is not searched (on k = 36, a spine whose link end up is
-    /// busier than the best path found so far is not read down). A result cut by the limit is
-    /// not memoised; one within it is exact (whatever was cut costs more).
+    /// become their choice, so it is not searched further. It acts where a search goes more
+    /// than one switch deep (a target past the tails' cache, a deeper fabric); ways read from
+    /// tails are read whole (see the loop). A result cut by the limit is not memoised; one
+    /// within it is exact (whatever was cut costs more).
     fn best(&mut self, s: usize, d: usize, paths: Option<&TargetPaths>, limit: u64) -> Option<Cost> {
         let topology = self.topology;
         let target = topology.destinations[d].target;
@@ -500,6 +501,52 @@ mod tests {
             let searched = rows(ShortestPorts::new(&topology).uncached());
             assert!(read.0.iter().any(|&p| p != NO_ROUTE));
             assert!(read == searched, "{objective:?}: the tails changed the rows or loads");
+        }
+    }
+
+    #[test]
+    fn the_choice_takes_the_first_offer_then_only_strictly_lower_costs() {
+        let mut choice = Choice::NONE;
+        choice.offer((u64::MAX, u64::MAX), 4);
+        assert_eq!((choice.cost, choice.pick), ((u64::MAX, u64::MAX), 4), "the first offer, however dear");
+        choice.offer((5, 9), 6);
+        choice.offer((5, 9), 2);
+        assert_eq!(choice.pick, 6, "a tie keeps the earlier offer");
+        choice.offer((5, 8), 7);
+        choice.offer((6, 0), 1);
+        assert_eq!((choice.cost, choice.pick), ((5, 8), 7), "the second measure decides an equal first");
+    }
+
+    #[test]
+    fn a_search_limited_below_the_best_cost_finds_nothing_and_one_at_it_finds_that_cost() {
+        use crate::model::synthetic::ThreeLevel;
+        let fabric = ThreeLevel::k_ary(8).build();
+        let topology = super::super::Topology::new(&fabric, "t");
+        let lids: Vec<Lid> = fabric.cas().filter_map(|ca| fabric.node(ca).base_lid()).collect();
+        let n = lids.len();
+        // Each host to 6 others: every uplink of the probe's leaf carries some.
+        let pairs: Vec<(Lid, Lid, u64)> = (0..n)
+            .flat_map(|i| (1..7).map(move |j| (i, (i + j * 37) % n, 100 + ((i * j) % 7) as u64)))
+            .map(|(i, k, bytes)| (lids[i], lids[k], bytes))
+            .collect();
+        for objective in [Objective::Busiest, Objective::Sum] {
+            // Searched switch by switch (no tails), so that limits reach every level.
+            let mut state = State::with_paths(&topology, objective, ShortestPorts::new(&topology).uncached());
+            let placed = resolve(&topology, &heaviest_first(&pairs));
+            for pair in &placed {
+                state.place(pair);
+            }
+            // A new pair across pods, on the loaded fabric.
+            let probe = resolve(&topology, &[(lids[0], lids[n - 1], 1)])[0];
+            let (start, d) = (probe.start as usize, probe.d as usize);
+            let mut search = |limit: u64| {
+                state.stamp += 1;
+                state.best(start, d, None, limit)
+            };
+            let unlimited = search(NO_LIMIT).expect("the tree connects every pair");
+            assert!(unlimited.0 > 0, "{objective:?}: the pairs loaded the probe's ways");
+            assert_eq!(search(unlimited.0), Some(unlimited), "{objective:?}");
+            assert_eq!(search(unlimited.0 - 1), None, "{objective:?}");
         }
     }
 }
