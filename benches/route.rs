@@ -17,7 +17,10 @@
 //! Figures: `docs/routing-engines.md` (release `shoal route` on the same tree: dmodk routed in
 //! 0.51–1.14 s on the shared 2-core machine, load average 7–12). `route_greedy`, section
 //! "Tails": medians of 3 samples 4.4–8.1 s interleaved with main's 6.1–11.7 s at load 0.8–2.7
-//! on that machine (process CPU 17–21 s against 23–27 s); ≤ 5 s only when it is quiet.
+//! on that machine (process CPU 17–21 s against 23–27 s); ≤ 5 s only when it is quiet. Section
+//! "Branch-free choice" (2026-11-28): medians 3.8–5.5 s interleaved with main's 4.8–23.9 s at
+//! load 1.2–3.5, 4 of 6 within 5 s against 1 of 6 (process CPU 15.6–20.4 s against
+//! 19.2–23.2 s); nearly quiet (load 0.5–1.5), 4.36–4.74 s against 5.01–5.57 s.
 
 use std::path::PathBuf;
 use std::sync::OnceLock;

@@ -14,7 +14,7 @@
 use crate::model::{Lid, NodeKind};
 
 use super::minhop::MinHop;
-use super::shortest_ports::{Candidates, ShortestPorts, TargetPaths};
+use super::shortest_ports::{Candidates, ShortestPorts, Tail, TargetPaths};
 use super::topology::Topology;
 use super::{NO_ROUTE, RouteError, Routes, RoutingEngine};
 
@@ -51,7 +51,10 @@ impl RoutingEngine for Greedy {
         let (state, minhop) = rayon::join(
             || {
                 let mut state = State::new(topology, self.objective);
-                for pair in &pairs {
+                for (i, pair) in pairs.iter().enumerate() {
+                    if let Some(next) = pairs.get(i + 1) {
+                        state.prefetch_for(next);
+                    }
                     state.place(pair);
                 }
                 state
@@ -146,6 +149,34 @@ fn resolve(topology: &Topology, pairs: &[(Lid, Lid, u64)]) -> Vec<Resolved> {
 /// A path's cost: (the objective's measure, the other measure), compared in that order.
 type Cost = (u64, u64);
 
+/// [`State::best`]'s limit when every way counts (the pair's entry switch).
+const NO_LIMIT: u64 = u64::MAX;
+
+/// A search's choice so far: the lowest cost offered, first offered on a tie, and the port's
+/// position in [`ShortestPorts::of`] (`NO_ROUTE`: nothing offered yet).
+#[derive(Clone, Copy)]
+struct Choice {
+    cost: Cost,
+    pick: u8,
+}
+
+impl Choice {
+    const NONE: Choice = Choice { cost: (u64::MAX, u64::MAX), pick: NO_ROUTE };
+
+    fn is_some(&self) -> bool {
+        self.pick != NO_ROUTE
+    }
+
+    /// Takes `cost` if it is the first offered or strictly lower, without a branch.
+    #[inline]
+    fn offer(&mut self, cost: Cost, pick: u8) {
+        let key = |(first, second): Cost| (u128::from(first) << 64) | u128::from(second);
+        let lower = !self.is_some() | (key(cost) < key(self.cost));
+        self.cost = std::hint::select_unpredictable(lower, cost, self.cost);
+        self.pick = std::hint::select_unpredictable(lower, pick, self.pick);
+    }
+}
+
 /// The rows chosen so far, the link ends' loads, and a per-pair memo of the best way on.
 struct State<'t, 'f> {
     topology: &'t Topology<'f>,
@@ -158,7 +189,17 @@ struct State<'t, 'f> {
     memo: Vec<(u32, Cost, u8)>,
     stamp: u32,
     paths: ShortestPorts,
+    /// What the last pair's search read, for [`State::prefetch_for`]: the switches it searched
+    /// (at most [`SEARCHED_KEPT`]), and the lowest and highest switch whose tail it read.
+    searched: Vec<usize>,
+    tails_read: (usize, usize),
 }
+
+/// Searched switches [`State::searched`] keeps (a pair on a k = 36 tree searches 19).
+const SEARCHED_KEPT: usize = 64;
+
+/// Cache lines of tails [`State::prefetch_for`] asks for at most (324 spines' take 41).
+const TAIL_LINES: usize = 64;
 
 impl<'t, 'f> State<'t, 'f> {
     fn new(topology: &'t Topology<'f>, objective: Objective) -> Self {
@@ -175,6 +216,8 @@ impl<'t, 'f> State<'t, 'f> {
             memo: vec![(0, (0, 0), NO_ROUTE); switches],
             stamp: 0,
             paths,
+            searched: Vec::with_capacity(SEARCHED_KEPT),
+            tails_read: (usize::MAX, 0),
         }
     }
 
@@ -192,6 +235,8 @@ impl<'t, 'f> State<'t, 'f> {
             return;
         }
         let mut s = start as usize;
+        self.searched.clear();
+        self.tails_read = (usize::MAX, 0);
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.memo.iter_mut().for_each(|m| m.0 = 0);
@@ -199,7 +244,7 @@ impl<'t, 'f> State<'t, 'f> {
         }
         let target = topology.destinations[d].target;
         let paths = self.paths.target(topology, target);
-        if self.best(s, d, paths.as_deref()).is_none() {
+        if self.best(s, d, paths.as_deref(), NO_LIMIT).is_none() {
             return;
         }
         while s != target {
@@ -210,6 +255,29 @@ impl<'t, 'f> State<'t, 'f> {
         }
         *self.row(s, d) = topology.destinations[d].exit.0;
         self.add(last, bytes);
+    }
+
+    /// Asks the cache for what placing `next` will read first, while this pair is placed: its
+    /// target's masks and rows at the switches the last search went through, and its tails
+    /// over the span the last search read (consecutive pairs mostly share their source, so
+    /// their searches go through the same switches; their targets differ, and each target's
+    /// tails and masks are out of cache by the time it comes round again).
+    fn prefetch_for(&mut self, next: &Resolved) {
+        let topology = self.topology;
+        let d = next.d as usize;
+        let Some(paths) = self.paths.target(topology, topology.destinations[d].target) else { return };
+        let switches = topology.switches.len();
+        for &s in &self.searched {
+            prefetch(&paths.masks[s]);
+            prefetch(&self.rows[d * switches + s]);
+        }
+        let (lo, hi) = self.tails_read;
+        if lo <= hi {
+            let per_line = 64 / size_of::<Tail>();
+            for s in (lo..=hi).step_by(per_line).take(TAIL_LINES) {
+                prefetch(&paths.tails[s]);
+            }
+        }
     }
 
     /// The way the pair just searched leaves switch `s` by (port, link end, next switch): the
@@ -253,10 +321,42 @@ impl<'t, 'f> State<'t, 'f> {
         })
     }
 
+    /// [`State::tail_cost`] of `s`, its first link end read and the rest taken from `after` when
+    /// `after` holds the switch that end leads to (else worked out and kept there): the ways on
+    /// from one switch that end in a single path mostly share all of it but their first end
+    /// (the 18 spines above an aggregation switch of k = 36 lead down through one switch).
+    #[inline]
+    fn tail_cost_via(
+        &self,
+        s: usize,
+        paths: Option<&TargetPaths>,
+        after: &mut (usize, Cost),
+    ) -> Option<Cost> {
+        let tail = paths?.tails[s];
+        if !tail.single() {
+            return None;
+        }
+        if tail.len == 0 {
+            return Some((0, 0));
+        }
+        let next = usize::from(tail.next);
+        if after.0 != next {
+            *after = (next, self.tail_cost(next, paths)?);
+        }
+        Some(self.combine(self.load.get(tail.end as usize).copied().unwrap_or(0), after.1))
+    }
+
     /// The cost of the best way from switch `s` to destination `d`'s target, over the shortest
-    /// paths that follow the rows already set; memoised per pair. `None`: no way. A switch with
-    /// a single path costs its tail: the rows set on it can only be that path's.
-    fn best(&mut self, s: usize, d: usize, paths: Option<&TargetPaths>) -> Option<Cost> {
+    /// paths that follow the rows already set; memoised per pair. `None`: no way, or none whose
+    /// objective measure is at most `limit`. A switch with a single path costs its tail: the
+    /// rows set on it can only be that path's.
+    ///
+    /// `limit` is what the callers above can still use: a way whose measure exceeds it cannot
+    /// become their choice, so it is not searched further. It acts where a search goes more
+    /// than one switch deep (a target past the tails' cache, a deeper fabric); ways read from
+    /// tails are read whole (see the loop). A result cut by the limit is not memoised; one
+    /// within it is exact (whatever was cut costs more).
+    fn best(&mut self, s: usize, d: usize, paths: Option<&TargetPaths>, limit: u64) -> Option<Cost> {
         let topology = self.topology;
         let target = topology.destinations[d].target;
         if s == target {
@@ -268,45 +368,67 @@ impl<'t, 'f> State<'t, 'f> {
         if self.memo[s].0 == self.stamp {
             return (self.memo[s].2 != NO_ROUTE).then_some(self.memo[s].1);
         }
+        if self.searched.len() < SEARCHED_KEPT {
+            self.searched.push(s);
+        }
         let fixed = *self.row(s, d);
-        // The choice, as (cost, the port's position in the switch's port list).
-        let mut chosen: Option<(Cost, u8)> = None;
+        let mut chosen = Choice::NONE;
         let candidates = match paths {
             Some(p) => Candidates::Bits(p.masks[s]),
             None => self.paths.candidates(topology, s, target),
         };
         let base = self.paths.first_of(s);
+        // The single path after the first end of the last way read from tails, and its cost.
+        let mut after = (usize::MAX, (0, 0));
         for i in candidates {
-            // `i` is a position in the switch's own ports (its masks are built from them).
+            // `i` is a position in the switch's own ports (its masks are built from them); a
+            // switch has at most 255 ports, so it fits below `NO_ROUTE`.
             let link = self.paths.link(base + i);
             if fixed != NO_ROUTE && fixed != link.port {
                 continue;
             }
             let here = self.load.get(link.end).copied().unwrap_or(0);
-            // Any path on through this end costs at least (here, here) under either objective,
-            // and only a strictly lower cost replaces the choice: the rest need not be looked at.
-            if chosen.is_some_and(|(c, _)| (here, here) >= c) {
+            // Most ways on end in a single path (a spine down to the target): read, not
+            // searched, and offered without a bound to skip it by. Loads the router has
+            // balanced make each comparison a coin toss: a branch on it, mispredicted about
+            // every other way, cost more than the few ends it let the search skip.
+            if let Some(rest) = self.tail_cost_via(link.next, paths, &mut after) {
+                let (lo, hi) = self.tails_read;
+                self.tails_read = (lo.min(link.next), hi.max(link.next));
+                chosen.offer(self.combine(here, rest), i as u8);
                 continue;
             }
-            // Most ways on end in a single path (a spine down to the target): read, not searched.
-            let rest = match self.tail_cost(link.next, paths) {
-                Some(rest) => rest,
-                None => {
-                    let Some(rest) = self.best(link.next, d, paths) else { continue };
-                    rest
-                }
-            };
-            let cost = self.combine(here, rest);
-            if chosen.is_none_or(|(c, _)| cost < c) {
-                // A switch has at most 255 ports: the position fits, below `NO_ROUTE`.
-                chosen = Some((cost, i as u8));
+            // Any path on through this end costs at least (here, here) under either objective,
+            // and only a strictly lower cost replaces the choice: the rest need not be looked at.
+            if chosen.is_some() && (here, here) >= chosen.cost {
+                continue;
             }
+            let bound = if chosen.is_some() { chosen.cost.0.min(limit) } else { limit };
+            let Some(rest_limit) = self.rest_limit(here, bound) else { continue };
+            let Some(rest) = self.best(link.next, d, paths, rest_limit) else { continue };
+            chosen.offer(self.combine(here, rest), i as u8);
         }
-        self.memo[s] = match chosen {
-            Some((cost, pick)) => (self.stamp, cost, pick),
-            None => (self.stamp, (0, 0), NO_ROUTE),
-        };
-        chosen.map(|(cost, _)| cost)
+        let within = chosen.is_some() && chosen.cost.0 <= limit;
+        if limit == NO_LIMIT || within {
+            self.memo[s] =
+                if within { (self.stamp, chosen.cost, chosen.pick) } else { (self.stamp, (0, 0), NO_ROUTE) };
+        }
+        within.then_some(chosen.cost)
+    }
+
+    /// The limit on the rest of a path after a link end loaded `here`, for a path whose
+    /// objective measure must stay within `bound`; `None` when `here` alone exceeds it.
+    fn rest_limit(&self, here: u64, bound: u64) -> Option<u64> {
+        if here > bound {
+            return None;
+        }
+        Some(match self.objective {
+            // The busiest end on (here, then the rest) exceeds `bound` when the rest's does.
+            Objective::Busiest => bound,
+            // `bound` itself may be a saturated sum: then nothing is cut.
+            Objective::Sum if bound == NO_LIMIT => NO_LIMIT,
+            Objective::Sum => bound - here,
+        })
     }
 
     /// One more link end's load in front of the rest of a path's cost.
@@ -316,6 +438,20 @@ impl<'t, 'f> State<'t, 'f> {
             Objective::Sum => (first.saturating_add(here), second.max(here)),
         }
     }
+}
+
+/// Hints the cache to fetch the line holding `item`; nothing else happens.
+#[inline]
+fn prefetch<T>(item: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch reads nothing into the program and cannot fault, whatever the address;
+    // the address is a live reference's besides.
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(item).cast::<i8>());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = item;
 }
 
 #[cfg(test)]
@@ -392,6 +528,52 @@ mod tests {
             let searched = rows(ShortestPorts::new(&topology).uncached());
             assert!(read.0.iter().any(|&p| p != NO_ROUTE));
             assert!(read == searched, "{objective:?}: the tails changed the rows or loads");
+        }
+    }
+
+    #[test]
+    fn the_choice_takes_the_first_offer_then_only_strictly_lower_costs() {
+        let mut choice = Choice::NONE;
+        choice.offer((u64::MAX, u64::MAX), 4);
+        assert_eq!((choice.cost, choice.pick), ((u64::MAX, u64::MAX), 4), "the first offer, however dear");
+        choice.offer((5, 9), 6);
+        choice.offer((5, 9), 2);
+        assert_eq!(choice.pick, 6, "a tie keeps the earlier offer");
+        choice.offer((5, 8), 7);
+        choice.offer((6, 0), 1);
+        assert_eq!((choice.cost, choice.pick), ((5, 8), 7), "the second measure decides an equal first");
+    }
+
+    #[test]
+    fn a_search_limited_below_the_best_cost_finds_nothing_and_one_at_it_finds_that_cost() {
+        use crate::model::synthetic::ThreeLevel;
+        let fabric = ThreeLevel::k_ary(8).build();
+        let topology = super::super::Topology::new(&fabric, "t");
+        let lids: Vec<Lid> = fabric.cas().filter_map(|ca| fabric.node(ca).base_lid()).collect();
+        let n = lids.len();
+        // Each host to 6 others: every uplink of the probe's leaf carries some.
+        let pairs: Vec<(Lid, Lid, u64)> = (0..n)
+            .flat_map(|i| (1..7).map(move |j| (i, (i + j * 37) % n, 100 + ((i * j) % 7) as u64)))
+            .map(|(i, k, bytes)| (lids[i], lids[k], bytes))
+            .collect();
+        for objective in [Objective::Busiest, Objective::Sum] {
+            // Searched switch by switch (no tails), so that limits reach every level.
+            let mut state = State::with_paths(&topology, objective, ShortestPorts::new(&topology).uncached());
+            let placed = resolve(&topology, &heaviest_first(&pairs));
+            for pair in &placed {
+                state.place(pair);
+            }
+            // A new pair across pods, on the loaded fabric.
+            let probe = resolve(&topology, &[(lids[0], lids[n - 1], 1)])[0];
+            let (start, d) = (probe.start as usize, probe.d as usize);
+            let mut search = |limit: u64| {
+                state.stamp += 1;
+                state.best(start, d, None, limit)
+            };
+            let unlimited = search(NO_LIMIT).expect("the tree connects every pair");
+            assert!(unlimited.0 > 0, "{objective:?}: the pairs loaded the probe's ways");
+            assert_eq!(search(unlimited.0), Some(unlimited), "{objective:?}");
+            assert_eq!(search(unlimited.0 - 1), None, "{objective:?}");
         }
     }
 }
