@@ -68,7 +68,7 @@ impl<'a> View<'a> {
     /// spread them over the members when a dump is taken).
     #[inline(always)]
     pub fn add_each(self, st: &State, sent: u64, recv: u64) {
-        self.each(st).add(st.peers.writers, sent, recv);
+        self.each(st).add(sent, recv);
         let others = self.size(st).saturating_sub(1) as u64;
         st.peers.sizes.add(sent, others, true);
         st.peers.sizes.add(recv, others, false);

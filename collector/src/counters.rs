@@ -1,6 +1,5 @@
 //! Byte and message counters, safe under `MPI_THREAD_MULTIPLE`: relaxed atomic adds, no locks
-//! and no allocation on the hot path. Below `MPI_THREAD_MULTIPLE` a counter is bumped without a
-//! locked instruction ([`Writers`]).
+//! and no allocation on the hot path.
 //!
 //! Memory is O(peers): four `u64` per world rank (bytes and messages, each way), a fixed
 //! message-size histogram ([`SizeBins`], 2 × 64 counters), plus four per communicator for traffic
@@ -17,46 +16,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use ibprof_format::{SIZE_BINS, size_bin};
 
-/// Who may bump the counters at once, from the thread level MPI provided.
-///
-/// Below `MPI_THREAD_MULTIPLE` no two MPI calls run at the same time, so a counter is bumped with
-/// a relaxed load and store (about 0.3 ns) instead of a locked add (about 3 ns on the EPYC this
-/// was measured on): the locked adds were most of what counting a small collective cost. Dumps
-/// only load, so they see whole values either way; counters are never reset while counting.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Writers {
-    /// One thread at a time (`MPI_THREAD_SINGLE`, `FUNNELED`, `SERIALIZED`).
-    One,
-    /// Any number at once (`MPI_THREAD_MULTIPLE`, or a level that could not be asked).
-    Many,
-}
-
-/// `MPI_THREAD_MULTIPLE`, the same in the Open MPI and MPICH ABIs.
-const MPI_THREAD_MULTIPLE: i32 = 3;
-
-impl Writers {
-    /// From `MPI_Query_thread`'s answer; `None` (not asked, or it failed) is the safe `Many`.
-    pub fn for_thread_level(provided: Option<i32>) -> Writers {
-        match provided {
-            Some(level) if (0..MPI_THREAD_MULTIPLE).contains(&level) => Writers::One,
-            _ => Writers::Many,
-        }
-    }
-
-    /// Adds `by` to `counter`.
-    #[inline(always)]
-    pub fn bump(self, counter: &AtomicU64, by: u64) {
-        match self {
-            Writers::One => {
-                counter.store(counter.load(Ordering::Relaxed).wrapping_add(by), Ordering::Relaxed)
-            }
-            Writers::Many => {
-                counter.fetch_add(by, Ordering::Relaxed);
-            }
-        }
-    }
-}
-
 /// `(sent, recv)` pairs per world rank, dense: what a dump collects.
 pub type Totals = [(u64, u64)];
 
@@ -68,19 +27,17 @@ pub struct PeerCounters {
     sent_msgs: Box<[AtomicU64]>,
     recv_msgs: Box<[AtomicU64]>,
     pub sizes: SizeBins,
-    pub writers: Writers,
 }
 
 impl PeerCounters {
-    pub fn new(world_size: usize, writers: Writers) -> PeerCounters {
+    pub fn new(world_size: usize) -> PeerCounters {
         let zeros = || (0..world_size).map(|_| AtomicU64::new(0)).collect::<Box<[_]>>();
         PeerCounters {
             sent: zeros(),
             recv: zeros(),
             sent_msgs: zeros(),
             recv_msgs: zeros(),
-            sizes: SizeBins::new(writers),
-            writers,
+            sizes: SizeBins::default(),
         }
     }
 
@@ -98,8 +55,8 @@ impl PeerCounters {
         if bytes != 0
             && let (Some(c), Some(m)) = (self.sent.get(peer as usize), self.sent_msgs.get(peer as usize))
         {
-            self.writers.bump(c, bytes);
-            self.writers.bump(m, 1);
+            c.fetch_add(bytes, Ordering::Relaxed);
+            m.fetch_add(1, Ordering::Relaxed);
             self.sizes.add(bytes, 1, true);
         }
     }
@@ -110,8 +67,8 @@ impl PeerCounters {
         if bytes != 0
             && let (Some(c), Some(m)) = (self.recv.get(peer as usize), self.recv_msgs.get(peer as usize))
         {
-            self.writers.bump(c, bytes);
-            self.writers.bump(m, 1);
+            c.fetch_add(bytes, Ordering::Relaxed);
+            m.fetch_add(1, Ordering::Relaxed);
             self.sizes.add(bytes, 1, false);
         }
     }
@@ -149,25 +106,25 @@ impl PeerCounters {
 pub struct SizeBins {
     sent: [AtomicU64; SIZE_BINS as usize],
     recv: [AtomicU64; SIZE_BINS as usize],
-    writers: Writers,
 }
 
-impl SizeBins {
-    pub fn new(writers: Writers) -> SizeBins {
+impl Default for SizeBins {
+    fn default() -> Self {
         SizeBins {
             sent: std::array::from_fn(|_| AtomicU64::new(0)),
             recv: std::array::from_fn(|_| AtomicU64::new(0)),
-            writers,
         }
     }
+}
 
+impl SizeBins {
     /// `count` messages of `bytes` each, sent or received.
     #[inline(always)]
     pub fn add(&self, bytes: u64, count: u64, sent: bool) {
         let Some(bin) = size_bin(bytes) else { return };
         let bins = if sent { &self.sent } else { &self.recv };
         if let Some(c) = bins.get(bin as usize).filter(|_| count != 0) {
-            self.writers.bump(c, count);
+            c.fetch_add(count, Ordering::Relaxed);
         }
     }
 
@@ -195,14 +152,14 @@ impl Each {
     /// One collective call: `sent` bytes to and `recv` bytes from each other member (one
     /// message each way per member where the amount is not 0).
     #[inline(always)]
-    pub fn add(&self, writers: Writers, sent: u64, recv: u64) {
+    pub fn add(&self, sent: u64, recv: u64) {
         if sent != 0 {
-            writers.bump(&self.sent, sent);
-            writers.bump(&self.sent_msgs, 1);
+            self.sent.fetch_add(sent, Ordering::Relaxed);
+            self.sent_msgs.fetch_add(1, Ordering::Relaxed);
         }
         if recv != 0 {
-            writers.bump(&self.recv, recv);
-            writers.bump(&self.recv_msgs, 1);
+            self.recv.fetch_add(recv, Ordering::Relaxed);
+            self.recv_msgs.fetch_add(1, Ordering::Relaxed);
         }
     }
 
@@ -274,46 +231,22 @@ impl LidCounters {
 mod tests {
     use super::*;
 
-    const BOTH: [Writers; 2] = [Writers::One, Writers::Many];
-
-    #[test]
-    fn only_thread_multiple_or_an_unknown_level_needs_locked_adds() {
-        for level in [0, 1, 2] {
-            assert_eq!(Writers::for_thread_level(Some(level)), Writers::One, "level {level}");
-        }
-        assert_eq!(Writers::for_thread_level(Some(3)), Writers::Many);
-        assert_eq!(Writers::for_thread_level(Some(-1)), Writers::Many, "not a level");
-        assert_eq!(Writers::for_thread_level(None), Writers::Many);
-    }
-
-    #[test]
-    fn both_ways_of_bumping_add_the_same() {
-        for writers in BOTH {
-            let c = AtomicU64::new(u64::MAX - 1);
-            writers.bump(&c, 3);
-            writers.bump(&c, 5);
-            assert_eq!(c.load(Ordering::Relaxed), 6, "{writers:?} wraps as fetch_add does");
-        }
-    }
-
     #[test]
     fn even_shares_reach_every_member_but_me() {
-        for writers in BOTH {
-            let each = Each::default();
-            each.add(writers, 10, 3);
-            each.add(writers, 10, 0);
-            let (mut totals, mut msgs) = (vec![(0, 0); 4], vec![(0, 0); 4]);
-            each.spread_into([0, 2, 3].into_iter(), 2, &mut totals, &mut msgs);
-            assert_eq!(totals, vec![(20, 3), (0, 0), (0, 0), (20, 3)]);
-            assert_eq!(msgs, vec![(2, 1), (0, 0), (0, 0), (2, 1)], "two calls sent to each, one received");
-        }
+        let each = Each::default();
+        each.add(10, 3);
+        each.add(10, 0);
+        let (mut totals, mut msgs) = (vec![(0, 0); 4], vec![(0, 0); 4]);
+        each.spread_into([0, 2, 3].into_iter(), 2, &mut totals, &mut msgs);
+        assert_eq!(totals, vec![(20, 3), (0, 0), (0, 0), (20, 3)]);
+        assert_eq!(msgs, vec![(2, 1), (0, 0), (0, 0), (2, 1)], "two calls sent to each, one received");
     }
 
     #[test]
     fn folding_moves_shares_to_peers_once() {
-        let peers = PeerCounters::new(3, Writers::Many);
+        let peers = PeerCounters::new(3);
         let each = Each::default();
-        each.add(Writers::Many, 5, 7);
+        each.add(5, 7);
         each.fold_into(&[0, 1, 2], 1, &peers);
         each.fold_into(&[0, 1, 2], 1, &peers);
         let (mut totals, mut msgs) = (vec![(0, 0); 3], vec![(0, 0); 3]);
@@ -324,7 +257,7 @@ mod tests {
 
     #[test]
     fn out_of_range_peers_are_ignored_not_a_panic() {
-        let peers = PeerCounters::new(2, Writers::Many);
+        let peers = PeerCounters::new(2);
         peers.add_sent(9, 1);
         peers.add_recv(u32::MAX, 1);
         peers.add_sent(1, 0);
@@ -337,20 +270,14 @@ mod tests {
 
     #[test]
     fn messages_fall_in_their_power_of_two_bins_each_way() {
-        for writers in BOTH {
-            let peers = PeerCounters::new(2, writers);
-            peers.add_sent(1, 1);
-            peers.add_sent(1, 4096);
-            peers.add_sent(1, 8191);
-            peers.add_recv(0, u64::MAX);
-            let bins = peers.sizes.snapshot();
-            assert_eq!((bins[0], bins[12], bins[63]), ((1, 0), (2, 0), (0, 1)));
-            assert_eq!(bins.iter().map(|b| b.0 + b.1).sum::<u64>(), 4);
-            let (mut totals, mut msgs) = (vec![(0, 0); 2], vec![(0, 0); 2]);
-            peers.add_into(&mut totals, &mut msgs);
-            assert_eq!(totals, vec![(0, u64::MAX), (4096 + 8191 + 1, 0)]);
-            assert_eq!(msgs, vec![(0, 1), (3, 0)]);
-        }
+        let peers = PeerCounters::new(2);
+        peers.add_sent(1, 1);
+        peers.add_sent(1, 4096);
+        peers.add_sent(1, 8191);
+        peers.add_recv(0, u64::MAX);
+        let bins = peers.sizes.snapshot();
+        assert_eq!((bins[0], bins[12], bins[63]), ((1, 0), (2, 0), (0, 1)));
+        assert_eq!(bins.iter().map(|b| b.0 + b.1).sum::<u64>(), 4);
     }
 
     #[test]
@@ -364,7 +291,7 @@ mod tests {
 
     #[test]
     fn concurrent_adds_lose_nothing() {
-        let peers = PeerCounters::new(2, Writers::Many);
+        let peers = PeerCounters::new(2);
         std::thread::scope(|s| {
             for _ in 0..4 {
                 s.spawn(|| (0..1000).for_each(|_| peers.add_sent(1, 3)));

@@ -7,7 +7,7 @@ use std::sync::atomic::Ordering;
 
 use crate::comms::CommTable;
 use crate::config::Config;
-use crate::counters::{Each, LidCounters, PeerCounters, Writers};
+use crate::counters::{Each, LidCounters, PeerCounters};
 use crate::ffi::{HandleCell, Mpi, mpi};
 use crate::local_port::LocalPort;
 use crate::requests::Requests;
@@ -111,7 +111,7 @@ fn build() -> Result<State, String> {
         library: library_version(mpi),
         scope: Scope::new(config.selection),
         types: TypeSizes::new(mpi),
-        peers: PeerCounters::new(size as usize, Writers::for_thread_level(thread_level(mpi))),
+        peers: PeerCounters::new(size as usize),
         world_each: Each::default(),
         comms,
         requests: Requests::default(),
@@ -124,14 +124,6 @@ fn build() -> Result<State, String> {
         insitu,
         config,
     })
-}
-
-/// The thread level MPI provided, if it can be asked.
-fn thread_level(mpi: &Mpi) -> Option<c_int> {
-    let query = mpi.x.query_thread?;
-    let mut provided: c_int = -1;
-    // SAFETY: a valid out-pointer; MPI is initialised.
-    (unsafe { query(&mut provided) } == 0).then_some(provided)
 }
 
 /// Rank 0 names the settings it did not understand, once.

@@ -20,7 +20,7 @@ use std::ffi::{c_int, c_void};
 use std::sync::OnceLock;
 
 use super::{Backend, DumpData};
-use crate::counters::{PeerCounters, Writers};
+use crate::counters::PeerCounters;
 use crate::ffi::{Abi, Mpi};
 use crate::guard::guard;
 use crate::inside::Inside;
@@ -56,8 +56,7 @@ impl OmpiMonitoring {
         let mut size: c_int = 0;
         // SAFETY: valid out-pointer; MPI is initialised.
         unsafe { (mpi.f.comm_size)(mpi.c.comm_world, &mut size) };
-        // Many: the PML reports from wherever it progresses, not only from inside our wrappers.
-        SENT.get_or_init(|| PeerCounters::new(usize::try_from(size).unwrap_or(0), Writers::Many));
+        SENT.get_or_init(|| PeerCounters::new(usize::try_from(size).unwrap_or(0)));
         Ok(OmpiMonitoring)
     }
 }

@@ -146,8 +146,6 @@ pub struct Extra {
     pub comm_f2c: Option<unsafe extern "C" fn(c_int) -> Handle>,
     pub type_f2c: Option<unsafe extern "C" fn(c_int) -> Handle>,
     pub request_f2c: Option<unsafe extern "C" fn(c_int) -> Handle>,
-    /// `int PMPI_Query_thread(int *provided)`.
-    pub query_thread: Option<unsafe extern "C" fn(*mut c_int) -> c_int>,
 }
 
 impl Extra {
@@ -159,7 +157,6 @@ impl Extra {
                 comm_f2c: std::mem::transmute::<*mut c_void, Option<_>>(dlsym_next(c"PMPI_Comm_f2c")),
                 type_f2c: std::mem::transmute::<*mut c_void, Option<_>>(dlsym_next(c"PMPI_Type_f2c")),
                 request_f2c: std::mem::transmute::<*mut c_void, Option<_>>(dlsym_next(c"PMPI_Request_f2c")),
-                query_thread: std::mem::transmute::<*mut c_void, Option<_>>(dlsym_next(c"PMPI_Query_thread")),
             }
         }
     }
