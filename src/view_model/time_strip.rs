@@ -17,19 +17,10 @@ use crate::units::{format_seconds, format_time_of_day};
 
 use super::dataset::FabricData;
 pub use super::strip_measure::StripMeasure;
+pub use super::time_strip_cells::TimeColumn;
 use super::time_strip_cells::{Cells, with_interval_cells};
 use super::time_strip_jobs::{JobBands, job_bands};
 use super::values::RegionSelection;
-
-/// One column: a region (or the interval between two snapshots), when it ended, and its bytes
-/// per link end on each rail.
-#[derive(Clone, Debug)]
-pub struct TimeColumn<'a> {
-    pub region: u32,
-    pub time: Option<EpochMicros>,
-    /// Indexed by rail.
-    pub rails: Vec<&'a LinkBytes>,
-}
 
 /// A profile's regions as columns, in dump-time order (region number among equal times).
 pub fn region_columns(loads: &Loads) -> Vec<TimeColumn<'_>> {

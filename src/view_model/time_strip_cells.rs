@@ -6,10 +6,20 @@
 
 use std::sync::Arc;
 
-use super::time_strip::TimeColumn;
+use crate::model::EpochMicros;
 use crate::routing::end_columns::EndColumns;
 use crate::routing::end_values::EndValues;
 use crate::routing::{Interval, LinkBytes, Observed};
+
+/// One column: a region (or the interval between two snapshots), when it ended, and its bytes
+/// per link end on each rail.
+#[derive(Clone, Debug)]
+pub struct TimeColumn<'a> {
+    pub region: u32,
+    pub time: Option<EpochMicros>,
+    /// Indexed by rail.
+    pub rails: Vec<&'a LinkBytes>,
+}
 
 /// Where a strip's cells come from.
 pub(super) enum Cells<'a> {
@@ -47,7 +57,7 @@ impl Cells<'_> {
 
 /// The history every interval of `series` reads, with each interval's step; `None` when some
 /// interval holds its own values (snapshot files) or they read different histories.
-fn shared_history(series: &[Interval]) -> Option<(&EndColumns, Vec<usize>)> {
+pub(super) fn shared_history(series: &[Interval]) -> Option<(&EndColumns, Vec<usize>)> {
     let mut shared: Option<&Arc<EndColumns>> = None;
     let mut steps = Vec::with_capacity(series.len());
     for interval in series {

@@ -504,18 +504,24 @@ mod tests {
         assert_eq!(order, vec![(a, c, 9), (b, c, 8)]);
     }
 
-    #[test]
-    fn single_paths_read_from_tails_fix_the_rows_a_full_search_fixes() {
-        use crate::model::synthetic::ThreeLevel;
-        let fabric = ThreeLevel::k_ary(8).build();
-        let topology = super::super::Topology::new(&fabric, "t");
+    /// The k = 8 three-level tree, its hosts' LIDs, and each host sending `bytes(i, j)` to 6
+    /// others across pods (`j` in 1..7).
+    fn k8_with_pairs(bytes: fn(usize, usize) -> u64) -> (Fabric, Vec<Lid>, Vec<(Lid, Lid, u64)>) {
+        let fabric = crate::model::synthetic::ThreeLevel::k_ary(8).build();
         let lids: Vec<Lid> = fabric.cas().filter_map(|ca| fabric.node(ca).base_lid()).collect();
         let n = lids.len();
-        // Each host to 6 others across pods, bytes varied so that ties and order both matter.
-        let pairs: Vec<(Lid, Lid, u64)> = (0..n)
-            .flat_map(|i| (1..7).map(move |j| (i, (i + j * 37) % n, 1000 + ((i * j) % 5) as u64 * 100)))
-            .map(|(i, k, bytes)| (lids[i], lids[k], bytes))
+        let pairs = (0..n)
+            .flat_map(|i| (1..7).map(move |j| (i, j)))
+            .map(|(i, j)| (lids[i], lids[(i + j * 37) % n], bytes(i, j)))
             .collect();
+        (fabric, lids, pairs)
+    }
+
+    #[test]
+    fn single_paths_read_from_tails_fix_the_rows_a_full_search_fixes() {
+        // Bytes varied so that ties and order both matter.
+        let (fabric, _, pairs) = k8_with_pairs(|i, j| 1000 + ((i * j) % 5) as u64 * 100);
+        let topology = super::super::Topology::new(&fabric, "t");
         for objective in [Objective::Busiest, Objective::Sum] {
             let rows = |paths: ShortestPorts| {
                 let mut state = State::with_paths(&topology, objective, paths);
@@ -546,16 +552,10 @@ mod tests {
 
     #[test]
     fn a_search_limited_below_the_best_cost_finds_nothing_and_one_at_it_finds_that_cost() {
-        use crate::model::synthetic::ThreeLevel;
-        let fabric = ThreeLevel::k_ary(8).build();
+        // Every uplink of the probe's leaf carries some.
+        let (fabric, lids, pairs) = k8_with_pairs(|i, j| 100 + ((i * j) % 7) as u64);
         let topology = super::super::Topology::new(&fabric, "t");
-        let lids: Vec<Lid> = fabric.cas().filter_map(|ca| fabric.node(ca).base_lid()).collect();
         let n = lids.len();
-        // Each host to 6 others: every uplink of the probe's leaf carries some.
-        let pairs: Vec<(Lid, Lid, u64)> = (0..n)
-            .flat_map(|i| (1..7).map(move |j| (i, (i + j * 37) % n, 100 + ((i * j) % 7) as u64)))
-            .map(|(i, k, bytes)| (lids[i], lids[k], bytes))
-            .collect();
         for objective in [Objective::Busiest, Objective::Sum] {
             // Searched switch by switch (no tails), so that limits reach every level.
             let mut state = State::with_paths(&topology, objective, ShortestPorts::new(&topology).uncached());
