@@ -12,7 +12,7 @@ use std::ops::Range;
 
 use crate::model::counters::TimeSource;
 use crate::model::{EpochMicros, LinkEnd};
-use crate::routing::{LinkBytes, Loads, Observed};
+use crate::routing::{Loads, Observed};
 use crate::units::{format_seconds, format_time_of_day};
 
 use super::dataset::FabricData;
