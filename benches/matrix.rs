@@ -46,10 +46,12 @@
 //! reads concrete lists instead of boxed iterators. `ranks_10000_first_build` medians 88.9,
 //! 134.0, 90.4 ms against main's 194.2, 177.9, 171.4 ms; `hop_bars_10000_first_build` 87.6,
 //! 252.2, 90.4 ms against 179.0, 220.1, 203.4 ms (fastest samples 86-94 ms against 164-169 ms).
-//! So the <= 100 ms target is met where the machine is not starved (the two slower medians are
-//! rounds whose spread shows other builds taking the cores). `perf` of the new build: the merge
-//! with its lists about half, the fold's rows and numbering about a fifth, then page faults
-//! and binning; still single-threaded.
+//! `perf` of the new build: the merge with its lists about half, the fold's rows and numbering
+//! about a fifth, then page faults and binning; still single-threaded.
+//!
+//! Quiet, the same two binaries (2026-11-28 02:16-02:59, load 0.8-1.4, four interleaved rounds):
+//! `ranks_10000_first_build` 84.4, 137.5, 107.6, 124.1 ms against main's 217.2, 219.6, 200.0,
+//! 149.1 ms. About 1.6x faster, but under the <= 100 ms target in one round of four: not met.
 
 use std::sync::OnceLock;
 
