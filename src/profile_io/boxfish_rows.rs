@@ -33,8 +33,8 @@ pub(super) fn parse_rows(
     warnings: &mut LineWarnings,
 ) -> Vec<Column> {
     let chunks = cut(body, lines_before, kinds.len());
-    let reserved: usize = chunks.iter().map(|c| c.rows_at_most).sum();
-    let mut columns: Vec<Column> = kinds.iter().map(|&k| reserved_column(k, reserved)).collect();
+    let rooms: Vec<usize> = chunks.iter().map(|c| c.rows_at_most).collect();
+    let mut columns: Vec<Column> = kinds.iter().map(|&k| reserved_column(k, rooms.iter().sum())).collect();
     let parsed: Vec<ParsedChunk> = {
         let mut stretches = stretches(&mut columns, &chunks);
         let work: Vec<_> = chunks.iter().zip(stretches.drain(..)).collect();
@@ -51,10 +51,9 @@ pub(super) fn parse_rows(
             parts.extend(text);
         }
     }
-    let reserved_per_chunk: Vec<usize> = chunks.iter().map(|c| c.rows_at_most).collect();
     columns.par_iter_mut().zip(texts).for_each(|(column, parts)| match column {
-        Column::Int(v) => close_up(v, &reserved_per_chunk, &kept),
-        Column::Float(v) => close_up(v, &reserved_per_chunk, &kept),
+        Column::Int(v) => close_up(v, &rooms, &kept),
+        Column::Float(v) => close_up(v, &rooms, &kept),
         Column::Text(v) => parts.into_iter().for_each(|part| v.extend(part)),
     });
     columns
@@ -291,51 +290,40 @@ impl Fields<'_> {
         while at < bytes.len() && bytes[at].is_ascii_whitespace() {
             at += 1;
         }
-        let negative = bytes.get(at) == Some(&b'-');
-        if negative || bytes.get(at) == Some(&b'+') {
-            at += 1;
-        }
-        let digits = at;
-        let mut value = 0i64;
-        while let Some(digit) = bytes.get(at).map(|b| b.wrapping_sub(b'0')).filter(|&d| d <= 9) {
-            value = value * 10 + i64::from(digit); // at most 18 digits: no overflow
-            at += 1;
-            if at - digits > 18 {
-                return None;
-            }
-        }
-        let ends = bytes.get(at).is_none_or(|&b| b.is_ascii_whitespace() || b == b'#');
-        if at == digits || !ends {
+        let (value, used) = leading_int(&bytes[at..])?;
+        let ends = bytes.get(at + used).is_none_or(|&b| b.is_ascii_whitespace() || b == b'#');
+        ends.then(|| {
+            self.at = at + used;
+            value
+        })
+    }
+}
+
+/// The plain integer `bytes` start with (a sign, then 1 to 18 digits: no overflow) and how many
+/// bytes it took; `None` without digits or with more than 18.
+#[inline]
+fn leading_int(bytes: &[u8]) -> Option<(i64, usize)> {
+    let negative = bytes.first() == Some(&b'-');
+    let sign = usize::from(negative || bytes.first() == Some(&b'+'));
+    let (mut value, mut used) = (0i64, sign);
+    // One pass: this is the inner loop of every numeric cell.
+    while let Some(digit) = bytes.get(used).map(|b| b.wrapping_sub(b'0')).filter(|&d| d <= 9) {
+        if used - sign == 18 {
             return None;
         }
-        self.at = at;
-        Some(if negative { -value } else { value })
+        value = value * 10 + i64::from(digit);
+        used += 1;
     }
+    (used > sign).then_some((if negative { -value } else { value }, used))
 }
 
 /// An integer, also when written as a whole float (`40000.0`, `4e4`).
 #[inline]
 pub fn parse_int(field: &str) -> Option<i64> {
-    let bytes = field.as_bytes();
-    let (negative, digits) = match bytes.first() {
-        Some(b'-') => (true, &bytes[1..]),
-        Some(b'+') => (false, &bytes[1..]),
-        _ => (false, bytes),
-    };
-    if !digits.is_empty() && digits.len() <= 18 {
-        let mut value = 0i64;
-        let mut plain = true;
-        for &d in digits {
-            let digit = d.wrapping_sub(b'0');
-            if digit > 9 {
-                plain = false;
-                break;
-            }
-            value = value * 10 + i64::from(digit);
-        }
-        if plain {
-            return Some(if negative { -value } else { value });
-        }
+    if let Some((value, used)) = leading_int(field.as_bytes())
+        && used == field.len()
+    {
+        return Some(value);
     }
     let x: f64 = field.parse().ok()?;
     (x.is_finite() && x.fract() == 0.0 && x.abs() < 9.0e18).then_some(x as i64)

@@ -58,22 +58,23 @@ impl LinkSeries {
                 xmit_wait: observed.xmit_wait.clone().into(),
                 ..window.clone()
             };
-            out.push(&whole, &capacity, &observed.ticks);
+            out.push(std::slice::from_ref(&whole), &capacity, &observed.ticks);
         } else if same_shape(&observed.series) {
-            out.push_all(&observed.series, &capacity, &observed.ticks);
+            out.push(&observed.series, &capacity, &observed.ticks);
         } else {
             for interval in &observed.series {
-                out.push(interval, &capacity, &observed.ticks);
+                out.push(std::slice::from_ref(interval), &capacity, &observed.ticks);
             }
         }
         Some(out)
     }
 
-    /// Every interval at once, end by end: a history from Prometheus holds each end's steps side
-    /// by side, so this reads it in order (interval by interval, each value was a cache miss),
-    /// and looks each end's tick up once, not once per interval. The same values as
-    /// [`LinkSeries::push`] for each interval in turn.
-    fn push_all(
+    /// Intervals of one shape (`same_shape`), all at once and end by end: a history from
+    /// Prometheus holds each end's steps side by side, so this reads it in order (interval by
+    /// interval, each value was a cache miss), and looks each end's tick up once, not once per
+    /// interval. `ticks`: the recorded `PortSamplesControl.Tick` by (rail, end index), as
+    /// [`Observed::ticks`].
+    fn push(
         &mut self,
         series: &[Interval],
         capacity: &[Option<Capacity>],
@@ -102,33 +103,6 @@ impl LinkSeries {
         self.labels.extend(series.iter().map(|i| format!("{} → {}", i.from, i.to)));
         self.utilisation.extend(utilisation);
         self.stall.extend(stall);
-    }
-
-    /// `ticks`: the recorded `PortSamplesControl.Tick` by (rail, end index), as
-    /// [`Observed::ticks`].
-    fn push(
-        &mut self,
-        interval: &Interval,
-        capacity: &[Option<Capacity>],
-        ticks: &std::collections::HashMap<(usize, usize), u8>,
-    ) {
-        let seconds = interval.seconds();
-        let (mut utilisation, mut stall) =
-            (Vec::with_capacity(capacity.len()), Vec::with_capacity(capacity.len()));
-        let rails = &interval.rails;
-        let ends = (0..rails.rail_count()).flat_map(|r| (0..rails.rail_len(r)).map(move |i| (r, i)));
-        for ((rail, i), capacity) in ends.zip(capacity) {
-            let known = |v: Option<f64>| v.map_or(f32::NAN, |v| v as f32);
-            let bytes = interval.rails.value_at(rail, i);
-            let rate = capacity.zip(seconds);
-            utilisation.push(known(rate.zip(bytes).and_then(|((c, s), b)| utilisation_percent(b, c, s))));
-            let tick = ticks.get(&(rail, i)).copied();
-            let waits = interval.xmit_wait.value_at(rail, i);
-            stall.push(known(rate.zip(waits).and_then(|((c, s), t)| stall_percent(t, c, s, tick))));
-        }
-        self.labels.push(format!("{} → {}", interval.from, interval.to));
-        self.utilisation.push(utilisation);
-        self.stall.push(stall);
     }
 }
 
@@ -187,8 +161,8 @@ mod tests {
         let edr = Capacity { lanes: 4, speed: crate::model::capacity::LaneSpeed::Edr };
         let capacity: Vec<Option<Capacity>> = (0..total).map(|e| (e % 2 == 0).then_some(edr)).collect();
         let (mut all, mut each) = (LinkSeries::default(), LinkSeries::default());
-        all.push_all(&series, &capacity, &ticks);
-        series.iter().for_each(|i| each.push(i, &capacity, &ticks));
+        all.push(&series, &capacity, &ticks);
+        series.iter().for_each(|i| each.push(std::slice::from_ref(i), &capacity, &ticks));
         let bits = |v: &[Vec<f32>]| {
             v.iter().map(|x| x.iter().map(|f| f.to_bits()).collect()).collect::<Vec<Vec<_>>>()
         };
