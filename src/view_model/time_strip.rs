@@ -18,7 +18,7 @@ use crate::units::{format_seconds, format_time_of_day};
 use super::dataset::FabricData;
 pub use super::strip_measure::StripMeasure;
 pub use super::time_strip_cells::TimeColumn;
-use super::time_strip_cells::{Cells, with_interval_cells};
+use super::time_strip_cells::{Cells, interval_times, with_interval_cells};
 use super::time_strip_jobs::{JobBands, job_bands};
 use super::values::RegionSelection;
 
@@ -116,10 +116,7 @@ impl TimeStrip {
 
     /// The intervals of a series of counter snapshots as the columns (empty without a series).
     pub fn of_intervals(fabric: &FabricData, observed: &Observed, rows: StripRows) -> TimeStrip {
-        // Numbered from 1 in the order the snapshots were given, each at its later snapshot.
-        let times = (observed.series.iter().enumerate())
-            .map(|(i, interval)| (i as u32 + 1, interval.end.map(|t| t.time)))
-            .collect();
+        let times = interval_times(observed);
         let mut strip =
             with_interval_cells(observed, |cells| TimeStrip::of_cells(fabric, cells, times, rows));
         strip.intervals = observed

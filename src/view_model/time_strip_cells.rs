@@ -100,19 +100,18 @@ fn interval_bytes(observed: &Observed) -> Vec<Vec<LinkBytes>> {
         .collect()
 }
 
-/// A series' intervals as columns, numbered from 1 in the order the snapshots were given, each
-/// at the time its later snapshot was taken.
+/// A series' intervals as columns, at [`interval_times`].
 fn interval_columns<'a>(observed: &Observed, bytes: &'a [Vec<LinkBytes>]) -> Vec<TimeColumn<'a>> {
-    observed
-        .series
-        .iter()
-        .zip(bytes)
-        .enumerate()
-        .map(|(i, (interval, rails))| TimeColumn {
-            region: i as u32 + 1,
-            time: interval.end.map(|t| t.time),
-            rails: rails.iter().collect(),
-        })
+    (interval_times(observed).into_iter().zip(bytes))
+        .map(|((region, time), rails)| TimeColumn { region, time, rails: rails.iter().collect() })
+        .collect()
+}
+
+/// Each interval of a series as a strip column: numbered from 1 in the order the snapshots were
+/// given, each at the time its later snapshot was taken.
+pub(super) fn interval_times(observed: &Observed) -> Vec<(u32, Option<EpochMicros>)> {
+    (observed.series.iter().enumerate())
+        .map(|(i, interval)| (i as u32 + 1, interval.end.map(|t| t.time)))
         .collect()
 }
 
