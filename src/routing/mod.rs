@@ -25,6 +25,7 @@ pub mod observed;
 mod observed_report;
 mod pair_merge;
 pub mod pair_messages;
+mod pair_stretch;
 pub mod pair_table;
 pub mod placement;
 pub mod problems;

@@ -20,6 +20,7 @@ use crate::model::{Cluster, Fabric, Lid, NodeKind};
 use super::accumulate::Flow;
 use super::flows::{FlowOrigin, FlowSet};
 use super::pair_merge::{Item, merge};
+use super::pair_stretch::{Stretch, stretches};
 use super::switch_count::RailCounts;
 
 /// What the rows and columns of a traffic matrix are.
@@ -102,7 +103,7 @@ fn merged_rows(
 ) -> Option<(Vec<PairRow>, u64)> {
     let parts = flows.flows.iter().map(Vec::len).sum::<usize>() + flows.intra_node_pairs.len();
     let mut rows: Vec<PairRow> = Vec::with_capacity(parts);
-    let without = merge_rows(cluster, flows, by, counts, |row| rows.push(row))?;
+    let without = merge_rows(cluster, flows, by, counts, &Stretch::whole(flows), |row| rows.push(row))?;
     rows.shrink_to_fit();
     Some((rows, without))
 }
@@ -119,31 +120,79 @@ pub fn visit_merged_rows(
     wanted: impl Fn(usize) -> bool,
     row: impl FnMut(PairRow),
 ) -> Option<u64> {
-    let counts: Vec<Option<RailCounts<'_>>> = (0..flows.flows.len())
-        .map(|r| cluster.rails.get(r).filter(|_| wanted(r)).map(|fabric| RailCounts::of(fabric, flows, r)))
-        .collect();
-    merge_rows(cluster, flows, by, &counts, row)
+    let counts = wanted_counts(cluster, flows, &wanted);
+    merge_rows(cluster, flows, by, &counts, &Stretch::whole(flows), row)
 }
 
-/// [`merged_rows`]'s merge: parts of one key folded into one row (see [`add`]) as they come.
+/// [`visit_merged_rows`] on every core: the senders are cut into stretches
+/// ([`super::pair_stretch`]), and each stretch's rows, in order, go to its own `start(parts)`
+/// (`parts`: how many rows it may have at most) through `row`. Returns the stretches' results
+/// in sender order and the bytes without an entity; `None` as [`visit_merged_rows`].
+pub fn fold_merged_stretches<S: Send>(
+    cluster: &Cluster,
+    flows: &FlowSet,
+    by: Granularity,
+    wanted: impl Fn(usize) -> bool + Sync,
+    start: impl Fn(usize) -> S + Sync,
+    row: impl Fn(&mut S, PairRow) + Sync,
+) -> Option<(Vec<S>, u64)> {
+    let counts = wanted_counts(cluster, flows, &wanted);
+    let cut = stretches(flows, by == Granularity::Rank, rayon::current_num_threads());
+    let folded: Option<Vec<(S, u64)>> = cut
+        .par_iter()
+        .map(|stretch| {
+            let parts = stretch.intra.len() + stretch.rails.iter().map(|r| r.len()).sum::<usize>();
+            let mut state = start(parts);
+            let without = merge_rows(cluster, flows, by, &counts, stretch, |r| row(&mut state, r))?;
+            Some((state, without))
+        })
+        .collect();
+    let (mut states, mut without) = (Vec::new(), 0);
+    for (state, bytes) in folded? {
+        states.push(state);
+        add_bytes(&mut without, bytes);
+    }
+    Some((states, without))
+}
+
+/// The switch counts of the rails `wanted` keeps.
+fn wanted_counts<'a>(
+    cluster: &Cluster,
+    flows: &'a FlowSet,
+    wanted: &impl Fn(usize) -> bool,
+) -> Vec<Option<RailCounts<'a>>> {
+    (0..flows.flows.len())
+        .map(|r| cluster.rails.get(r).filter(|_| wanted(r)).map(|fabric| RailCounts::of(fabric, flows, r)))
+        .collect()
+}
+
+/// [`merged_rows`]'s merge of one stretch of senders: parts of one key folded into one row (see
+/// [`add`]) as they come.
 fn merge_rows(
     cluster: &Cluster,
     flows: &FlowSet,
     by: Granularity,
     counts: &[Option<RailCounts<'_>>],
+    stretch: &Stretch,
     mut row: impl FnMut(PairRow),
 ) -> Option<u64> {
     // Intra-node rows have no rail, which sorts before every rail: their list comes first, then
     // the rails in order, so that a pair's rows leave the merge in (src, dst, rail) order.
-    let mut lists = vec![(None, Parts::Intra { cluster, by, pairs: flows.intra_node_pairs.iter() })];
+    let intra = flows.intra_node_pairs.get(stretch.intra.clone())?;
+    let mut lists = vec![(None, Parts::Intra { cluster, by, pairs: intra.iter() })];
     for (r, (rail_flows, origins)) in flows.flows.iter().zip(&flows.origins).enumerate() {
         let (Some(fabric), Some(Some(counts))) = (cluster.rails.get(r), counts.get(r)) else { continue };
         // A rail number past a byte would key as intra-node: the sort handles that.
         let rail = Some(u8::try_from(r).ok()?);
-        lists.push((rail, Parts::Rail { fabric, by, flows: rail_flows, origins, counts, at: 0 }));
+        let range = stretch.rails.get(r)?.clone();
+        lists.push((
+            rail,
+            Parts::Rail { fabric, by, flows: rail_flows, origins, counts, at: range.start, end: range.end },
+        ));
     }
-    let mut pending: Option<PairRow> = None;
+    let (mut pending, mut outside): (Option<PairRow>, bool) = (None, false);
     let without = merge(lists, |rail, (key, bytes, hops)| {
+        outside |= !stretch.holds(key);
         let (src, dst) = ((key >> 32) as u32, key as u32);
         match &mut pending {
             Some(last) if (last.src, last.dst, last.rail) == (src, dst, rail) => add_part(last, bytes, hops),
@@ -155,6 +204,9 @@ fn merge_rows(
             }
         }
     })?;
+    if outside {
+        return None; // a sender outside its stretch: the lists are not in sender order
+    }
     if let Some(last) = pending {
         row(last);
     }
@@ -176,6 +228,7 @@ enum Parts<'a> {
         origins: &'a [FlowOrigin],
         counts: &'a RailCounts<'a>,
         at: usize,
+        end: usize,
     },
 }
 
@@ -196,8 +249,11 @@ impl Iterator for Parts<'_> {
                 let key = intra_node_key(cluster, *by, origin);
                 Some(key.map(|(src, dst, _)| (word((src, dst)), *bytes, Some(0))).ok_or(*bytes))
             }
-            Parts::Rail { fabric, by, flows, origins, counts, at } => {
+            Parts::Rail { fabric, by, flows, origins, counts, at, end } => {
                 let i = *at;
+                if i >= *end {
+                    return None;
+                }
                 let (flow, origin) = (flows.get(i)?, origins.get(i)?);
                 *at += 1;
                 let key = flow_key(fabric, *by, flow, origin);

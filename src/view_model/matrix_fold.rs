@@ -12,10 +12,12 @@
 
 use std::sync::Arc;
 
+use rayon::prelude::*;
+
 use crate::model::Cluster;
 use crate::model::message_counts::sent_messages;
 use crate::routing::pair_messages::add_messages;
-use crate::routing::pair_table::{Granularity, PairRow, PairTable, pair_table, visit_merged_rows};
+use crate::routing::pair_table::{Granularity, PairRow, PairTable, fold_merged_stretches, pair_table};
 use crate::routing::{FlowSet, RegionKey};
 
 use super::dataset::FabricData;
@@ -160,11 +162,17 @@ pub fn fold_flows(cluster: &Cluster, flows: &FlowSet, options: &MatrixOptions) -
     if options.values != CellValues::Bytes {
         return None;
     }
-    let rows = flows.flows.iter().map(Vec::len).sum::<usize>() + flows.intra_node_pairs.len();
-    let mut folding = Folding::new(options.by, rows);
-    let wanted = |r| rail_wanted(options, r);
-    visit_merged_rows(cluster, flows, options.by, wanted, |row| folding.row(&row, row.bytes as f64))?;
-    Some(folding.finish())
+    // Each stretch of senders folds on its own core; the stretches' cells, in order, are the
+    // whole fold's (a sender's rows are all in one stretch).
+    let (stretches, _) = fold_merged_stretches(
+        cluster,
+        flows,
+        options.by,
+        |r| rail_wanted(options, r),
+        |rows| Folding::new(options.by, rows),
+        |folding, row| folding.row(&row, row.bytes as f64),
+    )?;
+    Some(Folding::finish_all(stretches))
 }
 
 /// Whether rail `r`'s rows are shown.
@@ -232,19 +240,38 @@ impl Folding {
     }
 
     /// The cells and split with their entities numbered.
-    fn finish(mut self) -> Folded {
-        self.split.append(&mut self.run);
-        let part = |i: usize| self.parts.get(i).copied().unwrap_or(0);
-        let named = self.cells.iter().enumerate().flat_map(|(i, c)| [(part(i), c.0), (part(i), c.1)]);
-        let numbering = Numbering::of(named, self.cells.len() * 2);
-        let mut cells = self.cells;
-        for (i, cell) in cells.iter_mut().enumerate() {
-            let part = self.parts.get(i).copied().unwrap_or(0);
-            (cell.0, cell.1) = (numbering.index((part, cell.0)), numbering.index((part, cell.1)));
+    fn finish(self) -> Folded {
+        Folding::finish_all(vec![self])
+    }
+
+    /// The folds of consecutive stretches of senders as one: their cells and splits one after
+    /// the other, their entities numbered together (each stretch renumbered on its own core).
+    fn finish_all(mut stretches: Vec<Folding>) -> Folded {
+        for folding in &mut stretches {
+            folding.split.append(&mut folding.run);
+        }
+        let named = stretches.iter().flat_map(|f| {
+            let part = |i: usize| f.parts.get(i).copied().unwrap_or(0);
+            f.cells.iter().enumerate().flat_map(move |(i, c)| [(part(i), c.0), (part(i), c.1)])
+        });
+        let total = stretches.iter().map(|f| f.cells.len()).sum::<usize>();
+        let numbering = Numbering::of(named, total * 2);
+        stretches.par_iter_mut().for_each(|folding| {
+            for (i, cell) in folding.cells.iter_mut().enumerate() {
+                let part = folding.parts.get(i).copied().unwrap_or(0);
+                (cell.0, cell.1) = (numbering.index((part, cell.0)), numbering.index((part, cell.1)));
+            }
+        });
+        let mut parts = stretches.into_iter();
+        let mut first = parts.next().unwrap_or_else(|| Folding::new(Granularity::Rank, 0));
+        let (mut cells, mut split) = (std::mem::take(&mut first.cells), std::mem::take(&mut first.split));
+        cells.reserve_exact(total - cells.len());
+        for mut folding in parts {
+            cells.append(&mut folding.cells);
+            split.append(&mut folding.split);
         }
         cells.shrink_to_fit();
-        let split =
-            self.split.into_iter().map(|(src, hops, value)| (numbering.index(src), hops, value)).collect();
+        let split = split.into_iter().map(|(src, hops, value)| (numbering.index(src), hops, value)).collect();
         Folded { entities: numbering.entities, cells, split }
     }
 }
