@@ -61,6 +61,18 @@ impl RowMask {
         (i < self.len).then(|| self.words[i / 64] >> (i % 64) & 1 == 1)
     }
 
+    /// The set bits, in order, a word at a time (bits past `len` are never set).
+    fn ones(&self) -> impl Iterator<Item = usize> + '_ {
+        self.words.iter().enumerate().flat_map(|(w, &word)| {
+            let mut rest = word;
+            std::iter::from_fn(move || {
+                let bit = (rest != 0).then(|| rest.trailing_zeros() as usize)?;
+                rest &= rest - 1;
+                Some(w * 64 + bit)
+            })
+        })
+    }
+
     /// Sets bit `i`, which must be below `len`.
     fn put(&mut self, i: usize, on: bool) {
         if i < self.len {
@@ -186,8 +198,16 @@ impl Lft {
 
     /// Every set row, in LID order.
     pub fn entries(&self) -> impl Iterator<Item = (Lid, LftEntry)> + '_ {
-        let dense = (0..self.set.len()).filter(|&i| self.set.get(i) == Some(true)).map(|i| Lid(i as u16));
-        dense.chain(self.sparse.keys().map(|&lid| Lid(lid))).map(|lid| (lid, self.get(lid)))
+        // The dense rows straight from the mask's set bits: a k = 36 rail has 37 million.
+        let dense = self.set.ones().map(|i| {
+            let entry = match self.ports.get(i) {
+                Some(&DROP_PORT) => LftEntry::Unreachable,
+                Some(&port) => LftEntry::Port(PortNum(port)),
+                None => LftEntry::Missing,
+            };
+            (Lid(i as u16), entry)
+        });
+        dense.chain(self.sparse.keys().map(|&lid| (Lid(lid), self.get(Lid(lid)))))
     }
 }
 

@@ -6,6 +6,8 @@
 
 use std::collections::BTreeMap;
 
+use rayon::prelude::*;
+
 use crate::model::{Fabric, Guid, LftEntry, Lid, PortNum, Warning};
 
 /// Warns, per table (`(file, switch, header line)`), about CA LIDs it has no row for and about
@@ -20,44 +22,52 @@ pub fn check_tables(fabric: &Fabric, tables: &[(&str, Guid, usize)]) -> Vec<Warn
         })
         .map(Lid)
         .collect();
+    // Each switch's table on its own (a k = 36 rail has 1,620 of 23,000 rows), on every core.
+    let per_table: Vec<Vec<Warning>> = tables
+        .par_iter()
+        .map(|&(file, guid, line)| table_warnings(fabric, &ca_lids, (file, guid, line)))
+        .collect();
+    per_table.into_iter().flatten().collect()
+}
+
+/// [`check_tables`] of one table.
+fn table_warnings(fabric: &Fabric, ca_lids: &[Lid], (file, guid, line): (&str, Guid, usize)) -> Vec<Warning> {
     let mut warnings = Vec::new();
-    for &(file, guid, line) in tables {
-        let Some(node) = fabric.node_by_guid(guid) else { continue };
-        let Some(lft) = fabric.lft(node) else { continue };
-        let name = format!("switch {guid} ({})", fabric.node(node).description);
-        let mut missing: Vec<u16> =
-            ca_lids.iter().filter(|&&lid| lft.get(lid) == LftEntry::Missing).map(|l| l.0).collect();
-        missing.sort_unstable();
-        if !missing.is_empty() {
-            let message = format!(
-                "{name} has no route to {} CA LIDs ({}); traffic to them is dropped at this switch",
-                missing.len(),
-                ranges(&missing)
-            );
-            warnings.push(Warning::at(file, line, message));
+    let Some(node) = fabric.node_by_guid(guid) else { return warnings };
+    let Some(lft) = fabric.lft(node) else { return warnings };
+    let name = format!("switch {guid} ({})", fabric.node(node).description);
+    let mut missing: Vec<u16> =
+        ca_lids.iter().filter(|&&lid| lft.get(lid) == LftEntry::Missing).map(|l| l.0).collect();
+    missing.sort_unstable();
+    if !missing.is_empty() {
+        let message = format!(
+            "{name} has no route to {} CA LIDs ({}); traffic to them is dropped at this switch",
+            missing.len(),
+            ranges(&missing)
+        );
+        warnings.push(Warning::at(file, line, message));
+    }
+    // Which ports have a cable, looked up once per switch rather than once per row.
+    let mut linked = [false; 256];
+    for (port, slot) in linked.iter_mut().enumerate() {
+        *slot = port == 0 || fabric.link_at(node, PortNum(port as u8)).is_some();
+    }
+    let mut dead: BTreeMap<PortNum, Vec<u16>> = BTreeMap::new();
+    for (lid, entry) in lft.entries() {
+        if let LftEntry::Port(port) = entry
+            && !linked[usize::from(port.0)]
+        {
+            dead.entry(port).or_default().push(lid.0);
         }
-        // Which ports have a cable, looked up once per switch rather than once per row.
-        let mut linked = [false; 256];
-        for (port, slot) in linked.iter_mut().enumerate() {
-            *slot = port == 0 || fabric.link_at(node, PortNum(port as u8)).is_some();
-        }
-        let mut dead: BTreeMap<PortNum, Vec<u16>> = BTreeMap::new();
-        for (lid, entry) in lft.entries() {
-            if let LftEntry::Port(port) = entry
-                && !linked[usize::from(port.0)]
-            {
-                dead.entry(port).or_default().push(lid.0);
-            }
-        }
-        for (port, lids) in dead {
-            let message = format!(
-                "{name} routes {} LIDs ({}) out of port {port}, which has no link (a missing cable?); \
-                 they are dropped there",
-                lids.len(),
-                ranges(&lids)
-            );
-            warnings.push(Warning::at(file, line, message));
-        }
+    }
+    for (port, lids) in dead {
+        let message = format!(
+            "{name} routes {} LIDs ({}) out of port {port}, which has no link (a missing cable?); \
+             they are dropped there",
+            lids.len(),
+            ranges(&lids)
+        );
+        warnings.push(Warning::at(file, line, message));
     }
     warnings
 }

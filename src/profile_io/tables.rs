@@ -7,6 +7,7 @@
 //! writers never emit either, so a repeat means a damaged or concatenated file, and the first
 //! block is the one a reader of the file would have seen first.
 
+use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::collections::btree_map::Entry;
 
@@ -134,18 +135,13 @@ pub fn same_routes(a: &Lft, b: &Lft) -> bool {
 /// its base are routed by some switch and are nobody's base LID. Switch port 0 gets the same LMC
 /// only if every switch shows it too (OpenSM's `lmc_esp0`); otherwise 0. No tables: LMC 0.
 pub fn infer_lmc<'t>(links: &[&LstLink<'_>], tables: impl IntoIterator<Item = &'t Lft>) -> Lmc {
-    let mut routed: Vec<bool> = Vec::new();
-    for lft in tables {
-        for (lid, entry) in lft.entries() {
-            if let LftEntry::Port(_) = entry {
-                let i = usize::from(lid.0);
-                if routed.len() <= i {
-                    routed.resize(i + 1, false);
-                }
-                routed[i] = true;
-            }
-        }
-    }
+    // Every table's rows (37 million on a k = 36 rail), on every core.
+    let tables: Vec<&Lft> = tables.into_iter().collect();
+    let routed = tables.par_iter().fold(Vec::new, mark_routed).reduce(Vec::new, |a, b| {
+        let (mut long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
+        long.iter_mut().zip(short).for_each(|(l, s)| *l |= s);
+        long
+    });
     if routed.is_empty() {
         return Lmc::default();
     }
@@ -172,6 +168,20 @@ pub fn infer_lmc<'t>(links: &[&LstLink<'_>], tables: impl IntoIterator<Item = &'
     let ca = ca.unwrap_or(0);
     let switch = if ca > 0 && switch.unwrap_or(0) >= ca { ca } else { 0 };
     Lmc { ca, switch }
+}
+
+/// Marks in `routed` (grown as needed) the LIDs `lft` routes out of a port.
+fn mark_routed(mut routed: Vec<bool>, lft: &&Lft) -> Vec<bool> {
+    for (lid, entry) in lft.entries() {
+        if let LftEntry::Port(_) = entry {
+            let i = usize::from(lid.0);
+            if routed.len() <= i {
+                routed.resize(i + 1, false);
+            }
+            routed[i] = true;
+        }
+    }
+    routed
 }
 
 #[cfg(test)]
