@@ -25,6 +25,12 @@ pub struct CommInfo {
 }
 
 impl CommInfo {
+    /// `MPI_COMM_WORLD` as rank `rank` of `size` sees it: the same record as any other
+    /// communicator's, so that counting needs no case for it.
+    pub fn world(rank: u32, size: u32) -> CommInfo {
+        CommInfo { members: (0..size).collect(), remote: None, rank, each: Each::default() }
+    }
+
     /// World rank of the peer `r` of a point-to-point call (the remote group's for an
     /// intercommunicator).
     #[inline]
@@ -34,15 +40,17 @@ impl CommInfo {
     }
 
     /// World rank of local rank `r`.
-    #[inline]
+    #[inline(always)]
     pub fn member(&self, r: c_int) -> Option<u32> {
         usize::try_from(r).ok().and_then(|i| self.members.get(i)).copied()
     }
 
+    #[inline(always)]
     pub fn size(&self) -> usize {
         self.members.len()
     }
 
+    #[inline(always)]
     pub fn is_inter(&self) -> bool {
         self.remote.is_some()
     }

@@ -116,29 +116,32 @@ impl TypeSizes {
     /// Size of one element of `dt` in bytes.
     #[inline(always)]
     pub fn size(&self, mpi: &Mpi, dt: Handle) -> u64 {
+        self.predefined(dt).unwrap_or_else(|| ask(mpi, dt))
+    }
+
+    /// Size of one element of `dt` if it is a predefined type, without calling MPI.
+    #[inline(always)]
+    pub fn predefined(&self, dt: Handle) -> Option<u64> {
         match self.abi {
             Abi::Mpich => {
                 let h = dt.0 as u32;
                 let size = (h >> 8) & 0xff;
-                if h & 0xfc00_0000 == 0x4c00_0000 && size != 0 {
-                    return size as u64;
-                }
+                (h & 0xfc00_0000 == 0x4c00_0000 && size != 0).then_some(size as u64)
             }
             Abi::OpenMpi => {
                 let mut i = slot(dt.0);
                 loop {
                     let (key, size) = self.slots[i];
                     if key == dt.0 {
-                        return size;
+                        return Some(size);
                     }
                     if key == 0 {
-                        break;
+                        return None;
                     }
                     i = (i + 1) % SLOTS;
                 }
             }
         }
-        ask(mpi, dt)
     }
 }
 

@@ -22,7 +22,7 @@ impl Backend for Pmpi {
         let msgs = dump.msgs.get_or_insert_with(Vec::new);
         msgs.resize(n, (0, 0));
         st.comms.totals_into(&st.peers, st.rank, &mut dump.peers, msgs);
-        st.world_each.spread_into(0..st.size, st.rank, &mut dump.peers, msgs);
+        st.world.each.spread_into(0..st.size, st.rank, &mut dump.peers, msgs);
         dump.sizes = Some(st.peers.sizes.snapshot());
     }
 }
