@@ -195,15 +195,24 @@ impl CommTable {
     }
 
     /// Adds the per-peer counters and every live communicator's even shares into `totals` (bytes)
-    /// and `msgs` (messages).
+    /// and `msgs` (messages), and the histogram with their messages into `sizes`.
     ///
-    /// Both are read under the lock that [`CommTable::forget`] folds under, so a communicator
+    /// All are read under the lock that [`CommTable::forget`] folds under, so a communicator
     /// freed meanwhile is counted exactly once.
-    pub fn totals_into(&self, peers: &PeerCounters, me: u32, totals: &mut Totals, msgs: &mut Totals) {
+    pub fn totals_into(
+        &self,
+        peers: &PeerCounters,
+        me: u32,
+        totals: &mut Totals,
+        msgs: &mut Totals,
+    ) -> Vec<(u64, u64)> {
         let live = self.live.lock().unwrap_or_else(|p| p.into_inner());
         peers.add_into(totals, msgs);
+        let mut sizes = peers.sizes.snapshot();
         for c in live.iter().filter(|c| !c.is_inter()) {
             c.each.spread_into(c.members.iter().copied(), me, totals, msgs);
+            c.each.sizes_into(c.size().saturating_sub(1) as u64, &mut sizes);
         }
+        sizes
     }
 }

@@ -19,14 +19,11 @@ impl State {
     }
 
     /// One collective call's even share on `comm`: `sent` bytes to and `recv` bytes from each
-    /// other member, one message each way per member (the histogram counts them now; the
-    /// counters spread them over the members when a dump is taken).
+    /// other member, one message each way per member (a dump spreads them over the members and
+    /// into the histogram).
     #[inline(always)]
     pub fn add_each(&self, comm: &CommInfo, sent: u64, recv: u64) {
         comm.each.add(sent, recv);
-        let others = comm.size().saturating_sub(1) as u64;
-        self.peers.sizes.add(sent, others, true);
-        self.peers.sizes.add(recv, others, false);
     }
 
     /// A reference to `comm` that a request can keep until it completes.

@@ -45,7 +45,7 @@ impl Lookup for Prepared {
 
     #[inline(always)]
     fn type_bytes(self, st: &State, dt: Handle) -> Option<u64> {
-        st.types.predefined(dt)
+        st.types.predefined(dt).map(u64::from)
     }
 
     #[inline(always)]
