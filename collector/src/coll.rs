@@ -21,28 +21,41 @@
 
 use std::ffi::{c_int, c_void};
 
-use crate::count::{View, counts};
+use crate::comms::CommInfo;
+use crate::count::counts;
 use crate::ffi::Handle;
+use crate::lookup::Lookup;
 use crate::state::State;
 
 type P = *const c_void;
 type IP = *const c_int;
 
-#[inline]
-fn intra(st: &State, comm: Handle) -> Option<View<'_>> {
-    st.view(comm).filter(|v| !v.is_inter())
+/// What a counting function returns: `None` when `L` could not look something up, in which case
+/// nothing was counted (see [`crate::lookup`]).
+pub type Counted = Option<()>;
+
+/// The record of `comm` for counting: `Some(None)` for an intercommunicator (not counted).
+#[inline(always)]
+fn intra<L: Lookup>(st: &State, l: L, comm: Handle) -> Option<Option<&CommInfo>> {
+    l.comm(st, comm).map(|c| (!c.is_inter()).then_some(c))
 }
 
-/// Adds `bytes(i)` to the counter of each other member `i`.
 /// Bytes of entry `i` of an MPI counts array of `size`-byte elements: 0 past its end or for a
 /// negative count.
 fn count_bytes(counts: &[c_int], i: usize, size: u64) -> u64 {
     counts.get(i).map_or(0, |&c| c.max(0) as u64 * size)
 }
 
-fn per_member(st: &State, v: View<'_>, sent: bool, mut bytes: impl FnMut(usize) -> u64) {
-    let me = v.me(st);
-    for i in 0..v.size(st) {
+/// The size of one element of `dt`, looked up only if some count in `counts` is positive.
+#[inline(always)]
+fn size_if_used<L: Lookup>(st: &State, l: L, counts: &[c_int], dt: Handle) -> Option<u64> {
+    if counts.iter().any(|&c| c > 0) { l.type_bytes(st, dt) } else { Some(0) }
+}
+
+/// Adds `bytes(i)` to the counter of each other member `i`.
+fn per_member(st: &State, v: &CommInfo, sent: bool, mut bytes: impl FnMut(usize) -> u64) {
+    let me = v.rank as c_int;
+    for i in 0..v.size() {
         if i as c_int == me {
             continue;
         }
@@ -56,178 +69,228 @@ fn per_member(st: &State, v: View<'_>, sent: bool, mut bytes: impl FnMut(usize) 
     }
 }
 
-#[inline]
-pub fn bcast(st: &State, count: c_int, dt: Handle, root: c_int, comm: Handle) {
-    let Some(v) = intra(st, comm) else { return };
-    let bytes = st.bytes(count, dt);
-    if root == v.me(st) {
-        v.add_each(st, bytes, 0);
+/// Whether this process is rank `root` of `v`.
+#[inline(always)]
+fn is_root(v: &CommInfo, root: c_int) -> bool {
+    root == v.rank as c_int
+}
+
+#[inline(always)]
+pub fn bcast<L: Lookup>(st: &State, l: L, count: c_int, dt: Handle, root: c_int, comm: Handle) -> Counted {
+    let Some(v) = intra(st, l, comm)? else { return Some(()) };
+    let bytes = l.bytes(st, count, dt)?;
+    if is_root(v, root) {
+        st.add_each(v, bytes, 0);
     } else if let Some(r) = v.member(root) {
         st.peers.add_recv(r, bytes);
     }
+    Some(())
 }
 
-#[inline]
-pub fn reduce(st: &State, count: c_int, dt: Handle, root: c_int, comm: Handle) {
-    let Some(v) = intra(st, comm) else { return };
-    let bytes = st.bytes(count, dt);
-    if root == v.me(st) {
-        v.add_each(st, 0, bytes);
+#[inline(always)]
+pub fn reduce<L: Lookup>(st: &State, l: L, count: c_int, dt: Handle, root: c_int, comm: Handle) -> Counted {
+    let Some(v) = intra(st, l, comm)? else { return Some(()) };
+    let bytes = l.bytes(st, count, dt)?;
+    if is_root(v, root) {
+        st.add_each(v, 0, bytes);
     } else if let Some(r) = v.member(root) {
         st.peers.add_sent(r, bytes);
     }
+    Some(())
 }
 
 /// Allreduce and Reduce_scatter_block: the same amount to and from every other rank.
-#[inline]
-pub fn symmetric(st: &State, count: c_int, dt: Handle, comm: Handle) {
-    let Some(v) = intra(st, comm) else { return };
-    let bytes = st.bytes(count, dt);
-    v.add_each(st, bytes, bytes);
+#[inline(always)]
+pub fn symmetric<L: Lookup>(st: &State, l: L, count: c_int, dt: Handle, comm: Handle) -> Counted {
+    let Some(v) = intra(st, l, comm)? else { return Some(()) };
+    let bytes = l.bytes(st, count, dt)?;
+    st.add_each(v, bytes, bytes);
+    Some(())
 }
 
 #[allow(clippy::too_many_arguments)]
-pub fn gather(
+#[inline(always)]
+pub fn gather<L: Lookup>(
     st: &State,
+    l: L,
     scount: c_int,
     stype: Handle,
     rcount: c_int,
     rtype: Handle,
     root: c_int,
     comm: Handle,
-) {
-    let Some(v) = intra(st, comm) else { return };
-    if root == v.me(st) {
-        v.add_each(st, 0, st.bytes(rcount, rtype));
+) -> Counted {
+    let Some(v) = intra(st, l, comm)? else { return Some(()) };
+    if is_root(v, root) {
+        st.add_each(v, 0, l.bytes(st, rcount, rtype)?);
     } else if let Some(r) = v.member(root) {
-        st.peers.add_sent(r, st.bytes(scount, stype));
+        st.peers.add_sent(r, l.bytes(st, scount, stype)?);
     }
+    Some(())
 }
 
 /// # Safety
 /// `rcounts` must hold the communicator's size of ints at the root.
-pub unsafe fn gatherv(
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn gatherv<L: Lookup>(
     st: &State,
+    l: L,
     scount: c_int,
     stype: Handle,
     rcounts: IP,
     rtype: Handle,
     root: c_int,
     comm: Handle,
-) {
-    let Some(v) = intra(st, comm) else { return };
-    if root == v.me(st) {
-        let rc = unsafe { counts(rcounts, v.size(st)) };
-        let size = if rc.iter().any(|&c| c > 0) { st.type_bytes(rtype) } else { 0 };
+) -> Counted {
+    let Some(v) = intra(st, l, comm)? else { return Some(()) };
+    if is_root(v, root) {
+        let rc = unsafe { counts(rcounts, v.size()) };
+        let size = size_if_used(st, l, rc, rtype)?;
         per_member(st, v, false, |i| count_bytes(rc, i, size));
     } else if let Some(r) = v.member(root) {
-        st.peers.add_sent(r, st.bytes(scount, stype));
+        st.peers.add_sent(r, l.bytes(st, scount, stype)?);
     }
+    Some(())
 }
 
-pub fn scatter(
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub fn scatter<L: Lookup>(
     st: &State,
+    l: L,
     scount: c_int,
     stype: Handle,
     rcount: c_int,
     rtype: Handle,
     root: c_int,
     comm: Handle,
-) {
-    let Some(v) = intra(st, comm) else { return };
-    if root == v.me(st) {
-        v.add_each(st, st.bytes(scount, stype), 0);
+) -> Counted {
+    let Some(v) = intra(st, l, comm)? else { return Some(()) };
+    if is_root(v, root) {
+        st.add_each(v, l.bytes(st, scount, stype)?, 0);
     } else if let Some(r) = v.member(root) {
-        st.peers.add_recv(r, st.bytes(rcount, rtype));
+        st.peers.add_recv(r, l.bytes(st, rcount, rtype)?);
     }
+    Some(())
 }
 
 /// # Safety
 /// `scounts` must hold the communicator's size of ints at the root.
-pub unsafe fn scatterv(
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn scatterv<L: Lookup>(
     st: &State,
+    l: L,
     scounts: IP,
     stype: Handle,
     rcount: c_int,
     rtype: Handle,
     root: c_int,
     comm: Handle,
-) {
-    let Some(v) = intra(st, comm) else { return };
-    if root == v.me(st) {
-        let sc = unsafe { counts(scounts, v.size(st)) };
-        let size = if sc.iter().any(|&c| c > 0) { st.type_bytes(stype) } else { 0 };
+) -> Counted {
+    let Some(v) = intra(st, l, comm)? else { return Some(()) };
+    if is_root(v, root) {
+        let sc = unsafe { counts(scounts, v.size()) };
+        let size = size_if_used(st, l, sc, stype)?;
         per_member(st, v, true, |i| count_bytes(sc, i, size));
     } else if let Some(r) = v.member(root) {
-        st.peers.add_recv(r, st.bytes(rcount, rtype));
+        st.peers.add_recv(r, l.bytes(st, rcount, rtype)?);
     }
+    Some(())
 }
 
 /// Allgather and Alltoall: one block to and from each other rank.
-pub fn blocks(st: &State, sbuf: P, scount: c_int, stype: Handle, rcount: c_int, rtype: Handle, comm: Handle) {
-    let Some(v) = intra(st, comm) else { return };
-    let recv = st.bytes(rcount, rtype);
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub fn blocks<L: Lookup>(
+    st: &State,
+    l: L,
+    sbuf: P,
+    scount: c_int,
+    stype: Handle,
+    rcount: c_int,
+    rtype: Handle,
+    comm: Handle,
+) -> Counted {
+    let Some(v) = intra(st, l, comm)? else { return Some(()) };
+    let recv = l.bytes(st, rcount, rtype)?;
     let sent = if st.mpi.c.is_in_place(sbuf) || (scount == rcount && stype == rtype) {
         recv
     } else {
-        st.bytes(scount, stype)
+        l.bytes(st, scount, stype)?
     };
-    v.add_each(st, sent, recv);
+    st.add_each(v, sent, recv);
+    Some(())
 }
 
 /// # Safety
 /// `rcounts` must hold the communicator's size of ints.
-pub unsafe fn allgatherv(
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn allgatherv<L: Lookup>(
     st: &State,
+    l: L,
     sbuf: P,
     scount: c_int,
     stype: Handle,
     rcounts: IP,
     rtype: Handle,
     comm: Handle,
-) {
-    let Some(v) = intra(st, comm) else { return };
-    let rc = unsafe { counts(rcounts, v.size(st)) };
-    let rsize = if rc.iter().any(|&c| c > 0) { st.type_bytes(rtype) } else { 0 };
+) -> Counted {
+    let Some(v) = intra(st, l, comm)? else { return Some(()) };
+    let rc = unsafe { counts(rcounts, v.size()) };
+    let rsize = size_if_used(st, l, rc, rtype)?;
     let sent = if st.mpi.c.is_in_place(sbuf) {
-        count_bytes(rc, v.me(st) as usize, rsize)
+        count_bytes(rc, v.rank as usize, rsize)
     } else {
-        st.bytes(scount, stype)
+        l.bytes(st, scount, stype)?
     };
-    v.add_each(st, sent, 0);
+    st.add_each(v, sent, 0);
     per_member(st, v, false, |i| count_bytes(rc, i, rsize));
+    Some(())
 }
 
 /// # Safety
 /// The count arrays must hold the communicator's size of ints.
 #[allow(clippy::too_many_arguments)]
-pub unsafe fn alltoallv(
+pub unsafe fn alltoallv<L: Lookup>(
     st: &State,
+    l: L,
     sbuf: P,
     scounts: IP,
     stype: Handle,
     rcounts: IP,
     rtype: Handle,
     comm: Handle,
-) {
-    let Some(v) = intra(st, comm) else { return };
-    let n = v.size(st);
+) -> Counted {
+    let Some(v) = intra(st, l, comm)? else { return Some(()) };
+    let n = v.size();
     let rc = unsafe { counts(rcounts, n) };
     let (sc, stype) =
         if st.mpi.c.is_in_place(sbuf) { (rc, rtype) } else { (unsafe { counts(scounts, n) }, stype) };
-    let ssize = if sc.iter().any(|&c| c > 0) { st.type_bytes(stype) } else { 0 };
-    let rsize = if rc.iter().any(|&c| c > 0) { st.type_bytes(rtype) } else { 0 };
+    let ssize = size_if_used(st, l, sc, stype)?;
+    let rsize = size_if_used(st, l, rc, rtype)?;
     per_member(st, v, true, |i| count_bytes(sc, i, ssize));
     per_member(st, v, false, |i| count_bytes(rc, i, rsize));
+    Some(())
 }
 
 /// # Safety
 /// The count arrays and the type arrays (`stypes`, `rtypes`: handles of the running ABI) must
 /// hold the communicator's size of entries.
 #[allow(clippy::too_many_arguments)]
-pub unsafe fn alltoallw(st: &State, sbuf: P, scounts: IP, stypes: P, rcounts: IP, rtypes: P, comm: Handle) {
-    let Some(v) = intra(st, comm) else { return };
-    let n = v.size(st);
+pub unsafe fn alltoallw<L: Lookup>(
+    st: &State,
+    l: L,
+    sbuf: P,
+    scounts: IP,
+    stypes: P,
+    rcounts: IP,
+    rtypes: P,
+    comm: Handle,
+) -> Counted {
+    // A type per block: a type that is not prepared may come after others were counted.
+    let l = l.full()?;
+    let Some(v) = intra(st, l, comm)? else { return Some(()) };
+    let n = v.size();
     let abi = st.mpi.abi();
     let rc = unsafe { counts(rcounts, n) };
     let (sc, stypes) =
@@ -238,30 +301,33 @@ pub unsafe fn alltoallw(st: &State, sbuf: P, scounts: IP, stypes: P, rcounts: IP
     };
     per_member(st, v, true, |i| block(sc, stypes, i));
     per_member(st, v, false, |i| block(rc, rtypes, i));
+    Some(())
 }
 
 /// # Safety
 /// `rcounts` must hold the communicator's size of ints.
-pub unsafe fn reduce_scatter(st: &State, rcounts: IP, dt: Handle, comm: Handle) {
-    let Some(v) = intra(st, comm) else { return };
-    let rc = unsafe { counts(rcounts, v.size(st)) };
-    let size = if rc.iter().any(|&c| c > 0) { st.type_bytes(dt) } else { 0 };
+pub unsafe fn reduce_scatter<L: Lookup>(st: &State, l: L, rcounts: IP, dt: Handle, comm: Handle) -> Counted {
+    let Some(v) = intra(st, l, comm)? else { return Some(()) };
+    let rc = unsafe { counts(rcounts, v.size()) };
+    let size = size_if_used(st, l, rc, dt)?;
     per_member(st, v, true, |i| count_bytes(rc, i, size));
-    let mine = count_bytes(rc, v.me(st) as usize, size);
-    v.add_each(st, 0, mine);
+    let mine = count_bytes(rc, v.rank as usize, size);
+    st.add_each(v, 0, mine);
+    Some(())
 }
 
 /// Scan and Exscan: to every higher rank, from every lower one.
-pub fn scan(st: &State, count: c_int, dt: Handle, comm: Handle) {
-    let Some(v) = intra(st, comm) else { return };
-    let bytes = st.bytes(count, dt);
+pub fn scan<L: Lookup>(st: &State, l: L, count: c_int, dt: Handle, comm: Handle) -> Counted {
+    let Some(v) = intra(st, l, comm)? else { return Some(()) };
+    let bytes = l.bytes(st, count, dt)?;
     if bytes == 0 {
-        return;
+        return Some(());
     }
-    let me = v.me(st);
-    for i in 0..v.size(st) as c_int {
+    let me = v.rank as c_int;
+    for i in 0..v.size() as c_int {
         if let Some(w) = v.member(i).filter(|_| i != me) {
             if i > me { st.peers.add_sent(w, bytes) } else { st.peers.add_recv(w, bytes) }
         }
     }
+    Some(())
 }

@@ -25,6 +25,12 @@ pub struct CommInfo {
 }
 
 impl CommInfo {
+    /// `MPI_COMM_WORLD` as rank `rank` of `size` sees it: the same record as any other
+    /// communicator's, so that counting needs no case for it.
+    pub fn world(rank: u32, size: u32) -> CommInfo {
+        CommInfo { members: (0..size).collect(), remote: None, rank, each: Each::default() }
+    }
+
     /// World rank of the peer `r` of a point-to-point call (the remote group's for an
     /// intercommunicator).
     #[inline]
@@ -34,15 +40,17 @@ impl CommInfo {
     }
 
     /// World rank of local rank `r`.
-    #[inline]
+    #[inline(always)]
     pub fn member(&self, r: c_int) -> Option<u32> {
         usize::try_from(r).ok().and_then(|i| self.members.get(i)).copied()
     }
 
+    #[inline(always)]
     pub fn size(&self) -> usize {
         self.members.len()
     }
 
+    #[inline(always)]
     pub fn is_inter(&self) -> bool {
         self.remote.is_some()
     }
@@ -187,15 +195,24 @@ impl CommTable {
     }
 
     /// Adds the per-peer counters and every live communicator's even shares into `totals` (bytes)
-    /// and `msgs` (messages).
+    /// and `msgs` (messages), and the histogram with their messages into `sizes`.
     ///
-    /// Both are read under the lock that [`CommTable::forget`] folds under, so a communicator
+    /// All are read under the lock that [`CommTable::forget`] folds under, so a communicator
     /// freed meanwhile is counted exactly once.
-    pub fn totals_into(&self, peers: &PeerCounters, me: u32, totals: &mut Totals, msgs: &mut Totals) {
+    pub fn totals_into(
+        &self,
+        peers: &PeerCounters,
+        me: u32,
+        totals: &mut Totals,
+        msgs: &mut Totals,
+    ) -> Vec<(u64, u64)> {
         let live = self.live.lock().unwrap_or_else(|p| p.into_inner());
         peers.add_into(totals, msgs);
+        let mut sizes = peers.sizes.snapshot();
         for c in live.iter().filter(|c| !c.is_inter()) {
             c.each.spread_into(c.members.iter().copied(), me, totals, msgs);
+            c.each.sizes_into(c.size().saturating_sub(1) as u64, &mut sizes);
         }
+        sizes
     }
 }

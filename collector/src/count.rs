@@ -7,87 +7,23 @@
 use std::ffi::{c_int, c_void};
 
 use crate::comms::CommInfo;
-use crate::counters::Each;
 use crate::ffi::Handle;
 use crate::requests::CommRef;
 use crate::state::State;
 
-/// A communicator as the counters see it.
-#[derive(Clone, Copy)]
-pub enum View<'a> {
-    World,
-    Sub(&'a CommInfo),
-}
-
-impl<'a> View<'a> {
-    /// World rank of point-to-point peer `r` (remote group for an intercommunicator).
-    #[inline(always)]
-    pub fn peer(self, r: c_int) -> Option<u32> {
-        match self {
-            View::World => u32::try_from(r).ok(),
-            View::Sub(c) => c.peer(r),
-        }
-    }
-
-    /// World rank of local rank `r`.
-    #[inline(always)]
-    pub fn member(self, r: c_int) -> Option<u32> {
-        match self {
-            View::World => u32::try_from(r).ok(),
-            View::Sub(c) => c.member(r),
-        }
-    }
-
-    /// This process's rank in the communicator.
-    #[inline(always)]
-    pub fn me(self, st: &State) -> c_int {
-        match self {
-            View::World => st.rank as c_int,
-            View::Sub(c) => c.rank as c_int,
-        }
-    }
-
-    #[inline(always)]
-    pub fn size(self, st: &State) -> usize {
-        match self {
-            View::World => st.size as usize,
-            View::Sub(c) => c.size(),
-        }
-    }
-
-    #[inline(always)]
-    pub fn each(self, st: &'a State) -> &'a Each {
-        match self {
-            View::World => &st.world_each,
-            View::Sub(c) => &c.each,
-        }
-    }
-
-    /// One collective call's even share: `sent` bytes to and `recv` bytes from each other
-    /// member, one message each way per member (the histogram counts them now; the counters
-    /// spread them over the members when a dump is taken).
-    #[inline(always)]
-    pub fn add_each(self, st: &State, sent: u64, recv: u64) {
-        self.each(st).add(sent, recv);
-        let others = self.size(st).saturating_sub(1) as u64;
-        st.peers.sizes.add(sent, others, true);
-        st.peers.sizes.add(recv, others, false);
-    }
-
-    pub fn is_inter(self) -> bool {
-        matches!(self, View::Sub(c) if c.is_inter())
-    }
-}
-
 impl State {
-    /// The view of `comm`: `MPI_COMM_WORLD` directly, any other through the attribute cache.
+    /// The record of `comm`: `MPI_COMM_WORLD`'s directly, any other through the attribute cache.
     #[inline(always)]
-    pub fn view(&self, comm: Handle) -> Option<View<'_>> {
-        if self.mpi.c.is_world(comm) {
-            Some(View::World)
-        } else {
-            self.comms.get(self.mpi, comm).map(View::Sub)
-        }
+    pub fn view(&self, comm: Handle) -> Option<&CommInfo> {
+        if self.mpi.c.is_world(comm) { Some(&self.world) } else { self.comms.get(self.mpi, comm) }
+    }
+
+    /// One collective call's even share on `comm`: `sent` bytes to and `recv` bytes from each
+    /// other member, one message each way per member (a dump spreads them over the members and
+    /// into the histogram).
+    #[inline(always)]
+    pub fn add_each(&self, comm: &CommInfo, sent: u64, recv: u64) {
+        comm.each.add(sent, recv);
     }
 
     /// A reference to `comm` that a request can keep until it completes.
@@ -135,7 +71,7 @@ impl State {
     ///
     /// # Safety
     /// `status` must point at a filled `MPI_Status` of the running ABI.
-    pub unsafe fn count_received(&self, comm: View<'_>, status: *const c_void) {
+    pub unsafe fn count_received(&self, comm: &CommInfo, status: *const c_void) {
         let c = &self.mpi.c;
         // SAFETY: per the contract, `status` is a whole MPI_Status; MPI_SOURCE is an int.
         let source = unsafe { *(status as *const u8).add(c.abi.status_source_offset()).cast::<c_int>() };
@@ -158,8 +94,8 @@ impl State {
     /// As for [`State::count_received`].
     pub unsafe fn count_received_ref(&self, comm: &CommRef, status: *const c_void) {
         let view = match comm {
-            CommRef::World => View::World,
-            CommRef::Sub(c) => View::Sub(c),
+            CommRef::World => &self.world,
+            CommRef::Sub(c) => c,
         };
         unsafe { self.count_received(view, status) }
     }

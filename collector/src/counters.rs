@@ -2,10 +2,11 @@
 //! and no allocation on the hot path.
 //!
 //! Memory is O(peers): four `u64` per world rank (bytes and messages, each way), a fixed
-//! message-size histogram ([`SizeBins`], 2 × 64 counters), plus four per communicator for traffic
-//! that a collective spreads evenly over all members ([`Each`]). An `MPI_Alltoall` on a
-//! communicator of any size therefore costs a few atomic adds, not a few per peer; the even
-//! shares are spread over the members only when a dump is taken.
+//! message-size histogram ([`SizeBins`], 2 × 64 counters), plus, per communicator, the traffic
+//! that a collective spreads evenly over all members ([`Each`]: bytes and a 64-bin message
+//! histogram each way, 1 KiB). An `MPI_Alltoall` on a communicator of any size therefore costs
+//! four atomic adds, not a few per peer; the even shares are spread over the members and into
+//! the histogram only when a dump is taken.
 //!
 //! A message is one logical transfer to one peer, as the bytes are attributed (`coll.rs`): a
 //! point-to-point send or receive, or a collective's share to or from one member.
@@ -128,6 +129,14 @@ impl SizeBins {
         }
     }
 
+    /// `bins[b]` messages of bin `b` to (or from) each of `others` members.
+    fn fold(&self, bins: &[u64], others: u64, sent: bool) {
+        let ours = if sent { &self.sent } else { &self.recv };
+        for (c, &n) in ours.iter().zip(bins).filter(|(_, n)| **n != 0) {
+            c.fetch_add(n.saturating_mul(others), Ordering::Relaxed);
+        }
+    }
+
     /// `(sent, recv)` per bin, every bin.
     pub fn snapshot(&self) -> Vec<(u64, u64)> {
         self.sent
@@ -138,14 +147,51 @@ impl SizeBins {
     }
 }
 
-/// Bytes sent to / received from *each* other member of a communicator, and how many messages
-/// that was per member.
+/// Bytes sent to / received from *each* other member of a communicator, and the messages per
+/// member by size bin: one message each way per member and call, so a call costs one add to
+/// the bytes and one to the bin, and the histogram's share (the bins times the other members)
+/// is worked out when a dump is taken.
 #[derive(Debug, Default)]
 pub struct Each {
-    sent: AtomicU64,
-    recv: AtomicU64,
-    sent_msgs: AtomicU64,
-    recv_msgs: AtomicU64,
+    sent: Flow,
+    recv: Flow,
+}
+
+/// One direction of [`Each`].
+#[derive(Debug)]
+struct Flow {
+    bytes: AtomicU64,
+    bins: [AtomicU64; SIZE_BINS as usize],
+}
+
+impl Default for Flow {
+    fn default() -> Self {
+        Flow { bytes: AtomicU64::new(0), bins: std::array::from_fn(|_| AtomicU64::new(0)) }
+    }
+}
+
+impl Flow {
+    /// One message of `bytes` per member (an empty one counts nothing).
+    #[inline(always)]
+    fn add(&self, bytes: u64) {
+        if let Some(c) = size_bin(bytes).and_then(|bin| self.bins.get(bin as usize)) {
+            self.bytes.fetch_add(bytes, Ordering::Relaxed);
+            c.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// `(bytes, messages)` per member.
+    fn get(&self) -> (u64, u64) {
+        (self.bytes.load(Ordering::Relaxed), self.bins.iter().map(|b| b.load(Ordering::Relaxed)).sum())
+    }
+
+    /// Takes the counts out, leaving zeros: `(bytes, messages per bin)`.
+    fn take(&self) -> (u64, [u64; SIZE_BINS as usize]) {
+        (
+            self.bytes.swap(0, Ordering::Relaxed),
+            std::array::from_fn(|b| self.bins[b].swap(0, Ordering::Relaxed)),
+        )
+    }
 }
 
 impl Each {
@@ -153,20 +199,23 @@ impl Each {
     /// message each way per member where the amount is not 0).
     #[inline(always)]
     pub fn add(&self, sent: u64, recv: u64) {
-        if sent != 0 {
-            self.sent.fetch_add(sent, Ordering::Relaxed);
-            self.sent_msgs.fetch_add(1, Ordering::Relaxed);
-        }
-        if recv != 0 {
-            self.recv.fetch_add(recv, Ordering::Relaxed);
-            self.recv_msgs.fetch_add(1, Ordering::Relaxed);
-        }
+        self.sent.add(sent);
+        self.recv.add(recv);
     }
 
     /// `((sent, recv) bytes, (sent, recv) messages)` per member.
     pub fn get(&self) -> ((u64, u64), (u64, u64)) {
-        let load = |a: &AtomicU64| a.load(Ordering::Relaxed);
-        ((load(&self.sent), load(&self.recv)), (load(&self.sent_msgs), load(&self.recv_msgs)))
+        let ((sent, sent_msgs), (recv, recv_msgs)) = (self.sent.get(), self.recv.get());
+        ((sent, recv), (sent_msgs, recv_msgs))
+    }
+
+    /// Adds the histogram's share, `(sent, recv)` messages per bin, for `others` other members.
+    pub fn sizes_into(&self, others: u64, sizes: &mut [(u64, u64)]) {
+        let load = |a: &AtomicU64| a.load(Ordering::Relaxed).saturating_mul(others);
+        for ((bin, s), r) in sizes.iter_mut().zip(&self.sent.bins).zip(&self.recv.bins) {
+            bin.0 += load(s);
+            bin.1 += load(r);
+        }
     }
 
     /// Spreads the even shares over `members` (world ranks), skipping `me`.
@@ -191,13 +240,17 @@ impl Each {
         }
     }
 
-    /// Moves the even shares into per-peer counters for good (when a communicator is freed).
+    /// Moves the even shares into per-peer counters and the histogram for good (when a
+    /// communicator is freed).
     pub fn fold_into(&self, members: &[u32], me: u32, peers: &PeerCounters) {
-        let take = |a: &AtomicU64| a.swap(0, Ordering::Relaxed);
-        let bytes = (take(&self.sent), take(&self.recv));
-        let msgs = (take(&self.sent_msgs), take(&self.recv_msgs));
+        let (sent, sent_bins) = self.sent.take();
+        let (recv, recv_bins) = self.recv.take();
+        let msgs = (sent_bins.iter().sum(), recv_bins.iter().sum());
+        let others = members.len().saturating_sub(1) as u64;
+        peers.sizes.fold(&sent_bins, others, true);
+        peers.sizes.fold(&recv_bins, others, false);
         for &m in members.iter().filter(|&&m| m != me) {
-            peers.add_folded(m, bytes, msgs);
+            peers.add_folded(m, (sent, recv), msgs);
         }
     }
 }
@@ -243,7 +296,7 @@ mod tests {
     }
 
     #[test]
-    fn folding_moves_shares_to_peers_once() {
+    fn folding_moves_shares_to_peers_and_the_histogram_once() {
         let peers = PeerCounters::new(3);
         let each = Each::default();
         each.add(5, 7);
@@ -253,6 +306,25 @@ mod tests {
         peers.add_into(&mut totals, &mut msgs);
         assert_eq!(totals, vec![(5, 7), (0, 0), (5, 7)]);
         assert_eq!(msgs, vec![(1, 1), (0, 0), (1, 1)]);
+        let bins = peers.sizes.snapshot();
+        assert_eq!(
+            (bins[2], bins[2].0 + bins.iter().map(|b| b.1).sum::<u64>()),
+            ((2, 2), 4),
+            "5 and 7 bytes: bin 2, to and from two members"
+        );
+    }
+
+    #[test]
+    fn the_histogram_counts_each_call_once_per_other_member() {
+        let each = Each::default();
+        each.add(1024, 0);
+        each.add(1024, 1);
+        each.add(0, 4096);
+        let mut sizes = vec![(0, 0); SIZE_BINS as usize];
+        each.sizes_into(3, &mut sizes);
+        assert_eq!((sizes[10], sizes[0], sizes[12]), ((6, 0), (0, 3), (0, 3)));
+        assert_eq!(sizes.iter().map(|b| b.0 + b.1).sum::<u64>(), 12, "nothing for the empty directions");
+        assert_eq!(each.get().1, (2, 2), "messages per member: one per call and non-empty direction");
     }
 
     #[test]

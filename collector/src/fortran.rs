@@ -16,6 +16,7 @@ use crate::ffi::{Abi, Handle, mpi};
 use crate::guard::guard;
 use crate::inside::Inside;
 use crate::lifecycle;
+use crate::lookup::Full;
 use crate::requests::Tracked;
 use crate::scope::Kind;
 use crate::state::{State, state};
@@ -260,7 +261,12 @@ pub unsafe extern "C" fn mpi_waitall_(n: F, reqs: E, statuses: M, ierr: E) {
 }
 
 /// Runs a Fortran collective: count under `kind`, then call MPI inside the collective's scope.
-fn fortran_collective(kind: Kind, what: &'static str, count: impl FnOnce(&State), call: impl FnOnce()) {
+fn fortran_collective(
+    kind: Kind,
+    what: &'static str,
+    count: impl FnOnce(&State) -> coll::Counted,
+    call: impl FnOnce(),
+) {
     match counting(kind) {
         None => call(),
         Some(st) => {
@@ -277,7 +283,7 @@ pub unsafe extern "C" fn mpi_bcast_(buf: M, count: F, dt: F, root: F, c: F, ierr
     fortran_collective(
         Kind::Bcast,
         "mpi_bcast_",
-        |st| unsafe { coll::bcast(st, *count, dtype(dt), *root, comm(c)) },
+        |st| unsafe { coll::bcast(st, Full, *count, dtype(dt), *root, comm(c)) },
         || unsafe { f(buf, count, dt, root, c, ierr) },
     )
 }
@@ -288,7 +294,7 @@ pub unsafe extern "C" fn mpi_reduce_(sb: P, rb: M, count: F, dt: F, op: F, root:
     fortran_collective(
         Kind::Reduce,
         "mpi_reduce_",
-        |st| unsafe { coll::reduce(st, *count, dtype(dt), *root, comm(c)) },
+        |st| unsafe { coll::reduce(st, Full, *count, dtype(dt), *root, comm(c)) },
         || unsafe { f(sb, rb, count, dt, op, root, c, ierr) },
     )
 }
@@ -299,7 +305,7 @@ pub unsafe extern "C" fn mpi_allreduce_(sb: P, rb: M, count: F, dt: F, op: F, c:
     fortran_collective(
         Kind::Allreduce,
         "mpi_allreduce_",
-        |st| unsafe { coll::symmetric(st, *count, dtype(dt), comm(c)) },
+        |st| unsafe { coll::symmetric(st, Full, *count, dtype(dt), comm(c)) },
         || unsafe { f(sb, rb, count, dt, op, c, ierr) },
     )
 }
@@ -312,7 +318,7 @@ macro_rules! fortran_blocks {
             fortran_collective(
                 $kind,
                 $sym,
-                |st| unsafe { coll::blocks(st, sbuf(sb), *sc, dtype(st_), *rc, dtype(rt), comm(c)) },
+                |st| unsafe { coll::blocks(st, Full, sbuf(sb), *sc, dtype(st_), *rc, dtype(rt), comm(c)) },
                 || unsafe { f(sb, sc, st_, rb, rc, rt, c, ierr) },
             )
         }
@@ -328,7 +334,7 @@ pub unsafe extern "C" fn mpi_gather_(sb: P, sc: F, st_: F, rb: M, rc: F, rt: F, 
     fortran_collective(
         Kind::Gather,
         "mpi_gather_",
-        |st| unsafe { coll::gather(st, *sc, dtype(st_), *rc, dtype(rt), *root, comm(c)) },
+        |st| unsafe { coll::gather(st, Full, *sc, dtype(st_), *rc, dtype(rt), *root, comm(c)) },
         || unsafe { f(sb, sc, st_, rb, rc, rt, root, c, ierr) },
     )
 }
@@ -339,7 +345,7 @@ pub unsafe extern "C" fn mpi_scatter_(sb: P, sc: F, st_: F, rb: M, rc: F, rt: F,
     fortran_collective(
         Kind::Scatter,
         "mpi_scatter_",
-        |st| unsafe { coll::scatter(st, *sc, dtype(st_), *rc, dtype(rt), *root, comm(c)) },
+        |st| unsafe { coll::scatter(st, Full, *sc, dtype(st_), *rc, dtype(rt), *root, comm(c)) },
         || unsafe { f(sb, sc, st_, rb, rc, rt, root, c, ierr) },
     )
 }
@@ -361,7 +367,7 @@ pub unsafe extern "C" fn mpi_alltoallv_(
     fortran_collective(
         Kind::Alltoallv,
         "mpi_alltoallv_",
-        |st| unsafe { coll::alltoallv(st, sbuf(sb), scs, dtype(st_), rcs, dtype(rt), comm(c)) },
+        |st| unsafe { coll::alltoallv(st, Full, sbuf(sb), scs, dtype(st_), rcs, dtype(rt), comm(c)) },
         || unsafe { f(sb, scs, sd, st_, rb, rcs, rd, rt, c, ierr) },
     )
 }
@@ -369,5 +375,5 @@ pub unsafe extern "C" fn mpi_alltoallv_(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn mpi_barrier_(c: F, ierr: E) {
     let f = next!("mpi_barrier_\0", unsafe extern "C" fn(F, E));
-    fortran_collective(Kind::Barrier, "mpi_barrier_", |_| {}, || unsafe { f(c, ierr) })
+    fortran_collective(Kind::Barrier, "mpi_barrier_", |_| Some(()), || unsafe { f(c, ierr) })
 }

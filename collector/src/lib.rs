@@ -33,6 +33,7 @@ pub mod insitu;
 pub mod insitu_finish;
 pub mod lifecycle;
 pub mod local_port;
+pub mod lookup;
 pub mod mpiio;
 pub mod ops;
 pub mod output;

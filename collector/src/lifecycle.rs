@@ -5,9 +5,9 @@ use std::ffi::{c_char, c_int};
 use std::sync::Mutex;
 use std::sync::atomic::Ordering;
 
-use crate::comms::CommTable;
+use crate::comms::{CommInfo, CommTable};
 use crate::config::Config;
-use crate::counters::{Each, LidCounters, PeerCounters};
+use crate::counters::{LidCounters, PeerCounters};
 use crate::ffi::{HandleCell, Mpi, mpi};
 use crate::local_port::LocalPort;
 use crate::requests::Requests;
@@ -112,7 +112,7 @@ fn build() -> Result<State, String> {
         scope: Scope::new(config.selection),
         types: TypeSizes::new(mpi),
         peers: PeerCounters::new(size as usize),
-        world_each: Each::default(),
+        world: CommInfo::world(rank, size),
         comms,
         requests: Requests::default(),
         lids: LidCounters::default(),

@@ -10,9 +10,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use ibprof_format::{Job, Rank};
 
-use crate::comms::CommTable;
+use crate::comms::{CommInfo, CommTable};
 use crate::config::Config;
-use crate::counters::{Each, LidCounters, PeerCounters};
+use crate::counters::{LidCounters, PeerCounters};
 use crate::dump_data::{DumpData, DumpRecord};
 use crate::ffi::{Handle, Mpi};
 use crate::guard;
@@ -34,8 +34,8 @@ pub struct State {
     pub scope: Scope,
     pub types: TypeSizes,
     pub peers: PeerCounters,
-    /// Even shares of collectives on `MPI_COMM_WORLD`.
-    pub world_each: Each,
+    /// `MPI_COMM_WORLD`'s members and the even shares of its collectives.
+    pub world: CommInfo,
     pub comms: CommTable,
     pub requests: Requests,
     pub lids: LidCounters,

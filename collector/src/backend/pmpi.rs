@@ -21,8 +21,9 @@ impl Backend for Pmpi {
         }
         let msgs = dump.msgs.get_or_insert_with(Vec::new);
         msgs.resize(n, (0, 0));
-        st.comms.totals_into(&st.peers, st.rank, &mut dump.peers, msgs);
-        st.world_each.spread_into(0..st.size, st.rank, &mut dump.peers, msgs);
-        dump.sizes = Some(st.peers.sizes.snapshot());
+        let mut sizes = st.comms.totals_into(&st.peers, st.rank, &mut dump.peers, msgs);
+        st.world.each.spread_into(0..st.size, st.rank, &mut dump.peers, msgs);
+        st.world.each.sizes_into(st.world.size().saturating_sub(1) as u64, &mut sizes);
+        dump.sizes = Some(sizes);
     }
 }

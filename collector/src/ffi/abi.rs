@@ -104,6 +104,9 @@ impl Abi {
 #[derive(Clone, Copy, Debug)]
 pub struct Consts {
     pub abi: Abi,
+    /// The bits of a by-value handle that the ABI defines (see [`Abi::norm`]), so that a
+    /// comparison needs no branch on the ABI.
+    pub handle_mask: usize,
     pub comm_world: Handle,
     pub comm_null: Handle,
     pub byte: Handle,
@@ -133,6 +136,7 @@ impl Consts {
                 };
                 Ok(Consts {
                     abi,
+                    handle_mask: usize::MAX,
                     comm_world: sym(c"ompi_mpi_comm_world")?,
                     comm_null: sym(c"ompi_mpi_comm_null")?,
                     byte: sym(c"ompi_mpi_byte")?,
@@ -148,6 +152,7 @@ impl Consts {
             }
             Abi::Mpich => Ok(Consts {
                 abi,
+                handle_mask: u32::MAX as usize,
                 comm_world: Handle(0x4400_0000),
                 comm_null: Handle(0x0400_0000),
                 byte: Handle(0x4c00_010d),
@@ -170,7 +175,7 @@ impl Consts {
 
     #[inline(always)]
     pub fn is_world(&self, comm: Handle) -> bool {
-        self.abi.norm(comm) == self.comm_world
+        comm.0 & self.handle_mask == self.comm_world.0
     }
 
     /// True when a status pointer is `MPI_STATUS_IGNORE` / `MPI_STATUSES_IGNORE` (same value in

@@ -8,7 +8,7 @@ use std::ffi::{c_int, c_void};
 
 use super::collective;
 use crate::coll;
-use crate::ffi::{Handle, mpi};
+use crate::ffi::Handle;
 use crate::scope::Kind;
 
 type I = c_int;
@@ -17,223 +17,84 @@ type P = *const c_void;
 type M = *mut c_void;
 type IP = *const c_int;
 
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn MPI_Barrier(comm: H) -> I {
-    collective!(
-        Kind::Barrier,
-        "MPI_Barrier",
-        |st| {
-            let _ = st;
-        },
-        unsafe { (mpi().f.barrier)(comm) }
-    )
-}
-
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn MPI_Bcast(buf: M, count: I, dt: H, root: I, comm: H) -> I {
-    collective!(Kind::Bcast, "MPI_Bcast", |st| coll::bcast(st, count, dt, root, comm), unsafe {
-        (mpi().f.bcast)(buf, count, dt, root, comm)
-    })
-}
-
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn MPI_Reduce(sbuf: P, rbuf: M, count: I, dt: H, op: H, root: I, comm: H) -> I {
-    collective!(Kind::Reduce, "MPI_Reduce", |st| coll::reduce(st, count, dt, root, comm), unsafe {
-        (mpi().f.reduce)(sbuf, rbuf, count, dt, op, root, comm)
-    })
-}
-
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn MPI_Allreduce(sbuf: P, rbuf: M, count: I, dt: H, op: H, comm: H) -> I {
-    collective!(Kind::Allreduce, "MPI_Allreduce", |st| coll::symmetric(st, count, dt, comm), unsafe {
-        (mpi().f.allreduce)(sbuf, rbuf, count, dt, op, comm)
-    })
-}
-
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn MPI_Gather(
-    sbuf: P,
-    sc: I,
-    stype: H,
-    rbuf: M,
-    rc: I,
-    rtype: H,
-    root: I,
-    comm: H,
-) -> I {
-    collective!(Kind::Gather, "MPI_Gather", |st| coll::gather(st, sc, stype, rc, rtype, root, comm), unsafe {
-        (mpi().f.gather)(sbuf, sc, stype, rbuf, rc, rtype, root, comm)
-    })
-}
-
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn MPI_Gatherv(
-    sbuf: P,
-    sc: I,
-    stype: H,
-    rbuf: M,
-    rcs: IP,
-    displs: IP,
-    rtype: H,
-    root: I,
-    comm: H,
-) -> I {
-    collective!(
-        Kind::Gatherv,
-        "MPI_Gatherv",
-        |st| unsafe { coll::gatherv(st, sc, stype, rcs, rtype, root, comm) },
-        unsafe { (mpi().f.gatherv)(sbuf, sc, stype, rbuf, rcs, displs, rtype, root, comm) }
-    )
-}
-
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn MPI_Scatter(
-    sbuf: P,
-    sc: I,
-    stype: H,
-    rbuf: M,
-    rc: I,
-    rtype: H,
-    root: I,
-    comm: H,
-) -> I {
-    collective!(
-        Kind::Scatter,
-        "MPI_Scatter",
-        |st| coll::scatter(st, sc, stype, rc, rtype, root, comm),
-        unsafe { (mpi().f.scatter)(sbuf, sc, stype, rbuf, rc, rtype, root, comm) }
-    )
-}
-
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn MPI_Scatterv(
-    sbuf: P,
-    scs: IP,
-    displs: IP,
-    stype: H,
-    rbuf: M,
-    rc: I,
-    rtype: H,
-    root: I,
-    comm: H,
-) -> I {
-    collective!(
-        Kind::Scatterv,
-        "MPI_Scatterv",
-        |st| unsafe { coll::scatterv(st, scs, stype, rc, rtype, root, comm) },
-        unsafe { (mpi().f.scatterv)(sbuf, scs, displs, stype, rbuf, rc, rtype, root, comm) }
-    )
-}
-
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn MPI_Allgather(sbuf: P, sc: I, stype: H, rbuf: M, rc: I, rtype: H, comm: H) -> I {
-    collective!(
-        Kind::Allgather,
-        "MPI_Allgather",
-        |st| coll::blocks(st, sbuf, sc, stype, rc, rtype, comm),
-        unsafe { (mpi().f.allgather)(sbuf, sc, stype, rbuf, rc, rtype, comm) }
-    )
-}
-
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn MPI_Allgatherv(
-    sbuf: P,
-    sc: I,
-    stype: H,
-    rbuf: M,
-    rcs: IP,
-    displs: IP,
-    rtype: H,
-    comm: H,
-) -> I {
-    collective!(
-        Kind::Allgatherv,
-        "MPI_Allgatherv",
-        |st| unsafe { coll::allgatherv(st, sbuf, sc, stype, rcs, rtype, comm) },
-        unsafe { (mpi().f.allgatherv)(sbuf, sc, stype, rbuf, rcs, displs, rtype, comm) }
-    )
-}
-
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn MPI_Alltoall(sbuf: P, sc: I, stype: H, rbuf: M, rc: I, rtype: H, comm: H) -> I {
-    collective!(
-        Kind::Alltoall,
-        "MPI_Alltoall",
-        |st| coll::blocks(st, sbuf, sc, stype, rc, rtype, comm),
-        unsafe { (mpi().f.alltoall)(sbuf, sc, stype, rbuf, rc, rtype, comm) }
-    )
-}
-
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn MPI_Alltoallv(
-    sbuf: P,
-    scs: IP,
-    sdispls: IP,
-    stype: H,
-    rbuf: M,
-    rcs: IP,
-    rdispls: IP,
-    rtype: H,
-    comm: H,
-) -> I {
-    collective!(
-        Kind::Alltoallv,
-        "MPI_Alltoallv",
-        |st| unsafe { coll::alltoallv(st, sbuf, scs, stype, rcs, rtype, comm) },
-        unsafe { (mpi().f.alltoallv)(sbuf, scs, sdispls, stype, rbuf, rcs, rdispls, rtype, comm) }
-    )
-}
-
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn MPI_Alltoallw(
-    sbuf: P,
-    scs: IP,
-    sdispls: IP,
-    stypes: P,
-    rbuf: M,
-    rcs: IP,
-    rdispls: IP,
-    rtypes: P,
-    comm: H,
-) -> I {
-    collective!(
-        Kind::Alltoallw,
-        "MPI_Alltoallw",
-        |st| unsafe { coll::alltoallw(st, sbuf, scs, stypes, rcs, rtypes, comm) },
-        unsafe { (mpi().f.alltoallw)(sbuf, scs, sdispls, stypes, rbuf, rcs, rdispls, rtypes, comm) }
-    )
-}
-
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn MPI_Reduce_scatter(sbuf: P, rbuf: M, rcs: IP, dt: H, op: H, comm: H) -> I {
-    collective!(
-        Kind::ReduceScatter,
-        "MPI_Reduce_scatter",
-        |st| unsafe { coll::reduce_scatter(st, rcs, dt, comm) },
-        unsafe { (mpi().f.reduce_scatter)(sbuf, rbuf, rcs, dt, op, comm) }
-    )
-}
-
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn MPI_Reduce_scatter_block(sbuf: P, rbuf: M, rc: I, dt: H, op: H, comm: H) -> I {
-    collective!(
-        Kind::ReduceScatterBlock,
-        "MPI_Reduce_scatter_block",
-        |st| coll::symmetric(st, rc, dt, comm),
-        unsafe { (mpi().f.reduce_scatter_block)(sbuf, rbuf, rc, dt, op, comm) }
-    )
-}
-
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn MPI_Scan(sbuf: P, rbuf: M, count: I, dt: H, op: H, comm: H) -> I {
-    collective!(Kind::Scan, "MPI_Scan", |st| coll::scan(st, count, dt, comm), unsafe {
-        (mpi().f.scan)(sbuf, rbuf, count, dt, op, comm)
-    })
-}
-
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn MPI_Exscan(sbuf: P, rbuf: M, count: I, dt: H, op: H, comm: H) -> I {
-    collective!(Kind::Exscan, "MPI_Exscan", |st| coll::scan(st, count, dt, comm), unsafe {
-        (mpi().f.exscan)(sbuf, rbuf, count, dt, op, comm)
-    })
-}
+collective!(MPI_Barrier, barrier, Kind::Barrier, (comm: H), |st, l| {
+    let _ = (st, l, comm);
+    Some(())
+});
+collective!(MPI_Bcast, bcast, Kind::Bcast, (buf: M, count: I, dt: H, root: I, comm: H), |st, l| {
+    let _ = buf;
+    coll::bcast(st, l, count, dt, root, comm)
+});
+collective!(MPI_Reduce, reduce, Kind::Reduce,
+    (sbuf: P, rbuf: M, count: I, dt: H, op: H, root: I, comm: H), |st, l| {
+    let _ = (sbuf, rbuf, op);
+    coll::reduce(st, l, count, dt, root, comm)
+});
+collective!(MPI_Allreduce, allreduce, Kind::Allreduce,
+    (sbuf: P, rbuf: M, count: I, dt: H, op: H, comm: H), |st, l| {
+    let _ = (sbuf, rbuf, op);
+    coll::symmetric(st, l, count, dt, comm)
+});
+collective!(MPI_Gather, gather, Kind::Gather,
+    (sbuf: P, sc: I, stype: H, rbuf: M, rc: I, rtype: H, root: I, comm: H), |st, l| {
+    let _ = (sbuf, rbuf);
+    coll::gather(st, l, sc, stype, rc, rtype, root, comm)
+});
+collective!(MPI_Gatherv, gatherv, Kind::Gatherv,
+    (sbuf: P, sc: I, stype: H, rbuf: M, rcs: IP, displs: IP, rtype: H, root: I, comm: H), |st, l| {
+    let _ = (sbuf, rbuf, displs);
+    unsafe { coll::gatherv(st, l, sc, stype, rcs, rtype, root, comm) }
+});
+collective!(MPI_Scatter, scatter, Kind::Scatter,
+    (sbuf: P, sc: I, stype: H, rbuf: M, rc: I, rtype: H, root: I, comm: H), |st, l| {
+    let _ = (sbuf, rbuf);
+    coll::scatter(st, l, sc, stype, rc, rtype, root, comm)
+});
+collective!(MPI_Scatterv, scatterv, Kind::Scatterv,
+    (sbuf: P, scs: IP, displs: IP, stype: H, rbuf: M, rc: I, rtype: H, root: I, comm: H), |st, l| {
+    let _ = (sbuf, displs, rbuf);
+    unsafe { coll::scatterv(st, l, scs, stype, rc, rtype, root, comm) }
+});
+collective!(MPI_Allgather, allgather, Kind::Allgather,
+    (sbuf: P, sc: I, stype: H, rbuf: M, rc: I, rtype: H, comm: H), |st, l| {
+    let _ = rbuf;
+    coll::blocks(st, l, sbuf, sc, stype, rc, rtype, comm)
+});
+collective!(MPI_Allgatherv, allgatherv, Kind::Allgatherv,
+    (sbuf: P, sc: I, stype: H, rbuf: M, rcs: IP, displs: IP, rtype: H, comm: H), |st, l| {
+    let _ = (rbuf, displs);
+    unsafe { coll::allgatherv(st, l, sbuf, sc, stype, rcs, rtype, comm) }
+});
+collective!(MPI_Alltoall, alltoall, Kind::Alltoall,
+    (sbuf: P, sc: I, stype: H, rbuf: M, rc: I, rtype: H, comm: H), |st, l| {
+    let _ = rbuf;
+    coll::blocks(st, l, sbuf, sc, stype, rc, rtype, comm)
+});
+collective!(MPI_Alltoallv, alltoallv, Kind::Alltoallv,
+    (sbuf: P, scs: IP, sdispls: IP, stype: H, rbuf: M, rcs: IP, rdispls: IP, rtype: H, comm: H), |st, l| {
+    let _ = (sdispls, rbuf, rdispls);
+    unsafe { coll::alltoallv(st, l, sbuf, scs, stype, rcs, rtype, comm) }
+});
+collective!(MPI_Alltoallw, alltoallw, Kind::Alltoallw,
+    (sbuf: P, scs: IP, sdispls: IP, stypes: P, rbuf: M, rcs: IP, rdispls: IP, rtypes: P, comm: H), |st, l| {
+    let _ = (sdispls, rbuf, rdispls);
+    unsafe { coll::alltoallw(st, l, sbuf, scs, stypes, rcs, rtypes, comm) }
+});
+collective!(MPI_Reduce_scatter, reduce_scatter, Kind::ReduceScatter,
+    (sbuf: P, rbuf: M, rcs: IP, dt: H, op: H, comm: H), |st, l| {
+    let _ = (sbuf, rbuf, op);
+    unsafe { coll::reduce_scatter(st, l, rcs, dt, comm) }
+});
+collective!(MPI_Reduce_scatter_block, reduce_scatter_block, Kind::ReduceScatterBlock,
+    (sbuf: P, rbuf: M, rc: I, dt: H, op: H, comm: H), |st, l| {
+    let _ = (sbuf, rbuf, op);
+    coll::symmetric(st, l, rc, dt, comm)
+});
+collective!(MPI_Scan, scan, Kind::Scan, (sbuf: P, rbuf: M, count: I, dt: H, op: H, comm: H), |st, l| {
+    let _ = (sbuf, rbuf, op);
+    coll::scan(st, l, count, dt, comm)
+});
+collective!(MPI_Exscan, exscan, Kind::Exscan, (sbuf: P, rbuf: M, count: I, dt: H, op: H, comm: H), |st, l| {
+    let _ = (sbuf, rbuf, op);
+    coll::scan(st, l, count, dt, comm)
+});
