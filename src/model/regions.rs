@@ -76,20 +76,27 @@ struct RankDeltas {
 }
 
 impl RankDeltas {
-    fn with_regions(regions: usize) -> Self {
+    /// Room for `regions` regions and, at most, every counter of `dumps`: a delta has at most
+    /// one counter per counter of its dump, so the lists never grow (growing by doubling
+    /// copied and faulted in each rank's list several times over).
+    fn with_room(regions: usize, dumps: &[(usize, &Dump)]) -> Self {
         let mut starts = Vec::with_capacity(regions + 1);
         starts.push(0);
-        RankDeltas { peer_starts: starts.clone(), lid_starts: starts, ..Default::default() }
+        RankDeltas {
+            peers: Vec::with_capacity(dumps.iter().map(|(_, d)| d.peers.len()).sum()),
+            peer_starts: starts.clone(),
+            lids: Vec::with_capacity(dumps.iter().map(|(_, d)| d.lids.len()).sum()),
+            lid_starts: starts,
+        }
     }
 
-    fn push(&mut self, peers: impl IntoIterator<Item = PeerBytes>, lids: impl IntoIterator<Item = LidBytes>) {
-        self.peers.extend(peers);
+    /// Ends a region: the counters pushed since the previous one are its delta.
+    fn end_region(&mut self) {
         self.peer_starts.push(self.peers.len());
-        self.lids.extend(lids);
         self.lid_starts.push(self.lids.len());
     }
 
-    /// Growth by doubling can leave up to half of each list unused: give it back.
+    /// Counters that did not move (left out) can leave room unused: give it back.
     fn shrink(&mut self) {
         self.peers.shrink_to_fit();
         self.lids.shrink_to_fit();
@@ -276,9 +283,9 @@ fn rank_deltas(rank: &RankSection, regions: &[RegionInfo]) -> (RankDeltas, Total
         }
         same
     });
+    let mut out = RankDeltas::with_room(regions.len(), &dumps);
     let mut dumps = dumps.into_iter().peekable();
     let (mut peers, mut lids): (Cow<'_, [PeerBytes]>, Cow<'_, [LidBytes]>) = Default::default();
-    let mut out = RankDeltas::with_regions(regions.len());
     let mut absent = Vec::new();
     let mut last = None;
     let mut went_down = false;
@@ -286,7 +293,7 @@ fn rank_deltas(rank: &RankSection, regions: &[RegionInfo]) -> (RankDeltas, Total
     for info in regions {
         let Some((index, dump)) = dumps.next_if(|(_, d)| d.region == info.number) else {
             absent.push(info.number.to_string());
-            out.push([], []);
+            out.end_region();
             continue;
         };
         if let Some((before, time)) = previous.filter(|(_, time)| dump.dumptime < *time) {
@@ -298,11 +305,10 @@ fn rank_deltas(rank: &RankSection, regions: &[RegionInfo]) -> (RankDeltas, Total
         }
         previous = Some((info.number, dump.dumptime));
         let mut notes = Notes::default();
-        let (peer_delta, peer_state) = step(&peers, &dump.peers, &mut notes);
-        let (lid_delta, lid_state) = step(&lids, &dump.lids, &mut notes);
-        (peers, lids) = (peer_state, lid_state);
+        peers = step(&peers, &dump.peers, &mut out.peers, &mut notes);
+        lids = step(&lids, &dump.lids, &mut out.lids, &mut notes);
+        out.end_region();
         last = Some(index);
-        out.push(peer_delta.into_iter().filter(moved), lid_delta.into_iter().filter(moved));
         let n = info.number;
         if !notes.twice.is_empty() {
             messages.push(format!("rank {r}, region {n}: {} listed twice; summed", listing(&notes.twice)));
@@ -380,13 +386,17 @@ fn sorted<'d, C: Counter>(dump: &'d [C], notes: &mut Notes) -> Cow<'d, [C]> {
     Cow::Owned(out)
 }
 
-/// One step from the cumulative `state` (sorted by key) to the next dump: the delta, and the new
-/// state: the dump itself (borrowed, when it is sorted and lacks nothing), or the dump plus the
-/// counters it lacks carried forward.
-fn step<'d, C: Counter>(state: &[C], dump: &'d [C], notes: &mut Notes) -> (Vec<C>, Cow<'d, [C]>) {
+/// One step from the cumulative `state` (sorted by key) to the next dump: pushes the delta's
+/// counters that moved onto `delta`, and returns the new state: the dump itself (borrowed, when
+/// it is sorted and lacks nothing), or the dump plus the counters it lacks carried forward.
+fn step<'d, C: Counter>(state: &[C], dump: &'d [C], delta: &mut Vec<C>, notes: &mut Notes) -> Cow<'d, [C]> {
     use std::cmp::Ordering;
     let current = sorted(dump, notes);
-    let mut delta = Vec::with_capacity(current.len());
+    let mut push = |c: C| {
+        if moved(&c) {
+            delta.push(c);
+        }
+    };
     let (mut i, mut j) = (0, 0);
     let mut lacking = false;
     while i < state.len() || j < current.len() {
@@ -402,7 +412,7 @@ fn step<'d, C: Counter>(state: &[C], dump: &'d [C], notes: &mut Notes) -> (Vec<C
                 i += 1;
             }
             Ordering::Greater => {
-                delta.push(current[j]);
+                push(current[j]);
                 j += 1;
             }
             Ordering::Equal => {
@@ -412,20 +422,20 @@ fn step<'d, C: Counter>(state: &[C], dump: &'d [C], notes: &mut Notes) -> (Vec<C
                         notes.went_down.push(format!("{} {what} {before} → {now}", current[j].describe()));
                     }
                 }
-                delta.push(current[j].with_bytes(cs.saturating_sub(ps), cr.saturating_sub(pr)));
+                push(current[j].with_bytes(cs.saturating_sub(ps), cr.saturating_sub(pr)));
                 i += 1;
                 j += 1;
             }
         }
     }
     if !lacking {
-        return (delta, current);
+        return current;
     }
     let mut next: Vec<C> = current.iter().copied().chain(state.iter().copied()).collect();
     // Stable: for a key in both, the current value comes first and is the one kept.
     next.sort_by_key(C::key);
     next.dedup_by_key(|c| c.key());
-    (delta, Cow::Owned(next))
+    Cow::Owned(next)
 }
 
 #[cfg(test)]
