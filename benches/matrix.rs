@@ -52,6 +52,13 @@
 //! Quiet, the same two binaries (2026-11-28 02:16-02:59, load 0.8-1.4, four interleaved rounds):
 //! `ranks_10000_first_build` 84.4, 137.5, 107.6, 124.1 ms against main's 217.2, 219.6, 200.0,
 //! 149.1 ms. About 1.6x faster, but under the <= 100 ms target in one round of four: not met.
+//!
+//! 2026-11-28, second session: the merge and fold run in stretches of senders on both cores
+//! (`routing/pair_stretch.rs`). `--bench first_build --sample-count 10`, the session's starting
+//! binary and this one interleaved: at load 1.6-1.9, `ranks_10000_first_build` medians 93.2
+//! and 76.9 ms against 154.4 and 139.1 ms, `hop_bars_10000_first_build` 91.7 and 82.8 ms
+//! against 137.9 and 140.5 ms; at load 4, 95.2 and 81.4 ms against 147.3 and 109.2 ms. Under
+//! 100 ms in every round (the slowest single samples 93-104 ms).
 
 use std::sync::OnceLock;
 
