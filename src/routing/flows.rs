@@ -13,6 +13,7 @@
 //!   in a warning, never dropped silently.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
@@ -300,19 +301,27 @@ impl<'c> FlowBuilder<'c> {
     /// How many flows (each rail counted) and intra-node pairs [`FlowBuilder::flows`] would
     /// give for `ranks`, counted without keeping them.
     pub fn count_pairs(&self, ranks: &[RankTraffic<'_>]) -> usize {
+        self.count_pairs_past(ranks, usize::MAX)
+    }
+
+    /// [`FlowBuilder::count_pairs`], stopping once more than `limit` are counted: exact up to
+    /// `limit`, past it some number above it (a bound's check need not place every rank).
+    pub fn count_pairs_past(&self, ranks: &[RankTraffic<'_>], limit: usize) -> usize {
         let host_of_rank = self.rank_hosts(ranks);
-        ranks
-            .par_chunks(RANKS_PER_CHUNK)
-            .map(|chunk| {
-                let mut count = PairCount::default();
-                // Placement problems are the loads' to report: these are the same ranks.
-                let mut problems = Problems::default();
-                for traffic in chunk {
-                    self.add_rank(&mut count, &mut problems, traffic, &host_of_rank);
-                }
-                count.0
-            })
-            .sum()
+        let counted = AtomicUsize::new(0);
+        ranks.par_chunks(RANKS_PER_CHUNK).for_each(|chunk| {
+            if counted.load(Ordering::Relaxed) > limit {
+                return;
+            }
+            let mut count = PairCount::default();
+            // Placement problems are the loads' to report: these are the same ranks.
+            let mut problems = Problems::default();
+            for traffic in chunk {
+                self.add_rank(&mut count, &mut problems, traffic, &host_of_rank);
+            }
+            counted.fetch_add(count.0, Ordering::Relaxed);
+        });
+        counted.into_inner()
     }
 
     fn rank_hosts(&self, ranks: &[RankTraffic<'_>]) -> RankHosts {

@@ -65,6 +65,12 @@ impl LazyFlows {
     /// included: counted without building the flows when they are not built yet. `None` without
     /// flows.
     pub fn most_pairs(&self) -> Option<usize> {
+        self.most_pairs_past(usize::MAX)
+    }
+
+    /// [`LazyFlows::most_pairs`] up to `limit`: past it, some number above it, found without
+    /// counting every region's every pair (what a bound's check needs).
+    pub fn most_pairs_past(&self, limit: usize) -> Option<usize> {
         if let Some(flows) = self.built.get() {
             let pairs = |set: &crate::routing::FlowSet| {
                 set.flows.iter().map(Vec::len).sum::<usize>() + set.intra_node_pairs.len()
@@ -73,11 +79,16 @@ impl LazyFlows {
         }
         let r = self.recipe.as_ref()?;
         let builder = FlowBuilder::new(&r.cluster, r.options.policy, &r.options.host_map);
-        keys_of(&r.regions, &r.options)
-            .into_iter()
-            .map(|key| input_of(&r.profile, &r.regions, key))
-            .map(|input| input.map_or(0, |input| builder.count_pairs(&input.ranks)))
-            .max()
+        let mut most = None;
+        for key in keys_of(&r.regions, &r.options) {
+            let input = input_of(&r.profile, &r.regions, key);
+            let count = input.map_or(0, |input| builder.count_pairs_past(&input.ranks, limit));
+            most = most.max(Some(count));
+            if count > limit {
+                break;
+            }
+        }
+        most
     }
 }
 

@@ -57,6 +57,21 @@ fn the_most_pairs_counted_before_building_are_the_built_flows_count() {
     assert_eq!(flows.most_pairs(), largest);
 }
 
+#[test]
+fn pairs_counted_up_to_a_bound_are_exact_within_it_and_above_it_past_it() {
+    let d = sample("samplesort.ibprof.gz");
+    let flows = fabric_flows(&d);
+    let most = flows.most_pairs().expect("the sample has flows");
+    assert!(most > 1);
+    assert_eq!(flows.most_pairs_past(most), Some(most));
+    assert_eq!(flows.most_pairs_past(usize::MAX), Some(most));
+    for limit in [0, 1, most / 2, most - 1] {
+        let past = flows.most_pairs_past(limit).expect("counted");
+        assert!(past > limit && past <= most, "{past} for a bound of {limit}");
+    }
+    assert!(!flows.is_built(), "counting builds nothing");
+}
+
 /// The sample's broadcast profile with its second region's dumps left out.
 fn one_region_profile(dir: &std::path::Path) -> std::path::PathBuf {
     let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
