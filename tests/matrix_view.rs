@@ -67,7 +67,10 @@ fn expected_fill(bytes: f64, max: f64, hops: Option<u32>) -> String {
 
 /// Each host pair's cell as `shoal matrix` tables it: bytes over both rails, the worse hops.
 fn table_cells(extra: &[&str]) -> Vec<String> {
-    let csv = temp(&format!("cells{}.csv", extra.len()));
+    // Tests run in parallel and two of them table the same cells: each call its own file.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let csv = temp(&format!("cells{call}.csv"));
     let args = ["matrix", RAILS[0], RAILS[1], "--profile", PROFILE, "--by", "host", "--region", "2"];
     let (ok, _, err) = shoal(&[&args[..], extra, &["--out", csv.to_str().unwrap()]].concat());
     assert!(ok, "{err}");
