@@ -108,26 +108,14 @@ fn merged_rows(
     Some((rows, without))
 }
 
-/// Hands the rows of `flows` on the rails `wanted` keeps (intra-node rows always) to `row`, one
-/// by one in the table's order, as [`pair_table`] would hold them, without holding them: what a
-/// traffic matrix folds on its first build. Returns the bytes without an entity; `None` (part
-/// way through: drop what `row` was given) when a list is not in (src, dst) order, as at host
-/// or leaf granularity, where only [`pair_table`]'s sort gives the rows.
-pub fn visit_merged_rows(
-    cluster: &Cluster,
-    flows: &FlowSet,
-    by: Granularity,
-    wanted: impl Fn(usize) -> bool,
-    row: impl FnMut(PairRow),
-) -> Option<u64> {
-    let counts = wanted_counts(cluster, flows, &wanted);
-    merge_rows(cluster, flows, by, &counts, &Stretch::whole(flows), row)
-}
-
-/// [`visit_merged_rows`] on every core: the senders are cut into stretches
-/// ([`super::pair_stretch`]), and each stretch's rows, in order, go to its own `start(parts)`
-/// (`parts`: how many rows it may have at most) through `row`. Returns the stretches' results
-/// in sender order and the bytes without an entity; `None` as [`visit_merged_rows`].
+/// Hands the rows of `flows` on the rails `wanted` keeps (intra-node rows always), in the
+/// table's order, as [`pair_table`] would hold them, without holding them: what a traffic
+/// matrix folds on its first build. The senders are cut into stretches
+/// ([`super::pair_stretch`]) merged on every core; each stretch's rows, in order, go to its own
+/// `start(parts)` (`parts`: how many rows it may have at most) through `row`. Returns the
+/// stretches' results in sender order and the bytes without an entity; `None` when a list is
+/// not in (src, dst) order, as at host or leaf granularity, where only [`pair_table`]'s sort
+/// gives the rows.
 pub fn fold_merged_stretches<S: Send>(
     cluster: &Cluster,
     flows: &FlowSet,

@@ -155,7 +155,7 @@ pub fn fold(table: &PairTable, options: &MatrixOptions) -> Result<Folded, String
 }
 
 /// [`fold`] of the table of `flows` at `options.by` without the table: its rows, on the rails
-/// shown, folded as the merge hands them over ([`visit_merged_rows`]). `None` where the flows
+/// shown, folded as the merge hands them over ([`fold_merged_stretches`]). `None` where the flows
 /// are not in the merge's order, or for message counts (those are split over a pair's rows in
 /// the table): fold the table then.
 pub fn fold_flows(cluster: &Cluster, flows: &FlowSet, options: &MatrixOptions) -> Option<Folded> {
