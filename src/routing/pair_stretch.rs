@@ -55,7 +55,7 @@ impl Stretch {
 pub(super) fn stretches(flows: &FlowSet, by_rank: bool, workers: usize) -> Vec<Stretch> {
     let parts = flows.flows.iter().map(Vec::len).sum::<usize>() + flows.intra_node_pairs.len();
     let wanted = (parts / PARTS_PER_STRETCH).min(workers.saturating_mul(4)).min(MOST_STRETCHES);
-    let longest = flows.origins.iter().max_by_key(|o| o.len());
+    let longest = flows.origins.iter().max_by_key(|o| o.len()).filter(|o| !o.is_empty());
     let (true, Some(longest), 2..) = (by_rank, longest, wanted) else {
         return vec![Stretch::whole(flows)];
     };
@@ -145,6 +145,10 @@ mod tests {
         assert_eq!(stretches(&small, true, 8), whole(&small), "18 parts, 16 a stretch at least");
         let big = flows(300, 10);
         assert_eq!(stretches(&big, false, 8), whole(&big));
+        let mut only_intra = flows(300, 10);
+        only_intra.flows[0].clear();
+        only_intra.origins[0].clear();
+        assert_eq!(stretches(&only_intra, true, 8), whole(&only_intra), "no rail flows to cut at");
         let mut shuffled = flows(300, 10);
         shuffled.origins[0].reverse();
         assert_eq!(stretches(&shuffled, true, 8), whole(&shuffled));
