@@ -84,6 +84,63 @@ def read_request(points):
     return uvarint(len(request)) + bytes([60 << 2, len(request) - 1]) + request
 
 
+def make_store(work, store, ends, points, parts, compacted):
+    """Backfills `ends` into `store`: `parts` promtool runs at once, on disjoint series (their
+    blocks overlap in time, which Prometheus 2.39+ always accepts and merges when it compacts).
+    With `compacted`, one more series far later lets the server compact the day as a long-running
+    server has compacted a past day (2 h blocks into 6 h and longer ones), and waits for it."""
+    os.makedirs(store, exist_ok=True)
+    t = time.perf_counter()
+    runs = []
+    for part in range(parts):
+        source = os.path.join(work, f"history-{part}.om")
+        write_openmetrics(source, ends[part::parts], points)
+        out = os.path.join(work, f"blocks-{part}")
+        runs.append((source, out, subprocess.Popen(
+            ["promtool", "tsdb", "create-blocks-from", "openmetrics", source, out], stdout=subprocess.DEVNULL)))
+    for source, out, run in runs:
+        if run.wait() != 0:
+            sys.exit(f"promtool failed on {source}")
+        for block in os.listdir(out):
+            os.rename(os.path.join(out, block), os.path.join(store, block))
+        os.rmdir(out)
+        os.remove(source)
+    seconds = time.perf_counter() - t
+    print(f"backfilled {len(ends)} series x {points} points in {parts} parts in {seconds:.0f} s "
+          f"({len(ends) * points / seconds / 1e6:.2f} M samples/s, {load()})")
+    if compacted:
+        compact(work, store, points)
+
+
+def compact(work, store, points):
+    """Lets the server compact every block of the day. The compaction planner leaves the newest
+    block alone and compacts only ranges that end before the next newest one starts, so a series
+    gets two samples, three and six days later, each in a block of its own."""
+    later = os.path.join(work, "later.om")
+    end = T0 + STEP * points
+    with open(later, "w") as out:
+        out.write("# TYPE shoal_measure_later gauge\n")
+        out.write("".join(f"shoal_measure_later {days} {end + days * 86_400}\n" for days in (3, 6)))
+        out.write("# EOF\n")
+    backfill(later, store)
+    os.remove(later)
+    t = time.perf_counter()
+    server, url = start_server(store, os.path.join(work, "compaction.log"))
+    try:
+        wait_ready(url, seconds=600)
+        while True:
+            time.sleep(20)
+            # The planner runs once a minute; two quiet minutes with no change: done.
+            blocks = sorted(os.listdir(store))
+            time.sleep(130)
+            if sorted(os.listdir(store)) == blocks:
+                break
+    finally:
+        stop_server(server, work, keep=True)
+    print(f"the server compacted the store in {time.perf_counter() - t:.0f} s "
+          f"({len([b for b in os.listdir(store) if b.startswith('01')])} blocks, {load()})")
+
+
 def timed_read(url, points):
     """Seconds and bytes of the server's remote-read answer, read to the end."""
     request = urllib.request.Request(f"{url}/api/v1/read", data=read_request(points), headers={
@@ -130,6 +187,9 @@ def main():
     ap.add_argument("--shoal", default="target/release/shoal")
     ap.add_argument("--bench", action="store_true",
                     help="also run the history bench's server case (cargo bench) against the store")
+    ap.add_argument("--parts", type=int, default=2, help="promtool runs at once (disjoint series)")
+    ap.add_argument("--compacted", action="store_true",
+                    help="let the server compact the backfilled day first, as a long-running server has")
     ap.add_argument("--keep", help="reuse (or leave) the backfilled store in this directory")
     args = ap.parse_args()
     require_tools()
@@ -140,18 +200,7 @@ def main():
     work = args.keep or tempfile.mkdtemp(prefix="shoal-remote-read-")
     store = os.path.join(work, "data")
     if not os.path.isdir(store):
-        os.makedirs(work, exist_ok=True)
-        source = os.path.join(work, "history.om")
-        t = time.perf_counter()
-        write_openmetrics(source, ends, points)
-        written = time.perf_counter() - t
-        t = time.perf_counter()
-        backfill(source, store)
-        backfilled = time.perf_counter() - t
-        print(f"wrote {len(ends)} series x {points} points ({os.path.getsize(source) / 1e9:.1f} GB) "
-              f"in {written:.0f} s; promtool backfilled them in {backfilled:.0f} s "
-              f"({samples / backfilled / 1e6:.2f} M samples/s, {load()})")
-        os.remove(source)
+        make_store(work, store, ends, points, args.parts, args.compacted)
     server, url = start_server(store, os.path.join(work, "prometheus.log"))
     rails = args.rails
     to = T0 + STEP * (points - 1)

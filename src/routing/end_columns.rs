@@ -3,7 +3,13 @@
 //! of rail 0 first), so that a series, one port's counter over the range, is written into one
 //! contiguous row as it streams in, and differenced there. A day of every port of the k = 36
 //! rails at one-minute steps is 201 M cells: 8 B each plus a bit, where one `Option<u64>` per
-//! cell would be 16 B.
+//! cell would be 16 B. Each end's validity bits start on a word of their own, so that rows are
+//! handed out whole ([`EndColumns::rows`], [`EndColumns::par_rows_mut`]) and a day's passes over
+//! every cell run row by row on every core.
+
+use rayon::prelude::*;
+
+pub use super::end_rows::{Row, RowMut};
 
 /// Values per (step, link end), each known or not.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -13,8 +19,10 @@ pub struct EndColumns {
     steps: usize,
     /// Cells per end's row: the steps it was made for (truncating keeps it).
     stride: usize,
+    /// Words of `known` per end's row.
+    known_stride: usize,
     values: Vec<u64>,
-    /// One bit per cell: set where the value is known.
+    /// One bit per cell, each row starting on a word: set where the value is known.
     known: Vec<u64>,
 }
 
@@ -25,9 +33,10 @@ impl EndColumns {
         for &n in rail_ends {
             rail_starts.push(rail_starts[rail_starts.len() - 1] + n);
         }
-        let cells = rail_starts[rail_starts.len() - 1] * steps;
-        let known = vec![0; cells.div_ceil(64)];
-        EndColumns { rail_starts, steps, stride: steps, values: vec![0; cells], known }
+        let ends = rail_starts[rail_starts.len() - 1];
+        let known_stride = steps.div_ceil(64);
+        let (values, known) = (vec![0; ends * steps], vec![0; ends * known_stride]);
+        EndColumns { rail_starts, steps, stride: steps, known_stride, values, known }
     }
 
     /// Link ends in one column (every rail's).
@@ -56,13 +65,15 @@ impl EndColumns {
         (index < self.rail_ends(rail)).then(|| self.rail_starts[rail] + index)
     }
 
-    fn cell(&self, step: usize, end: usize) -> Option<usize> {
-        (step < self.steps && end < self.ends()).then(|| end * self.stride + step)
+    /// A cell's value index, and its bit's word and mask.
+    fn cell(&self, step: usize, end: usize) -> Option<(usize, usize, u64)> {
+        (step < self.steps && end < self.ends())
+            .then(|| (end * self.stride + step, end * self.known_stride + step / 64, 1 << (step % 64)))
     }
 
     pub fn get(&self, step: usize, end: usize) -> Option<u64> {
-        let cell = self.cell(step, end)?;
-        (self.known[cell / 64] >> (cell % 64) & 1 == 1).then(|| self.values[cell])
+        let (cell, word, bit) = self.cell(step, end)?;
+        (self.known[word] & bit != 0).then(|| self.values[cell])
     }
 
     /// The value of a rail's end at a step, as [`crate::routing::Observed::at`] indexes.
@@ -72,8 +83,7 @@ impl EndColumns {
 
     /// Sets a cell; false (and nothing changed) when it was known already or lies outside.
     pub fn set_new(&mut self, step: usize, end: usize, value: u64) -> bool {
-        let Some(cell) = self.cell(step, end) else { return false };
-        let (word, bit) = (cell / 64, 1u64 << (cell % 64));
+        let Some((cell, word, bit)) = self.cell(step, end) else { return false };
         if self.known[word] & bit != 0 {
             return false;
         }
@@ -84,8 +94,7 @@ impl EndColumns {
 
     /// Sets or clears a cell.
     pub fn put(&mut self, step: usize, end: usize, value: Option<u64>) {
-        let Some(cell) = self.cell(step, end) else { return };
-        let (word, bit) = (cell / 64, 1u64 << (cell % 64));
+        let Some((cell, word, bit)) = self.cell(step, end) else { return };
         match value {
             Some(v) => {
                 self.known[word] |= bit;
@@ -104,6 +113,42 @@ impl EndColumns {
     /// until the columns are dropped: a column's worth, not worth a pass to free).
     pub fn truncate(&mut self, steps: usize) {
         self.steps = steps.min(self.steps);
+    }
+
+    /// Each end's row, in column order (every rail's).
+    pub fn rows(&self) -> impl Iterator<Item = Row<'_>> + '_ {
+        (0..self.ends()).filter_map(|end| self.row(end))
+    }
+
+    /// One end's row.
+    pub fn row(&self, end: usize) -> Option<Row<'_>> {
+        (end < self.ends()).then(|| Row {
+            values: &self.values[end * self.stride..][..self.steps],
+            known: &self.known[end * self.known_stride..][..self.known_stride],
+        })
+    }
+
+    /// `f` of each end's row, in column order, worked out on every core.
+    pub fn par_map_rows<T: Send>(&self, f: impl Fn(Row<'_>) -> T + Sync) -> Vec<T> {
+        (0..self.ends()).into_par_iter().map(|end| f(self.row(end).expect("an end of the columns"))).collect()
+    }
+
+    /// Calls `f` with each end's row to change, and the same end's row of `other` (which has
+    /// as many ends) if given, on every core: rows share no cell and no word.
+    pub fn par_each_row_mut(
+        &mut self,
+        other: Option<&EndColumns>,
+        f: impl Fn(RowMut<'_>, Option<Row<'_>>) + Sync,
+    ) {
+        let steps = self.steps;
+        if self.stride == 0 {
+            // Rows of no cell: chunks of 0 are refused.
+            return;
+        }
+        let rows = self.values.par_chunks_mut(self.stride).zip(self.known.par_chunks_mut(self.known_stride));
+        rows.enumerate().for_each(|(end, (values, known))| {
+            f(RowMut { values: &mut values[..steps], known }, other.and_then(|o| o.row(end)))
+        });
     }
 
     /// Bytes held: the figure a memory bound is checked against.

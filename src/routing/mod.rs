@@ -9,6 +9,7 @@ pub mod counter_delta;
 pub mod counter_join;
 mod demand;
 pub mod end_columns;
+pub mod end_rows;
 pub mod end_values;
 pub mod engines;
 pub mod flows;

@@ -41,10 +41,14 @@ impl Cells<'_> {
                 }
             }
             Cells::History { columns, steps } => {
+                let mut rows = columns.rows();
                 for rail in 0..columns.rails() {
-                    for end in 0..columns.rail_ends(rail) {
+                    for (end, row) in (0..columns.rail_ends(rail)).zip(rows.by_ref()) {
+                        if row.is_empty() {
+                            continue;
+                        }
                         for (c, &step) in steps.iter().enumerate() {
-                            if let Some(b) = columns.at(step, rail, end).filter(|&b| b != 0) {
+                            if let Some(b) = row.get(step).filter(|&b| b != 0) {
                                 cell(c, rail, end, b);
                             }
                         }

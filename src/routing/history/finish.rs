@@ -18,17 +18,9 @@ use super::HistoryFold;
 /// Each end's value over the present `steps`: last − first with two steps or more, the count
 /// as it stands with one; and the ends read at one step only while others are differenced.
 fn totals(columns: &EndColumns, steps: &[usize]) -> (Vec<Option<u64>>, Vec<usize>) {
-    let ends = columns.ends();
-    let (mut total, mut single) = (Vec::with_capacity(ends), Vec::new());
-    for end in 0..ends {
-        let (mut first, mut last, mut readings) = (None, None, 0u32);
-        for &step in steps {
-            if let Some(v) = columns.get(step, end) {
-                first = first.or(Some(v));
-                last = Some(v);
-                readings += 1;
-            }
-        }
+    let read = columns.par_map_rows(|row| row.first_last(steps));
+    let (mut total, mut single) = (Vec::with_capacity(read.len()), Vec::new());
+    for (end, (first, last, readings)) in read.into_iter().enumerate() {
         total.push(match (steps.len(), readings) {
             (0..=1, _) => first,
             (_, 2..) => last.zip(first).and_then(|(b, a)| b.checked_sub(a)),
@@ -45,13 +37,7 @@ fn totals(columns: &EndColumns, steps: &[usize]) -> (Vec<Option<u64>>, Vec<usize
 /// Counts to intervals between consecutive present steps, in place: interval `j` is step
 /// `steps[j + 1]` − step `steps[j]`, known where both are.
 fn difference(columns: &mut EndColumns, steps: &[usize]) {
-    for end in 0..columns.ends() {
-        for (j, pair) in steps.windows(2).enumerate() {
-            let value =
-                columns.get(pair[0], end).zip(columns.get(pair[1], end)).and_then(|(a, b)| b.checked_sub(a));
-            columns.put(j, end, value);
-        }
-    }
+    columns.par_each_row_mut(None, |mut row, _| row.difference(steps));
     columns.truncate(steps.len().saturating_sub(1));
 }
 
@@ -120,13 +106,7 @@ impl HistoryFold<'_> {
             (Some(mut x), Some(mut r)) => {
                 difference(&mut x, steps);
                 difference(&mut r, steps);
-                for end in 0..x.ends() {
-                    for j in 0..x.steps() {
-                        if x.get(j, end).is_none() && r.get(j, end).is_some() {
-                            x.put(j, end, r.get(j, end));
-                        }
-                    }
-                }
+                x.par_each_row_mut(Some(&r), |mut row, r| row.fill_unknown_from(r.expect("as many ends")));
                 x
             }
             (Some(mut one), None) | (None, Some(mut one)) => {
@@ -135,9 +115,7 @@ impl HistoryFold<'_> {
             }
             (None, None) => EndColumns::new(&self.rail_ends, steps.len() - 1),
         };
-        let sums: Vec<Option<u64>> = (0..sent.ends())
-            .map(|end| (0..sent.steps()).try_fold(0u64, |s, j| Some(s.saturating_add(sent.get(j, end)?))))
-            .collect();
+        let sums = sent.par_map_rows(|row| row.sum_if_complete());
         for (rail, values) in out.rails.iter_mut().enumerate() {
             let start = self.rail_starts[rail];
             for (i, value) in values.iter_mut().enumerate() {
