@@ -31,14 +31,15 @@ pub struct Series {
 /// a value that is no count, for its warning).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Point {
-    pub t: f64,
+    /// Milliseconds since the epoch, as the server holds times (the JSON's seconds, rounded).
+    pub ms: i64,
     /// The count and whether it is exact ([`parse_value`]).
     pub value: Result<(u64, bool), Box<str>>,
 }
 
 impl Point {
     pub fn new(t: f64, text: &str) -> Point {
-        Point { t, value: parse_value(text).ok_or_else(|| text.into()) }
+        Point { ms: millis(t), value: parse_value(text).ok_or_else(|| text.into()) }
     }
 }
 
@@ -56,7 +57,7 @@ impl<'de> serde::Deserialize<'de> for Point {
                 let t: f64 = seq.next_element()?.ok_or_else(|| A::Error::invalid_length(0, &self))?;
                 let ValueText(value) =
                     seq.next_element()?.ok_or_else(|| A::Error::invalid_length(1, &self))?;
-                Ok(Point { t, value })
+                Ok(Point { ms: millis(t), value })
             }
         }
         deserializer.deserialize_seq(PointVisitor)
@@ -111,7 +112,7 @@ pub fn snapshots_of(source: &str, series: &[Series]) -> (Vec<Snapshot>, Vec<Warn
 
 /// Every point's time in milliseconds, sorted, each once.
 fn step_times(series: &[Series]) -> Vec<i64> {
-    let mut times: Vec<i64> = series.iter().flat_map(|s| s.values.iter().map(|p| millis(p.t))).collect();
+    let mut times: Vec<i64> = series.iter().flat_map(|s| s.values.iter().map(|p| p.ms)).collect();
     times.sort_unstable();
     times.dedup();
     times
@@ -187,11 +188,11 @@ pub fn corrected_points(
         notes.rounded += usize::from(!exact);
         if let Some(before) = previous.filter(|&before| raw < before) {
             offset = offset.saturating_add(before);
-            let (metric, owner, at_ms) = (metric.to_string(), PortOwner::Guid(guid), millis(point.t));
+            let (metric, owner, at_ms) = (metric.to_string(), PortOwner::Guid(guid), point.ms);
             notes.resets.push(Reset { metric, owner, port, at_ms, before, after: raw });
         }
         previous = Some(raw);
-        put(millis(point.t), raw.saturating_add(offset));
+        put(point.ms, raw.saturating_add(offset));
     }
 }
 
@@ -347,7 +348,7 @@ mod tests {
     fn points_are_read_as_counts_while_the_answer_is_parsed() {
         let answer = r#"{"metric":{"__name__":"m"},"values":[[1700000000.5,"1234"],[1700000060,"1.5e3"],[1700000120,"NaN"]]}"#;
         let series: Series = serde_json::from_str(answer).unwrap();
-        assert_eq!(series.values[0], Point { t: 1_700_000_000.5, value: Ok((1234, true)) });
+        assert_eq!(series.values[0], Point { ms: 1_700_000_000_500, value: Ok((1234, true)) });
         assert_eq!(series.values[1].value, Ok((1500, true)));
         assert_eq!(series.values[2].value, Err("NaN".into()));
         let from_reader: Series = serde_json::from_reader(answer.as_bytes()).unwrap();

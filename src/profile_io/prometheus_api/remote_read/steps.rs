@@ -41,7 +41,7 @@ pub fn step_points(samples: &[(i64, f64)], steps: Steps) -> Vec<Point> {
         if t < at - LOOKBACK_MS || value.to_bits() == STALE_NAN {
             continue;
         }
-        points.push(Point { t: at as f64 / 1000.0, value: count_of(value) });
+        points.push(Point { ms: at, value: count_of(value) });
     }
     points
 }
@@ -69,7 +69,7 @@ mod tests {
     const GRID: Steps = Steps { from_ms: 600_000, step_ms: 60_000, steps: 8 };
 
     fn counts(points: &[Point]) -> Vec<(f64, u64)> {
-        points.iter().map(|p| (p.t, p.value.as_ref().unwrap().0)).collect()
+        points.iter().map(|p| (p.ms as f64 / 1000.0, p.value.as_ref().unwrap().0)).collect()
     }
 
     #[test]

@@ -113,10 +113,16 @@ impl Bits<'_> {
             return None;
         }
         let (byte, shift) = (self.pos / 8, (self.pos % 8) as u32);
-        let mut word = [0u8; 8];
-        let take = (self.bytes.len() - byte).min(8);
-        word[..take].copy_from_slice(&self.bytes[byte..byte + take]);
-        let mut bits = u64::from_be_bytes(word) << shift;
+        // Eight whole bytes where the stream has them (all but its end): one load, no copy.
+        let mut bits = match self.bytes.get(byte..byte + 8) {
+            Some(eight) => u64::from_be_bytes(eight.try_into().expect("eight bytes")),
+            None => {
+                let mut word = [0u8; 8];
+                let take = self.bytes.len() - byte;
+                word[..take].copy_from_slice(&self.bytes[byte..]);
+                u64::from_be_bytes(word)
+            }
+        } << shift;
         if shift + n > 64 {
             bits |= u64::from(self.bytes[byte + 8]) >> (8 - shift);
         }
