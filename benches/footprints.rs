@@ -142,7 +142,11 @@ fn answer_text(series: &[Series]) -> String {
         out.push_str(&format!("{{\"metric\":{{{}}},\"values\":[", labels.join(",")));
         for (k, point) in one.values.iter().enumerate() {
             let value = point.value.as_ref().map_or(0, |v| v.0);
-            out.push_str(&format!("{}[{},\"{value}\"]", if k > 0 { "," } else { "" }, point.t));
+            out.push_str(&format!(
+                "{}[{},\"{value}\"]",
+                if k > 0 { "," } else { "" },
+                point.ms as f64 / 1000.0
+            ));
         }
         out.push_str("]}");
     }

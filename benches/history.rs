@@ -26,9 +26,9 @@ use std::io::Read;
 use divan::Bencher;
 use shoal::model::{Cluster, LinkEnd};
 use shoal::profile_io::prometheus_api::matrix::read_matrix;
-use shoal::profile_io::prometheus_api::snapshots::{Point, Series};
+use shoal::profile_io::prometheus_api::snapshots::{Point, Series, millis};
 use shoal::profile_io::prometheus_api::{PromRange, stream_range};
-use shoal::routing::history::{HistoryFold, StepGrid};
+use shoal::routing::history::{HistoryFold, StepGrid, prepare};
 
 #[path = "support/k36_cluster.rs"]
 mod k36_cluster;
@@ -73,8 +73,9 @@ fn series(i: usize, (guid, port): &(String, String), points: usize) -> Series {
     .map(|(k, v)| (k.to_string(), v.to_string()))
     .collect();
     // Each value as the answer's parse leaves it: a count read in place.
-    let values =
-        (0..points).map(|k| Point { t: T0 + STEP * k as f64, value: Ok((count(i, k), true)) }).collect();
+    let values = (0..points)
+        .map(|k| Point { ms: millis(T0 + STEP * k as f64), value: Ok((count(i, k), true)) })
+        .collect();
     Series { metric, values }
 }
 
@@ -213,7 +214,8 @@ fn range_from_a_server_folded(bencher: Bencher) {
     bencher.bench(|| {
         let cpu = cpu_seconds();
         let mut fold = HistoryFold::new(cluster, grid, "bench");
-        let answer = stream_range(&range, &mut |series| fold.add(&series)).expect("the server answers");
+        let ready = |series: Series| prepare(&series, grid);
+        let answer = stream_range(&range, &ready, &mut |p| fold.add_prepared(p)).expect("the server answers");
         let series = fold.series();
         let read = cpu_seconds() - cpu;
         let (observed, warnings) = fold.finish();

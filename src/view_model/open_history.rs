@@ -4,9 +4,10 @@
 
 use crate::model::{Cluster, Warning};
 use crate::profile_io::ParseError;
+use crate::profile_io::prometheus_api::snapshots::Series;
 use crate::profile_io::prometheus_api::{PromRange, check_range, range_source, stream_range};
 use crate::routing::Observed;
-use crate::routing::history::{HistoryFold, MAX_STEPS, StepGrid};
+use crate::routing::history::{HistoryFold, MAX_STEPS, StepGrid, prepare};
 
 /// The range's counters joined to `cluster`'s link ends, with every warning.
 pub fn fold_range(cluster: &Cluster, range: &PromRange) -> Result<(Observed, Vec<Warning>), ParseError> {
@@ -28,9 +29,12 @@ pub fn fold_range(cluster: &Cluster, range: &PromRange) -> Result<(Observed, Vec
         Ok(HistoryFold::new(cluster, grid, &source))
     };
     let mut fold: Option<Result<HistoryFold, ParseError>> = None;
-    let answer = stream_range(range, &mut |series| {
-        if let Ok(fold) = fold.get_or_insert_with(&make) {
-            fold.add(&series);
+    // Series are made ready on the decoding's cores; a grid the fold refuses has none.
+    let grid = StepGrid::new(range.from, range.to, range.step);
+    let ready = |series: Series| grid.map(|grid| prepare(&series, grid));
+    let answer = stream_range(range, &ready, &mut |prepared| {
+        if let (Ok(fold), Some(prepared)) = (fold.get_or_insert_with(&make), prepared) {
+            fold.add_prepared(prepared);
         }
     })?;
     let (observed, mut warnings) = fold.unwrap_or_else(make)?.finish();

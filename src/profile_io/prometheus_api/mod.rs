@@ -82,13 +82,18 @@ pub fn check_range(range: &PromRange) -> Result<(), ParseError> {
 /// streams in: through remote read ([`remote_read`]), or `query_range` where the server
 /// refuses that (with a warning naming the refusal). An empty range, a server without
 /// exporter series, a refusal or an answer without samples is an error naming the URL and what
-/// came back.
-pub fn stream_range(range: &PromRange, each: &mut dyn FnMut(Series)) -> Result<RangeAnswer, ParseError> {
+/// came back. `prepare` makes each series ready for `each` (on the decoding's cores where the
+/// answer is decoded in parallel).
+pub fn stream_range<T: Send>(
+    range: &PromRange,
+    prepare: &(dyn Fn(Series) -> T + Sync),
+    each: &mut dyn FnMut(T),
+) -> Result<RangeAnswer, ParseError> {
     check_range(range)?;
     let api = Api::new(&range.url)?;
     let mut warnings = Vec::new();
     if let Some(steps) = remote_steps(range) {
-        match remote_read::read_range(&api, NAME_REGEX, steps, each)? {
+        match remote_read::read_range(&api, NAME_REGEX, steps, prepare, each)? {
             Outcome::Read(read) if read.points > 0 => {
                 return Ok(RangeAnswer { source: read.source, warnings: read.warnings });
             }
@@ -102,7 +107,7 @@ pub fn stream_range(range: &PromRange, each: &mut dyn FnMut(Series)) -> Result<R
             )),
         }
     }
-    let mut answer = stream_query_range(&api, range, each)?;
+    let mut answer = stream_query_range(&api, range, &mut |series| each(prepare(series)))?;
     warnings.append(&mut answer.warnings);
     Ok(RangeAnswer { warnings, ..answer })
 }

@@ -208,6 +208,15 @@ fn record_series(number: usize, series: &Series, times: &[i64], sinks: &mut [Sam
 }
 
 impl Notes {
+    /// Takes in the notes of one series read on its own (as series 0): it is series `number`.
+    pub fn absorb(&mut self, other: Notes, number: usize) {
+        self.host_series += other.host_series;
+        self.unplaced.extend(other.unplaced.into_iter().map(|(_, metric)| (number, metric)));
+        self.bad_values.extend(other.bad_values.into_iter().map(|(_, metric, text)| (number, metric, text)));
+        self.rounded += other.rounded;
+        self.resets.extend(other.resets);
+    }
+
     pub fn warnings(&self, source: &str) -> Vec<Warning> {
         let mut out = Vec::new();
         if self.host_series > 0 {

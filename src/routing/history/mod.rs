@@ -19,7 +19,7 @@ use std::collections::HashMap;
 use crate::model::counters::{PortOwner, PortSample};
 use crate::model::port_counters::CounterKind;
 use crate::model::{Cluster, Guid, LinkEnd, PortNum, Warning};
-use crate::profile_io::counters::prometheus::Counted;
+use crate::profile_io::counters::prometheus::{Counted, SeriesKind};
 use crate::profile_io::counters::sink::Direction;
 use crate::profile_io::prometheus_api::snapshots::{Notes, Series, corrected_points, millis, series_port};
 
@@ -135,28 +135,28 @@ impl<'c> HistoryFold<'c> {
 
     /// Folds one series of the answer in.
     pub fn add(&mut self, series: &Series) {
+        self.add_prepared(prepare(series, self.grid));
+    }
+
+    /// Folds in one series made ready by [`prepare`] (on any thread).
+    pub fn add_prepared(&mut self, prepared: Prepared) {
         self.series += 1;
         let number = self.series;
-        let Some((metric, kind, guid, port)) = series_port(number, series, &mut self.notes) else { return };
+        self.notes.absorb(prepared.label_notes, number);
+        let Some((kind, guid, port)) = prepared.port else { return };
         let Some(placed) = self.placed(guid, port) else { return };
+        // What the points told counts only for a port on the fabric.
+        self.notes.absorb(prepared.point_notes, number);
+        self.counts.off_grid += prepared.off_grid;
         let (grid, rail_ends) = (self.grid, &self.rail_ends);
         let (present, counts, others) = (&mut self.present, &mut self.counts, &mut self.others);
         let (xmit, rcv, wait) = (&mut self.xmit, &mut self.rcv, &mut self.wait);
         let new = || EndColumns::new(rail_ends, grid.steps);
-        // Points come in time order: the next step is checked first, without a division.
-        let mut next = 0;
-        corrected_points(number, series, (&metric, guid, port), &mut self.notes, |ms, count| {
-            let step =
-                if next < grid.steps && ms == grid.ms_of(next) { Some(next) } else { grid.step_of(ms) };
-            let Some(step) = step else {
-                counts.off_grid += 1;
-                return;
-            };
-            next = step + 1;
+        for (step, count) in prepared.points {
             let fresh = match kind.counted(count) {
                 None => {
                     counts.too_large += 1;
-                    return;
+                    continue;
                 }
                 Some(Counted::Data(Direction::Xmit, bytes)) => {
                     xmit.get_or_insert_with(new).set_new(step, placed.sends, bytes)
@@ -173,7 +173,7 @@ impl<'c> HistoryFold<'c> {
             };
             present[step] = true;
             counts.repeated += usize::from(!fresh);
-        });
+        }
     }
 
     /// A port's place on the fabric, looked up once per port.
@@ -236,6 +236,54 @@ impl<'c> HistoryFold<'c> {
         }
         out
     }
+}
+
+/// One series made ready for [`HistoryFold::add_prepared`] without the fold: its port and its
+/// points' counts at the grid's steps, resets corrected. Any thread can make it, so a streamed
+/// answer's per-point work runs on the decoding's cores and the fold only places and copies.
+pub struct Prepared {
+    port: Option<(SeriesKind, Guid, u8)>,
+    /// (step, count) of each point on the grid, in time order.
+    points: Vec<(usize, u64)>,
+    /// Points off the grid's step times.
+    off_grid: usize,
+    /// What reading the labels told (a host device, no port labels).
+    label_notes: Notes,
+    /// What the points told (resets, values that are no count).
+    point_notes: Notes,
+}
+
+/// A series made ready for the fold on a `grid`.
+pub fn prepare(series: &Series, grid: StepGrid) -> Prepared {
+    let mut label_notes = Notes::default();
+    let mut prepared = Prepared {
+        port: None,
+        points: Vec::new(),
+        off_grid: 0,
+        label_notes: Notes::default(),
+        point_notes: Notes::default(),
+    };
+    let Some((metric, kind, guid, port)) = series_port(0, series, &mut label_notes) else {
+        prepared.label_notes = label_notes;
+        return prepared;
+    };
+    let (points, off_grid) = (&mut prepared.points, &mut prepared.off_grid);
+    points.reserve_exact(series.values.len());
+    // Points come in time order: the next step is checked first, without a division.
+    let mut next = 0;
+    corrected_points(0, series, (&metric, guid, port), &mut prepared.point_notes, |ms, count| {
+        let step = if next < grid.steps && ms == grid.ms_of(next) { Some(next) } else { grid.step_of(ms) };
+        match step {
+            Some(step) => {
+                next = step + 1;
+                points.push((step, count));
+            }
+            None => *off_grid += 1,
+        }
+    });
+    prepared.port = Some((kind, guid, port));
+    prepared.label_notes = label_notes;
+    prepared
 }
 
 /// "1 point", "2 points": a count with its noun agreeing.

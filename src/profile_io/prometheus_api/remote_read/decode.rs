@@ -70,9 +70,13 @@ pub fn decode_batch(
     Ok(complete)
 }
 
-/// Each series' points at the steps, in order; series without one are left out, as
-/// `query_range` leaves them out.
-pub fn to_series(stored: Vec<Stored>, steps: Steps) -> Vec<Series> {
+/// Each series' points at the steps, in order, made ready by `prepare`, with their number;
+/// series without one are left out, as `query_range` leaves them out.
+pub fn to_series<T: Send>(
+    stored: Vec<Stored>,
+    steps: Steps,
+    prepare: &(dyn Fn(Series) -> T + Sync),
+) -> Vec<(usize, T)> {
     stored
         .into_par_iter()
         .filter_map(|mut one| {
@@ -84,7 +88,7 @@ pub fn to_series(stored: Vec<Stored>, steps: Steps) -> Vec<Series> {
             }
             let values = step_points(&one.samples, steps);
             let metric: HashMap<String, String> = one.labels.into_iter().collect();
-            (!values.is_empty()).then_some(Series { metric, values })
+            (!values.is_empty()).then(|| (values.len(), prepare(Series { metric, values })))
         })
         .collect()
 }

@@ -96,8 +96,36 @@ pub fn check(frame: &Frame) -> Result<(), String> {
     ))
 }
 
-/// CRC32-C (Castagnoli, reflected polynomial 0x82F63B78), eight bytes at a time.
+/// CRC32-C (Castagnoli, reflected polynomial 0x82F63B78): the processor's instruction where it
+/// has one (a day of every port is ~700 MB of frames), else eight bytes at a time from tables.
 pub fn crc32c(bytes: &[u8]) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("sse4.2") {
+        // SAFETY: the processor was just found to have SSE 4.2, which `crc32c_sse42` needs.
+        return unsafe { crc32c_sse42(bytes) };
+    }
+    crc32c_tables(bytes)
+}
+
+/// CRC32-C with SSE 4.2's `crc32` instruction, eight bytes at a time.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse4.2")]
+fn crc32c_sse42(bytes: &[u8]) -> u32 {
+    use std::arch::x86_64::{_mm_crc32_u8, _mm_crc32_u64};
+    let mut crc = u64::from(!0u32);
+    let mut words = bytes.chunks_exact(8);
+    for word in &mut words {
+        crc = _mm_crc32_u64(crc, u64::from_le_bytes(word.try_into().expect("eight bytes")));
+    }
+    let mut crc = crc as u32;
+    for &byte in words.remainder() {
+        crc = _mm_crc32_u8(crc, byte);
+    }
+    !crc
+}
+
+/// CRC32-C from slicing-by-8 tables.
+fn crc32c_tables(bytes: &[u8]) -> u32 {
     let mut crc = !0u32;
     let mut words = bytes.chunks_exact(8);
     for word in &mut words {
@@ -156,6 +184,17 @@ mod tests {
         assert_eq!(crc32c(b"123456789"), 0xE306_9283);
         assert_eq!(crc32c(b""), 0);
         assert_eq!(crc32c(&[0u8; 32]), 0x8A91_36AA);
+        assert_eq!(crc32c_tables(b"123456789"), 0xE306_9283);
+    }
+
+    #[test]
+    fn the_instruction_and_the_tables_agree_at_every_length_and_offset() {
+        let bytes: Vec<u8> = (0..300u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+        for start in 0..9 {
+            for end in (start..bytes.len()).step_by(7) {
+                assert_eq!(crc32c(&bytes[start..end]), crc32c_tables(&bytes[start..end]), "{start}..{end}");
+            }
+        }
     }
 
     fn framed(payload: &[u8]) -> Vec<u8> {

@@ -66,12 +66,13 @@ pub struct ReadSummary {
 }
 
 /// Reads the series whose `__name__` matches `name_regex` over `steps` and hands each, at the
-/// steps, to `each`.
-pub fn read_range(
+/// steps and made ready by `prepare` (on the decoding's cores), to `each`.
+pub fn read_range<T: Send>(
     api: &Api,
     name_regex: &str,
     steps: Steps,
-    each: &mut dyn FnMut(Series),
+    prepare: &(dyn Fn(Series) -> T + Sync),
+    each: &mut dyn FnMut(T),
 ) -> Result<Outcome, ParseError> {
     let (start_ms, end_ms) = steps.window();
     let matchers = [(MATCH_REGEX, "__name__", name_regex)];
@@ -88,28 +89,32 @@ pub fn read_range(
         return Ok(Outcome::Refused(format!("HTTP {} ({shown}): {said}", answer.status)));
     }
     let source = api.url(READ_ENDPOINT);
-    let summary = stream_frames(BufReader::with_capacity(1 << 16, answer.body), &source, steps, each)
-        .map_err(|e| ParseError::invalid(&source, format!("the streamed answer's {e}")))?;
+    let summary =
+        stream_frames(BufReader::with_capacity(1 << 16, answer.body), &source, steps, prepare, each)
+            .map_err(|e| ParseError::invalid(&source, format!("the streamed answer's {e}")))?;
     Ok(Outcome::Read(ReadSummary { source, ..summary }))
 }
 
-/// What the decoding hands the fold: a batch's series, or the end.
-enum Decoded {
-    Series(Vec<Series>),
+/// What the decoding hands the fold: a batch's series (each with its points' number, made
+/// ready), or the end.
+enum Decoded<T> {
+    Series(Vec<(usize, T)>),
     Done(BatchNotes),
     Failed(String),
 }
 
-/// Cuts `body` into frames on one thread, decodes them in batches on another (with all cores),
-/// and hands each series on here, in the server's order: reading, decoding and folding overlap.
-pub fn stream_frames(
+/// Cuts `body` into frames on one thread, decodes them in batches on another (with all cores,
+/// where `prepare` makes each series ready too), and hands each series on here, in the server's
+/// order: reading, decoding and folding overlap.
+pub fn stream_frames<T: Send>(
     body: impl std::io::BufRead + Send,
     source: &str,
     steps: Steps,
-    each: &mut dyn FnMut(Series),
+    prepare: &(dyn Fn(Series) -> T + Sync),
+    each: &mut dyn FnMut(T),
 ) -> Result<ReadSummary, String> {
     let (send_frames, frames) = sync_channel::<Result<Vec<Frame>, String>>(BATCHES_AHEAD);
-    let (send_series, decoded) = sync_channel::<Decoded>(BATCHES_AHEAD);
+    let (send_series, decoded) = sync_channel::<Decoded<T>>(BATCHES_AHEAD);
     std::thread::scope(|scope| {
         scope.spawn(move || {
             let mut reader = FrameReader::new(body);
@@ -123,15 +128,14 @@ pub fn stream_frames(
             }
         });
         scope.spawn(move || {
-            let _ = send_series.send(decode_all(frames, steps, &send_series));
+            let _ = send_series.send(decode_all(frames, steps, prepare, &send_series));
         });
         let mut summary = ReadSummary::default();
         for message in decoded {
             match message {
                 Decoded::Series(series) => {
-                    for one in series {
-                        (summary.series, summary.points) =
-                            (summary.series + 1, summary.points + one.values.len());
+                    for (points, one) in series {
+                        (summary.series, summary.points) = (summary.series + 1, summary.points + points);
                         each(one);
                     }
                 }
@@ -151,11 +155,12 @@ pub fn stream_frames(
 
 /// Decodes every batch of `frames`, sending each batch's series on; the last message: how it
 /// ended.
-fn decode_all(
+fn decode_all<T: Send>(
     frames: std::sync::mpsc::Receiver<Result<Vec<Frame>, String>>,
     steps: Steps,
-    send: &std::sync::mpsc::SyncSender<Decoded>,
-) -> Decoded {
+    prepare: &(dyn Fn(Series) -> T + Sync),
+    send: &std::sync::mpsc::SyncSender<Decoded<T>>,
+) -> Decoded<T> {
     let (mut notes, mut pending) = (BatchNotes::default(), None);
     for batch in frames {
         let batch = batch.and_then(|frames| {
@@ -167,14 +172,14 @@ fn decode_all(
             Ok((_, true)) => break,
             // A closed channel: the fold has stopped; nothing more to decode.
             Ok((complete, false)) => {
-                if send.send(Decoded::Series(to_series(complete, steps))).is_err() {
+                if send.send(Decoded::Series(to_series(complete, steps, prepare))).is_err() {
                     return Decoded::Done(notes);
                 }
             }
         }
     }
     // A closed channel here too only means the fold has stopped.
-    let _ = send.send(Decoded::Series(to_series(pending.into_iter().collect(), steps)));
+    let _ = send.send(Decoded::Series(to_series(pending.into_iter().collect(), steps, prepare)));
     Decoded::Done(notes)
 }
 

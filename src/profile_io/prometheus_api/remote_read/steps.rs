@@ -50,7 +50,8 @@ pub fn step_points(samples: &[(i64, f64)], steps: Steps) -> Vec<Point> {
 /// Rust's `Display` of an `f64` writes alike): integers up to 2^53 directly, others by text.
 pub fn count_of(value: f64) -> Result<(u64, bool), Box<str>> {
     const EXACT: f64 = 9_007_199_254_740_992.0;
-    if (0.0..=EXACT).contains(&value) && value.fract() == 0.0 {
+    // `value as u64` truncates: equal back only for a whole number (no libm call per point).
+    if (0.0..=EXACT).contains(&value) && (value as u64) as f64 == value {
         return Ok((value as u64, true));
     }
     let text = match value {

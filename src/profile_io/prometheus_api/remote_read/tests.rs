@@ -15,7 +15,7 @@ fn fixture(name: &str) -> Vec<u8> {
 
 fn remote(bytes: &[u8]) -> Result<(Vec<Series>, ReadSummary), String> {
     let mut series = Vec::new();
-    let summary = stream_frames(bytes, "http://p/api/v1/read", STEPS, &mut |s| series.push(s))?;
+    let summary = stream_frames(bytes, "http://p/api/v1/read", STEPS, &|s| s, &mut |s| series.push(s))?;
     Ok((series, summary))
 }
 
