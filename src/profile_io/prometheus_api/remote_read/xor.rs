@@ -54,10 +54,9 @@ impl Xor {
     }
 
     fn next(&mut self, bits: &mut Bits) -> Step {
-        let mut prefix = 0;
-        while prefix < 4 && bits.read(1)? == 1 {
-            prefix += 1;
-        }
+        // The prefix, up to four 1 bits ended by a 0, seen at once.
+        let prefix = ((bits.peek(4) << 60).leading_ones() as usize).min(4);
+        bits.skip(if prefix == 4 { 4 } else { prefix + 1 })?;
         let dod = match prefix {
             0 => 0,
             4 => bits.read(64)? as i64,
@@ -74,12 +73,16 @@ impl Xor {
     }
 
     fn xor_value(&mut self, bits: &mut Bits) -> Step {
-        if bits.read(1)? == 0 {
-            return Some(Ok(()));
+        // The control bits, `0` or `10` or `11`, seen at once.
+        let control = bits.peek(2);
+        if control < 0b10 {
+            return bits.skip(1).map(Ok);
         }
-        if bits.read(1)? == 1 {
-            let leading = bits.read(5)? as u32;
-            let significant = match bits.read(6)? as u32 {
+        bits.skip(2)?;
+        if control == 0b11 {
+            let window = bits.read(11)?;
+            let leading = (window >> 6) as u32;
+            let significant = match (window & 63) as u32 {
                 0 => 64,
                 n => n,
             };
@@ -130,6 +133,27 @@ impl Bits<'_> {
         Some(bits >> (64 - n))
     }
 
+    /// The next `n` bits (at most 56) without taking them, zeros past the end.
+    fn peek(&self, n: u32) -> u64 {
+        let (byte, shift) = (self.pos / 8, (self.pos % 8) as u32);
+        let word = match self.bytes.get(byte..byte + 8) {
+            Some(eight) => u64::from_be_bytes(eight.try_into().expect("eight bytes")),
+            None => {
+                let mut word = [0u8; 8];
+                let rest = self.bytes.get(byte..).unwrap_or_default();
+                word[..rest.len()].copy_from_slice(rest);
+                u64::from_be_bytes(word)
+            }
+        };
+        (word << shift) >> (64 - n)
+    }
+
+    /// Takes `n` bits; `None` past the end.
+    fn skip(&mut self, n: usize) -> Option<()> {
+        let end = self.pos + n;
+        (end <= self.bytes.len() * 8).then(|| self.pos = end)
+    }
+
     /// A uvarint of whole bytes read from the stream (not aligned after the first sample).
     fn uvarint(&mut self) -> Option<u64> {
         let mut value = 0u64;
@@ -160,6 +184,17 @@ mod tests {
         assert_eq!(bits.read(64), Some(0x0ff0_0000_0000_0008));
         assert_eq!(bits.read(5), None);
         assert_eq!(bits.read(4), Some(0));
+    }
+
+    #[test]
+    fn bits_are_seen_without_being_taken_and_zeros_follow_the_end() {
+        let bytes = [0b1110_0000, 0b0000_0001];
+        let mut bits = Bits { bytes: &bytes, pos: 0 };
+        assert_eq!((bits.peek(4), bits.peek(4)), (0b1110, 0b1110), "a peek takes nothing");
+        assert_eq!(bits.skip(15), Some(()));
+        assert_eq!(bits.peek(4), 0b1000, "the last bit, then zeros");
+        assert_eq!(bits.skip(2), None, "one bit is left");
+        assert_eq!(bits.read(1), Some(1));
     }
 
     #[test]
