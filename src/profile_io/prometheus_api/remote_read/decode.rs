@@ -34,7 +34,12 @@ fn decode_frame(frame: &Frame) -> Result<(Vec<Stored>, usize), String> {
     let mut other_chunks = 0;
     let mut out = Vec::with_capacity(answer.len());
     for series in answer {
-        let mut samples = Vec::new();
+        // Each chunk starts with its sample count: the samples' room, taken once.
+        let held = series
+            .chunks
+            .iter()
+            .map(|c| c.data.get(..2).map_or(0, |n| u16::from_be_bytes([n[0], n[1]]).into()));
+        let mut samples = Vec::with_capacity(held.sum::<usize>());
         for chunk in &series.chunks {
             if chunk.encoding != XOR_ENCODING {
                 other_chunks += 1;

@@ -30,7 +30,8 @@ impl Steps {
 
 /// The points of `samples` (in time order) at each step where `query_range` gives one.
 pub fn step_points(samples: &[(i64, f64)], steps: Steps) -> Vec<Point> {
-    let mut points = Vec::new();
+    // One point a sample, as a scrape at the step gives; more where samples are sparser.
+    let mut points = Vec::with_capacity(samples.len().min(steps.steps));
     let mut next = 0; // the first sample after the step time
     for k in 0..steps.steps {
         let at = steps.from_ms + steps.step_ms * k as i64;
@@ -48,12 +49,20 @@ pub fn step_points(samples: &[(i64, f64)], steps: Steps) -> Vec<Point> {
 
 /// A value as [`Point::new`] reads the JSON's text of it (Go's shortest `'f'` format, which
 /// Rust's `Display` of an `f64` writes alike): integers up to 2^53 directly, others by text.
+#[inline]
 pub fn count_of(value: f64) -> Result<(u64, bool), Box<str>> {
     const EXACT: f64 = 9_007_199_254_740_992.0;
     // `value as u64` truncates: equal back only for a whole number (no libm call per point).
     if (0.0..=EXACT).contains(&value) && (value as u64) as f64 == value {
         return Ok((value as u64, true));
     }
+    count_of_text(value)
+}
+
+/// A value that is no whole number up to 2^53, read through its text.
+#[cold]
+#[inline(never)]
+fn count_of_text(value: f64) -> Result<(u64, bool), Box<str>> {
     let text = match value {
         v if v.is_nan() => "NaN".to_string(),
         f64::INFINITY => "+Inf".to_string(),
