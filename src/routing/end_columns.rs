@@ -128,6 +128,14 @@ impl EndColumns {
         })
     }
 
+    /// One end's row, to change.
+    pub fn row_mut(&mut self, end: usize) -> Option<RowMut<'_>> {
+        (end < self.ends()).then(|| RowMut {
+            values: &mut self.values[end * self.stride..][..self.steps],
+            known: &mut self.known[end * self.known_stride..][..self.known_stride],
+        })
+    }
+
     /// `f` of each end's row, in column order, worked out on every core.
     pub fn par_map_rows<T: Send>(&self, f: impl Fn(Row<'_>) -> T + Sync) -> Vec<T> {
         (0..self.ends()).into_par_iter().map(|end| f(self.row(end).expect("an end of the columns"))).collect()

@@ -62,6 +62,15 @@ impl RowMut<'_> {
         Row { values: self.values, known: self.known }
     }
 
+    /// Sets a step; false (and nothing changed) when it was known already or lies outside.
+    pub fn set_new(&mut self, step: usize, value: u64) -> bool {
+        if step >= self.values.len() || bit_of(self.known, step) {
+            return false;
+        }
+        self.put(step, Some(value));
+        true
+    }
+
     /// Sets or clears a step.
     fn put(&mut self, step: usize, value: Option<u64>) {
         let (word, bit) = (step / 64, 1u64 << (step % 64));
@@ -149,6 +158,8 @@ mod tests {
         other.put(2, 0, Some(7));
         c.par_each_row_mut(Some(&other), |mut row, other| row.fill_unknown_from(other.unwrap()));
         assert_eq!((0..3).map(|s| c.get(s, 0)).collect::<Vec<_>>(), [Some(5), Some(4), Some(7)]);
+        let mut row = c.row_mut(0).unwrap();
+        assert!(!row.set_new(2, 1) && !row.set_new(3, 1), "known already; past the steps");
         c.par_each_row_mut(None, |mut row, _| row.difference(&[0, 1, 2]));
         assert_eq!((c.get(0, 0), c.get(1, 0)), (None, Some(3)), "5 -> 4 fell");
         assert_eq!(c.row(0).unwrap().sum_if_complete(), None);

@@ -126,6 +126,11 @@ pub enum Counted {
 }
 
 impl SeriesKind {
+    /// The direction of a data counter's bytes; `None` for any other counter.
+    pub fn direction(self) -> Option<Direction> {
+        self.what.ok()
+    }
+
     /// One value as the counter it is, read as [`SeriesKind::record`] reads it; `None` when
     /// it does not fit (words past 64 bits of bytes, more than the counter's width holds).
     pub fn counted(self, count: u64) -> Option<Counted> {

@@ -152,6 +152,25 @@ impl<'c> HistoryFold<'c> {
         let (present, counts, others) = (&mut self.present, &mut self.counts, &mut self.others);
         let (xmit, rcv, wait) = (&mut self.xmit, &mut self.rcv, &mut self.wait);
         let new = || EndColumns::new(rail_ends, grid.steps);
+        if let Some(direction) = kind.direction() {
+            // A data counter: every point goes to one end's row.
+            let (column, end) = match direction {
+                Direction::Xmit => (xmit.get_or_insert_with(new), placed.sends),
+                Direction::Rcv => (rcv.get_or_insert_with(new), placed.receives),
+            };
+            // A placed end is always in the columns.
+            let Some(mut row) = column.row_mut(end) else { return };
+            for (step, count) in prepared.points {
+                let Some(Counted::Data(_, bytes)) = kind.counted(count) else {
+                    counts.too_large += 1;
+                    continue;
+                };
+                let fresh = row.set_new(step, bytes);
+                present[step] = true;
+                counts.repeated += usize::from(!fresh);
+            }
+            return;
+        }
         for (step, count) in prepared.points {
             let fresh = match kind.counted(count) {
                 None => {
