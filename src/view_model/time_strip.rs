@@ -104,8 +104,13 @@ impl TimeStrip {
         };
         let width = columns.len();
         let mut values = vec![0.0; labels.len() * width];
+        // Cells come end by end: each end's row is looked up once, not once a cell.
+        let (mut last, mut row) = ((usize::MAX, usize::MAX), NO_ROW);
         cells.for_each(|c, rail, end, b| {
-            let row = row_of.get(rail).and_then(|rows| rows.get(end)).copied().unwrap_or(NO_ROW);
+            if (rail, end) != last {
+                (last, row) =
+                    ((rail, end), row_of.get(rail).and_then(|rows| rows.get(end)).copied().unwrap_or(NO_ROW));
+            }
             if row != NO_ROW && c < width {
                 values[row as usize * width + c] += b as f64;
             }
