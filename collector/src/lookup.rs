@@ -7,15 +7,12 @@
 //! been counted yet and the wrapper counts again with [`Full`], out of line, which asks MPI.
 
 use crate::comms::CommInfo;
-use crate::ffi::{Consts, Handle};
+use crate::ffi::Handle;
 use crate::state::State;
 
 /// A way to look up a communicator's record and a datatype's size. `None` from [`Prepared`]
 /// means "not prepared: count with [`Full`]"; from [`Full`], "nothing to count".
 pub trait Lookup: Copy {
-    /// The running MPI's constants (`MPI_IN_PLACE`, `MPI_COMM_WORLD`).
-    fn consts(self, st: &State) -> Option<&Consts>;
-
     fn comm(self, st: &State, comm: Handle) -> Option<&CommInfo>;
 
     fn type_bytes(self, st: &State, dt: Handle) -> Option<u64>;
@@ -41,15 +38,9 @@ pub struct Prepared;
 pub struct Full;
 
 impl Lookup for Prepared {
-    /// From the static that holds them (not through the state), as the wrapper's forwarding.
-    #[inline(always)]
-    fn consts(self, _st: &State) -> Option<&Consts> {
-        crate::ffi::mpi_resolved().map(|m| &m.c)
-    }
-
     #[inline(always)]
     fn comm(self, st: &State, comm: Handle) -> Option<&CommInfo> {
-        self.consts(st)?.is_world(comm).then_some(&st.world)
+        st.mpi.c.is_world(comm).then_some(&st.world)
     }
 
     #[inline(always)]
@@ -64,11 +55,6 @@ impl Lookup for Prepared {
 }
 
 impl Lookup for Full {
-    #[inline(always)]
-    fn consts(self, st: &State) -> Option<&Consts> {
-        Some(&st.mpi.c)
-    }
-
     #[inline(always)]
     fn comm(self, st: &State, comm: Handle) -> Option<&CommInfo> {
         st.view(comm)
