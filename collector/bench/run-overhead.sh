@@ -19,9 +19,17 @@
 #    wait for, so the difference between modes is the collector's own time), the minimum of
 #    `rounds` interleaved runs; and from it the estimated overhead summed over sizes >= 1 KiB
 #    (cost × number of sizes / sum of the minimum latencies without preload, from part 1).
+# 4. The overhead at 1 KiB on `ranks` ranks, paired within each process (paired_coll.c): blocks
+#    of 1000 calls through MPI_* (the wrapper) alternate with blocks through PMPI_* (MPI
+#    itself), 300 pairs a launch, `rounds` launches per mode (none, preload, filtered),
+#    interleaved. Reported per mode: the median over all pairs of (MPI - PMPI) / PMPI, the
+#    median difference in ns, and the range of the launches' own medians. Both blocks of a pair
+#    share the process, its memory placement and the machine's noise of that moment, which
+#    the run-to-run spread of part 1 (tens of %) drowns; `none` (both blocks are MPI's own
+#    code) shows the method's resolution.
 #
 # Usage: collector/bench/run-overhead.sh [openmpi|mpich] [rounds] [ranks]
-# IBPROF_BENCH_PARTS=latency,callgrind,cost (default: all three) selects parts.
+# IBPROF_BENCH_PARTS=latency,callgrind,cost,paired (default: the first three) selects parts.
 # IBPROF_BENCH_LIB=path/to/libibprof.so measures that build instead of building this checkout's
 # (to compare two builds, run the script once with each, interleaving runs yourself).
 # Needs openmpi-bin libopenmpi-dev / mpich, valgrind, python3.
@@ -42,6 +50,7 @@ else
     lib=$root/target/release/libibprof.so
 fi
 mpicc.$mpi -O2 "$root/collector/bench/osu_coll.c" -o "$out/osu_coll"
+mpicc.$mpi -O2 "$root/collector/bench/paired_coll.c" -o "$out/paired_coll"
 
 # launch NP MODE OTHER -- program args…: runs the benchmark with MODE's environment.
 launch() {
@@ -184,5 +193,39 @@ for coll in ("alltoall", "bcast"):
         est = 100 * cost["preload"] / 1000 * len(big) / sum(big)
         print(f"  estimated overhead summed over the {len(big)} sizes >= 1 KiB: {est:.2f} % "
               f"(at 1 KiB alone: {100 * cost['preload'] / 1000 / min(per[1024]):.1f} %)")
+PY
+fi
+
+if has paired; then
+echo
+echo "== overhead at 1 KiB, $ranks ranks, paired blocks within each process: $rounds launches per mode"
+rm -f "$out"/paired-*.txt
+pair_modes=(none preload filtered)
+for round in $(seq "$rounds"); do
+    for coll in alltoall bcast; do
+        other=$([ "$coll" = alltoall ] && echo BCAST || echo ALLTOALL)
+        for k in 0 1 2; do
+            mode=${pair_modes[$(((k + round) % 3))]}
+            launch "$ranks" "$mode" "$other" -- "$out/paired_coll" "$coll" 1024 1000 300 2>/dev/null \
+                | sed "s/^/$round /" >>"$out/paired-$coll-$mode.txt"
+        done
+    done
+done
+python3 - "$out" <<'PY'
+import collections, statistics, sys
+out = sys.argv[1]
+for coll in ("alltoall", "bcast"):
+    for mode in ("none", "preload", "filtered"):
+        launches = collections.defaultdict(list)
+        for line in open(f"{out}/paired-{coll}-{mode}.txt"):
+            run, wrapped, pmpi = line.split()
+            launches[run].append((float(wrapped), float(pmpi)))
+        pairs = [p for ps in launches.values() for p in ps]
+        rel = lambda ps: statistics.median((w - p) / p for w, p in ps)
+        per_launch = sorted(100 * rel(ps) for ps in launches.values())
+        diff = 1000 * statistics.median(w - p for w, p in pairs)
+        lat = 1000 * statistics.median(p for _, p in pairs)
+        print(f"{coll} {mode}: {100 * rel(pairs):+.2f} % at 1 KiB ({diff:+.1f} ns of {lat:.0f} ns; "
+              f"median of {len(pairs)} pairs, launches {per_launch[0]:+.2f} .. {per_launch[-1]:+.2f} %)")
 PY
 fi

@@ -38,6 +38,7 @@ pub fn start() {
             guard::guard("opening the profile", || crate::mpiio::open_early(st));
             ANY.store(st as *const State as *mut State, Ordering::Release);
             STATE.store(st as *const State as *mut State, Ordering::Release);
+            st.scope.resume();
         }
         Err(e) => eprintln!("ibprof: not profiling this process: {e}"),
     }
@@ -53,6 +54,7 @@ pub fn finish() {
         guard::guard("backend finish", || b.finish(st));
     }
     guard::guard("final dump", || st.dump(Some("MPI_Finalize")));
+    st.scope.pause();
     STATE.store(std::ptr::null_mut(), Ordering::Release);
     if let Some(insitu) = &st.insitu {
         let insitu = insitu.lock().unwrap_or_else(|p| p.into_inner());

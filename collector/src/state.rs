@@ -82,7 +82,7 @@ pub(crate) static ANY: AtomicPtr<State> = AtomicPtr::new(std::ptr::null_mut());
 
 /// The collector's state while MPI is initialised through us.
 #[inline(always)]
-pub fn state() -> Option<&'static State> {
+pub(crate) fn state() -> Option<&'static State> {
     let p = STATE.load(Ordering::Acquire);
     // SAFETY: a non-null pointer is the leaked `State` built in `start`; it is never freed.
     if p.is_null() { None } else { Some(unsafe { &*p }) }

@@ -5,4 +5,5 @@ pub mod pmpi;
 pub mod tools;
 
 pub use abi::{Abi, Consts, Handle, HandleCell, StatusCell};
-pub use pmpi::{Mpi, mpi};
+pub use pmpi::Mpi;
+pub(crate) use pmpi::{mpi, mpi_resolved};

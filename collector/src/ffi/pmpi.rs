@@ -5,7 +5,6 @@
 
 use std::ffi::{CStr, c_char, c_int, c_void};
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicPtr, Ordering};
 
 use super::abi::{Abi, Consts, Handle, dlsym_next};
 
@@ -176,36 +175,36 @@ impl Mpi {
     }
 }
 
-static MPI: AtomicPtr<Mpi> = AtomicPtr::new(std::ptr::null_mut());
-static MPI_SLOW: OnceLock<usize> = OnceLock::new();
+/// In a static rather than behind a pointer, so that a wrapper reaches a `PMPI_*` entry with
+/// loads addressed from the code alone.
+static MPI: OnceLock<Mpi> = OnceLock::new();
 
 /// The running MPI, resolved on first use (the first MPI call of the process).
 ///
 /// If the MPI library lacks a `PMPI_*` entry we need, no call can be forwarded; we say so and
 /// abort, because returning would leave the application without its MPI.
 #[inline(always)]
-pub fn mpi() -> &'static Mpi {
-    let p = MPI.load(Ordering::Acquire);
-    if p.is_null() { mpi_slow() } else { unsafe { &*p } }
+pub(crate) fn mpi() -> &'static Mpi {
+    match MPI.get() {
+        Some(m) => m,
+        None => mpi_slow(),
+    }
+}
+
+/// The running MPI if it is already resolved.
+#[inline(always)]
+pub(crate) fn mpi_resolved() -> Option<&'static Mpi> {
+    MPI.get()
 }
 
 #[cold]
 fn mpi_slow() -> &'static Mpi {
-    let addr = *MPI_SLOW.get_or_init(|| {
+    MPI.get_or_init(|| {
         let abi = Abi::detect();
         let made = Consts::for_abi(abi).and_then(|c| Ok(Mpi { c, f: Pmpi::resolve()?, x: Extra::resolve() }));
-        match made {
-            Ok(m) => {
-                let leaked: &'static mut Mpi = Box::leak(Box::new(m));
-                MPI.store(leaked, Ordering::Release);
-                leaked as *mut Mpi as usize
-            }
-            Err(e) => {
-                eprintln!("ibprof: cannot interpose MPI ({}): {e}", abi.name());
-                std::process::abort();
-            }
-        }
-    });
-    // SAFETY: the address is of the leaked `Mpi` stored above; it lives for the process.
-    unsafe { &*(addr as *const Mpi) }
+        made.unwrap_or_else(|e| {
+            eprintln!("ibprof: cannot interpose MPI ({}): {e}", abi.name());
+            std::process::abort();
+        })
+    })
 }
