@@ -78,21 +78,32 @@ launch() {
 # Ranks on hosts of different pods of the two-rail sample, for the in-situ mode.
 for r in $(seq 0 $((ranks > 1 ? ranks - 1 : 1))); do echo "rank $r n$(printf %04d $((1 + r * 29)))"; done >"$out/bench.hostmap"
 
+# interleave NP PREFIX PROGRAM ARGS…: every round, for each collective, runs PROGRAM COLL ARGS…
+# once in each mode of ${round_modes[@]} (rotated by the round, so that no mode always runs
+# first), appending its lines, each led by the round, to PREFIX-COLL-MODE.txt.
+interleave() {
+    local np=$1 prefix=$2 program=$3
+    shift 3
+    local n=${#round_modes[@]} round coll other k mode
+    for round in $(seq "$rounds"); do
+        for coll in alltoall bcast; do
+            other=$([ "$coll" = alltoall ] && echo BCAST || echo ALLTOALL)
+            for ((k = 0; k < n; k++)); do
+                mode=${round_modes[$(((k + round) % n))]}
+                launch "$np" "$mode" "$other" -- "$program" "$coll" "$@" 2>/dev/null \
+                    | sed "s/^/$round /" >>"$prefix-$coll-$mode.txt"
+            done
+        done
+        echo "  round $round done"
+    done
+}
+
 modes=(none preload filtered insitu)
 if has latency; then
 rm -f "$out"/lat-*.txt
 echo "== latency: $mpi, $ranks ranks, $rounds interleaved rounds"
-for round in $(seq "$rounds"); do
-    for coll in alltoall bcast; do
-        other=$([ "$coll" = alltoall ] && echo BCAST || echo ALLTOALL)
-        for k in 0 1 2 3; do
-            mode=${modes[$(((k + round) % 4))]}
-            launch "$ranks" "$mode" "$other" -- "$out/osu_coll" "$coll" 1 1048576 1000 2>/dev/null \
-                | sed "s/^/$round /" >>"$out/lat-$coll-$mode.txt"
-        done
-    done
-    echo "  round $round done"
-done
+round_modes=("${modes[@]}")
+interleave "$ranks" "$out/lat" "$out/osu_coll" 1 1048576 1000
 
 python3 - "$out" <<'PY'
 import statistics, sys, collections
@@ -163,23 +174,17 @@ if has cost; then
 echo
 echo "== wall-clock cost per call: 1 rank, 1 KiB, minimum of $rounds interleaved runs"
 rm -f "$out"/cost-*.txt
-for round in $(seq "$rounds"); do
-    for coll in alltoall bcast; do
-        other=$([ "$coll" = alltoall ] && echo BCAST || echo ALLTOALL)
-        for mode in "${modes[@]}"; do
-            launch 1 "$mode" "$other" -- "$out/osu_coll" "$coll" 1024 1024 200000 2>/dev/null \
-                | sed "s/^/$mode /" >>"$out/cost-$coll.txt"
-        done
-    done
-done
+round_modes=("${modes[@]}")
+interleave 1 "$out/cost" "$out/osu_coll" 1024 1024 200000
 python3 - "$out" <<'PY'
 import collections, os, sys
 out = sys.argv[1]
 for coll in ("alltoall", "bcast"):
     best = {}
-    for line in open(f"{out}/cost-{coll}.txt"):
-        mode, _, us = line.split()
-        best[mode] = min(best.get(mode, 1e9), float(us))
+    for mode in ("none", "preload", "filtered", "insitu"):
+        for line in open(f"{out}/cost-{coll}-{mode}.txt"):
+            _, _, us = line.split()
+            best[mode] = min(best.get(mode, 1e9), float(us))
     cost = {m: 1000 * (best[m] - best["none"]) for m in ("preload", "filtered", "insitu")}
     print(f"{coll}: MPI alone {1000 * best['none']:.0f} ns/call; libibprof adds {cost['preload']:.0f} ns "
           f"(counting), {cost['filtered']:.0f} ns (filtered out), {cost['insitu']:.0f} ns (in situ)")
@@ -200,17 +205,8 @@ if has paired; then
 echo
 echo "== overhead at 1 KiB, $ranks ranks, paired blocks within each process: $rounds launches per mode"
 rm -f "$out"/paired-*.txt
-pair_modes=(none preload filtered)
-for round in $(seq "$rounds"); do
-    for coll in alltoall bcast; do
-        other=$([ "$coll" = alltoall ] && echo BCAST || echo ALLTOALL)
-        for k in 0 1 2; do
-            mode=${pair_modes[$(((k + round) % 3))]}
-            launch "$ranks" "$mode" "$other" -- "$out/paired_coll" "$coll" 1024 1000 300 2>/dev/null \
-                | sed "s/^/$round /" >>"$out/paired-$coll-$mode.txt"
-        done
-    done
-done
+round_modes=(none preload filtered)
+interleave "$ranks" "$out/paired" "$out/paired_coll" 1024 1000 300
 python3 - "$out" <<'PY'
 import collections, statistics, sys
 out = sys.argv[1]
