@@ -24,6 +24,24 @@ pub enum EndValues {
     },
 }
 
+/// The history every one of `values` reads, with each one's step; `None` when some hold their
+/// own values (snapshot files) or they read different histories.
+pub fn shared_columns<'a>(
+    values: impl Iterator<Item = &'a EndValues>,
+) -> Option<(&'a EndColumns, Vec<usize>)> {
+    let mut shared: Option<&Arc<EndColumns>> = None;
+    let mut steps = Vec::new();
+    for one in values {
+        let EndValues::Column { columns, step, .. } = one else { return None };
+        if shared.is_some_and(|s| !Arc::ptr_eq(s, columns)) {
+            return None;
+        }
+        shared = Some(columns);
+        steps.push(*step);
+    }
+    Some((shared?.as_ref(), steps))
+}
+
 impl EndValues {
     pub fn column(columns: Arc<EndColumns>, step: usize) -> EndValues {
         EndValues::Column { columns, step, dense: OnceLock::new() }

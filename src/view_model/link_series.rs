@@ -8,6 +8,8 @@
 
 use crate::model::capacity::Capacity;
 use crate::model::{Cluster, LinkEnd};
+use crate::routing::end_columns::{EndColumns, Row};
+use crate::routing::end_values::{EndValues, shared_columns};
 use crate::routing::link_rates::{stall_percent, utilisation_percent};
 use crate::routing::{Interval, Observed};
 
@@ -89,20 +91,88 @@ impl LinkSeries {
         let mut utilisation: Vec<Vec<f32>> = series.iter().map(|_| Vec::with_capacity(length)).collect();
         let mut stall: Vec<Vec<f32>> = series.iter().map(|_| Vec::with_capacity(length)).collect();
         let known = |v: Option<f64>| v.map_or(f32::NAN, |v| v as f32);
-        for ((rail, i), capacity) in ends.zip(capacity) {
-            let tick = ticks.get(&(rail, i)).copied();
+        // A history's intervals are read row by row (one end's steps side by side), each
+        // value in place; others through each interval's own values.
+        let sent = Values::of(series.iter().map(|i| &i.rails));
+        let waits = Values::of(series.iter().map(|i| &i.xmit_wait));
+        let ends: Vec<(usize, usize)> = ends.take(length).collect();
+        // The output is interval-major: ends go in blocks, each block's ends written side by
+        // side into every interval's list (end by end, each end's value went to a page of its
+        // own in every interval: a miss a value, most of a day's time).
+        for (b, block) in ends.chunks(ENDS_A_BLOCK).enumerate() {
+            let block: Vec<EndAt> = (block.iter().enumerate())
+                .map(|(j, &(rail, i))| {
+                    let end = b * ENDS_A_BLOCK + j;
+                    let tick = ticks.get(&(rail, i)).copied();
+                    EndAt {
+                        rail,
+                        i,
+                        capacity: capacity[end],
+                        tick,
+                        sent: sent.row(end),
+                        waits: waits.row(end),
+                    }
+                })
+                .collect();
             for (k, interval) in series.iter().enumerate() {
-                let rate = capacity.zip(seconds[k]);
-                let bytes = interval.rails.value_at(rail, i);
-                utilisation[k]
-                    .push(known(rate.zip(bytes).and_then(|((c, s), b)| utilisation_percent(b, c, s))));
-                let waits = interval.xmit_wait.value_at(rail, i);
-                stall[k].push(known(rate.zip(waits).and_then(|((c, s), t)| stall_percent(t, c, s, tick))));
+                for at in &block {
+                    let (rail, i) = (at.rail, at.i);
+                    let rate = at.capacity.zip(seconds[k]);
+                    let bytes = sent.value(&at.sent, k, || interval.rails.value_at(rail, i));
+                    utilisation[k]
+                        .push(known(rate.zip(bytes).and_then(|((c, s), b)| utilisation_percent(b, c, s))));
+                    let waited = waits.value(&at.waits, k, || interval.xmit_wait.value_at(rail, i));
+                    stall[k].push(known(
+                        rate.zip(waited).and_then(|((c, s), t)| stall_percent(t, c, s, at.tick)),
+                    ));
+                }
             }
         }
         self.labels.extend(series.iter().map(|i| format!("{} → {}", i.from, i.to)));
         self.utilisation.extend(utilisation);
         self.stall.extend(stall);
+    }
+}
+
+/// Link ends written together into every interval's lists.
+const ENDS_A_BLOCK: usize = 256;
+
+/// One end of a block: where it is, its capacity and tick, and its history rows.
+struct EndAt<'a> {
+    rail: usize,
+    i: usize,
+    capacity: Option<Capacity>,
+    tick: Option<u8>,
+    sent: Option<Row<'a>>,
+    waits: Option<Row<'a>>,
+}
+
+/// Where a series' values for one counter come from: a shared history, read row by row, or
+/// each interval's own.
+enum Values<'a> {
+    History(&'a EndColumns, Vec<usize>),
+    Own,
+}
+
+impl<'a> Values<'a> {
+    fn of(values: impl Iterator<Item = &'a EndValues>) -> Values<'a> {
+        shared_columns(values).map_or(Values::Own, |(columns, steps)| Values::History(columns, steps))
+    }
+
+    /// The history's row of an end (ends in the columns' order), if read from one.
+    fn row(&self, end: usize) -> Option<Row<'a>> {
+        match self {
+            Values::History(columns, _) => columns.row(end),
+            Values::Own => None,
+        }
+    }
+
+    /// Interval `k`'s value of the end whose row is `row`, else `own()`.
+    fn value(&self, row: &Option<Row<'_>>, k: usize, own: impl FnOnce() -> Option<u64>) -> Option<u64> {
+        match (self, row) {
+            (Values::History(_, steps), Some(row)) => row.get(steps[k]),
+            _ => own(),
+        }
     }
 }
 

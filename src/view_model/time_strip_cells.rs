@@ -4,11 +4,9 @@
 //! one-minute steps jumped a whole row of 1,440 values per cell: a cache miss each, seconds
 //! for the k = 36 rails, and a copy of every interval's bytes besides.
 
-use std::sync::Arc;
-
 use crate::model::EpochMicros;
 use crate::routing::end_columns::EndColumns;
-use crate::routing::end_values::EndValues;
+use crate::routing::end_values::shared_columns;
 use crate::routing::{Interval, LinkBytes, Observed};
 
 /// One column: a region (or the interval between two snapshots), when it ended, and its bytes
@@ -62,17 +60,7 @@ impl Cells<'_> {
 /// The history every interval of `series` reads, with each interval's step; `None` when some
 /// interval holds its own values (snapshot files) or they read different histories.
 pub(super) fn shared_history(series: &[Interval]) -> Option<(&EndColumns, Vec<usize>)> {
-    let mut shared: Option<&Arc<EndColumns>> = None;
-    let mut steps = Vec::with_capacity(series.len());
-    for interval in series {
-        let EndValues::Column { columns, step, .. } = &interval.rails else { return None };
-        if shared.is_some_and(|s| !Arc::ptr_eq(s, columns)) {
-            return None;
-        }
-        shared = Some(columns);
-        steps.push(*step);
-    }
-    Some((shared?.as_ref(), steps))
+    shared_columns(series.iter().map(|i| &i.rails))
 }
 
 /// Calls `f` with the cells of a series' intervals: a shared history's read in place, others'
@@ -121,9 +109,12 @@ pub(super) fn interval_times(observed: &Observed) -> Vec<(u32, Option<EpochMicro
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
+
     use super::super::Dataset;
     use super::super::time_strip::{StripRows, TimeStrip};
     use super::*;
+    use crate::routing::end_values::EndValues;
 
     /// Three intervals over both rails of a synthetic fabric, held as a history's columns:
     /// end `i` of interval `j` carries `(j + 1) × (i % 5)` bytes (0 included), every seventh
