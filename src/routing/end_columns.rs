@@ -65,15 +65,8 @@ impl EndColumns {
         (index < self.rail_ends(rail)).then(|| self.rail_starts[rail] + index)
     }
 
-    /// A cell's value index, and its bit's word and mask.
-    fn cell(&self, step: usize, end: usize) -> Option<(usize, usize, u64)> {
-        (step < self.steps && end < self.ends())
-            .then(|| (end * self.stride + step, end * self.known_stride + step / 64, 1 << (step % 64)))
-    }
-
     pub fn get(&self, step: usize, end: usize) -> Option<u64> {
-        let (cell, word, bit) = self.cell(step, end)?;
-        (self.known[word] & bit != 0).then(|| self.values[cell])
+        self.row(end)?.get(step)
     }
 
     /// The value of a rail's end at a step, as [`crate::routing::Observed::at`] indexes.
@@ -83,24 +76,15 @@ impl EndColumns {
 
     /// Sets a cell; false (and nothing changed) when it was known already or lies outside.
     pub fn set_new(&mut self, step: usize, end: usize, value: u64) -> bool {
-        let Some((cell, word, bit)) = self.cell(step, end) else { return false };
-        if self.known[word] & bit != 0 {
-            return false;
-        }
-        self.known[word] |= bit;
-        self.values[cell] = value;
-        true
+        self.row_mut(end).is_some_and(|mut row| row.set_new(step, value))
     }
 
     /// Sets or clears a cell.
     pub fn put(&mut self, step: usize, end: usize, value: Option<u64>) {
-        let Some((cell, word, bit)) = self.cell(step, end) else { return };
-        match value {
-            Some(v) => {
-                self.known[word] |= bit;
-                self.values[cell] = v;
-            }
-            None => self.known[word] &= !bit,
+        if step < self.steps
+            && let Some(mut row) = self.row_mut(end)
+        {
+            row.put(step, value);
         }
     }
 

@@ -71,8 +71,8 @@ impl RowMut<'_> {
         true
     }
 
-    /// Sets or clears a step.
-    fn put(&mut self, step: usize, value: Option<u64>) {
+    /// Sets or clears a step (one of the row's).
+    pub(super) fn put(&mut self, step: usize, value: Option<u64>) {
         let (word, bit) = (step / 64, 1u64 << (step % 64));
         match value {
             Some(v) => {
