@@ -34,11 +34,12 @@ fn decode_frame(frame: &Frame) -> Result<(Vec<Stored>, usize), String> {
     let mut other_chunks = 0;
     let mut out = Vec::with_capacity(answer.len());
     for series in answer {
-        // Each chunk starts with its sample count: the samples' room, taken once.
-        let held = series
-            .chunks
-            .iter()
-            .map(|c| c.data.get(..2).map_or(0, |n| u16::from_be_bytes([n[0], n[1]]).into()));
+        // Each chunk starts with its sample count: the samples' room, taken once, never more
+        // than its bits can hold (two bits a sample at least after the first), whatever it says.
+        let held = series.chunks.iter().map(|c| {
+            let said: usize = c.data.get(..2).map_or(0, |n| u16::from_be_bytes([n[0], n[1]]).into());
+            said.min(c.data.len() * 4 + 1)
+        });
         let mut samples = Vec::with_capacity(held.sum::<usize>());
         for chunk in &series.chunks {
             if chunk.encoding != XOR_ENCODING {
