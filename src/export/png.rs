@@ -1,6 +1,7 @@
 //! DrawList → PNG with tiny-skia: anti-aliased lines and marks clipped to the plot, legends and
 //! text on top. Lines of one colour and width are stroked as one path (there are only 256
-//! colours per map), which keeps a 3840×2160 export of a TSUBAME-sized fabric well under a second.
+//! colours per map), which keeps a 3840×2160 export of a TSUBAME-sized fabric well under a second;
+//! a group too big for one path on a band is stroked in several ([`SPLIT_ABOVE`]).
 
 use std::collections::HashMap;
 
@@ -80,11 +81,12 @@ fn stroke_lines(pixmap: &mut Pixmap, list: &DrawList, scale: Transform) {
         let moved = scale.post_translate(0.0, -top);
         let Some(clip) = plot_clip(list, w, rows, moved) else { return };
         let paths = band_paths(list, &group_of, keys.len(), scale.sy, top..top + rows as f32);
-        for ((colour, width), path) in keys.iter().zip(paths) {
-            let Some(path) = path.and_then(PathBuilder::finish) else { continue };
+        for ((colour, width), paths) in keys.iter().zip(paths) {
             let stroke =
                 Stroke { width: f32::from_bits(*width), line_cap: LineCap::Butt, ..Default::default() };
-            band.stroke_path(&path, &paint(*colour), &stroke, moved, Some(&clip));
+            for path in paths.into_iter().filter_map(PathBuilder::finish) {
+                band.stroke_path(&path, &paint(*colour), &stroke, moved, Some(&clip));
+            }
         }
     });
 }
@@ -108,23 +110,52 @@ fn line_groups(list: &DrawList) -> (Vec<(Rgba, u32)>, Vec<u32>) {
     (keys, group_of)
 }
 
-/// One path per group of the lines that reach the rows `band` (in pixels, `pixels_per_point`
-/// pixels per point): their strokes' half width and a pixel of anti-aliasing on either side.
+/// A group with more lines than this on one band is stroked as several paths of
+/// [`LINES_PER_PATH`] lines. tiny-skia's scan converter keeps a path's edges sorted along each
+/// row, and crossing lines make that cost grow with the square of their count: a k = 36 rail's
+/// 70,000 lines of one colour (its picture without a profile) took 3.5 s as one path, and under
+/// 1 s in paths of 512. Only such huge groups are split: where two paths' anti-aliased edges
+/// overlap they blend rather than join, which shows as faint ripples in areas dense with
+/// lines of one colour (a TSUBAME-sized fabric's pictures, with or without a profile, stay
+/// one path a group and draw exactly as before).
+const SPLIT_ABOVE: usize = 16_384;
+
+/// The lines of each path of a group split by [`SPLIT_ABOVE`].
+const LINES_PER_PATH: usize = 512;
+
+/// The paths of each group of the lines that reach the rows `band` (in pixels,
+/// `pixels_per_point` pixels per point): their strokes' half width and a pixel of
+/// anti-aliasing on either side. A group's lines keep their order.
 fn band_paths(
     list: &DrawList,
     group_of: &[u32],
     groups: usize,
     pixels_per_point: f32,
     band: std::ops::Range<f32>,
-) -> Vec<Option<PathBuilder>> {
-    let mut paths: Vec<Option<PathBuilder>> = (0..groups).map(|_| None).collect();
-    for (line, &group) in list.lines.iter().zip(group_of) {
+) -> Vec<Vec<PathBuilder>> {
+    let reaches = |line: &crate::scene::draw::Line| {
         let reach = (line.width * 0.5 + 1.0) * pixels_per_point + 2.0;
         let (y0, y1) = (line.a[1] * pixels_per_point, line.b[1] * pixels_per_point);
-        if y0.max(y1) + reach < band.start || y0.min(y1) - reach > band.end {
+        y0.max(y1) + reach >= band.start && y0.min(y1) - reach <= band.end
+    };
+    let mut counts = vec![0usize; groups];
+    for (line, &group) in list.lines.iter().zip(group_of) {
+        counts[group as usize] += usize::from(reaches(line));
+    }
+    let per_path: Vec<usize> =
+        counts.iter().map(|&n| if n > SPLIT_ABOVE { LINES_PER_PATH } else { usize::MAX }).collect();
+    let mut paths: Vec<Vec<PathBuilder>> = (0..groups).map(|_| Vec::new()).collect();
+    counts.iter_mut().for_each(|n| *n = 0);
+    for (line, &group) in list.lines.iter().zip(group_of) {
+        if !reaches(line) {
             continue;
         }
-        let path = paths[group as usize].get_or_insert_with(PathBuilder::new);
+        let g = group as usize;
+        if counts[g] % per_path[g] == 0 {
+            paths[g].push(PathBuilder::new());
+        }
+        counts[g] += 1;
+        let path = paths[g].last_mut().expect("a path was just pushed");
         path.move_to(line.a[0], line.a[1]);
         path.line_to(line.b[0], line.b[1]);
     }
@@ -272,6 +303,22 @@ mod tests {
         for y in (0..10).chain(290..300) {
             assert_eq!(pixel(&p, 100, y), Rgba::WHITE.0, "row {y} is outside the plot");
         }
+    }
+
+    #[test]
+    fn only_a_group_too_big_for_one_path_on_a_band_is_split_and_its_lines_keep_their_order() {
+        let line = |x: f32| Line { a: [x, 0.0], b: [x + 1.0, 300.0], width: 1.0, colour: RED, half: 0 };
+        let far = Line { a: [5.0, 280.0], b: [6.0, 290.0], width: 1.0, colour: RED, half: 0 };
+        let mut lines: Vec<Line> = (0..SPLIT_ABOVE).map(|i| line(i as f32 * 0.01)).collect();
+        lines.push(far);
+        let list = canvas(lines);
+        let groups = vec![0; list.lines.len()];
+        // Rows 0..100 see SPLIT_ABOVE lines: one path. All 300 rows see one more: split.
+        assert_eq!(band_paths(&list, &groups, 1, 1.0, 0.0..100.0)[0].len(), 1);
+        let split = band_paths(&list, &groups, 1, 1.0, 0.0..300.0);
+        assert_eq!(split[0].len(), (SPLIT_ABOVE + 1).div_ceil(LINES_PER_PATH));
+        let last = split[0].last().expect("paths").clone().finish().expect("a path");
+        assert_eq!(last.points().last().map(|p| (p.x, p.y)), Some((6.0, 290.0)), "the last line comes last");
     }
 
     #[test]
