@@ -172,15 +172,7 @@ pub fn infer_lmc<'t>(links: &[&LstLink<'_>], tables: impl IntoIterator<Item = &'
 
 /// Marks in `routed` (grown as needed) the LIDs `lft` routes out of a port.
 fn mark_routed(mut routed: Vec<bool>, lft: &&Lft) -> Vec<bool> {
-    for (lid, entry) in lft.entries() {
-        if let LftEntry::Port(_) = entry {
-            let i = usize::from(lid.0);
-            if routed.len() <= i {
-                routed.resize(i + 1, false);
-            }
-            routed[i] = true;
-        }
-    }
+    lft.mark_routed(&mut routed);
     routed
 }
 
