@@ -1,6 +1,9 @@
 //! Boxfish run data and the generic-2D CSV pair: parse real-shaped files, evaluate the same
 //! filters the views use, and check them against values counted independently here.
 
+#[path = "support/scratch_dir.rs"]
+mod scratch_dir;
+
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
@@ -8,6 +11,8 @@ use shoal::model::{Column, Domain, Run, Shape};
 use shoal::profile_io::boxfish::load_boxfish;
 use shoal::profile_io::load_run;
 use shoal::view_model::query::{Aggregate, Condition, attributes, distinct_values, highlight, mask, values};
+
+use scratch_dir::ScratchDir;
 
 fn tiny() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/boxfish/tiny/tiny_meta.yaml")
@@ -19,11 +24,8 @@ fn load(path: &Path) -> Run {
     run
 }
 
-fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("shoal-boxfish-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(test: &str) -> ScratchDir {
+    ScratchDir::new(&format!("boxfish-{test}"))
 }
 
 fn conditions(list: &[&str]) -> Vec<Condition> {

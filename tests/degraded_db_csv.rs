@@ -3,10 +3,15 @@
 //! every link of its tier runs the same. The capture is the testbed's (real ibsim topology,
 //! written by scripts/make-ibdiagnet2.py) with its PORTS speed codes rewritten.
 
-use std::path::PathBuf;
+#[path = "support/scratch_dir.rs"]
+mod scratch_dir;
+
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::{Value, json};
+
+use scratch_dir::ScratchDir;
 
 /// PORTS columns (0-based) of ibdiagnet's header: `LinkSpeedActv` and `LinkSpeedSup`.
 const SPEED_ACTIVE: usize = 15;
@@ -14,8 +19,8 @@ const SPEED_SUPPORTED: usize = 21;
 
 /// The testbed capture with every active port running DDR (2) of SDR and DDR (3), except that the
 /// two ends of the first LINKS row (switch 0x0002c90200010000 port 1, CA 0x0002c90300010000
-/// port 1) also support QDR (7).
-fn capture(tag: &str) -> PathBuf {
+/// port 1) also support QDR (7), in a scratch folder.
+fn capture(tag: &str) -> ScratchDir {
     let fixtures =
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/formats/testbed/ibdiagnet2");
     let text = std::fs::read_to_string(fixtures.join("ibdiagnet2.db_csv")).unwrap();
@@ -37,14 +42,13 @@ fn capture(tag: &str) -> PathBuf {
         out.push_str(&fields.join(","));
         out.push('\n');
     }
-    let dir = std::env::temp_dir().join(format!("shoal-degraded-{}-{tag}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = ScratchDir::new(&format!("degraded-{tag}"));
     std::fs::write(dir.join("ibdiagnet2.db_csv"), out).unwrap();
     std::fs::copy(fixtures.join("ibdiagnet2.fdbs"), dir.join("ibdiagnet2.fdbs")).unwrap();
     dir
 }
 
-fn health(dir: &PathBuf) -> Value {
+fn health(dir: &Path) -> Value {
     let out =
         Command::new(env!("CARGO_BIN_EXE_shoal")).arg("health").arg(dir).arg("--json").output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));

@@ -11,8 +11,10 @@
 
 #[path = "support/health_captures.rs"]
 mod health_captures;
+#[path = "support/scratch_dir.rs"]
+mod scratch_dir;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -24,17 +26,16 @@ use shoal::view_model::open;
 use shoal::view_model::time_strip::StripMeasure;
 use shoal::view_model::view::ModuleSpec;
 
+use scratch_dir::ScratchDir;
+
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The series copied into a folder of the test's own (tests run in parallel), dated.
-fn series_dir(tag: &str) -> PathBuf {
-    std::env::temp_dir().join(format!("shoal-gui-counter-time-{}-{tag}", std::process::id()))
-}
-
-fn app_with_series_strip(tag: &str) -> Harness<'static, ShoalApp> {
-    let dir = series_dir(tag);
+/// The window with a strip view of the series, copied (dated) into a folder of the test's own
+/// (tests run in parallel), which lives as long as the test keeps it.
+fn app_with_series_strip(tag: &str) -> (Harness<'static, ShoalApp>, ScratchDir) {
+    let dir = ScratchDir::new(&format!("gui-counter-time-{tag}"));
     let request = health_captures::stall_series_request(&dir);
     let d = open(&request, &|_| {}).expect("the health fabric opens with its series");
     let mut h =
@@ -42,7 +43,7 @@ fn app_with_series_strip(tag: &str) -> Harness<'static, ShoalApp> {
     h.run();
     h.state_mut().ws.add_view(ModuleSpec::of("time_strip"));
     h.run();
-    h
+    (h, dir)
 }
 
 fn strip_index(h: &Harness<'static, ShoalApp>) -> usize {
@@ -69,7 +70,7 @@ fn pick(h: &mut Harness<'static, ShoalApp>, item: &str) {
 
 #[test]
 fn the_strip_s_measure_menu_shows_each_interval_s_worst_stall_and_utilisation() {
-    let mut h = app_with_series_strip("measure");
+    let (mut h, _series) = app_with_series_strip("measure");
     let (measure, drawn, _) = strip_now(&h);
     assert_eq!((measure, drawn), (StripMeasure::Bytes, StripMeasure::Bytes), "bytes by default");
 
@@ -105,7 +106,7 @@ fn time_cursor(h: &Harness<'static, ShoalApp>) -> Option<u32> {
 
 #[test]
 fn clicking_a_congestion_region_lights_its_ends_and_moves_the_time_cursor_to_its_interval() {
-    let mut h = app_with_series_strip("tab-click");
+    let (mut h, _series) = app_with_series_strip("tab-click");
     h.state_mut().tab = Tab::Congestion;
     h.run();
     assert_eq!(time_cursor(&h), None);
@@ -149,7 +150,7 @@ fn observed_in(h: &Harness<'static, ShoalApp>, n: Option<usize>) -> Vec<Option<f
 
 #[test]
 fn the_time_cursor_colours_the_fat_tree_by_its_interval_and_a_second_click_by_the_window() {
-    let mut h = app_with_series_strip("fat-tree");
+    let (mut h, _series) = app_with_series_strip("fat-tree");
     let (whole, title) = fat_tree_now(&h);
     assert_eq!(whole, observed_in(&h, None), "no cursor: the whole window");
     assert!(!title.contains("interval"), "{title}");
@@ -173,7 +174,7 @@ fn the_time_cursor_colours_the_fat_tree_by_its_interval_and_a_second_click_by_th
 
 #[test]
 fn clicking_an_interval_of_the_strip_moves_the_time_cursor_there() {
-    let mut h = app_with_series_strip("strip-click");
+    let (mut h, _series) = app_with_series_strip("strip-click");
     let map = h.state().ws.views[strip_index(&h)].strip().and_then(|s| s.map).expect("the strip drew");
     // Four intervals: the second's column spans a quarter to a half of the map.
     click_at(&mut h, egui::pos2(map.min.x + 0.375 * map.width(), map.center().y));
@@ -193,7 +194,7 @@ fn add_congestion_view(h: &mut Harness<'static, ShoalApp>) -> usize {
 
 #[test]
 fn a_click_on_a_region_of_the_congestion_view_moves_the_time_cursor_to_its_interval() {
-    let mut h = app_with_series_strip("view-click");
+    let (mut h, _series) = app_with_series_strip("view-click");
     let view = add_congestion_view(&mut h);
     let canvas = {
         let v = &h.state().ws.views[view];
@@ -206,7 +207,7 @@ fn a_click_on_a_region_of_the_congestion_view_moves_the_time_cursor_to_its_inter
 
 #[test]
 fn the_congestion_view_exports_from_the_window_as_render_draws_it() {
-    let mut h = app_with_series_strip("congestion-export");
+    let (mut h, series) = app_with_series_strip("congestion-export");
     let view = add_congestion_view(&mut h);
     let id = h.state().ws.views[view].id;
     h.state_mut().ws.apply(vec![shoal::modules::Command::Focus(id)]);
@@ -215,15 +216,12 @@ fn the_congestion_view_exports_from_the_window_as_render_draws_it() {
     // 2560 × 1440 canvas.
     let app = h.state_mut();
     app.ws.views[view].class_state_mut::<RegionsState>().expect("a congestion view").size = [1280.0, 720.0];
-    assert_focused_export_is_render(app, "congestion-export", &["--module", "congestion"]);
+    assert_focused_export_is_render(app, &series, &["--module", "congestion"]);
 }
 
 /// The focused view's PNG and SVG exports equal, byte for byte, `shoal render` of the health
-/// fabric with the five stall captures and `args` at 2560 × 1440.
-fn assert_focused_export_is_render(app: &mut ShoalApp, tag: &str, args: &[&str]) {
-    let dir = std::env::temp_dir().join(format!("shoal-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let snapshots = series_dir(tag);
+/// fabric with the five stall captures of `dir` and `args` at 2560 × 1440 (both written to `dir`).
+fn assert_focused_export_is_render(app: &mut ShoalApp, dir: &Path, args: &[&str]) {
     for ext in ["png", "svg"] {
         let window = dir.join(format!("window.{ext}"));
         app.export_focused(&window).expect("the window exports its focused view");
@@ -231,7 +229,7 @@ fn assert_focused_export_is_render(app: &mut ShoalApp, tag: &str, args: &[&str])
         let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_shoal"));
         command.arg("render").arg(root().join("tests/fixtures/health"));
         for i in 0..5 {
-            command.arg("--counters").arg(snapshots.join(format!("snapshot-{i}.txt")));
+            command.arg("--counters").arg(dir.join(format!("snapshot-{i}.txt")));
         }
         command.args(args).args(["--width", "2560", "--height", "1440"]);
         let done = command.arg("--out").arg(&cli).output().expect("shoal runs");
@@ -244,7 +242,7 @@ fn assert_focused_export_is_render(app: &mut ShoalApp, tag: &str, args: &[&str])
 
 #[test]
 fn the_strip_at_the_time_cursor_exports_from_the_window_as_render_at_that_interval_draws_it() {
-    let mut h = app_with_series_strip("cursor-export");
+    let (mut h, series) = app_with_series_strip("cursor-export");
     let strip = strip_index(&h);
     let (id, group) = (h.state().ws.views[strip].id, h.state().ws.views[strip].group);
     let cursor = Command::SetTimeCursor { group, interval: Some(3) };
@@ -253,5 +251,5 @@ fn the_strip_at_the_time_cursor_exports_from_the_window_as_render_at_that_interv
     // 1280 × 720 points export at two pixels per point, as `render` lays out 2560 × 1440.
     let app = h.state_mut();
     app.ws.views[strip].strip_mut().expect("a strip").size = egui::vec2(1280.0, 720.0);
-    assert_focused_export_is_render(app, "cursor-export", &["--module", "time-strip", "--interval", "4"]);
+    assert_focused_export_is_render(app, &series, &["--module", "time-strip", "--interval", "4"]);
 }

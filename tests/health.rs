@@ -2,33 +2,26 @@
 //! scripts/make-health-fixtures.py): ibsim ran one inter-switch link at 1xSDR where the rest run
 //! 4xQDR, and its console added XmitWait and error counts between two plain perfquery captures.
 
+#[path = "support/health_captures.rs"]
+mod health_captures;
+#[path = "support/scratch_dir.rs"]
+mod scratch_dir;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::{Duration, SystemTime};
 
 use serde_json::{Value, json};
 
-fn fixtures() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/health")
-}
+use health_captures::fixtures;
+use scratch_dir::ScratchDir;
 
 /// The captures copied aside, dated `seconds` apart (perfquery output has no times of its own:
-/// a snapshot is dated by its file's modification time).
-fn dated_captures(tag: &str, seconds: u64) -> (PathBuf, PathBuf) {
-    let dir = std::env::temp_dir().join(format!("shoal-health-{}-{tag}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let start = SystemTime::UNIX_EPOCH + Duration::from_secs(1_800_000_000);
-    let mut paths = Vec::new();
-    for (name, at) in
-        [("perfquery-before.txt", start), ("perfquery-after.txt", start + Duration::from_secs(seconds))]
-    {
-        let path = dir.join(name);
-        std::fs::copy(fixtures().join(name), &path).unwrap();
-        std::fs::File::options().write(true).open(&path).unwrap().set_modified(at).unwrap();
-        paths.push(path);
-    }
-    let after = paths.pop().unwrap();
-    (paths.pop().unwrap(), after)
+/// a snapshot is dated by its file's modification time): their folder, which the test keeps
+/// while it runs, and the two paths.
+fn dated_captures(tag: &str, seconds: u64) -> (ScratchDir, PathBuf, PathBuf) {
+    let dir = health_captures::dated_captures("health", tag, seconds);
+    let (before, after) = (dir.join("perfquery-before.txt"), dir.join("perfquery-after.txt"));
+    (dir, before, after)
 }
 
 fn health(counters: &[&Path]) -> Value {
@@ -58,7 +51,7 @@ fn the_1x_sdr_link_is_degraded_against_its_4x_qdr_tier() {
 
 #[test]
 fn error_deltas_are_listed_by_what_they_accuse_with_their_attribute_names() {
-    let (before, after) = dated_captures("errors", 10);
+    let (_dir, before, after) = dated_captures("errors", 10);
     let v = health(&[&before, &after]);
     let entry = |guid: &str, port: u8, counter: &str, count: u64| json!({"rail": 0, "guid": guid, "port": port, "counter": counter, "count": count});
     assert_eq!(
@@ -74,7 +67,7 @@ fn error_deltas_are_listed_by_what_they_accuse_with_their_attribute_names() {
 
 #[test]
 fn xmit_wait_ticks_become_a_share_of_the_interval_by_the_assumed_tick() {
-    let (before, after) = dated_captures("stall", 10);
+    let (_dir, before, after) = dated_captures("stall", 10);
     let v = health(&[&before, &after]);
     let stalled = v["stalled"].as_array().unwrap();
     assert_eq!(stalled.len(), 2, "{stalled:?}");
@@ -101,7 +94,7 @@ fn health_with_stderr(counters: &[&Path]) -> (Value, String) {
 
 #[test]
 fn a_recorded_port_samples_control_tick_replaces_the_assumed_one() {
-    let (before, after) = dated_captures("tick", 10);
+    let (_dir, before, after) = dated_captures("tick", 10);
     let smplctl = fixtures().join("perfquery-smplctl.txt");
     let (v, err) = health_with_stderr(&[&before, &after, &smplctl]);
     let s1_port_3 = &v["stalled"][0];
@@ -118,7 +111,7 @@ fn a_recorded_port_samples_control_tick_replaces_the_assumed_one() {
 
 #[test]
 fn a_tick_outside_the_specification_s_range_is_named_with_file_and_line() {
-    let (before, after) = dated_captures("bad-tick", 10);
+    let (_dir, before, after) = dated_captures("bad-tick", 10);
     let bad = fixtures().join("perfquery-smplctl-bad.txt");
     let (v, err) = health_with_stderr(&[&before, &after, &bad]);
     assert!(err.contains("perfquery-smplctl-bad.txt:4") && err.contains("`0x100`"), "{err}");
@@ -151,7 +144,7 @@ fn hot(by: &str, counters: &[&Path]) -> (bool, String, String) {
 
 #[test]
 fn hot_by_stall_puts_the_waiting_inter_switch_port_first_and_by_errors_the_bad_cable() {
-    let (before, after) = dated_captures("hot", 10);
+    let (_dir, before, after) = dated_captures("hot", 10);
     let (ok, out, err) = hot("stall", &[&before, &after]);
     assert!(ok, "{err}");
     let first = out.lines().nth(2).unwrap();

@@ -4,16 +4,19 @@
 
 #[path = "support/health_captures.rs"]
 mod health_captures;
+#[path = "support/scratch_dir.rs"]
+mod scratch_dir;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use health_captures::{dated_captures, fixtures};
+use scratch_dir::ScratchDir;
 
 use shoal::scene::colour::{ColourMap, ColourScale, ScaleKind};
 
 /// A scratch folder holding the two captures dated `seconds` apart (perfquery prints no times).
-fn scratch(tag: &str, seconds: u64) -> PathBuf {
+fn scratch(tag: &str, seconds: u64) -> ScratchDir {
     dated_captures("health-views", tag, seconds)
 }
 

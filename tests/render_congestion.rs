@@ -2,14 +2,19 @@
 //! `tests/fixtures/stall-series` (ibsim's health fabric, five perfquery captures; the README
 //! there lists what ibsim's console added per interval), dated one second apart.
 
+#[path = "support/scratch_dir.rs"]
+mod scratch_dir;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, SystemTime};
 
-fn series(tag: &str) -> (PathBuf, Vec<PathBuf>) {
+use scratch_dir::ScratchDir;
+
+/// The five captures copied into a scratch folder, dated one second apart: the folder and them.
+fn series(tag: &str) -> (ScratchDir, Vec<PathBuf>) {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let dir = std::env::temp_dir().join(format!("shoal-render-congestion-{}-{tag}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = ScratchDir::new(&format!("render-congestion-{tag}"));
     let start = SystemTime::UNIX_EPOCH + Duration::from_secs(1_800_000_000);
     let files = (0..5)
         .map(|i| {

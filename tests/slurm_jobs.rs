@@ -8,12 +8,15 @@
 mod prometheus;
 #[path = "support/run_shoal.rs"]
 mod run_shoal;
+#[path = "support/scratch_dir.rs"]
+mod scratch_dir;
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use prometheus::serve_testbed_first_minute;
 use run_shoal::shoal;
+use scratch_dir::ScratchDir;
 use shoal::routing::trace;
 use shoal::view_model::dataset::FabricData;
 use shoal::view_model::shared_links::shared_with;
@@ -23,13 +26,12 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// A sacct file in a fresh temporary folder.
-fn sacct(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("shoal-slurm-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+/// A sacct file in a fresh scratch folder (kept while the test holds it), and its path.
+fn sacct(name: &str, text: &str) -> (ScratchDir, PathBuf) {
+    let dir = ScratchDir::new(&format!("slurm-{name}"));
     let path = dir.join("sacct.txt");
     std::fs::write(&path, text).unwrap();
-    path
+    (dir, path)
 }
 
 fn open_fabric(request: &OpenRequest) -> (FabricData, Vec<String>) {
@@ -40,8 +42,8 @@ fn open_fabric(request: &OpenRequest) -> (FabricData, Vec<String>) {
 
 #[test]
 fn convert_writes_each_job_once_and_every_link_end_of_the_routes_among_its_hosts() {
-    let out = std::env::temp_dir().join(format!("shoal-slurm-convert-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&out);
+    let scratch = ScratchDir::new("slurm-convert");
+    let out = scratch.join("out");
     let (ok, _, err) = shoal(&[
         "convert",
         "sample-data/tworail/rail0",
@@ -95,12 +97,11 @@ fn convert_writes_each_job_once_and_every_link_end_of_the_routes_among_its_hosts
     }
     assert!(traced.len() > 8, "both rails, up and down: {traced:?}");
     assert_eq!(written, traced);
-    let _ = std::fs::remove_dir_all(&out);
 }
 
 #[test]
 fn nodes_outside_the_fabric_and_unreadable_nodelists_are_named() {
-    let path = sacct(
+    let (_dir, path) = sacct(
         "outside",
         "JobID|JobName|User|NodeList|Start|End|State\n\
          7|wrf|dan|n[0001-0002],cn[07-08]|2023-11-14T22:13:20|2023-11-14T23:13:20|COMPLETED\n\
@@ -148,8 +149,9 @@ fn who_shared_my_links_ranks_the_overlapping_jobs_by_the_bytes_on_the_shared_end
         at(T0 - 600),
         at(T0 - 60)
     );
+    let (_dir, jobs) = sacct("shared", &text);
     let request = OpenRequest {
-        jobs_from: Some(sacct("shared", &text)),
+        jobs_from: Some(jobs),
         prometheus: Some(PrometheusRequest {
             url: server.url.clone(),
             from: T0.to_string(),
@@ -177,7 +179,7 @@ fn who_shared_my_links_ranks_the_overlapping_jobs_by_the_bytes_on_the_shared_end
 
 #[test]
 fn a_jobs_footprint_is_a_highlight_found_by_its_id_or_name() {
-    let path = sacct(
+    let (_dir, path) = sacct(
         "highlight",
         "JobID|JobName|User|NodeList|Start|End|State\n\
          9|cfd|eve|n[0001-0002],n0030|2023-11-14T22:13:20|2023-11-14T23:13:20|COMPLETED\n",

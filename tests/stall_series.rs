@@ -4,6 +4,10 @@
 
 #[path = "support/health_captures.rs"]
 mod health_captures;
+#[path = "support/scratch_dir.rs"]
+mod scratch_dir;
+
+use scratch_dir::ScratchDir;
 
 use shoal::view_model::ccdf::ccdf_by_class;
 use shoal::view_model::congestion::{EndPlaces, congestion_regions};
@@ -12,11 +16,12 @@ use shoal::view_model::prepare::{LayoutChoice, prepare};
 use shoal::view_model::time_strip::{StripMeasure, StripRows, TimeStrip};
 use shoal::view_model::{Dataset, ViewSpec, open};
 
-/// The fabric with the five captures, copied and dated one second apart.
-fn dataset(tag: &str) -> Dataset {
-    let dir = std::env::temp_dir().join(format!("shoal-stall-series-{}-{tag}", std::process::id()));
+/// The fabric with the five captures, copied and dated one second apart into a folder that
+/// lives as long as the test keeps it.
+fn dataset(tag: &str) -> (Dataset, ScratchDir) {
+    let dir = ScratchDir::new(&format!("stall-series-{tag}"));
     let request = health_captures::stall_series_request(&dir);
-    open(&request, &|_| {}).expect("the health fabric opens with its series")
+    (open(&request, &|_| {}).expect("the health fabric opens with its series"), dir)
 }
 
 /// The link position of `node[port]`'s sending end.
@@ -34,7 +39,7 @@ fn position(d: &Dataset, node: &str, port: u8) -> usize {
 
 #[test]
 fn each_interval_has_the_stall_and_utilisation_ibsim_added() {
-    let d = dataset("series");
+    let (d, _series) = dataset("series");
     let f = d.fabric.as_ref().unwrap();
     let series = LinkSeries::of(&f.cluster, f.observed.as_ref().unwrap()).unwrap();
     assert_eq!(series.intervals(), 4);
@@ -51,7 +56,7 @@ fn each_interval_has_the_stall_and_utilisation_ibsim_added() {
 
 #[test]
 fn congestion_regions_follow_the_stalls_from_interval_to_interval() {
-    let d = dataset("regions");
+    let (d, _series) = dataset("regions");
     let f = d.fabric.as_ref().unwrap();
     let series = LinkSeries::of(&f.cluster, f.observed.as_ref().unwrap()).unwrap();
     let places = EndPlaces::new(&f.cluster);
@@ -73,7 +78,7 @@ fn congestion_regions_follow_the_stalls_from_interval_to_interval() {
 
 #[test]
 fn the_time_strip_by_stall_shows_each_rows_worst_end_per_interval() {
-    let d = dataset("strip");
+    let (d, _series) = dataset("strip");
     let f = d.fabric.as_ref().unwrap();
     let observed = f.observed.as_ref().unwrap();
     let strip = TimeStrip::of_interval_measure(f, observed, StripMeasure::Stall, StripRows::Groups);
@@ -90,7 +95,7 @@ fn the_time_strip_by_stall_shows_each_rows_worst_end_per_interval() {
 
 #[test]
 fn the_ccdf_per_tier_and_direction_counts_every_interval_of_every_end() {
-    let d = dataset("ccdf");
+    let (d, _series) = dataset("ccdf");
     let f = d.fabric.as_ref().unwrap();
     let series = LinkSeries::of(&f.cluster, f.observed.as_ref().unwrap()).unwrap();
     let classes = ccdf_by_class(&EndPlaces::new(&f.cluster), &series);
@@ -106,7 +111,7 @@ fn the_ccdf_per_tier_and_direction_counts_every_interval_of_every_end() {
 
 #[test]
 fn a_view_at_an_interval_colours_every_end_by_that_interval_s_stall_and_utilisation() {
-    let d = dataset("view-interval");
+    let (d, _series) = dataset("view-interval");
     let f = d.fabric.as_ref().unwrap();
     let series = LinkSeries::of(&f.cluster, f.observed.as_ref().unwrap()).unwrap();
     for (attribute, per_interval) in [("stall", &series.stall), ("utilisation", &series.utilisation)] {
@@ -131,7 +136,7 @@ fn a_view_at_an_interval_colours_every_end_by_that_interval_s_stall_and_utilisat
 
 #[test]
 fn render_at_an_interval_titles_it_by_its_times_and_refuses_one_the_series_lacks() {
-    let dir = std::env::temp_dir().join(format!("shoal-stall-series-{}-render", std::process::id()));
+    let dir = ScratchDir::new("stall-series-render");
     let request = health_captures::stall_series_request(&dir);
     let render = |interval: &str, out: &std::path::Path| {
         let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_shoal"));

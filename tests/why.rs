@@ -4,16 +4,19 @@
 
 #[path = "support/health_captures.rs"]
 mod health_captures;
+#[path = "support/scratch_dir.rs"]
+mod scratch_dir;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 use health_captures::{dated_captures, fixtures};
+use scratch_dir::ScratchDir;
 
 use serde_json::Value;
 
 /// A scratch folder with the captures dated `seconds` apart and a shift job of 4 ranks.
-fn scratch(tag: &str, seconds: u64) -> PathBuf {
+fn scratch(tag: &str, seconds: u64) -> ScratchDir {
     let dir = dated_captures("why", tag, seconds);
     let out = Command::new(env!("CARGO_BIN_EXE_shoal"))
         .args(["pattern", "shift", "--ranks", "4", "--bytes", "1GiB", "--out"])

@@ -184,12 +184,32 @@ mod tests {
         (seen, summary)
     }
 
-    fn temp(name: &str, bytes: &[u8]) -> std::path::PathBuf {
+    /// A file written into a folder of its own, which goes when this is dropped.
+    struct TempFile {
+        dir: std::path::PathBuf,
+        path: std::path::PathBuf,
+    }
+
+    impl std::ops::Deref for TempFile {
+        type Target = Path;
+
+        fn deref(&self) -> &Path {
+            &self.path
+        }
+    }
+
+    impl Drop for TempFile {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
+    }
+
+    fn temp(name: &str, bytes: &[u8]) -> TempFile {
         let dir = std::env::temp_dir().join(format!("shoal-stream-{}-{name}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join(name);
         std::fs::write(&path, bytes).unwrap();
-        path
+        TempFile { dir, path }
     }
 
     #[test]
@@ -246,7 +266,7 @@ mod tests {
         let err = for_each_line(&path, |_, _, _| {
             if !std::mem::replace(&mut appended, true) {
                 // The subnet manager writes more while we read.
-                let mut file = std::fs::OpenOptions::new().append(true).open(&path).unwrap();
+                let mut file = std::fs::OpenOptions::new().append(true).open(&*path).unwrap();
                 file.write_all(b"0x0002 : 002  : 01   : yes\n").unwrap();
             }
         })

@@ -2,12 +2,17 @@
 //! paths `ibtracert` recorded on the live simulated fabric.
 #![allow(dead_code)]
 
+#[path = "../support/scratch_dir.rs"]
+mod scratch_dir;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use shoal::model::{Fabric, LftEntry, Lid, NodeKind, RailId, Warning};
 use shoal::profile_io::load_rail;
 use shoal::routing::trace;
+
+pub use scratch_dir::ScratchDir;
 
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -125,12 +130,9 @@ pub fn traced(fabric: &Fabric, src: Lid, dst: Lid) -> Option<Vec<Step>> {
     })
 }
 
-/// A fresh scratch directory for one test.
-pub fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("shoal-formats-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh scratch directory for one test, removed when dropped.
+pub fn scratch(test: &str) -> ScratchDir {
+    ScratchDir::new(&format!("formats-{test}"))
 }
 
 /// The text of a fixture, gunzipped if needed.

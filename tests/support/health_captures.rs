@@ -1,7 +1,8 @@
 //! The real simulated fabric of `tests/fixtures/health` and its two perfquery captures, copied
 //! into a scratch folder and dated `seconds` apart (perfquery prints no times, so the interval
 //! comes from the files' modification times), and the five captures of
-//! `tests/fixtures/stall-series` dated one second apart.
+//! `tests/fixtures/stall-series` dated one second apart. A binary that includes this includes
+//! `scratch_dir.rs` too, as `mod scratch_dir` at its root.
 
 // Each test binary uses some of these.
 #![allow(dead_code)]
@@ -9,14 +10,15 @@
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime};
 
+use crate::scratch_dir::ScratchDir;
+
 pub fn fixtures() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/health")
 }
 
-/// A fresh folder `shoal-PREFIX-PID-TAG` under the temporary directory with the two captures.
-pub fn dated_captures(prefix: &str, tag: &str, seconds: u64) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("shoal-{prefix}-{}-{tag}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+/// A fresh scratch folder `shoal-PREFIX-TAG-PID` with the two captures.
+pub fn dated_captures(prefix: &str, tag: &str, seconds: u64) -> ScratchDir {
+    let dir = ScratchDir::new(&format!("{prefix}-{tag}"));
     let start = SystemTime::UNIX_EPOCH + Duration::from_secs(1_800_000_000);
     for (name, at) in
         [("perfquery-before.txt", start), ("perfquery-after.txt", start + Duration::from_secs(seconds))]
