@@ -9,42 +9,44 @@
 //! knows nothing of the collector's types: the state is kept as an untyped pointer, which
 //! [`crate::state::inline_state`] reads back.
 //!
-//! The static is private and read only from inherent functions: a static that a trait method's
-//! body reaches counts as exported from the rlib, and is then reached through the GOT (one more
-//! load, from another line); so the prepared lookup carries [`Constants`] by value.
+//! The static is read only from inherent functions: a static that a trait method's body reaches
+//! counts as exported from the rlib, and is then reached through the GOT (one more load, from
+//! another line); so the prepared lookup carries [`Constants`] by value.
 
+use std::cell::UnsafeCell;
 use std::ffi::c_void;
-use std::sync::atomic::{AtomicPtr, AtomicU32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicPtr, AtomicU32, Ordering};
 
 /// One 64-byte line, aligned, so that reading any field brings in all of them.
 #[repr(C, align(64))]
-pub(crate) struct Hot {
+struct Hot {
     /// The live `IBPROF=` selection ([`crate::scope`]).
     live: AtomicU32,
-    /// 1 under MPICH, whose predefined datatypes carry their size in the handle.
-    mpich: AtomicU32,
     /// The published state, if collective wrappers may count before forwarding (no backend
     /// counts below MPI); null otherwise.
     inline: AtomicPtr<c_void>,
-    /// `MPI_COMM_WORLD`'s handle and the mask a handle is compared under.
-    world: AtomicUsize,
-    handle_mask: AtomicUsize,
-    /// `MPI_IN_PLACE`.
-    in_place: AtomicUsize,
-    /// Open MPI: the first of the predefined datatypes' size slots ([`crate::typesize`]).
-    type_slots: AtomicPtr<(usize, u32)>,
+    /// Written once, before `inline` is first set; read only by a wrapper that saw `inline` set.
+    /// Plain data rather than atomics, so that the compiler loads each constant where it is
+    /// used instead of all of them up front (which kept two more registers, saved and restored
+    /// on every path of every wrapper).
+    constants: UnsafeCell<Constants>,
 }
 
-// Private, and read through the functions below: a `pub(crate)` static was reached through the
-// GOT (one more load, from another line) in every wrapper.
+// SAFETY: `live` and `inline` are atomics; `constants` is written only by `publish`, before the
+// Release store that sets `inline`, and read only after an Acquire load that saw it set
+// (`publish` runs once per process, from `MPI_Init`).
+unsafe impl Sync for Hot {}
+
 static HOT: Hot = Hot {
     live: AtomicU32::new(0),
-    mpich: AtomicU32::new(0),
     inline: AtomicPtr::new(std::ptr::null_mut()),
-    world: AtomicUsize::new(0),
-    handle_mask: AtomicUsize::new(0),
-    in_place: AtomicUsize::new(0),
-    type_slots: AtomicPtr::new(std::ptr::null_mut()),
+    constants: UnsafeCell::new(Constants {
+        mpich: false,
+        world: 0,
+        handle_mask: 0,
+        in_place: 0,
+        type_slots: std::ptr::null(),
+    }),
 };
 
 const _: () = assert!(size_of::<Hot>() == 64);
@@ -72,19 +74,17 @@ pub(crate) struct Constants {
     pub type_slots: *const (usize, u32),
 }
 
-/// Fills the line at `MPI_Init`; `inline` is the state, or null when wrappers must count out of
-/// line. The selection goes live separately ([`crate::scope::Scope::resume`]).
+/// Fills the line at `MPI_Init` (once per process); `inline` is the state, or null when
+/// wrappers must count out of line. The selection goes live separately
+/// ([`crate::scope::Scope::resume`]).
 #[inline(never)]
 pub(crate) fn publish(c: &Constants, inline: *const c_void) {
     // The line's address escapes here, so that the optimiser keeps it one object rather than
     // splitting its fields into separate statics, which the linker may place apart.
-    let _ = std::hint::black_box(&HOT);
-    HOT.mpich.store(u32::from(c.mpich), Ordering::Relaxed);
-    HOT.world.store(c.world, Ordering::Relaxed);
-    HOT.handle_mask.store(c.handle_mask, Ordering::Relaxed);
-    HOT.in_place.store(c.in_place, Ordering::Relaxed);
-    HOT.type_slots.store(c.type_slots.cast_mut(), Ordering::Relaxed);
-    HOT.inline.store(inline.cast_mut(), Ordering::Release);
+    let hot = std::hint::black_box(&HOT);
+    // SAFETY: no wrapper reads the constants before `inline` is set below, and this runs once.
+    unsafe { *hot.constants.get() = *c };
+    hot.inline.store(inline.cast_mut(), Ordering::Release);
 }
 
 /// At `MPI_Finalize`: no wrapper counts inline any more.
@@ -99,14 +99,9 @@ pub(crate) fn inline() -> *const c_void {
     HOT.inline.load(Ordering::Acquire)
 }
 
-/// The constants, read from the line (only after [`inline`] gave a state, so after [`publish`]).
+/// The constants; call only after [`inline`] gave a state.
 #[inline(always)]
 pub(crate) fn constants() -> Constants {
-    Constants {
-        mpich: HOT.mpich.load(Ordering::Relaxed) != 0,
-        world: HOT.world.load(Ordering::Relaxed),
-        handle_mask: HOT.handle_mask.load(Ordering::Relaxed),
-        in_place: HOT.in_place.load(Ordering::Relaxed),
-        type_slots: HOT.type_slots.load(Ordering::Relaxed),
-    }
+    // SAFETY: `inline` was seen set (Acquire), after `publish` wrote the constants (Release).
+    unsafe { *HOT.constants.get() }
 }
