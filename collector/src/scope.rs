@@ -6,8 +6,6 @@
 
 use crate::hot::{live, set_live};
 
-
-
 /// A kind of MPI call whose bytes can be selected.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
