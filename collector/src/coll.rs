@@ -37,7 +37,7 @@ pub type Counted = Option<()>;
 /// The record of `comm` for counting: `Some(None)` for an intercommunicator (not counted).
 #[inline(always)]
 fn intra<L: Lookup>(st: &State, l: L, comm: Handle) -> Option<Option<&CommInfo>> {
-    l.comm(st, comm).map(|c| (!c.is_inter()).then_some(c))
+    l.intra(st, comm)
 }
 
 /// Bytes of entry `i` of an MPI counts array of `size`-byte elements: 0 past its end or for a
@@ -213,7 +213,7 @@ pub fn blocks<L: Lookup>(
 ) -> Counted {
     let Some(v) = intra(st, l, comm)? else { return Some(()) };
     let recv = l.bytes(st, rcount, rtype)?;
-    let sent = if st.mpi.c.is_in_place(sbuf) || (scount == rcount && stype == rtype) {
+    let sent = if l.is_in_place(st, sbuf) || (scount == rcount && stype == rtype) {
         recv
     } else {
         l.bytes(st, scount, stype)?
@@ -238,7 +238,7 @@ pub unsafe fn allgatherv<L: Lookup>(
     let Some(v) = intra(st, l, comm)? else { return Some(()) };
     let rc = unsafe { counts(rcounts, v.size()) };
     let rsize = size_if_used(st, l, rc, rtype)?;
-    let sent = if st.mpi.c.is_in_place(sbuf) {
+    let sent = if l.is_in_place(st, sbuf) {
         count_bytes(rc, v.rank as usize, rsize)
     } else {
         l.bytes(st, scount, stype)?
@@ -265,7 +265,7 @@ pub unsafe fn alltoallv<L: Lookup>(
     let n = v.size();
     let rc = unsafe { counts(rcounts, n) };
     let (sc, stype) =
-        if st.mpi.c.is_in_place(sbuf) { (rc, rtype) } else { (unsafe { counts(scounts, n) }, stype) };
+        if l.is_in_place(st, sbuf) { (rc, rtype) } else { (unsafe { counts(scounts, n) }, stype) };
     let ssize = size_if_used(st, l, sc, stype)?;
     let rsize = size_if_used(st, l, rc, rtype)?;
     per_member(st, v, true, |i| count_bytes(sc, i, ssize));
@@ -294,7 +294,7 @@ pub unsafe fn alltoallw<L: Lookup>(
     let abi = st.mpi.abi();
     let rc = unsafe { counts(rcounts, n) };
     let (sc, stypes) =
-        if st.mpi.c.is_in_place(sbuf) { (rc, rtypes) } else { (unsafe { counts(scounts, n) }, stypes) };
+        if l.is_in_place(st, sbuf) { (rc, rtypes) } else { (unsafe { counts(scounts, n) }, stypes) };
     let block = |c: &[c_int], types: P, i: usize| match c.get(i) {
         Some(&k) if k > 0 && !types.is_null() => st.bytes(k, unsafe { abi.handle_at(types, i) }),
         _ => 0,

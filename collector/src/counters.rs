@@ -23,41 +23,51 @@ pub type Totals = [(u64, u64)];
 /// Bytes and messages sent to and received from each world rank, and the size histogram.
 #[derive(Debug)]
 pub struct PeerCounters {
-    sent: Box<[AtomicU64]>,
-    recv: Box<[AtomicU64]>,
-    sent_msgs: Box<[AtomicU64]>,
-    recv_msgs: Box<[AtomicU64]>,
+    peers: Box<[Peer]>,
     pub sizes: SizeBins,
+}
+
+/// One world rank's counters, in one 32-byte block: a message to or from it touches one line.
+#[derive(Debug, Default)]
+#[repr(C, align(32))]
+struct Peer {
+    bytes: Pair,
+    msgs: Pair,
+}
+
+impl Peer {
+    /// `bytes` in one message in direction `way`.
+    #[inline(always)]
+    fn add(&self, way: usize, bytes: u64, msgs: u64) {
+        if bytes != 0 {
+            self.bytes.0[way].fetch_add(bytes, Ordering::Relaxed);
+        }
+        if msgs != 0 {
+            self.msgs.0[way].fetch_add(msgs, Ordering::Relaxed);
+        }
+    }
 }
 
 impl PeerCounters {
     pub fn new(world_size: usize) -> PeerCounters {
-        let zeros = || (0..world_size).map(|_| AtomicU64::new(0)).collect::<Box<[_]>>();
-        PeerCounters {
-            sent: zeros(),
-            recv: zeros(),
-            sent_msgs: zeros(),
-            recv_msgs: zeros(),
-            sizes: SizeBins::default(),
-        }
+        PeerCounters { peers: (0..world_size).map(|_| Peer::default()).collect(), sizes: SizeBins::default() }
     }
 
     pub fn len(&self) -> usize {
-        self.sent.len()
+        self.peers.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.sent.is_empty()
+        self.peers.is_empty()
     }
 
     /// One message of `bytes` sent to `peer` (an empty one counts nothing).
     #[inline(always)]
     pub fn add_sent(&self, peer: u32, bytes: u64) {
         if bytes != 0
-            && let (Some(c), Some(m)) = (self.sent.get(peer as usize), self.sent_msgs.get(peer as usize))
+            && let Some(p) = self.peers.get(peer as usize)
         {
-            c.fetch_add(bytes, Ordering::Relaxed);
-            m.fetch_add(1, Ordering::Relaxed);
+            p.add(SENT, bytes, 1);
             self.sizes.add(bytes, 1, true);
         }
     }
@@ -66,10 +76,9 @@ impl PeerCounters {
     #[inline(always)]
     pub fn add_recv(&self, peer: u32, bytes: u64) {
         if bytes != 0
-            && let (Some(c), Some(m)) = (self.recv.get(peer as usize), self.recv_msgs.get(peer as usize))
+            && let Some(p) = self.peers.get(peer as usize)
         {
-            c.fetch_add(bytes, Ordering::Relaxed);
-            m.fetch_add(1, Ordering::Relaxed);
+            p.add(RECV, bytes, 1);
             self.sizes.add(bytes, 1, false);
         }
     }
@@ -77,28 +86,23 @@ impl PeerCounters {
     /// Counters folded in from elsewhere (a freed communicator's even shares): no new messages
     /// for the histogram, which counted them when they were made.
     fn add_folded(&self, peer: u32, bytes: (u64, u64), msgs: (u64, u64)) {
-        let add = |list: &[AtomicU64], v: u64| {
-            if let Some(c) = list.get(peer as usize).filter(|_| v != 0) {
-                c.fetch_add(v, Ordering::Relaxed);
-            }
-        };
-        add(&self.sent, bytes.0);
-        add(&self.recv, bytes.1);
-        add(&self.sent_msgs, msgs.0);
-        add(&self.recv_msgs, msgs.1);
+        if let Some(p) = self.peers.get(peer as usize) {
+            p.add(SENT, bytes.0, msgs.0);
+            p.add(RECV, bytes.1, msgs.1);
+        }
     }
 
     /// Adds the current bytes into `totals` and messages into `msgs` (`(sent, recv)` per world
     /// rank).
     pub fn add_into(&self, totals: &mut Totals, msgs: &mut Totals) {
-        let pairs = |a: &[AtomicU64], b: &[AtomicU64], out: &mut Totals| {
-            for ((t, s), r) in out.iter_mut().zip(a.iter()).zip(b.iter()) {
-                t.0 += s.load(Ordering::Relaxed);
-                t.1 += r.load(Ordering::Relaxed);
-            }
-        };
-        pairs(&self.sent, &self.recv, totals);
-        pairs(&self.sent_msgs, &self.recv_msgs, msgs);
+        let load = |pair: &Pair| (pair.0[SENT].load(Ordering::Relaxed), pair.0[RECV].load(Ordering::Relaxed));
+        for ((t, m), p) in totals.iter_mut().zip(msgs.iter_mut()).zip(self.peers.iter()) {
+            let (bytes, count) = (load(&p.bytes), load(&p.msgs));
+            t.0 += bytes.0;
+            t.1 += bytes.1;
+            m.0 += count.0;
+            m.1 += count.1;
+        }
     }
 }
 
@@ -151,46 +155,26 @@ impl SizeBins {
 /// member by size bin: one message each way per member and call, so a call costs one add to
 /// the bytes and one to the bin, and the histogram's share (the bins times the other members)
 /// is worked out when a dump is taken.
-#[derive(Debug, Default)]
-pub struct Each {
-    sent: Flow,
-    recv: Flow,
-}
-
-/// One direction of [`Each`].
+///
+/// Both directions sit side by side (`[sent, recv]`), so that a collective that adds both
+/// touches two cache lines, the bytes' and its bin's, rather than four.
 #[derive(Debug)]
-struct Flow {
-    bytes: AtomicU64,
-    bins: [AtomicU64; SIZE_BINS as usize],
+pub struct Each {
+    bytes: Pair,
+    bins: [Pair; SIZE_BINS as usize],
 }
 
-impl Default for Flow {
+/// `[sent, recv]`, in one 16-byte-aligned block (never split across lines).
+#[derive(Debug, Default)]
+#[repr(align(16))]
+struct Pair([AtomicU64; 2]);
+
+const SENT: usize = 0;
+const RECV: usize = 1;
+
+impl Default for Each {
     fn default() -> Self {
-        Flow { bytes: AtomicU64::new(0), bins: std::array::from_fn(|_| AtomicU64::new(0)) }
-    }
-}
-
-impl Flow {
-    /// One message of `bytes` per member (an empty one counts nothing).
-    #[inline(always)]
-    fn add(&self, bytes: u64) {
-        if let Some(c) = size_bin(bytes).and_then(|bin| self.bins.get(bin as usize)) {
-            self.bytes.fetch_add(bytes, Ordering::Relaxed);
-            c.fetch_add(1, Ordering::Relaxed);
-        }
-    }
-
-    /// `(bytes, messages)` per member.
-    fn get(&self) -> (u64, u64) {
-        (self.bytes.load(Ordering::Relaxed), self.bins.iter().map(|b| b.load(Ordering::Relaxed)).sum())
-    }
-
-    /// Takes the counts out, leaving zeros: `(bytes, messages per bin)`.
-    fn take(&self) -> (u64, [u64; SIZE_BINS as usize]) {
-        (
-            self.bytes.swap(0, Ordering::Relaxed),
-            std::array::from_fn(|b| self.bins[b].swap(0, Ordering::Relaxed)),
-        )
+        Each { bytes: Pair::default(), bins: std::array::from_fn(|_| Pair::default()) }
     }
 }
 
@@ -199,22 +183,45 @@ impl Each {
     /// message each way per member where the amount is not 0).
     #[inline(always)]
     pub fn add(&self, sent: u64, recv: u64) {
-        self.sent.add(sent);
-        self.recv.add(recv);
+        self.add_one(SENT, sent);
+        self.add_one(RECV, recv);
+    }
+
+    /// One message of `bytes` per member in direction `way` (an empty one counts nothing).
+    #[inline(always)]
+    fn add_one(&self, way: usize, bytes: u64) {
+        if let Some(pair) = size_bin(bytes).and_then(|bin| self.bins.get(bin as usize)) {
+            self.bytes.0[way].fetch_add(bytes, Ordering::Relaxed);
+            pair.0[way].fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// `(bytes, messages)` per member in direction `way`.
+    fn get_one(&self, way: usize) -> (u64, u64) {
+        let msgs = self.bins.iter().map(|b| b.0[way].load(Ordering::Relaxed)).sum();
+        (self.bytes.0[way].load(Ordering::Relaxed), msgs)
+    }
+
+    /// Takes the counts of direction `way` out, leaving zeros: `(bytes, messages per bin)`.
+    fn take_one(&self, way: usize) -> (u64, [u64; SIZE_BINS as usize]) {
+        (
+            self.bytes.0[way].swap(0, Ordering::Relaxed),
+            std::array::from_fn(|b| self.bins[b].0[way].swap(0, Ordering::Relaxed)),
+        )
     }
 
     /// `((sent, recv) bytes, (sent, recv) messages)` per member.
     pub fn get(&self) -> ((u64, u64), (u64, u64)) {
-        let ((sent, sent_msgs), (recv, recv_msgs)) = (self.sent.get(), self.recv.get());
+        let ((sent, sent_msgs), (recv, recv_msgs)) = (self.get_one(SENT), self.get_one(RECV));
         ((sent, recv), (sent_msgs, recv_msgs))
     }
 
     /// Adds the histogram's share, `(sent, recv)` messages per bin, for `others` other members.
     pub fn sizes_into(&self, others: u64, sizes: &mut [(u64, u64)]) {
         let load = |a: &AtomicU64| a.load(Ordering::Relaxed).saturating_mul(others);
-        for ((bin, s), r) in sizes.iter_mut().zip(&self.sent.bins).zip(&self.recv.bins) {
-            bin.0 += load(s);
-            bin.1 += load(r);
+        for (bin, pair) in sizes.iter_mut().zip(&self.bins) {
+            bin.0 += load(&pair.0[SENT]);
+            bin.1 += load(&pair.0[RECV]);
         }
     }
 
@@ -243,8 +250,8 @@ impl Each {
     /// Moves the even shares into per-peer counters and the histogram for good (when a
     /// communicator is freed).
     pub fn fold_into(&self, members: &[u32], me: u32, peers: &PeerCounters) {
-        let (sent, sent_bins) = self.sent.take();
-        let (recv, recv_bins) = self.recv.take();
+        let (sent, sent_bins) = self.take_one(SENT);
+        let (recv, recv_bins) = self.take_one(RECV);
         let msgs = (sent_bins.iter().sum(), recv_bins.iter().sum());
         let others = members.len().saturating_sub(1) as u64;
         peers.sizes.fold(&sent_bins, others, true);

@@ -17,7 +17,7 @@
 
 pub mod backend;
 pub mod chunks;
-pub mod coll;
+pub(crate) mod coll;
 pub mod comm_attr;
 pub mod comms;
 pub mod config;
@@ -28,12 +28,13 @@ pub mod dumps;
 pub mod ffi;
 pub mod fortran;
 pub mod guard;
+pub(crate) mod hot;
 pub mod inside;
 pub mod insitu;
 pub mod insitu_finish;
 pub mod lifecycle;
 pub mod local_port;
-pub mod lookup;
+pub(crate) mod lookup;
 pub mod mpiio;
 pub mod ops;
 pub mod output;

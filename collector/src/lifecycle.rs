@@ -14,7 +14,7 @@ use crate::requests::Requests;
 use crate::scope::Scope;
 use crate::state::{ANY, STARTED, STATE, State, now_micros, state};
 use crate::typesize::TypeSizes;
-use crate::{backend, comm_attr, dumps, guard, output, sysfs};
+use crate::{backend, comm_attr, dumps, guard, hot, output, sysfs};
 
 /// Called in `MPI_Init*` before the MPI library's own init (settings that MPI reads at init).
 pub fn before_init() {
@@ -38,10 +38,26 @@ pub fn start() {
             guard::guard("opening the profile", || crate::mpiio::open_early(st));
             ANY.store(st as *const State as *mut State, Ordering::Release);
             STATE.store(st as *const State as *mut State, Ordering::Release);
+            publish_hot(st);
             st.scope.resume();
         }
         Err(e) => eprintln!("ibprof: not profiling this process: {e}"),
     }
+}
+
+/// Fills [`crate::hot`]'s line from the state, which counts inline unless a backend counts below
+/// MPI.
+fn publish_hot(st: &'static State) {
+    let c = &st.mpi.c;
+    let constants = hot::Constants {
+        mpich: st.mpi.abi() == crate::ffi::Abi::Mpich,
+        world: c.comm_world.0,
+        handle_mask: c.handle_mask,
+        in_place: c.in_place,
+        type_slots: st.types.slots(),
+    };
+    let inline = if st.track_inside { std::ptr::null() } else { st as *const State };
+    hot::publish(&constants, inline.cast());
 }
 
 /// Called in `MPI_Finalize` before the MPI library's: the last dump, then the output.
@@ -55,6 +71,7 @@ pub fn finish() {
     }
     guard::guard("final dump", || st.dump(Some("MPI_Finalize")));
     st.scope.pause();
+    hot::withdraw();
     STATE.store(std::ptr::null_mut(), Ordering::Release);
     if let Some(insitu) = &st.insitu {
         let insitu = insitu.lock().unwrap_or_else(|p| p.into_inner());

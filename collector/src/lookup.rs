@@ -8,12 +8,27 @@
 
 use crate::comms::CommInfo;
 use crate::ffi::Handle;
+use crate::hot;
 use crate::state::State;
+use crate::typesize::predefined_in;
 
 /// A way to look up a communicator's record and a datatype's size. `None` from [`Prepared`]
 /// means "not prepared: count with [`Full`]"; from [`Full`], "nothing to count".
-pub trait Lookup: Copy {
+pub(crate) trait Lookup: Copy {
     fn comm(self, st: &State, comm: Handle) -> Option<&CommInfo>;
+
+    /// The record of `comm` for counting a collective: `Some(None)` for an intercommunicator
+    /// (not counted).
+    #[inline(always)]
+    fn intra(self, st: &State, comm: Handle) -> Option<Option<&CommInfo>> {
+        self.comm(st, comm).map(|c| (!c.is_inter()).then_some(c))
+    }
+
+    /// Whether `buf` is `MPI_IN_PLACE`.
+    #[inline(always)]
+    fn is_in_place(self, st: &State, buf: *const std::ffi::c_void) -> bool {
+        st.mpi.c.is_in_place(buf)
+    }
 
     fn type_bytes(self, st: &State, dt: Handle) -> Option<u64>;
 
@@ -29,23 +44,43 @@ pub trait Lookup: Copy {
     }
 }
 
-/// `MPI_COMM_WORLD` and predefined datatypes only; no call out of the collector.
+/// `MPI_COMM_WORLD` and predefined datatypes only; no call out of the collector. It carries the
+/// constants it compares against, read from [`crate::hot`]'s line by [`Prepared::now`].
 #[derive(Clone, Copy)]
-pub struct Prepared;
+pub(crate) struct Prepared(hot::Constants);
+
+impl Prepared {
+    #[inline(always)]
+    pub(crate) fn now() -> Prepared {
+        Prepared(hot::constants())
+    }
+}
 
 /// Any communicator (through the attribute cache) and any datatype (asking MPI).
 #[derive(Clone, Copy)]
-pub struct Full;
+pub(crate) struct Full;
 
 impl Lookup for Prepared {
     #[inline(always)]
     fn comm(self, st: &State, comm: Handle) -> Option<&CommInfo> {
-        st.mpi.c.is_world(comm).then_some(&st.world)
+        (comm.0 & self.0.handle_mask == self.0.world).then_some(&st.world)
+    }
+
+    /// `MPI_COMM_WORLD` is never an intercommunicator.
+    #[inline(always)]
+    fn intra(self, st: &State, comm: Handle) -> Option<Option<&CommInfo>> {
+        self.comm(st, comm).map(Some)
     }
 
     #[inline(always)]
-    fn type_bytes(self, st: &State, dt: Handle) -> Option<u64> {
-        st.types.predefined(dt).map(u64::from)
+    fn is_in_place(self, _: &State, buf: *const std::ffi::c_void) -> bool {
+        buf as usize == self.0.in_place
+    }
+
+    #[inline(always)]
+    fn type_bytes(self, _: &State, dt: Handle) -> Option<u64> {
+        // SAFETY: the line holds Open MPI's slots whenever a wrapper counts inline.
+        unsafe { predefined_in(self.0.mpich, self.0.type_slots, dt) }.map(u64::from)
     }
 
     #[inline(always)]

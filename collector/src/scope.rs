@@ -4,7 +4,7 @@
 //! those collectives (their non-blocking forms included); add `P2P` to keep point-to-point too.
 //! The selection is a bit mask, so the test in every wrapper is one relaxed load and an `and`.
 
-use std::sync::atomic::{AtomicU32, Ordering};
+use crate::hot::{live, set_live};
 
 /// A kind of MPI call whose bytes can be selected.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -111,16 +111,16 @@ pub fn parse_selection(text: &str) -> (u32, Vec<String>) {
     (mask, unknown)
 }
 
-/// The live selection, which every wrapper reads first: a static, so that the read is one load
-/// addressed from the code rather than the end of a chain of pointers (on 2 ranks, each pointer
-/// followed showed in a 1 KiB collective's time). It is 0 until the collector's state is
-/// published ([`Scope::resume`] at `MPI_Init`) and again once it is withdrawn, or while paused.
-static LIVE: AtomicU32 = AtomicU32::new(0);
+// The live selection, which every wrapper reads first, is in [`crate::hot`]'s line, so that the
+// read is one load addressed from the code rather than the end of a chain of pointers (on 2
+// ranks, each pointer followed showed in a 1 KiB collective's time). It is 0 until the
+// collector's state is published ([`Scope::resume`] at `MPI_Init`) and again once it is
+// withdrawn, or while paused.
 
 /// Whether `kind` is counted now.
 #[inline(always)]
 pub(crate) fn counting(kind: Kind) -> bool {
-    LIVE.load(Ordering::Relaxed) & kind.bit() != 0
+    live() & kind.bit() != 0
 }
 
 /// The `IBPROF=` selection, switched off and on by `MPI_Pcontrol(0)` / `(1)` through the live
@@ -144,7 +144,7 @@ impl Scope {
     /// True unless profiling is paused by `MPI_Pcontrol(0)` (or nothing is selected).
     #[inline(always)]
     pub(crate) fn active(&self) -> bool {
-        LIVE.load(Ordering::Relaxed) != 0
+        live() != 0
     }
 
     pub fn selected(&self) -> u32 {
@@ -153,12 +153,12 @@ impl Scope {
 
     /// `MPI_Pcontrol(0)`, and the state's withdrawal: stop counting.
     pub(crate) fn pause(&self) {
-        LIVE.store(0, Ordering::Relaxed);
+        set_live(0);
     }
 
     /// The state's publication, and `MPI_Pcontrol(1)`: count the selection.
     pub(crate) fn resume(&self) {
-        LIVE.store(self.selected, Ordering::Relaxed);
+        set_live(self.selected);
     }
 }
 

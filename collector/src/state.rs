@@ -88,6 +88,15 @@ pub(crate) fn state() -> Option<&'static State> {
     if p.is_null() { None } else { Some(unsafe { &*p }) }
 }
 
+/// The state, if collective wrappers may count before forwarding: published, and no backend
+/// counts below MPI (`track_inside`). Read from [`crate::hot`]'s line.
+#[inline(always)]
+pub(crate) fn inline_state() -> Option<&'static State> {
+    let p = crate::hot::inline().cast::<State>();
+    // SAFETY: a non-null pointer is the leaked `State` that `lifecycle::start` published.
+    if p.is_null() { None } else { Some(unsafe { &*p }) }
+}
+
 /// The state even after `MPI_Finalize` (for callbacks MPI makes while finalising).
 pub fn state_any() -> Option<&'static State> {
     let p = ANY.load(Ordering::Acquire);

@@ -127,17 +127,13 @@ impl TypeSizes {
     /// the Open MPI builds seen so far), without calling MPI.
     #[inline(always)]
     pub fn predefined(&self, dt: Handle) -> Option<u32> {
-        match self.abi {
-            Abi::Mpich => {
-                let h = dt.0 as u32;
-                let size = (h >> 8) & 0xff;
-                (h & 0xfc00_0000 == 0x4c00_0000 && size != 0).then_some(size)
-            }
-            Abi::OpenMpi => {
-                let (key, size) = self.slots[slot(dt.0)];
-                (key == dt.0).then_some(size)
-            }
-        }
+        // SAFETY: `slots` points at this table's SLOTS entries.
+        unsafe { predefined_in(self.abi == Abi::Mpich, self.slots(), dt) }
+    }
+
+    /// The first of the size slots, for [`crate::hot`]; valid as long as this table.
+    pub fn slots(&self) -> *const (usize, u32) {
+        self.slots.as_ptr()
     }
 
     /// A predefined Open MPI type that collided with another and lies past its home slot.
@@ -155,6 +151,24 @@ impl TypeSizes {
             i = (i + 1) % SLOTS;
         }
         None
+    }
+}
+
+/// Size of one element of `dt` if it is a predefined type: from the handle under MPICH, else from
+/// its home slot in Open MPI's table `slots`.
+///
+/// # Safety
+/// Unless `mpich`, `slots` must point at a table of `SLOTS` entries.
+#[inline(always)]
+pub(crate) unsafe fn predefined_in(mpich: bool, slots: *const (usize, u32), dt: Handle) -> Option<u32> {
+    if mpich {
+        let h = dt.0 as u32;
+        let size = (h >> 8) & 0xff;
+        (h & 0xfc00_0000 == 0x4c00_0000 && size != 0).then_some(size)
+    } else {
+        // SAFETY: per the contract; `slot` is below SLOTS.
+        let (key, size) = unsafe { *slots.add(slot(dt.0)) };
+        (key == dt.0).then_some(size)
     }
 }
 

@@ -54,15 +54,15 @@ macro_rules! collective {
             let target = if !$crate::scope::counting($kind) {
                 forward()
             } else {
-                match $crate::state::state() {
-                    Some($st) if !$st.track_inside => {
+                match $crate::state::inline_state() {
+                    Some($st) => {
                         let prepared = move || {
-                            let $l = $crate::lookup::Prepared;
+                            let $l = $crate::lookup::Prepared::now();
                             $count
                         };
                         if $crate::wrap::guard(stringify!($name), prepared) == Some(None) { full } else { forward() }
                     }
-                    _ => full,
+                    None => full,
                 }
             };
             unsafe { target($($arg),*) }
