@@ -34,12 +34,6 @@ type IP = *const c_int;
 /// nothing was counted (see [`crate::lookup`]).
 pub type Counted = Option<()>;
 
-/// The record of `comm` for counting: `Some(None)` for an intercommunicator (not counted).
-#[inline(always)]
-fn intra<L: Lookup>(st: &State, l: L, comm: Handle) -> Option<Option<&CommInfo>> {
-    l.intra(st, comm)
-}
-
 /// Bytes of entry `i` of an MPI counts array of `size`-byte elements: 0 past its end or for a
 /// negative count.
 fn count_bytes(counts: &[c_int], i: usize, size: u64) -> u64 {
@@ -77,7 +71,7 @@ fn is_root(v: &CommInfo, root: c_int) -> bool {
 
 #[inline(always)]
 pub fn bcast<L: Lookup>(st: &State, l: L, count: c_int, dt: Handle, root: c_int, comm: Handle) -> Counted {
-    let Some(v) = intra(st, l, comm)? else { return Some(()) };
+    let Some(v) = l.intra(st, comm)? else { return Some(()) };
     let bytes = l.bytes(st, count, dt)?;
     if is_root(v, root) {
         st.add_each(v, bytes, 0);
@@ -89,7 +83,7 @@ pub fn bcast<L: Lookup>(st: &State, l: L, count: c_int, dt: Handle, root: c_int,
 
 #[inline(always)]
 pub fn reduce<L: Lookup>(st: &State, l: L, count: c_int, dt: Handle, root: c_int, comm: Handle) -> Counted {
-    let Some(v) = intra(st, l, comm)? else { return Some(()) };
+    let Some(v) = l.intra(st, comm)? else { return Some(()) };
     let bytes = l.bytes(st, count, dt)?;
     if is_root(v, root) {
         st.add_each(v, 0, bytes);
@@ -102,7 +96,7 @@ pub fn reduce<L: Lookup>(st: &State, l: L, count: c_int, dt: Handle, root: c_int
 /// Allreduce and Reduce_scatter_block: the same amount to and from every other rank.
 #[inline(always)]
 pub fn symmetric<L: Lookup>(st: &State, l: L, count: c_int, dt: Handle, comm: Handle) -> Counted {
-    let Some(v) = intra(st, l, comm)? else { return Some(()) };
+    let Some(v) = l.intra(st, comm)? else { return Some(()) };
     let bytes = l.bytes(st, count, dt)?;
     st.add_each(v, bytes, bytes);
     Some(())
@@ -120,7 +114,7 @@ pub fn gather<L: Lookup>(
     root: c_int,
     comm: Handle,
 ) -> Counted {
-    let Some(v) = intra(st, l, comm)? else { return Some(()) };
+    let Some(v) = l.intra(st, comm)? else { return Some(()) };
     if is_root(v, root) {
         st.add_each(v, 0, l.bytes(st, rcount, rtype)?);
     } else if let Some(r) = v.member(root) {
@@ -142,7 +136,7 @@ pub unsafe fn gatherv<L: Lookup>(
     root: c_int,
     comm: Handle,
 ) -> Counted {
-    let Some(v) = intra(st, l, comm)? else { return Some(()) };
+    let Some(v) = l.intra(st, comm)? else { return Some(()) };
     if is_root(v, root) {
         let rc = unsafe { counts(rcounts, v.size()) };
         let size = size_if_used(st, l, rc, rtype)?;
@@ -165,7 +159,7 @@ pub fn scatter<L: Lookup>(
     root: c_int,
     comm: Handle,
 ) -> Counted {
-    let Some(v) = intra(st, l, comm)? else { return Some(()) };
+    let Some(v) = l.intra(st, comm)? else { return Some(()) };
     if is_root(v, root) {
         st.add_each(v, l.bytes(st, scount, stype)?, 0);
     } else if let Some(r) = v.member(root) {
@@ -187,7 +181,7 @@ pub unsafe fn scatterv<L: Lookup>(
     root: c_int,
     comm: Handle,
 ) -> Counted {
-    let Some(v) = intra(st, l, comm)? else { return Some(()) };
+    let Some(v) = l.intra(st, comm)? else { return Some(()) };
     if is_root(v, root) {
         let sc = unsafe { counts(scounts, v.size()) };
         let size = size_if_used(st, l, sc, stype)?;
@@ -211,7 +205,7 @@ pub fn blocks<L: Lookup>(
     rtype: Handle,
     comm: Handle,
 ) -> Counted {
-    let Some(v) = intra(st, l, comm)? else { return Some(()) };
+    let Some(v) = l.intra(st, comm)? else { return Some(()) };
     let recv = l.bytes(st, rcount, rtype)?;
     let sent = if l.is_in_place(st, sbuf) || (scount == rcount && stype == rtype) {
         recv
@@ -235,7 +229,7 @@ pub unsafe fn allgatherv<L: Lookup>(
     rtype: Handle,
     comm: Handle,
 ) -> Counted {
-    let Some(v) = intra(st, l, comm)? else { return Some(()) };
+    let Some(v) = l.intra(st, comm)? else { return Some(()) };
     let rc = unsafe { counts(rcounts, v.size()) };
     let rsize = size_if_used(st, l, rc, rtype)?;
     let sent = if l.is_in_place(st, sbuf) {
@@ -261,7 +255,7 @@ pub unsafe fn alltoallv<L: Lookup>(
     rtype: Handle,
     comm: Handle,
 ) -> Counted {
-    let Some(v) = intra(st, l, comm)? else { return Some(()) };
+    let Some(v) = l.intra(st, comm)? else { return Some(()) };
     let n = v.size();
     let rc = unsafe { counts(rcounts, n) };
     let (sc, stype) =
@@ -289,7 +283,7 @@ pub unsafe fn alltoallw<L: Lookup>(
 ) -> Counted {
     // A type per block: a type that is not prepared may come after others were counted.
     let l = l.full()?;
-    let Some(v) = intra(st, l, comm)? else { return Some(()) };
+    let Some(v) = l.intra(st, comm)? else { return Some(()) };
     let n = v.size();
     let abi = st.mpi.abi();
     let rc = unsafe { counts(rcounts, n) };
@@ -307,7 +301,7 @@ pub unsafe fn alltoallw<L: Lookup>(
 /// # Safety
 /// `rcounts` must hold the communicator's size of ints.
 pub unsafe fn reduce_scatter<L: Lookup>(st: &State, l: L, rcounts: IP, dt: Handle, comm: Handle) -> Counted {
-    let Some(v) = intra(st, l, comm)? else { return Some(()) };
+    let Some(v) = l.intra(st, comm)? else { return Some(()) };
     let rc = unsafe { counts(rcounts, v.size()) };
     let size = size_if_used(st, l, rc, dt)?;
     per_member(st, v, true, |i| count_bytes(rc, i, size));
@@ -318,7 +312,7 @@ pub unsafe fn reduce_scatter<L: Lookup>(st: &State, l: L, rcounts: IP, dt: Handl
 
 /// Scan and Exscan: to every higher rank, from every lower one.
 pub fn scan<L: Lookup>(st: &State, l: L, count: c_int, dt: Handle, comm: Handle) -> Counted {
-    let Some(v) = intra(st, l, comm)? else { return Some(()) };
+    let Some(v) = l.intra(st, comm)? else { return Some(()) };
     let bytes = l.bytes(st, count, dt)?;
     if bytes == 0 {
         return Some(());

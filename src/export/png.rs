@@ -145,16 +145,16 @@ fn band_paths(
     let per_path: Vec<usize> =
         counts.iter().map(|&n| if n > SPLIT_ABOVE { LINES_PER_PATH } else { usize::MAX }).collect();
     let mut paths: Vec<Vec<PathBuilder>> = (0..groups).map(|_| Vec::new()).collect();
-    counts.iter_mut().for_each(|n| *n = 0);
+    let mut placed = vec![0usize; groups];
     for (line, &group) in list.lines.iter().zip(group_of) {
         if !reaches(line) {
             continue;
         }
         let g = group as usize;
-        if counts[g] % per_path[g] == 0 {
+        if placed[g] % per_path[g] == 0 {
             paths[g].push(PathBuilder::new());
         }
-        counts[g] += 1;
+        placed[g] += 1;
         let path = paths[g].last_mut().expect("a path was just pushed");
         path.move_to(line.a[0], line.a[1]);
         path.line_to(line.b[0], line.b[1]);

@@ -196,7 +196,6 @@ impl Lft {
         self.ports.capacity() + self.set.heap_bytes() + self.sparse.len() * 2 * std::mem::size_of::<u16>()
     }
 
-    /// Every set row, in LID order.
     /// Marks in `routed` (grown as needed) every LID this table routes out of a port. One pass
     /// over the dense ports, which the compiler vectorises: a k = 36 rail has 37 million rows.
     pub fn mark_routed(&self, routed: &mut Vec<bool>) {
@@ -218,6 +217,7 @@ impl Lft {
         }
     }
 
+    /// Every set row, in LID order.
     pub fn entries(&self) -> impl Iterator<Item = (Lid, LftEntry)> + '_ {
         // The dense rows straight from the mask's set bits: a k = 36 rail has 37 million.
         let dense = self.set.ones().map(|i| {
