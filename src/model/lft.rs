@@ -109,6 +109,15 @@ impl Lft {
     /// Sets a row. Returns the previous entry if the LID was already set.
     pub fn set(&mut self, lid: Lid, entry: LftEntry) -> Option<LftEntry> {
         let i = usize::from(lid.0);
+        // The common case while a dump is read: a new row inside the dense part.
+        if let LftEntry::Port(PortNum(port)) = entry
+            && self.set.get(i) == Some(false)
+        {
+            self.ports[i] = port;
+            self.set.put(i, true);
+            self.rows += 1;
+            return None;
+        }
         let previous = self.get(lid);
         let value = match entry {
             LftEntry::Port(p) => p.0,

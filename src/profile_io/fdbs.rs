@@ -30,7 +30,8 @@ use std::path::Path;
 use super::error::ParseError;
 use super::input::Input;
 use super::line_warnings::LineWarnings;
-use super::stream::for_each_line;
+use super::lines::{Block, LineSink};
+use super::stream::for_each_line_into;
 use super::tables::{SwitchTable, SwitchTables, TableCollector};
 
 /// Reads every switch block of a `.fdbs` file. An error if the file has no switch block at all.
@@ -52,7 +53,7 @@ pub fn parse_fdbs(input: &Input) -> Result<(SwitchTables, Vec<Warning>), ParseEr
 pub fn read_fdbs_file(path: &Path) -> Result<(SwitchTables, Vec<Warning>), ParseError> {
     let display = path.display().to_string();
     let mut parser = FdbsParser::new(&display);
-    let summary = for_each_line(path, |number, line, unterminated| parser.line(number, line, unterminated))?;
+    let summary = for_each_line_into(path, &mut parser)?;
     let truncation = summary.unterminated_last_line.map(|line| {
         Warning::at(&display, line, "the file ends without a line end; its last line may be truncated")
     });
@@ -155,6 +156,64 @@ impl FdbsParser {
         }
         Ok((tables, self.warnings.finish()))
     }
+}
+
+impl LineSink for FdbsParser {
+    fn line(&mut self, number: usize, line: &str, unterminated: bool) {
+        FdbsParser::line(self, number, line, unterminated);
+    }
+
+    /// Rows as OpenSM prints them go straight into the open table (a k = 36 rail has 19 million);
+    /// every other line, and any row where the block rules differ, goes through [`FdbsParser::line`].
+    fn block(&mut self, block: &mut Block<'_>) {
+        loop {
+            let row = (self.plft == 0 && self.tables.current().is_some())
+                .then(|| opensm_row(block.rest()))
+                .flatten();
+            if let Some((lid, entry, length)) = row {
+                let number = block.skip_line(length);
+                self.tables.row(number, lid, entry, &mut self.warnings);
+            } else if let Some((number, line)) = block.next_line() {
+                FdbsParser::line(self, number, line, false);
+            } else {
+                return;
+            }
+        }
+    }
+}
+
+/// A row exactly as `osm_dump.c` prints it, `0x%04X : %03u  : …`, read at fixed offsets: the
+/// LID, the entry and where the line ends (its `\n`, or the end of `bytes`). `None` for anything
+/// else, which [`parse_row`] then reads the careful way; where both read a row they agree.
+fn opensm_row(bytes: &[u8]) -> Option<(Lid, LftEntry, usize)> {
+    /// Rows are 26 or 27 bytes; a longer tail is left to the careful path.
+    const LONGEST: usize = 64;
+    let head: &[u8; 15] = bytes.get(..15)?.try_into().ok()?;
+    if head[0] != b'0' || head[1] | 0x20 != b'x' || head[6..9] != *b" : " || head[12..15] != *b"  :" {
+        return None;
+    }
+    let hex = |b: u8| (b as char).to_digit(16);
+    let lid = head[2..6].iter().try_fold(0u32, |lid, &b| Some(lid * 16 + hex(b)?))?;
+    let dec = |b: u8| b.is_ascii_digit().then(|| u32::from(b - b'0'));
+    let port = head[9..12].iter().try_fold(0u32, |port, &b| Some(port * 10 + dec(b)?))?;
+    // The usual tails, ` 01   : yes` and ` 01   : no`, end at 26 and 25, without a search.
+    let hops = bytes.get(15..23).is_some_and(|t| t[0] == b' ' && t[1].is_ascii_digit() && t[2].is_ascii_digit() && t[3..] == *b"   : ");
+    let length = if hops && bytes.get(23..27) == Some(b"yes\n") {
+        26
+    } else if hops && bytes.get(23..26) == Some(b"no\n") {
+        25
+    } else {
+        match memchr::memchr(b'\n', &bytes[15..bytes.len().min(LONGEST)]) {
+            Some(end) => 15 + end,
+            None if bytes.len() < LONGEST => bytes.len(),
+            None => return None,
+        }
+    };
+    let entry = match u8::try_from(port).ok()? {
+        crate::model::ids::DROP_PORT => LftEntry::Unreachable,
+        port => LftEntry::Port(PortNum(port)),
+    };
+    Some((Lid(u16::try_from(lid).ok()?), entry, length))
 }
 
 /// Parses a row after its `0x`: `LLLL : PPP  : HH   : yes` or `LLLL : UNREACHABLE`.
@@ -343,6 +402,40 @@ mod tests {
         }
         assert!(parse_row_fast(b"0007 : 003").is_none());
         assert_eq!(parse_row("0007 : 003", false), Ok((Lid(7), LftEntry::Port(PortNum(3)))));
+    }
+
+    #[test]
+    fn rows_read_at_fixed_offsets_give_what_the_line_reader_gives() {
+        // Every kind of line around the shapes the fast path takes, then enough OpenSM rows to
+        // cross the first pieces read, and a last row cut short.
+        let mut text = String::from(
+            "0x0001 : 001  : 01   : yes\ndump_ucast_routes: Switch 0x0002c90200010000\n\
+             LID    : Port : Hops : Optimal\n0x0001 : 001  : 01   : yes\n0x0002 : 002  : 01   : no\n\n\
+             0x0003 : 003  : 1\n1234567\n0x0004 : 004  : 01   : yes\r\n0x000a : 255  : 01   : yes\n\
+             0x000b : UNREACHABLE\n0x000c : 007  : HOPS UNKNOWN\n0x000d : 1x3  : 01   : yes\n\
+             0x0001 : 009  : 01   : yes\n0x000e : 300  : 01   : yes\n0x000f : 010  : 100  : yes\n\
+             PLFT_NUM: 1\n0x0010 : 001  : 01   : yes\n",
+        );
+        text.push_str("0x0011 : 001  : ");
+        text.push_str(&"x".repeat(super::super::lines::MAX_LINE_BYTES + 5));
+        text.push_str("\ndump_ucast_routes: Switch 0x0002c90200010001\n");
+        for lid in 1..20_000 {
+            text.push_str(&format!("0x{lid:04X} : {:03}  : 01   : {}\n", lid % 37, ["yes", "no"][lid % 2]));
+        }
+        text.push_str("0x4E30 : 00");
+        let file = crate::profile_io::test_files::temp("fixed.fdbs", text.as_bytes());
+        let (whole, mut expected_warnings) = Input::open(&file).unwrap();
+        let (expected, parsed_warnings) = parse_fdbs(&whole).unwrap();
+        expected_warnings.extend(parsed_warnings);
+        let (streamed, warnings) = read_fdbs_file(&file).unwrap();
+        assert_eq!(streamed, expected);
+        assert_eq!(warnings, expected_warnings);
+        assert_eq!(streamed[&SW0].lft.get(Lid(4)), LftEntry::Port(PortNum(4)));
+        assert_eq!(streamed[&SW0].lft.get(Lid(1)), LftEntry::Port(PortNum(1)));
+        assert_eq!(streamed[&Guid(0x0002c90200010001)].lft.len(), 19_999);
+        assert_eq!(streamed[&SW0].lft.get(Lid(0xf)), LftEntry::Port(PortNum(10)));
+        let lines: Vec<_> = warnings.iter().filter_map(|w| w.line).collect();
+        assert_eq!(lines, vec![19, 1, 8, 13, 14, 15, 20_020, 20_020], "{warnings:?}");
     }
 
     #[test]

@@ -44,13 +44,91 @@ impl LineSummary {
     }
 }
 
+/// What a line reader hands its lines to. A closure `FnMut(number, text, unterminated)` is one;
+/// a parser that can recognise its common lines faster than line by line overrides
+/// [`LineSink::block`].
+pub trait LineSink {
+    /// One line (1-based number, without its line end; `unterminated` only for a last line with
+    /// no line end).
+    fn line(&mut self, number: usize, text: &str, unterminated: bool);
+
+    /// The whole lines of one piece read. A sink may step over lines it recognises by their
+    /// bytes ([`Block::rest`], [`Block::skip_line`]); the lines it leaves go to
+    /// [`LineSink::line`]. The default hands every line there.
+    fn block(&mut self, block: &mut Block<'_>) {
+        while let Some((number, text)) = block.next_line() {
+            self.line(number, text, false);
+        }
+    }
+}
+
+impl<F: FnMut(usize, &str, bool)> LineSink for F {
+    fn line(&mut self, number: usize, text: &str, unterminated: bool) {
+        self(number, text, unterminated)
+    }
+}
+
+/// Whole lines of one piece (separated by `\n`, the last one ended just past the block), read
+/// front to back. Over-long lines are skipped with their warning as they are reached.
+pub struct Block<'a> {
+    text: &'a str,
+    /// Where the next line starts; past `text.len()` once the last line is taken.
+    at: usize,
+    /// The number of the line last taken.
+    number: usize,
+    warnings: &'a mut LineWarnings,
+}
+
+impl<'a> Block<'a> {
+    /// The bytes from the next line's start to the block's end (empty once all are taken).
+    pub fn rest(&self) -> &'a [u8] {
+        self.text.as_bytes().get(self.at..).unwrap_or_default()
+    }
+
+    /// The next line and its number (`\r` stripped), skipping over-long lines with a warning.
+    pub fn next_line(&mut self) -> Option<(usize, &'a str)> {
+        while self.at <= self.text.len() {
+            let rest = &self.text[self.at..];
+            let end = memchr::memchr(b'\n', rest.as_bytes()).unwrap_or(rest.len());
+            self.at += end + 1;
+            self.number += 1;
+            if end > MAX_LINE_BYTES {
+                self.warnings.line(self.number, too_long_message(end));
+            } else {
+                // `\n` is ASCII, so `end` is a character boundary.
+                return Some((self.number, strip_cr(&rest[..end])));
+            }
+        }
+        None
+    }
+
+    /// Steps over the next line, which the caller has read from [`Block::rest`]: its line end is
+    /// at `length` (a `\n`, or the block's end). Returns the line's number.
+    pub fn skip_line(&mut self, length: usize) -> usize {
+        debug_assert!(length <= MAX_LINE_BYTES);
+        debug_assert!(self.rest().get(length).is_none_or(|&b| b == b'\n'));
+        self.at += length + 1;
+        self.number += 1;
+        self.number
+    }
+}
+
 /// Calls `on_line(number, text, unterminated)` for every line of `reader` no longer than
 /// [`MAX_LINE_BYTES`] (1-based numbers, without `\n` or `\r\n`; `unterminated` only for a last
 /// line with no line end). Invalid UTF-8 is replaced with U+FFFD (one warning per stream).
 pub fn split_lines(
-    mut reader: impl Read,
+    reader: impl Read,
     display: &str,
     mut on_line: impl FnMut(usize, &str, bool),
+) -> io::Result<LineSummary> {
+    split_lines_into(reader, display, &mut on_line)
+}
+
+/// [`split_lines`] into any [`LineSink`].
+pub fn split_lines_into(
+    mut reader: impl Read,
+    display: &str,
+    on_line: &mut impl LineSink,
 ) -> io::Result<LineSummary> {
     let mut splitter = Splitter::new(display);
     // Small inputs cost little: the piece grows to [`PIECE`] while reads keep filling it.
@@ -62,12 +140,12 @@ pub fn split_lines(
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
         };
-        splitter.feed(&piece[..read], &mut on_line);
+        splitter.feed(&piece[..read], on_line);
         if read == piece.len() && piece.len() < PIECE {
             piece = vec![0u8; piece.len() * 2];
         }
     }
-    Ok(splitter.finish(&mut on_line))
+    Ok(splitter.finish(on_line))
 }
 
 /// The state between two pieces: the start of a line not ended yet.
@@ -92,7 +170,7 @@ impl Splitter {
         }
     }
 
-    fn feed(&mut self, mut bytes: &[u8], on_line: &mut impl FnMut(usize, &str, bool)) {
+    fn feed(&mut self, mut bytes: &[u8], on_line: &mut impl LineSink) {
         if !self.carry.is_empty() || self.skipping.is_some() {
             match bytes.iter().position(|&b| b == b'\n') {
                 None => return self.extend_partial(bytes),
@@ -121,37 +199,29 @@ impl Splitter {
         }
     }
 
-    fn end_partial(&mut self, unterminated: bool, on_line: &mut impl FnMut(usize, &str, bool)) {
+    fn end_partial(&mut self, unterminated: bool, on_line: &mut impl LineSink) {
         self.number += 1;
         if let Some(length) = self.skipping.take() {
             self.too_long(length);
         } else {
             let carry = std::mem::take(&mut self.carry);
             let text = self.decode(&carry, self.number);
-            on_line(self.number, strip_cr(&text), unterminated);
+            on_line.line(self.number, strip_cr(&text), unterminated);
             self.carry = carry;
             self.carry.clear();
         }
     }
 
     /// Lines separated by `\n` (the last one ended by the `\n` just after `block`).
-    fn whole_lines(&mut self, block: &[u8], on_line: &mut impl FnMut(usize, &str, bool)) {
+    fn whole_lines(&mut self, block: &[u8], on_line: &mut impl LineSink) {
         let text = self.decode(block, self.number + 1);
-        // `memchr_iter` scans the block once with SIMD; `str::split` searched again for each of
-        // its tens of millions of short lines (12 % of a k = 36 `render` under `perf`).
-        let mut start = 0;
-        let ends = memchr::memchr_iter(b'\n', text.as_bytes()).chain(std::iter::once(text.len()));
-        for end in ends {
-            // `\n` is ASCII, so both ends are character boundaries.
-            let line = &text[start..end];
-            start = end + 1;
-            self.number += 1;
-            if line.len() > MAX_LINE_BYTES {
-                self.too_long(line.len());
-            } else {
-                on_line(self.number, strip_cr(line), false);
-            }
+        let mut lines = Block { text: &text, at: 0, number: self.number, warnings: &mut self.warnings };
+        on_line.block(&mut lines);
+        // Whatever the sink left is still its lines.
+        while let Some((number, line)) = lines.next_line() {
+            on_line.line(number, line, false);
         }
+        self.number = lines.number;
     }
 
     fn decode<'b>(&mut self, bytes: &'b [u8], first_line: usize) -> Cow<'b, str> {
@@ -175,7 +245,7 @@ impl Splitter {
         self.warnings.line(self.number, too_long_message(length));
     }
 
-    fn finish(mut self, on_line: &mut impl FnMut(usize, &str, bool)) -> LineSummary {
+    fn finish(mut self, on_line: &mut impl LineSink) -> LineSummary {
         let mut unterminated_last_line = None;
         if !self.carry.is_empty() || self.skipping.is_some() {
             // A lone `\r` after the last line end is a stray carriage return, not a cut line.

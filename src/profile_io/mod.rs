@@ -42,6 +42,8 @@ pub mod stray;
 pub mod stream;
 pub mod table_checks;
 pub mod tables;
+#[cfg(test)]
+pub(crate) mod test_files;
 
 pub use error::ParseError;
 pub use input::Input;

@@ -16,7 +16,7 @@ use std::path::Path;
 use flate2::read::MultiGzDecoder;
 
 use super::error::ParseError;
-use super::lines::split_lines;
+use super::lines::{LineSink, split_lines_into};
 use crate::model::Warning;
 
 /// The path that names standard input where one file is expected (`--profile -`).
@@ -55,8 +55,13 @@ pub fn for_each_line(
     path: &Path,
     mut line: impl FnMut(usize, &str, bool),
 ) -> Result<StreamSummary, ParseError> {
+    for_each_line_into(path, &mut line)
+}
+
+/// [`for_each_line`] into any [`LineSink`], such as a parser with a fast path for its rows.
+pub fn for_each_line_into(path: &Path, sink: &mut impl LineSink) -> Result<StreamSummary, ParseError> {
     let display = display_name(path);
-    let summary = read_stream(path, |reader| split_lines(reader, &display, &mut line))?;
+    let summary = read_stream(path, |reader| split_lines_into(reader, &display, sink))?;
     Ok(StreamSummary { unterminated_last_line: summary.unterminated_last_line, warnings: summary.warnings })
 }
 
@@ -177,39 +182,12 @@ mod tests {
 
     use super::*;
     use crate::profile_io::Input;
+    use crate::profile_io::test_files::temp;
 
     fn lines_of(path: &Path) -> (Vec<(usize, String, bool)>, StreamSummary) {
         let mut seen = Vec::new();
         let summary = for_each_line(path, |n, l, last| seen.push((n, l.to_string(), last))).unwrap();
         (seen, summary)
-    }
-
-    /// A file written into a folder of its own, which goes when this is dropped.
-    struct TempFile {
-        dir: std::path::PathBuf,
-        path: std::path::PathBuf,
-    }
-
-    impl std::ops::Deref for TempFile {
-        type Target = Path;
-
-        fn deref(&self) -> &Path {
-            &self.path
-        }
-    }
-
-    impl Drop for TempFile {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_dir_all(&self.dir);
-        }
-    }
-
-    fn temp(name: &str, bytes: &[u8]) -> TempFile {
-        let dir = std::env::temp_dir().join(format!("shoal-stream-{}-{name}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(name);
-        std::fs::write(&path, bytes).unwrap();
-        TempFile { dir, path }
     }
 
     #[test]
