@@ -162,6 +162,11 @@ impl Fabric {
         self.port_links.get(node.index())?.get(usize::from(port.0)).copied().flatten()
     }
 
+    /// One past the highest port of `node` that a link is plugged into (0 if none).
+    pub fn port_slots(&self, node: NodeIndex) -> usize {
+        self.port_links.get(node.index()).map_or(0, Vec::len)
+    }
+
     /// The link end through which `node` sends out of `port`, and the node and port at the far end.
     pub fn out_through(&self, node: NodeIndex, port: PortNum) -> Option<(LinkEnd, NodeIndex, PortNum)> {
         let edge = self.link_at(node, port)?;

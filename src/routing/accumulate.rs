@@ -15,6 +15,7 @@ use crate::model::{Fabric, Lid, LinkEnd, NodeKind};
 use super::loads::{DropReason, RailLoad};
 use super::tally::Tally;
 use super::trace::{Outcome, trace};
+use super::port_hops::PortHops;
 use super::tree::Trees;
 
 /// Bytes from one LID to another on one rail.
@@ -28,18 +29,19 @@ pub struct Flow {
 /// Traces every flow and returns the rail's load. Conserves bytes: injected = delivered + undelivered.
 pub fn accumulate(fabric: &Fabric, flows: &[Flow]) -> RailLoad {
     let sources = source_table(fabric, flows);
+    let hops = PortHops::new(fabric);
     let (order, groups) = group_by_destination(flows);
     let groups: Vec<&[usize]> = groups.into_iter().map(|range| &order[range]).collect();
     let partial = groups
         .par_iter()
         .fold(
-            || Accumulator::new(fabric, &sources),
+            || Accumulator::new(fabric, &sources, &hops),
             |mut acc, group| {
                 acc.add_destination(flows, group);
                 acc
             },
         )
-        .reduce(|| Accumulator::new(fabric, &sources), Accumulator::merge);
+        .reduce(|| Accumulator::new(fabric, &sources, &hops), Accumulator::merge);
     partial.finish()
 }
 
@@ -135,12 +137,12 @@ struct Accumulator<'f> {
 }
 
 impl<'f> Accumulator<'f> {
-    fn new(fabric: &'f Fabric, sources: &'f [Option<Source>]) -> Self {
+    fn new(fabric: &'f Fabric, sources: &'f [Option<Source>], hops: &'f PortHops) -> Self {
         Accumulator {
             fabric,
             sources,
             tally: Tally::new(fabric.link_end_count(), 1),
-            trees: Trees::new(fabric),
+            trees: Trees::new(fabric, hops),
             demand: vec![0; fabric.graph.node_count()],
             entries: Vec::new(),
         }

@@ -22,6 +22,7 @@ use crate::model::{Cluster, Fabric, Lid, LinkEnd, NodeKind};
 use super::accumulate::{Flow, Source, accumulate, source_of};
 use super::flows::{FlowBuilder, FlowOrigin, FlowSink};
 use super::loads::{DropReason, RailLoad, RegionLoads};
+use super::port_hops::PortHops;
 use super::region_input::RegionInput;
 use super::tally::Tally;
 use super::trace::next_port;
@@ -60,6 +61,7 @@ struct RailRoutes<'f> {
     dsts: Vec<(Lid, NodeIndex)>,
     /// Column → entry switch.
     entries: Vec<NodeIndex>,
+    hops: PortHops,
 }
 
 impl<'f> RailRoutes<'f> {
@@ -74,6 +76,7 @@ impl<'f> RailRoutes<'f> {
             dst_slot: vec![NO_SLOT; lids],
             dsts: Vec::new(),
             entries: Vec::new(),
+            hops: PortHops::new(fabric),
         };
         for l in 0..lids {
             let lid = Lid(l as u16);
@@ -173,7 +176,7 @@ impl RailTally {
 /// Pushes destinations' rows down their trees, one destination at a time.
 struct Pusher<'r, 'f> {
     routes: &'r RailRoutes<'f>,
-    trees: Trees<'f>,
+    trees: Trees<'r>,
     /// Bytes waiting at each switch (`node * regions + region`); zero between destinations.
     demand: Vec<u64>,
     tally: Tally,
@@ -184,7 +187,7 @@ impl<'r, 'f> Pusher<'r, 'f> {
         let fabric = routes.fabric;
         Pusher {
             routes,
-            trees: Trees::new(fabric),
+            trees: Trees::new(fabric, &routes.hops),
             demand: vec![0; fabric.graph.node_count() * routes.regions],
             tally: Tally::new(fabric.link_end_count(), routes.regions),
         }

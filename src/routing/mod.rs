@@ -29,6 +29,7 @@ pub mod pair_messages;
 mod pair_stretch;
 pub mod pair_table;
 pub mod placement;
+mod port_hops;
 pub mod problems;
 pub mod profile_loads;
 pub mod rank_cas;

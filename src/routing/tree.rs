@@ -8,9 +8,10 @@
 
 use petgraph::graph::NodeIndex;
 
-use crate::model::{Fabric, Lid, LinkEnd, NodeKind};
+use crate::model::{Fabric, Lid, LinkEnd};
 
 use super::loads::DropReason;
+use super::port_hops::PortHops;
 use super::trace::next_port;
 
 /// Where a switch sends one destination's bytes.
@@ -32,6 +33,7 @@ const IN_PROGRESS: u32 = u32::MAX;
 /// Scratch for resolving one destination at a time; reused across destinations.
 pub(crate) struct Trees<'f> {
     fabric: &'f Fabric,
+    hops: &'f PortHops,
     dst: Lid,
     destination: NodeIndex,
     // Indexed by node; `depth`/`next` are valid where `stamp == generation`.
@@ -44,10 +46,12 @@ pub(crate) struct Trees<'f> {
 }
 
 impl<'f> Trees<'f> {
-    pub fn new(fabric: &'f Fabric) -> Self {
+    /// Scratch for `fabric`, whose ports `hops` describes ([`PortHops::new`]).
+    pub fn new(fabric: &'f Fabric, hops: &'f PortHops) -> Self {
         let nodes = fabric.graph.node_count();
         Trees {
             fabric,
+            hops,
             dst: Lid(0),
             destination: NodeIndex::new(0),
             generation: 0,
@@ -124,11 +128,11 @@ impl<'f> Trees<'f> {
             Ok(port) => port,
             Err(reason) => return Next::Drop(reason),
         };
-        match fabric.out_through(switch, port) {
+        match self.hops.get(switch, port) {
             None => Next::Drop(DropReason::DeadPort),
-            Some((end, n, _)) if n == self.destination => Next::Deliver(end),
-            Some((end, n, _)) if fabric.node(n).kind == NodeKind::Switch => Next::Switch(end, n),
-            Some((end, n, _)) => Next::WrongEndpoint(end, n),
+            Some(hop) if hop.next == self.destination => Next::Deliver(hop.end),
+            Some(hop) if hop.next_is_switch => Next::Switch(hop.end, hop.next),
+            Some(hop) => Next::WrongEndpoint(hop.end, hop.next),
         }
     }
 }
