@@ -226,6 +226,18 @@ impl Lft {
         }
     }
 
+    /// Which ports some row routes out of (`Port` rows only): one pass over the dense ports, so
+    /// a check can skip the rows of a table that uses no port it looks for.
+    pub fn ports_used(&self) -> [bool; 256] {
+        let mut used = [false; 256];
+        // Unset dense rows hold MISSING, which is DROP_PORT, cleared below with the unreachable.
+        for &port in self.ports.iter().chain(self.sparse.values()) {
+            used[usize::from(port)] = true;
+        }
+        used[usize::from(DROP_PORT)] = false;
+        used
+    }
+
     /// Every set row, in LID order.
     pub fn entries(&self) -> impl Iterator<Item = (Lid, LftEntry)> + '_ {
         // The dense rows straight from the mask's set bits: a k = 36 rail has 37 million.
@@ -262,6 +274,24 @@ mod tests {
             .map(|(lid, _)| usize::from(lid.0))
             .collect();
         assert_eq!(from_entries, [1, 40_000]);
+    }
+
+    #[test]
+    fn the_ports_used_are_those_of_port_rows_dense_or_sparse_and_only_those() {
+        let mut lft = Lft::new();
+        lft.set(Lid(1), LftEntry::Port(PortNum(0)));
+        lft.set(Lid(5), LftEntry::Port(PortNum(3)));
+        lft.set(Lid(6), LftEntry::Unreachable);
+        lft.set(Lid(40_000), LftEntry::Port(PortNum(7)));
+        lft.set(Lid(5), LftEntry::Missing);
+        lft.set(Lid(9), LftEntry::Port(PortNum(4)));
+        let used: Vec<usize> = (0..256).filter(|&p| lft.ports_used()[p]).collect();
+        assert_eq!(used, [0, 4, 7], "port 3's only row was unset; unreachable and unset rows use none");
+        let from_entries: std::collections::BTreeSet<usize> = lft
+            .entries()
+            .filter_map(|(_, e)| if let LftEntry::Port(p) = e { Some(usize::from(p.0)) } else { None })
+            .collect();
+        assert_eq!(from_entries.into_iter().collect::<Vec<_>>(), used);
     }
 
     #[test]

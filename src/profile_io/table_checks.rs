@@ -53,11 +53,15 @@ fn table_warnings(fabric: &Fabric, ca_lids: &[Lid], (file, guid, line): (&str, G
         *slot = port == 0 || fabric.link_at(node, PortNum(port as u8)).is_some();
     }
     let mut dead: BTreeMap<PortNum, Vec<u16>> = BTreeMap::new();
-    for (lid, entry) in lft.entries() {
-        if let LftEntry::Port(port) = entry
-            && !linked[usize::from(port.0)]
-        {
-            dead.entry(port).or_default().push(lid.0);
+    // Most tables route only out of linked ports, which one pass over their ports tells.
+    let used = lft.ports_used();
+    if used.iter().zip(&linked).any(|(&used, &linked)| used && !linked) {
+        for (lid, entry) in lft.entries() {
+            if let LftEntry::Port(port) = entry
+                && !linked[usize::from(port.0)]
+            {
+                dead.entry(port).or_default().push(lid.0);
+            }
         }
     }
     for (port, lids) in dead {
