@@ -240,6 +240,9 @@ pub struct FlowBuilder<'c> {
 /// Ranks per parallel work item: large enough to amortise, small enough to balance.
 const RANKS_PER_CHUNK: usize = 64;
 
+/// Rails a pair's shared rails are kept on the stack for; more are looked up twice.
+const FEW_RAILS: usize = 8;
+
 impl<'c> FlowBuilder<'c> {
     pub fn new(cluster: &'c Cluster, policy: RailPolicy, host_map: &'c HostMap) -> Self {
         FlowBuilder {
@@ -480,7 +483,15 @@ impl<'c> FlowBuilder<'c> {
                 _ => None,
             })
         };
-        let k = shared().count() as u64;
+        // Looked up once for the usual few rails (this runs for every pair of ranks).
+        let mut few = [(0, Lid(0), Lid(0)); FEW_RAILS];
+        let mut k = 0;
+        for (i, rail) in shared().enumerate() {
+            if let Some(slot) = few.get_mut(i) {
+                *slot = rail;
+            }
+            k += 1;
+        }
         if k == 0 {
             if let Some(message) = self.lid_zero_problem((src, src_local), (dst, dst_local), &usable) {
                 problems.add(message, bytes);
@@ -498,7 +509,11 @@ impl<'c> FlowBuilder<'c> {
             set.unplaced(bytes);
             return;
         }
-        for (i, (r, s, d)) in shared().enumerate() {
+        let k_rails = k;
+        let k = k as u64;
+        let beyond = (k_rails > FEW_RAILS).then(|| shared().skip(FEW_RAILS)).into_iter().flatten();
+        let rails = few.iter().copied().take(k_rails).chain(beyond);
+        for (i, (r, s, d)) in rails.enumerate() {
             let share = bytes / k + u64::from((i as u64) < bytes % k);
             if share > 0 {
                 set.flow(r, Flow { src: s, dst: d, bytes: share }, origin);

@@ -40,6 +40,25 @@ fn split_policy_spreads_bytes_evenly_over_shared_rails_without_losing_any() {
 }
 
 #[test]
+fn split_policy_over_more_rails_than_kept_at_hand_still_spreads_over_every_shared_one() {
+    // Rail 5 lacks n0005, so the pair shares 10 of 11 rails: more than FEW_RAILS.
+    let rails: Vec<_> = (0..11u8)
+        .map(|r| {
+            let hosts = if r == 5 { 4 } else { 8 };
+            TwoLevel::new(hosts / 2, 2, 2).rail(RailId(r), 0x1000_0000 * (u64::from(r) + 1)).build()
+        })
+        .collect();
+    let cluster = Cluster::new(rails);
+    let (a, b) = (rank(0, "n0001"), rank(1, "n0005"));
+    let peers = [sent(1, 1003)];
+    let map = HostMap::default();
+    let set = FlowBuilder::new(&cluster, RailPolicy::Split, &map)
+        .flows(&[traffic(&a, &peers, &[]), traffic(&b, &[], &[])]);
+    assert!(10 > FEW_RAILS);
+    assert_eq!(rail_bytes(&set), vec![101, 101, 101, 100, 100, 0, 100, 100, 100, 100, 100]);
+}
+
+#[test]
 fn a_host_on_one_rail_only_sends_everything_on_that_rail() {
     let cluster = cluster();
     let (a, b) = (rank(0, "n0001"), rank(1, "n0008"));
