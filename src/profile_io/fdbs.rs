@@ -167,20 +167,35 @@ impl LineSink for FdbsParser {
     /// every other line, and any row where the block rules differ, goes through [`FdbsParser::line`].
     fn block(&mut self, block: &mut Block<'_>) {
         loop {
-            let row = (self.plft == 0 && self.tables.current().is_some())
-                .then(|| opensm_row(block.rest()))
-                .flatten();
-            if let Some((lid, entry, length)) = row {
-                let number = block.skip_line(length);
-                self.tables.row(number, lid, entry, &mut self.warnings);
-            } else if let Some((number, line)) = block.next_line() {
-                FdbsParser::line(self, number, line, false);
-            } else {
-                return;
+            if let Some(mut table) = self.tables.open().filter(|_| self.plft == 0) {
+                while let Some((lid, entry, length)) = opensm_row(block.rest()) {
+                    let number = block.skip_line(length);
+                    table.row(number, lid, entry, &mut self.warnings);
+                }
+            }
+            match block.next_line() {
+                Some((number, line)) => FdbsParser::line(self, number, line, false),
+                None => return,
             }
         }
     }
 }
+
+/// Each byte's value as a hex digit (`0`-`9`, `a`-`f`, `A`-`F`), 255 for any other byte.
+const DIGIT: [u8; 256] = {
+    let mut table = [255u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = match b as u8 {
+            d @ b'0'..=b'9' => d - b'0',
+            d @ b'a'..=b'f' => d - b'a' + 10,
+            d @ b'A'..=b'F' => d - b'A' + 10,
+            _ => 255,
+        };
+        b += 1;
+    }
+    table
+};
 
 /// A row exactly as `osm_dump.c` prints it, `0x%04X : %03u  : …`, read at fixed offsets: the
 /// LID, the entry and where the line ends (its `\n`, or the end of `bytes`). `None` for anything
@@ -192,10 +207,19 @@ fn opensm_row(bytes: &[u8]) -> Option<(Lid, LftEntry, usize)> {
     if head[0] != b'0' || head[1] | 0x20 != b'x' || head[6..9] != *b" : " || head[12..15] != *b"  :" {
         return None;
     }
-    let hex = |b: u8| (b as char).to_digit(16);
-    let lid = head[2..6].iter().try_fold(0u32, |lid, &b| Some(lid * 16 + hex(b)?))?;
-    let dec = |b: u8| b.is_ascii_digit().then(|| u32::from(b - b'0'));
-    let port = head[9..12].iter().try_fold(0u32, |port, &b| Some(port * 10 + dec(b)?))?;
+    // Every digit is looked up, then checked once: no branch per digit.
+    let digits = |bytes: &[u8], base: u32| {
+        let mut value = 0;
+        let mut bad = false;
+        for &b in bytes {
+            let digit = DIGIT[usize::from(b)];
+            bad |= u32::from(digit) >= base;
+            value = value * base + u32::from(digit);
+        }
+        (!bad).then_some(value)
+    };
+    let lid = digits(&head[2..6], 16)?;
+    let port = digits(&head[9..12], 10)?;
     // The usual tails, ` 01   : yes` and ` 01   : no`, end at 26 and 25, without a search.
     let hops = bytes.get(15..23).is_some_and(|t| t[0] == b' ' && t[1].is_ascii_digit() && t[2].is_ascii_digit() && t[3..] == *b"   : ");
     let length = if hops && bytes.get(23..27) == Some(b"yes\n") {

@@ -69,15 +69,16 @@ impl TableCollector {
 
     /// Adds a row to the open block. False if no block is open.
     pub fn row(&mut self, line: usize, lid: Lid, entry: LftEntry, warnings: &mut LineWarnings) -> bool {
-        let Some((guid, table)) = self.current.as_mut() else {
+        let Some(mut open) = self.open() else {
             return false;
         };
-        // One lookup in the common case; a repeat (rare) puts the first row back.
-        if let Some(first) = table.lft.set(lid, entry) {
-            table.lft.set(lid, first);
-            warnings.line(line, format!("LID {lid} is listed again for switch {guid}; kept the first row"));
-        }
+        open.row(line, lid, entry, warnings);
         true
+    }
+
+    /// The open block, to add many rows to it in a row.
+    pub fn open(&mut self) -> Option<OpenTable<'_>> {
+        self.current.as_mut().map(|(guid, table)| OpenTable { guid: *guid, lft: &mut table.lft })
     }
 
     /// Closes the open block at its `N lids dumped` footer: complete when it holds the `stated`
@@ -111,6 +112,24 @@ impl TableCollector {
     pub fn finish(mut self, warnings: &mut LineWarnings) -> SwitchTables {
         self.close(warnings);
         self.tables
+    }
+}
+
+/// The table of the open block.
+pub(crate) struct OpenTable<'t> {
+    guid: Guid,
+    lft: &'t mut Lft,
+}
+
+impl OpenTable<'_> {
+    /// Adds a row, keeping the first where the LID is listed again.
+    pub fn row(&mut self, line: usize, lid: Lid, entry: LftEntry, warnings: &mut LineWarnings) {
+        // One lookup in the common case; a repeat (rare) puts the first row back.
+        if let Some(first) = self.lft.set(lid, entry) {
+            self.lft.set(lid, first);
+            let guid = self.guid;
+            warnings.line(line, format!("LID {lid} is listed again for switch {guid}; kept the first row"));
+        }
     }
 }
 
