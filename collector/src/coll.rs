@@ -75,7 +75,7 @@ pub fn bcast<L: Lookup>(st: &State, l: L, count: c_int, dt: Handle, root: c_int,
     let bytes = l.bytes(st, count, dt)?;
     if is_root(v, root) {
         st.add_each(v, bytes, 0);
-    } else if let Some(r) = v.member(root) {
+    } else if let Some(r) = l.member(v, root) {
         st.peers.add_recv(r, bytes);
     }
     Some(())
@@ -87,7 +87,7 @@ pub fn reduce<L: Lookup>(st: &State, l: L, count: c_int, dt: Handle, root: c_int
     let bytes = l.bytes(st, count, dt)?;
     if is_root(v, root) {
         st.add_each(v, 0, bytes);
-    } else if let Some(r) = v.member(root) {
+    } else if let Some(r) = l.member(v, root) {
         st.peers.add_sent(r, bytes);
     }
     Some(())
@@ -117,7 +117,7 @@ pub fn gather<L: Lookup>(
     let Some(v) = l.intra(st, comm)? else { return Some(()) };
     if is_root(v, root) {
         st.add_each(v, 0, l.bytes(st, rcount, rtype)?);
-    } else if let Some(r) = v.member(root) {
+    } else if let Some(r) = l.member(v, root) {
         st.peers.add_sent(r, l.bytes(st, scount, stype)?);
     }
     Some(())
@@ -141,7 +141,7 @@ pub unsafe fn gatherv<L: Lookup>(
         let rc = unsafe { counts(rcounts, v.size()) };
         let size = size_if_used(st, l, rc, rtype)?;
         per_member(st, v, false, |i| count_bytes(rc, i, size));
-    } else if let Some(r) = v.member(root) {
+    } else if let Some(r) = l.member(v, root) {
         st.peers.add_sent(r, l.bytes(st, scount, stype)?);
     }
     Some(())
@@ -162,7 +162,7 @@ pub fn scatter<L: Lookup>(
     let Some(v) = l.intra(st, comm)? else { return Some(()) };
     if is_root(v, root) {
         st.add_each(v, l.bytes(st, scount, stype)?, 0);
-    } else if let Some(r) = v.member(root) {
+    } else if let Some(r) = l.member(v, root) {
         st.peers.add_recv(r, l.bytes(st, rcount, rtype)?);
     }
     Some(())
@@ -186,7 +186,7 @@ pub unsafe fn scatterv<L: Lookup>(
         let sc = unsafe { counts(scounts, v.size()) };
         let size = size_if_used(st, l, sc, stype)?;
         per_member(st, v, true, |i| count_bytes(sc, i, size));
-    } else if let Some(r) = v.member(root) {
+    } else if let Some(r) = l.member(v, root) {
         st.peers.add_recv(r, l.bytes(st, rcount, rtype)?);
     }
     Some(())
@@ -206,12 +206,12 @@ pub fn blocks<L: Lookup>(
     comm: Handle,
 ) -> Counted {
     let Some(v) = l.intra(st, comm)? else { return Some(()) };
+    // The second type first: the prepared lookup declines it before looking up the first, so
+    // that nothing else is live while it does.
+    let same = l.is_in_place(st, sbuf) || (scount == rcount && stype == rtype);
+    let second = if same { None } else { Some(l.second_bytes(st, scount, stype)?) };
     let recv = l.bytes(st, rcount, rtype)?;
-    let sent = if l.is_in_place(st, sbuf) || (scount == rcount && stype == rtype) {
-        recv
-    } else {
-        l.bytes(st, scount, stype)?
-    };
+    let sent = second.unwrap_or(recv);
     st.add_each(v, sent, recv);
     Some(())
 }

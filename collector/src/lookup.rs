@@ -24,6 +24,12 @@ pub(crate) trait Lookup: Copy {
         self.comm(st, comm).map(|c| (!c.is_inter()).then_some(c))
     }
 
+    /// The world rank of rank `r` of `v`, a record this lookup gave; `None` if there is none.
+    #[inline(always)]
+    fn member(self, v: &CommInfo, r: std::ffi::c_int) -> Option<u32> {
+        v.member(r)
+    }
+
     /// Whether `buf` is `MPI_IN_PLACE`.
     #[inline(always)]
     fn is_in_place(self, st: &State, buf: *const std::ffi::c_void) -> bool {
@@ -31,6 +37,11 @@ pub(crate) trait Lookup: Copy {
     }
 
     fn type_bytes(self, st: &State, dt: Handle) -> Option<u64>;
+
+    /// `count` elements of `dt`, in bytes, for a call's second datatype (one whose count or type
+    /// differs from the first's): [`Prepared`] declines, so that its inline path holds the
+    /// registers of one type lookup only (the types of a matched pair nearly always agree).
+    fn second_bytes(self, st: &State, count: std::ffi::c_int, dt: Handle) -> Option<u64>;
 
     /// `Some` only for a lookup that may call MPI: for the collectives that read datatypes
     /// inside their per-member loop, where a miss would come too late.
@@ -72,6 +83,14 @@ impl Lookup for Prepared {
         self.comm(st, comm).map(Some)
     }
 
+    /// Rank `r` of `MPI_COMM_WORLD` is world rank `r`: no table to read. A rank past the
+    /// world's end is left to the per-peer counters, which hold one entry per world rank and
+    /// ignore any other.
+    #[inline(always)]
+    fn member(self, _: &CommInfo, r: std::ffi::c_int) -> Option<u32> {
+        u32::try_from(r).ok()
+    }
+
     #[inline(always)]
     fn is_in_place(self, _: &State, buf: *const std::ffi::c_void) -> bool {
         buf as usize == self.0.in_place
@@ -81,6 +100,11 @@ impl Lookup for Prepared {
     fn type_bytes(self, _: &State, dt: Handle) -> Option<u64> {
         // SAFETY: the line holds Open MPI's slots whenever a wrapper counts inline.
         unsafe { predefined_in(self.0.mpich, self.0.type_slots, dt) }.map(u64::from)
+    }
+
+    #[inline(always)]
+    fn second_bytes(self, _: &State, _: std::ffi::c_int, _: Handle) -> Option<u64> {
+        None
     }
 
     #[inline(always)]
@@ -98,6 +122,11 @@ impl Lookup for Full {
     #[inline(always)]
     fn type_bytes(self, st: &State, dt: Handle) -> Option<u64> {
         Some(st.type_bytes(dt))
+    }
+
+    #[inline(always)]
+    fn second_bytes(self, st: &State, count: std::ffi::c_int, dt: Handle) -> Option<u64> {
+        self.bytes(st, count, dt)
     }
 
     #[inline(always)]

@@ -162,9 +162,13 @@ impl TypeSizes {
 #[inline(always)]
 pub(crate) unsafe fn predefined_in(mpich: bool, slots: *const (usize, u32), dt: Handle) -> Option<u32> {
     if mpich {
+        // Two tests in turn rather than one combined condition: that kept more registers live,
+        // and the inline counting path saved them on every call.
         let h = dt.0 as u32;
-        let size = (h >> 8) & 0xff;
-        (h & 0xfc00_0000 == 0x4c00_0000 && size != 0).then_some(size)
+        if h >> 26 != 0x4c00_0000 >> 26 {
+            return None;
+        }
+        std::num::NonZeroU32::new((h >> 8) & 0xff).map(u32::from)
     } else {
         // SAFETY: per the contract; `slot` is below SLOTS.
         let (key, size) = unsafe { *slots.add(slot(dt.0)) };

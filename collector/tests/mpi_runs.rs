@@ -49,6 +49,7 @@ fn model(n: u32) -> Vec<Transfer> {
         add(1, "ALLTOALL", s, d, 200);
         add(1, "ALLREDUCE", s, d, 32);
         add(1, "ALLGATHER", s, d, 12);
+        add(1, "ALLGATHER", s, d, 8); // 2 MPI_INT sent, 8 MPI_BYTE received
         add(1, "ALLGATHERV", s, d, s64 + 1);
         add(1, "ALLTOALLV", s, d, s64 + 2 * d64 + 1);
         add(1, "ALLTOALLW", s, d, (d64 + 1) * if d % 2 == 1 { 2 } else { 4 });

@@ -22,16 +22,26 @@ pub(crate) fn counting(kind: Kind) -> Option<&'static State> {
     if crate::scope::counting(kind) { state() } else { None }
 }
 
+/// `PMPI`'s entry point as `pick` takes it from the resolved table, or `unresolved` before
+/// the table is resolved.
+#[inline(always)]
+pub(crate) fn forward<F>(unresolved: F, pick: impl FnOnce(&'static crate::ffi::Mpi) -> F) -> F {
+    crate::ffi::mpi_resolved().map_or(unresolved, pick)
+}
+
 /// Defines the wrapper `$name` of a collective: counts with `$count` (a [`crate::coll`] function
 /// called with the lookup `$l`) when `$kind` is selected, then calls `PMPI` through `$field`.
 ///
-/// The wrapper first counts with [`crate::lookup::Prepared`], inline and without calling out.
-/// Where that lookup cannot answer, or a backend needs the collective's scope, or MPI is not
+/// The wrapper itself only tests the live selection and jumps: to `PMPI_*` when `$kind` is not
+/// counted, else to `counted`. That one counts with [`crate::lookup::Prepared`], without calling
+/// out; where that lookup cannot answer, or a backend needs the collective's scope, or MPI is not
 /// initialised through us, it hands over to `in_full`: same arguments, out of line, counting with
-/// [`crate::lookup::Full`]. Either way the wrapper ends in one call, to the function it picked:
-/// with a single call site the compiler makes it a tail call even when arguments travel on the
-/// stack (with two, a 7-argument collective kept a frame and a return through it, which cost an
-/// `MPI_Alltoall` on 2 ranks about 8 ns at 1 KiB).
+/// [`crate::lookup::Full`]. Counting needs more registers than the caller's arguments leave free,
+/// so the function that counts saves some; kept apart, a call that is filtered out saves none
+/// (it used to save five, on every call). Each of them ends in one call, to the function it
+/// picked: with a single call site the compiler makes it a tail call even when arguments travel
+/// on the stack (with two, a 7-argument collective kept a frame and a return through it, which
+/// cost an `MPI_Alltoall` on 2 ranks about 8 ns at 1 KiB).
 macro_rules! collective {
     ($name:ident, $field:ident, $kind:expr, ($($arg:ident: $ty:ty),*), |$st:ident, $l:ident| $count:expr) => {
         #[unsafe(no_mangle)]
@@ -49,21 +59,27 @@ macro_rules! collective {
                 let _inside = $st.track_inside.then($crate::inside::Inside::enter);
                 unsafe { ($st.mpi.f.$field)($($arg),*) }
             }
-            let full: unsafe extern "C" fn($($ty),*) -> std::ffi::c_int = in_full;
-            let forward = || $crate::ffi::mpi_resolved().map_or(full, |m| m.f.$field);
-            let target = if !$crate::scope::counting($kind) {
-                forward()
-            } else {
-                match $crate::state::inline_state() {
+            /// Counts with the prepared lookup, then forwards.
+            #[inline(never)]
+            unsafe extern "C" fn counted($($arg: $ty),*) -> std::ffi::c_int {
+                let full: unsafe extern "C" fn($($ty),*) -> std::ffi::c_int = in_full;
+                let target = match $crate::state::inline_state() {
                     Some($st) => {
                         let prepared = move || {
                             let $l = $crate::lookup::Prepared::now();
                             $count
                         };
-                        if $crate::wrap::guard(stringify!($name), prepared) == Some(None) { full } else { forward() }
+                        let counted = $crate::wrap::guard(stringify!($name), prepared);
+                        if counted == Some(None) { full } else { $crate::wrap::forward(full, |m| m.f.$field) }
                     }
                     None => full,
-                }
+                };
+                unsafe { target($($arg),*) }
+            }
+            let target: unsafe extern "C" fn($($ty),*) -> std::ffi::c_int = if $crate::scope::counting($kind) {
+                counted
+            } else {
+                $crate::wrap::forward(in_full, |m| m.f.$field)
             };
             unsafe { target($($arg),*) }
         }

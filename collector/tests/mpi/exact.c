@@ -110,6 +110,9 @@ static void collectives(char *sb, char *rb) {
     sum(rb, 2 * r + 1);
     MPI_Allgather(sb, 3, MPI_INT, rb, 3, MPI_INT, MPI_COMM_WORLD);
     sum(rb, 12 * n);
+    /* The same bytes described two ways: each type is looked up on its own. */
+    MPI_Allgather(sb, 2, MPI_INT, rb, 8, MPI_BYTE, MPI_COMM_WORLD);
+    sum(rb, 8 * n);
     for (int i = 0, off = 0; i < n; i++) { counts[i] = i + 1; displs[i] = off; off += i + 1; }
     MPI_Allgatherv(sb, r + 1, MPI_CHAR, rb, counts, displs, MPI_CHAR, MPI_COMM_WORLD);
     sum(rb, displs[n - 1] + n);
