@@ -22,6 +22,7 @@ use crate::model::{Cluster, Guid, Lid, LidBytes, PeerBytes, RankSection, Warning
 
 use super::accumulate::Flow;
 use super::problems::{Problems, StrayLid};
+use super::rank_cas::{FEW_RAILS, first_few};
 
 /// Re-exported, so `routing::HostMap` still names it; the type is plain model data.
 pub use crate::model::HostMap;
@@ -239,9 +240,6 @@ pub struct FlowBuilder<'c> {
 
 /// Ranks per parallel work item: large enough to amortise, small enough to balance.
 const RANKS_PER_CHUNK: usize = 64;
-
-/// Rails a pair's shared rails are kept on the stack for; more are looked up twice.
-const FEW_RAILS: usize = 8;
 
 impl<'c> FlowBuilder<'c> {
     pub fn new(cluster: &'c Cluster, policy: RailPolicy, host_map: &'c HostMap) -> Self {
@@ -484,14 +482,7 @@ impl<'c> FlowBuilder<'c> {
             })
         };
         // Looked up once for the usual few rails (this runs for every pair of ranks).
-        let mut few = [(0, Lid(0), Lid(0)); FEW_RAILS];
-        let mut k = 0;
-        for (i, rail) in shared().enumerate() {
-            if let Some(slot) = few.get_mut(i) {
-                *slot = rail;
-            }
-            k += 1;
-        }
+        let (few, k) = first_few(shared(), (0, Lid(0), Lid(0)));
         if k == 0 {
             if let Some(message) = self.lid_zero_problem((src, src_local), (dst, dst_local), &usable) {
                 problems.add(message, bytes);
