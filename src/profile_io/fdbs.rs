@@ -221,7 +221,9 @@ fn opensm_row(bytes: &[u8]) -> Option<(Lid, LftEntry, usize)> {
     let lid = digits(&head[2..6], 16)?;
     let port = digits(&head[9..12], 10)?;
     // The usual tails, ` 01   : yes` and ` 01   : no`, end at 26 and 25, without a search.
-    let hops = bytes.get(15..23).is_some_and(|t| t[0] == b' ' && t[1].is_ascii_digit() && t[2].is_ascii_digit() && t[3..] == *b"   : ");
+    let hops = bytes.get(15..23).is_some_and(|t| {
+        t[0] == b' ' && t[1].is_ascii_digit() && t[2].is_ascii_digit() && t[3..] == *b"   : "
+    });
     let length = if hops && bytes.get(23..27) == Some(b"yes\n") {
         26
     } else if hops && bytes.get(23..26) == Some(b"no\n") {

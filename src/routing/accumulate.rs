@@ -13,9 +13,9 @@ use crate::model::bytes::add_bytes;
 use crate::model::{Fabric, Lid, LinkEnd, NodeKind};
 
 use super::loads::{DropReason, RailLoad};
+use super::port_hops::PortHops;
 use super::tally::Tally;
 use super::trace::{Outcome, trace};
-use super::port_hops::PortHops;
 use super::tree::Trees;
 
 /// Bytes from one LID to another on one rail.

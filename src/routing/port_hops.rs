@@ -73,7 +73,10 @@ fn pack(fabric: &Fabric, node: NodeIndex, port: usize) -> Option<PackedHop> {
     let (end, next, _) = fabric.out_through(node, PortNum(u8::try_from(port).ok()?))?;
     let switch = if fabric.node(next).kind == NodeKind::Switch { SWITCH_BIT } else { 0 };
     let next = u32::try_from(next.index()).ok().filter(|&n| n & SWITCH_BIT == 0)?;
-    Some(PackedHop { end: u32::try_from(end.index()).ok().filter(|&e| e != NO_LINK.end)?, next: next | switch })
+    Some(PackedHop {
+        end: u32::try_from(end.index()).ok().filter(|&e| e != NO_LINK.end)?,
+        next: next | switch,
+    })
 }
 
 fn to_u32(n: usize) -> u32 {

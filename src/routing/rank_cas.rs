@@ -66,11 +66,14 @@ pub struct HostCas {
 impl HostCas {
     pub fn new(cluster: &Cluster) -> Self {
         let rails = cluster.rails.len();
-        let mut cas = HostCas { rails, spans: Vec::with_capacity(cluster.hosts.len() * rails), lids: Vec::new() };
+        let mut cas =
+            HostCas { rails, spans: Vec::with_capacity(cluster.hosts.len() * rails), lids: Vec::new() };
         for host in &cluster.hosts {
             for (r, fabric) in cluster.rails.iter().enumerate() {
                 let mut on_rail = host.on_rail(r).to_vec();
-                on_rail.sort_by(|&a, &b| natural_cmp(fabric.node(a).adapter_name(), fabric.node(b).adapter_name()));
+                on_rail.sort_by(|&a, &b| {
+                    natural_cmp(fabric.node(a).adapter_name(), fabric.node(b).adapter_name())
+                });
                 let start = u32::try_from(cas.lids.len()).expect("fewer than 4 billion CAs");
                 cas.lids.extend(on_rail.iter().map(|&ca| fabric.node(ca).base_lid()));
                 cas.spans.push((start, on_rail.len() as u32));

@@ -146,8 +146,12 @@ fn chain_outcome(trees: &mut Trees<'_>, switch: NodeIndex, source: NodeIndex) ->
             Next::Deliver(_) | Next::Here => Outcome::Delivered,
             Next::Drop(reason) => Outcome::Dropped { at: Some(node), reason },
             // Back into the sending CA is where the trace meets itself.
-            Next::WrongEndpoint(_, ca) if ca == source => Outcome::Dropped { at: Some(ca), reason: DropReason::Loop },
-            Next::WrongEndpoint(_, ca) => Outcome::Dropped { at: Some(ca), reason: DropReason::WrongEndpoint },
+            Next::WrongEndpoint(_, ca) if ca == source => {
+                Outcome::Dropped { at: Some(ca), reason: DropReason::Loop }
+            }
+            Next::WrongEndpoint(_, ca) => {
+                Outcome::Dropped { at: Some(ca), reason: DropReason::WrongEndpoint }
+            }
         });
     }
 }
@@ -226,7 +230,9 @@ mod tests {
                 pairs += senders.len();
                 match crate::routing::trace::trace(fabric, example, dst).outcome {
                     Outcome::Delivered => delivered += senders.len(),
-                    Outcome::Dropped { at, reason } => *dropped.entry((at, reason)).or_default() += senders.len(),
+                    Outcome::Dropped { at, reason } => {
+                        *dropped.entry((at, reason)).or_default() += senders.len()
+                    }
                 }
             }
         }
@@ -260,7 +266,8 @@ mod tests {
             let r = ca_reachability(&fabric);
             let (pairs, delivered, dropped) = group_by_group(&fabric);
             assert_eq!((r.pairs, r.delivered), (pairs, delivered), "seed {seed}");
-            let by_node: BTreeMap<_, _> = r.by_dropping_node().into_iter().map(|(at, why, n)| ((at, why), n)).collect();
+            let by_node: BTreeMap<_, _> =
+                r.by_dropping_node().into_iter().map(|(at, why, n)| ((at, why), n)).collect();
             assert_eq!(by_node, dropped, "seed {seed}");
             assert!(delivered < pairs, "seed {seed}: the damage should drop some pairs");
             reasons.extend(dropped.keys().map(|(_, reason)| *reason));
