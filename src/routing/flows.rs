@@ -482,8 +482,8 @@ impl<'c> FlowBuilder<'c> {
             })
         };
         // Looked up once for the usual few rails (this runs for every pair of ranks).
-        let (few, k) = first_few(shared(), (0, Lid(0), Lid(0)));
-        if k == 0 {
+        let (few, count) = first_few(shared(), (0, Lid(0), Lid(0)));
+        if count == 0 {
             if let Some(message) = self.lid_zero_problem((src, src_local), (dst, dst_local), &usable) {
                 problems.add(message, bytes);
                 set.unplaced(bytes);
@@ -500,10 +500,9 @@ impl<'c> FlowBuilder<'c> {
             set.unplaced(bytes);
             return;
         }
-        let k_rails = k;
-        let k = k as u64;
-        let beyond = (k_rails > FEW_RAILS).then(|| shared().skip(FEW_RAILS)).into_iter().flatten();
-        let rails = few.iter().copied().take(k_rails).chain(beyond);
+        let k = count as u64;
+        let beyond = (count > FEW_RAILS).then(|| shared().skip(FEW_RAILS)).into_iter().flatten();
+        let rails = few.iter().copied().take(count).chain(beyond);
         for (i, (r, s, d)) in rails.enumerate() {
             let share = bytes / k + u64::from((i as u64) < bytes % k);
             if share > 0 {

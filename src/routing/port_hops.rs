@@ -20,7 +20,7 @@ pub(crate) struct PortHop {
 /// The far side of every switch port, by node and port.
 pub(crate) struct PortHops {
     /// `first[node]..first[node + 1]`: the node's ports in `hops`, port 0 first.
-    first: Vec<u32>,
+    first: Vec<usize>,
     hops: Vec<PackedHop>,
 }
 
@@ -42,7 +42,7 @@ impl PortHops {
         let mut first = Vec::with_capacity(nodes + 1);
         let mut hops = Vec::new();
         for node in fabric.graph.node_indices() {
-            first.push(to_u32(hops.len()));
+            first.push(hops.len());
             if fabric.node(node).kind != NodeKind::Switch {
                 continue;
             }
@@ -51,7 +51,7 @@ impl PortHops {
                 None => NO_LINK,
             }));
         }
-        first.push(to_u32(hops.len()));
+        first.push(hops.len());
         PortHops { first, hops }
     }
 
@@ -59,7 +59,7 @@ impl PortHops {
     /// switch). Agrees with [`Fabric::out_through`].
     pub fn get(&self, switch: NodeIndex, port: PortNum) -> Option<PortHop> {
         let i = switch.index();
-        let (start, end) = (*self.first.get(i)? as usize, *self.first.get(i + 1)? as usize);
+        let (start, end) = (*self.first.get(i)?, *self.first.get(i + 1)?);
         let hop = *self.hops[start..end].get(usize::from(port.0))?;
         (hop.end != NO_LINK.end).then(|| PortHop {
             end: LinkEnd::from_index(hop.end as usize),
@@ -77,10 +77,6 @@ fn pack(fabric: &Fabric, node: NodeIndex, port: usize) -> Option<PackedHop> {
         end: u32::try_from(end.index()).ok().filter(|&e| e != NO_LINK.end)?,
         next: next | switch,
     })
-}
-
-fn to_u32(n: usize) -> u32 {
-    u32::try_from(n).expect("a rail has fewer than 4 billion switch ports")
 }
 
 #[cfg(test)]

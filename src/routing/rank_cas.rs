@@ -59,7 +59,7 @@ pub fn first_few<T: Copy>(items: impl Iterator<Item = T>, fill: T) -> ([T; FEW_R
 pub struct HostCas {
     rails: usize,
     /// `host * rails + rail`: where that host's CAs on that rail start in `lids`, and how many.
-    spans: Vec<(u32, u32)>,
+    spans: Vec<(usize, usize)>,
     lids: Vec<Option<Lid>>,
 }
 
@@ -74,9 +74,8 @@ impl HostCas {
                 on_rail.sort_by(|&a, &b| {
                     natural_cmp(fabric.node(a).adapter_name(), fabric.node(b).adapter_name())
                 });
-                let start = u32::try_from(cas.lids.len()).expect("fewer than 4 billion CAs");
+                cas.spans.push((cas.lids.len(), on_rail.len()));
                 cas.lids.extend(on_rail.iter().map(|&ca| fabric.node(ca).base_lid()));
-                cas.spans.push((start, on_rail.len() as u32));
             }
         }
         cas
@@ -93,9 +92,9 @@ impl HostCas {
         let i = match len {
             0 => return None,
             1 => 0,
-            n => local % n,
+            n => local as usize % n,
         };
-        self.lids[(start + i) as usize]
+        self.lids[start + i]
     }
 }
 
