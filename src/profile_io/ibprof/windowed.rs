@@ -17,8 +17,8 @@ use crate::profile_io::stream::changed_while_read;
 
 use super::read::{Parsed, Pieces};
 
-/// Bytes read per window. Four windows' worth of text is the most held at once: one parsed, one
-/// waiting, one being read, one parsed and on its way back to be read into again.
+/// Bytes read per window. Three windows' worth of text is the most held at once: one parsed, one
+/// waiting, one being read.
 pub(super) const WINDOW: usize = 8 << 20;
 
 /// Why the windowed reader gave the file back: the caller reads it whole.
@@ -41,18 +41,12 @@ impl From<ParseError> for Fallback {
 /// instead of 0.93 s for the whole `render`, medians of six interleaved runs).
 pub(super) fn read_windowed(path: &Path, window: usize) -> Result<Parsed, Fallback> {
     let display = path.display().to_string();
-    // One window waits while one is parsed: three windows' text at most, with the one being
-    // read, and one parsed buffer on its way back.
+    // One window waits while one is parsed: three windows' text at most, with the one being read.
     let (texts, received) = std::sync::mpsc::sync_channel::<Result<String, Fallback>>(1);
-    // Parsed windows go back to the reader to be filled again: a fresh 8 MB buffer per window
-    // was a page fault per 4 KiB and a memset (about 5 % of a TSUBAME `render`'s samples under
-    // `perf record`; the whole process's system time fell by about 5 %, its wall time did not
-    // measurably change).
-    let (spent, spares) = std::sync::mpsc::sync_channel::<Vec<u8>>(1);
     std::thread::scope(|scope| {
         let shown = &display;
         scope.spawn(move || {
-            if let Err(stop) = read_texts(path, shown, window, &texts, &spares) {
+            if let Err(stop) = read_texts(path, shown, window, &texts) {
                 // The parser may have stopped first; then nobody needs to hear why.
                 let _ = texts.send(Err(stop));
             }
@@ -60,24 +54,19 @@ pub(super) fn read_windowed(path: &Path, window: usize) -> Result<Parsed, Fallba
         let mut pieces = Pieces::new(&display);
         // Dropping `received` on an early return stops the reader at its next window.
         for text in received {
-            let text = text?;
-            pieces.add(&text)?;
-            // The reader may have finished (or be full of spares): then the buffer is freed.
-            let _ = spent.try_send(text.into_bytes());
+            pieces.add(&text?)?;
         }
         Ok(pieces.finish())
     })
 }
 
 /// Sends the file's text window by window, each cut after its last section start, until the
-/// end, a reason to read it whole, or the parser hanging up. Buffers come from `spares` when
-/// the parser has handed some back.
+/// end, a reason to read it whole, or the parser hanging up.
 fn read_texts(
     path: &Path,
     display: &str,
     window: usize,
     texts: &std::sync::mpsc::SyncSender<Result<String, Fallback>>,
-    spares: &std::sync::mpsc::Receiver<Vec<u8>>,
 ) -> Result<(), Fallback> {
     let io = |e| Fallback::Failed(ParseError::io(display, e));
     let mut file = std::fs::File::open(path).map_err(io)?;
@@ -86,13 +75,10 @@ fn read_texts(
     let mut pending: Vec<u8> = Vec::new();
     let mut read = 0usize;
     loop {
-        // Into the spare capacity, which is not zeroed first (`File` reads into it directly). A
-        // quarter of a window more than asked, so that a recycled buffer also takes the next
-        // window's carried-over section without growing.
-        if pending.capacity() - pending.len() < window {
-            pending.reserve_exact(window + window / 4);
-        }
-        let got = (&mut reader).take(window as u64).read_to_end(&mut pending).map_err(io)?;
+        let start = pending.len();
+        pending.resize(start + window, 0);
+        let got = fill(&mut reader, &mut pending[start..]).map_err(io)?;
+        pending.truncate(start + got);
         // Gzip, or PFProf JSON (an object or an array): not for this reader.
         if read == 0
             && (pending.starts_with(&[0x1f, 0x8b])
@@ -111,10 +97,7 @@ fn read_texts(
             }
             continue;
         }
-        let mut rest = spares.try_recv().unwrap_or_default();
-        rest.clear();
-        rest.extend_from_slice(&pending[cut..]);
-        pending.truncate(cut);
+        let rest = pending.split_off(cut);
         let text = decode(std::mem::replace(&mut pending, rest)).map_err(|_| Fallback::ReadWhole)?;
         if texts.send(Ok(text)).is_err() {
             return Ok(()); // the parser stopped
@@ -131,6 +114,20 @@ fn read_texts(
         )));
     }
     Ok(())
+}
+
+/// Reads until `buf` is full or the input ends; the bytes read.
+fn fill(reader: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut done = 0;
+    while done < buf.len() {
+        match reader.read(&mut buf[done..]) {
+            Ok(0) => break,
+            Ok(n) => done += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(done)
 }
 
 /// Where the last line that starts a rank section begins, if after the first byte.
