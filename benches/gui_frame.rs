@@ -34,9 +34,9 @@
 //! copying the scene.
 //!
 //! Read these figures against the machine, not against each other's dates: on 2026-11-28, on
-//! another idle 2-core machine, 33c8640 itself (the "after" column) measured camera 0.56, 0.70,
-//! 0.97 and 1.03 ms in four runs of `--bench tsubame_frame --sample-count 300`, and main at the
-//! time 0.93–1.04 ms, with the same profile function by function. A quarter of a camera frame is
+//! another idle 2-core machine, 33c8640 itself (the "after" column) measured camera medians from
+//! 0.56 to 1.03 ms in six runs of `--bench tsubame_frame` (most with `--sample-count 300`), and
+//! main at the time 0.93–1.04 ms in five, with the same profile function by function. A quarter of a camera frame is
 //! epaint copying the finished link mesh into its output (`Mesh::append_ref`, which it does for
 //! every `Shape::Mesh`, even into an empty mesh).
 
