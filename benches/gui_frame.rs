@@ -35,10 +35,11 @@
 //!
 //! Read these figures against the machine, not against each other's dates: on 2026-11-28, on
 //! another idle 2-core machine, 33c8640 itself (the "after" column) measured camera medians from
-//! 0.56 to 1.03 ms in six runs of `--bench tsubame_frame` (most with `--sample-count 300`), and
-//! main at the time 0.93–1.04 ms in five, with the same profile function by function. A quarter of a camera frame is
-//! epaint copying the finished link mesh into its output (`Mesh::append_ref`, which it does for
-//! every `Shape::Mesh`, even into an empty mesh).
+//! 0.56 to 1.03 ms in nine runs of the `tsubame_frame` benches (eight with `--sample-count
+//! 300`), and main at 9c0a5dd 0.64 to 1.11 ms in seven (six); paired in turn, main was 5–20 % slower in each of three
+//! pairs, with the same profile function by function. A quarter of a camera frame is epaint
+//! copying the finished link mesh into its output (`Mesh::append_ref`, which it does for every
+//! `Shape::Mesh`, even into an empty mesh).
 
 use std::path::PathBuf;
 use std::sync::OnceLock;
