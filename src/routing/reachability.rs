@@ -137,23 +137,21 @@ fn chain_outcome(trees: &mut Trees<'_>, switch: NodeIndex, source: NodeIndex) ->
         return None;
     }
     let mut node = switch;
-    loop {
-        return Some(match trees.next(node) {
-            Next::Switch(_, next) => {
-                node = next;
-                continue;
-            }
-            Next::Deliver(_) | Next::Here => Outcome::Delivered,
-            Next::Drop(reason) => Outcome::Dropped { at: Some(node), reason },
+    let outcome = loop {
+        match trees.next(node) {
+            Next::Switch(_, next) => node = next,
+            Next::Deliver(_) | Next::Here => break Outcome::Delivered,
+            Next::Drop(reason) => break Outcome::Dropped { at: Some(node), reason },
             // Back into the sending CA is where the trace meets itself.
             Next::WrongEndpoint(_, ca) if ca == source => {
-                Outcome::Dropped { at: Some(ca), reason: DropReason::Loop }
+                break Outcome::Dropped { at: Some(ca), reason: DropReason::Loop };
             }
             Next::WrongEndpoint(_, ca) => {
-                Outcome::Dropped { at: Some(ca), reason: DropReason::WrongEndpoint }
+                break Outcome::Dropped { at: Some(ca), reason: DropReason::WrongEndpoint };
             }
-        });
-    }
+        }
+    };
+    Some(outcome)
 }
 
 /// Counts the pairs of CA ports without a LID as undeliverable, at the port itself: as a source
@@ -209,11 +207,14 @@ mod tests {
         assert_eq!(r.by_dropping_node(), vec![(Some(h[1]), DropReason::NoLid, 6)]);
     }
 
+    /// Pairs dropped, by where and why.
+    type Dropped = BTreeMap<(Option<NodeIndex>, DropReason), usize>;
+
     /// The pairs as shoal counted them before trees: for each group of CA ports cabled to one
     /// node, each destination traced from the group's first other port, standing for them all.
     /// (A pair-by-pair trace differs only where a table sends a destination's bytes back into
     /// the sending CA: a loop for that CA, a wrong endpoint for the rest of its group.)
-    fn group_by_group(fabric: &Fabric) -> (usize, usize, BTreeMap<(Option<NodeIndex>, DropReason), usize>) {
+    fn group_by_group(fabric: &Fabric) -> (usize, usize, Dropped) {
         let mut groups: BTreeMap<Option<NodeIndex>, Vec<(NodeIndex, Lid)>> = BTreeMap::new();
         for ca in fabric.cas() {
             for (&port, info) in fabric.node(ca).ports.iter().filter(|(_, p)| p.lid.0 != 0) {

@@ -147,31 +147,7 @@ fn last_rank_line(bytes: &[u8]) -> Option<usize> {
 mod tests {
     use super::*;
     use crate::profile_io::ibprof::read::parse_text;
-
-    /// A file in the temporary directory, removed when dropped.
-    struct Fixture(std::path::PathBuf);
-
-    impl Fixture {
-        fn path(&self) -> &Path {
-            &self.0
-        }
-    }
-
-    impl Drop for Fixture {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_file(&self.0);
-        }
-    }
-
-    fn fixture(bytes: impl AsRef<[u8]>) -> Fixture {
-        use std::sync::atomic::{AtomicUsize, Ordering};
-        static NEXT: AtomicUsize = AtomicUsize::new(0);
-        let name =
-            format!("shoal-windowed-{}-{}.ibprof", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed));
-        let path = std::env::temp_dir().join(name);
-        std::fs::write(&path, bytes).unwrap();
-        Fixture(path)
-    }
+    use crate::profile_io::test_files::temp;
 
     fn sections(n: u32) -> String {
         let mut text = String::from("ibprof 1\njob ranks 40 source pmpi\n");
@@ -190,11 +166,11 @@ mod tests {
         // Bad lines, a repeated rank and a cut last line: the warnings' line numbers must hold.
         let text =
             format!("{}rank 3 host x\npeer oops\nregion 9 dumptime 5\npeer 1 sent 1 recv", sections(30));
-        let file = fixture(&text);
-        let whole = parse_text(&text, &file.path().display().to_string()).unwrap();
+        let file = temp("windows.ibprof", text.as_bytes());
+        let whole = parse_text(&text, &file.display().to_string()).unwrap();
         assert!(!whole.warnings.is_empty());
         for window in [16, 100, 1000, 1 << 20] {
-            let Ok(windowed) = read_windowed(file.path(), window) else { panic!("window {window}") };
+            let Ok(windowed) = read_windowed(&file, window) else { panic!("window {window}") };
             assert_eq!(windowed.profile, whole.profile, "window {window}");
             assert_eq!(windowed.warnings, whole.warnings, "window {window}");
             assert_eq!(windowed.rank_lines, whole.rank_lines, "window {window}");
@@ -203,26 +179,25 @@ mod tests {
 
     #[test]
     fn gzip_or_text_that_is_not_utf8_is_handed_back_to_be_read_whole() {
-        let gz = fixture([0x1f, 0x8b, 8, 0]);
-        assert!(matches!(read_windowed(gz.path(), 64), Err(Fallback::ReadWhole)));
-        let latin = fixture(b"ibprof 1\nrank 0 host caf\xe9 starttime 1\n");
-        assert!(matches!(read_windowed(latin.path(), 64), Err(Fallback::ReadWhole)));
+        let gz = temp("gzip.ibprof", &[0x1f, 0x8b, 8, 0]);
+        assert!(matches!(read_windowed(&gz, 64), Err(Fallback::ReadWhole)));
+        let latin = temp("latin.ibprof", b"ibprof 1\nrank 0 host caf\xe9 starttime 1\n");
+        assert!(matches!(read_windowed(&latin, 64), Err(Fallback::ReadWhole)));
     }
 
     #[test]
     fn text_that_is_not_utf8_in_a_later_window_hands_the_file_back_after_the_first_windows_parsed() {
         let mut bytes = sections(30).into_bytes();
         bytes.extend_from_slice(b"rank 30 host caf\xe9 starttime 1\n");
-        let file = fixture(&bytes);
-        assert!(matches!(read_windowed(file.path(), 64), Err(Fallback::ReadWhole)));
+        let file = temp("later-latin.ibprof", &bytes);
+        assert!(matches!(read_windowed(&file, 64), Err(Fallback::ReadWhole)));
     }
 
     #[test]
     fn a_file_without_the_header_is_the_same_error_as_when_read_whole() {
-        let file = fixture("rank 0 host a starttime 1\n");
-        let whole =
-            parse_text("rank 0 host a starttime 1\n", &file.path().display().to_string()).unwrap_err();
-        match read_windowed(file.path(), 8) {
+        let file = temp("no-header.ibprof", b"rank 0 host a starttime 1\n");
+        let whole = parse_text("rank 0 host a starttime 1\n", &file.display().to_string()).unwrap_err();
+        match read_windowed(&file, 8) {
             Err(Fallback::Failed(e)) => assert_eq!(e.to_string(), whole.to_string()),
             _ => panic!("expected the header error"),
         }
