@@ -1,10 +1,11 @@
-//! Scene → file: PNG (tiny-skia) and SVG (text), both painting the same [`DrawList`] the window
+//! Scene → file: PNG (links by [`line_raster`], marks by tiny-skia) and SVG (text), both painting the same [`DrawList`] the window
 //! paints, so an export is what you see (`shoal render` is on top of them); and [`tables`], the
 //! node and link-end load tables `shoal convert` writes.
 
 pub mod csv_cell;
 pub mod graphml;
 pub mod job_tables;
+pub mod line_raster;
 pub mod loads_file;
 pub mod png;
 pub mod svg;

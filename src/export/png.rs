@@ -1,20 +1,19 @@
-//! DrawList → PNG with tiny-skia: anti-aliased lines and marks clipped to the plot, legends and
-//! text on top. Lines of one colour and width are stroked as one path (there are only 256
-//! colours per map), which keeps a 3840×2160 export of a TSUBAME-sized fabric well under a second;
-//! a group too big for one path on a band is stroked in several ([`SPLIT_ABOVE`]).
+//! DrawList → PNG: anti-aliased lines (by [`super::line_raster`]) and marks (by tiny-skia)
+//! clipped to the plot, legends and text on top. Lines of one colour and width are painted as
+//! one shape, as one stroked path would be.
 
 use std::collections::HashMap;
 
 use rayon::prelude::*;
 use tiny_skia::{
-    Color, FillRule, LineCap, Mask, Paint, PathBuilder, Pixmap, PixmapMut, PremultipliedColorU8, Rect,
-    Stroke, Transform,
+    Color, FillRule, Mask, Paint, PathBuilder, Pixmap, PremultipliedColorU8, Rect, Stroke, Transform,
 };
 
 use crate::scene::colour::Rgba;
-use crate::scene::draw::{DrawList, Shape};
+use crate::scene::draw::{DrawList, Line, Shape};
 
 use super::ExportError;
+use super::line_raster::{Band, PixelLine, PixelRect, ReadyLine};
 use super::text::Face;
 
 fn paint(c: Rgba) -> Paint<'static> {
@@ -34,7 +33,7 @@ pub fn paint_pixmap(list: &DrawList, pixels_per_point: f32) -> Result<Pixmap, Ex
     pixmap.fill(Color::from_rgba8(r, g, b, a));
     let scale = Transform::from_scale(s, s);
 
-    stroke_lines(&mut pixmap, list, scale);
+    stroke_lines(&mut pixmap, list, s);
     let clip = plot_clip(list, w, h, scale).ok_or(ExportError::Size { width: w, height: h })?;
     fill_dots(&mut pixmap, list, scale, &clip);
     paint_rects(&mut pixmap, list, scale);
@@ -52,114 +51,67 @@ fn plot_clip(list: &DrawList, w: u32, h: u32, transform: Transform) -> Option<Ma
     Some(clip)
 }
 
-/// Bands of rows the link layer is painted in. Fixed, not taken from the thread count: a band's
-/// edge pixels are anti-aliased from where its lines enter it, so the count is part of what the
-/// picture is, and it must be the same on every machine. Sixteen keep a few threads busy while
-/// long lines make some bands heavier than others.
-const BANDS: usize = 16;
+/// The bytes of a band of rows, its pixels and their stamps (8 bytes a pixel): about a core's
+/// L2 cache, since a line crossing a band touches it row by row.
+const BAND_BYTES: usize = 256 << 10;
 
-/// The links, clipped to the plot. Lines are the export's heaviest layer (most of the CPU of a
-/// k = 36 render), so the canvas is cut into bands of rows painted in parallel: each band
-/// strokes, under a transform moved up by its first row, the lines that reach its rows (a line
-/// wholly above or below a band adds nothing to its pixels; stroking every line in every band
-/// made each band clip all 70,000 lines of a k = 36 fabric). Anti-aliased edges then differ
-/// from a whole-canvas stroke's by a few levels on about 0.2 % of pixels (measured on a
-/// TSUBAME-sized render), never in colour.
-fn stroke_lines(pixmap: &mut Pixmap, list: &DrawList, scale: Transform) {
-    let (keys, group_of) = line_groups(list);
-    if keys.is_empty() {
+/// The links, clipped to the plot, painted by [`line_raster`] in bands of rows in parallel:
+/// each band paints the lines that reach its rows, group by group (a colour and a width) in
+/// first-appearance order, so that lit lines stay on top.
+fn stroke_lines(pixmap: &mut Pixmap, list: &DrawList, s: f32) {
+    let lines = lines_in_painting_order(list, s);
+    if lines.is_empty() {
         return;
     }
-    let (w, h) = (pixmap.width(), pixmap.height());
-    let bands = BANDS.clamp(1, h as usize);
-    let band_rows = (h as usize).div_ceil(bands);
-    let row_bytes = w as usize * 4;
-    pixmap.data_mut().par_chunks_mut(band_rows * row_bytes).enumerate().for_each(|(i, bytes)| {
-        let rows = (bytes.len() / row_bytes) as u32;
-        let Some(mut band) = PixmapMut::from_bytes(bytes, w, rows) else { return };
+    let (w, h) = (pixmap.width() as usize, pixmap.height() as usize);
+    let p = list.plot;
+    let clip = PixelRect { left: p.x * s, top: p.y * s, right: (p.x + p.w) * s, bottom: (p.y + p.h) * s };
+    let band_rows = (BAND_BYTES / (8 * w.max(1))).clamp(1, h.max(1));
+    pixmap.data_mut().par_chunks_mut(band_rows * w * 4).enumerate().for_each(|(i, pixels)| {
+        let rows = (pixels.len() / (w * 4)) as f32;
         let top = (i * band_rows) as f32;
-        let moved = scale.post_translate(0.0, -top);
-        let Some(clip) = plot_clip(list, w, rows, moved) else { return };
-        let paths = band_paths(list, &group_of, keys.len(), scale.sy, top..top + rows as f32);
-        for ((colour, width), paths) in keys.iter().zip(paths) {
-            let stroke =
-                Stroke { width: f32::from_bits(*width), line_cap: LineCap::Butt, ..Default::default() };
-            for path in paths.into_iter().filter_map(PathBuilder::finish) {
-                band.stroke_path(&path, &paint(*colour), &stroke, moved, Some(&clip));
+        let mut band = Band::new(pixels, w, i * band_rows, clip);
+        for (group, ready) in &lines {
+            let [y0, y1] = ready.rows();
+            if y1 >= top && y0 <= top + rows {
+                band.line(*group, ready);
             }
         }
     });
 }
 
-/// The (colour, width) groups of the lines, in first-appearance order so that lit lines stay on
-/// top (there are only 256 colours per map, so a group is one path), and each line's group.
-fn line_groups(list: &DrawList) -> (Vec<(Rgba, u32)>, Vec<u32>) {
-    let mut keys: Vec<(Rgba, u32)> = Vec::new();
-    let mut index: HashMap<(Rgba, u32), u32> = HashMap::new();
-    let group_of = list
-        .lines
-        .iter()
-        .map(|line| {
-            let key = (line.colour, line.width.to_bits());
-            *index.entry(key).or_insert_with(|| {
-                keys.push(key);
-                keys.len() as u32 - 1
-            })
-        })
-        .collect();
-    (keys, group_of)
+/// Every line made ready to paint, with its group: groups in first-appearance order, each
+/// group's lines in theirs.
+fn lines_in_painting_order(list: &DrawList, s: f32) -> Vec<(u32, ReadyLine)> {
+    let mut lines = Vec::with_capacity(list.lines.len());
+    for (g, members) in line_groups(list).iter().enumerate() {
+        for &l in members {
+            lines.push((g as u32, ReadyLine::new(&in_pixels(&list.lines[l as usize], s))));
+        }
+    }
+    lines
 }
 
-/// A group with more lines than this on one band is stroked as several paths of
-/// [`LINES_PER_PATH`] lines. tiny-skia's scan converter keeps a path's edges sorted along each
-/// row, and crossing lines make that cost grow with the square of their count: a k = 36 rail's
-/// 70,000 lines of one colour (its picture without a profile) took 3.5 s as one path, and under
-/// 1 s in paths of 512. Only such huge groups are split: where two paths' anti-aliased edges
-/// overlap they blend rather than join, which shows as faint ripples in areas dense with
-/// lines of one colour (a TSUBAME-sized fabric's pictures, with or without a profile, stay
-/// one path a group and draw exactly as before).
-const SPLIT_ABOVE: usize = 16_384;
+/// A line in canvas pixels; a zero width is a hairline, one pixel wide (as tiny-skia strokes it).
+fn in_pixels(line: &Line, s: f32) -> PixelLine {
+    let half_width = if line.width > 0.0 { line.width * s * 0.5 } else { 0.5 };
+    let (from, to) = ([line.a[0] * s, line.a[1] * s], [line.b[0] * s, line.b[1] * s]);
+    PixelLine { from, to, half_width, colour: line.colour }
+}
 
-/// The lines of each path of a group split by [`SPLIT_ABOVE`].
-const LINES_PER_PATH: usize = 512;
-
-/// The paths of each group of the lines that reach the rows `band` (in pixels,
-/// `pixels_per_point` pixels per point): their strokes' half width and a pixel of
-/// anti-aliasing on either side. A group's lines keep their order.
-fn band_paths(
-    list: &DrawList,
-    group_of: &[u32],
-    groups: usize,
-    pixels_per_point: f32,
-    band: std::ops::Range<f32>,
-) -> Vec<Vec<PathBuilder>> {
-    let reaches = |line: &crate::scene::draw::Line| {
-        let reach = (line.width * 0.5 + 1.0) * pixels_per_point + 2.0;
-        let (y0, y1) = (line.a[1] * pixels_per_point, line.b[1] * pixels_per_point);
-        y0.max(y1) + reach >= band.start && y0.min(y1) - reach <= band.end
-    };
-    let mut counts = vec![0usize; groups];
-    for (line, &group) in list.lines.iter().zip(group_of) {
-        counts[group as usize] += usize::from(reaches(line));
+/// The lines of each (colour, width) group, groups in first-appearance order, lines in theirs.
+fn line_groups(list: &DrawList) -> Vec<Vec<u32>> {
+    let mut groups: Vec<Vec<u32>> = Vec::new();
+    let mut index: HashMap<(Rgba, u32), usize> = HashMap::new();
+    for (i, line) in list.lines.iter().enumerate() {
+        let key = (line.colour, line.width.to_bits());
+        let g = *index.entry(key).or_insert_with(|| {
+            groups.push(Vec::new());
+            groups.len() - 1
+        });
+        groups[g].push(i as u32);
     }
-    let per_path: Vec<usize> =
-        counts.iter().map(|&n| if n > SPLIT_ABOVE { LINES_PER_PATH } else { usize::MAX }).collect();
-    let mut paths: Vec<Vec<PathBuilder>> = (0..groups).map(|_| Vec::new()).collect();
-    let mut placed = vec![0usize; groups];
-    for (line, &group) in list.lines.iter().zip(group_of) {
-        if !reaches(line) {
-            continue;
-        }
-        let g = group as usize;
-        if placed[g] % per_path[g] == 0 {
-            paths[g].push(PathBuilder::new());
-        }
-        placed[g] += 1;
-        let path = paths[g].last_mut().expect("a path was just pushed");
-        path.move_to(line.a[0], line.a[1]);
-        path.line_to(line.b[0], line.b[1]);
-    }
-    paths
+    groups
 }
 
 /// Node marks, clipped to the plot.
@@ -306,19 +258,15 @@ mod tests {
     }
 
     #[test]
-    fn only_a_group_too_big_for_one_path_on_a_band_is_split_and_its_lines_keep_their_order() {
-        let line = |x: f32| Line { a: [x, 0.0], b: [x + 1.0, 300.0], width: 1.0, colour: RED, half: 0 };
-        let far = Line { a: [5.0, 280.0], b: [6.0, 290.0], width: 1.0, colour: RED, half: 0 };
-        let mut lines: Vec<Line> = (0..SPLIT_ABOVE).map(|i| line(i as f32 * 0.01)).collect();
-        lines.push(far);
-        let list = canvas(lines);
-        let groups = vec![0; list.lines.len()];
-        // Rows 0..100 see SPLIT_ABOVE lines: one path. All 300 rows see one more: split.
-        assert_eq!(band_paths(&list, &groups, 1, 1.0, 0.0..100.0)[0].len(), 1);
-        let split = band_paths(&list, &groups, 1, 1.0, 0.0..300.0);
-        assert_eq!(split[0].len(), (SPLIT_ABOVE + 1).div_ceil(LINES_PER_PATH));
-        let last = split[0].last().expect("paths").clone().finish().expect("a path");
-        assert_eq!(last.points().last().map(|p| (p.x, p.y)), Some((6.0, 290.0)), "the last line comes last");
+    fn groups_are_painted_in_first_appearance_order_so_a_later_colour_lies_on_top() {
+        let blue = Rgba([0, 0, 255, 255]);
+        let across = |colour| Line { a: [20.0, 150.0], b: [180.0, 150.0], width: 4.0, colour, half: 0 };
+        let down = |colour| Line { a: [100.0, 10.0], b: [100.0, 290.0], width: 4.0, colour, half: 0 };
+        // Red comes first in both lists; the second red line joins red's group, under blue.
+        let p = paint_pixmap(&canvas(vec![across(RED), down(blue), down(RED)]), 1.0).expect("painted");
+        assert_eq!(pixel(&p, 100, 150), blue.0, "the crossing is blue's");
+        assert_eq!(pixel(&p, 100, 50), blue.0);
+        assert_eq!(pixel(&p, 50, 150), RED.0);
     }
 
     #[test]
