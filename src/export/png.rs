@@ -63,6 +63,7 @@ fn stroke_lines(pixmap: &mut Pixmap, list: &DrawList, s: f32) {
     if lines.is_empty() {
         return;
     }
+    let reach: Vec<[f32; 2]> = lines.iter().map(|(_, ready)| ready.rows()).collect();
     let (w, h) = (pixmap.width() as usize, pixmap.height() as usize);
     let p = list.plot;
     let clip = PixelRect { left: p.x * s, top: p.y * s, right: (p.x + p.w) * s, bottom: (p.y + p.h) * s };
@@ -71,9 +72,10 @@ fn stroke_lines(pixmap: &mut Pixmap, list: &DrawList, s: f32) {
         let rows = (pixels.len() / (w * 4)) as f32;
         let top = (i * band_rows) as f32;
         let mut band = Band::new(pixels, w, i * band_rows, clip);
-        for (group, ready) in &lines {
-            let [y0, y1] = ready.rows();
-            if y1 >= top && y0 <= top + rows {
+        // The rows alone are scanned: every band looks at every line.
+        for (l, [y0, y1]) in reach.iter().enumerate() {
+            if *y1 >= top && *y0 <= top + rows {
+                let (group, ready) = &lines[l];
                 band.line(*group, ready);
             }
         }
