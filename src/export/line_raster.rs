@@ -18,6 +18,7 @@
 //! the pixel, never on the band that holds it.
 
 use crate::scene::colour::Rgba;
+use crate::scene::draw::Line;
 
 /// A rectangle in canvas pixels, edges included as fractions.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -26,16 +27,6 @@ pub struct PixelRect {
     pub top: f32,
     pub right: f32,
     pub bottom: f32,
-}
-
-/// One line, in canvas pixels.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PixelLine {
-    pub from: [f32; 2],
-    pub to: [f32; 2],
-    /// Half the stroke's width.
-    pub half_width: f32,
-    pub colour: Rgba,
 }
 
 /// A band of rows being painted, with what each of its pixels last received.
@@ -218,8 +209,12 @@ pub struct ReadyLine {
 }
 
 impl ReadyLine {
-    pub fn new(line: &PixelLine) -> ReadyLine {
-        let segment = Segment::new(line);
+    /// `line` (in points) on a canvas of `pixels_per_point`; a zero width is a hairline, one
+    /// pixel wide, as tiny-skia strokes it.
+    pub fn new(line: &Line, pixels_per_point: f32) -> ReadyLine {
+        let s = pixels_per_point;
+        let half = if line.width > 0.0 { line.width * s * 0.5 } else { 0.5 };
+        let segment = Segment::new([line.a[0] * s, line.a[1] * s], [line.b[0] * s, line.b[1] * s], half);
         let rows = segment.as_ref().map_or([f32::NAN; 2], |s| {
             let reach = s.half + 1.0;
             [s.origin[1].min(s.end[1]) - reach, s.origin[1].max(s.end[1]) + reach]
@@ -251,11 +246,10 @@ struct Segment {
 }
 
 impl Segment {
-    fn new(line: &PixelLine) -> Option<Segment> {
-        let (origin, end) = (line.from, line.to);
+    /// `None` for a line of no length or not finite (a stroke with butt caps paints nothing).
+    fn new(origin: [f32; 2], end: [f32; 2], half: f32) -> Option<Segment> {
         let (dx, dy) = (end[0] - origin[0], end[1] - origin[1]);
         let length = dx.hypot(dy);
-        let half = line.half_width;
         let finite = [origin[0], origin[1], end[0], end[1], half].iter().all(|v| v.is_finite());
         if !(finite && length > 0.0 && length.is_finite() && half > 0.0) {
             return None;
@@ -335,15 +329,15 @@ mod tests {
         PixelRect { left: 0.0, top: 0.0, right: width as f32, bottom: rows as f32 }
     }
 
-    fn line(from: [f32; 2], to: [f32; 2], width: f32, colour: Rgba) -> PixelLine {
-        PixelLine { from, to, half_width: width / 2.0, colour }
+    fn line(a: [f32; 2], b: [f32; 2], width: f32, colour: Rgba) -> Line {
+        Line { a, b, width, colour, half: 0 }
     }
 
-    fn paint(width: usize, rows: usize, lines: &[(u32, PixelLine)]) -> Vec<u8> {
+    fn paint(width: usize, rows: usize, lines: &[(u32, Line)]) -> Vec<u8> {
         let mut pixels = canvas(width, rows);
         let mut band = Band::new(&mut pixels, width, 0, everywhere(width, rows));
         for (group, l) in lines {
-            band.line(*group, &ReadyLine::new(l));
+            band.line(*group, &ReadyLine::new(l, 1.0));
         }
         pixels
     }
@@ -419,7 +413,7 @@ mod tests {
         let mut pixels = canvas(10, 10);
         let clip = PixelRect { left: 2.5, top: 0.0, right: 10.0, bottom: 10.0 };
         let mut band = Band::new(&mut pixels, 10, 0, clip);
-        band.line(0, &ReadyLine::new(&line([0.0, 5.0], [10.0, 5.0], 2.0, Rgba::BLACK)));
+        band.line(0, &ReadyLine::new(&line([0.0, 5.0], [10.0, 5.0], 2.0, Rgba::BLACK), 1.0));
         assert_eq!(at(&pixels, 10, 1, 4), WHITE);
         assert_eq!(at(&pixels, 10, 2, 4), [127, 127, 127, 255]);
         assert_eq!(at(&pixels, 10, 3, 4), [0, 0, 0, 255]);
@@ -437,7 +431,7 @@ mod tests {
         for (i, rows) in banded.chunks_mut(40 * 4 * 7).enumerate() {
             let mut band = Band::new(rows, 40, i * 7, everywhere(40, 30));
             for (group, l) in &lines {
-                band.line(*group, &ReadyLine::new(l));
+                band.line(*group, &ReadyLine::new(l, 1.0));
             }
         }
         assert_eq!(whole, banded);
@@ -462,16 +456,25 @@ mod tests {
     }
 
     #[test]
-    fn degenerate_lines_paint_nothing() {
+    fn degenerate_and_off_canvas_lines_paint_nothing() {
         let black = Rgba::BLACK;
         let nan = f32::NAN;
         let lines = [
             (0, line([5.0, 5.0], [5.0, 5.0], 3.0, black)),
             (0, line([nan, 5.0], [8.0, 5.0], 3.0, black)),
             (0, line([1.0, 5.0], [8.0, f32::INFINITY], 3.0, black)),
-            (0, line([1.0, 5.0], [8.0, 5.0], 0.0, black)),
-            (0, line([-1e30, 5.0], [1e30, 5.0], 0.0, black)),
+            (0, line([1.0, -30.0], [8.0, -20.0], 3.0, black)),
+            (0, line([-1e30, 50.0], [1e30, 50.0], 3.0, black)),
         ];
         assert_eq!(paint(10, 10, &lines), canvas(10, 10));
+    }
+
+    #[test]
+    fn a_zero_width_is_a_hairline_one_pixel_wide() {
+        let p = paint(10, 10, &[(0, line([0.0, 5.5], [10.0, 5.5], 0.0, Rgba::BLACK))]);
+        assert_eq!(ink(&p), 10.0);
+        assert_eq!(at(&p, 10, 3, 5), [0, 0, 0, 255]);
+        assert_eq!(at(&p, 10, 3, 4), WHITE);
+        assert_eq!(at(&p, 10, 3, 6), WHITE);
     }
 }

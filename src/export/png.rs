@@ -10,10 +10,10 @@ use tiny_skia::{
 };
 
 use crate::scene::colour::Rgba;
-use crate::scene::draw::{DrawList, Line, Shape};
+use crate::scene::draw::{DrawList, Shape};
 
 use super::ExportError;
-use super::line_raster::{Band, PixelLine, PixelRect, ReadyLine};
+use super::line_raster::{Band, PixelRect, ReadyLine};
 use super::text::Face;
 
 fn paint(c: Rgba) -> Paint<'static> {
@@ -88,17 +88,10 @@ fn lines_in_painting_order(list: &DrawList, s: f32) -> Vec<(u32, ReadyLine)> {
     let mut lines = Vec::with_capacity(list.lines.len());
     for (g, members) in line_groups(list).iter().enumerate() {
         for &l in members {
-            lines.push((g as u32, ReadyLine::new(&in_pixels(&list.lines[l as usize], s))));
+            lines.push((g as u32, ReadyLine::new(&list.lines[l as usize], s)));
         }
     }
     lines
-}
-
-/// A line in canvas pixels; a zero width is a hairline, one pixel wide (as tiny-skia strokes it).
-fn in_pixels(line: &Line, s: f32) -> PixelLine {
-    let half_width = if line.width > 0.0 { line.width * s * 0.5 } else { 0.5 };
-    let (from, to) = ([line.a[0] * s, line.a[1] * s], [line.b[0] * s, line.b[1] * s]);
-    PixelLine { from, to, half_width, colour: line.colour }
 }
 
 /// The lines of each (colour, width) group, groups in first-appearance order, lines in theirs.
