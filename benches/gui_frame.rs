@@ -8,7 +8,10 @@
 //! - `synthetic_100k_*`: a two-rail two-level fat tree with 100,000 links drawn by the GPU paint
 //!   callback; the CPU side per frame is the egui pass for marks and legends, the uniform, and on
 //!   `rebuild` the scene plus the style array. Target ≤ 16 ms.
-//! - `png_export_tsubame_3840x2160`: scene → PNG bytes. Target ≤ 1 s.
+//! - `png_export_tsubame_3840x2160`: scene → PNG bytes. Target ≤ 1 s. On 2026-11-28, 2 cores:
+//!   468 ms at 16:03 with the links stroked by tiny-skia; 379 ms at 20:20 with them painted by
+//!   `export::line_raster` (medians of 10, not paired; in the second run the host stole about a
+//!   third of the CPU time).
 //!
 //! Run: `cargo bench --bench gui_frame`.
 //!
