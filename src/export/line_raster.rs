@@ -144,6 +144,9 @@ struct Run {
 impl Run {
     /// Paints pixels `i`, `i + stride`, … (one per clip in `clips`), the first at `along` and
     /// `across` from the line's origin; `ENDS`: some of them may lie beyond the line's ends.
+    /// Full pixels and pixels the line misses are skipped by branches: a branch-free loop
+    /// (every pixel laid, at no coverage where it adds none) took 1.03 s for a k = 36 render's
+    /// links against 0.75 s, and one over a fixed count of pixels per row longer still.
     #[inline(always)]
     fn paint<const ENDS: bool>(
         &self,
