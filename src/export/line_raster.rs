@@ -67,7 +67,6 @@ impl<'p> Band<'p> {
     pub fn line(&mut self, group: u32, line: &ReadyLine) {
         let Some(segment) = &line.segment else { return };
         let top = self.top as f32;
-        let reach = segment.half + 1.0;
         let [y0, y1] = line.rows;
         if y1 < top || y0 > top + self.rows as f32 {
             return;
@@ -75,14 +74,14 @@ impl<'p> Band<'p> {
         if self.group != Some(group) {
             self.begin_group(group);
         }
-        let steep = segment.steep;
-        let majors = if steep {
+        let majors = if segment.steep {
             let rows = pixel_span(y0 - top, y1 - top, self.rows);
             rows.start + self.top..rows.end + self.top
         } else {
             let bottom = top + self.rows as f32;
             let (x0, x1) = segment.columns_within(top - segment.reach, bottom + segment.reach);
-            pixel_span(x0 - reach, x1 + reach, self.width)
+            let past = segment.past_ends();
+            pixel_span(x0 - past, x1 + past, self.width)
         };
         for major in majors {
             self.cross(segment, major, line.colour);
@@ -219,8 +218,8 @@ impl ReadyLine {
         let half = if line.width > 0.0 { line.width * s * 0.5 } else { 0.5 };
         let segment = Segment::new([line.a[0] * s, line.a[1] * s], [line.b[0] * s, line.b[1] * s], half);
         let rows = segment.as_ref().map_or([f32::NAN; 2], |s| {
-            let reach = s.half + 1.0;
-            [s.origin[1].min(s.end[1]) - reach, s.origin[1].max(s.end[1]) + reach]
+            let past = s.past_ends();
+            [s.origin[1].min(s.end[1]) - past, s.origin[1].max(s.end[1]) + past]
         });
         ReadyLine { segment, rows, colour: line.colour }
     }
@@ -262,6 +261,12 @@ impl Segment {
         let (m, k) = if steep { (1, 0) } else { (0, 1) };
         let (slope, reach) = (along[k] / along[m], (half + 0.5) / along[m].abs());
         Some(Segment { origin, end, along, length, half, steep, slope, reach })
+    }
+
+    /// How far beyond its end points, along either axis, the centre of a pixel the line covers
+    /// may lie: at most √(0.25 + (half + 0.5)²), which `half + 1` bounds.
+    fn past_ends(&self) -> f32 {
+        self.half + 1.0
     }
 
     /// The minor-axis centre of the line's crossing of the row (or column) centred at `major`.
