@@ -66,27 +66,44 @@ pub struct RegionTable {
 /// One rank's deltas for every region, each kind in one allocation: a 20,000-region profile
 /// would otherwise cost two small heap blocks (and their headers) per rank and region, more
 /// than the counters themselves (issue 13).
+///
+/// A rank's first dump with counters is usually its own delta, as written (sorted, every
+/// counter moved): that delta is kept as the dump's index, not copied. Copying it cost a
+/// second copy of a one-region profile, and half of one with two regions (TSUBAME's 1,296-rank
+/// all-to-all: 40 MB of new pages).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct RankDeltas {
     peers: Vec<PeerBytes>,
-    /// `peers[peer_starts[r]..peer_starts[r + 1]]` is region `r`'s delta.
+    /// `peers[peer_starts[r]..peer_starts[r + 1]]` is region `r`'s delta, unless `peer_whole`
+    /// names the region.
     peer_starts: Vec<usize>,
+    /// `(region, dump)`: region `region`'s delta is `RankSection::dumps[dump].peers` whole.
+    peer_whole: Option<(usize, usize)>,
     lids: Vec<LidBytes>,
     lid_starts: Vec<usize>,
+    lid_whole: Option<(usize, usize)>,
 }
 
 impl RankDeltas {
-    /// Room for `regions` regions and, at most, every counter of `dumps`: a delta has at most
-    /// one counter per counter of its dump, so the lists never grow (growing by doubling
-    /// copied and faulted in each rank's list several times over).
+    /// Room for `regions` regions and, at most, every counter of `dumps` but a first dump
+    /// that is kept whole: a delta has at most one counter per counter of its dump, so the
+    /// lists never grow (growing by doubling copied and faulted in each rank's list several
+    /// times over).
     fn with_room(regions: usize, dumps: &[(usize, &Dump)]) -> Self {
         let mut starts = Vec::with_capacity(regions + 1);
         starts.push(0);
+        let room = |list: fn(&Dump) -> usize, whole: fn(&Dump) -> bool| {
+            let all: usize = dumps.iter().map(|(_, d)| list(d)).sum();
+            let first = dumps.iter().map(|(_, d)| *d).find(|d| list(d) > 0);
+            all - first.filter(|d| whole(d)).map_or(0, list)
+        };
         RankDeltas {
-            peers: Vec::with_capacity(dumps.iter().map(|(_, d)| d.peers.len()).sum()),
+            peers: Vec::with_capacity(room(|d| d.peers.len(), |d| as_written(&d.peers))),
             peer_starts: starts.clone(),
-            lids: Vec::with_capacity(dumps.iter().map(|(_, d)| d.lids.len()).sum()),
+            peer_whole: None,
+            lids: Vec::with_capacity(room(|d| d.lids.len(), |d| as_written(&d.lids))),
             lid_starts: starts,
+            lid_whole: None,
         }
     }
 
@@ -102,12 +119,20 @@ impl RankDeltas {
         self.lids.shrink_to_fit();
     }
 
-    fn get(&self, region: usize) -> Delta<'_> {
+    /// Region `region`'s delta; `dumps` are the rank's own.
+    fn get<'a>(&'a self, region: usize, dumps: &'a [Dump]) -> Delta<'a> {
         let range = |starts: &[usize]| match (starts.get(region), starts.get(region + 1)) {
             (Some(&a), Some(&b)) => a..b,
             _ => 0..0,
         };
-        Delta { peers: &self.peers[range(&self.peer_starts)], lids: &self.lids[range(&self.lid_starts)] }
+        let whole = |kept: Option<(usize, usize)>| match kept {
+            Some((r, dump)) if r == region => dumps.get(dump),
+            _ => None,
+        };
+        Delta {
+            peers: whole(self.peer_whole).map_or(&self.peers[range(&self.peer_starts)], |d| &d.peers),
+            lids: whole(self.lid_whole).map_or(&self.lids[range(&self.lid_starts)], |d| &d.lids),
+        }
     }
 }
 
@@ -128,15 +153,21 @@ impl RegionTable {
     }
 
     /// The bytes of rank section `profile.ranks[rank_index]` in region `regions[region_index]`
-    /// alone (empty when either is out of range).
-    pub fn delta(&self, region_index: usize, rank_index: usize) -> Delta<'_> {
-        self.ranks.get(rank_index).map_or_else(Delta::default, |r| r.get(region_index))
+    /// alone (empty when either is out of range). `profile` is the one the table was made from:
+    /// a delta that is a dump as written is read from there.
+    pub fn delta<'a>(&'a self, profile: &'a Profile, region_index: usize, rank_index: usize) -> Delta<'a> {
+        let dumps = profile.ranks.get(rank_index).map_or(&[][..], |r| &r.dumps[..]);
+        self.ranks.get(rank_index).map_or_else(Delta::default, |r| r.get(region_index, dumps))
     }
 
     /// Region `number` and its per-rank deltas, aligned with `profile.ranks`.
-    pub fn region(&self, number: u32) -> Option<(&RegionInfo, Vec<Delta<'_>>)> {
+    pub fn region<'a>(
+        &'a self,
+        profile: &'a Profile,
+        number: u32,
+    ) -> Option<(&'a RegionInfo, Vec<Delta<'a>>)> {
         let at = self.index_of(number)?;
-        Some((&self.regions[at], (0..self.ranks.len()).map(|i| self.delta(at, i)).collect()))
+        Some((&self.regions[at], (0..self.ranks.len()).map(|i| self.delta(profile, at, i)).collect()))
     }
 }
 
@@ -290,7 +321,7 @@ fn rank_deltas(rank: &RankSection, regions: &[RegionInfo]) -> (RankDeltas, Total
     let mut last = None;
     let mut went_down = false;
     let mut previous: Option<(u32, EpochMicros)> = None;
-    for info in regions {
+    for (at, info) in regions.iter().enumerate() {
         let Some((index, dump)) = dumps.next_if(|(_, d)| d.region == info.number) else {
             absent.push(info.number.to_string());
             out.end_region();
@@ -305,8 +336,14 @@ fn rank_deltas(rank: &RankSection, regions: &[RegionInfo]) -> (RankDeltas, Total
         }
         previous = Some((info.number, dump.dumptime));
         let mut notes = Notes::default();
-        peers = step(&peers, &dump.peers, &mut out.peers, &mut notes);
-        lids = step(&lids, &dump.lids, &mut out.lids, &mut notes);
+        peers = first_or_step(
+            &peers,
+            &dump.peers,
+            (&mut out.peers, &mut out.peer_whole),
+            (at, index),
+            &mut notes,
+        );
+        lids = first_or_step(&lids, &dump.lids, (&mut out.lids, &mut out.lid_whole), (at, index), &mut notes);
         out.end_region();
         last = Some(index);
         let n = info.number;
@@ -384,6 +421,27 @@ fn sorted<'d, C: Counter>(dump: &'d [C], notes: &mut Notes) -> Cow<'d, [C]> {
         }
     }
     Cow::Owned(out)
+}
+
+/// True for a list that is its own first delta: sorted by key, no key twice, every counter moved.
+fn as_written<C: Counter>(list: &[C]) -> bool {
+    list.windows(2).all(|w| w[0].key() < w[1].key()) && list.iter().all(moved)
+}
+
+/// [`step`], except that the first dump with counters, when [as written](as_written), is its
+/// own delta: `(region, dump)` goes into `whole` instead of a copy into `delta`.
+fn first_or_step<'d, C: Counter>(
+    state: &[C],
+    dump: &'d [C],
+    (delta, whole): (&mut Vec<C>, &mut Option<(usize, usize)>),
+    at: (usize, usize),
+    notes: &mut Notes,
+) -> Cow<'d, [C]> {
+    if state.is_empty() && whole.is_none() && !dump.is_empty() && as_written(dump) {
+        *whole = Some(at);
+        return Cow::Borrowed(dump);
+    }
+    step(state, dump, delta, notes)
 }
 
 /// One step from the cumulative `state` (sorted by key) to the next dump: pushes the delta's

@@ -44,15 +44,15 @@ fn each_region_holds_only_its_own_bytes_for_peers_and_lids() {
     let (table, warnings) = region_table(&p, "p.ibprof");
     assert!(warnings.is_empty(), "{warnings:?}");
     assert_eq!(table.regions.iter().map(|r| r.number).collect::<Vec<_>>(), [1, 2]);
-    assert_eq!(table.delta(0, 0).peers, peers(&[(1, 100, 10), (2, 50, 0)]));
-    assert_eq!(table.delta(1, 0).peers, peers(&[(1, 150, 0), (2, 0, 5), (3, 7, 0)]));
-    assert_eq!(table.delta(1, 0).lids, lids(&[(0, 0x11, 150, 0), (0, 0x12, 5, 5)]));
-    assert_eq!(table.delta(1, 1).peers, peers(&[(0, 0, 150)]));
+    assert_eq!(table.delta(&p, 0, 0).peers, peers(&[(1, 100, 10), (2, 50, 0)]));
+    assert_eq!(table.delta(&p, 1, 0).peers, peers(&[(1, 150, 0), (2, 0, 5), (3, 7, 0)]));
+    assert_eq!(table.delta(&p, 1, 0).lids, lids(&[(0, 0x11, 150, 0), (0, 0x12, 5, 5)]));
+    assert_eq!(table.delta(&p, 1, 1).peers, peers(&[(0, 0, 150)]));
     assert_eq!(table.total(&p, 0).0, p.ranks[0].dumps[1].peers);
     assert!(std::ptr::eq(table.total(&p, 0).0, p.ranks[0].dumps[1].peers.as_slice()), "borrowed, not copied");
     assert_eq!(table.total(&p, 1).0, peers(&[(0, 10, 250)]));
     assert_eq!(
-        table.region(2).map(|(info, ranks)| (info.name.clone(), ranks.len())),
+        table.region(&p, 2).map(|(info, ranks)| (info.name.clone(), ranks.len())),
         Some((Some("r2".into()), 2))
     );
 }
@@ -62,7 +62,7 @@ fn a_counter_that_goes_down_is_clamped_at_zero_and_named_in_a_warning() {
     let p = profile(vec![rank(3, vec![dump(1, &[(1, 100, 9)], &[]), dump(2, &[(1, 60, 12)], &[])])]);
     let (table, warnings) = region_table(&p, "p.ibprof");
     assert!(table.clamped);
-    assert_eq!(table.delta(1, 0).peers, peers(&[(1, 0, 3)]));
+    assert_eq!(table.delta(&p, 1, 0).peers, peers(&[(1, 0, 3)]));
     assert_eq!(warnings.len(), 1);
     assert_eq!(warnings[0].file, "p.ibprof");
     assert_eq!(
@@ -80,8 +80,8 @@ fn a_rank_missing_a_region_is_unchanged_there_and_its_next_delta_spans_both() {
     let (table, warnings) = region_table(&p, "p");
     assert_eq!(warnings.len(), 1, "{warnings:?}");
     assert!(warnings[0].message.starts_with("rank 1 has no dump for region 2 that other ranks have"));
-    assert_eq!(table.delta(1, 1), Delta::default());
-    assert_eq!(table.delta(2, 1).peers, peers(&[(0, 45, 0)]));
+    assert_eq!(table.delta(&p, 1, 1), Delta::default());
+    assert_eq!(table.delta(&p, 2, 1).peers, peers(&[(0, 45, 0)]));
 }
 
 #[test]
@@ -95,8 +95,8 @@ fn a_counter_missing_from_a_later_dump_is_carried_forward_not_counted_twice() {
         ],
     )]);
     let (table, warnings) = region_table(&p, "p");
-    assert_eq!(table.delta(1, 0).peers, peers(&[(1, 5, 0)]));
-    assert_eq!(table.delta(2, 0).peers, peers(&[(2, 6, 0)]), "a counter that did not move is left out");
+    assert_eq!(table.delta(&p, 1, 0).peers, peers(&[(1, 5, 0)]));
+    assert_eq!(table.delta(&p, 2, 0).peers, peers(&[(2, 6, 0)]), "a counter that did not move is left out");
     assert_eq!(table.total(&p, 0).0, peers(&[(1, 15, 0), (2, 26, 0)]));
     assert!(!table.clamped, "the deltas still add up to the total");
     assert_eq!(warnings.len(), 1);
@@ -115,9 +115,10 @@ fn a_counter_missing_from_the_last_dump_stays_in_the_total() {
 fn unsorted_dumps_are_matched_by_key_and_repeated_counters_summed() {
     let d1 = dump(1, &[], &[(1, 5, 3, 0), (0, 5, 10, 1)]);
     let d2 = dump(2, &[(2, 1, 1), (1, 1, 1), (2, 1, 1)], &[(1, 5, 4, 0), (0, 5, 15, 1)]);
-    let (table, warnings) = region_table(&profile(vec![rank(0, vec![d1, d2])]), "p");
-    assert_eq!(table.delta(1, 0).lids, lids(&[(0, 5, 5, 0), (1, 5, 1, 0)]));
-    assert_eq!(table.delta(1, 0).peers, peers(&[(1, 1, 1), (2, 2, 2)]));
+    let p = profile(vec![rank(0, vec![d1, d2])]);
+    let (table, warnings) = region_table(&p, "p");
+    assert_eq!(table.delta(&p, 1, 0).lids, lids(&[(0, 5, 5, 0), (1, 5, 1, 0)]));
+    assert_eq!(table.delta(&p, 1, 0).peers, peers(&[(1, 1, 1), (2, 2, 2)]));
     assert_eq!(warnings.len(), 1);
     assert_eq!(warnings[0].message, "rank 0, region 2: peer 2 listed twice; summed");
 }
@@ -162,7 +163,7 @@ fn regions_take_the_latest_dump_time_and_the_first_name_and_warn_on_a_second_nam
 fn a_rank_without_dumps_has_empty_deltas_and_total() {
     let p = profile(vec![rank(0, vec![dump(1, &[(1, 1, 1)], &[])]), rank(1, vec![])]);
     let (table, warnings) = region_table(&p, "p");
-    assert_eq!(table.delta(0, 1), Delta::default());
+    assert_eq!(table.delta(&p, 0, 1), Delta::default());
     assert_eq!(table.total(&p, 1), (&[][..], &[][..]));
     assert_eq!(table.total(&p, 9), (&[][..], &[][..]));
     assert_eq!(warnings.len(), 1);
@@ -177,7 +178,7 @@ fn the_sum_of_the_deltas_is_the_total_when_nothing_goes_down() {
     assert!(!table.clamped);
     let mut sum = [(0u64, 0u64); 2];
     for region in 0..table.regions.len() {
-        for c in table.delta(region, 0).peers {
+        for c in table.delta(&p, region, 0).peers {
             sum[c.peer as usize].0 += c.sent;
             sum[c.peer as usize].1 += c.recv;
         }
@@ -195,4 +196,32 @@ fn dump_times_going_backwards_are_a_warning_naming_both_regions() {
     assert_eq!(warnings.len(), 1, "{warnings:?}");
     assert!(warnings[0].message.starts_with("rank 0, region 2: dumptime "), "{}", warnings[0].message);
     assert!(warnings[0].message.contains("is before region 1's"), "{}", warnings[0].message);
+}
+
+/// The usual first dump (sorted, every counter moved) is read from the profile, not copied;
+/// one with a counter that did not move, or out of order, gets a delta of its own.
+#[test]
+fn a_first_dump_as_written_is_its_own_delta_without_a_copy() {
+    let p = profile(vec![
+        rank(
+            0,
+            vec![
+                dump(1, &[(1, 5, 0), (2, 6, 1)], &[(0, 7, 1, 1)]),
+                dump(2, &[(1, 9, 0), (2, 6, 1)], &[(0, 7, 1, 1)]),
+            ],
+        ),
+        rank(1, vec![dump(1, &[(0, 0, 0), (2, 3, 0)], &[]), dump(2, &[(0, 0, 0), (2, 4, 0)], &[])]),
+        rank(2, vec![dump(1, &[], &[]), dump(2, &[(1, 2, 0), (0, 1, 0)], &[])]),
+    ]);
+    let (table, warnings) = region_table(&p, "p");
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let first = table.delta(&p, 0, 0);
+    assert!(std::ptr::eq(first.peers, &p.ranks[0].dumps[0].peers[..]));
+    assert!(std::ptr::eq(first.lids, &p.ranks[0].dumps[0].lids[..]));
+    assert_eq!(table.delta(&p, 1, 0).peers, peers(&[(1, 4, 0)]));
+    assert_eq!(table.delta(&p, 1, 0).lids, lids(&[]), "counters that did not move are left out");
+    assert_eq!(table.delta(&p, 0, 1).peers, peers(&[(2, 3, 0)]), "a counter that did not move is left out");
+    assert_eq!(table.delta(&p, 1, 1).peers, peers(&[(2, 1, 0)]));
+    assert_eq!(table.delta(&p, 0, 2), Delta::default());
+    assert_eq!(table.delta(&p, 1, 2).peers, peers(&[(0, 1, 0), (1, 2, 0)]), "sorted, so a copy");
 }

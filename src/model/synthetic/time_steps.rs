@@ -135,7 +135,7 @@ mod tests {
         assert!(warnings.is_empty(), "{warnings:?}");
         assert_eq!(table.regions.len(), 200);
         assert!(!table.clamped);
-        let (_, ranks) = table.region(1).unwrap();
+        let (_, ranks) = table.region(&profile, 1).unwrap();
         let sent: Vec<(u32, u64)> = ranks[1].peers.iter().map(|p| (p.peer, p.sent)).collect();
         let expected: Vec<(u32, u64)> = {
             let mut v = TimeSteps::new(4, 200).sends(1, 0);
@@ -143,7 +143,7 @@ mod tests {
             v
         };
         assert_eq!(sent.iter().filter(|p| p.1 > 0).copied().collect::<Vec<_>>(), expected);
-        let (_, checkpoint) = table.region(100).unwrap();
+        let (_, checkpoint) = table.region(&profile, 100).unwrap();
         assert!(checkpoint[3].peers.iter().any(|p| p.peer == 0 && p.sent >= 4 << 20));
     }
 

@@ -16,7 +16,7 @@ pub fn region_input<'p>(profile: &'p Profile, table: &'p RegionTable, at: usize)
             .iter()
             .enumerate()
             .map(|(i, section)| {
-                let c = table.delta(at, i);
+                let c = table.delta(profile, at, i);
                 RankTraffic { section, peers: c.peers, lids: c.lids }
             })
             .collect(),
