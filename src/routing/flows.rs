@@ -22,7 +22,7 @@ use crate::model::{Cluster, Guid, Lid, LidBytes, PeerBytes, RankSection, Warning
 
 use super::accumulate::Flow;
 use super::problems::{Problems, StrayLid};
-use super::rank_cas::{FEW_RAILS, first_few};
+use super::rank_places::{Placed, RankPlaces};
 
 /// Re-exported, so `routing::HostMap` still names it; the type is plain model data.
 pub use crate::model::HostMap;
@@ -168,59 +168,14 @@ fn port_index(cluster: &Cluster) -> PortIndex {
     index
 }
 
-/// Where a rank runs: its host (`None`: in no fabric) and its local rank there (its position
-/// among the profile's ranks on that host, by rank number), which picks its CA on a multi-HCA
-/// host (see [`super::rank_cas`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct RankPlace {
-    host: Option<usize>,
-    local: u32,
-}
-
-/// Rank → [`RankPlace`]. Dense when ranks are, since this is asked once per counter.
-enum RankHosts {
-    Dense(Vec<Option<RankPlace>>),
-    Sparse(HashMap<u32, RankPlace>),
-}
-
-impl RankHosts {
-    fn new(pairs: impl Iterator<Item = (u32, Option<usize>)> + Clone) -> Self {
-        let places = super::rank_cas::local_ranks(pairs);
-        let max = places.iter().map(|p| p.0).max().unwrap_or(0);
-        let place = |&(_, host, local): &(u32, Option<usize>, u32)| RankPlace { host, local };
-        if (max as usize) < 4 * places.len() + 1024 {
-            let mut dense = vec![None; max as usize + 1];
-            for p in &places {
-                dense[p.0 as usize] = Some(place(p));
-            }
-            RankHosts::Dense(dense)
-        } else {
-            RankHosts::Sparse(places.iter().map(|p| (p.0, place(p))).collect())
-        }
-    }
-
-    /// `None`: the rank is not in the profile.
-    fn place(&self, rank: u32) -> Option<RankPlace> {
-        match self {
-            RankHosts::Dense(v) => v.get(rank as usize).copied().flatten(),
-            RankHosts::Sparse(m) => m.get(&rank).copied(),
-        }
-    }
-
-    /// `None`: the rank is not in the profile; `Some(None)`: its host is in no fabric.
-    fn get(&self, rank: u32) -> Option<Option<usize>> {
-        self.place(rank).map(|p| p.host)
-    }
-}
-
 /// Every rank's host, resolved once, for placing one rank's counters at a time: in situ, a rank
 /// has its own counters and every rank's host name, not the other ranks' counters.
-pub struct RankHostTable(RankHosts);
+pub struct RankHostTable(RankPlaces);
 
 impl RankHostTable {
     /// The host index of a rank (`None`: not placed on any fabric host, or not a rank).
     pub fn host(&self, rank: u32) -> Option<usize> {
-        self.0.get(rank).flatten()
+        self.0.host(rank).flatten()
     }
 }
 
@@ -325,10 +280,14 @@ impl<'c> FlowBuilder<'c> {
         counted.into_inner()
     }
 
-    fn rank_hosts(&self, ranks: &[RankTraffic<'_>]) -> RankHosts {
-        RankHosts::new(
-            ranks.iter().map(|t| (t.section.rank, self.host_index(t.section.rank, &t.section.host))),
-        )
+    fn rank_hosts(&self, ranks: &[RankTraffic<'_>]) -> RankPlaces {
+        self.rank_places(ranks.iter().map(|t| (t.section.rank, t.section.host.as_str())))
+    }
+
+    /// Every rank's host (through the host map) and LIDs, resolved once.
+    fn rank_places<'a>(&self, ranks: impl Iterator<Item = (u32, &'a str)>) -> RankPlaces {
+        let hosts = ranks.map(|(rank, host)| (rank, self.host_index(rank, host)));
+        RankPlaces::new(hosts, &self.cas, self.cluster.rails.len())
     }
 
     /// Places several regions' counters at once into sinks made by `new_sink`, one per parallel
@@ -340,11 +299,8 @@ impl<'c> FlowBuilder<'c> {
         new_sink: impl Fn() -> S + Sync,
         merge: impl Fn(S, S) -> S + Sync,
     ) -> S {
-        let host_of_rank = RankHosts::new(
-            regions
-                .iter()
-                .flat_map(|ranks| ranks.iter())
-                .map(|t| (t.section.rank, self.host_index(t.section.rank, &t.section.host))),
+        let host_of_rank = self.rank_places(
+            regions.iter().flat_map(|ranks| ranks.iter()).map(|t| (t.section.rank, t.section.host.as_str())),
         );
         let rank_count = regions.iter().map(|r| r.len()).max().unwrap_or(0);
         // One piece per thread: each sink may be large (a demand matrix per rail).
@@ -378,7 +334,7 @@ impl<'c> FlowBuilder<'c> {
 
     /// Resolves every rank's host (through the host map) once.
     pub fn rank_host_table<'a>(&self, ranks: impl Iterator<Item = (u32, &'a str)> + Clone) -> RankHostTable {
-        RankHostTable(RankHosts::new(ranks.map(|(rank, host)| (rank, self.host_index(rank, host)))))
+        RankHostTable(self.rank_places(ranks))
     }
 
     /// Places one rank's counters into `sink`, its peers' hosts taken from `hosts`: the same
@@ -416,17 +372,16 @@ impl<'c> FlowBuilder<'c> {
         set: &mut S,
         problems: &mut Problems,
         traffic: &RankTraffic<'_>,
-        host_of_rank: &RankHosts,
+        places: &RankPlaces,
     ) {
         let src_rank = traffic.section.rank;
-        let src = host_of_rank.place(src_rank);
+        let src = places.place(src_rank);
         let src_host = src.and_then(|p| p.host);
-        let src_local = src.map_or(0, |p| p.local);
         for peer in traffic.peers {
             if peer.sent == 0 {
                 continue;
             }
-            let Some(RankPlace { host: dst_host, local: dst_local }) = host_of_rank.place(peer.peer) else {
+            let Some(dst) = places.place(peer.peer) else {
                 let message =
                     format!("rank {} is not in the profile; bytes sent to it are unplaced", peer.peer);
                 problems.add(message, peer.sent);
@@ -437,12 +392,20 @@ impl<'c> FlowBuilder<'c> {
                 src_rank,
                 dst_rank: Some(peer.peer),
                 src_host: origin_host(src_host),
-                dst_host: origin_host(dst_host),
+                dst_host: origin_host(dst.host),
             };
-            self.add_rank_flow(set, problems, (origin, [src_local, dst_local]), traffic, peer.sent);
+            self.add_rank_flow(set, problems, origin, (src, dst), traffic, peer.sent);
         }
         for lid in traffic.lids {
             self.add_port_flows(set, problems, traffic, src_host, lid);
+        }
+    }
+
+    /// The rails a pair's bytes may take under the policy (rails past the cluster's have no LIDs).
+    fn usable_rails(&self) -> std::ops::Range<usize> {
+        match self.policy {
+            RailPolicy::Split => 0..self.cluster.rails.len(),
+            RailPolicy::Rail(n) => usize::from(n)..usize::from(n) + 1,
         }
     }
 
@@ -450,11 +413,12 @@ impl<'c> FlowBuilder<'c> {
         &self,
         set: &mut S,
         problems: &mut Problems,
-        (origin, [src_local, dst_local]): (FlowOrigin, [u32; 2]),
+        origin: FlowOrigin,
+        (src, dst): (Option<Placed<'_>>, Placed<'_>),
         traffic: &RankTraffic<'_>,
         bytes: u64,
     ) {
-        let (Some(src), Some(dst)) = (origin.src_host_index(), origin.dst_host_index()) else {
+        let (Some(src), Some(dst_host)) = (src.filter(|p| p.host.is_some()), dst.host) else {
             let name = match origin.src_host {
                 None => traffic.section.host.clone(),
                 Some(_) => format!("of rank {}", origin.dst_rank.unwrap_or_default()),
@@ -466,49 +430,50 @@ impl<'c> FlowBuilder<'c> {
             set.unplaced(bytes);
             return;
         };
-        if src == dst {
+        if src.host == Some(dst_host) {
             set.intra_node_pair(origin, bytes);
             return;
         }
-        let usable = |r: usize| match self.policy {
-            RailPolicy::Split => true,
-            RailPolicy::Rail(n) => r == usize::from(n),
+        let shared = |r: usize| match (src.lids.get(r), dst.lids.get(r)) {
+            (Some(&Some(s)), Some(&Some(d))) => Some((s, d)),
+            _ => None,
         };
-        let lids = |r: usize| (self.cas.lid(src, r, src_local), self.cas.lid(dst, r, dst_local));
-        let shared = || {
-            (0..self.cluster.rails.len()).filter_map(move |r| match lids(r) {
-                (Some(s), Some(d)) if usable(r) => Some((r, s, d)),
-                _ => None,
-            })
-        };
-        // Looked up once for the usual few rails (this runs for every pair of ranks).
-        let (few, count) = first_few(shared(), (0, Lid(0), Lid(0)));
+        let count = self.usable_rails().filter(|&r| shared(r).is_some()).count() as u64;
         if count == 0 {
-            if let Some(message) = self.lid_zero_problem((src, src_local), (dst, dst_local), &usable) {
-                problems.add(message, bytes);
-                set.unplaced(bytes);
-                return;
+            return self.no_shared_rail(set, problems, (src, dst), bytes);
+        }
+        // Evenly, the remainder to the lowest rails; no division for the usual one rail.
+        let (each, rest) = if count == 1 { (bytes, 0) } else { (bytes / count, bytes % count) };
+        let mut i = 0;
+        for r in self.usable_rails() {
+            let Some((s, d)) = shared(r) else { continue };
+            let share = each + u64::from(i < rest);
+            i += 1;
+            if share > 0 {
+                set.flow(r, Flow { src: s, dst: d, bytes: share }, origin);
             }
+        }
+    }
+
+    /// A pair of hosts with no usable rail in common: its bytes are unplaced, and why.
+    fn no_shared_rail<S: FlowSink>(
+        &self,
+        set: &mut S,
+        problems: &mut Problems,
+        (src, dst): (Placed<'_>, Placed<'_>),
+        bytes: u64,
+    ) {
+        let (Some(s), Some(d)) = (src.host, dst.host) else { return };
+        let message = self.lid_zero_problem((s, src.local), (d, dst.local)).unwrap_or_else(|| {
             let hosts = &self.cluster.hosts;
             let what = match self.policy {
                 RailPolicy::Split => "share no rail".to_string(),
                 RailPolicy::Rail(n) => format!("are not both on rail {n}"),
             };
-            let message =
-                format!("hosts {} and {} {what}; their bytes are unplaced", hosts[src].name, hosts[dst].name);
-            problems.add(message, bytes);
-            set.unplaced(bytes);
-            return;
-        }
-        let k = count as u64;
-        let beyond = (count > FEW_RAILS).then(|| shared().skip(FEW_RAILS)).into_iter().flatten();
-        let rails = few.iter().copied().take(count).chain(beyond);
-        for (i, (r, s, d)) in rails.enumerate() {
-            let share = bytes / k + u64::from((i as u64) < bytes % k);
-            if share > 0 {
-                set.flow(r, Flow { src: s, dst: d, bytes: share }, origin);
-            }
-        }
+            format!("hosts {} and {} {what}; their bytes are unplaced", hosts[s].name, hosts[d].name)
+        });
+        problems.add(message, bytes);
+        set.unplaced(bytes);
     }
 
     /// When a usable rail would carry the pair but one rank's CA there has LID 0, says so.
@@ -516,10 +481,9 @@ impl<'c> FlowBuilder<'c> {
         &self,
         (src, src_local): (usize, u32),
         (dst, dst_local): (usize, u32),
-        usable: &dyn Fn(usize) -> bool,
     ) -> Option<String> {
         let hosts = &self.cluster.hosts;
-        (0..self.cluster.rails.len()).filter(|&r| usable(r)).find_map(|r| {
+        self.usable_rails().filter(|&r| r < self.cluster.rails.len()).find_map(|r| {
             let cabled = |h: usize| !hosts[h].on_rail(r).is_empty();
             let lid_zero = |h: usize, local: u32| cabled(h) && self.cas.lid(h, r, local).is_none();
             let host = [(src, src_local), (dst, dst_local)].into_iter().find(|&(h, l)| lid_zero(h, l))?.0;

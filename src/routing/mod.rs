@@ -33,6 +33,7 @@ mod port_hops;
 pub mod problems;
 pub mod profile_loads;
 pub mod rank_cas;
+mod rank_places;
 pub mod reachability;
 pub mod region_input;
 pub mod residual;

@@ -36,25 +36,8 @@ pub fn local_ranks(pairs: impl Iterator<Item = (u32, Option<usize>)>) -> Vec<(u3
         .collect()
 }
 
-/// Rails a pair's shared rails are kept on the stack for; more are looked up again.
-pub const FEW_RAILS: usize = 8;
-
-/// The first [`FEW_RAILS`] items of `items` (the rest `fill`), and how many there were in all.
-pub fn first_few<T: Copy>(items: impl Iterator<Item = T>, fill: T) -> ([T; FEW_RAILS], usize) {
-    let mut few = [fill; FEW_RAILS];
-    let mut count = 0;
-    for (slot, item) in (0..).zip(items) {
-        if let Some(slot) = few.get_mut(slot) {
-            *slot = item;
-        }
-        count += 1;
-    }
-    (few, count)
-}
-
-/// Per host and rail, the LIDs of the host's CAs in adapter-name order (`None`: LID 0). Flat,
-/// because placing a profile asks this for every pair of ranks on every rail (1.7 million pairs
-/// for an all-to-all over 1,296 ranks).
+/// Per host and rail, the LIDs of the host's CAs in adapter-name order (`None`: LID 0). Flat;
+/// [`super::rank_places`] asks it once per rank and rail.
 #[derive(Clone, Debug, Default)]
 pub struct HostCas {
     rails: usize,
