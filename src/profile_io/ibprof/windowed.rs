@@ -82,6 +82,8 @@ fn read_texts(
     let before = file.metadata().map_err(io)?;
     let mut reader = (&mut file).take(before.len());
     let mut pending: Vec<u8> = Vec::new();
+    // The cut-off head of the next window's first section, while its buffer is found.
+    let mut carry: Vec<u8> = Vec::new();
     let mut read = 0usize;
     loop {
         let start = pending.len();
@@ -106,17 +108,21 @@ fn read_texts(
             }
             continue;
         }
-        let mut rest = spares.try_recv().unwrap_or_default();
-        rest.clear();
-        rest.extend_from_slice(&pending[cut..]);
+        carry.clear();
+        carry.extend_from_slice(&pending[cut..]);
         pending.truncate(cut);
-        let text = decode(std::mem::replace(&mut pending, rest)).map_err(|_| Fallback::ReadWhole)?;
+        let text = decode(std::mem::take(&mut pending)).map_err(|_| Fallback::ReadWhole)?;
         if texts.send(Ok(text)).is_err() {
             return Ok(()); // the parser stopped
         }
         if end {
             break;
         }
+        // Sent: so the parser has taken the window before, and given back the one before that.
+        pending = spares.try_recv().unwrap_or_default();
+        pending.clear();
+        pending.reserve(carry.len() + window);
+        pending.extend_from_slice(&carry);
     }
     let after = std::fs::metadata(path).map_err(io)?;
     if let Some(change) = changed_while_read(&before, &after, read) {
