@@ -196,7 +196,7 @@ fn the_example_in_the_format_document_reads_cleanly_and_its_deltas_are_as_stated
     assert_eq!(profile.ranks[0].ports[1].lmc, 1);
     let (table, warnings) = region_table(&profile, "ibprof.md");
     assert!(warnings.is_empty(), "{warnings:?}");
-    let (_, ranks) = table.region(2).unwrap();
+    let (_, ranks) = table.region(&profile, 2).unwrap();
     let peers: Vec<(u32, u64, u64)> = ranks[0].peers.iter().map(|p| (p.peer, p.sent, p.recv)).collect();
     assert_eq!(peers, [(1, 1_048_576, 1_048_576)]);
     let lids: Vec<(u32, u16, u64)> = ranks[0].lids.iter().map(|l| (l.port, l.lid.0, l.sent)).collect();

@@ -40,8 +40,10 @@ impl From<ParseError> for Fallback {
 /// work ran on one core between the parallel parses (TSUBAME's 100 MB all-to-all: 0.87 s
 /// instead of 0.93 s for the whole `render`, medians of six interleaved runs).
 ///
-/// Parsed windows go back to the reader to be filled again: a fresh buffer per window made the
-/// kernel map and zero 100 MB of new pages for that profile, a sixth of its reading time.
+/// Parsed windows go back to the reader to be filled again: with a fresh buffer per window,
+/// the kernel mapping and zeroing new pages for them was a sixth of that profile's reading time
+/// (perf). Three windows are still the most held: the reader takes a spare only once it has
+/// sent its window, that is once the parser has taken the one before.
 pub(super) fn read_windowed(path: &Path, window: usize) -> Result<Parsed, Fallback> {
     let display = path.display().to_string();
     // One window waits while one is parsed: three windows' text at most, with the one being read.
@@ -82,8 +84,6 @@ fn read_texts(
     let before = file.metadata().map_err(io)?;
     let mut reader = (&mut file).take(before.len());
     let mut pending: Vec<u8> = Vec::new();
-    // The cut-off head of the next window's first section, while its buffer is found.
-    let mut carry: Vec<u8> = Vec::new();
     let mut read = 0usize;
     loop {
         let start = pending.len();
@@ -108,8 +108,9 @@ fn read_texts(
             }
             continue;
         }
-        carry.clear();
-        carry.extend_from_slice(&pending[cut..]);
+        // The head of the next window's first section, held only until its buffer is found (a
+        // kept one would be one more section's text held for good).
+        let carry = pending[cut..].to_vec();
         pending.truncate(cut);
         let text = decode(std::mem::take(&mut pending)).map_err(|_| Fallback::ReadWhole)?;
         if texts.send(Ok(text)).is_err() {
@@ -121,7 +122,8 @@ fn read_texts(
         // Sent: so the parser has taken the window before, and given back the one before that.
         pending = spares.try_recv().unwrap_or_default();
         pending.clear();
-        pending.reserve(carry.len() + window);
+        // Exactly: a doubled window would be held from then on.
+        pending.reserve_exact(carry.len() + window);
         pending.extend_from_slice(&carry);
     }
     let after = std::fs::metadata(path).map_err(io)?;
