@@ -64,6 +64,7 @@ mod tests {
         let error = create_regular(&dir.join("app.ibprof")).unwrap_err();
         assert!(error.to_string().contains("symbolic link"), "{error}");
         assert_eq!(std::fs::read(&target).unwrap(), b"precious");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
@@ -82,5 +83,6 @@ mod tests {
         drop(create_regular(&plain).unwrap());
         assert!(holds(&plain, 0));
         assert!(!holds(Path::new("/proc/version"), 5), "a /proc file keeps no bytes");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
