@@ -219,7 +219,7 @@ impl<'c> FlowBuilder<'c> {
     /// Flows for one region, given every rank's counters for it. Ranks are placed in parallel;
     /// the result is the same as placing them one by one, in order.
     pub fn flows(&mut self, ranks: &[RankTraffic<'_>]) -> FlowSet {
-        let host_of_rank = self.rank_hosts(ranks);
+        let places = self.rank_places_of(ranks);
         let this = &*self;
         let parts: Vec<(FlowSet, Problems)> = ranks
             .par_chunks(RANKS_PER_CHUNK)
@@ -227,7 +227,7 @@ impl<'c> FlowBuilder<'c> {
                 let mut set = this.empty_set();
                 let mut problems = Problems::default();
                 for traffic in chunk {
-                    this.add_rank(&mut set, &mut problems, traffic, &host_of_rank);
+                    this.add_rank(&mut set, &mut problems, traffic, &places);
                 }
                 (set, problems)
             })
@@ -263,7 +263,7 @@ impl<'c> FlowBuilder<'c> {
     /// [`FlowBuilder::count_pairs`], stopping once more than `limit` are counted: exact up to
     /// `limit`, past it some number above it (a bound's check need not place every rank).
     pub fn count_pairs_past(&self, ranks: &[RankTraffic<'_>], limit: usize) -> usize {
-        let host_of_rank = self.rank_hosts(ranks);
+        let places = self.rank_places_of(ranks);
         let counted = AtomicUsize::new(0);
         ranks.par_chunks(RANKS_PER_CHUNK).for_each(|chunk| {
             if counted.load(Ordering::Relaxed) > limit {
@@ -273,14 +273,14 @@ impl<'c> FlowBuilder<'c> {
             // Placement problems are the loads' to report: these are the same ranks.
             let mut problems = Problems::default();
             for traffic in chunk {
-                self.add_rank(&mut count, &mut problems, traffic, &host_of_rank);
+                self.add_rank(&mut count, &mut problems, traffic, &places);
             }
             counted.fetch_add(count.0, Ordering::Relaxed);
         });
         counted.into_inner()
     }
 
-    fn rank_hosts(&self, ranks: &[RankTraffic<'_>]) -> RankPlaces {
+    fn rank_places_of(&self, ranks: &[RankTraffic<'_>]) -> RankPlaces {
         self.rank_places(ranks.iter().map(|t| (t.section.rank, t.section.host.as_str())))
     }
 
@@ -299,7 +299,7 @@ impl<'c> FlowBuilder<'c> {
         new_sink: impl Fn() -> S + Sync,
         merge: impl Fn(S, S) -> S + Sync,
     ) -> S {
-        let host_of_rank = self.rank_places(
+        let places = self.rank_places(
             regions.iter().flat_map(|ranks| ranks.iter()).map(|t| (t.section.rank, t.section.host.as_str())),
         );
         let rank_count = regions.iter().map(|r| r.len()).max().unwrap_or(0);
@@ -317,7 +317,7 @@ impl<'c> FlowBuilder<'c> {
                     for (r, region) in regions.iter().enumerate() {
                         if let Some(traffic) = region.get(i) {
                             sink.region(r);
-                            this.add_rank(&mut sink, &mut problems, traffic, &host_of_rank);
+                            this.add_rank(&mut sink, &mut problems, traffic, &places);
                         }
                     }
                 }
