@@ -401,7 +401,7 @@ fn listing(items: &[String]) -> String {
 
 /// `dump` sorted by key with repeated keys summed (noted); borrowed when already so.
 fn sorted<'d, C: Counter>(dump: &'d [C], notes: &mut Notes) -> Cow<'d, [C]> {
-    if dump.windows(2).all(|w| w[0].key() < w[1].key()) {
+    if in_key_order(dump) {
         return Cow::Borrowed(dump);
     }
     let mut v = dump.to_vec();
@@ -423,9 +423,14 @@ fn sorted<'d, C: Counter>(dump: &'d [C], notes: &mut Notes) -> Cow<'d, [C]> {
     Cow::Owned(out)
 }
 
-/// True for a list that is its own first delta: sorted by key, no key twice, every counter moved.
+/// Sorted by key, no key twice.
+fn in_key_order<C: Counter>(list: &[C]) -> bool {
+    list.windows(2).all(|w| w[0].key() < w[1].key())
+}
+
+/// True for a list that is its own first delta: [in key order](in_key_order), every counter moved.
 fn as_written<C: Counter>(list: &[C]) -> bool {
-    list.windows(2).all(|w| w[0].key() < w[1].key()) && list.iter().all(moved)
+    in_key_order(list) && list.iter().all(moved)
 }
 
 /// [`step`], except that the first dump with counters, when [as written](as_written), is its
