@@ -173,9 +173,18 @@ fn default_view_snapshot() {
 
 /// Renders the synthetic view with links drawn by the mesh or by the GPU callback.
 fn render_links(threshold: usize, hide_links: bool) -> image::RgbaImage {
+    links_app(threshold, hide_links, false).render().unwrap()
+}
+
+/// The synthetic view with links drawn by the mesh or the GPU callback (by `threshold`), or as
+/// an image painted on the CPU (`on_cpu`, as on a software renderer), run to a settled frame.
+fn links_app(threshold: usize, hide_links: bool, on_cpu: bool) -> Harness<'static, ShoalApp> {
     let mut h = Harness::builder().with_size(egui::vec2(1000.0, 700.0)).wgpu().build_eframe(move |cc| {
         if let Some(rs) = cc.wgpu_render_state.as_ref() {
             shoal::modules::gpu_links::install(rs, &cc.egui_ctx);
+        }
+        if on_cpu {
+            shoal::modules::gpu_links::paint_on_cpu(&cc.egui_ctx);
         }
         let mut app = ShoalApp::with_dataset(Dataset::synthetic(6, 4, 3, 2));
         app.ws.views[0].network_mut().unwrap().gpu_threshold = Some(threshold);
@@ -185,7 +194,7 @@ fn render_links(threshold: usize, hide_links: bool) -> image::RgbaImage {
         app
     });
     h.run();
-    h.render().unwrap()
+    h
 }
 
 #[test]
@@ -200,6 +209,31 @@ fn the_gpu_callback_draws_the_same_links_as_the_mesh() {
         gap < links_area * 0.25,
         "GPU and mesh differ on {gap:.4} of the image; links cover {links_area:.4}"
     );
+}
+
+#[test]
+fn links_painted_on_the_cpu_match_the_mesh_and_are_painted_again_only_when_the_picture_changes() {
+    let mesh = render_links(usize::MAX, false);
+    let none = render_links(usize::MAX, true);
+    let mut h = links_app(usize::MAX, false, true);
+    let stats = h.state().ws.views[0].network().unwrap().gpu.stats();
+    assert!(stats.cpu_frames > 0 && stats.cpu_paints > 0, "{stats:?}");
+    assert_eq!(stats.frames, 0, "nothing went through the GPU callback");
+    let cpu = h.render().unwrap();
+    let links_area = differing(&mesh, &none);
+    let gap = differing(&mesh, &cpu);
+    assert!(gap < links_area * 0.25, "CPU image and mesh differ on {gap:.4}; links cover {links_area:.4}");
+    // Frames that change nothing about the links reuse the image.
+    let painted = stats.cpu_paints;
+    h.state_mut().status = "a frame that only changes the status line".into();
+    h.run_steps(3);
+    let again = h.state().ws.views[0].network().unwrap().gpu.stats();
+    assert!(again.cpu_frames > stats.cpu_frames);
+    assert_eq!(again.cpu_paints, painted, "{again:?}");
+    // A new camera paints it anew.
+    h.state_mut().ws.views[0].camera.zoom *= 2.0;
+    h.run_steps(2);
+    assert!(h.state().ws.views[0].network().unwrap().gpu.stats().cpu_paints > painted);
 }
 
 #[test]

@@ -5,6 +5,7 @@
 pub mod csv_cell;
 pub mod graphml;
 pub mod job_tables;
+pub mod line_layer;
 pub mod line_raster;
 pub mod loads_file;
 pub mod png;

@@ -2,9 +2,6 @@
 //! clipped to the plot, legends and text on top. Lines of one colour and width are painted as
 //! one shape, as one stroked path would be.
 
-use std::collections::HashMap;
-
-use rayon::prelude::*;
 use tiny_skia::{
     Color, FillRule, Mask, Paint, PathBuilder, Pixmap, PremultipliedColorU8, Rect, Stroke, Transform,
 };
@@ -13,7 +10,8 @@ use crate::scene::colour::Rgba;
 use crate::scene::draw::{DrawList, Shape};
 
 use super::ExportError;
-use super::line_raster::{Band, PixelRect, ReadyLine};
+use super::line_layer;
+use super::line_raster::PixelRect;
 use super::text::Face;
 
 fn paint(c: Rgba) -> Paint<'static> {
@@ -51,62 +49,12 @@ fn plot_clip(list: &DrawList, w: u32, h: u32, transform: Transform) -> Option<Ma
     Some(clip)
 }
 
-/// The bytes of a band of rows, its pixels and their stamps (8 bytes a pixel): about a core's
-/// L2 cache, since a line crossing a band touches it row by row.
-const BAND_BYTES: usize = 256 << 10;
-
-/// The links, clipped to the plot, painted by [`line_raster`] in bands of rows in parallel:
-/// each band paints the lines that reach its rows, group by group (a colour and a width) in
-/// first-appearance order, so that lit lines stay on top.
+/// The links, clipped to the plot, painted by [`line_layer::paint_lines`].
 fn stroke_lines(pixmap: &mut Pixmap, list: &DrawList, s: f32) {
-    let lines = lines_in_painting_order(list, s);
-    if lines.is_empty() {
-        return;
-    }
-    let reach: Vec<[f32; 2]> = lines.iter().map(|(_, ready)| ready.rows()).collect();
-    let (w, h) = (pixmap.width() as usize, pixmap.height() as usize);
     let p = list.plot;
     let clip = PixelRect { left: p.x * s, top: p.y * s, right: (p.x + p.w) * s, bottom: (p.y + p.h) * s };
-    let band_rows = (BAND_BYTES / (8 * w.max(1))).clamp(1, h.max(1));
-    pixmap.data_mut().par_chunks_mut(band_rows * w * 4).enumerate().for_each(|(i, pixels)| {
-        let rows = (pixels.len() / (w * 4)) as f32;
-        let top = (i * band_rows) as f32;
-        let mut band = Band::new(pixels, w, i * band_rows, clip);
-        // The rows alone are scanned: every band looks at every line.
-        for (l, [y0, y1]) in reach.iter().enumerate() {
-            if *y1 >= top && *y0 <= top + rows {
-                let (group, ready) = &lines[l];
-                band.line(*group, ready);
-            }
-        }
-    });
-}
-
-/// Every line made ready to paint, with its group: groups in first-appearance order, each
-/// group's lines in theirs.
-fn lines_in_painting_order(list: &DrawList, s: f32) -> Vec<(u32, ReadyLine)> {
-    let mut lines = Vec::with_capacity(list.lines.len());
-    for (g, members) in line_groups(list).iter().enumerate() {
-        for &l in members {
-            lines.push((g as u32, ReadyLine::new(&list.lines[l as usize], s)));
-        }
-    }
-    lines
-}
-
-/// The lines of each (colour, width) group, groups in first-appearance order, lines in theirs.
-fn line_groups(list: &DrawList) -> Vec<Vec<u32>> {
-    let mut groups: Vec<Vec<u32>> = Vec::new();
-    let mut index: HashMap<(Rgba, u32), usize> = HashMap::new();
-    for (i, line) in list.lines.iter().enumerate() {
-        let key = (line.colour, line.width.to_bits());
-        let g = *index.entry(key).or_insert_with(|| {
-            groups.push(Vec::new());
-            groups.len() - 1
-        });
-        groups[g].push(i as u32);
-    }
-    groups
+    let width = pixmap.width() as usize;
+    line_layer::paint_lines(pixmap.data_mut(), width, &list.lines, s, clip);
 }
 
 /// Node marks, clipped to the plot.

@@ -74,6 +74,12 @@ impl Loader {
         job.progress.lock().ok().map(|p| p.clone())
     }
 
+    /// How long until the running load's progress bar is due (zero once it is shown).
+    pub fn bar_due_in(&self) -> Option<Duration> {
+        let job = self.job.as_ref()?;
+        Some(SHOW_PROGRESS_AFTER.saturating_sub(job.started.elapsed()))
+    }
+
     /// The finished load, if the worker is done.
     pub fn poll(&mut self) -> Option<Loaded> {
         let job = self.job.as_ref()?;

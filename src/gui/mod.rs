@@ -172,6 +172,10 @@ impl ShoalApp {
         crate::modules::paint::tune_tessellation(&cc.egui_ctx);
         if let Some(render_state) = cc.wgpu_render_state.as_ref() {
             crate::modules::gpu_links::install(render_state, &cc.egui_ctx);
+            if crate::modules::gpu_links::links_on_cpu(render_state, std::env::var("SHOAL_LINK_PAINTER").ok())
+            {
+                crate::modules::gpu_links::paint_on_cpu(&cc.egui_ctx);
+            }
         }
         for var in ["SHOAL_VIEW", "SHOAL_RUN_VIEW"] {
             app.pending.extend(std::env::var(var).map(|v| Setup::parse_list(&v)).unwrap_or_default());
@@ -434,8 +438,11 @@ impl eframe::App for ShoalApp {
             ui.horizontal(|ui| {
                 if let Some(p) = self.loader.progress() {
                     ui.add(egui::ProgressBar::new(p.fraction).desired_width(220.0).text(p.stage));
-                } else if self.loader.busy() {
-                    ui.spinner();
+                } else if let Some(due) = self.loader.bar_due_in() {
+                    // Not a spinner: it repaints every frame, and under a software renderer those
+                    // frames took a third of a core from the load itself (issue 27).
+                    ui.label("opening…");
+                    ctx.request_repaint_after(due);
                 }
                 ui.label(&self.status);
                 if !self.errors.is_empty() {

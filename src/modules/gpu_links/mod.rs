@@ -10,6 +10,8 @@
 //!   chrome go through the painter and the links through the callback, otherwise everything
 //!   through the painter. Returns whether the GPU drew the links. [`paint_links`] adds only
 //!   the callback, for a caller that paints the rest itself.
+//! - [`paint_on_cpu`]`(ctx)`: from then on the links are an image painted on the CPU
+//!   ([`raster`]), for a software renderer ([`links_on_cpu`] decides, in the app).
 //! - [`GpuLinkState`]: one per view, in the view's state; [`GpuLinkState::stats`] tells tests
 //!   what was built. [`Keys`]: what the caller says changed.
 //! - [`assume_available`]: benchmarks only (the CPU side without a device).
@@ -36,6 +38,7 @@
 //! the window draws what PNG and SVG draw. Lit halves are drawn again, after the rest, in
 //! scene order, so they stay on top as the painter draws them.
 
+mod raster;
 mod render;
 mod slots;
 
@@ -47,6 +50,7 @@ use crate::scene::camera::{Camera, ScreenRect, Transform};
 use crate::scene::draw::{draw_list_without_links, glyph_sizes, plot_rect};
 
 use super::paint;
+use raster::RasterLinks;
 use render::{LinksCallback, Uniform};
 use slots::{Slots, Styles};
 
@@ -72,6 +76,10 @@ pub struct Stats {
     /// Halves in the geometry, and lit halves drawn on top, as last built.
     pub slots: usize,
     pub lit: usize,
+    /// Frames whose links were an image painted on the CPU ([`paint_on_cpu`]), and how many
+    /// of them painted it anew.
+    pub cpu_frames: u64,
+    pub cpu_paints: u64,
 }
 
 /// One view's CPU side: what was last built, so unchanged frames send only the uniform.
@@ -85,6 +93,8 @@ pub struct GpuLinkState {
     styles: Arc<Styles>,
     styles_version: u64,
     stats: Stats,
+    /// The links as an image, on a software renderer.
+    raster: RasterLinks,
 }
 
 /// Versions (and view ids) unique across views, so the GPU side compares them exactly.
@@ -162,6 +172,28 @@ impl GpuLinkState {
 }
 
 const FLAG: &str = "shoal-gpu-links";
+const CPU_FLAG: &str = "shoal-cpu-links";
+
+/// Whether the window's links are painted on the CPU ([`paint_on_cpu`]): when the adapter wgpu
+/// chose is a CPU (llvmpipe, lavapipe, WARP), unless `SHOAL_LINK_PAINTER` (`choice`) says `gpu`;
+/// `cpu` asks for it on any adapter.
+pub fn links_on_cpu(render_state: &egui_wgpu::RenderState, choice: Option<String>) -> bool {
+    match choice.as_deref() {
+        Some("cpu") => true,
+        Some("gpu") => false,
+        _ => render_state.adapter.get_info().device_type == egui_wgpu::wgpu::DeviceType::Cpu,
+    }
+}
+
+/// From now on every view paints its links on the CPU into an image ([`raster`]), whatever
+/// their number: for a software renderer, where rasterising thin triangles is the frame.
+pub fn paint_on_cpu(ctx: &egui::Context) {
+    ctx.data_mut(|d| d.insert_temp(egui::Id::unique(CPU_FLAG), true));
+}
+
+fn on_cpu(ctx: &egui::Context) -> bool {
+    ctx.data(|d| d.get_temp::<bool>(egui::Id::unique(CPU_FLAG))).unwrap_or(false)
+}
 
 /// Creates the pipeline; call once with the app's wgpu render state.
 pub fn install(render_state: &egui_wgpu::RenderState, ctx: &egui::Context) {
@@ -198,8 +230,9 @@ pub fn paint_links(
     painter.add(egui_wgpu::Callback::new_paint_callback(plot_rect, cb));
 }
 
-/// Paints a view's scene into `rect`: the links on the GPU above `threshold` visible halves
-/// (when [`install`] ran), everything else through the painter. Returns whether the GPU drew.
+/// Paints a view's scene into `rect`: the links as an image painted on the CPU after
+/// [`paint_on_cpu`], else on the GPU above `threshold` visible halves (when [`install`] ran),
+/// everything else through the painter. Returns whether the GPU drew the links.
 pub fn paint_scene(
     painter: &egui::Painter,
     state: &mut GpuLinkState,
@@ -210,16 +243,23 @@ pub fn paint_scene(
     threshold: usize,
 ) -> bool {
     let (w, h) = (rect.width(), rect.height());
-    if scene.halves.len() <= threshold || !available(painter.ctx()) {
+    let cpu = on_cpu(painter.ctx());
+    if !cpu && (scene.halves.len() <= threshold || !available(painter.ctx())) {
         paint::paint_scene(painter, scene, camera, rect);
         return false;
     }
-    // The GPU draws the halves; the list is built without them (no scene copy).
+    // The halves are drawn apart; the list is built without them (no scene copy).
     let list = draw_list_without_links(scene, camera, w, h);
     paint::paint_with(painter, &list, rect.min, |clipped| {
-        paint_links(clipped, state, scene, keys, camera, rect);
+        if cpu {
+            let fresh = state.raster.paint(clipped, scene, keys, camera, rect);
+            state.stats.cpu_frames += 1;
+            state.stats.cpu_paints += u64::from(fresh);
+        } else {
+            paint_links(clipped, state, scene, keys, camera, rect);
+        }
     });
-    true
+    !cpu
 }
 
 #[cfg(test)]
