@@ -1,7 +1,8 @@
 //! `SHOAL_FIRST_FRAME=1`: how long the window takes to show what it opened, for timing the
-//! window (`scripts/measure-peers.sh`, issue 27), not for users. Once the first frame that drew
+//! window (`scripts/measure-peers.py`, issue 27), not for users. Once the first frame that drew
 //! the opened data set has been presented, one line goes to stderr — seconds since the process
-//! started, resident memory now and at its peak — and the window closes.
+//! started, resident memory now and at its peak — and the window closes. `SHOAL_FRAME_LOG=1`
+//! ([`FrameLog`]) writes a line every frame instead, and leaves the window open.
 
 /// Tracks the frames until the data set has been on screen once.
 #[derive(Debug, Default)]
@@ -33,6 +34,29 @@ impl FirstFrame {
             self.drawn = true;
             ctx.request_repaint();
         }
+    }
+}
+
+/// `SHOAL_FRAME_LOG=1`: one line a frame on stderr, `frame N at S s` (seconds since the window
+/// opened), for counting the frames a gesture gets (`scripts/measure-window-frames.sh`), not
+/// for users.
+#[derive(Debug)]
+pub struct FrameLog {
+    frames: u64,
+    opened: std::time::Instant,
+}
+
+impl FrameLog {
+    /// A log when `SHOAL_FRAME_LOG` is set (to anything but empty or `0`).
+    pub fn from_env() -> Option<FrameLog> {
+        let on = std::env::var("SHOAL_FRAME_LOG").is_ok_and(|v| !v.is_empty() && v != "0");
+        on.then(|| FrameLog { frames: 0, opened: std::time::Instant::now() })
+    }
+
+    /// At the start of a frame.
+    pub fn frame_started(&mut self) {
+        self.frames += 1;
+        eprintln!("frame {} at {:.3} s", self.frames, self.opened.elapsed().as_secs_f64());
     }
 }
 

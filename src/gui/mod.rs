@@ -118,6 +118,8 @@ pub struct ShoalApp {
     pub pending_session: Option<Session>,
     /// `SHOAL_FIRST_FRAME`: report when the opened data set was first on screen, then close.
     first_frame: Option<first_frame::FirstFrame>,
+    /// `SHOAL_FRAME_LOG`: a line a frame.
+    frame_log: Option<first_frame::FrameLog>,
 }
 
 const SHORTCUT_OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
@@ -155,6 +157,7 @@ impl ShoalApp {
             history: Default::default(),
             pending_session: None,
             first_frame: None,
+            frame_log: None,
         }
     }
 
@@ -169,6 +172,7 @@ impl ShoalApp {
     pub fn new(cc: &eframe::CreationContext<'_>, request: Option<OpenRequest>) -> ShoalApp {
         let mut app = ShoalApp::empty();
         app.first_frame = first_frame::FirstFrame::from_env();
+        app.frame_log = first_frame::FrameLog::from_env();
         crate::modules::paint::tune_tessellation(&cc.egui_ctx);
         if let Some(render_state) = cc.wgpu_render_state.as_ref() {
             crate::modules::gpu_links::install(render_state, &cc.egui_ctx);
@@ -411,6 +415,9 @@ impl ShoalApp {
 impl eframe::App for ShoalApp {
     fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
+        if let Some(log) = self.frame_log.as_mut() {
+            log.frame_started();
+        }
         if let Some(f) = self.first_frame.as_mut() {
             f.frame_started(&ctx);
         }

@@ -252,7 +252,7 @@ pub fn paint_scene(
     let list = draw_list_without_links(scene, camera, w, h);
     paint::paint_with(painter, &list, rect.min, |clipped| {
         if cpu {
-            let fresh = state.raster.paint(clipped, scene, keys, camera, rect);
+            let fresh = state.raster.paint(clipped, scene, [keys.geometry, keys.scene], camera, rect);
             state.stats.cpu_frames += 1;
             state.stats.cpu_paints += u64::from(fresh);
         } else {

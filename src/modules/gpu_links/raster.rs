@@ -17,8 +17,6 @@ use crate::scene::Scene;
 use crate::scene::camera::{Camera, ScreenRect, Transform};
 use crate::scene::draw::{link_lines, plot_rect};
 
-use super::Keys;
-
 /// One view's painted links and what they were painted for.
 #[derive(Default)]
 pub struct RasterLinks {
@@ -29,7 +27,8 @@ pub struct RasterLinks {
 /// What an image shows: equal values, equal pixels.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Painted {
-    keys: Keys,
+    /// The caller's versions of the scene (equal versions promise equal halves).
+    versions: [u64; 2],
     camera: Camera,
     size: [usize; 2],
     pixels_per_point: f32,
@@ -38,11 +37,12 @@ struct Painted {
 impl RasterLinks {
     /// Adds the links of `scene`, drawn in `rect` (the whole view; they go in the plot inside
     /// it), to `painter` as an image; returns whether the image was painted anew this frame.
+    /// `versions` change whenever the scene's halves may have (the GPU path's keys).
     pub fn paint(
         &mut self,
         painter: &egui::Painter,
         scene: &Scene,
-        keys: Keys,
+        versions: [u64; 2],
         camera: &Camera,
         rect: egui::Rect,
     ) -> bool {
@@ -55,7 +55,7 @@ impl RasterLinks {
         if size[0] == 0 || size[1] == 0 {
             return false;
         }
-        let wanted = Painted { keys, camera: *camera, size, pixels_per_point };
+        let wanted = Painted { versions, camera: *camera, size, pixels_per_point };
         let fresh = self.painted != Some(wanted) || self.texture.is_none();
         if fresh {
             let image = paint_image(scene, camera, [plot.w, plot.h], size, pixels_per_point);
