@@ -27,7 +27,7 @@ done
 display=:96
 Xvfb $display -screen 0 1440x900x24 >/dev/null 2>&1 &
 xvfb=$!
-trap 'kill $xvfb 2>/dev/null' EXIT
+trap 'kill $xvfb 2>/dev/null; wait $xvfb 2>/dev/null' EXIT
 sleep 1
 export DISPLAY=$display WAYLAND_DISPLAY= WGPU_BACKEND=vulkan SHOAL_FRAME_LOG=1
 

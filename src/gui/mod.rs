@@ -15,6 +15,7 @@ pub mod place_jobs;
 pub mod recent;
 mod session;
 pub mod setup;
+mod software_frame;
 pub mod watch;
 
 use std::path::PathBuf;
@@ -120,6 +121,9 @@ pub struct ShoalApp {
     first_frame: Option<first_frame::FirstFrame>,
     /// `SHOAL_FRAME_LOG`: a line a frame.
     frame_log: Option<first_frame::FrameLog>,
+    /// On a software renderer: the panels' colour, painted by the frame's clear instead of by
+    /// each panel ([`software_frame::clear_panels`]).
+    panels_by_clear: Option<egui::Color32>,
 }
 
 const SHORTCUT_OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
@@ -158,6 +162,7 @@ impl ShoalApp {
             pending_session: None,
             first_frame: None,
             frame_log: None,
+            panels_by_clear: None,
         }
     }
 
@@ -179,6 +184,7 @@ impl ShoalApp {
             if crate::modules::gpu_links::links_on_cpu(render_state, std::env::var("SHOAL_LINK_PAINTER").ok())
             {
                 crate::modules::gpu_links::paint_on_cpu(&cc.egui_ctx);
+                app.panels_by_clear = Some(cc.egui_ctx.global_style().visuals.panel_fill);
             }
         }
         for var in ["SHOAL_VIEW", "SHOAL_RUN_VIEW"] {
@@ -418,6 +424,9 @@ impl eframe::App for ShoalApp {
         if let Some(log) = self.frame_log.as_mut() {
             log.frame_started();
         }
+        if let Some(fill) = self.panels_by_clear.as_mut() {
+            software_frame::clear_panels(&ctx, fill);
+        }
         if let Some(f) = self.first_frame.as_mut() {
             f.frame_started(&ctx);
         }
@@ -486,6 +495,10 @@ impl eframe::App for ShoalApp {
         if let Some(f) = self.first_frame.as_mut() {
             f.frame_ended(&ctx, self.ws.dataset.is_some());
         }
+    }
+
+    fn clear_color(&self, visuals: &egui::Visuals) -> [f32; 4] {
+        software_frame::clear_color(self.panels_by_clear, visuals)
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
