@@ -160,6 +160,34 @@ pub fn paint_with(painter: &Painter, list: &DrawList, origin: Pos2, links: impl 
     paint_chrome(painter, list, origin);
 }
 
+/// As [`paint_with`], for links drawn as an opaque picture of the whole plot, its background
+/// included: the background is filled only around the plot, so that a software renderer shades
+/// the plot's pixels once.
+pub fn paint_with_opaque_plot(
+    painter: &Painter,
+    list: &DrawList,
+    origin: Pos2,
+    links: impl FnOnce(&Painter),
+) {
+    let full = Rect::from_min_size(origin, vec2(list.width, list.height));
+    let plot = rect_of(list.plot, origin);
+    // The strips reach a point under the plot's picture: no seam at an edge between pixels.
+    let hole = plot.shrink(1.0);
+    let strips = [
+        Rect::from_x_y_ranges(full.x_range(), full.top()..=hole.top()),
+        Rect::from_x_y_ranges(full.x_range(), hole.bottom()..=full.bottom()),
+        Rect::from_x_y_ranges(full.left()..=hole.left(), hole.y_range()),
+        Rect::from_x_y_ranges(hole.right()..=full.right(), hole.y_range()),
+    ];
+    for strip in strips {
+        painter.rect_filled(strip, 0.0, colour(list.background));
+    }
+    let clipped = painter.with_clip_rect(plot.intersect(painter.clip_rect()));
+    links(&clipped);
+    paint_dots(&clipped, list, origin);
+    paint_chrome(painter, list, origin);
+}
+
 /// Fills the canvas; returns the painter clipped to the plot.
 fn background_and_clip(painter: &Painter, list: &DrawList, origin: Pos2) -> Painter {
     let full = Rect::from_min_size(origin, vec2(list.width, list.height));

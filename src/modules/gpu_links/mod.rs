@@ -250,16 +250,19 @@ pub fn paint_scene(
     }
     // The halves are drawn apart; the list is built without them (no scene copy).
     let list = draw_list_without_links(scene, camera, w, h);
-    paint::paint_with(painter, &list, rect.min, |clipped| {
-        if cpu {
+    if cpu {
+        // The picture is opaque, the plot's background in it.
+        paint::paint_with_opaque_plot(painter, &list, rect.min, |clipped| {
             let fresh = state.raster.paint(clipped, scene, [keys.geometry, keys.scene], camera, rect);
             state.stats.cpu_frames += 1;
             state.stats.cpu_paints += u64::from(fresh);
-        } else {
-            paint_links(clipped, state, scene, keys, camera, rect);
-        }
+        });
+        return false;
+    }
+    paint::paint_with(painter, &list, rect.min, |clipped| {
+        paint_links(clipped, state, scene, keys, camera, rect);
     });
-    !cpu
+    true
 }
 
 #[cfg(test)]

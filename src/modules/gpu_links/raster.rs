@@ -4,8 +4,9 @@
 //! There every frame's links were rasterised again by the renderer, and thin triangles are its
 //! worst case: on two cores a frame of the bundled sample (6,000 halves) took about 0.5 s of CPU
 //! time, the first frame of the k = 36 fabric (140,000 halves) 0.75 s. Here the export's own line
-//! painter ([`crate::export::line_layer`]) paints them once into an image the size of the plot,
-//! which the renderer then draws as one textured rectangle. The image is painted again only
+//! painter ([`crate::export::line_layer`]) paints them once, on the plot's background, into an
+//! opaque image the size of the plot, which the renderer then draws as one textured rectangle
+//! (the background around the plot is filled apart, so the plot's pixels are shaded once). The image is painted again only
 //! when what it shows changes (keys, camera, plot size, pixel density), so hovering, menus and
 //! panels cost a textured rectangle, and the window shows the pixels a PNG export shows.
 
@@ -76,13 +77,15 @@ impl RasterLinks {
     }
 }
 
-/// The scene's link halves on a transparent image of `size` pixels covering a plot of `plot`
-/// points.
+/// The scene's link halves on its background, an image of `size` pixels covering a plot of
+/// `plot` points: as the PNG export paints them.
 fn paint_image(scene: &Scene, camera: &Camera, plot: [f32; 2], size: [usize; 2], s: f32) -> ColorImage {
     let t = Transform::new(camera, &scene.bounds, ScreenRect::new(0.0, 0.0, plot[0], plot[1]));
     let mut lines = Vec::new();
     link_lines(scene, &t, &mut lines);
-    let mut pixels = vec![0u8; 4 * size[0] * size[1]];
+    let [r, g, b, a] = scene.background.0;
+    let premultiplied = |c: u8| ((u32::from(c) * u32::from(a) + 127) / 255) as u8;
+    let mut pixels = [premultiplied(r), premultiplied(g), premultiplied(b), a].repeat(size[0] * size[1]);
     let clip = PixelRect { left: 0.0, top: 0.0, right: size[0] as f32, bottom: size[1] as f32 };
     paint_lines(&mut pixels, size[0], &lines, s, clip);
     ColorImage::from_rgba_premultiplied(size, &pixels)
