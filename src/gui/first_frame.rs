@@ -14,8 +14,7 @@ pub struct FirstFrame {
 impl FirstFrame {
     /// A tracker when `SHOAL_FIRST_FRAME` is set (to anything but empty or `0`).
     pub fn from_env() -> Option<FirstFrame> {
-        let on = std::env::var("SHOAL_FIRST_FRAME").is_ok_and(|v| !v.is_empty() && v != "0");
-        on.then(FirstFrame::default)
+        switched_on("SHOAL_FIRST_FRAME").then(FirstFrame::default)
     }
 
     /// At the start of a frame: if the last one drew the data set, it has been presented now.
@@ -49,8 +48,7 @@ pub struct FrameLog {
 impl FrameLog {
     /// A log when `SHOAL_FRAME_LOG` is set (to anything but empty or `0`).
     pub fn from_env() -> Option<FrameLog> {
-        let on = std::env::var("SHOAL_FRAME_LOG").is_ok_and(|v| !v.is_empty() && v != "0");
-        on.then(|| FrameLog { frames: 0, opened: std::time::Instant::now() })
+        switched_on("SHOAL_FRAME_LOG").then(|| FrameLog { frames: 0, opened: std::time::Instant::now() })
     }
 
     /// At the start of a frame.
@@ -58,6 +56,11 @@ impl FrameLog {
         self.frames += 1;
         eprintln!("frame {} at {:.3} s", self.frames, self.opened.elapsed().as_secs_f64());
     }
+}
+
+/// Whether the environment variable `name` is set to anything but empty or `0`.
+fn switched_on(name: &str) -> bool {
+    std::env::var(name).is_ok_and(|v| !v.is_empty() && v != "0")
 }
 
 /// `first frame with the data set: 1.84 s after start, 412 MB resident (peak 455 MB)`.

@@ -497,8 +497,8 @@ impl eframe::App for ShoalApp {
         }
     }
 
-    fn clear_color(&self, visuals: &egui::Visuals) -> [f32; 4] {
-        software_frame::clear_color(self.panels_by_clear, visuals)
+    fn clear_color(&self, _visuals: &egui::Visuals) -> [f32; 4] {
+        software_frame::clear_color(self.panels_by_clear)
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {

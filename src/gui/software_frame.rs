@@ -19,7 +19,7 @@ pub fn clear_panels(ctx: &egui::Context, fill: &mut Color32) {
 
 /// The colour a frame is cleared to: the panels' colour when they leave their background to the
 /// clear, else eframe's own default.
-pub fn clear_color(panels_by_clear: Option<Color32>, _visuals: &egui::Visuals) -> [f32; 4] {
+pub fn clear_color(panels_by_clear: Option<Color32>) -> [f32; 4] {
     match panels_by_clear {
         Some(fill) => fill.to_normalized_gamma_f32(),
         None => Color32::from_rgba_unmultiplied(12, 12, 12, 180).to_normalized_gamma_f32(),
@@ -38,7 +38,7 @@ mod tests {
         clear_panels(&ctx, &mut fill);
         assert_eq!(fill, grey);
         assert_eq!(ctx.global_style().visuals.panel_fill, Color32::TRANSPARENT);
-        assert_eq!(clear_color(Some(fill), &egui::Visuals::dark()), grey.to_normalized_gamma_f32());
+        assert_eq!(clear_color(Some(fill)), grey.to_normalized_gamma_f32());
         // A theme switch brings an opaque fill back: taken out again, its colour kept.
         ctx.set_visuals(egui::Visuals { panel_fill: Color32::BLUE, ..egui::Visuals::light() });
         clear_panels(&ctx, &mut fill);

@@ -155,8 +155,19 @@ fn paint_meshed(
 /// the background and the marks, e.g. with a GPU paint callback.
 pub fn paint_with(painter: &Painter, list: &DrawList, origin: Pos2, links: impl FnOnce(&Painter)) {
     let clipped = background_and_clip(painter, list, origin);
-    links(&clipped);
-    paint_dots(&clipped, list, origin);
+    over_background(painter, &clipped, list, origin, links);
+}
+
+/// What goes over the background: the links (clipped to the plot), the marks, the chrome.
+fn over_background(
+    painter: &Painter,
+    clipped: &Painter,
+    list: &DrawList,
+    origin: Pos2,
+    links: impl FnOnce(&Painter),
+) {
+    links(clipped);
+    paint_dots(clipped, list, origin);
     paint_chrome(painter, list, origin);
 }
 
@@ -183,9 +194,7 @@ pub fn paint_with_opaque_plot(
         painter.rect_filled(strip, 0.0, colour(list.background));
     }
     let clipped = painter.with_clip_rect(plot.intersect(painter.clip_rect()));
-    links(&clipped);
-    paint_dots(&clipped, list, origin);
-    paint_chrome(painter, list, origin);
+    over_background(painter, &clipped, list, origin, links);
 }
 
 /// Fills the canvas; returns the painter clipped to the plot.

@@ -280,8 +280,8 @@ impl<'c> FlowBuilder<'c> {
         counted.into_inner()
     }
 
-    fn rank_places_of(&self, ranks: &[RankTraffic<'_>]) -> RankPlaces {
-        self.rank_places(ranks.iter().map(|t| (t.section.rank, t.section.host.as_str())))
+    fn rank_places_of<'t>(&self, ranks: impl IntoIterator<Item = &'t RankTraffic<'t>>) -> RankPlaces {
+        self.rank_places(ranks.into_iter().map(|t| (t.section.rank, t.section.host.as_str())))
     }
 
     /// Every rank's host (through the host map) and LIDs, resolved once.
@@ -299,9 +299,7 @@ impl<'c> FlowBuilder<'c> {
         new_sink: impl Fn() -> S + Sync,
         merge: impl Fn(S, S) -> S + Sync,
     ) -> S {
-        let places = self.rank_places(
-            regions.iter().flat_map(|ranks| ranks.iter()).map(|t| (t.section.rank, t.section.host.as_str())),
-        );
+        let places = self.rank_places_of(regions.iter().flat_map(|ranks| ranks.iter()));
         let rank_count = regions.iter().map(|r| r.len()).max().unwrap_or(0);
         // One piece per thread: each sink may be large (a demand matrix per rail).
         let pieces = rayon::current_num_threads().clamp(1, rank_count.max(1));

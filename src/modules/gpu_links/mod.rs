@@ -223,8 +223,7 @@ pub fn paint_links(
     rect: egui::Rect,
 ) {
     let plot = plot_rect(rect.width(), rect.height());
-    let plot_rect =
-        egui::Rect::from_min_size(rect.min + egui::vec2(plot.x, plot.y), egui::vec2(plot.w, plot.h));
+    let plot_rect = paint::rect_of(plot, rect.min);
     let pass = painter.ctx().cumulative_pass_nr();
     let cb = state.frame(scene, keys, camera, [plot.w, plot.h], pass);
     painter.add(egui_wgpu::Callback::new_paint_callback(plot_rect, cb));

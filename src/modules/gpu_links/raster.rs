@@ -18,6 +18,8 @@ use crate::scene::Scene;
 use crate::scene::camera::{Camera, ScreenRect, Transform};
 use crate::scene::draw::{link_lines, plot_rect};
 
+use crate::modules::paint::rect_of;
+
 /// One view's painted links and what they were painted for.
 #[derive(Default)]
 pub struct RasterLinks {
@@ -48,8 +50,7 @@ impl RasterLinks {
         rect: egui::Rect,
     ) -> bool {
         let plot = plot_rect(rect.width(), rect.height());
-        let shown =
-            egui::Rect::from_min_size(rect.min + egui::vec2(plot.x, plot.y), egui::vec2(plot.w, plot.h));
+        let shown = rect_of(plot, rect.min);
         let pixels_per_point = painter.ctx().pixels_per_point();
         let size =
             [(plot.w * pixels_per_point).round() as usize, (plot.h * pixels_per_point).round() as usize];
@@ -85,8 +86,11 @@ fn paint_image(scene: &Scene, camera: &Camera, plot: [f32; 2], size: [usize; 2],
     link_lines(scene, &t, &mut lines);
     let [r, g, b, a] = scene.background.0;
     let premultiplied = |c: u8| ((u32::from(c) * u32::from(a) + 127) / 255) as u8;
-    let mut pixels = [premultiplied(r), premultiplied(g), premultiplied(b), a].repeat(size[0] * size[1]);
+    let background =
+        Color32::from_rgba_premultiplied(premultiplied(r), premultiplied(g), premultiplied(b), a);
+    // Painted in place: the image's pixels are premultiplied RGBA8, as the painter's are.
+    let mut image = ColorImage::new(size, vec![background; size[0] * size[1]]);
     let clip = PixelRect { left: 0.0, top: 0.0, right: size[0] as f32, bottom: size[1] as f32 };
-    paint_lines(&mut pixels, size[0], &lines, s, clip);
-    ColorImage::from_rgba_premultiplied(size, &pixels)
+    paint_lines(bytemuck::cast_slice_mut(&mut image.pixels), size[0], &lines, s, clip);
+    image
 }
