@@ -86,7 +86,13 @@ def window_case(rails, profile, runs, shoal):
     display = ":97"
     xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "1440x900x24"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    time.sleep(1)
+    # The server is ready once its socket exists (a previous one may still be going away).
+    socket = f"/tmp/.X11-unix/X{display[1:]}"
+    for _ in range(100):
+        if os.path.exists(socket) and xvfb.poll() is None:
+            break
+        time.sleep(0.1)
+    time.sleep(0.5)
     try:
         env = dict(os.environ, DISPLAY=display, WAYLAND_DISPLAY="", WGPU_BACKEND="vulkan",
                    SHOAL_FIRST_FRAME="1", XDG_CONFIG_HOME=tempfile.mkdtemp(),

@@ -86,6 +86,26 @@ impl RowMask {
     }
 }
 
+/// LIDs as one bit each, to test many tables for the same LIDs ([`Lft::missing`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LidSet {
+    words: Vec<u64>,
+}
+
+impl FromIterator<Lid> for LidSet {
+    fn from_iter<I: IntoIterator<Item = Lid>>(lids: I) -> Self {
+        let mut words = Vec::new();
+        for Lid(lid) in lids {
+            let w = usize::from(lid) / 64;
+            if w >= words.len() {
+                words.resize(w + 1, 0);
+            }
+            words[w] |= 1u64 << (lid % 64);
+        }
+        LidSet { words }
+    }
+}
+
 /// Marker for an unset row in [`Lft`]'s port vector (the `set` mask is what counts).
 pub const MISSING: u8 = DROP_PORT;
 
@@ -178,6 +198,25 @@ impl Lft {
             },
         };
         if port == DROP_PORT { LftEntry::Unreachable } else { LftEntry::Port(PortNum(port)) }
+    }
+
+    /// The LIDs of `wanted` this table has no row for, in increasing order. Where the table is
+    /// dense, 64 LIDs at a time: a k = 36 rail tests 11,664 CA LIDs against each of its 1,620
+    /// switches.
+    pub fn missing(&self, wanted: &LidSet) -> Vec<u16> {
+        let mut missing = Vec::new();
+        for (w, &bits) in wanted.words.iter().enumerate() {
+            // Bits past the dense part are never set: those LIDs are looked up in the sparse rows.
+            let mut lacking = bits & !self.set.words.get(w).copied().unwrap_or(0);
+            while lacking != 0 {
+                let lid = (w * 64) as u16 + lacking.trailing_zeros() as u16;
+                lacking &= lacking - 1;
+                if usize::from(lid) < self.set.len() || !self.sparse.contains_key(&lid) {
+                    missing.push(lid);
+                }
+            }
+        }
+        missing
     }
 
     /// Number of LIDs with a row (routed or unreachable).
@@ -274,6 +313,26 @@ mod tests {
             .map(|(lid, _)| usize::from(lid.0))
             .collect();
         assert_eq!(from_entries, [1, 40_000]);
+    }
+
+    #[test]
+    fn the_missing_lids_are_those_without_a_row_dense_or_sparse_as_get_says() {
+        let mut lft = Lft::new();
+        for lid in [1, 2, 3, 65, 130] {
+            lft.set(Lid(lid), LftEntry::Port(PortNum(1)));
+        }
+        lft.set(Lid(4), LftEntry::Unreachable);
+        lft.set(Lid(40_000), LftEntry::Port(PortNum(7)));
+        lft.set(Lid(3), LftEntry::Missing);
+        let wanted: LidSet =
+            [1, 3, 4, 5, 64, 65, 129, 130, 39_999, 40_000, 40_001, 65_535].map(Lid).into_iter().collect();
+        let by_get: Vec<u16> = [1, 3, 4, 5, 64, 65, 129, 130, 39_999, 40_000, 40_001, 65_535]
+            .into_iter()
+            .filter(|&l| lft.get(Lid(l)) == LftEntry::Missing)
+            .collect();
+        assert_eq!(lft.missing(&wanted), by_get);
+        assert_eq!(by_get, vec![3, 5, 64, 129, 39_999, 40_001, 65_535]);
+        assert_eq!(Lft::new().missing(&wanted).len(), 12);
     }
 
     #[test]

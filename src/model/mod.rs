@@ -31,7 +31,7 @@ pub use cluster::{Cluster, Host};
 pub use fabric::{BuildIssue, Fabric, FabricBuilder, Link, LinkEnd, Node, NodeKind, PortInfo, Side};
 pub use host_map::HostMap;
 pub use ids::{Guid, Lid, PortNum, RailId};
-pub use lft::{Lft, LftEntry};
+pub use lft::{Lft, LftEntry, LidSet};
 pub use natural::natural_cmp;
 pub use network::{NetLink, NetNode, Network, Shape};
 pub use planes::{Plane, RailPlanes};

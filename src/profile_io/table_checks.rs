@@ -8,12 +8,12 @@ use std::collections::BTreeMap;
 
 use rayon::prelude::*;
 
-use crate::model::{Fabric, Guid, LftEntry, Lid, PortNum, Warning};
+use crate::model::{Fabric, Guid, LftEntry, Lid, LidSet, PortNum, Warning};
 
 /// Warns, per table (`(file, switch, header line)`), about CA LIDs it has no row for and about
 /// ports it routes to that have no link.
 pub fn check_tables(fabric: &Fabric, tables: &[(&str, Guid, usize)]) -> Vec<Warning> {
-    let ca_lids: Vec<Lid> = fabric
+    let ca_lids: LidSet = fabric
         .cas()
         .flat_map(|ca| fabric.node(ca).ports.values())
         .filter(|p| p.lid.0 != 0)
@@ -31,14 +31,16 @@ pub fn check_tables(fabric: &Fabric, tables: &[(&str, Guid, usize)]) -> Vec<Warn
 }
 
 /// [`check_tables`] of one table.
-fn table_warnings(fabric: &Fabric, ca_lids: &[Lid], (file, guid, line): (&str, Guid, usize)) -> Vec<Warning> {
+fn table_warnings(
+    fabric: &Fabric,
+    ca_lids: &LidSet,
+    (file, guid, line): (&str, Guid, usize),
+) -> Vec<Warning> {
     let mut warnings = Vec::new();
     let Some(node) = fabric.node_by_guid(guid) else { return warnings };
     let Some(lft) = fabric.lft(node) else { return warnings };
     let name = format!("switch {guid} ({})", fabric.node(node).description);
-    let mut missing: Vec<u16> =
-        ca_lids.iter().filter(|&&lid| lft.get(lid) == LftEntry::Missing).map(|l| l.0).collect();
-    missing.sort_unstable();
+    let missing = lft.missing(ca_lids);
     if !missing.is_empty() {
         let message = format!(
             "{name} has no route to {} CA LIDs ({}); traffic to them is dropped at this switch",

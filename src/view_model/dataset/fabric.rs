@@ -145,17 +145,27 @@ pub fn fabric_run(
     let level_of = |rail: usize, n: NodeIndex| -> Option<u32> {
         layout.rails.get(rail).and_then(|l| l.levels.get(n.index()).copied().flatten())
     };
-    let network = network(cluster, layout, &index);
-    let mut tables: Vec<Table> =
-        [node_table(cluster, &index, &level_of), link_table(cluster, &index, &level_of)]
-            .into_iter()
-            .flatten()
-            .collect();
-    tables.extend(traffic_tables(cluster, &index, traffic));
-    let mut ranks: Vec<(i64, i64)> = rank_hosts.iter().map(|(&r, &h)| (i64::from(r), h as i64)).collect();
-    ranks.sort_unstable();
-    tables.extend(rank_table(&ranks, rank_jobs));
-    let (port_table, port_hosts, port_links) = ports(cluster, &index);
+    // The tables are independent of each other: built on both sides of a join (0.2 s of a
+    // k = 36 open was this step alone, on one core).
+    let (
+        (network, nodes, (ranks, rank_table)),
+        (links, traffic_tables, (port_table, port_hosts, port_links)),
+    ) = rayon::join(
+        || {
+            let mut ranks: Vec<(i64, i64)> =
+                rank_hosts.iter().map(|(&r, &h)| (i64::from(r), h as i64)).collect();
+            ranks.sort_unstable();
+            let rank_table = rank_table(&ranks, rank_jobs);
+            (network(cluster, layout, &index), node_table(cluster, &index, &level_of), (ranks, rank_table))
+        },
+        || {
+            let links = link_table(cluster, &index, &level_of);
+            (links, traffic_tables(cluster, &index, traffic), ports(cluster, &index))
+        },
+    );
+    let mut tables: Vec<Table> = [nodes, links].into_iter().flatten().collect();
+    tables.extend(traffic_tables);
+    tables.extend(rank_table);
     tables.extend(port_table);
     let file = |name: &str, from: Domain, to: Domain, pairs: Pairs| Projection::File {
         name: name.into(),
