@@ -84,6 +84,11 @@ def render_case(name, rails, profile, runs, shoal):
 
 def window_case(rails, profile, runs, shoal):
     display = ":97"
+    # A server that was just stopped may still hold the display: wait until it has let go.
+    for _ in range(100):
+        if not os.path.exists(f"/tmp/.X{display[1:]}-lock"):
+            break
+        time.sleep(0.1)
     xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "1440x900x24"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     # The server is ready once its socket exists (a previous one may still be going away).
@@ -115,6 +120,7 @@ def window_case(rails, profile, runs, shoal):
               f"runs: {seconds}")
     finally:
         xvfb.kill()
+        xvfb.wait()
 
 
 def boxfish_case(checkout, runs, shoal):
