@@ -336,12 +336,9 @@ mod tests {
         lft.set(Lid(4), LftEntry::Unreachable);
         lft.set(Lid(40_000), LftEntry::Port(PortNum(7)));
         lft.set(Lid(3), LftEntry::Missing);
-        let wanted: LidSet =
-            [1, 3, 4, 5, 64, 65, 129, 130, 39_999, 40_000, 40_001, 65_535].map(Lid).into_iter().collect();
-        let by_get: Vec<u16> = [1, 3, 4, 5, 64, 65, 129, 130, 39_999, 40_000, 40_001, 65_535]
-            .into_iter()
-            .filter(|&l| lft.get(Lid(l)) == LftEntry::Missing)
-            .collect();
+        let lids = [1, 3, 4, 5, 64, 65, 129, 130, 39_999, 40_000, 40_001, 65_535];
+        let wanted: LidSet = lids.map(Lid).into_iter().collect();
+        let by_get: Vec<u16> = lids.into_iter().filter(|&l| lft.get(Lid(l)) == LftEntry::Missing).collect();
         assert_eq!(lft.missing(&wanted), by_get);
         assert_eq!(by_get, vec![3, 5, 64, 129, 39_999, 40_001, 65_535]);
         assert_eq!(Lft::new().missing(&wanted).len(), 12);
