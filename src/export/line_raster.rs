@@ -125,7 +125,7 @@ impl<'p> Band<'p> {
         let i = if STEEP { (major - self.top) * self.width + first } else { first * self.width + major };
         let clips = &minor_clip[minors];
         let last_along = along + run.d_along * as_f32(clips.len() - 1);
-        let (stamps, pixels) = (&mut self.stamps[..], &mut self.pixels[..]);
+        let (stamps, (pixels, _)) = (&mut self.stamps[..], self.pixels.as_chunks_mut::<4>());
         // Most rows are far from the line's ends, where every pixel is wholly along it.
         let (near, far) = if along < last_along { (along, last_along) } else { (last_along, along) };
         if near >= 0.5 && far <= segment.length - 0.5 {
@@ -156,7 +156,7 @@ impl Run {
     fn paint<const ENDS: bool>(
         &self,
         stamps: &mut [u32],
-        pixels: &mut [u8],
+        pixels: &mut [[u8; 4]],
         clips: &[f32],
         major_clip: f32,
         (mut i, stride): (usize, usize),
@@ -175,7 +175,7 @@ impl Run {
                 let added = ((share + 0.5) as i32 as u32).min(255 - before);
                 if added > 0 {
                     stamps[i] = self.tag << 8 | (before + added);
-                    lay(&mut pixels[4 * i..4 * i + 4], self.colour, before, added);
+                    lay(&mut pixels[i], self.colour, before, added);
                 }
             }
             along += self.d_along;
@@ -192,7 +192,7 @@ impl Run {
 /// so far; moving it toward the colour by the added share of what that left uncovered gives
 /// the colour over the same pixel at the new coverage, with no copy of what was under.
 #[inline(always)]
-fn lay(pixel: &mut [u8], colour: Rgba, before: u32, added: u32) {
+fn lay(pixel: &mut [u8; 4], colour: Rgba, before: u32, added: u32) {
     let a = colour.0[3];
     let towards = if before == 0 {
         (u32::from(a) * added + 127) / 255
@@ -201,7 +201,6 @@ fn lay(pixel: &mut [u8], colour: Rgba, before: u32, added: u32) {
         let uncovered = 1.0 - alpha * before as f32 / 255.0;
         ((alpha * added as f32 / uncovered + 0.5) as i32 as u32).min(255)
     };
-    let Ok(pixel) = <&mut [u8; 4]>::try_from(pixel) else { return };
     // The four channels at once, one to each 16-bit lane of a `u64`: a lane's mix is at most
     // 255 × 255, and `(y + (y >> 8)) >> 8` with `y = x + 128` is `(x + 127) / 255` exactly for
     // such `x`.

@@ -8,6 +8,7 @@
 
 pub mod counters;
 mod fabric;
+mod fabric_index;
 mod lazy_flows;
 pub mod link_health;
 mod pairs;
@@ -22,7 +23,8 @@ use crate::layout::{ClusterLayout, FatTreeOptions, layout_fat_tree};
 use crate::model::{Cluster, Domain, HostMap, Profile, RegionInfo, Run, Warning};
 use crate::routing::{FlowSet, Loads, RailLoad, RegionKey, RegionLoads};
 
-pub use fabric::{FabricIndex, RankJobs, TrafficSet, fabric_run};
+pub use fabric::{RankJobs, TrafficSet, fabric_run};
+pub use fabric_index::FabricIndex;
 pub use lazy_flows::{FlowsRecipe, LazyFlows, flows_of};
 pub use rows::{DENSE_ROWS, link_row_bytes, link_row_kept, node_row_kept, sparse_rows};
 // `region_rows` (below) builds a [`TrafficSet`]'s regions.
