@@ -10,6 +10,7 @@
 use std::borrow::Cow;
 use std::io::{self, Read};
 
+use super::aligned_read::AlignedPiece;
 use super::line_warnings::LineWarnings;
 use crate::model::Warning;
 
@@ -132,17 +133,17 @@ pub fn split_lines_into(
 ) -> io::Result<LineSummary> {
     let mut splitter = Splitter::new(display);
     // Small inputs cost little: the piece grows to [`PIECE`] while reads keep filling it.
-    let mut piece = vec![0u8; FIRST_PIECE];
+    let mut piece = AlignedPiece::new(FIRST_PIECE);
     loop {
-        let read = match reader.read(&mut piece) {
+        let read = match reader.read(piece.as_mut_slice()) {
             Ok(0) => break,
             Ok(n) => n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
         };
-        splitter.feed(&piece[..read], on_line);
+        splitter.feed(piece.head(read), on_line);
         if read == piece.len() && piece.len() < PIECE {
-            piece = vec![0u8; piece.len() * 2];
+            piece = AlignedPiece::new(piece.len() * 2);
         }
     }
     Ok(splitter.finish(on_line))

@@ -1,6 +1,7 @@
 //! Readers and writers, one file per format. Each reader returns model types plus the
 //! [`Warning`](crate::model::Warning)s for what it skipped: `Result<(T, Vec<Warning>), ParseError>`.
 
+mod aligned_read;
 pub mod boxfish;
 pub mod boxfish_network;
 mod boxfish_rows;

@@ -11,6 +11,7 @@
 use std::io::Read;
 use std::path::Path;
 
+use crate::profile_io::aligned_read::append_aligned;
 use crate::profile_io::error::ParseError;
 use crate::profile_io::input::decode;
 use crate::profile_io::stream::changed_while_read;
@@ -86,10 +87,8 @@ fn read_texts(
     let mut pending: Vec<u8> = Vec::new();
     let mut read = 0usize;
     loop {
-        let start = pending.len();
-        pending.resize(start + window, 0);
-        let got = fill(&mut reader, &mut pending[start..]).map_err(io)?;
-        pending.truncate(start + got);
+        // Into spare capacity, not zeroed first: zeroing each window was 1.5 % of a TSUBAME render.
+        let got = append_aligned(&mut reader, &mut pending, window).map_err(io)?;
         // Gzip, or PFProf JSON (an object or an array): not for this reader.
         if read == 0
             && (pending.starts_with(&[0x1f, 0x8b])
@@ -134,20 +133,6 @@ fn read_texts(
         )));
     }
     Ok(())
-}
-
-/// Reads until `buf` is full or the input ends; the bytes read.
-fn fill(reader: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
-    let mut done = 0;
-    while done < buf.len() {
-        match reader.read(&mut buf[done..]) {
-            Ok(0) => break,
-            Ok(n) => done += n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(done)
 }
 
 /// Where the last line that starts a rank section begins, if after the first byte.
