@@ -81,12 +81,28 @@ impl fmt::Display for RailId {
 }
 
 fn parse_hex_u64(s: &str) -> Option<u64> {
+    if let Some(value) = plain_hex(s.as_bytes()) {
+        return Some(value);
+    }
     let s = s.trim();
     let digits = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")).unwrap_or(s);
     if digits.is_empty() || digits.len() > 16 {
         return None;
     }
     u64::from_str_radix(digits, 16).ok()
+}
+
+/// `[0x]` and 1 to 16 hex digits, nothing else: the usual spelling, read without trimming or
+/// `from_str_radix` (a `.lst` line holds six GUIDs). `None` sends anything else the long way.
+fn plain_hex(bytes: &[u8]) -> Option<u64> {
+    let digits = match bytes {
+        [b'0', b'x' | b'X', rest @ ..] => rest,
+        _ => bytes,
+    };
+    if digits.is_empty() || digits.len() > 16 {
+        return None;
+    }
+    digits.iter().try_fold(0u64, |value, &b| Some(value << 4 | u64::from(char::from(b).to_digit(16)?)))
 }
 
 #[cfg(test)]
@@ -126,5 +142,22 @@ mod tests {
         assert!(Lid(1).is_unicast());
         assert!(Lid(0xBFFF).is_unicast());
         assert!(!Lid(0xC000).is_unicast());
+    }
+
+    /// The long way: what `parse_hex_u64` did before its fast path.
+    fn long_hex(s: &str) -> Option<u64> {
+        let s = s.trim();
+        let digits = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")).unwrap_or(s);
+        if digits.is_empty() || digits.len() > 16 {
+            return None;
+        }
+        u64::from_str_radix(digits, 16).ok()
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_fast_hex_path_reads_what_the_long_way_reads(s in "[ 0xX+a-fA-F0-9g\u{a0}]{0,20}") {
+            proptest::prop_assert_eq!(parse_hex_u64(&s), long_hex(&s));
+        }
     }
 }
