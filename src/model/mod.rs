@@ -9,6 +9,7 @@ pub mod echo;
 pub mod fabric;
 pub mod host_map;
 pub mod ids;
+pub mod join_map;
 pub mod lft;
 pub mod message_counts;
 pub mod natural;

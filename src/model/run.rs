@@ -12,6 +12,7 @@ use std::sync::{Arc, OnceLock};
 
 use rayon::prelude::*;
 
+use super::join_map::JoinMap;
 use super::network::Network;
 use super::table::{Domain, Table};
 
@@ -65,7 +66,7 @@ impl Projection {
 #[derive(Clone, Debug)]
 enum Join {
     Identity,
-    Map(HashMap<i64, Vec<i64>>),
+    Map(JoinMap),
 }
 
 /// Makes a lazy domain's tables and projections.
@@ -327,7 +328,7 @@ impl Run {
             let join = run.joins.get(&(step[0], step[1]))?;
             current = match join {
                 Join::Identity => current,
-                Join::Map(map) => current.iter().filter_map(|id| map.get(id)).flatten().copied().collect(),
+                Join::Map(map) => current.iter().flat_map(|&id| map.get(id)).copied().collect(),
             };
         }
         Some(current)
@@ -451,13 +452,8 @@ fn joins_of(network: &Network, projections: &[Projection]) -> HashMap<(Domain, D
 }
 
 /// `pairs` as a map from each pair's key to its values in order, `key_value` picking them.
-fn join_map(pairs: &[(i64, i64)], key_value: impl Fn(&(i64, i64)) -> (i64, i64)) -> HashMap<i64, Vec<i64>> {
-    let mut map: HashMap<i64, Vec<i64>> = HashMap::new();
-    for pair in pairs {
-        let (key, value) = key_value(pair);
-        map.entry(key).or_default().push(value);
-    }
-    map
+fn join_map(pairs: &[(i64, i64)], key_value: impl Fn(&(i64, i64)) -> (i64, i64)) -> JoinMap {
+    JoinMap::from_pairs(pairs.iter().map(key_value))
 }
 
 /// For ids spanning at most four times their count: (smallest id, position by `id − smallest`).
@@ -476,8 +472,8 @@ fn dense_index(ids: &[i64]) -> Option<(i64, Vec<u32>)> {
 
 /// Node → links and link → nodes through the network's directed links.
 fn node_link_joins(network: &Network, node_policy: Policy, link_policy: Policy) -> (Join, Join) {
-    let mut node_links: HashMap<i64, Vec<i64>> = HashMap::with_capacity(network.nodes.len());
-    let mut link_nodes: HashMap<i64, Vec<i64>> = HashMap::with_capacity(network.links.len());
+    let mut node_links: Vec<(i64, i64)> = Vec::with_capacity(2 * network.links.len());
+    let mut link_nodes: Vec<(i64, i64)> = Vec::with_capacity(2 * network.links.len());
     let uses = |policy: Policy| match policy {
         Policy::Source => (true, false),
         Policy::Destination => (false, true),
@@ -490,19 +486,22 @@ fn node_link_joins(network: &Network, node_policy: Policy, link_policy: Policy) 
             continue;
         };
         if node_src {
-            node_links.entry(s.id).or_default().push(link.id);
+            node_links.push((s.id, link.id));
         }
         if node_dst {
-            node_links.entry(t.id).or_default().push(link.id);
+            node_links.push((t.id, link.id));
         }
-        let ends = link_nodes.entry(link.id).or_default();
         if link_src {
-            ends.push(s.id);
+            link_nodes.push((link.id, s.id));
         }
         if link_dst && !(link_src && s.id == t.id) {
-            ends.push(t.id);
+            link_nodes.push((link.id, t.id));
         }
     }
+    let (node_links, link_nodes) = rayon::join(
+        || JoinMap::from_pairs(node_links.into_iter()),
+        || JoinMap::from_pairs(link_nodes.into_iter()),
+    );
     (Join::Map(node_links), Join::Map(link_nodes))
 }
 
