@@ -28,7 +28,10 @@ impl JoinMap {
                 start = i + 1;
             }
         }
-        JoinMap { ranges, values: pairs.into_iter().map(|(_, value)| value).collect() }
+        // Copied out, not collected in place: that would keep the pairs' allocation, twice the size.
+        let mut values = Vec::with_capacity(pairs.len());
+        values.extend(pairs.iter().map(|&(_, value)| value));
+        JoinMap { ranges, values }
     }
 
     /// The values of `key` (none for an unknown key).
