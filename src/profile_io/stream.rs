@@ -15,6 +15,7 @@ use std::path::Path;
 
 use flate2::read::MultiGzDecoder;
 
+use super::aligned_read::fill_aligned;
 use super::error::ParseError;
 use super::lines::{LineSink, split_lines_into};
 use crate::model::Warning;
@@ -118,7 +119,7 @@ fn decode_stream<T>(
     body: impl FnOnce(&mut dyn Read) -> std::io::Result<T>,
 ) -> Result<T, ParseError> {
     let mut magic = [0u8; 2];
-    let got = read_full(&mut raw, &mut magic).map_err(|e| ParseError::io(display, e))?;
+    let got = fill_aligned(&mut magic, |chunk| raw.read(chunk)).map_err(|e| ParseError::io(display, e))?;
     let chained = std::io::Cursor::new(magic[..got].to_vec()).chain(raw);
     if magic[..got] == [0x1f, 0x8b] {
         let mut reader = MultiGzDecoder::new(BufReader::with_capacity(1 << 20, chained));
@@ -128,20 +129,6 @@ fn decode_stream<T>(
         let mut reader = chained;
         body(&mut reader).map_err(|e| ParseError::io(display, e))
     }
-}
-
-/// Reads until `buf` is full or the reader ends; returns the bytes read.
-fn read_full(reader: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
-    let mut filled = 0;
-    while filled < buf.len() {
-        match reader.read(&mut buf[filled..]) {
-            Ok(0) => break,
-            Ok(n) => filled += n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(filled)
 }
 
 /// Counts the raw bytes taken from the file, to compare with its size afterwards.
