@@ -292,21 +292,22 @@ struct LinkColumns {
 }
 
 impl LinkColumns {
+    /// One row; `ends` are the two nodes' codes in `from` and `to` and their port numbers.
     fn push(
         &mut self,
         rail: usize,
         plane: Option<u16>,
         level: Option<u32>,
         direction: &str,
-        ends: [(String, i64); 2],
+        ends: [(u32, i64); 2],
     ) {
         let [(from, from_port), (to, to_port)] = ends;
         self.rail.push(rail as i64);
         self.plane.push(plane.map_or(-1, i64::from));
         self.level.push(level.map_or(-1, i64::from));
         self.direction.push(direction);
-        self.from.push(&from);
-        self.to.push(&to);
+        self.from.push_code(from);
+        self.to.push_code(to);
         self.from_port.push(from_port);
         self.to_port.push(to_port);
     }
@@ -319,24 +320,34 @@ fn link_table(
 ) -> Option<Table> {
     let n = index.link_count();
     let mut cols = LinkColumns::default();
-    let name = |fabric: &crate::model::Fabric, node: NodeIndex| {
-        let x = fabric.node(node);
-        if x.kind == NodeKind::Ca { x.host_name().to_string() } else { x.description.clone() }
-    };
     for (rail, fabric) in cluster.rails.iter().enumerate() {
+        // A node names the ends of all its links: its name is hashed once, not once a row.
+        let nodes = fabric.graph.node_count();
+        let (mut from_codes, mut to_codes) = (vec![None; nodes], vec![None; nodes]);
+        let code = |codes: &mut [Option<u32>], column: &mut TextColumn, node: NodeIndex| {
+            *codes[node.index()].get_or_insert_with(|| {
+                let x = fabric.node(node);
+                column.intern(if x.kind == NodeKind::Ca { x.host_name() } else { &x.description })
+            })
+        };
         for position in index.rail_links(rail) {
             let end = LinkEnd::from_index(position - index.rail_links(rail).start);
             match fabric.link_end_nodes(end) {
                 Some(((s, sp), (d, dp))) => {
                     let (ls, ld) = (level_of(rail, s), level_of(rail, d));
                     let direction = if ls < ld { "up" } else { "down" };
-                    let ends = [(name(fabric, s), i64::from(sp.0)), (name(fabric, d), i64::from(dp.0))];
+                    let from = code(&mut from_codes, &mut cols.from, s);
+                    let to = code(&mut to_codes, &mut cols.to, d);
+                    let ends = [(from, i64::from(sp.0)), (to, i64::from(dp.0))];
                     // A link is in the plane of its lower end (a CA, or a leaf under a spine).
                     let lower = if ls <= ld { s } else { d };
                     cols.push(rail, cluster.plane_of(rail, lower), ls.max(ld), direction, ends);
                 }
                 // A built fabric has no end without nodes; keep the rows dense regardless.
-                None => cols.push(rail, None, None, "", [(String::new(), 0), (String::new(), 0)]),
+                None => {
+                    let ends = [(cols.from.intern(""), 0), (cols.to.intern(""), 0)];
+                    cols.push(rail, None, None, "", ends);
+                }
             }
         }
     }
