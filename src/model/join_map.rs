@@ -2,15 +2,18 @@
 //!
 //! A map from each id to its own `Vec` cost an allocation per id to build and a free per id to
 //! drop: on a two-rail fabric of 100,000 links (the `view_model` bench) the allocator was a
-//! third of building the view model's joins, and freeing them as long again (perf).
+//! third of building the view model's joins, and freeing them as long again (perf). The keys are
+//! found through an [`IdIndex`]: by array for keys that are usually `0..n`.
 
-use std::collections::HashMap;
+use super::id_index::IdIndex;
 
 /// Each key's values, in the order the pairs gave them.
 #[derive(Clone, Debug, Default)]
 pub struct JoinMap {
-    /// Key → its values' range in `values`.
-    ranges: HashMap<i64, (usize, usize)>,
+    /// Key → its ordinal among the distinct keys.
+    keys: IdIndex,
+    /// Key ordinal `k`'s values are `values[starts[k]..starts[k + 1]]`.
+    starts: Vec<usize>,
     values: Vec<i64>,
 }
 
@@ -20,23 +23,23 @@ impl JoinMap {
         let mut pairs: Vec<(i64, i64)> = pairs.collect();
         // Stable: equal keys keep the pairs' order.
         pairs.sort_by_key(|&(key, _)| key);
-        let mut ranges = HashMap::new();
-        let mut start = 0;
+        let (mut keys, mut starts) = (Vec::new(), Vec::new());
         for (i, pair) in pairs.iter().enumerate() {
-            if pairs.get(i + 1).is_none_or(|next| next.0 != pair.0) {
-                ranges.insert(pair.0, (start, i + 1));
-                start = i + 1;
+            if i == 0 || pairs[i - 1].0 != pair.0 {
+                keys.push(pair.0);
+                starts.push(i);
             }
         }
+        starts.push(pairs.len());
         // Copied out, not collected in place: that would keep the pairs' allocation, twice the size.
         let mut values = Vec::with_capacity(pairs.len());
         values.extend(pairs.iter().map(|&(_, value)| value));
-        JoinMap { ranges, values }
+        JoinMap { keys: IdIndex::new(&keys), starts, values }
     }
 
     /// The values of `key` (none for an unknown key).
     pub fn get(&self, key: i64) -> &[i64] {
-        self.ranges.get(&key).map_or(&[], |&(start, end)| &self.values[start..end])
+        self.keys.get(key).map_or(&[], |k| &self.values[self.starts[k]..self.starts[k + 1]])
     }
 }
 

@@ -57,6 +57,7 @@ impl RowMask {
         self.len = len;
     }
 
+    #[inline]
     fn get(&self, i: usize) -> Option<bool> {
         (i < self.len).then(|| self.words[i / 64] >> (i % 64) & 1 == 1)
     }
@@ -81,6 +82,7 @@ impl RowMask {
     }
 
     /// Sets bit `i`, which must be below `len`.
+    #[inline]
     fn put(&mut self, i: usize, on: bool) {
         if i < self.len {
             let bit = 1u64 << (i % 64);
@@ -134,6 +136,11 @@ impl Lft {
     }
 
     /// Sets a row. Returns the previous entry if the LID was already set.
+    ///
+    /// Inlined into the readers (a k = 36 rail has 19 million rows): the crate's code is split
+    /// into units that inline across only where asked, and an unrelated change once moved this
+    /// call out of line and slowed reading a rail by a tenth.
+    #[inline]
     pub fn set(&mut self, lid: Lid, entry: LftEntry) -> Option<LftEntry> {
         let i = usize::from(lid.0);
         // The common case while a dump is read: a new row inside the dense part.
@@ -145,6 +152,13 @@ impl Lft {
             self.rows += 1;
             return None;
         }
+        self.set_other(lid, entry)
+    }
+
+    /// [`Lft::set`] outside the dense part, over a row, or not a port.
+    #[inline(never)]
+    fn set_other(&mut self, lid: Lid, entry: LftEntry) -> Option<LftEntry> {
+        let i = usize::from(lid.0);
         let previous = self.get(lid);
         let value = match entry {
             LftEntry::Port(p) => p.0,
@@ -194,6 +208,8 @@ impl Lft {
         }
     }
 
+    /// A row; inlined into the tracers' hop loops (see [`Lft::set`]).
+    #[inline]
     pub fn get(&self, lid: Lid) -> LftEntry {
         let i = usize::from(lid.0);
         let port = match (self.set.get(i), self.ports.get(i)) {

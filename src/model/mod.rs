@@ -8,6 +8,7 @@ pub mod counters;
 pub mod echo;
 pub mod fabric;
 pub mod host_map;
+pub mod id_index;
 pub mod ids;
 pub mod join_map;
 pub mod lft;

@@ -12,6 +12,7 @@ use std::sync::{Arc, OnceLock};
 
 use rayon::prelude::*;
 
+use super::id_index::IdIndex;
 use super::join_map::JoinMap;
 use super::network::Network;
 use super::table::{Domain, Table};
@@ -115,7 +116,7 @@ pub struct Run {
     projections: Vec<Projection>,
     /// Every id of each domain, in [`Run::ids`] order.
     ids: HashMap<Domain, Vec<i64>>,
-    positions: HashMap<Domain, HashMap<i64, usize>>,
+    positions: HashMap<Domain, IdIndex>,
     joins: HashMap<(Domain, Domain), Join>,
     /// Per table, per row: the row's id's position in [`Run::ids`], or [`Run::NO_POSITION`].
     row_positions: Vec<Vec<u32>>,
@@ -132,11 +133,9 @@ impl Run {
         projections: Vec<Projection>,
     ) -> Run {
         let ids = ids_of(&network, &tables, &projections);
-        let positions: HashMap<Domain, HashMap<i64, usize>> = ids
-            .iter()
-            .map(|(d, list)| (*d, list.iter().enumerate().map(|(i, &id)| (id, i)).collect()))
-            .collect();
-        let row_positions = row_positions_of(&tables, &ids, &positions);
+        let positions: HashMap<Domain, IdIndex> =
+            ids.iter().map(|(d, list)| (*d, IdIndex::new(list))).collect();
+        let row_positions = row_positions_of(&tables, &positions);
         let joins = joins_of(&network, &projections);
         Run {
             name: name.into(),
@@ -251,7 +250,7 @@ impl Run {
 
     /// The position of an id in [`Run::ids`].
     pub fn position(&self, domain: Domain, id: i64) -> Option<usize> {
-        self.naming(domain).positions.get(&domain).and_then(|p| p.get(&id)).copied()
+        self.naming(domain).positions.get(&domain).and_then(|p| p.get(id))
     }
 
     /// What [`Run::row_positions`] gives for a row whose id is not in [`Run::ids`] (a link row
@@ -383,34 +382,13 @@ fn ids_of(network: &Network, tables: &[Table], projections: &[Projection]) -> Ha
 }
 
 /// Per table, per row: the row's id's position in its domain's id list.
-fn row_positions_of(
-    tables: &[Table],
-    ids: &HashMap<Domain, Vec<i64>>,
-    positions: &HashMap<Domain, HashMap<i64, usize>>,
-) -> Vec<Vec<u32>> {
+fn row_positions_of(tables: &[Table], positions: &HashMap<Domain, IdIndex>) -> Vec<Vec<u32>> {
+    let none = IdIndex::default();
     tables
         .iter()
         .map(|t| {
-            let list = ids.get(&t.domain).map_or(&[][..], Vec::as_slice);
-            let at = positions.get(&t.domain);
-            match dense_index(list) {
-                // Ids are usually 0..n: index an array instead of hashing every row.
-                Some((min, index)) => t
-                    .ids
-                    .iter()
-                    .map(|&id| {
-                        id.checked_sub(min)
-                            .and_then(|k| usize::try_from(k).ok())
-                            .and_then(|k| index.get(k).copied())
-                            .unwrap_or(Run::NO_POSITION)
-                    })
-                    .collect(),
-                None => t
-                    .ids
-                    .iter()
-                    .map(|id| at.and_then(|p| p.get(id)).map_or(Run::NO_POSITION, |&i| i as u32))
-                    .collect(),
-            }
+            let at = positions.get(&t.domain).unwrap_or(&none);
+            t.ids.iter().map(|&id| at.get(id).map_or(Run::NO_POSITION, |i| i as u32)).collect()
         })
         .collect()
 }
@@ -454,20 +432,6 @@ fn joins_of(network: &Network, projections: &[Projection]) -> HashMap<(Domain, D
 /// `pairs` as a map from each pair's key to its values in order, `key_value` picking them.
 fn join_map(pairs: &[(i64, i64)], key_value: impl Fn(&(i64, i64)) -> (i64, i64)) -> JoinMap {
     JoinMap::from_pairs(pairs.iter().map(key_value))
-}
-
-/// For ids spanning at most four times their count: (smallest id, position by `id − smallest`).
-fn dense_index(ids: &[i64]) -> Option<(i64, Vec<u32>)> {
-    let (min, max) = (*ids.iter().min()?, *ids.iter().max()?);
-    let span = usize::try_from(max.checked_sub(min)?).ok()?.checked_add(1)?;
-    if span > ids.len().saturating_mul(4) || ids.len() >= Run::NO_POSITION as usize {
-        return None;
-    }
-    let mut index = vec![Run::NO_POSITION; span];
-    for (i, &id) in ids.iter().enumerate() {
-        index[(id - min) as usize] = i as u32;
-    }
-    Some((min, index))
 }
 
 /// Node → links and link → nodes through the network's directed links.

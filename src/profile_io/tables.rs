@@ -122,14 +122,22 @@ pub(crate) struct OpenTable<'t> {
 }
 
 impl OpenTable<'_> {
-    /// Adds a row, keeping the first where the LID is listed again.
+    /// Adds a row, keeping the first where the LID is listed again. Inlined into the readers'
+    /// row loops, as [`Lft::set`] is, with the rare repeat out of line.
+    #[inline(always)]
     pub fn row(&mut self, line: usize, lid: Lid, entry: LftEntry, warnings: &mut LineWarnings) {
         // One lookup in the common case; a repeat (rare) puts the first row back.
         if let Some(first) = self.lft.set(lid, entry) {
-            self.lft.set(lid, first);
-            let guid = self.guid;
-            warnings.line(line, format!("LID {lid} is listed again for switch {guid}; kept the first row"));
+            self.repeated(line, lid, first, warnings);
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn repeated(&mut self, line: usize, lid: Lid, first: LftEntry, warnings: &mut LineWarnings) {
+        self.lft.set(lid, first);
+        let guid = self.guid;
+        warnings.line(line, format!("LID {lid} is listed again for switch {guid}; kept the first row"));
     }
 }
 
