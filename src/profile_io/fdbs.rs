@@ -471,6 +471,18 @@ mod tests {
     }
 
     #[test]
+    fn a_row_with_bytes_that_are_not_utf8_is_warned_about_on_its_line() {
+        let text = b"dump_ucast_routes: Switch 0x0002c90200010000\nLID    : Port : Hops : Optimal\n\
+            0x0001 : 001  : 01   : yes\n0x0002 : 002  : 01   : y\xe9s\n0x0003 : 003  : 01   : yes\n";
+        let file = crate::profile_io::test_files::temp("latin.fdbs", text);
+        let (tables, warnings) = read_fdbs_file(&file).unwrap();
+        let utf8: Vec<_> = warnings.iter().filter(|w| w.message.contains("UTF-8")).collect();
+        assert_eq!(utf8.len(), 1, "{warnings:?}");
+        assert_eq!(utf8[0].line, Some(4));
+        assert_eq!(tables[&SW0].lft.get(Lid(3)), LftEntry::Port(PortNum(3)));
+    }
+
+    #[test]
     fn reading_a_file_in_pieces_gives_what_parsing_it_whole_gives() {
         let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
             .join("sample-data/tworail/rail0/opensm.fdbs.gz");
