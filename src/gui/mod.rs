@@ -201,6 +201,17 @@ impl ShoalApp {
         app
     }
 
+    /// As [`ShoalApp::new`], with the files already loading (started before the window).
+    fn new_loading(cc: &eframe::CreationContext<'_>, loading: Loader) -> ShoalApp {
+        let mut app = ShoalApp::new(cc, None);
+        if let Some(request) = loading.request() {
+            app.status = format!("loading {}", recent::describe(request));
+        }
+        loading.attach(&cc.egui_ctx);
+        app.loader = loading;
+        app
+    }
+
     /// Starts loading files; the current data stays on screen until the load succeeds.
     pub fn open(&mut self, request: OpenRequest, ctx: &egui::Context) {
         self.status = format!("loading {}", recent::describe(&request));
@@ -526,8 +537,10 @@ pub fn run_with(
         renderer: eframe::Renderer::Wgpu,
         ..Default::default()
     };
+    // The files load while the window and its renderer are set up.
+    let loading = request.map(|r| Loader::start_detached(r, Reason::Open)).unwrap_or_default();
     let make = move |cc: &eframe::CreationContext<'_>| {
-        let mut app = ShoalApp::new(cc, request);
+        let mut app = ShoalApp::new_loading(cc, loading);
         setup(&mut app);
         Ok(Box::new(app) as Box<dyn eframe::App>)
     };
