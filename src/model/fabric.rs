@@ -123,7 +123,8 @@ pub struct LidOwner {
 pub struct Fabric {
     pub rail: RailId,
     pub graph: UnGraph<Node, Link>,
-    by_guid: HashMap<Guid, NodeIndex>,
+    /// Foldhash, seeded per process: a rail's build looks up every node here once per link.
+    by_guid: HashMap<Guid, NodeIndex, foldhash::fast::RandomState>,
     /// Indexed by LID; covers every LID of every LMC range.
     by_lid: Vec<Option<LidOwner>>,
     /// `port_links[node][port]`: the link plugged into that port. Dense, because tracing asks
