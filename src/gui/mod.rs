@@ -173,8 +173,9 @@ impl ShoalApp {
         app
     }
 
-    /// The app as `shoal` opens it: loading `request` in the background, recent files restored.
-    pub fn new(cc: &eframe::CreationContext<'_>, request: Option<OpenRequest>) -> ShoalApp {
+    /// The app as `shoal` opens it: with `loading` (started before the window, so the files load
+    /// while the window and its renderer are set up), recent files restored.
+    pub fn new(cc: &eframe::CreationContext<'_>, loading: Loader) -> ShoalApp {
         let mut app = ShoalApp::empty();
         app.first_frame = first_frame::FirstFrame::from_env();
         app.frame_log = first_frame::FrameLog::from_env();
@@ -195,17 +196,8 @@ impl ShoalApp {
         {
             app.recent = recent::decode(&text);
         }
-        if let Some(request) = request {
-            app.open(request, &cc.egui_ctx);
-        }
-        app
-    }
-
-    /// As [`ShoalApp::new`], with the files already loading (started before the window).
-    fn new_loading(cc: &eframe::CreationContext<'_>, loading: Loader) -> ShoalApp {
-        let mut app = ShoalApp::new(cc, None);
         if let Some(request) = loading.request() {
-            app.status = format!("loading {}", recent::describe(request));
+            app.status = loading_status(request);
         }
         loading.attach(&cc.egui_ctx);
         app.loader = loading;
@@ -214,7 +206,7 @@ impl ShoalApp {
 
     /// Starts loading files; the current data stays on screen until the load succeeds.
     pub fn open(&mut self, request: OpenRequest, ctx: &egui::Context) {
-        self.status = format!("loading {}", recent::describe(&request));
+        self.status = loading_status(&request);
         self.loader.start(request, Reason::Open, ctx);
     }
 
@@ -517,6 +509,11 @@ impl eframe::App for ShoalApp {
     }
 }
 
+/// The status line while `request` loads.
+fn loading_status(request: &OpenRequest) -> String {
+    format!("loading {}", recent::describe(request))
+}
+
 /// Opens the app on `request` (in the background) and runs it until the window closes.
 pub fn run(request: Option<OpenRequest>) -> anyhow::Result<()> {
     run_with(request, |_| {})
@@ -540,7 +537,7 @@ pub fn run_with(
     // The files load while the window and its renderer are set up.
     let loading = request.map(|r| Loader::start_detached(r, Reason::Open)).unwrap_or_default();
     let make = move |cc: &eframe::CreationContext<'_>| {
-        let mut app = ShoalApp::new_loading(cc, loading);
+        let mut app = ShoalApp::new(cc, loading);
         setup(&mut app);
         Ok(Box::new(app) as Box<dyn eframe::App>)
     };
