@@ -65,15 +65,15 @@ impl TextColumn {
     /// The code of `text`, added to the distinct values if new; no row is appended.
     pub fn intern(&mut self, text: &str) -> u32 {
         let hasher = &self.hasher;
-        let values = &self.values;
-        if self.index.is_empty() && !values.is_empty() {
-            for (code, value) in values.iter().enumerate() {
-                self.index.insert_unique(hasher.hash_one(value.as_str()), code as u32, |&c| {
-                    hasher.hash_one(values[c as usize].as_str())
-                });
+        if self.index.is_empty() && !self.values.is_empty() {
+            let values = &self.values;
+            for code in 0..values.len() as u32 {
+                let hash = hash_of(hasher, values, code);
+                self.index.insert_unique(hash, code, |&c| hash_of(hasher, values, c));
             }
         }
         let hash = hasher.hash_one(text);
+        let values = &self.values;
         if let Some(&code) = self.index.find(hash, |&c| values[c as usize] == text) {
             return code;
         }
@@ -81,7 +81,7 @@ impl TextColumn {
         let code = values.len() as u32;
         self.values.push(text.to_string());
         let values = &self.values;
-        self.index.insert_unique(hash, code, |&c| hasher.hash_one(values[c as usize].as_str()));
+        self.index.insert_unique(hash, code, |&c| hash_of(hasher, values, c));
         code
     }
 
@@ -130,6 +130,12 @@ impl TextColumn {
     pub fn heap_bytes(&self) -> usize {
         self.codes.capacity() * 4 + self.values.iter().map(|v| v.capacity() + 24).sum::<usize>()
     }
+}
+
+/// The hash of value `code`, as the build index keeps it (the index holds codes, so it asks again
+/// whenever it grows).
+fn hash_of(hasher: &foldhash::fast::RandomState, values: &[String], code: u32) -> u64 {
+    hasher.hash_one(values[code as usize].as_str())
 }
 
 /// Two columns are equal when their cells are, whatever their codes.
